@@ -1,0 +1,274 @@
+//! What each diagnostic code means, a failing example, the fix, and how to silence it. `rustkeep
+//! explain CODE`, the SARIF rule help and `docs/diagnostics.md` are all rendered from this table
+//! (a test fails when the committed docs are stale).
+
+use rustkeep_data::diag::{Code, Severity};
+
+pub struct CodeDoc {
+    pub code: Code,
+    /// What the code means, in a sentence or two.
+    pub meaning: &'static str,
+    /// A small data file that raises it.
+    pub example: &'static str,
+    /// How to fix it.
+    pub fix: &'static str,
+}
+
+macro_rules! docs {
+    ($( $code:ident => { $meaning:literal, $example:literal, $fix:literal } )*) => {
+        pub const DOCS: &[CodeDoc] = &[ $( CodeDoc { code: Code::$code, meaning: $meaning, example: $example, fix: $fix }, )* ];
+    };
+}
+
+docs! {
+    TomlSyntax => {
+        "The file is not valid TOML (version 1.1), or not UTF-8. Nothing else is reported for a file that does not parse, but its other files and mods are still checked.",
+        "[[items]]\nid = \"mymod:torch\"\ndamage_type = fire      # a bare word is no TOML value",
+        "Quote strings (`damage_type = \"fire\"`), close brackets and quotes, and keep each key once per table."
+    }
+    UnknownRegistry => {
+        "A top-level key of a data file that is no registry. Data files hold only registry arrays (`[[items]]`, `[[quests]]`, …) and the table `[balance]`.",
+        "[[quest]]                # the registry is `quests`\nid = \"mymod:rats\"",
+        "Use one of the registry names: items, affixes, creatures, character_options, statuses, quests, loot_tables, floors, prefabs, npcs, shops, or `[balance]`."
+    }
+    UnknownField => {
+        "A key that the entry, trigger, condition, action, modifier, loot entry or manifest does not have. Unknown keys are errors so that typos never silently do nothing.",
+        "[[items]]\nid = \"mymod:gear\"\nname = \"Gear\"\ntag = [\"mymod:clockwork\"]   # the field is `tags`",
+        "Rename the key to the field it was meant to be (the message suggests the closest), or remove it."
+    }
+    MissingField => {
+        "A required key is absent. The diagnostic sits on the table that lacks it: its `[[…]]` header or the inline table.",
+        "[[items]]\nid = \"mymod:mainspring\"\nprice = 9               # items need a `name`",
+        "Add the field. In the editor, the quick fix \"add missing field\" inserts it."
+    }
+    WrongType => {
+        "A value of the wrong TOML type, or a plain field outside its range (`price` < 0, `chance` outside (0, 1], `price_factor` ≤ 0, `turns` < 1).",
+        "[[items]]\nid = \"mymod:key\"\nname = \"Key\"\nprice = -1",
+        "Write a value of the documented type and range (`rustkeep schema` lists them)."
+    }
+    InvalidId => {
+        "An ID or tag that does not match `namespace:name` in lower case letters, digits and `_` (sub-paths with `/` allowed).",
+        "[[items]]\nid = \"mymod:Clockwork_Owl\"\nname = \"Clockwork Owl\"",
+        "Write the ID in lower case: `mymod:clockwork_owl`. The fix does it for you."
+    }
+    NamespaceMismatch => {
+        "A mod defines a new ID outside its own namespace. A mod may only create `its_id:…` entries; a foreign entry can only be replaced, with `overrides`.",
+        "# in the mod `lanterns`\n[[items]]\nid = \"base:lamp_oil\"\nname = \"Lamp Oil\"",
+        "Use your namespace (`lanterns:lamp_oil`), or add `overrides = \"base:lamp_oil\"` if you mean to replace an existing entry."
+    }
+    DuplicateId => {
+        "The same ID is defined twice without `overrides`. The diagnostic sits on the later definition, with the first as related span.",
+        "[[items]]\nid = \"mymod:torch\"\nname = \"Torch\"\n\n[[items]]\nid = \"mymod:torch\"\nname = \"Better Torch\"",
+        "Rename one of them, or turn the later one into an override with `overrides = \"mymod:torch\"`."
+    }
+    UnknownEvent => {
+        "`on` names no event. The twelve events are fixed: turn_started, combat_started, attack_hit, damage_taken, creature_died, combat_ended, item_picked_up, item_used, floor_entered, room_entered, npc_talked, quest_completed.",
+        "[[quests]]\nid = \"mymod:rats\"\nname = \"Rats\"\non = \"enemy_killed\"       # the event is `creature_died`",
+        "Use one of the twelve events; the message names the closest (`enemy_killed` and `player_died` are `creature_died`)."
+    }
+    UnknownCheck => {
+        "`check` names no check. The four checks are has_tag, attribute, has_item, health_below.",
+        "condition = [ { check = \"has_tags\", who = \"target\", value = \"core:undead\" } ]",
+        "Use one of the four checks (`has_tag`)."
+    }
+    MalformedCondition => {
+        "A check whose keys are right but whose values do not fit: `who` other than `self`/`target`, an `attribute` check with neither `at_least` nor `below` (or `at_least` ≥ `below`), a `health_below` fraction outside (0, 1], a `has_item` count < 1.",
+        "condition = [ { check = \"health_below\", who = \"self\", value = 0.0 } ]",
+        "Give the check values it can use: `who = \"self\"` or `\"target\"`, a bound, a fraction such as 0.25."
+    }
+    UnknownAction => {
+        "`action` names no action. The nine actions are damage, heal, give_item, take_item, apply_status, spawn, start_quest, flee, open_shop.",
+        "actions = [ { action = \"deal_damage\", amount = 3, damage_type = \"fire\", target = \"target\" } ]",
+        "Use one of the nine actions (`damage`)."
+    }
+    MalformedAction => {
+        "An action whose keys are right but whose values do not fit: a `target` other than `self`/`target`, an `amount` or `count` below 1.",
+        "actions = [ { action = \"heal\", amount = 0, target = \"self\" } ]",
+        "Use `target = \"self\"` or `\"target\"`, and amounts and counts of at least 1."
+    }
+    UnknownAttribute => {
+        "Not one of the attributes: level, max_health, strength, dexterity, intelligence, armor, accuracy, evasion, damage, crit_chance, speed, luck, fire_resistance, ice_resistance, lightning_resistance, poison_resistance. Health is state, not an attribute.",
+        "modifiers = [ { attribute = \"health\", add = 5 } ]",
+        "Use an attribute from the list (`max_health`)."
+    }
+    UnknownDamageType => {
+        "Not one of the damage types: physical, fire, ice, lightning, poison.",
+        "actions = [ { action = \"damage\", amount = 3, damage_type = \"frost\", target = \"target\" } ]",
+        "Use a damage type from the list (`ice`)."
+    }
+    UnknownWhenField => {
+        "A `when` key that no event carries. The `when` fields are damage_type, outcome, item, floor, prefab, npc, quest.",
+        "[[items.triggers]]\non = \"attack_hit\"\nwhen = { critical = true }",
+        "Remove the key, or use a `when` field of the event. Conditions on creatures go in `condition`."
+    }
+    WhenFieldNotCarried => {
+        "A `when` key that exists, but not on this trigger's event: the filter could never match, so the trigger would never fire.",
+        "[[quests]]\nid = \"mymod:burn\"\nname = \"Burn\"\non = \"creature_died\"\nwhen = { damage_type = \"fire\" }   # creature_died carries no damage type",
+        "Filter on a field the event carries (see `rustkeep explain` of the event in the docs), or listen to the event that carries it (`damage_taken`)."
+    }
+    TargetNeverPresent => {
+        "A check with `who = \"target\"` or an action with `target = \"target\"` where there is no target: an event without target, or `use`, `on_create`, `on_talk`. The check is always false; the action does nothing.",
+        "[[npcs]]\nid = \"mymod:elder\"\nname = \"Elder\"\non_talk = [ { action = \"heal\", amount = 5, target = \"target\" } ]",
+        "Use `self`, or move the trigger to an event that has a target (attack_hit, damage_taken, creature_died)."
+    }
+    UnknownReference => {
+        "An ID that names nothing in the registry the field needs. The message suggests the closest existing ID of the right registry.",
+        "actions = [ { action = \"give_item\", item = \"mymod:lamp_wicks\", target = \"self\" } ]",
+        "Fix the typo (the quick fix picks the suggestion), or define the entry."
+    }
+    ReferenceKindMismatch => {
+        "An ID of the wrong registry (an NPC where a shop is needed), or a loot table of the wrong kind: `affixes =` needs an affix table, `loot =`/`stock =` an item table, and a nested `table =` must be of its parent's kind.",
+        "[[npcs]]\nid = \"mymod:keeper\"\nname = \"Keeper\"\non_talk = [ { action = \"open_shop\", shop = \"mymod:keeper\" } ]",
+        "Name an entry of the registry and kind the field needs."
+    }
+    LootTableCycle => {
+        "Loot tables nest into a cycle, so evaluating one would never end. Reported once, on the first table of the cycle in ID order, with the other tables as related spans.",
+        "[[loot_tables]]\nid = \"mymod:a\"\nentries = [ { table = \"mymod:b\", weight = 1 } ]\n\n[[loot_tables]]\nid = \"mymod:b\"\nentries = [ { table = \"mymod:a\", weight = 1 } ]",
+        "Break the cycle: one of the tables must list items instead of nesting back."
+    }
+    InvalidRange => {
+        "A range that does not parse or has min > max. Ranges are an integer `2`, or a string `\"2\"` or `\"1-3\"`, both bounds ≥ 0.",
+        "[[loot_tables]]\nid = \"mymod:stall\"\nrolls = \"2-\"\nentries = [ { item = \"core:gold\", weight = 1 } ]",
+        "Write both bounds: `rolls = \"2-3\"`."
+    }
+    InvalidWeight => {
+        "A weighted loot entry without an integer weight ≥ 1, or a guaranteed entry with a weight (guaranteed entries are always given and take part in no draw).",
+        "entries = [ { item = \"core:gold\", weight = -3 } ]",
+        "Give weighted entries `weight = 1` or more; remove `weight` from guaranteed entries."
+    }
+    AmbiguousEntry => {
+        "A loot entry with none or several of `item`, `table`, `affix`, `nothing`: it must say exactly one thing it gives.",
+        "entries = [ { item = \"core:gold\", nothing = true, weight = 2 } ]",
+        "Keep exactly one of the four keys."
+    }
+    OverrideMissingTarget => {
+        "`overrides` names an ID that does not exist in that registry at that point of the load order (overrides replace, they cannot create).",
+        "[[items]]\noverrides = \"base:lantern_pole\"   # base has base:lantern_staff\nname = \"Pole\"",
+        "Name an existing entry, make sure its mod loads first (`depends`), or define a new entry in your namespace instead."
+    }
+    OverrideIdMismatch => {
+        "An override's `id` differs from its `overrides`. An override keeps the ID it replaces; `id` may be omitted.",
+        "[[floors]]\nid = \"mymod:floor_3\"\noverrides = \"core:floor_3\"",
+        "Set `id` to the overridden ID, or omit it."
+    }
+    OverrideConflict => {
+        "Two mods override the same ID (or set the same `[balance]` key). The later mod in load order wins and the earlier override has no effect. Overriding a core entry once is normal.",
+        "# mods/a/floors.toml and mods/b/floors.toml both:\n[[floors]]\noverrides = \"core:floor_3\"\nloot = \"a:floor_3\"",
+        "Decide which mod owns the entry; make the other nest the first's table instead (tables in tables are the hook point), or order them explicitly with `load_after`."
+    }
+    UnknownDependency => {
+        "`depends` names a mod that is not loaded.",
+        "[mod]\nid = \"mymod\"\ndepends = [\"core\", \"lantrens\"]",
+        "Fix the mod id, or add the mod to the workspace."
+    }
+    DependencyCycle => {
+        "Mods depend on each other in a cycle, so no load order exists. Reported once, on the first mod of the cycle in ID order.",
+        "# a/mod.toml: depends = [\"b\"]\n# b/mod.toml: depends = [\"a\"]",
+        "Remove one dependency, or turn it into `load_after` on one side only."
+    }
+    InvalidManifest => {
+        "A `mod.toml` that is missing or malformed: a mod folder without manifest, an `id` that is `core` or not `[a-z][a-z0-9_]*`, a version that is not semver, two mods with one id, or a workspace glob that reaches outside the workspace.",
+        "[mod]\nid = \"My Mod\"",
+        "Give the mod a lower-case id such as `my_mod` and a `mod.toml` with `[mod]` id, name, version."
+    }
+    QuestNeverStarted => {
+        "No `start_quest` action anywhere names this quest, so it can never run (quests count only after they are started).",
+        "[[quests]]\nid = \"mymod:rats\"\nname = \"Rats\"\non = \"creature_died\"",
+        "Start it from an NPC's `on_talk`, a character option's `on_create`, or another quest's reward."
+    }
+    UnknownTag => {
+        "A `has_tag` check names a tag that no item or creature carries, so the check is always false.",
+        "condition = [ { check = \"has_tag\", who = \"target\", value = \"core:undaed\" } ]",
+        "Fix the typo, or give some creature or item the tag in `tags`."
+    }
+    UnusedLootTable => {
+        "No creature, floor, prefab, shop, nested `table =` or `affixes =` references this loot table, so it never drops anything.",
+        "[[loot_tables]]\nid = \"mymod:forgotten\"\nentries = [ { item = \"core:gold\", weight = 1 } ]",
+        "Reference it (e.g. `loot = \"mymod:forgotten\"` on a creature), or delete it."
+    }
+    SelfFeedingTrigger => {
+        "A trigger's actions raise the very event it listens to (`damage_taken` → `damage`, `item_picked_up` → `give_item`), so it can feed itself until the event cap of 100 events per turn stops it. Quests are exempt: they act once, on completion.",
+        "[[items.triggers]]\non = \"damage_taken\"\nactions = [ { action = \"damage\", amount = 2, damage_type = \"physical\", target = \"target\" } ]",
+        "Listen to a different event (thorns: react on `damage_taken` by applying a status), or narrow it with `when`."
+    }
+    InvalidPrefabGrid => {
+        "A prefab grid with rows of different widths or a glyph that is not one of `#` wall, `.` floor, `+` door, `l` loot pile, `e` enemy, `n` NPC, `@` entry point.",
+        "[[prefabs]]\nid = \"mymod:hall\"\ngrid = \"\"\"\n#####\n#.x.#\n####\n\"\"\"",
+        "Use only the seven glyphs and pad every row to the same width."
+    }
+}
+
+pub fn doc(code: Code) -> &'static CodeDoc {
+    DOCS.iter().find(|d| d.code == code).expect("every code is documented")
+}
+
+fn severity(code: Code) -> &'static str {
+    match code.default_severity() {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
+fn silence(code: Code) -> String {
+    format!(
+        "Put `# rustkeep: allow({0}) -- reason` on the line above the entry or field, or set `{0} = \"allow\"` under `[lints]` in `rustkeep.toml` (\"warn\" and \"deny\" change its severity).",
+        code.name()
+    )
+}
+
+/// Plain text for `rustkeep explain CODE`.
+pub fn text(code: Code) -> String {
+    let d = doc(code);
+    format!(
+        "{name} ({sev})\n\n{meaning}\n\nExample:\n\n{example}\n\nFix: {fix}\n\nSilence: {silence}\n",
+        name = code.name(),
+        sev = severity(code),
+        meaning = d.meaning,
+        example = d.example.lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n"),
+        fix = d.fix,
+        silence = silence(code)
+    )
+}
+
+/// Markdown for the SARIF help and the docs page.
+pub fn markdown(code: Code) -> String {
+    let d = doc(code);
+    format!(
+        "### `{name}`\n\nSeverity: {sev}. {meaning}\n\n```toml\n{example}\n```\n\n**Fix:** {fix}\n\n**Silence:** {silence}\n",
+        name = code.name(),
+        sev = severity(code),
+        meaning = d.meaning,
+        example = d.example,
+        fix = d.fix,
+        silence = silence(code)
+    )
+}
+
+/// The whole `docs/diagnostics.md`.
+pub fn catalog_markdown() -> String {
+    let mut out = String::from(
+        "# Diagnostics\n\n<!-- Generated by `rustkeep explain --all --format markdown` from crates/rustkeep-check/src/explain.rs; a test fails when this file is stale. -->\n\n\
+         Every diagnostic has a stable code. `rustkeep explain CODE` prints the entry below in the terminal.\n\n| code | severity | when |\n|---|---|---|\n",
+    );
+    for c in Code::ALL {
+        out.push_str(&format!("| [`{0}`](#{0}) | {1} | {2} |\n", c.name(), severity(*c), c.summary()));
+    }
+    out.push('\n');
+    for c in Code::ALL {
+        out.push_str(&markdown(*c));
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_has_one_doc() {
+        for c in Code::ALL {
+            assert_eq!(DOCS.iter().filter(|d| d.code == *c).count(), 1, "{}", c.name());
+        }
+    }
+}

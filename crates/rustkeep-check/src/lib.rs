@@ -1,0 +1,191 @@
+//! Validation of a loaded project: every diagnostic of SPEC §5.
+//!
+//! [`analyze`] is the one driver shared by the CLI and the language server: it lowers every file
+//! (in parallel, or reusing cached per-file facts), resolves the registries, runs the cross-file
+//! rules over the resolved data, then applies lint levels and suppression comments.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rustkeep_data::diag::{Code, Diagnostic, Severity};
+use rustkeep_data::lower::{lower_file, FileFacts};
+use rustkeep_data::manifest::Level;
+use rustkeep_data::project::Project;
+use rustkeep_data::resolve::{resolve, Resolved};
+use rustkeep_data::source::{FileId, FileKind, SourceFile};
+
+pub mod baseline;
+pub mod explain;
+pub mod fix;
+pub mod rules;
+
+pub use rules::loot::TableKind;
+
+/// The result of checking a project.
+#[derive(Clone, Debug, Default)]
+pub struct Analysis {
+    /// Per-file facts, indexed by [`FileId`] (`None` for manifests and workspace files).
+    pub facts: Vec<Option<Arc<FileFacts>>>,
+    pub resolved: Resolved,
+    /// The inferred kind of every loot table in force.
+    pub table_kinds: HashMap<String, TableKind>,
+    /// Diagnostics after lint levels and suppressions, sorted by file and position.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Analysis {
+    pub fn errors(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.severity == Severity::Error).count()
+    }
+    pub fn warnings(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count()
+    }
+    pub fn entry(&self, r: rustkeep_data::resolve::EntryRef) -> &rustkeep_data::model::Entry {
+        rustkeep_data::resolve::entry(&self.facts, r)
+    }
+}
+
+/// Lowers one data file (the unit of caching).
+pub fn lower_source(f: &SourceFile) -> Option<Arc<FileFacts>> {
+    (f.kind == FileKind::Data).then(|| Arc::new(lower_file(f.id, &f.text, f.invalid_utf8_at)))
+}
+
+/// Lowers every data file, spread over the available cores.
+pub fn lower_all(project: &Project, threads: usize) -> Vec<Option<Arc<FileFacts>>> {
+    let n = project.files.len();
+    let threads = threads.max(1).min(n.max(1));
+    if threads <= 1 || n < 4 {
+        return project.files.iter().map(lower_source).collect();
+    }
+    // Work-stealing by an atomic cursor: big and small files balance out across threads.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut out: Vec<Option<Arc<FileFacts>>> = vec![None; n];
+    let results: Vec<Vec<(usize, Option<Arc<FileFacts>>)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut local = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if i >= n {
+                            break;
+                        }
+                        local.push((i, lower_source(&project.files[i])));
+                    }
+                    local
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
+    });
+    for (i, f) in results.into_iter().flatten() {
+        out[i] = f;
+    }
+    out
+}
+
+/// The number of threads to use by default: every core.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+/// Checks a project from scratch.
+pub fn analyze(project: &Project) -> Analysis {
+    analyze_with(project, lower_all(project, default_threads()))
+}
+
+/// Checks a project with already lowered files (the language server's cache).
+pub fn analyze_with(project: &Project, facts: Vec<Option<Arc<FileFacts>>>) -> Analysis {
+    let resolved = resolve(project, &facts);
+    let mut diags: Vec<Diagnostic> = project.diagnostics.clone();
+    for f in facts.iter().flatten() {
+        diags.extend(f.diagnostics.iter().cloned());
+    }
+    diags.extend(resolved.diagnostics.iter().cloned());
+    let mut analysis = Analysis { facts, resolved, table_kinds: HashMap::new(), diagnostics: Vec::new() };
+    let syntax_broken: Vec<bool> = project.files.iter().map(|f| analysis.facts.get(f.id.0 as usize).and_then(|x| x.as_ref()).is_some_and(|x| x.has_syntax_errors)).collect();
+    let mut rule_diags = Vec::new();
+    rules::run_all(project, &mut analysis, &mut rule_diags);
+    // A file that does not parse shows only its syntax errors (see `lower_file`).
+    rule_diags.retain(|d| !syntax_broken.get(d.loc.file.0 as usize).copied().unwrap_or(false));
+    diags.extend(rule_diags);
+    analysis.diagnostics = finish(project, &analysis.facts, diags);
+    analysis
+}
+
+/// Applies lint levels and `# rustkeep: allow(...)` comments, drops what lies in the bundled core
+/// (its cleanliness is the toolkit's own test), dedupes and sorts.
+fn finish(project: &Project, facts: &[Option<Arc<FileFacts>>], diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let levels: HashMap<Code, Level> = project.config.lints.iter().copied().collect();
+    let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len());
+    for mut d in diags {
+        let file = project.file(d.loc.file);
+        if file.bundled {
+            continue;
+        }
+        if let Some(level) = levels.get(&d.code) {
+            match level {
+                Level::Allow => continue,
+                Level::Warn => d.severity = Severity::Warning,
+                Level::Deny => d.severity = Severity::Error,
+            }
+        }
+        if let Some(Some(ff)) = facts.get(d.loc.file.0 as usize) {
+            if suppressed(file, ff, &d) {
+                continue;
+            }
+        }
+        out.push(d);
+    }
+    out.sort_by(|a, b| {
+        let fa = &project.file(a.loc.file).path;
+        let fb = &project.file(b.loc.file).path;
+        (fa, a.loc.span.start, a.loc.span.end, a.code, &a.message).cmp(&(fb, b.loc.span.start, b.loc.span.end, b.code, &b.message))
+    });
+    out.dedup_by(|a, b| a.code == b.code && a.loc == b.loc && a.message == b.message);
+    out
+}
+
+/// Whether an allow comment covers the diagnostic: in the block of comment lines directly above
+/// its own line, or above the first line of any entry or sub-table that encloses it.
+fn suppressed(file: &SourceFile, ff: &FileFacts, d: &Diagnostic) -> bool {
+    if ff.allows.is_empty() {
+        return false;
+    }
+    let idx = &file.index;
+    let text = &file.text;
+    let mut anchors = vec![idx.line_of(d.loc.span.start)];
+    for e in &ff.entries {
+        if e.span.start <= d.loc.span.start && d.loc.span.start < e.span.end.max(e.span.start + 1) {
+            anchors.push(idx.line_of(e.span.start));
+        }
+        // Entries from `[[…]]` headers span only their header: cover their fields too.
+        for f in &e.fields {
+            if f.key_span.start <= d.loc.span.start && d.loc.span.start < f.span.end {
+                anchors.push(idx.line_of(f.key_span.start));
+                anchors.push(idx.line_of(e.span.start));
+            }
+        }
+    }
+    let name = d.code.name();
+    anchors.into_iter().any(|line| {
+        let mut l = line;
+        while l > 0 {
+            l -= 1;
+            let span = idx.line_span(text, l);
+            let t = text[span].trim();
+            if !t.starts_with('#') {
+                break;
+            }
+            if ff.allows.iter().any(|a| a.line == l && a.codes.iter().any(|c| c == name)) {
+                return true;
+            }
+        }
+        false
+    })
+}
+
+/// File ids of a project's files that users see (not the bundled core).
+pub fn user_files(project: &Project) -> impl Iterator<Item = FileId> + '_ {
+    project.files.iter().filter(|f| !f.bundled).map(|f| f.id)
+}

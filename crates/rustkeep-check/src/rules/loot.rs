@@ -1,0 +1,251 @@
+//! Loot-table rules (SPEC §4): table kinds inferred through nesting and checked at every use
+//! (`reference-kind-mismatch`), and nesting cycles (`loot-table-cycle`).
+
+use std::collections::{BTreeMap, HashMap};
+
+use rustkeep_data::diag::{Code, Diagnostic, Loc};
+use rustkeep_data::model::{Entry, LootKind, Sp};
+use rustkeep_data::project::Project;
+use rustkeep_data::source::FileId;
+use rustkeep_data::vocab::{RefKind, Registry};
+
+use super::all_entries;
+use crate::Analysis;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableKind {
+    Items,
+    Affixes,
+}
+
+impl TableKind {
+    pub fn noun(self) -> &'static str {
+        match self {
+            TableKind::Items => "an item table",
+            TableKind::Affixes => "an affix table",
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TableKind::Items => "items",
+            TableKind::Affixes => "affixes",
+        }
+    }
+}
+
+/// The kind a table's own entries give it: the kind of its first item or affix entry.
+fn direct_kind(e: &Entry) -> Option<TableKind> {
+    e.loot_entries().iter().find_map(|le| match le.kind {
+        LootKind::Item(_) => Some(TableKind::Items),
+        LootKind::Affix(_) => Some(TableKind::Affixes),
+        _ => None,
+    })
+}
+
+/// Infers the kind of every loot table in force: from its own entries, else through the tables
+/// it nests (iteratively, so deep chains cannot overflow the stack).
+pub fn infer_kinds(analysis: &Analysis) -> HashMap<String, TableKind> {
+    let defs = &analysis.resolved.defs[Registry::LootTables.index()];
+    let mut kinds: HashMap<String, TableKind> = HashMap::with_capacity(defs.len());
+    let mut pending: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (id, def) in defs {
+        let e = analysis.entry(def.current);
+        match direct_kind(e) {
+            Some(k) => {
+                kinds.insert(id.clone(), k);
+            }
+            None => {
+                let nested = e.loot_entries().iter().filter_map(|le| if let LootKind::Table(t) = &le.kind { Some(t.value.as_str()) } else { None }).collect();
+                pending.push((id.as_str(), nested));
+            }
+        }
+    }
+    // Propagate until nothing changes; each round settles at least one table or stops.
+    loop {
+        let mut changed = false;
+        pending.retain(|(id, nested)| {
+            if let Some(k) = nested.iter().find_map(|n| kinds.get(*n).copied()) {
+                kinds.insert(id.to_string(), k);
+                changed = true;
+                false
+            } else {
+                true
+            }
+        });
+        if !changed {
+            break;
+        }
+    }
+    kinds
+}
+
+pub fn check(_project: &Project, analysis: &mut Analysis, out: &mut Vec<Diagnostic>) {
+    analysis.table_kinds = infer_kinds(analysis);
+    let kinds = &analysis.table_kinds;
+    let kind_of = |id: &str| kinds.get(id).copied();
+
+    // Uses of tables outside loot tables: `loot =` and `stock =` need item tables; `affixes =` is
+    // checked below with the entries.
+    for (i, ff) in analysis.facts.iter().enumerate() {
+        let Some(ff) = ff else { continue };
+        for r in &ff.refs {
+            let want = match r.kind {
+                RefKind::ItemTable => TableKind::Items,
+                RefKind::AffixTable => TableKind::Affixes,
+                _ => continue,
+            };
+            if let Some(k) = kind_of(&r.id) {
+                if k != want {
+                    let msg = format!("`{}` is {}, but `{}` needs {}", r.id, k.noun(), r.context, want.noun());
+                    out.push(Diagnostic::new(Code::ReferenceKindMismatch, Loc { file: FileId(i as u32), span: r.span.clone() }, msg));
+                }
+            }
+        }
+    }
+
+    // Entries inside tables: one kind per table; nested tables of the same kind.
+    for (file, e) in all_entries(analysis) {
+        if e.registry != Registry::LootTables {
+            continue;
+        }
+        let own = e.key().and_then(|k| kind_of(&k.value)).or_else(|| direct_kind(e));
+        let Some(own) = own else { continue };
+        let loc = |s: &Sp<String>| Loc { file, span: s.span.clone() };
+        for le in e.loot_entries() {
+            match &le.kind {
+                LootKind::Item(s) if own == TableKind::Affixes => {
+                    out.push(Diagnostic::new(Code::ReferenceKindMismatch, loc(s), format!("an affix table cannot give the item `{}`: a table holds items or affixes, never both", s.value)));
+                }
+                LootKind::Affix(s) if own == TableKind::Items => {
+                    out.push(Diagnostic::new(Code::ReferenceKindMismatch, loc(s), format!("an item table cannot give the affix `{}`: affixes belong in affix tables, named by an item entry's `affixes =`", s.value)));
+                }
+                LootKind::Table(s) => {
+                    if let Some(k) = kind_of(&s.value) {
+                        if k != own {
+                            out.push(Diagnostic::new(Code::ReferenceKindMismatch, loc(s), format!("`{}` is {}, but it is nested in {}: a nested table must be of the same kind", s.value, k.noun(), own.noun())));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    cycles(analysis, out);
+}
+
+/// Reports every nesting cycle once, on the first table in ID order (its `table = …` entry), with
+/// related spans on the entries of the others. Tarjan's algorithm, iterative.
+fn cycles(analysis: &Analysis, out: &mut Vec<Diagnostic>) {
+    let defs = &analysis.resolved.defs[Registry::LootTables.index()];
+    let ids: Vec<&String> = {
+        let mut v: Vec<&String> = defs.keys().collect();
+        v.sort();
+        v
+    };
+    let index_of: HashMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
+    // Edges with the span of the entry that makes them.
+    let edges: Vec<Vec<(usize, FileId, Sp<String>)>> = ids
+        .iter()
+        .map(|id| {
+            let def = &defs[*id];
+            let e = analysis.entry(def.current);
+            let mut v = Vec::new();
+            for le in e.loot_entries() {
+                let target = match &le.kind {
+                    LootKind::Table(t) => Some(t),
+                    _ => le.affixes.as_ref(),
+                };
+                if let LootKind::Item(_) = &le.kind {
+                    if let Some(a) = &le.affixes {
+                        if let Some(&j) = index_of.get(a.value.as_str()) {
+                            v.push((j, def.current.file, a.clone()));
+                        }
+                    }
+                    continue;
+                }
+                if let Some(t) = target {
+                    if let Some(&j) = index_of.get(t.value.as_str()) {
+                        v.push((j, def.current.file, t.clone()));
+                    }
+                }
+            }
+            v
+        })
+        .collect();
+
+    let n = ids.len();
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0usize; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut counter = 0usize;
+    let mut sccs: Vec<Vec<usize>> = Vec::new();
+    for start in 0..n {
+        if index[start] != usize::MAX {
+            continue;
+        }
+        let mut call: Vec<(usize, usize)> = vec![(start, 0)];
+        index[start] = counter;
+        low[start] = counter;
+        counter += 1;
+        stack.push(start);
+        on_stack[start] = true;
+        while let Some(&mut (v, ref mut ei)) = call.last_mut() {
+            if *ei < edges[v].len() {
+                let w = edges[v][*ei].0;
+                *ei += 1;
+                if index[w] == usize::MAX {
+                    index[w] = counter;
+                    low[w] = counter;
+                    counter += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    call.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+            } else {
+                call.pop();
+                if let Some(&(parent, _)) = call.last() {
+                    low[parent] = low[parent].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    let mut comp = Vec::new();
+                    while let Some(w) = stack.pop() {
+                        on_stack[w] = false;
+                        comp.push(w);
+                        if w == v {
+                            break;
+                        }
+                    }
+                    let self_loop = edges[v].iter().any(|(j, _, _)| *j == v);
+                    if comp.len() > 1 || self_loop {
+                        comp.sort();
+                        sccs.push(comp);
+                    }
+                }
+            }
+        }
+    }
+
+    for comp in sccs {
+        let members: BTreeMap<usize, ()> = comp.iter().map(|&i| (i, ())).collect();
+        let first = comp[0];
+        let edge_into = |v: usize| edges[v].iter().find(|(j, _, _)| members.contains_key(j));
+        let Some((_, file, span)) = edge_into(first) else { continue };
+        let names: Vec<String> = comp.iter().map(|&i| format!("`{}`", ids[i])).collect();
+        let msg = if comp.len() == 1 {
+            format!("the loot table `{}` nests itself: evaluating it would never end", ids[first])
+        } else {
+            format!("loot tables nest into a cycle: {} — evaluating any of them would never end", names.join(" → "))
+        };
+        let mut d = Diagnostic::new(Code::LootTableCycle, Loc { file: *file, span: span.span.clone() }, msg);
+        for &v in &comp[1..] {
+            if let Some((j, f, s)) = edge_into(v) {
+                d = d.with_related(Loc { file: *f, span: s.span.clone() }, format!("`{}` nests `{}` here", ids[v], ids[*j]));
+            }
+        }
+        out.push(d);
+    }
+}

@@ -1,0 +1,91 @@
+//! The cross-file rules, one module per family. Structural rules run while files are lowered
+//! (`rustkeep_data::lower`) and while registries are resolved (`rustkeep_data::resolve`).
+
+use rustkeep_data::diag::Diagnostic;
+use rustkeep_data::model::{Action, Check, Entry, Trigger};
+use rustkeep_data::project::Project;
+use rustkeep_data::source::FileId;
+use rustkeep_data::vocab::{Event, Registry, TargetPresence};
+
+use crate::Analysis;
+
+pub mod loot;
+pub mod references;
+pub mod triggers;
+pub mod usage;
+
+pub fn run_all(project: &Project, analysis: &mut Analysis, out: &mut Vec<Diagnostic>) {
+    references::check(project, analysis, out);
+    loot::check(project, analysis, out);
+    triggers::check(project, analysis, out);
+    usage::check(project, analysis, out);
+}
+
+/// Where a list of actions or checks is evaluated, and so what `target` means there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A trigger of an item, affix, creature, option or status: target = the event's target.
+    Trigger(Event),
+    /// A floor or prefab trigger (self = the player): target = the event's target.
+    WorldTrigger(Event),
+    /// A quest: target = the other side of the event.
+    Quest(Event),
+    /// `use`, `on_create`, `on_talk`: no target.
+    NoTarget(&'static str),
+    /// `ai` (target = the player) or a modifier (target = the opponent of the read, if any).
+    TargetMaybe,
+}
+
+impl Place {
+    pub fn target(self) -> TargetPresence {
+        match self {
+            Place::Trigger(e) | Place::WorldTrigger(e) => e.def().target_presence,
+            Place::Quest(e) => {
+                let d = e.def();
+                if d.target_presence == TargetPresence::Never && !d.source_maybe_not_player {
+                    TargetPresence::Never
+                } else {
+                    TargetPresence::Maybe
+                }
+            }
+            Place::NoTarget(_) => TargetPresence::Never,
+            Place::TargetMaybe => TargetPresence::Maybe,
+        }
+    }
+}
+
+/// Visits every action list and condition list of an entry with the place it runs in.
+pub fn visit_entry<'e>(e: &'e Entry, mut f: impl FnMut(Place, Option<&'e Trigger>, &'e [Check], &'e [Action])) {
+    let world = matches!(e.registry, Registry::Floors | Registry::Prefabs);
+    for t in e.triggers() {
+        let Some(on) = &t.on else {
+            f(Place::TargetMaybe, Some(t), &t.condition, &t.actions);
+            continue;
+        };
+        let place = if e.registry == Registry::Quests {
+            Place::Quest(on.value)
+        } else if world {
+            Place::WorldTrigger(on.value)
+        } else {
+            Place::Trigger(on.value)
+        };
+        f(place, Some(t), &t.condition, &t.actions);
+    }
+    for m in e.modifiers() {
+        f(Place::TargetMaybe, None, &m.condition, &[]);
+    }
+    for r in e.ai() {
+        f(Place::TargetMaybe, None, &r.condition, &r.actions);
+    }
+    for (field, what) in [("use", "use"), ("on_create", "on_create"), ("on_talk", "on_talk")] {
+        let actions = e.actions(field);
+        if !actions.is_empty() {
+            f(Place::NoTarget(what), None, &[], actions);
+        }
+    }
+}
+
+/// Every data file's entries, with their file.
+pub fn all_entries(analysis: &Analysis) -> impl Iterator<Item = (FileId, &Entry)> {
+    analysis.facts.iter().enumerate().filter_map(|(i, f)| f.as_ref().map(|f| (FileId(i as u32), f))).flat_map(|(fid, f)| f.entries.iter().map(move |e| (fid, e)))
+}

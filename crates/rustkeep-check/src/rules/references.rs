@@ -1,0 +1,59 @@
+//! `unknown-reference` and `reference-kind-mismatch` (wrong registry) for every ID-valued field.
+//! Loot-table kinds (item vs affix tables) are checked in [`super::loot`].
+
+use rustkeep_data::diag::{toml_string, Code, Diagnostic, Loc};
+use rustkeep_data::project::Project;
+use rustkeep_data::source::FileId;
+use rustkeep_data::suggest;
+use rustkeep_data::vocab::RefKind;
+
+use crate::Analysis;
+
+pub fn check(_project: &Project, analysis: &Analysis, out: &mut Vec<Diagnostic>) {
+    let resolved = &analysis.resolved;
+    for (i, ff) in analysis.facts.iter().enumerate() {
+        let Some(ff) = ff else { continue };
+        let file = FileId(i as u32);
+        for r in &ff.refs {
+            let Some(registry) = r.kind.registry() else { continue };
+            if resolved.get(registry, &r.id).is_some() {
+                continue;
+            }
+            let loc = Loc { file, span: r.span.clone() };
+            let elsewhere = resolved.registries_of(&r.id);
+            if let Some(other) = elsewhere.first() {
+                let msg = format!("`{}` is {} {}, but `{}` needs {} {}", r.id, article(other.noun()), other.noun(), r.context, article(r.kind.describe()), r.kind.describe());
+                out.push(Diagnostic::new(Code::ReferenceKindMismatch, loc, msg));
+                continue;
+            }
+            let candidates = resolved.defs[registry.index()].keys().map(String::as_str);
+            let sug = suggest::closest(&r.id, candidates);
+            let mut msg = format!("no {} named `{}` exists", describe(r.kind), r.id);
+            if let Some(s) = sug {
+                msg.push_str(&format!("; did you mean `{s}`?"));
+            }
+            let mut d = Diagnostic::new(Code::UnknownReference, loc, msg);
+            if let Some(s) = sug {
+                d = d.with_fix(format!("replace with `{s}`"), toml_string(s));
+            }
+            out.push(d);
+        }
+    }
+}
+
+fn describe(kind: RefKind) -> &'static str {
+    match kind {
+        RefKind::ItemTable | RefKind::AffixTable | RefKind::NestedTable => "loot table",
+        k => k.describe(),
+    }
+}
+
+pub fn article(noun: &str) -> &'static str {
+    if noun.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']) && !noun.starts_with("NPC") {
+        "an"
+    } else if noun.starts_with("NPC") {
+        "an"
+    } else {
+        "a"
+    }
+}

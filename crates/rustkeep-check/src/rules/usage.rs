@@ -1,0 +1,79 @@
+//! Whole-load-set rules: `quest-never-started`, `unknown-tag`, `unused-loot-table`.
+
+use std::collections::HashSet;
+
+use rustkeep_data::diag::{Code, Diagnostic, Loc};
+use rustkeep_data::model::ActionData;
+use rustkeep_data::project::Project;
+use rustkeep_data::source::FileId;
+use rustkeep_data::suggest;
+use rustkeep_data::vocab::{RefKind, Registry};
+
+use super::{all_entries, visit_entry};
+use crate::Analysis;
+
+pub fn check(_project: &Project, analysis: &Analysis, out: &mut Vec<Diagnostic>) {
+    let mut started: HashSet<&str> = HashSet::new();
+    for (_, e) in all_entries(analysis) {
+        visit_entry(e, |_, _, _, actions| {
+            for a in actions {
+                if let ActionData::StartQuest { quest } = &a.data {
+                    started.insert(quest.value.as_str());
+                }
+            }
+        });
+    }
+    let mut carried: HashSet<&str> = HashSet::new();
+    let mut used_tables: HashSet<&str> = HashSet::new();
+    for ff in analysis.facts.iter().flatten() {
+        carried.extend(ff.tag_defs.iter().map(|t| t.value.as_str()));
+        for r in &ff.refs {
+            if matches!(r.kind, RefKind::ItemTable | RefKind::AffixTable | RefKind::NestedTable) {
+                used_tables.insert(r.id.as_str());
+            }
+        }
+    }
+
+    let resolved = &analysis.resolved;
+    let mut report_entries = |registry: Registry, unused: &dyn Fn(&str) -> bool, code: Code, msg: &dyn Fn(&str) -> String| {
+        let mut ids: Vec<&String> = resolved.defs[registry.index()].keys().filter(|id| unused(id)).collect();
+        ids.sort();
+        for id in ids {
+            let def = &resolved.defs[registry.index()][id];
+            let e = analysis.entry(def.current);
+            let span = e.key().map(|k| k.span.clone()).unwrap_or(e.span.clone());
+            out.push(Diagnostic::new(code, Loc { file: def.current.file, span }, msg(id)));
+        }
+    };
+    report_entries(
+        Registry::Quests,
+        &|id| !started.contains(id),
+        Code::QuestNeverStarted,
+        &|id| format!("no `start_quest` names `{id}`, so this quest can never run: start it from an NPC's `on_talk`, a character option's `on_create`, or another quest's reward"),
+    );
+    report_entries(
+        Registry::LootTables,
+        &|id| !used_tables.contains(id),
+        Code::UnusedLootTable,
+        &|id| format!("nothing references the loot table `{id}`: name it in a creature's, floor's or prefab's `loot`, a shop's `stock`, a `table =` entry or an `affixes =`"),
+    );
+
+    for (i, ff) in analysis.facts.iter().enumerate() {
+        let Some(ff) = ff else { continue };
+        for r in &ff.refs {
+            if r.kind != RefKind::Tag || carried.contains(r.id.as_str()) {
+                continue;
+            }
+            let sug = suggest::closest(&r.id, carried.iter().copied());
+            let mut msg = format!("no item or creature carries the tag `{}`, so this check is always false", r.id);
+            if let Some(s) = sug {
+                msg.push_str(&format!("; did you mean `{s}`?"));
+            }
+            let mut d = Diagnostic::new(Code::UnknownTag, Loc { file: FileId(i as u32), span: r.span.clone() }, msg);
+            if let Some(s) = sug {
+                d = d.with_fix(format!("replace with `{s}`"), rustkeep_data::diag::toml_string(s));
+            }
+            out.push(d);
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! `rustkeep check`.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+use rustkeep_check::{analyze, baseline, fix};
+use rustkeep_data::diag::Severity;
+use rustkeep_data::project::{load, Overlay};
+
+use crate::{render, Common, Format};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Mod folders or workspaces (default: the current folder).
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub common: Common,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: Format,
+    /// Exit with 1 on warnings too.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Apply every safe suggested fix, keeping layout and comments.
+    #[arg(long)]
+    pub fix: bool,
+    /// Report only diagnostics not recorded in this baseline file.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Record the current diagnostics as the baseline.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> Result<u8, String> {
+    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
+    let mut paths = args.paths.clone();
+    paths.extend(args.common.mods.iter().cloned());
+    if paths.is_empty() {
+        paths.push(PathBuf::from("."));
+    }
+    let overlay = Overlay::new();
+    let mut project = load(&paths, &cwd, &overlay);
+    let mut analysis = analyze(&project);
+
+    if args.fix {
+        let edits = fix::apply(&project, &analysis.diagnostics);
+        let mut applied = 0;
+        for (fid, text, n) in &edits {
+            let path = project.file(*fid).disk_path.clone().expect("fixes apply to files on disk");
+            write_atomically(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            applied += n;
+        }
+        if applied > 0 {
+            eprintln!("rustkeep: applied {applied} fix{} in {} file{}", if applied == 1 { "" } else { "es" }, edits.len(), if edits.len() == 1 { "" } else { "s" });
+            project = load(&paths, &cwd, &overlay);
+            analysis = analyze(&project);
+        }
+    }
+
+    if let Some(path) = &args.write_baseline {
+        write_atomically(path, &baseline::write(&project, &analysis.diagnostics)).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let mut diags = analysis.diagnostics;
+    if let Some(path) = &args.baseline {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read the baseline {}: {e}", path.display()))?;
+        diags = baseline::filter(&project, diags, baseline::read(&text)?);
+    }
+
+    match args.format {
+        Format::Json => print(&render::json::render(&project, &diags))?,
+        Format::Sarif => print(&render::sarif::render(&project, &diags))?,
+        Format::Github => print(&render::github::render(&project, &diags))?,
+        Format::Human => {
+            let color = if args.common.no_color || std::env::var_os("NO_COLOR").is_some() || !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+                ColorChoice::Never
+            } else {
+                ColorChoice::Auto
+            };
+            let mut out = StandardStream::stdout(color);
+            render::human::render(&project, &diags, &mut out).map_err(|e| e.to_string())?;
+        }
+    }
+    let errors = diags.iter().any(|d| d.severity == Severity::Error);
+    let warnings = diags.iter().any(|d| d.severity == Severity::Warning);
+    Ok(if errors || (args.deny_warnings && warnings) { 1 } else { 0 })
+}
+
+fn print(s: &str) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(s.as_bytes()).and_then(|_| out.flush()).map_err(|e| e.to_string())
+}
+
+/// Writes through a temporary file in the same folder, then renames it over the target.
+pub fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "file".into());
+    let tmp = dir.join(format!(".{name}.rustkeep-tmp-{}", std::process::id()));
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, path)
+}

@@ -1,0 +1,98 @@
+//! `rustkeep`: the command line of the rustkeep modding toolkit.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+mod check;
+mod render;
+
+#[derive(Parser)]
+#[command(name = "rustkeep", version, about = "Validate, analyse and play-test rustkeep mods")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+    Sarif,
+    Github,
+}
+
+/// Options every command that loads mods shares.
+#[derive(clap::Args, Clone, Debug)]
+pub struct Common {
+    /// A mod folder or workspace to load (repeatable); see SPEC §1.2.
+    #[arg(long = "mods", value_name = "PATH")]
+    pub mods: Vec<PathBuf>,
+    /// Disable colours.
+    #[arg(long)]
+    pub no_color: bool,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Validate a mod, several mods or a workspace (default: the current folder).
+    Check(check::Args),
+    /// What a diagnostic code means, an example, and how to fix or silence it.
+    Explain {
+        /// A diagnostic code such as `unknown-event`.
+        code: Option<String>,
+        /// Print every code.
+        #[arg(long)]
+        all: bool,
+        /// `text` (default) or `markdown`.
+        #[arg(long, default_value = "text")]
+        format: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Check(args) => check::run(args),
+        Command::Explain { code, all, format } => explain(code, all, &format),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("rustkeep: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn explain(code: Option<String>, all: bool, format: &str) -> Result<u8, String> {
+    use rustkeep_check::explain;
+    use rustkeep_data::diag::Code;
+    let mut out = std::io::stdout().lock();
+    if all {
+        let text = if format == "markdown" { explain::catalog_markdown() } else { Code::ALL.iter().map(|c| explain::text(*c)).collect::<Vec<_>>().join("\n") };
+        out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+        return Ok(0);
+    }
+    let Some(name) = code else { return Err("usage: rustkeep explain CODE (or --all)".into()) };
+    let Some(c) = Code::from_name(&name) else {
+        let sug = rustkeep_data::suggest::closest(&name, Code::ALL.iter().map(|c| c.name()));
+        let mut msg = format!("`{name}` is not a diagnostic code");
+        if let Some(s) = sug {
+            msg.push_str(&format!("; did you mean `{s}`?"));
+        }
+        return Err(msg);
+    };
+    let text = if format == "markdown" { explain::markdown(c) } else { explain::text(c) };
+    out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    Ok(0)
+}

@@ -1,0 +1,71 @@
+//! `--format human`: codespan-reporting snippets, coloured on terminals.
+
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, Severity as CsSeverity};
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term::{self, termcolor::WriteColor};
+use rustkeep_data::diag::{Diagnostic, Severity};
+use rustkeep_data::project::Project;
+
+use super::Summary;
+
+pub fn render(project: &Project, diags: &[Diagnostic], out: &mut dyn WriteColor) -> std::io::Result<()> {
+    let mut files = SimpleFiles::new();
+    let mut ids = std::collections::HashMap::new();
+    let mut file_id = |fid: rustkeep_data::source::FileId, files: &mut SimpleFiles<String, std::sync::Arc<str>>| {
+        *ids.entry(fid).or_insert_with(|| {
+            let f = project.file(fid);
+            files.add(f.path.clone(), f.text.clone())
+        })
+    };
+    let config = term::Config::default();
+    for d in diags {
+        let primary = file_id(d.loc.file, &mut files);
+        let mut labels = vec![Label::primary(primary, clamp(project, d.loc.file, d.loc.span.clone()))];
+        for r in &d.related {
+            let fid = file_id(r.loc.file, &mut files);
+            labels.push(Label::secondary(fid, clamp(project, r.loc.file, r.loc.span.clone())).with_message(r.message.clone()));
+        }
+        let sev = match d.severity {
+            Severity::Error => CsSeverity::Error,
+            Severity::Warning => CsSeverity::Warning,
+        };
+        let mut notes = Vec::new();
+        if let Some(fix) = &d.fix {
+            notes.push(format!("fix: {} (`{}`)", fix.message, fix.replacement));
+        }
+        notes.push(format!("see `rustkeep explain {}`", d.code.name()));
+        let cs = CsDiagnostic::new(sev).with_code(d.code.name()).with_message(d.message.clone()).with_labels(labels).with_notes(notes);
+        if let Err(e) = term::emit_to_write_style(out, &config, &files, &cs) {
+            writeln!(out, "{}: {} [{}]: {e}", project.file(d.loc.file).path, d.message, d.code.name())?;
+        }
+    }
+    let s = Summary::of(project, diags);
+    writeln!(
+        out,
+        "{} {}, {} {} in {} {} of {} {} (and the core)",
+        s.errors,
+        if s.errors == 1 { "error" } else { "errors" },
+        s.warnings,
+        if s.warnings == 1 { "warning" } else { "warnings" },
+        s.files,
+        if s.files == 1 { "file" } else { "files" },
+        s.mods,
+        if s.mods == 1 { "mod" } else { "mods" },
+    )?;
+    Ok(())
+}
+
+/// Spans must lie on character boundaries inside the text for codespan.
+fn clamp(project: &Project, fid: rustkeep_data::source::FileId, span: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let text = &project.file(fid).text;
+    let fix = |mut i: usize| {
+        i = i.min(text.len());
+        while i > 0 && !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let s = fix(span.start);
+    let e = fix(span.end).max(s);
+    s..e
+}

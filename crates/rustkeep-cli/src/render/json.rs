@@ -1,0 +1,39 @@
+//! `--format json`: exactly the shape of SPEC §6.1.
+
+use rustkeep_data::diag::Diagnostic;
+use rustkeep_data::project::Project;
+use serde_json::{json, Value};
+
+use super::{range_json, Summary};
+
+pub fn diagnostic(project: &Project, d: &Diagnostic) -> Value {
+    let mut v = json!({
+        "code": d.code.name(),
+        "severity": d.severity.as_str(),
+        "message": d.message,
+        "file": project.file(d.loc.file).path,
+        "range": range_json(project, &d.loc),
+    });
+    if !d.related.is_empty() {
+        v["related"] = d
+            .related
+            .iter()
+            .map(|r| json!({ "message": r.message, "file": project.file(r.loc.file).path, "range": range_json(project, &r.loc) }))
+            .collect();
+    }
+    if let Some(fix) = &d.fix {
+        v["fix"] = json!({ "message": fix.message, "replacement": fix.replacement });
+    }
+    v
+}
+
+pub fn render(project: &Project, diags: &[Diagnostic]) -> String {
+    let s = Summary::of(project, diags);
+    let doc = json!({
+        "diagnostics": diags.iter().map(|d| diagnostic(project, d)).collect::<Vec<_>>(),
+        "summary": { "errors": s.errors, "warnings": s.warnings, "files": s.files, "mods": s.mods },
+    });
+    let mut out = serde_json::to_string_pretty(&doc).expect("JSON values serialize");
+    out.push('\n');
+    out
+}

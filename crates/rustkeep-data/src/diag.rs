@@ -1,0 +1,145 @@
+//! Diagnostics are values (architecture invariant 5): a stable code, a severity, a primary span,
+//! related spans and an optional fix. Renderers live at the edges (CLI, LSP).
+
+use crate::source::FileId;
+use crate::text::Span;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+macro_rules! codes {
+    ($( $variant:ident = $name:literal, $sev:ident, $summary:literal; )*) => {
+        /// Every diagnostic code of SPEC §5. The names are public interface.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Code { $( $variant, )* }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[ $( Code::$variant, )* ];
+            pub fn name(self) -> &'static str {
+                match self { $( Code::$variant => $name, )* }
+            }
+            pub fn default_severity(self) -> Severity {
+                match self { $( Code::$variant => Severity::$sev, )* }
+            }
+            /// One line: when the code is raised.
+            pub fn summary(self) -> &'static str {
+                match self { $( Code::$variant => $summary, )* }
+            }
+            pub fn from_name(name: &str) -> Option<Code> {
+                match name { $( $name => Some(Code::$variant), )* _ => None }
+            }
+        }
+    };
+}
+
+codes! {
+    TomlSyntax = "toml-syntax", Error, "the file is not valid TOML";
+    UnknownRegistry = "unknown-registry", Error, "a top-level key that is no registry";
+    UnknownField = "unknown-field", Error, "a key the entry, condition, action or modifier does not have";
+    MissingField = "missing-field", Error, "a required key is absent";
+    WrongType = "wrong-type", Error, "a value of the wrong TOML type or out of its allowed range";
+    InvalidId = "invalid-id", Error, "an ID or tag not matching the grammar";
+    NamespaceMismatch = "namespace-mismatch", Error, "a mod defines an ID outside its namespace without `overrides`";
+    DuplicateId = "duplicate-id", Error, "an ID defined twice without `overrides`";
+    UnknownEvent = "unknown-event", Error, "`on` is not one of the twelve events";
+    UnknownCheck = "unknown-check", Error, "`check` is not one of the four checks";
+    MalformedCondition = "malformed-condition", Error, "a check whose keys are right but whose values do not fit";
+    UnknownAction = "unknown-action", Error, "`action` is not one of the nine actions";
+    MalformedAction = "malformed-action", Error, "an action whose keys are right but whose values do not fit";
+    UnknownAttribute = "unknown-attribute", Error, "not in the attribute list";
+    UnknownDamageType = "unknown-damage-type", Error, "not in the damage-type list";
+    UnknownWhenField = "unknown-when-field", Error, "a `when` key no event carries";
+    WhenFieldNotCarried = "when-field-not-carried", Error, "a `when` key this trigger's event does not carry";
+    TargetNeverPresent = "target-never-present", Warning, "a check or action uses `target` where there is none";
+    UnknownReference = "unknown-reference", Error, "an ID that names nothing in its registry";
+    ReferenceKindMismatch = "reference-kind-mismatch", Error, "an item table where an affix table is required, or the reverse; an ID of the wrong registry";
+    LootTableCycle = "loot-table-cycle", Error, "nested loot tables form a cycle";
+    InvalidRange = "invalid-range", Error, "a range that does not parse or has min > max";
+    InvalidWeight = "invalid-weight", Error, "a weighted entry without weight ≥ 1, or a guaranteed entry with a weight";
+    AmbiguousEntry = "ambiguous-entry", Error, "a loot entry with none or several of item / table / affix / nothing";
+    OverrideMissingTarget = "override-missing-target", Error, "`overrides` names an ID that does not exist at that point of the load order";
+    OverrideIdMismatch = "override-id-mismatch", Error, "`id` differs from `overrides`";
+    OverrideConflict = "override-conflict", Warning, "two mods override the same ID (or set the same balance key)";
+    UnknownDependency = "unknown-dependency", Error, "`depends` names a mod that is not there";
+    DependencyCycle = "dependency-cycle", Error, "mods depend on each other in a cycle";
+    InvalidManifest = "invalid-manifest", Error, "`mod.toml` missing or malformed";
+    QuestNeverStarted = "quest-never-started", Warning, "no `start_quest` anywhere names this quest";
+    UnknownTag = "unknown-tag", Warning, "a `has_tag` check names a tag no entry carries";
+    UnusedLootTable = "unused-loot-table", Warning, "a loot table nothing references";
+    SelfFeedingTrigger = "self-feeding-trigger", Warning, "a trigger's actions raise the event it listens to";
+    InvalidPrefabGrid = "invalid-prefab-grid", Error, "ragged rows or an unknown glyph in a prefab grid";
+}
+
+/// A location: a file and a byte span in it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Loc {
+    pub file: FileId,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Related {
+    pub message: String,
+    pub loc: Loc,
+}
+
+/// A suggested fix: replace the diagnostic's primary span with `replacement`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    pub message: String,
+    pub replacement: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    pub loc: Loc,
+    pub related: Vec<Related>,
+    pub fix: Option<Fix>,
+}
+
+impl Diagnostic {
+    pub fn new(code: Code, loc: Loc, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { code, severity: code.default_severity(), message: message.into(), loc, related: Vec::new(), fix: None }
+    }
+    pub fn with_related(mut self, loc: Loc, message: impl Into<String>) -> Diagnostic {
+        self.related.push(Related { message: message.into(), loc });
+        self
+    }
+    pub fn with_fix(mut self, message: impl Into<String>, replacement: impl Into<String>) -> Diagnostic {
+        self.fix = Some(Fix { message: message.into(), replacement: replacement.into() });
+        self
+    }
+}
+
+/// A TOML basic string literal for `s`, for fixes that replace a string value.
+pub fn toml_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

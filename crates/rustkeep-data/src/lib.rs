@@ -1,0 +1,19 @@
+//! Vocabulary, data model and loading for rustkeep mods.
+//!
+//! - [`vocab`]: the engine vocabulary and registry schemas, as data (the single source of truth).
+//! - [`text`]: byte spans and the line index that converts them at the edges.
+//! - [`source`], [`project`]: sources and mod discovery (workspaces, manifests, the bundled core).
+//! - [`lower`]: one data file → typed [`model`] entries plus structural diagnostics.
+//! - [`resolve`]: load order and the resolved registries (overrides, namespaces, duplicates).
+//! - [`diag`]: diagnostics as values; [`suggest`]: "did you mean".
+
+pub mod diag;
+pub mod lower;
+pub mod manifest;
+pub mod model;
+pub mod project;
+pub mod resolve;
+pub mod source;
+pub mod suggest;
+pub mod text;
+pub mod vocab;

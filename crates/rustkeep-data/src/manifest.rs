@@ -1,0 +1,214 @@
+//! `mod.toml` manifests and `rustkeep.toml` workspace files (SPEC §1.1, §1.2).
+
+use toml::de::DeValue;
+
+use crate::diag::{Code, Diagnostic, Loc, Severity};
+use crate::lower::parse_toml;
+use crate::model::Sp;
+use crate::source::FileId;
+use crate::suggest;
+use crate::text::Span;
+use crate::vocab;
+
+#[derive(Clone, Debug, Default)]
+pub struct Manifest {
+    pub file: Option<FileId>,
+    /// The `[mod]` header (or the start of the file).
+    pub span: Span,
+    pub id: Option<Sp<String>>,
+    pub name: Option<String>,
+    pub version: Option<String>,
+    pub depends: Vec<Sp<String>>,
+    pub load_after: Vec<Sp<String>>,
+}
+
+const MOD_FIELDS: &[&str] = &["id", "name", "version", "depends", "load_after"];
+
+fn diag(out: &mut Vec<Diagnostic>, file: FileId, code: Code, span: Span, msg: impl Into<String>) {
+    out.push(Diagnostic::new(code, Loc { file, span }, msg));
+}
+
+fn unknown_key(out: &mut Vec<Diagnostic>, file: FileId, key: &str, span: Span, known: &[&str], what: &str) {
+    let suggestion = suggest::closest(key, known.iter().copied());
+    let mut msg = format!("{what} has no field `{key}`");
+    if let Some(s) = suggestion {
+        msg.push_str(&format!("; did you mean `{s}`?"));
+    }
+    msg.push_str(&format!(" Fields: {}", suggest::list(known)));
+    let mut d = Diagnostic::new(Code::UnknownField, Loc { file, span }, msg);
+    if let Some(s) = suggestion {
+        d = d.with_fix(format!("rename to `{s}`"), s);
+    }
+    out.push(d);
+}
+
+fn string_list(out: &mut Vec<Diagnostic>, file: FileId, key: &str, v: &toml::Spanned<DeValue<'_>>) -> Vec<Sp<String>> {
+    let DeValue::Array(items) = v.get_ref() else {
+        diag(out, file, Code::WrongType, v.span(), format!("`{key}` must be a list of mod ids, e.g. `[\"core\"]`"));
+        return Vec::new();
+    };
+    let mut list = Vec::new();
+    for item in items.iter() {
+        match item.get_ref() {
+            DeValue::String(s) if vocab::is_valid_namespace(s) => list.push(Sp::new(item.span(), s.to_string())),
+            DeValue::String(s) => diag(out, file, Code::InvalidManifest, item.span(), format!("`{s}` is not a valid mod id: `[a-z][a-z0-9_]*`")),
+            _ => diag(out, file, Code::WrongType, item.span(), format!("`{key}` must hold mod id strings")),
+        }
+    }
+    list
+}
+
+/// Reads a `mod.toml`. Problems are reported; whatever is usable is returned.
+pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> (Manifest, Vec<Diagnostic>) {
+    let mut out = Vec::new();
+    let mut m = Manifest { file: Some(file), span: 0..0, ..Manifest::default() };
+    if let Some(at) = invalid_utf8_at {
+        diag(&mut out, file, Code::TomlSyntax, at..at + 1, "invalid UTF-8: TOML files must be UTF-8 encoded");
+        return (m, out);
+    }
+    let (root, errors) = parse_toml(text);
+    if !errors.is_empty() {
+        for e in errors {
+            diag(&mut out, file, Code::TomlSyntax, e.span().unwrap_or(0..0), e.message().trim().to_string());
+        }
+        return (m, out);
+    }
+    let mut saw_mod = false;
+    for (key, value) in root.get_ref().iter() {
+        if key.get_ref().as_ref() != "mod" {
+            unknown_key(&mut out, file, key.get_ref(), key.span(), &["mod"], "`mod.toml`");
+            continue;
+        }
+        saw_mod = true;
+        let DeValue::Table(t) = value.get_ref() else {
+            diag(&mut out, file, Code::InvalidManifest, value.span(), "`mod` must be a table: `[mod]`");
+            continue;
+        };
+        m.span = value.span();
+        for (k, v) in t.iter() {
+            match k.get_ref().as_ref() {
+                "id" => match v.get_ref() {
+                    DeValue::String(s) if s == "core" => diag(&mut out, file, Code::InvalidManifest, v.span(), "the mod id `core` is reserved for the base game"),
+                    DeValue::String(s) if vocab::is_valid_namespace(s) => m.id = Some(Sp::new(v.span(), s.to_string())),
+                    DeValue::String(s) => diag(&mut out, file, Code::InvalidManifest, v.span(), format!("`{s}` is not a valid mod id: lower case letters, digits and `_`, starting with a letter (`[a-z][a-z0-9_]*`)")),
+                    _ => diag(&mut out, file, Code::InvalidManifest, v.span(), "the mod `id` must be a string"),
+                },
+                "name" => match v.get_ref() {
+                    DeValue::String(s) => m.name = Some(s.to_string()),
+                    _ => diag(&mut out, file, Code::WrongType, v.span(), "`name` must be a string"),
+                },
+                "version" => match v.get_ref() {
+                    DeValue::String(s) if is_semver(s) => m.version = Some(s.to_string()),
+                    DeValue::String(s) => diag(&mut out, file, Code::InvalidManifest, v.span(), format!("`{s}` is not a semantic version such as `0.1.0`")),
+                    _ => diag(&mut out, file, Code::WrongType, v.span(), "`version` must be a string such as \"0.1.0\""),
+                },
+                "depends" => m.depends = string_list(&mut out, file, "depends", v),
+                "load_after" => m.load_after = string_list(&mut out, file, "load_after", v),
+                other => unknown_key(&mut out, file, other, k.span(), MOD_FIELDS, "`[mod]`"),
+            }
+        }
+        if !t.iter().any(|(k, _)| k.get_ref().as_ref() == "id") {
+            diag(&mut out, file, Code::MissingField, value.span(), "`[mod]` is missing the required field `id` (the mod's namespace)");
+        }
+    }
+    if !saw_mod {
+        diag(&mut out, file, Code::InvalidManifest, 0..0, "`mod.toml` has no `[mod]` table: add `[mod]` with `id`, `name`, `version`");
+    }
+    (m, out)
+}
+
+fn is_semver(s: &str) -> bool {
+    let core = s.split(['-', '+']).next().unwrap_or("");
+    let parts: Vec<&str> = core.split('.').collect();
+    parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// A lint level from `rustkeep.toml [lints]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Allow,
+    Warn,
+    Deny,
+}
+
+impl Level {
+    pub fn apply(self, default: Severity) -> Option<Severity> {
+        match self {
+            Level::Allow => None,
+            Level::Warn => Some(if default == Severity::Error { Severity::Error } else { Severity::Warning }),
+            Level::Deny => Some(Severity::Error),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct WorkspaceConfig {
+    pub file: Option<FileId>,
+    /// `mods` globs with their spans.
+    pub mods: Option<Vec<Sp<String>>>,
+    /// `core = "path"`; `None` = bundled.
+    pub core: Option<Sp<String>>,
+    pub lints: Vec<(Code, Level)>,
+}
+
+/// Reads a `rustkeep.toml`.
+pub fn read_workspace(file: FileId, text: &str) -> (WorkspaceConfig, Vec<Diagnostic>) {
+    let mut out = Vec::new();
+    let mut cfg = WorkspaceConfig { file: Some(file), ..WorkspaceConfig::default() };
+    let (root, errors) = parse_toml(text);
+    if !errors.is_empty() {
+        for e in errors {
+            diag(&mut out, file, Code::TomlSyntax, e.span().unwrap_or(0..0), e.message().trim().to_string());
+        }
+        return (cfg, out);
+    }
+    for (key, value) in root.get_ref().iter() {
+        match (key.get_ref().as_ref(), value.get_ref()) {
+            ("workspace", DeValue::Table(t)) => {
+                for (k, v) in t.iter() {
+                    match (k.get_ref().as_ref(), v.get_ref()) {
+                        ("mods", DeValue::Array(a)) => {
+                            let mut globs = Vec::new();
+                            for g in a.iter() {
+                                match g.get_ref() {
+                                    DeValue::String(s) => globs.push(Sp::new(g.span(), s.to_string())),
+                                    _ => diag(&mut out, file, Code::WrongType, g.span(), "`mods` holds glob strings such as \"mods/*\""),
+                                }
+                            }
+                            cfg.mods = Some(globs);
+                        }
+                        ("core", DeValue::String(s)) => {
+                            if s != "bundled" {
+                                cfg.core = Some(Sp::new(v.span(), s.to_string()));
+                            }
+                        }
+                        ("mods" | "core", _) => diag(&mut out, file, Code::WrongType, v.span(), format!("`{}` has the wrong type", k.get_ref())),
+                        (other, _) => unknown_key(&mut out, file, other, k.span(), &["mods", "core"], "`[workspace]`"),
+                    }
+                }
+            }
+            ("lints", DeValue::Table(t)) => {
+                for (k, v) in t.iter() {
+                    let name = k.get_ref().as_ref();
+                    let Some(code) = Code::from_name(name) else {
+                        unknown_key(&mut out, file, name, k.span(), &Code::ALL.iter().map(|c| c.name()).collect::<Vec<_>>(), "`[lints]`");
+                        continue;
+                    };
+                    let level = match v.get_ref() {
+                        DeValue::String(s) if s == "allow" => Level::Allow,
+                        DeValue::String(s) if s == "warn" => Level::Warn,
+                        DeValue::String(s) if s == "deny" => Level::Deny,
+                        _ => {
+                            diag(&mut out, file, Code::WrongType, v.span(), "a lint level is \"allow\", \"warn\" or \"deny\"");
+                            continue;
+                        }
+                    };
+                    cfg.lints.push((code, level));
+                }
+            }
+            ("workspace" | "lints", _) => diag(&mut out, file, Code::WrongType, value.span(), format!("`{}` must be a table", key.get_ref())),
+            (other, _) => unknown_key(&mut out, file, other, key.span(), &["workspace", "lints"], "`rustkeep.toml`"),
+        }
+    }
+    (cfg, out)
+}

@@ -1,0 +1,362 @@
+//! The typed data model: what one data file defines, with a byte span for every value.
+//!
+//! Entries keep their fields in a schema-driven form ([`Field`] with a [`Value`]) so that adding a
+//! registry field is one row in [`crate::vocab`]; the parts with rich structure (triggers, checks,
+//! actions, modifiers, loot entries) are typed structs. Parts that failed validation are left out
+//! of the model and the trigger or entry that held them is marked `broken`, so the engine never
+//! runs half-understood data.
+
+use crate::source::FileId;
+use crate::text::Span;
+use crate::vocab::{ActionKind, CheckKind, Event, FieldDef, RefKind, Registry, WhenField};
+
+/// A value with the byte span it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sp<T> {
+    pub span: Span,
+    pub value: T,
+}
+
+impl<T> Sp<T> {
+    pub fn new(span: Span, value: T) -> Sp<T> {
+        Sp { span, value }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Who {
+    SelfBearer,
+    Target,
+}
+
+impl Who {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Who::SelfBearer => "self",
+            Who::Target => "target",
+        }
+    }
+}
+
+/// An inclusive integer range `min-max` (SPEC §2 ranges).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Range {
+    pub min: u32,
+    pub max: u32,
+}
+
+impl Range {
+    pub const ONE: Range = Range { min: 1, max: 1 };
+}
+
+impl std::fmt::Display for Range {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.min == self.max {
+            write!(f, "{}", self.min)
+        } else {
+            write!(f, "{}-{}", self.min, self.max)
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum CheckData {
+    HasTag { tag: Sp<String> },
+    Attribute { attribute: String, at_least: Option<f64>, below: Option<f64> },
+    HasItem { item: Sp<String>, count: u32 },
+    HealthBelow { value: f64 },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Check {
+    pub span: Span,
+    pub kind: CheckKind,
+    pub who: Who,
+    /// Span of the `who` value.
+    pub who_span: Span,
+    pub not: bool,
+    pub data: CheckData,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ActionData {
+    Damage { amount: u32, damage_type: String, target: Who },
+    Heal { amount: u32, target: Who },
+    GiveItem { item: Sp<String>, count: u32, target: Who },
+    TakeItem { item: Sp<String>, count: u32, target: Who },
+    ApplyStatus { status: Sp<String>, turns: Option<u32>, target: Who },
+    Spawn { creature: Sp<String>, count: u32 },
+    StartQuest { quest: Sp<String> },
+    Flee,
+    OpenShop { shop: Sp<String> },
+}
+
+impl ActionData {
+    pub fn target(&self) -> Option<Who> {
+        match self {
+            ActionData::Damage { target, .. }
+            | ActionData::Heal { target, .. }
+            | ActionData::GiveItem { target, .. }
+            | ActionData::TakeItem { target, .. }
+            | ActionData::ApplyStatus { target, .. } => Some(*target),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Action {
+    pub span: Span,
+    pub kind: ActionKind,
+    /// Span of the `target` value, where the action has one.
+    pub target_span: Option<Span>,
+    pub data: ActionData,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct When {
+    pub field: WhenField,
+    pub key_span: Span,
+    pub value: Sp<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trigger {
+    /// The trigger's table (for quests, the quest entry).
+    pub span: Span,
+    pub on: Option<Sp<Event>>,
+    pub when: Vec<When>,
+    pub condition: Vec<Check>,
+    pub chance: f64,
+    pub actions: Vec<Action>,
+    /// Some part failed validation; the engine does not run a broken trigger.
+    pub broken: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ModOp {
+    Add(f64),
+    Multiply(f64),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Modifier {
+    pub span: Span,
+    pub attribute: String,
+    pub op: ModOp,
+    pub condition: Vec<Check>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AiRule {
+    pub span: Span,
+    pub condition: Vec<Check>,
+    pub actions: Vec<Action>,
+    pub broken: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LootKind {
+    Item(Sp<String>),
+    Table(Sp<String>),
+    Affix(Sp<String>),
+    Nothing,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LootEntry {
+    pub span: Span,
+    pub kind: LootKind,
+    /// `None` for guaranteed entries.
+    pub weight: Option<u64>,
+    pub guaranteed: bool,
+    pub count: Range,
+    pub affixes: Option<Sp<String>>,
+}
+
+/// A prefab grid, rows without the leading and trailing empty lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grid {
+    pub rows: Vec<String>,
+}
+
+/// The value of a registry field, by its [`crate::vocab::FieldType`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Str(String),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Ref(Sp<String>),
+    RefList(Vec<Sp<String>>),
+    Tags(Vec<Sp<String>>),
+    Range(Range),
+    Attributes(Vec<(Sp<String>, f64)>),
+    Modifiers(Vec<Modifier>),
+    Triggers(Vec<Trigger>),
+    Actions(Vec<Action>),
+    Ai(Vec<AiRule>),
+    Conditions(Vec<Check>),
+    Event(Event),
+    When(Vec<When>),
+    LootEntries(Vec<LootEntry>),
+    Grid(Grid),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    pub def: &'static FieldDef,
+    pub key_span: Span,
+    pub span: Span,
+    pub value: Value,
+}
+
+/// One table of a registry array.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub registry: Registry,
+    pub file: FileId,
+    /// The `[[…]]` header or the inline table.
+    pub span: Span,
+    /// The `id` value as written (grammar-checked), if any.
+    pub id: Option<Sp<String>>,
+    /// The `overrides` value, if any.
+    pub overrides: Option<Sp<String>>,
+    pub fields: Vec<Field>,
+    /// For quests: the flattened trigger.
+    pub quest_trigger: Option<Trigger>,
+}
+
+impl Entry {
+    /// The ID this entry defines: `id`, or `overrides` when `id` is omitted.
+    pub fn key(&self) -> Option<&Sp<String>> {
+        self.id.as_ref().or(self.overrides.as_ref())
+    }
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.def.name == name)
+    }
+    pub fn str(&self, name: &str) -> Option<&str> {
+        match self.field(name).map(|f| &f.value) {
+            Some(Value::Str(s)) => Some(s),
+            _ => None,
+        }
+    }
+    pub fn int(&self, name: &str) -> Option<i64> {
+        match self.field(name).map(|f| &f.value) {
+            Some(Value::Int(v)) => Some(*v),
+            _ => None,
+        }
+    }
+    pub fn float(&self, name: &str) -> Option<f64> {
+        match self.field(name).map(|f| &f.value) {
+            Some(Value::Float(v)) => Some(*v),
+            Some(Value::Int(v)) => Some(*v as f64),
+            _ => None,
+        }
+    }
+    pub fn bool(&self, name: &str) -> Option<bool> {
+        match self.field(name).map(|f| &f.value) {
+            Some(Value::Bool(v)) => Some(*v),
+            _ => None,
+        }
+    }
+    pub fn reference(&self, name: &str) -> Option<&Sp<String>> {
+        match self.field(name).map(|f| &f.value) {
+            Some(Value::Ref(r)) => Some(r),
+            _ => None,
+        }
+    }
+    pub fn ref_list(&self, name: &str) -> &[Sp<String>] {
+        match self.field(name).map(|f| &f.value) {
+            Some(Value::RefList(r)) => r,
+            _ => &[],
+        }
+    }
+    pub fn tags(&self) -> &[Sp<String>] {
+        match self.field("tags").map(|f| &f.value) {
+            Some(Value::Tags(r)) => r,
+            _ => &[],
+        }
+    }
+    pub fn range(&self, name: &str) -> Option<Range> {
+        match self.field(name).map(|f| &f.value) {
+            Some(Value::Range(r)) => Some(*r),
+            _ => None,
+        }
+    }
+    pub fn attributes(&self) -> &[(Sp<String>, f64)] {
+        match self.field("attributes").map(|f| &f.value) {
+            Some(Value::Attributes(a)) => a,
+            _ => &[],
+        }
+    }
+    pub fn modifiers(&self) -> &[Modifier] {
+        match self.field("modifiers").map(|f| &f.value) {
+            Some(Value::Modifiers(m)) => m,
+            _ => &[],
+        }
+    }
+    /// `triggers = [...]`, or the quest's own flattened trigger.
+    pub fn triggers(&self) -> &[Trigger] {
+        if let Some(t) = &self.quest_trigger {
+            return std::slice::from_ref(t);
+        }
+        match self.field("triggers").map(|f| &f.value) {
+            Some(Value::Triggers(t)) => t,
+            _ => &[],
+        }
+    }
+    pub fn actions(&self, name: &str) -> &[Action] {
+        match self.field(name).map(|f| &f.value) {
+            Some(Value::Actions(a)) => a,
+            _ => &[],
+        }
+    }
+    pub fn ai(&self) -> &[AiRule] {
+        match self.field("ai").map(|f| &f.value) {
+            Some(Value::Ai(a)) => a,
+            _ => &[],
+        }
+    }
+    pub fn loot_entries(&self) -> &[LootEntry] {
+        match self.field("entries").map(|f| &f.value) {
+            Some(Value::LootEntries(e)) => e,
+            _ => &[],
+        }
+    }
+    pub fn grid(&self) -> Option<&Grid> {
+        match self.field("grid").map(|f| &f.value) {
+            Some(Value::Grid(g)) => Some(g),
+            _ => None,
+        }
+    }
+    pub fn name(&self) -> Option<&str> {
+        self.str("name")
+    }
+}
+
+/// A place that names an ID (or a tag).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reference {
+    pub span: Span,
+    pub id: String,
+    pub kind: RefKind,
+    /// The field or action it came from, for messages ("`loot`", "`give_item`").
+    pub context: &'static str,
+}
+
+/// One `[balance]` key.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BalanceSetting {
+    pub key: &'static str,
+    pub key_span: Span,
+    pub value: f64,
+}
+
+/// A `# rustkeep: allow(code, …)` comment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AllowComment {
+    /// Zero-based line of the comment.
+    pub line: usize,
+    pub codes: Vec<String>,
+}

@@ -1,0 +1,410 @@
+//! Finding mods (SPEC §1.1–§1.2): the bundled core, `rustkeep.toml` workspaces, `mod.toml`
+//! folders, and the data files of each mod, as a set of sources.
+//!
+//! Reading goes through [`Overlay`] so that the language server can substitute open buffers for
+//! disk contents; the CLI passes an empty overlay.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use crate::diag::{Code, Diagnostic, Loc};
+use crate::manifest::{read_manifest, read_workspace, Manifest, WorkspaceConfig};
+use crate::model::Sp;
+use crate::source::{FileId, FileKind, SourceFile};
+use crate::vocab;
+
+/// The base game's data files, compiled into the binary.
+pub mod bundled {
+    include!(concat!(env!("OUT_DIR"), "/core_files.rs"));
+}
+
+/// Display prefix of the bundled core's files.
+pub const CORE_PREFIX: &str = "<core>";
+
+/// How deep discovery descends below a root; deeper trees are not mod layouts.
+const MAX_DEPTH: usize = 32;
+
+#[derive(Clone, Debug)]
+pub struct ModInfo {
+    /// The namespace: the manifest's `id` (or the folder name when the manifest has none).
+    pub id: String,
+    pub manifest: Manifest,
+    pub root: Option<PathBuf>,
+    pub manifest_file: Option<FileId>,
+    /// Data files in load order (byte-wise by path relative to the mod folder).
+    pub data_files: Vec<FileId>,
+    pub is_core: bool,
+    /// Whether the core comes from the binary (its diagnostics are the toolkit's, not the user's).
+    pub bundled: bool,
+}
+
+/// Open buffers that shadow files on disk (keyed by absolute path).
+pub type Overlay = HashMap<PathBuf, Arc<str>>;
+
+#[derive(Clone, Debug, Default)]
+pub struct Project {
+    pub files: Vec<SourceFile>,
+    /// The core first, then the mods in discovery order (load order is computed later).
+    pub mods: Vec<ModInfo>,
+    pub config: WorkspaceConfig,
+    /// Problems found while finding mods and reading manifests.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The workspace root, if one was found.
+    pub root: Option<PathBuf>,
+}
+
+impl Project {
+    pub fn file(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
+
+    pub fn file_by_disk_path(&self, path: &Path) -> Option<FileId> {
+        self.files.iter().find(|f| f.disk_path.as_deref() == Some(path)).map(|f| f.id)
+    }
+
+    fn add(&mut self, path: String, disk_path: Option<PathBuf>, bytes: &[u8], kind: FileKind, bundled: bool) -> FileId {
+        let id = FileId(self.files.len() as u32);
+        let (text, bad) = SourceFile::decode(bytes);
+        let mut f = SourceFile::new(id, path, text, kind);
+        f.disk_path = disk_path;
+        f.bundled = bundled;
+        f.invalid_utf8_at = bad;
+        self.files.push(f);
+        id
+    }
+
+    /// Adds an in-memory mod (tests, fuzzing): `files` are `(relative path, text)`; a `mod.toml`
+    /// among them is its manifest.
+    pub fn add_memory_mod(&mut self, folder: &str, files: &[(&str, &str)]) {
+        let mut sorted: Vec<&(&str, &str)> = files.iter().collect();
+        sorted.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        let mut info = ModInfo { id: folder.to_string(), manifest: Manifest::default(), root: None, manifest_file: None, data_files: Vec::new(), is_core: false, bundled: false };
+        for (rel, text) in sorted {
+            let path = format!("{folder}/{rel}");
+            if *rel == "mod.toml" {
+                let fid = self.add(path, None, text.as_bytes(), FileKind::Manifest, false);
+                self.read_manifest_into(&mut info, fid);
+            } else {
+                let fid = self.add(path, None, text.as_bytes(), FileKind::Data, false);
+                info.data_files.push(fid);
+            }
+        }
+        self.mods.push(info);
+    }
+
+    fn read_manifest_into(&mut self, info: &mut ModInfo, fid: FileId) {
+        let f = &self.files[fid.0 as usize];
+        let (m, diags) = read_manifest(fid, &f.text, f.invalid_utf8_at);
+        self.diagnostics.extend(diags);
+        if let Some(id) = &m.id {
+            info.id = id.value.clone();
+        }
+        info.manifest = m;
+        info.manifest_file = Some(fid);
+    }
+
+    /// A project holding only the bundled core.
+    pub fn with_bundled_core() -> Project {
+        let mut p = Project::default();
+        p.add_bundled_core();
+        p
+    }
+
+    fn add_bundled_core(&mut self) {
+        let mut info = core_info(true);
+        for (name, text) in bundled::CORE_FILES {
+            let fid = self.add(format!("{CORE_PREFIX}/{name}"), None, text.as_bytes(), FileKind::Data, true);
+            info.data_files.push(fid);
+        }
+        self.mods.push(info);
+    }
+}
+
+fn core_info(bundled: bool) -> ModInfo {
+    ModInfo { id: "core".into(), manifest: Manifest::default(), root: None, manifest_file: None, data_files: Vec::new(), is_core: true, bundled }
+}
+
+/// Shows `path` relative to `cwd` where it lies below it, with `/` separators.
+pub fn display_path(path: &Path, cwd: &Path) -> String {
+    let shown = path.strip_prefix(cwd).unwrap_or(path);
+    let s = shown.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/");
+    if path.is_absolute() && !path.starts_with(cwd) {
+        let s = path.to_string_lossy().replace('\\', "/");
+        return s;
+    }
+    if s.is_empty() {
+        ".".into()
+    } else {
+        s
+    }
+}
+
+/// Removes `.` and `..` without touching the file system.
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+struct Loader<'a> {
+    project: Project,
+    cwd: PathBuf,
+    overlay: &'a Overlay,
+}
+
+impl Loader<'_> {
+    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        if let Some(text) = self.overlay.get(path) {
+            return Ok(text.as_bytes().to_vec());
+        }
+        std::fs::read(path)
+    }
+
+    fn add_disk(&mut self, path: &Path, kind: FileKind) -> Option<FileId> {
+        match self.read(path) {
+            Ok(bytes) => {
+                let shown = display_path(path, &self.cwd);
+                Some(self.project.add(shown, Some(path.to_path_buf()), &bytes, kind, false))
+            }
+            Err(e) => {
+                // Reported against no file: the CLI prints it as an I/O problem.
+                let fid = self.project.add(display_path(path, &self.cwd), Some(path.to_path_buf()), b"", kind, false);
+                self.project.diagnostics.push(Diagnostic::new(Code::InvalidManifest, Loc { file: fid, span: 0..0 }, format!("cannot read {}: {e}", path.display())));
+                None
+            }
+        }
+    }
+
+    /// Loads the mod in `dir` (which holds a `mod.toml`).
+    fn load_mod(&mut self, dir: &Path) {
+        if self.project.mods.iter().any(|m| m.root.as_deref() == Some(dir)) {
+            return;
+        }
+        let folder = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let mut info = ModInfo { id: folder, manifest: Manifest::default(), root: Some(dir.to_path_buf()), manifest_file: None, data_files: Vec::new(), is_core: false, bundled: false };
+        if let Some(fid) = self.add_disk(&dir.join("mod.toml"), FileKind::Manifest) {
+            self.project.read_manifest_into(&mut info, fid);
+        }
+        for rel in data_files(dir) {
+            if let Some(fid) = self.add_disk(&dir.join(&rel), FileKind::Data) {
+                info.data_files.push(fid);
+            }
+        }
+        self.project.mods.push(info);
+    }
+
+    /// Loads a core folder given by `core = "path"`.
+    fn load_core_dir(&mut self, dir: &Path) {
+        let mut info = core_info(false);
+        info.root = Some(dir.to_path_buf());
+        for rel in data_files(dir) {
+            if let Some(fid) = self.add_disk(&dir.join(&rel), FileKind::Data) {
+                info.data_files.push(fid);
+            }
+        }
+        self.project.mods.push(info);
+    }
+}
+
+/// Every `*.toml` below `dir` except its `mod.toml`, skipping folders that are mods of their own,
+/// hidden folders and build output; symbolic links are not followed (no loops, nothing outside
+/// the tree is read). Sorted byte-wise by relative path.
+pub fn data_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![(dir.to_path_buf(), 0usize)];
+    while let Some((d, depth)) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        for e in rd.flatten() {
+            let Ok(ft) = e.file_type() else { continue };
+            let p = e.path();
+            let name = e.file_name().to_string_lossy().into_owned();
+            if ft.is_symlink() {
+                continue;
+            }
+            if ft.is_dir() {
+                if depth < MAX_DEPTH && !name.starts_with('.') && name != "target" && name != "node_modules" && !p.join("mod.toml").exists() {
+                    stack.push((p, depth + 1));
+                }
+            } else if ft.is_file() && name.ends_with(".toml") {
+                let rel = p.strip_prefix(dir).unwrap_or(&p).to_path_buf();
+                if rel == Path::new("mod.toml") || (depth == 0 && name == "rustkeep.toml") {
+                    continue;
+                }
+                out.push(rel);
+            }
+        }
+    }
+    out.sort_by(|a, b| rel_key(a).cmp(&rel_key(b)));
+    out
+}
+
+fn rel_key(p: &Path) -> Vec<u8> {
+    p.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/").into_bytes()
+}
+
+/// Folders below `dir` holding a `mod.toml` (not descending into a mod once found).
+fn find_mods(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![(dir.to_path_buf(), 0usize)];
+    while let Some((d, depth)) = stack.pop() {
+        if d.join("mod.toml").is_file() {
+            out.push(d);
+            continue;
+        }
+        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        for e in rd.flatten() {
+            let Ok(ft) = e.file_type() else { continue };
+            let name = e.file_name().to_string_lossy().into_owned();
+            if ft.is_dir() && !ft.is_symlink() && depth < MAX_DEPTH && !name.starts_with('.') && name != "target" && name != "node_modules" {
+                stack.push((e.path(), depth + 1));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Loads the core and every mod reachable from `paths` (SPEC §1.1–§1.2).
+pub fn load(paths: &[PathBuf], cwd: &Path, overlay: &Overlay) -> Project {
+    let mut l = Loader { project: Project::default(), cwd: cwd.to_path_buf(), overlay };
+    let abs: Vec<PathBuf> = paths.iter().map(|p| normalize(&if p.is_absolute() { p.clone() } else { cwd.join(p) })).collect();
+
+    // A workspace file at a given path decides that path's mods and the core.
+    let mut core_dir: Option<PathBuf> = None;
+    let mut mod_dirs: Vec<PathBuf> = Vec::new();
+    for root in &abs {
+        if !root.exists() {
+            let fid = l.project.add(display_path(root, cwd), Some(root.clone()), b"", FileKind::Manifest, false);
+            l.project.diagnostics.push(Diagnostic::new(Code::InvalidManifest, Loc { file: fid, span: 0..0 }, format!("{} does not exist", display_path(root, cwd))));
+            continue;
+        }
+        let ws_file = root.join("rustkeep.toml");
+        if root.is_dir() && ws_file.is_file() {
+            if let Some(fid) = l.add_disk(&ws_file, FileKind::Workspace) {
+                let (cfg, diags) = read_workspace(fid, &l.project.files[fid.0 as usize].text);
+                l.project.diagnostics.extend(diags);
+                if l.project.root.is_none() {
+                    l.project.root = Some(root.clone());
+                }
+                if let Some(core) = &cfg.core {
+                    match resolve_inside(root, &core.value) {
+                        Some(p) if p.is_dir() => core_dir = Some(p),
+                        _ => l.project.diagnostics.push(Diagnostic::new(
+                            Code::InvalidManifest,
+                            Loc { file: fid, span: core.span.clone() },
+                            format!("`core = \"{}\"` is not a folder inside the workspace", core.value),
+                        )),
+                    }
+                }
+                if let Some(globs) = &cfg.mods {
+                    for g in globs {
+                        mod_dirs.extend(expand_glob(root, g, fid, &mut l.project.diagnostics));
+                    }
+                } else {
+                    mod_dirs.extend(find_mods(root));
+                }
+                if l.project.config.file.is_none() {
+                    l.project.config = cfg;
+                }
+                continue;
+            }
+        }
+        if root.is_dir() && root.join("mod.toml").is_file() {
+            mod_dirs.push(root.clone());
+            if l.project.root.is_none() {
+                l.project.root = Some(root.clone());
+            }
+            continue;
+        }
+        if root.is_dir() {
+            let found = find_mods(root);
+            if found.is_empty() {
+                let fid = l.project.add(display_path(&root.join("mod.toml"), cwd), Some(root.join("mod.toml")), b"", FileKind::Manifest, false);
+                l.project.diagnostics.push(Diagnostic::new(
+                    Code::InvalidManifest,
+                    Loc { file: fid, span: 0..0 },
+                    format!("no `mod.toml` in {} or below it: a mod is a folder with a `mod.toml`", display_path(root, cwd)),
+                ));
+            }
+            if l.project.root.is_none() {
+                l.project.root = Some(root.clone());
+            }
+            mod_dirs.extend(found);
+        } else {
+            // A file: its folder is the mod.
+            if let Some(parent) = root.parent() {
+                mod_dirs.push(parent.to_path_buf());
+            }
+        }
+    }
+
+    match core_dir {
+        Some(dir) => l.load_core_dir(&dir),
+        None => l.project.add_bundled_core(),
+    }
+    for dir in mod_dirs {
+        if core_dir_is(&l.project, &dir) {
+            continue;
+        }
+        l.load_mod(&dir);
+    }
+    l.project
+}
+
+fn core_dir_is(p: &Project, dir: &Path) -> bool {
+    p.mods.first().and_then(|m| m.root.as_deref()) == Some(dir)
+}
+
+/// `rel` joined to `root`, refused when it leaves the root.
+fn resolve_inside(root: &Path, rel: &str) -> Option<PathBuf> {
+    let p = normalize(&root.join(rel));
+    let real_root = root.canonicalize().ok()?;
+    let real = p.canonicalize().ok()?;
+    real.starts_with(&real_root).then_some(p)
+}
+
+fn expand_glob(root: &Path, g: &Sp<String>, fid: FileId, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
+    let loc = Loc { file: fid, span: g.span.clone() };
+    let pattern = g.value.as_str();
+    if Path::new(pattern).is_absolute() || Path::new(pattern).components().any(|c| c == Component::ParentDir) {
+        diags.push(Diagnostic::new(Code::InvalidManifest, loc, format!("the glob `{pattern}` reaches outside the workspace root: globs are relative to the folder of `rustkeep.toml`")));
+        return Vec::new();
+    }
+    let full = root.join(pattern);
+    let Ok(paths) = glob::glob(&full.to_string_lossy()) else {
+        diags.push(Diagnostic::new(Code::InvalidManifest, loc, format!("`{pattern}` is not a valid glob")));
+        return Vec::new();
+    };
+    let real_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let mut out = Vec::new();
+    for p in paths.flatten().take(10_000) {
+        if !p.is_dir() {
+            continue;
+        }
+        let inside = p.canonicalize().map(|r| r.starts_with(&real_root)).unwrap_or(false);
+        if !inside {
+            diags.push(Diagnostic::new(Code::InvalidManifest, loc.clone(), format!("`{}` (matched by `{pattern}`) lies outside the workspace root and is not read", p.display())));
+            continue;
+        }
+        if p.join("mod.toml").is_file() {
+            out.push(normalize(&p));
+        } else {
+            diags.push(Diagnostic::new(Code::InvalidManifest, loc.clone(), format!("`{}` (matched by `{pattern}`) has no `mod.toml`", p.strip_prefix(root).unwrap_or(&p).display())));
+        }
+    }
+    out
+}
+
+/// Is `s` usable as a namespace? (Re-exported for the loaders of other crates.)
+pub fn valid_namespace(s: &str) -> bool {
+    vocab::is_valid_namespace(s)
+}

@@ -1,0 +1,314 @@
+//! Load order (SPEC §1.3) and the resolved registries (SPEC §1.4–§1.5): one map per registry from
+//! ID to its winning entry, recording where it was first defined and every override after it.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+
+use crate::diag::{Code, Diagnostic, Loc};
+use crate::lower::FileFacts;
+use crate::model::{Entry, Sp};
+use crate::project::Project;
+use crate::source::FileId;
+use crate::suggest;
+use crate::vocab::{namespace_of, Registry};
+
+/// An entry by file and position in that file's [`FileFacts::entries`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EntryRef {
+    pub file: FileId,
+    pub index: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct Def {
+    /// The entry in force (the last override, or the definition).
+    pub current: EntryRef,
+    /// The mod (index into [`Project::mods`]) of the entry in force.
+    pub mod_idx: usize,
+    /// The original definition, if the ID was defined (not only overridden).
+    pub defined: Option<EntryRef>,
+    /// Every override in load order, with its mod.
+    pub overrides: Vec<(EntryRef, usize)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Balance {
+    pub luck_factor: f64,
+}
+
+impl Default for Balance {
+    fn default() -> Self {
+        Balance { luck_factor: 0.05 }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Resolved {
+    /// Mod indices in load order (the core first).
+    pub order: Vec<usize>,
+    /// Per registry (by [`Registry::index`]): ID → definition.
+    pub defs: Vec<HashMap<String, Def>>,
+    pub balance: Balance,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Per-file facts, indexed by [`FileId`]; `None` for manifests and workspace files.
+pub type FactsTable = [Option<Arc<FileFacts>>];
+
+pub fn entry<'a>(facts: &'a FactsTable, r: EntryRef) -> &'a Entry {
+    &facts[r.file.0 as usize].as_ref().expect("entry refs point at data files").entries[r.index as usize]
+}
+
+impl Resolved {
+    pub fn get(&self, registry: Registry, id: &str) -> Option<&Def> {
+        self.defs.get(registry.index())?.get(id)
+    }
+    /// Registries that define `id`.
+    pub fn registries_of(&self, id: &str) -> Vec<Registry> {
+        Registry::ALL.into_iter().filter(|r| self.defs[r.index()].contains_key(id)).collect()
+    }
+}
+
+/// Computes the load order: the core first, then topologically by `depends` and `load_after`,
+/// ties broken by mod id. Reports unknown dependencies and cycles.
+pub fn load_order(project: &Project, diags: &mut Vec<Diagnostic>) -> Vec<usize> {
+    let mods = &project.mods;
+    let mut by_id: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, m) in mods.iter().enumerate() {
+        if let Some(&first) = by_id.get(m.id.as_str()) {
+            if let (Some(f), Some(id)) = (m.manifest_file, &m.manifest.id) {
+                let mut d = Diagnostic::new(Code::InvalidManifest, Loc { file: f, span: id.span.clone() }, format!("two mods share the id `{}`", m.id));
+                if let (Some(ff), Some(fid)) = (mods[first].manifest_file, &mods[first].manifest.id) {
+                    d = d.with_related(Loc { file: ff, span: fid.span.clone() }, "the other mod with this id");
+                }
+                diags.push(d);
+            }
+            continue;
+        }
+        by_id.insert(m.id.as_str(), i);
+    }
+    let core = mods.iter().position(|m| m.is_core);
+    // Edges: dependency → dependent, with the manifest value that asked for it.
+    let mut preds: Vec<Vec<(usize, Option<(FileId, Sp<String>)>)>> = vec![Vec::new(); mods.len()];
+    for (i, m) in mods.iter().enumerate() {
+        if m.is_core || by_id.get(m.id.as_str()) != Some(&i) {
+            continue;
+        }
+        if let Some(c) = core {
+            preds[i].push((c, None));
+        }
+        for (hard, list) in [(true, &m.manifest.depends), (false, &m.manifest.load_after)] {
+            for dep in list {
+                if dep.value == "core" {
+                    continue;
+                }
+                match by_id.get(dep.value.as_str()) {
+                    Some(&j) => preds[i].push((j, m.manifest_file.map(|f| (f, dep.clone())))),
+                    None if hard => {
+                        let Some(f) = m.manifest_file else { continue };
+                        let known: Vec<&str> = by_id.keys().copied().collect();
+                        let mut msg = format!("`{}` depends on `{}`, which is not among the loaded mods", m.id, dep.value);
+                        let sug = suggest::closest(&dep.value, known.iter().copied());
+                        if let Some(s) = sug {
+                            msg.push_str(&format!("; did you mean `{s}`?"));
+                        }
+                        let mut d = Diagnostic::new(Code::UnknownDependency, Loc { file: f, span: dep.span.clone() }, msg);
+                        if let Some(s) = sug {
+                            d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s));
+                        }
+                        diags.push(d);
+                    }
+                    None => {}
+                }
+            }
+        }
+    }
+    let live: Vec<usize> = by_id.values().copied().collect();
+    let mut indeg: HashMap<usize, usize> = live.iter().map(|&i| (i, 0)).collect();
+    let mut succs: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &i in &live {
+        for (j, _) in &preds[i] {
+            if *j != i {
+                *indeg.get_mut(&i).expect("live") += 1;
+                succs.entry(*j).or_default().push(i);
+            } else {
+                *indeg.get_mut(&i).expect("live") += 1;
+            }
+        }
+    }
+    let key = |i: usize| (!mods[i].is_core, mods[i].id.clone());
+    let mut ready: BTreeSet<(bool, String, usize)> = live.iter().filter(|i| indeg[i] == 0).map(|&i| (key(i).0, key(i).1, i)).collect();
+    let mut order = Vec::with_capacity(live.len());
+    while let Some(first) = ready.iter().next().cloned() {
+        ready.remove(&first);
+        let i = first.2;
+        order.push(i);
+        for &s in succs.get(&i).map(Vec::as_slice).unwrap_or(&[]) {
+            let d = indeg.get_mut(&s).expect("live");
+            *d -= 1;
+            if *d == 0 {
+                ready.insert((key(s).0, key(s).1, s));
+            }
+        }
+    }
+    if order.len() < live.len() {
+        let mut rest: Vec<usize> = live.iter().copied().filter(|i| !order.contains(i)).collect();
+        rest.sort_by_key(|&i| mods[i].id.clone());
+        report_cycles(mods, &preds, &rest, diags);
+        // Keep checking: the mods on a cycle load after the others, by id.
+        order.extend(rest);
+    }
+    order
+}
+
+fn report_cycles(mods: &[crate::project::ModInfo], preds: &[Vec<(usize, Option<(FileId, Sp<String>)>)>], rest: &[usize], diags: &mut Vec<Diagnostic>) {
+    // Find each cycle among the blocked mods by walking dependency edges from the smallest id.
+    let in_rest = |i: usize| rest.contains(&i);
+    let mut reported: BTreeSet<usize> = BTreeSet::new();
+    for &start in rest {
+        if reported.contains(&start) {
+            continue;
+        }
+        // Walk: follow the first blocked dependency until a node repeats.
+        let mut path = vec![start];
+        let mut cur = start;
+        let cycle = loop {
+            let next = preds[cur].iter().map(|(j, _)| *j).filter(|&j| in_rest(j)).min_by_key(|&j| mods[j].id.clone());
+            let Some(n) = next else { break None };
+            if let Some(pos) = path.iter().position(|&p| p == n) {
+                break Some(path[pos..].to_vec());
+            }
+            path.push(n);
+            cur = n;
+        };
+        let Some(mut cycle) = cycle else { continue };
+        if cycle.iter().any(|c| reported.contains(c)) {
+            continue;
+        }
+        reported.extend(cycle.iter().copied());
+        // Report on the first member in id order.
+        let first_pos = (0..cycle.len()).min_by_key(|&k| mods[cycle[k]].id.clone()).unwrap_or(0);
+        cycle.rotate_left(first_pos);
+        let names: Vec<&str> = cycle.iter().map(|&i| mods[i].id.as_str()).chain([mods[cycle[0]].id.as_str()]).collect();
+        let value_of = |k: usize| {
+            let from = cycle[k];
+            let to = cycle[(k + 1) % cycle.len()];
+            preds[from].iter().find(|(j, _)| *j == to).and_then(|(_, v)| v.clone())
+        };
+        let Some((file, v)) = value_of(0) else { continue };
+        let mut d = Diagnostic::new(Code::DependencyCycle, Loc { file, span: v.span }, format!("mods depend on each other in a cycle: {}", names.join(" → ")));
+        for k in 1..cycle.len() {
+            if let Some((f, v)) = value_of(k) {
+                d = d.with_related(Loc { file: f, span: v.span }, format!("`{}` depends on `{}` here", mods[cycle[k]].id, v.value));
+            }
+        }
+        diags.push(d);
+    }
+}
+
+/// Builds the registries in load order, reporting namespace, duplicate and override problems.
+pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
+    let mut diags = Vec::new();
+    let order = load_order(project, &mut diags);
+    let mut defs: Vec<HashMap<String, Def>> = vec![HashMap::new(); Registry::ALL.len()];
+    let mut balance = Balance::default();
+    let mut balance_set: HashMap<&str, (FileId, std::ops::Range<usize>, usize)> = HashMap::new();
+
+    for &mi in &order {
+        let m = &project.mods[mi];
+        for &fid in &m.data_files {
+            let Some(ff) = facts[fid.0 as usize].as_ref() else { continue };
+            for (idx, e) in ff.entries.iter().enumerate() {
+                let r = EntryRef { file: fid, index: idx as u32 };
+                resolve_entry(project, mi, e, r, &mut defs[e.registry.index()], &mut diags, facts);
+            }
+            for b in &ff.balance {
+                if b.key == "luck_factor" {
+                    balance.luck_factor = b.value;
+                }
+                if !m.is_core {
+                    if let Some((pf, ps, pm)) = balance_set.get(b.key) {
+                        let msg = format!("`[balance] {}` is also set by `{}`; `{}` loads later and wins", b.key, project.mods[*pm].id, m.id);
+                        diags.push(Diagnostic::new(Code::OverrideConflict, Loc { file: fid, span: b.key_span.clone() }, msg).with_related(Loc { file: *pf, span: ps.clone() }, "the earlier setting, which loses"));
+                    }
+                    balance_set.insert(b.key, (fid, b.key_span.clone(), mi));
+                }
+            }
+        }
+    }
+    Resolved { order, defs, balance, diagnostics: diags }
+}
+
+fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut HashMap<String, Def>, diags: &mut Vec<Diagnostic>, facts: &FactsTable) {
+    let m = &project.mods[mi];
+    let loc = |span: &std::ops::Range<usize>| Loc { file: r.file, span: span.clone() };
+    let noun = e.registry.noun();
+    if let Some(ov) = &e.overrides {
+        if let Some(id) = &e.id {
+            if id.value != ov.value {
+                diags.push(
+                    Diagnostic::new(Code::OverrideIdMismatch, loc(&id.span), format!("`id` is `{}` but `overrides` is `{}`: an override keeps the ID it replaces", id.value, ov.value))
+                        .with_related(loc(&ov.span), "the ID being overridden")
+                        .with_fix(format!("use `{}`", ov.value), crate::diag::toml_string(&ov.value)),
+                );
+            }
+        }
+        match map.get_mut(&ov.value) {
+            Some(def) => {
+                if let Some(&(prev, prev_mod)) = def.overrides.last() {
+                    let prev_e = entry(facts, prev);
+                    let prev_span = prev_e.overrides.as_ref().map(|o| o.span.clone()).unwrap_or(prev_e.span.clone());
+                    let msg = format!(
+                        "`{}` is overridden by both `{}` and `{}`; `{}` loads later and wins, the other override has no effect",
+                        ov.value, project.mods[prev_mod].id, m.id, m.id
+                    );
+                    diags.push(Diagnostic::new(Code::OverrideConflict, loc(&ov.span), msg).with_related(Loc { file: prev.file, span: prev_span }, format!("the override in `{}`, which loses", project.mods[prev_mod].id)));
+                }
+                def.current = r;
+                def.mod_idx = mi;
+                def.overrides.push((r, mi));
+            }
+            None => {
+                let mut msg = format!("`overrides` names `{}`, but no {noun} with that ID exists at this point of the load order", ov.value);
+                let sug = suggest::closest(&ov.value, map.keys().map(String::as_str));
+                if let Some(s) = sug {
+                    msg.push_str(&format!("; did you mean `{s}`?"));
+                }
+                let mut d = Diagnostic::new(Code::OverrideMissingTarget, loc(&ov.span), msg);
+                if let Some(s) = sug {
+                    d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s));
+                }
+                diags.push(d);
+            }
+        }
+        return;
+    }
+    let Some(id) = &e.id else { return };
+    let ns = namespace_of(&id.value);
+    if ns != m.id && !(m.is_core && ns == "core") {
+        let msg = format!("`{}` is outside this mod's namespace `{}`: a mod defines new IDs only as `{}:…`, or replaces a foreign entry with `overrides`", id.value, m.id, m.id);
+        let mut d = Diagnostic::new(Code::NamespaceMismatch, loc(&id.span), msg);
+        if let Some(existing) = map.get(&id.value) {
+            let ee = entry(facts, existing.current);
+            d = d.with_related(Loc { file: existing.current.file, span: ee.key().map(|k| k.span.clone()).unwrap_or(ee.span.clone()) }, "the existing entry: add `overrides` to replace it");
+        } else {
+            map.insert(id.value.clone(), Def { current: r, mod_idx: mi, defined: Some(r), overrides: Vec::new() });
+        }
+        diags.push(d);
+        return;
+    }
+    match map.get(&id.value) {
+        Some(existing) => {
+            let first = existing.defined.unwrap_or(existing.current);
+            let fe = entry(facts, first);
+            let fspan = fe.key().map(|k| k.span.clone()).unwrap_or(fe.span.clone());
+            diags.push(
+                Diagnostic::new(Code::DuplicateId, loc(&id.span), format!("the {noun} `{}` is already defined; to replace it, add `overrides = \"{}\"`", id.value, id.value))
+                    .with_related(Loc { file: first.file, span: fspan }, "first defined here"),
+            );
+        }
+        None => {
+            map.insert(id.value.clone(), Def { current: r, mod_idx: mi, defined: Some(r), overrides: Vec::new() });
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! "Did you mean": the closest candidate by edit distance, plus known aliases.
+
+/// Levenshtein distance over Unicode scalar values, bounded: returns `None` once it exceeds `max`.
+pub fn distance(a: &str, b: &str, max: usize) -> Option<usize> {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > max {
+        return None;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        let mut row_min = cur[0];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            row_min = row_min.min(cur[j]);
+        }
+        if row_min > max {
+            return None;
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    let d = prev[b.len()];
+    (d <= max).then_some(d)
+}
+
+/// The candidate closest to `word`, if it is close enough to be a plausible typo.
+pub fn closest<'a, I>(word: &str, candidates: I) -> Option<&'a str>
+where
+    I: IntoIterator<Item = &'a str>,
+{
+    let word_trim = word.trim();
+    let max = (word_trim.chars().count() / 3).clamp(1, 4);
+    let lower = word_trim.to_lowercase();
+    let mut best: Option<(usize, &'a str)> = None;
+    for c in candidates {
+        if c == word {
+            continue;
+        }
+        if c == word_trim || c == lower {
+            return Some(c);
+        }
+        if let Some(d) = distance(&lower, c, max) {
+            if best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
+                best = Some((d, c));
+            }
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Like [`closest`], but a known alias wins (`enemy_killed` → `creature_died`).
+pub fn closest_with_aliases<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>, aliases: &'a [(&'a str, &'a str)]) -> Option<&'a str> {
+    let lower = word.trim().to_lowercase();
+    if let Some((_, to)) = aliases.iter().find(|(from, _)| *from == lower) {
+        return Some(to);
+    }
+    closest(word, candidates)
+}
+
+/// A bounded list of names for messages: "`a`, `b`, `c`".
+pub fn list(names: impl IntoIterator<Item = impl AsRef<str>>) -> String {
+    names.into_iter().map(|n| format!("`{}`", n.as_ref())).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typos_are_found() {
+        assert_eq!(distance("kitten", "sitting", 5), Some(3));
+        assert_eq!(distance("ab", "ba", 2), Some(2));
+        assert_eq!(closest("quest", ["quests", "items"]), Some("quests"));
+        assert_eq!(closest("tag", ["tags", "name"]), Some("tags"));
+        assert_eq!(closest("self ", ["self", "target"]), Some("self"));
+        assert_eq!(closest("xyzzy", ["quests", "items"]), None);
+        assert_eq!(closest_with_aliases("enemy_killed", ["creature_died"], &[("enemy_killed", "creature_died")]), Some("creature_died"));
+    }
+}

@@ -1,0 +1,138 @@
+//! Byte spans inside, line/column at the edges (architecture invariant 3).
+//!
+//! One [`LineIndex`] per text converts byte offsets to the CLI's 1-based line and Unicode-scalar
+//! column, and to the language server's UTF-8 or UTF-16 positions, and back.
+
+/// A byte range in one source text.
+pub type Span = std::ops::Range<usize>;
+
+/// How columns are counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// Unicode scalar values (the CLI, SPEC §6.1).
+    Scalar,
+    /// UTF-16 code units (LSP default).
+    Utf16,
+    /// Bytes (LSP when negotiated).
+    Utf8,
+}
+
+/// A zero-based line and column in some [`Encoding`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LineCol {
+    pub line: u32,
+    pub col: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    line_starts: Vec<usize>,
+    len: usize,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> LineIndex {
+        let mut line_starts = Vec::with_capacity(text.len() / 32 + 1);
+        line_starts.push(0);
+        for (i, b) in text.bytes().enumerate() {
+            if b == b'\n' {
+                line_starts.push(i + 1);
+            }
+        }
+        LineIndex { line_starts, len: text.len() }
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// The zero-based line holding `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        let offset = offset.min(self.len);
+        self.line_starts.partition_point(|&s| s <= offset) - 1
+    }
+
+    /// Byte range of a zero-based line, without its line end.
+    pub fn line_span(&self, text: &str, line: usize) -> Span {
+        let start = self.line_starts.get(line).copied().unwrap_or(self.len);
+        let mut end = self.line_starts.get(line + 1).copied().unwrap_or(self.len);
+        let bytes = text.as_bytes();
+        if end > start && bytes.get(end - 1) == Some(&b'\n') {
+            end -= 1;
+        }
+        if end > start && bytes.get(end - 1) == Some(&b'\r') {
+            end -= 1;
+        }
+        start..end
+    }
+
+    /// Position of a byte offset. Offsets inside a multi-byte character snap back to its start.
+    pub fn position(&self, text: &str, offset: usize, enc: Encoding) -> LineCol {
+        let mut offset = offset.min(text.len());
+        while offset > 0 && !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.line_of(offset);
+        let start = self.line_starts[line];
+        let slice = &text[start..offset];
+        let col = match enc {
+            Encoding::Utf8 => slice.len(),
+            Encoding::Scalar => slice.chars().count(),
+            Encoding::Utf16 => slice.chars().map(char::len_utf16).sum(),
+        };
+        LineCol { line: line as u32, col: col as u32 }
+    }
+
+    /// Byte offset of a position; columns past the end of the line clamp to the line end, lines
+    /// past the end clamp to the end of the text, and columns inside a character snap to its start.
+    pub fn offset(&self, text: &str, pos: LineCol, enc: Encoding) -> usize {
+        let line = pos.line as usize;
+        if line >= self.line_starts.len() {
+            return text.len();
+        }
+        let span = self.line_span(text, line);
+        let line_text = &text[span.clone()];
+        let mut units = 0usize;
+        for (i, ch) in line_text.char_indices() {
+            if units >= pos.col as usize {
+                return span.start + i;
+            }
+            units += match enc {
+                Encoding::Utf8 => ch.len_utf8(),
+                Encoding::Scalar => 1,
+                Encoding::Utf16 => ch.len_utf16(),
+            };
+            if units > pos.col as usize {
+                return span.start + i;
+            }
+        }
+        span.end
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_in_every_encoding() {
+        let text = "a = 1\nname = \"Ätherklinge 🔥\" # x\r\nz";
+        let idx = LineIndex::new(text);
+        let off = text.find('#').unwrap();
+        assert_eq!(idx.position(text, off, Encoding::Scalar), LineCol { line: 1, col: 23 });
+        assert_eq!(idx.position(text, off, Encoding::Utf16), LineCol { line: 1, col: 24 });
+        assert_eq!(idx.position(text, off, Encoding::Utf8), LineCol { line: 1, col: 27 });
+        for enc in [Encoding::Scalar, Encoding::Utf16, Encoding::Utf8] {
+            let p = idx.position(text, off, enc);
+            assert_eq!(idx.offset(text, p, enc), off);
+        }
+        assert_eq!(idx.line_span(text, 1), 6..text.find('\r').unwrap());
+        assert_eq!(idx.offset(text, LineCol { line: 1, col: 999 }, Encoding::Utf16), text.find('\r').unwrap());
+        assert_eq!(idx.offset(text, LineCol { line: 9, col: 0 }, Encoding::Utf16), text.len());
+        // Inside the surrogate pair of the emoji: snaps to its start.
+        let fire = text.find('🔥').unwrap();
+        let p = idx.position(text, fire, Encoding::Utf16);
+        assert_eq!(idx.offset(text, LineCol { line: 1, col: p.col + 1 }, Encoding::Utf16), fire);
+        assert_eq!(idx.position(text, fire + 2, Encoding::Scalar), idx.position(text, fire, Encoding::Scalar));
+    }
+}
