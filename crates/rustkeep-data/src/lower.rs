@@ -49,7 +49,10 @@ pub fn lower_file(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> F
         let span = e.span().unwrap_or(0..0);
         lower.diag(Code::TomlSyntax, span, e.message().trim().to_string());
     }
-    facts.has_syntax_errors = !errors.is_empty();
+    for (span, msg) in scalar_errors(text, &root) {
+        lower.diag(Code::TomlSyntax, span, msg);
+    }
+    facts.has_syntax_errors = lower.diags.iter().any(|d| d.code == Code::TomlSyntax);
     lower.document(&root);
     drop(root);
     if facts.has_syntax_errors {
@@ -70,6 +73,34 @@ pub fn lower_file(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> F
 /// cannot overflow the stack here.
 pub fn parse_toml(text: &str) -> (Spanned<DeTable<'_>>, Vec<toml::de::Error>) {
     DeTable::parse_recoverable(text)
+}
+
+/// What the parser leaves for the deserializer to refuse: integers that are not 64-bit integers
+/// in their radix, floats that do not parse, and a second byte-order mark at the start.
+pub fn scalar_errors(text: &str, root: &Spanned<DeTable<'_>>) -> Vec<(Span, String)> {
+    let mut out = Vec::new();
+    if text.starts_with('\u{feff}') {
+        out.push((0..3, "a byte-order mark may only appear once, at the very start of the file".to_string()));
+    }
+    let mut stack: Vec<&DV<'_>> = root.get_ref().values().collect();
+    while let Some(v) = stack.pop() {
+        match v.get_ref() {
+            DeValue::Integer(i) => {
+                if i64::from_str_radix(i.as_str(), i.radix()).is_err() {
+                    out.push((v.span(), format!("`{}` is not a valid 64-bit integer", &text[v.span()])));
+                }
+            }
+            DeValue::Float(f) => {
+                if f.as_str().parse::<f64>().is_err() {
+                    out.push((v.span(), format!("`{}` is not a valid float", &text[v.span()])));
+                }
+            }
+            DeValue::Array(a) => stack.extend(a.iter()),
+            DeValue::Table(t) => stack.extend(t.values()),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Finds `# rustkeep: allow(code, …) -- reason` comments.

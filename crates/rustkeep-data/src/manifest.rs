@@ -67,9 +67,13 @@ pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -
         return (m, out);
     }
     let (root, errors) = parse_toml(text);
-    if !errors.is_empty() {
+    let scalars = crate::lower::scalar_errors(text, &root);
+    if !errors.is_empty() || !scalars.is_empty() {
         for e in errors {
             diag(&mut out, file, Code::TomlSyntax, e.span().unwrap_or(0..0), e.message().trim().to_string());
+        }
+        for (span, msg) in scalars {
+            diag(&mut out, file, Code::TomlSyntax, span, msg);
         }
         return (m, out);
     }

@@ -1,0 +1,5 @@
+//! The rustkeep engine: seeded randomness, loot tables (exact analysis and sampled rolls),
+//! and the game state that dry-runs triggers, the event queue and quests.
+
+pub mod loot;
+pub mod rng;

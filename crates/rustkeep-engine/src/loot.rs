@@ -1,0 +1,1 @@
+//! Loot tables: sampled rolls and exact drop chances (SPEC §4).

@@ -1,0 +1,1 @@
+//! Seeded randomness (ChaCha8) with the engine's own integer sampling.

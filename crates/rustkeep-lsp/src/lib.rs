@@ -1,0 +1,1 @@
+//! The rustkeep language server.
