@@ -103,7 +103,8 @@ pub fn analyze_with(project: &Project, facts: Vec<Option<Arc<FileFacts>>>) -> An
     }
     diags.extend(resolved.diagnostics.iter().cloned());
     let mut analysis = Analysis { facts, resolved, table_kinds: HashMap::new(), diagnostics: Vec::new() };
-    let syntax_broken: Vec<bool> = project.files.iter().map(|f| analysis.facts.get(f.id.0 as usize).and_then(|x| x.as_ref()).is_some_and(|x| x.has_syntax_errors)).collect();
+    let syntax_broken: Vec<bool> =
+        project.files.iter().map(|f| analysis.facts.get(f.id.0 as usize).and_then(|x| x.as_ref()).is_some_and(|x| x.has_syntax_errors)).collect();
     let mut rule_diags = Vec::new();
     rules::run_all(project, &mut analysis, &mut rule_diags);
     // A file that does not parse shows only its syntax errors (see `lower_file`).

@@ -53,7 +53,12 @@ pub fn run(args: Args) -> Result<u8, String> {
             applied += n;
         }
         if applied > 0 {
-            eprintln!("rustkeep: applied {applied} fix{} in {} file{}", if applied == 1 { "" } else { "es" }, edits.len(), if edits.len() == 1 { "" } else { "s" });
+            eprintln!(
+                "rustkeep: applied {applied} fix{} in {} file{}",
+                if applied == 1 { "" } else { "es" },
+                edits.len(),
+                if edits.len() == 1 { "" } else { "s" }
+            );
             project = load(&paths, &cwd, &overlay);
             analysis = analyze(&project);
         }

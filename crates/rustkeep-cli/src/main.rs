@@ -39,6 +39,12 @@ pub struct Common {
 enum Command {
     /// Validate a mod, several mods or a workspace (default: the current folder).
     Check(check::Args),
+    /// Print the JSON Schema of a data file (SPEC §9).
+    Schema {
+        /// `2020-12` (default, SPEC §9) or `07` (what Taplo and Tombi read).
+        #[arg(long, default_value = "2020-12")]
+        draft: String,
+    },
     /// What a diagnostic code means, an example, and how to fix or silence it.
     Explain {
         /// A diagnostic code such as `unknown-event`.
@@ -64,6 +70,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check(args) => check::run(args),
         Command::Explain { code, all, format } => explain(code, all, &format),
+        Command::Schema { draft } => schema(&draft),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -72,6 +79,19 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn schema(draft: &str) -> Result<u8, String> {
+    use rustkeep_data::schema::{data_file_schema, Draft};
+    let d = match draft {
+        "2020-12" => Draft::D2020_12,
+        "07" | "draft-07" => Draft::D07,
+        other => return Err(format!("unknown draft `{other}`: use 2020-12 or 07")),
+    };
+    let mut text = serde_json::to_string_pretty(&data_file_schema(d)).map_err(|e| e.to_string())?;
+    text.push('\n');
+    std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    Ok(0)
 }
 
 fn explain(code: Option<String>, all: bool, format: &str) -> Result<u8, String> {

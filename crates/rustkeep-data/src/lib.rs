@@ -13,6 +13,7 @@ pub mod manifest;
 pub mod model;
 pub mod project;
 pub mod resolve;
+pub mod schema;
 pub mod source;
 pub mod suggest;
 pub mod text;

@@ -36,11 +36,7 @@ pub fn lower_file(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> F
     let mut facts = FileFacts { allows: allow_comments(text), ..FileFacts::default() };
     if let Some(at) = invalid_utf8_at {
         facts.has_syntax_errors = true;
-        facts.diagnostics.push(Diagnostic::new(
-            Code::TomlSyntax,
-            Loc { file, span: at..at + 1 },
-            "invalid UTF-8: TOML files must be UTF-8 encoded",
-        ));
+        facts.diagnostics.push(Diagnostic::new(Code::TomlSyntax, Loc { file, span: at..at + 1 }, "invalid UTF-8: TOML files must be UTF-8 encoded"));
         return facts;
     }
     let (root, errors) = parse_toml(text);
@@ -257,7 +253,13 @@ impl<'t> Lower<'t> {
     }
 
     /// Splits a table into its known fields, reporting unknown keys. Returns them in source order.
-    fn known_fields<'a, 'i>(&mut self, table: &'a DeTable<'i>, defs: &'static [FieldDef], code: Code, what: &str) -> Vec<(&'static FieldDef, Span, &'a DV<'i>)> {
+    fn known_fields<'a, 'i>(
+        &mut self,
+        table: &'a DeTable<'i>,
+        defs: &'static [FieldDef],
+        code: Code,
+        what: &str,
+    ) -> Vec<(&'static FieldDef, Span, &'a DV<'i>)> {
         let mut out = Vec::with_capacity(table.len());
         for (key, value) in table.iter() {
             let name = key.get_ref().as_ref();
@@ -341,7 +343,8 @@ impl<'t> Lower<'t> {
 
     fn invalid_id(&mut self, s: &str, span: Span, what: &str) {
         let fixed = s.trim().to_lowercase().replace([' ', '-'], "_");
-        let msg = format!("`{s}` is not a valid {what}: IDs are `namespace:name` in lower case letters, digits and `_` (`[a-z][a-z0-9_]*:[a-z0-9_]+(/[a-z0-9_]+)*`)");
+        let msg =
+            format!("`{s}` is not a valid {what}: IDs are `namespace:name` in lower case letters, digits and `_` (`[a-z][a-z0-9_]*:[a-z0-9_]+(/[a-z0-9_]+)*`)");
         let d = self.diag(Code::InvalidId, span, msg);
         if vocab::is_valid_id(&fixed) {
             *d = d.clone().with_fix(format!("write `{fixed}`"), toml_string(&fixed));
@@ -605,7 +608,15 @@ impl<'t> Lower<'t> {
     }
 
     /// Reports a name that is not in a closed vocabulary, with "did you mean" and the full list.
-    fn unknown_name<'a>(&mut self, code: Code, noun: &str, s: &str, span: Span, names: impl Iterator<Item = &'a str> + Clone, aliases: &'a [(&'a str, &'a str)]) {
+    fn unknown_name<'a>(
+        &mut self,
+        code: Code,
+        noun: &str,
+        s: &str,
+        span: Span,
+        names: impl Iterator<Item = &'a str> + Clone,
+        aliases: &'a [(&'a str, &'a str)],
+    ) {
         let suggestion = suggest::closest_with_aliases(s, names.clone(), aliases);
         let mut msg = format!("`{s}` is not {} {noun}", if noun.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" });
         if let Some(sug) = suggestion {
@@ -974,7 +985,8 @@ impl<'t> Lower<'t> {
         }
         if kind_values_ok && kinds.len() != 1 {
             let msg = if kinds.is_empty() {
-                "this loot entry says neither what it gives nor that it is a blank: give exactly one of `item`, `table`, `affix` or `nothing = true`".to_string()
+                "this loot entry says neither what it gives nor that it is a blank: give exactly one of `item`, `table`, `affix` or `nothing = true`"
+                    .to_string()
             } else {
                 format!("this loot entry has {}: give exactly one of `item`, `table`, `affix` or `nothing = true`", suggest::list(kinds.iter().map(|k| k.0)))
             };

@@ -92,9 +92,17 @@ pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -
         for (k, v) in t.iter() {
             match k.get_ref().as_ref() {
                 "id" => match v.get_ref() {
-                    DeValue::String(s) if s == "core" => diag(&mut out, file, Code::InvalidManifest, v.span(), "the mod id `core` is reserved for the base game"),
+                    DeValue::String(s) if s == "core" => {
+                        diag(&mut out, file, Code::InvalidManifest, v.span(), "the mod id `core` is reserved for the base game")
+                    }
                     DeValue::String(s) if vocab::is_valid_namespace(s) => m.id = Some(Sp::new(v.span(), s.to_string())),
-                    DeValue::String(s) => diag(&mut out, file, Code::InvalidManifest, v.span(), format!("`{s}` is not a valid mod id: lower case letters, digits and `_`, starting with a letter (`[a-z][a-z0-9_]*`)")),
+                    DeValue::String(s) => diag(
+                        &mut out,
+                        file,
+                        Code::InvalidManifest,
+                        v.span(),
+                        format!("`{s}` is not a valid mod id: lower case letters, digits and `_`, starting with a letter (`[a-z][a-z0-9_]*`)"),
+                    ),
                     _ => diag(&mut out, file, Code::InvalidManifest, v.span(), "the mod `id` must be a string"),
                 },
                 "name" => match v.get_ref() {

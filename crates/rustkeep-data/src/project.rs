@@ -79,7 +79,15 @@ impl Project {
     pub fn add_memory_mod(&mut self, folder: &str, files: &[(&str, &str)]) {
         let mut sorted: Vec<&(&str, &str)> = files.iter().collect();
         sorted.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-        let mut info = ModInfo { id: folder.to_string(), manifest: Manifest::default(), root: None, manifest_file: None, data_files: Vec::new(), is_core: false, bundled: false };
+        let mut info = ModInfo {
+            id: folder.to_string(),
+            manifest: Manifest::default(),
+            root: None,
+            manifest_file: None,
+            data_files: Vec::new(),
+            is_core: false,
+            bundled: false,
+        };
         for (rel, text) in sorted {
             let path = format!("{folder}/{rel}");
             if *rel == "mod.toml" {
@@ -178,7 +186,11 @@ impl Loader<'_> {
             Err(e) => {
                 // Reported against no file: the CLI prints it as an I/O problem.
                 let fid = self.project.add(display_path(path, &self.cwd), Some(path.to_path_buf()), b"", kind, false);
-                self.project.diagnostics.push(Diagnostic::new(Code::InvalidManifest, Loc { file: fid, span: 0..0 }, format!("cannot read {}: {e}", path.display())));
+                self.project.diagnostics.push(Diagnostic::new(
+                    Code::InvalidManifest,
+                    Loc { file: fid, span: 0..0 },
+                    format!("cannot read {}: {e}", path.display()),
+                ));
                 None
             }
         }
@@ -190,7 +202,15 @@ impl Loader<'_> {
             return;
         }
         let folder = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let mut info = ModInfo { id: folder, manifest: Manifest::default(), root: Some(dir.to_path_buf()), manifest_file: None, data_files: Vec::new(), is_core: false, bundled: false };
+        let mut info = ModInfo {
+            id: folder,
+            manifest: Manifest::default(),
+            root: Some(dir.to_path_buf()),
+            manifest_file: None,
+            data_files: Vec::new(),
+            is_core: false,
+            bundled: false,
+        };
         if let Some(fid) = self.add_disk(&dir.join("mod.toml"), FileKind::Manifest) {
             self.project.read_manifest_into(&mut info, fid);
         }
@@ -284,7 +304,11 @@ pub fn load(paths: &[PathBuf], cwd: &Path, overlay: &Overlay) -> Project {
     for root in &abs {
         if !root.exists() {
             let fid = l.project.add(display_path(root, cwd), Some(root.clone()), b"", FileKind::Manifest, false);
-            l.project.diagnostics.push(Diagnostic::new(Code::InvalidManifest, Loc { file: fid, span: 0..0 }, format!("{} does not exist", display_path(root, cwd))));
+            l.project.diagnostics.push(Diagnostic::new(
+                Code::InvalidManifest,
+                Loc { file: fid, span: 0..0 },
+                format!("{} does not exist", display_path(root, cwd)),
+            ));
             continue;
         }
         let ws_file = root.join("rustkeep.toml");
@@ -376,7 +400,11 @@ fn expand_glob(root: &Path, g: &Sp<String>, fid: FileId, diags: &mut Vec<Diagnos
     let loc = Loc { file: fid, span: g.span.clone() };
     let pattern = g.value.as_str();
     if Path::new(pattern).is_absolute() || Path::new(pattern).components().any(|c| c == Component::ParentDir) {
-        diags.push(Diagnostic::new(Code::InvalidManifest, loc, format!("the glob `{pattern}` reaches outside the workspace root: globs are relative to the folder of `rustkeep.toml`")));
+        diags.push(Diagnostic::new(
+            Code::InvalidManifest,
+            loc,
+            format!("the glob `{pattern}` reaches outside the workspace root: globs are relative to the folder of `rustkeep.toml`"),
+        ));
         return Vec::new();
     }
     let full = root.join(pattern);
@@ -392,13 +420,21 @@ fn expand_glob(root: &Path, g: &Sp<String>, fid: FileId, diags: &mut Vec<Diagnos
         }
         let inside = p.canonicalize().map(|r| r.starts_with(&real_root)).unwrap_or(false);
         if !inside {
-            diags.push(Diagnostic::new(Code::InvalidManifest, loc.clone(), format!("`{}` (matched by `{pattern}`) lies outside the workspace root and is not read", p.display())));
+            diags.push(Diagnostic::new(
+                Code::InvalidManifest,
+                loc.clone(),
+                format!("`{}` (matched by `{pattern}`) lies outside the workspace root and is not read", p.display()),
+            ));
             continue;
         }
         if p.join("mod.toml").is_file() {
             out.push(normalize(&p));
         } else {
-            diags.push(Diagnostic::new(Code::InvalidManifest, loc.clone(), format!("`{}` (matched by `{pattern}`) has no `mod.toml`", p.strip_prefix(root).unwrap_or(&p).display())));
+            diags.push(Diagnostic::new(
+                Code::InvalidManifest,
+                loc.clone(),
+                format!("`{}` (matched by `{pattern}`) has no `mod.toml`", p.strip_prefix(root).unwrap_or(&p).display()),
+            ));
         }
     }
     out

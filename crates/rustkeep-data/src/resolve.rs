@@ -229,7 +229,10 @@ pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
                 if !m.is_core {
                     if let Some((pf, ps, pm)) = balance_set.get(b.key) {
                         let msg = format!("`[balance] {}` is also set by `{}`; `{}` loads later and wins", b.key, project.mods[*pm].id, m.id);
-                        diags.push(Diagnostic::new(Code::OverrideConflict, Loc { file: fid, span: b.key_span.clone() }, msg).with_related(Loc { file: *pf, span: ps.clone() }, "the earlier setting, which loses"));
+                        diags.push(
+                            Diagnostic::new(Code::OverrideConflict, Loc { file: fid, span: b.key_span.clone() }, msg)
+                                .with_related(Loc { file: *pf, span: ps.clone() }, "the earlier setting, which loses"),
+                        );
                     }
                     balance_set.insert(b.key, (fid, b.key_span.clone(), mi));
                 }
@@ -247,9 +250,13 @@ fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut
         if let Some(id) = &e.id {
             if id.value != ov.value {
                 diags.push(
-                    Diagnostic::new(Code::OverrideIdMismatch, loc(&id.span), format!("`id` is `{}` but `overrides` is `{}`: an override keeps the ID it replaces", id.value, ov.value))
-                        .with_related(loc(&ov.span), "the ID being overridden")
-                        .with_fix(format!("use `{}`", ov.value), crate::diag::toml_string(&ov.value)),
+                    Diagnostic::new(
+                        Code::OverrideIdMismatch,
+                        loc(&id.span),
+                        format!("`id` is `{}` but `overrides` is `{}`: an override keeps the ID it replaces", id.value, ov.value),
+                    )
+                    .with_related(loc(&ov.span), "the ID being overridden")
+                    .with_fix(format!("use `{}`", ov.value), crate::diag::toml_string(&ov.value)),
                 );
             }
         }
@@ -262,7 +269,10 @@ fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut
                         "`{}` is overridden by both `{}` and `{}`; `{}` loads later and wins, the other override has no effect",
                         ov.value, project.mods[prev_mod].id, m.id, m.id
                     );
-                    diags.push(Diagnostic::new(Code::OverrideConflict, loc(&ov.span), msg).with_related(Loc { file: prev.file, span: prev_span }, format!("the override in `{}`, which loses", project.mods[prev_mod].id)));
+                    diags.push(
+                        Diagnostic::new(Code::OverrideConflict, loc(&ov.span), msg)
+                            .with_related(Loc { file: prev.file, span: prev_span }, format!("the override in `{}`, which loses", project.mods[prev_mod].id)),
+                    );
                 }
                 def.current = r;
                 def.mod_idx = mi;
@@ -286,11 +296,17 @@ fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut
     let Some(id) = &e.id else { return };
     let ns = namespace_of(&id.value);
     if ns != m.id && !(m.is_core && ns == "core") {
-        let msg = format!("`{}` is outside this mod's namespace `{}`: a mod defines new IDs only as `{}:…`, or replaces a foreign entry with `overrides`", id.value, m.id, m.id);
+        let msg = format!(
+            "`{}` is outside this mod's namespace `{}`: a mod defines new IDs only as `{}:…`, or replaces a foreign entry with `overrides`",
+            id.value, m.id, m.id
+        );
         let mut d = Diagnostic::new(Code::NamespaceMismatch, loc(&id.span), msg);
         if let Some(existing) = map.get(&id.value) {
             let ee = entry(facts, existing.current);
-            d = d.with_related(Loc { file: existing.current.file, span: ee.key().map(|k| k.span.clone()).unwrap_or(ee.span.clone()) }, "the existing entry: add `overrides` to replace it");
+            d = d.with_related(
+                Loc { file: existing.current.file, span: ee.key().map(|k| k.span.clone()).unwrap_or(ee.span.clone()) },
+                "the existing entry: add `overrides` to replace it",
+            );
         } else {
             map.insert(id.value.clone(), Def { current: r, mod_idx: mi, defined: Some(r), overrides: Vec::new() });
         }
@@ -303,8 +319,12 @@ fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut
             let fe = entry(facts, first);
             let fspan = fe.key().map(|k| k.span.clone()).unwrap_or(fe.span.clone());
             diags.push(
-                Diagnostic::new(Code::DuplicateId, loc(&id.span), format!("the {noun} `{}` is already defined; to replace it, add `overrides = \"{}\"`", id.value, id.value))
-                    .with_related(Loc { file: first.file, span: fspan }, "first defined here"),
+                Diagnostic::new(
+                    Code::DuplicateId,
+                    loc(&id.span),
+                    format!("the {noun} `{}` is already defined; to replace it, add `overrides = \"{}\"`", id.value, id.value),
+                )
+                .with_related(Loc { file: first.file, span: fspan }, "first defined here"),
             );
         }
         None => {

@@ -100,18 +100,138 @@ pub struct EventDef {
 }
 
 pub const EVENTS: &[EventDef] = &[
-    EventDef { event: Event::TurnStarted, name: "turn_started", source: "the creature whose turn it is", target: "—", target_presence: TargetPresence::Never, source_maybe_not_player: true, payload: &[], when: &[], doc: "A creature's turn begins. Statuses count down after it is handled." },
-    EventDef { event: Event::CombatStarted, name: "combat_started", source: "the player", target: "—", target_presence: TargetPresence::Never, source_maybe_not_player: false, payload: &[], when: &[], doc: "A combat begins: the first step with living enemies, or a `spawn` into no combat." },
-    EventDef { event: Event::AttackHit, name: "attack_hit", source: "the attacker", target: "the victim", target_presence: TargetPresence::Always, source_maybe_not_player: true, payload: &["weapon", "damage_type"], when: &[WhenField::DamageType], doc: "An attack hits. Raised on the attacker: a flaming sword's trigger hangs here." },
-    EventDef { event: Event::DamageTaken, name: "damage_taken", source: "the victim", target: "the dealer", target_presence: TargetPresence::Always, source_maybe_not_player: true, payload: &["amount", "damage_type"], when: &[WhenField::DamageType], doc: "A creature takes damage (also when it is reduced to 0). Raised on the victim: thorn armour hangs here." },
-    EventDef { event: Event::CreatureDied, name: "creature_died", source: "the dead creature", target: "the killer (if any)", target_presence: TargetPresence::Maybe, source_maybe_not_player: true, payload: &[], when: &[], doc: "A creature's health reached 0. The player's death is this event with source = player." },
-    EventDef { event: Event::CombatEnded, name: "combat_ended", source: "the player", target: "—", target_presence: TargetPresence::Never, source_maybe_not_player: false, payload: &["outcome"], when: &[WhenField::Outcome], doc: "A combat ended, with `outcome` = `victory` (no enemy left) or `fled`." },
-    EventDef { event: Event::ItemPickedUp, name: "item_picked_up", source: "the receiver", target: "—", target_presence: TargetPresence::Never, source_maybe_not_player: true, payload: &["item", "count", "affixes"], when: &[WhenField::Item], doc: "A creature received an item instance (pickup or `give_item`)." },
-    EventDef { event: Event::ItemUsed, name: "item_used", source: "the user", target: "—", target_presence: TargetPresence::Never, source_maybe_not_player: true, payload: &["item"], when: &[WhenField::Item], doc: "An item was used; its `use` actions ran first." },
-    EventDef { event: Event::FloorEntered, name: "floor_entered", source: "the player", target: "—", target_presence: TargetPresence::Never, source_maybe_not_player: false, payload: &["floor", "depth"], when: &[WhenField::Floor], doc: "The player entered a floor. Floor triggers run on this event." },
-    EventDef { event: Event::RoomEntered, name: "room_entered", source: "the player", target: "—", target_presence: TargetPresence::Never, source_maybe_not_player: false, payload: &["prefab"], when: &[WhenField::Prefab], doc: "The player entered a room built from a prefab. Prefab triggers run on this event." },
-    EventDef { event: Event::NpcTalked, name: "npc_talked", source: "the player", target: "—", target_presence: TargetPresence::Never, source_maybe_not_player: false, payload: &["npc"], when: &[WhenField::Npc], doc: "The player talked to an NPC; its `on_talk` actions ran first." },
-    EventDef { event: Event::QuestCompleted, name: "quest_completed", source: "the player", target: "—", target_presence: TargetPresence::Never, source_maybe_not_player: false, payload: &["quest"], when: &[WhenField::Quest], doc: "A quest reached its count; its reward actions ran first." },
+    EventDef {
+        event: Event::TurnStarted,
+        name: "turn_started",
+        source: "the creature whose turn it is",
+        target: "—",
+        target_presence: TargetPresence::Never,
+        source_maybe_not_player: true,
+        payload: &[],
+        when: &[],
+        doc: "A creature's turn begins. Statuses count down after it is handled.",
+    },
+    EventDef {
+        event: Event::CombatStarted,
+        name: "combat_started",
+        source: "the player",
+        target: "—",
+        target_presence: TargetPresence::Never,
+        source_maybe_not_player: false,
+        payload: &[],
+        when: &[],
+        doc: "A combat begins: the first step with living enemies, or a `spawn` into no combat.",
+    },
+    EventDef {
+        event: Event::AttackHit,
+        name: "attack_hit",
+        source: "the attacker",
+        target: "the victim",
+        target_presence: TargetPresence::Always,
+        source_maybe_not_player: true,
+        payload: &["weapon", "damage_type"],
+        when: &[WhenField::DamageType],
+        doc: "An attack hits. Raised on the attacker: a flaming sword's trigger hangs here.",
+    },
+    EventDef {
+        event: Event::DamageTaken,
+        name: "damage_taken",
+        source: "the victim",
+        target: "the dealer",
+        target_presence: TargetPresence::Always,
+        source_maybe_not_player: true,
+        payload: &["amount", "damage_type"],
+        when: &[WhenField::DamageType],
+        doc: "A creature takes damage (also when it is reduced to 0). Raised on the victim: thorn armour hangs here.",
+    },
+    EventDef {
+        event: Event::CreatureDied,
+        name: "creature_died",
+        source: "the dead creature",
+        target: "the killer (if any)",
+        target_presence: TargetPresence::Maybe,
+        source_maybe_not_player: true,
+        payload: &[],
+        when: &[],
+        doc: "A creature's health reached 0. The player's death is this event with source = player.",
+    },
+    EventDef {
+        event: Event::CombatEnded,
+        name: "combat_ended",
+        source: "the player",
+        target: "—",
+        target_presence: TargetPresence::Never,
+        source_maybe_not_player: false,
+        payload: &["outcome"],
+        when: &[WhenField::Outcome],
+        doc: "A combat ended, with `outcome` = `victory` (no enemy left) or `fled`.",
+    },
+    EventDef {
+        event: Event::ItemPickedUp,
+        name: "item_picked_up",
+        source: "the receiver",
+        target: "—",
+        target_presence: TargetPresence::Never,
+        source_maybe_not_player: true,
+        payload: &["item", "count", "affixes"],
+        when: &[WhenField::Item],
+        doc: "A creature received an item instance (pickup or `give_item`).",
+    },
+    EventDef {
+        event: Event::ItemUsed,
+        name: "item_used",
+        source: "the user",
+        target: "—",
+        target_presence: TargetPresence::Never,
+        source_maybe_not_player: true,
+        payload: &["item"],
+        when: &[WhenField::Item],
+        doc: "An item was used; its `use` actions ran first.",
+    },
+    EventDef {
+        event: Event::FloorEntered,
+        name: "floor_entered",
+        source: "the player",
+        target: "—",
+        target_presence: TargetPresence::Never,
+        source_maybe_not_player: false,
+        payload: &["floor", "depth"],
+        when: &[WhenField::Floor],
+        doc: "The player entered a floor. Floor triggers run on this event.",
+    },
+    EventDef {
+        event: Event::RoomEntered,
+        name: "room_entered",
+        source: "the player",
+        target: "—",
+        target_presence: TargetPresence::Never,
+        source_maybe_not_player: false,
+        payload: &["prefab"],
+        when: &[WhenField::Prefab],
+        doc: "The player entered a room built from a prefab. Prefab triggers run on this event.",
+    },
+    EventDef {
+        event: Event::NpcTalked,
+        name: "npc_talked",
+        source: "the player",
+        target: "—",
+        target_presence: TargetPresence::Never,
+        source_maybe_not_player: false,
+        payload: &["npc"],
+        when: &[WhenField::Npc],
+        doc: "The player talked to an NPC; its `on_talk` actions ran first.",
+    },
+    EventDef {
+        event: Event::QuestCompleted,
+        name: "quest_completed",
+        source: "the player",
+        target: "—",
+        target_presence: TargetPresence::Never,
+        source_maybe_not_player: false,
+        payload: &["quest"],
+        when: &[WhenField::Quest],
+        doc: "A quest reached its count; its reward actions ran first.",
+    },
 ];
 
 /// Names modders reach for that are not events, with the event they mean (from the seed ticket).
@@ -290,9 +410,14 @@ pub enum FieldType {
     Grid,
     Bool,
     /// An integer with a lower bound.
-    Int { min: i64 },
+    Int {
+        min: i64,
+    },
     /// A float (integers accepted) above a bound; `exclusive` means strictly greater.
-    Float { min: f64, exclusive: bool },
+    Float {
+        min: f64,
+        exclusive: bool,
+    },
     /// A probability in (0, 1].
     Chance,
     /// A fraction in (0, 1] (`health_below`).
@@ -469,14 +594,7 @@ pub const REGISTRIES: &[RegistryDef] = &[
         key: "statuses",
         noun: "status",
         doc: "Temporary states such as `core:burning`, counting down at their bearer's `turn_started`.",
-        fields: &[
-            ID,
-            OVERRIDES,
-            NAME,
-            opt("turns", FieldType::Int { min: 1 }, "Default duration in turns."),
-            MODIFIERS,
-            TRIGGERS,
-        ],
+        fields: &[ID, OVERRIDES, NAME, opt("turns", FieldType::Int { min: 1 }, "Default duration in turns."), MODIFIERS, TRIGGERS],
     },
     RegistryDef {
         registry: Registry::Quests,
@@ -656,7 +774,8 @@ pub const CHECKS: &[CheckDef] = &[
     },
 ];
 
-pub const CHECK_ALIASES: &[(&str, &str)] = &[("has_tags", "has_tag"), ("tag", "has_tag"), ("has_items", "has_item"), ("health", "health_below"), ("attr", "attribute")];
+pub const CHECK_ALIASES: &[(&str, &str)] =
+    &[("has_tags", "has_tag"), ("tag", "has_tag"), ("has_items", "has_item"), ("health", "health_below"), ("attr", "attribute")];
 
 impl CheckKind {
     pub fn def(self) -> &'static CheckDef {
@@ -697,7 +816,11 @@ pub const ACTIONS: &[ActionDef] = &[
         kind: ActionKind::Damage,
         name: "damage",
         doc: "Deals damage, reduced by the victim's resistance (and armour, for physical).",
-        fields: &[req("amount", FieldType::Int { min: 1 }, "Damage before reduction."), req("damage_type", FieldType::DamageType, "The damage type."), TARGET_FIELD],
+        fields: &[
+            req("amount", FieldType::Int { min: 1 }, "Damage before reduction."),
+            req("damage_type", FieldType::DamageType, "The damage type."),
+            TARGET_FIELD,
+        ],
         emits: &[Event::DamageTaken, Event::CreatureDied],
     },
     ActionDef {
@@ -711,28 +834,43 @@ pub const ACTIONS: &[ActionDef] = &[
         kind: ActionKind::GiveItem,
         name: "give_item",
         doc: "Gives item instances to a creature.",
-        fields: &[req("item", FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."), dflt("count", FieldType::Int { min: 1 }, "1", "How many."), TARGET_FIELD],
+        fields: &[
+            req("item", FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
+            dflt("count", FieldType::Int { min: 1 }, "1", "How many."),
+            TARGET_FIELD,
+        ],
         emits: &[Event::ItemPickedUp],
     },
     ActionDef {
         kind: ActionKind::TakeItem,
         name: "take_item",
         doc: "Removes items from a creature's inventory.",
-        fields: &[req("item", FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."), dflt("count", FieldType::Int { min: 1 }, "1", "How many."), TARGET_FIELD],
+        fields: &[
+            req("item", FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
+            dflt("count", FieldType::Int { min: 1 }, "1", "How many."),
+            TARGET_FIELD,
+        ],
         emits: &[],
     },
     ActionDef {
         kind: ActionKind::ApplyStatus,
         name: "apply_status",
         doc: "Applies a status for its default `turns` or the given number.",
-        fields: &[req("status", FieldType::Ref(RefKind::Registry(Registry::Statuses)), "The status."), opt("turns", FieldType::Int { min: 1 }, "Overrides the status's duration."), TARGET_FIELD],
+        fields: &[
+            req("status", FieldType::Ref(RefKind::Registry(Registry::Statuses)), "The status."),
+            opt("turns", FieldType::Int { min: 1 }, "Overrides the status's duration."),
+            TARGET_FIELD,
+        ],
         emits: &[],
     },
     ActionDef {
         kind: ActionKind::Spawn,
         name: "spawn",
         doc: "Spawns enemies; starts a combat if none is running.",
-        fields: &[req("creature", FieldType::Ref(RefKind::Registry(Registry::Creatures)), "The creature."), dflt("count", FieldType::Int { min: 1 }, "1", "How many.")],
+        fields: &[
+            req("creature", FieldType::Ref(RefKind::Registry(Registry::Creatures)), "The creature."),
+            dflt("count", FieldType::Int { min: 1 }, "1", "How many."),
+        ],
         emits: &[Event::CombatStarted],
     },
     ActionDef {
@@ -742,7 +880,13 @@ pub const ACTIONS: &[ActionDef] = &[
         fields: &[req("quest", FieldType::Ref(RefKind::Registry(Registry::Quests)), "The quest.")],
         emits: &[],
     },
-    ActionDef { kind: ActionKind::Flee, name: "flee", doc: "Leaves every enemy behind and ends the combat as fled.", fields: &[], emits: &[Event::CombatEnded] },
+    ActionDef {
+        kind: ActionKind::Flee,
+        name: "flee",
+        doc: "Leaves every enemy behind and ends the combat as fled.",
+        fields: &[],
+        emits: &[Event::CombatEnded],
+    },
     ActionDef {
         kind: ActionKind::OpenShop,
         name: "open_shop",
@@ -776,15 +920,8 @@ impl ActionKind {
 }
 
 /// Glyphs of a prefab grid.
-pub const GRID_GLYPHS: &[(char, &str)] = &[
-    ('#', "wall"),
-    ('.', "floor"),
-    ('+', "door"),
-    ('l', "loot pile"),
-    ('e', "enemy"),
-    ('n', "NPC"),
-    ('@', "entry point"),
-];
+pub const GRID_GLYPHS: &[(char, &str)] =
+    &[('#', "wall"), ('.', "floor"), ('+', "door"), ('l', "loot pile"), ('e', "enemy"), ('n', "NPC"), ('@', "entry point")];
 
 /// The ID grammar of SPEC §1.4: `^[a-z][a-z0-9_]*:[a-z0-9_]+(/[a-z0-9_]+)*$`.
 pub fn is_valid_id(s: &str) -> bool {

@@ -114,15 +114,27 @@ pub fn check(_project: &Project, analysis: &mut Analysis, out: &mut Vec<Diagnost
         for le in e.loot_entries() {
             match &le.kind {
                 LootKind::Item(s) if own == TableKind::Affixes => {
-                    out.push(Diagnostic::new(Code::ReferenceKindMismatch, loc(s), format!("an affix table cannot give the item `{}`: a table holds items or affixes, never both", s.value)));
+                    out.push(Diagnostic::new(
+                        Code::ReferenceKindMismatch,
+                        loc(s),
+                        format!("an affix table cannot give the item `{}`: a table holds items or affixes, never both", s.value),
+                    ));
                 }
                 LootKind::Affix(s) if own == TableKind::Items => {
-                    out.push(Diagnostic::new(Code::ReferenceKindMismatch, loc(s), format!("an item table cannot give the affix `{}`: affixes belong in affix tables, named by an item entry's `affixes =`", s.value)));
+                    out.push(Diagnostic::new(
+                        Code::ReferenceKindMismatch,
+                        loc(s),
+                        format!("an item table cannot give the affix `{}`: affixes belong in affix tables, named by an item entry's `affixes =`", s.value),
+                    ));
                 }
                 LootKind::Table(s) => {
                     if let Some(k) = kind_of(&s.value) {
                         if k != own {
-                            out.push(Diagnostic::new(Code::ReferenceKindMismatch, loc(s), format!("`{}` is {}, but it is nested in {}: a nested table must be of the same kind", s.value, k.noun(), own.noun())));
+                            out.push(Diagnostic::new(
+                                Code::ReferenceKindMismatch,
+                                loc(s),
+                                format!("`{}` is {}, but it is nested in {}: a nested table must be of the same kind", s.value, k.noun(), own.noun()),
+                            ));
                         }
                     }
                 }

@@ -87,5 +87,10 @@ pub fn visit_entry<'e>(e: &'e Entry, mut f: impl FnMut(Place, Option<&'e Trigger
 
 /// Every data file's entries, with their file.
 pub fn all_entries(analysis: &Analysis) -> impl Iterator<Item = (FileId, &Entry)> {
-    analysis.facts.iter().enumerate().filter_map(|(i, f)| f.as_ref().map(|f| (FileId(i as u32), f))).flat_map(|(fid, f)| f.entries.iter().map(move |e| (fid, e)))
+    analysis
+        .facts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| f.as_ref().map(|f| (FileId(i as u32), f)))
+        .flat_map(|(fid, f)| f.entries.iter().map(move |e| (fid, e)))
 }

@@ -22,7 +22,15 @@ pub fn check(_project: &Project, analysis: &Analysis, out: &mut Vec<Diagnostic>)
             let loc = Loc { file, span: r.span.clone() };
             let elsewhere = resolved.registries_of(&r.id);
             if let Some(other) = elsewhere.first() {
-                let msg = format!("`{}` is {} {}, but `{}` needs {} {}", r.id, article(other.noun()), other.noun(), r.context, article(r.kind.describe()), r.kind.describe());
+                let msg = format!(
+                    "`{}` is {} {}, but `{}` needs {} {}",
+                    r.id,
+                    article(other.noun()),
+                    other.noun(),
+                    r.context,
+                    article(r.kind.describe()),
+                    r.kind.describe()
+                );
                 out.push(Diagnostic::new(Code::ReferenceKindMismatch, loc, msg));
                 continue;
             }

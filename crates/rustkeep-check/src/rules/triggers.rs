@@ -58,7 +58,16 @@ pub fn check(_project: &Project, analysis: &Analysis, out: &mut Vec<Diagnostic>)
             }
             let why = match place {
                 Place::Trigger(ev) | Place::WorldTrigger(ev) | Place::Quest(ev) => format!("`{}` has no target", ev.name()),
-                Place::NoTarget(w) => format!("`{w}` actions run with no target (self is the {})", if w == "use" { "user" } else if w == "on_create" { "new character" } else { "player" }),
+                Place::NoTarget(w) => format!(
+                    "`{w}` actions run with no target (self is the {})",
+                    if w == "use" {
+                        "user"
+                    } else if w == "on_create" {
+                        "new character"
+                    } else {
+                        "player"
+                    }
+                ),
                 Place::TargetMaybe => unreachable!("filtered above"),
             };
             for c in checks {

@@ -45,18 +45,12 @@ pub fn check(_project: &Project, analysis: &Analysis, out: &mut Vec<Diagnostic>)
             out.push(Diagnostic::new(code, Loc { file: def.current.file, span }, msg(id)));
         }
     };
-    report_entries(
-        Registry::Quests,
-        &|id| !started.contains(id),
-        Code::QuestNeverStarted,
-        &|id| format!("no `start_quest` names `{id}`, so this quest can never run: start it from an NPC's `on_talk`, a character option's `on_create`, or another quest's reward"),
-    );
-    report_entries(
-        Registry::LootTables,
-        &|id| !used_tables.contains(id),
-        Code::UnusedLootTable,
-        &|id| format!("nothing references the loot table `{id}`: name it in a creature's, floor's or prefab's `loot`, a shop's `stock`, a `table =` entry or an `affixes =`"),
-    );
+    report_entries(Registry::Quests, &|id| !started.contains(id), Code::QuestNeverStarted, &|id| {
+        format!("no `start_quest` names `{id}`, so this quest can never run: start it from an NPC's `on_talk`, a character option's `on_create`, or another quest's reward")
+    });
+    report_entries(Registry::LootTables, &|id| !used_tables.contains(id), Code::UnusedLootTable, &|id| {
+        format!("nothing references the loot table `{id}`: name it in a creature's, floor's or prefab's `loot`, a shop's `stock`, a `table =` entry or an `affixes =`")
+    });
 
     for (i, ff) in analysis.facts.iter().enumerate() {
         let Some(ff) = ff else { continue };

@@ -15,11 +15,8 @@ pub fn diagnostic(project: &Project, d: &Diagnostic) -> Value {
         "range": range_json(project, &d.loc),
     });
     if !d.related.is_empty() {
-        v["related"] = d
-            .related
-            .iter()
-            .map(|r| json!({ "message": r.message, "file": project.file(r.loc.file).path, "range": range_json(project, &r.loc) }))
-            .collect();
+        v["related"] =
+            d.related.iter().map(|r| json!({ "message": r.message, "file": project.file(r.loc.file).path, "range": range_json(project, &r.loc) })).collect();
     }
     if let Some(fix) = &d.fix {
         v["fix"] = json!({ "message": fix.message, "replacement": fix.replacement });

@@ -1,0 +1,80 @@
+//! The committed JSON Schemas are what `rustkeep schema` prints today, and an independent
+//! validator (Python's `jsonschema`) accepts the bundled core and the example mods with them.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+fn generated(draft: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(["schema", "--draft", draft]).output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn committed_schemas_are_current() {
+    for (draft, file) in [("2020-12", "rustkeep.schema.json"), ("07", "rustkeep.draft-07.schema.json")] {
+        let committed = std::fs::read_to_string(repo().join("schemas").join(file)).unwrap();
+        assert!(
+            committed == generated(draft),
+            "schemas/{file} is stale: regenerate it with `cargo run -p rustkeep-cli -- schema --draft {draft} > schemas/{file}`"
+        );
+    }
+}
+
+fn python_has_jsonschema() -> bool {
+    Command::new("python3").args(["-c", "import jsonschema"]).status().map(|s| s.success()).unwrap_or(false)
+}
+
+#[test]
+fn core_and_examples_validate_against_the_schema() {
+    if !python_has_jsonschema() {
+        eprintln!("SKIPPED: python3 with the `jsonschema` package is not installed (`.ci/run` installs it)");
+        return;
+    }
+    let r = repo();
+    for schema in ["schemas/rustkeep.schema.json", "schemas/rustkeep.draft-07.schema.json"] {
+        let out = Command::new("python3")
+            .current_dir(&r)
+            .args(["scripts/validate_schema.py", schema, "crates/rustkeep-data/core", "examples/fire_and_thorns", "examples/rat_catcher"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{schema}:\n{text}{}", String::from_utf8_lossy(&out.stderr));
+        assert!(text.contains(" 0 invalid"), "{text}");
+    }
+}
+
+#[test]
+fn schema_sees_structural_mistakes() {
+    if !python_has_jsonschema() {
+        eprintln!("SKIPPED: python3 with the `jsonschema` package is not installed (`.ci/run` installs it)");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("rustkeep-schema-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        ("unknown_event.toml", "[[quests]]\nid = \"m:q\"\nname = \"Q\"\non = \"enemy_killed\"\n"),
+        ("unknown_registry.toml", "[[quest]]\nid = \"m:q\"\n"),
+        ("unknown_field.toml", "[[items]]\nid = \"m:a\"\nname = \"A\"\ntag = [\"m:x\"]\n"),
+        ("bad_weight.toml", "[[loot_tables]]\nid = \"m:t\"\nentries = [ { item = \"m:a\", weight = -3 } ]\n"),
+        ("bad_attribute.toml", "[[items]]\nid = \"m:a\"\nname = \"A\"\nmodifiers = [ { attribute = \"health\", add = 1 } ]\n"),
+        ("bad_id.toml", "[[items]]\nid = \"m:Big\"\nname = \"A\"\n"),
+        ("bad_range.toml", "[[loot_tables]]\nid = \"m:t\"\nrolls = \"2-\"\nentries = [ { nothing = true, weight = 1 } ]\n"),
+    ];
+    for (name, text) in cases {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let out = Command::new("python3")
+        .current_dir(repo())
+        .args(["scripts/validate_schema.py", "schemas/rustkeep.schema.json", dir.to_str().unwrap(), "--expect-invalid"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "some mistake passed the schema:\n{text}");
+    assert!(text.contains(&format!("0 valid, {} invalid", cases.len())), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,192 @@
+//! The JSON Schema of a data file (SPEC §9), generated from the same field tables the loader
+//! walks ([`crate::vocab`]), so the schema cannot drift from the validator. Editors with only a
+//! generic TOML extension (Taplo / Even Better TOML, Tombi) get structure, enums and docs from it.
+
+use serde_json::{json, Map, Value};
+
+use crate::vocab::*;
+
+/// Which JSON Schema dialect to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Draft {
+    /// Draft 2020-12 (SPEC §9).
+    D2020_12,
+    /// Draft-07, which Taplo and Tombi read.
+    D07,
+}
+
+impl Draft {
+    fn uri(self) -> &'static str {
+        match self {
+            Draft::D2020_12 => "https://json-schema.org/draft/2020-12/schema",
+            Draft::D07 => "http://json-schema.org/draft-07/schema#",
+        }
+    }
+    fn defs_key(self) -> &'static str {
+        match self {
+            Draft::D2020_12 => "$defs",
+            Draft::D07 => "definitions",
+        }
+    }
+    fn r(self, name: &str) -> Value {
+        json!({ "$ref": format!("#/{}/{}", self.defs_key(), name) })
+    }
+}
+
+pub const ID_PATTERN: &str = "^[a-z][a-z0-9_]*:[a-z0-9_]+(/[a-z0-9_]+)*$";
+const RANGE_PATTERN: &str = "^[0-9]+(-[0-9]+)?$";
+
+fn names<'a>(it: impl Iterator<Item = &'a str>) -> Value {
+    Value::Array(it.map(|s| Value::String(s.to_string())).collect())
+}
+
+fn described(mut v: Value, doc: &str) -> Value {
+    if !doc.is_empty() {
+        if let Value::Object(m) = &mut v {
+            m.insert("description".into(), Value::String(doc.to_string()));
+        }
+    }
+    v
+}
+
+fn field_schema(d: Draft, ty: FieldType) -> Value {
+    match ty {
+        FieldType::Id | FieldType::Overrides | FieldType::Ref(_) => d.r("id"),
+        FieldType::Str | FieldType::Tag => json!({ "type": "string" }),
+        FieldType::Grid => json!({ "type": "string", "pattern": "^[\\s#.+len@]*$" }),
+        FieldType::Bool => json!({ "type": "boolean" }),
+        FieldType::True => json!({ "const": true }),
+        FieldType::Int { min } => json!({ "type": "integer", "minimum": min }),
+        FieldType::Float { min, exclusive: true } => json!({ "type": "number", "exclusiveMinimum": min }),
+        FieldType::Float { min, exclusive: false } => json!({ "type": "number", "minimum": min }),
+        FieldType::Chance | FieldType::Fraction => json!({ "type": "number", "exclusiveMinimum": 0, "maximum": 1 }),
+        FieldType::Number => json!({ "type": "number" }),
+        FieldType::Enum(v) => json!({ "type": "string", "enum": names(v.iter().copied()) }),
+        FieldType::DamageType => d.r("damage_type"),
+        FieldType::Attribute => d.r("attribute"),
+        FieldType::Who => json!({ "type": "string", "enum": names(WHO.iter().map(|w| w.0)) }),
+        FieldType::RefList(_) | FieldType::Tags => json!({ "type": "array", "items": d.r("id") }),
+        FieldType::Range => d.r("range"),
+        FieldType::AttributeTable => {
+            let props: Map<String, Value> = ATTRIBUTES.iter().map(|(a, doc)| (a.to_string(), json!({ "type": "number", "description": doc }))).collect();
+            json!({ "type": "object", "properties": props, "additionalProperties": false })
+        }
+        FieldType::Modifiers => json!({ "type": "array", "items": d.r("modifier") }),
+        FieldType::Triggers => json!({ "type": "array", "items": d.r("trigger") }),
+        FieldType::Actions => json!({ "type": "array", "items": d.r("action") }),
+        FieldType::Ai => json!({ "type": "array", "items": d.r("ai_rule") }),
+        FieldType::Conditions => json!({ "type": "array", "items": d.r("check") }),
+        FieldType::Event => d.r("event"),
+        FieldType::When => d.r("when"),
+        FieldType::LootEntries => json!({ "type": "array", "items": d.r("loot_entry") }),
+    }
+}
+
+fn object(d: Draft, fields: &[FieldDef], extra_required: &[&str]) -> Value {
+    let mut props = Map::new();
+    let mut required: Vec<Value> = Vec::new();
+    for f in fields {
+        let mut doc = f.doc.to_string();
+        if let Some(def) = f.default {
+            doc.push_str(&format!(" Default: {def}."));
+        }
+        props.insert(f.name.to_string(), described(field_schema(d, f.ty), &doc));
+        if f.required && f.name != "id" {
+            required.push(Value::String(f.name.to_string()));
+        }
+    }
+    for r in extra_required {
+        required.push(Value::String(r.to_string()));
+    }
+    let mut o = json!({ "type": "object", "properties": props, "additionalProperties": false });
+    if !required.is_empty() {
+        o["required"] = Value::Array(required);
+    }
+    o
+}
+
+fn tagged(d: Draft, tag: &str, name: &str, doc: &str, fields: &[FieldDef], with_not: bool) -> Value {
+    let mut all: Vec<FieldDef> = vec![FieldDef { name: if tag == "check" { "check" } else { "action" }, ty: FieldType::Tag, required: true, default: None, doc: "" }];
+    all.extend_from_slice(fields);
+    if with_not {
+        all.push(NOT_FIELD);
+    }
+    let mut o = object(d, &all, &[]);
+    o["properties"][tag] = json!({ "const": name });
+    described(o, doc)
+}
+
+/// The schema of one data file.
+pub fn data_file_schema(d: Draft) -> Value {
+    let mut defs = Map::new();
+    defs.insert("id".into(), json!({ "type": "string", "pattern": ID_PATTERN, "description": "An ID `namespace:name`." }));
+    defs.insert("range".into(), json!({ "description": "An integer, or a string \"min-max\".", "oneOf": [ { "type": "integer", "minimum": 0 }, { "type": "string", "pattern": RANGE_PATTERN } ] }));
+    defs.insert("damage_type".into(), json!({ "type": "string", "enum": names(DAMAGE_TYPES.iter().map(|x| x.0)) }));
+    defs.insert("attribute".into(), json!({ "type": "string", "enum": names(ATTRIBUTES.iter().map(|x| x.0)) }));
+    defs.insert(
+        "event".into(),
+        json!({ "type": "string", "enum": names(EVENTS.iter().map(|e| e.name)), "description": EVENTS.iter().map(|e| format!("{}: {}", e.name, e.doc)).collect::<Vec<_>>().join("\n") }),
+    );
+    let when_props: Map<String, Value> = WHEN_FIELDS
+        .iter()
+        .map(|w| {
+            let v = match w.value {
+                WhenValue::DamageType => d.r("damage_type"),
+                WhenValue::Outcome => json!({ "type": "string", "enum": names(OUTCOMES.iter().copied()) }),
+                WhenValue::Id(_) => d.r("id"),
+            };
+            (w.name.to_string(), described(v, w.doc))
+        })
+        .collect();
+    defs.insert("when".into(), json!({ "type": "object", "properties": when_props, "additionalProperties": false, "description": "Event filter: every field given must match." }));
+    defs.insert("check".into(), json!({ "oneOf": CHECKS.iter().map(|c| tagged(d, "check", c.name, c.doc, c.fields, true)).collect::<Vec<_>>() }));
+    defs.insert("action".into(), json!({ "oneOf": ACTIONS.iter().map(|a| tagged(d, "action", a.name, a.doc, a.fields, false)).collect::<Vec<_>>() }));
+    let mut modifier = object(d, MODIFIER_FIELDS, &[]);
+    modifier["oneOf"] = json!([ { "required": ["add"] }, { "required": ["multiply"] } ]);
+    defs.insert("modifier".into(), modifier);
+    defs.insert("trigger".into(), object(d, TRIGGER_FIELDS, &[]));
+    defs.insert("ai_rule".into(), object(d, AI_FIELDS, &[]));
+    let mut loot = object(d, LOOT_ENTRY_FIELDS, &[]);
+    loot["oneOf"] = json!([ { "required": ["item"] }, { "required": ["table"] }, { "required": ["affix"] }, { "required": ["nothing"] } ]);
+    defs.insert("loot_entry".into(), loot);
+
+    let mut props = Map::new();
+    for r in REGISTRIES {
+        let mut entry = object(d, r.fields, &[]);
+        entry["anyOf"] = json!([ { "required": ["id"] }, { "required": ["overrides"] } ]);
+        defs.insert(r.key.to_string(), described(entry, r.doc));
+        props.insert(r.key.to_string(), json!({ "type": "array", "items": d.r(r.key), "description": r.doc }));
+    }
+    props.insert("balance".into(), described(object(d, BALANCE_FIELDS, &[]), "Balance settings; core's values are defaults a mod may set."));
+    let mut root = json!({
+        "$schema": d.uri(),
+        "$id": "https://rustkeep.invalid/schemas/rustkeep.schema.json",
+        "title": "rustkeep mod data file",
+        "description": "A data file of a rustkeep mod: registry arrays ([[items]], [[quests]], …) and at most the table [balance].",
+        "type": "object",
+        "properties": props,
+        "additionalProperties": false,
+    });
+    root[d.defs_key()] = Value::Object(defs);
+    root
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registry_and_vocabulary_list_is_in_the_schema() {
+        for d in [Draft::D2020_12, Draft::D07] {
+            let s = data_file_schema(d);
+            for r in REGISTRIES {
+                assert!(s["properties"][r.key].is_object(), "{}", r.key);
+            }
+            let defs = &s[d.defs_key()];
+            assert_eq!(defs["event"]["enum"].as_array().unwrap().len(), EVENTS.len());
+            assert_eq!(defs["check"]["oneOf"].as_array().unwrap().len(), CHECKS.len());
+            assert_eq!(defs["action"]["oneOf"].as_array().unwrap().len(), ACTIONS.len());
+            assert_eq!(defs["attribute"]["enum"].as_array().unwrap().len(), ATTRIBUTES.len());
+        }
+    }
+}
