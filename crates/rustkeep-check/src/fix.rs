@@ -21,7 +21,7 @@ pub fn apply(project: &Project, diags: &[Diagnostic]) -> Vec<(FileId, String, us
     let mut by_file: BTreeMap<FileId, Vec<(std::ops::Range<usize>, &str)>> = BTreeMap::new();
     for d in diags.iter().filter(|d| is_safe(d)) {
         let fix = d.fix.as_ref().expect("is_safe checks");
-        by_file.entry(d.loc.file).or_default().push((d.loc.span.clone(), fix.replacement.as_str()));
+        by_file.entry(d.loc.file).or_default().push((fix.span.clone(), fix.replacement.as_str()));
     }
     let mut out = Vec::new();
     for (fid, mut edits) in by_file {

@@ -5,6 +5,8 @@
 //! rules over the resolved data, then applies lint levels and suppression comments.
 
 use std::collections::HashMap;
+
+use rustkeep_data::hash::FxHashMap;
 use std::sync::Arc;
 
 use rustkeep_data::diag::{Code, Diagnostic, Severity};
@@ -28,7 +30,7 @@ pub struct Analysis {
     pub facts: Vec<Option<Arc<FileFacts>>>,
     pub resolved: Resolved,
     /// The inferred kind of every loot table in force.
-    pub table_kinds: HashMap<String, TableKind>,
+    pub table_kinds: FxHashMap<String, TableKind>,
     /// Diagnostics after lint levels and suppressions, sorted by file and position.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -84,8 +86,12 @@ pub fn lower_all(project: &Project, threads: usize) -> Vec<Option<Arc<FileFacts>
     out
 }
 
-/// The number of threads to use by default: every core.
+/// The number of threads to use: `RUSTKEEP_THREADS` if set (benchmarks compare 1 with all),
+/// else every core.
 pub fn default_threads() -> usize {
+    if let Some(n) = std::env::var("RUSTKEEP_THREADS").ok().and_then(|v| v.parse::<usize>().ok()).filter(|n| *n > 0) {
+        return n;
+    }
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
@@ -102,7 +108,7 @@ pub fn analyze_with(project: &Project, facts: Vec<Option<Arc<FileFacts>>>) -> An
         diags.extend(f.diagnostics.iter().cloned());
     }
     diags.extend(resolved.diagnostics.iter().cloned());
-    let mut analysis = Analysis { facts, resolved, table_kinds: HashMap::new(), diagnostics: Vec::new() };
+    let mut analysis = Analysis { facts, resolved, table_kinds: FxHashMap::default(), diagnostics: Vec::new() };
     let syntax_broken: Vec<bool> =
         project.files.iter().map(|f| analysis.facts.get(f.id.0 as usize).and_then(|x| x.as_ref()).is_some_and(|x| x.has_syntax_errors)).collect();
     let mut rule_diags = Vec::new();
@@ -158,6 +164,12 @@ fn suppressed(file: &SourceFile, ff: &FileFacts, d: &Diagnostic) -> bool {
     let mut anchors = vec![idx.line_of(d.loc.span.start)];
     for e in &ff.entries {
         if e.span.start <= d.loc.span.start && d.loc.span.start < e.span.end.max(e.span.start + 1) {
+            anchors.push(idx.line_of(e.span.start));
+        }
+        // `id` and `overrides` are kept apart from `fields`, and whole-entry problems
+        // (`quest-never-started`, `duplicate-id`, …) sit on them.
+        let on_key = [e.id.as_ref(), e.overrides.as_ref()].into_iter().flatten().any(|k| k.span.start <= d.loc.span.start && d.loc.span.start < k.span.end.max(k.span.start + 1));
+        if on_key {
             anchors.push(idx.line_of(e.span.start));
         }
         // Entries from `[[…]]` headers span only their header: cover their fields too.

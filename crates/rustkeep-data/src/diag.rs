@@ -95,11 +95,13 @@ pub struct Related {
     pub loc: Loc,
 }
 
-/// A suggested fix: replace the diagnostic's primary span with `replacement`.
+/// A suggested fix: replace `span` (the diagnostic's primary span, unless the diagnostic was
+/// moved onto an enclosing table afterwards) with `replacement`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fix {
     pub message: String,
     pub replacement: String,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -121,7 +123,7 @@ impl Diagnostic {
         self
     }
     pub fn with_fix(mut self, message: impl Into<String>, replacement: impl Into<String>) -> Diagnostic {
-        self.fix = Some(Fix { message: message.into(), replacement: replacement.into() });
+        self.fix = Some(Fix { message: message.into(), replacement: replacement.into(), span: self.loc.span.clone() });
         self
     }
 }

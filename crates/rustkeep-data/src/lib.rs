@@ -8,6 +8,7 @@
 //! - [`diag`]: diagnostics as values; [`suggest`]: "did you mean".
 
 pub mod diag;
+pub mod hash;
 pub mod lower;
 pub mod manifest;
 pub mod model;

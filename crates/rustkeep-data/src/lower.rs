@@ -196,6 +196,18 @@ impl<'t> Lower<'t> {
         self.diags.last_mut().expect("just pushed")
     }
 
+    /// SPEC §5 places `malformed-condition` / `malformed-action` on the check or action itself
+    /// (its inline table or header); the value that does not fit becomes a related span.
+    fn retarget(&mut self, from: usize, code: Code, table: &Span) {
+        for d in &mut self.diags[from..] {
+            if d.code == code && d.loc.span != *table {
+                let value = d.loc.clone();
+                d.loc.span = table.clone();
+                d.related.insert(0, crate::diag::Related { message: "the value that does not fit".into(), loc: value });
+            }
+        }
+    }
+
     fn wrong_type(&mut self, what: &str, expected: &str, v: &DV<'_>) {
         let got = type_name(v.get_ref());
         self.diag(Code::WrongType, v.span(), format!("`{what}` must be {expected}, not {got}"));
@@ -842,6 +854,7 @@ impl<'t> Lower<'t> {
         };
         let cdef = kind.def();
         let before = self.errors;
+        let first_diag = self.diags.len();
         let defs = check_fields(kind);
         let present = self.known_fields(table, defs, Code::UnknownField, &format!("the check `{}`", cdef.name));
         self.require(&present, defs, span.clone(), &format!("this `{}` check", cdef.name), &[]);
@@ -883,6 +896,7 @@ impl<'t> Lower<'t> {
                 }
             }
         }
+        self.retarget(first_diag, Code::MalformedCondition, &span);
         if self.errors > before {
             return None;
         }
@@ -903,6 +917,7 @@ impl<'t> Lower<'t> {
         };
         let adef = kind.def();
         let before = self.errors;
+        let first_diag = self.diags.len();
         let defs = action_fields(kind);
         let present = self.known_fields(table, defs, Code::UnknownField, &format!("the action `{}`", adef.name));
         self.require(&present, defs, span.clone(), &format!("this `{}` action", adef.name), &[]);
@@ -928,6 +943,7 @@ impl<'t> Lower<'t> {
                 _ => {}
             }
         }
+        self.retarget(first_diag, Code::MalformedAction, &span);
         if self.errors > before {
             return None;
         }

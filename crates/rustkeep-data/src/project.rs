@@ -311,7 +311,10 @@ pub fn load(paths: &[PathBuf], cwd: &Path, overlay: &Overlay) -> Project {
             ));
             continue;
         }
+        // `rustkeep.toml` configures lints and the core wherever it stands; its `mods` globs apply
+        // only when the path is not itself a mod (SPEC §1.1: a path holding `mod.toml` is a mod).
         let ws_file = root.join("rustkeep.toml");
+        let mut workspace_mods: Option<Vec<PathBuf>> = None;
         if root.is_dir() && ws_file.is_file() {
             if let Some(fid) = l.add_disk(&ws_file, FileKind::Workspace) {
                 let (cfg, diags) = read_workspace(fid, &l.project.files[fid.0 as usize].text);
@@ -329,18 +332,25 @@ pub fn load(paths: &[PathBuf], cwd: &Path, overlay: &Overlay) -> Project {
                         )),
                     }
                 }
-                if let Some(globs) = &cfg.mods {
-                    for g in globs {
-                        mod_dirs.extend(expand_glob(root, g, fid, &mut l.project.diagnostics));
+                if !root.join("mod.toml").is_file() {
+                    let mut found = Vec::new();
+                    if let Some(globs) = &cfg.mods {
+                        for g in globs {
+                            found.extend(expand_glob(root, g, fid, &mut l.project.diagnostics));
+                        }
+                    } else {
+                        found.extend(find_mods(root));
                     }
-                } else {
-                    mod_dirs.extend(find_mods(root));
+                    workspace_mods = Some(found);
                 }
                 if l.project.config.file.is_none() {
                     l.project.config = cfg;
                 }
-                continue;
             }
+        }
+        if let Some(found) = workspace_mods {
+            mod_dirs.extend(found);
+            continue;
         }
         if root.is_dir() && root.join("mod.toml").is_file() {
             mod_dirs.push(root.clone());

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use crate::diag::{Code, Diagnostic, Loc};
+use crate::hash::FxHashMap;
 use crate::lower::FileFacts;
 use crate::model::{Entry, Sp};
 use crate::project::Project;
@@ -47,7 +48,7 @@ pub struct Resolved {
     /// Mod indices in load order (the core first).
     pub order: Vec<usize>,
     /// Per registry (by [`Registry::index`]): ID → definition.
-    pub defs: Vec<HashMap<String, Def>>,
+    pub defs: Vec<FxHashMap<String, Def>>,
     pub balance: Balance,
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -210,7 +211,7 @@ fn report_cycles(mods: &[crate::project::ModInfo], preds: &[Vec<(usize, Option<(
 pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
     let mut diags = Vec::new();
     let order = load_order(project, &mut diags);
-    let mut defs: Vec<HashMap<String, Def>> = vec![HashMap::new(); Registry::ALL.len()];
+    let mut defs: Vec<FxHashMap<String, Def>> = vec![FxHashMap::default(); Registry::ALL.len()];
     let mut balance = Balance::default();
     let mut balance_set: HashMap<&str, (FileId, std::ops::Range<usize>, usize)> = HashMap::new();
 
@@ -242,7 +243,7 @@ pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
     Resolved { order, defs, balance, diagnostics: diags }
 }
 
-fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut HashMap<String, Def>, diags: &mut Vec<Diagnostic>, facts: &FactsTable) {
+fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut FxHashMap<String, Def>, diags: &mut Vec<Diagnostic>, facts: &FactsTable) {
     let m = &project.mods[mi];
     let loc = |span: &std::ops::Range<usize>| Loc { file: r.file, span: span.clone() };
     let noun = e.registry.noun();

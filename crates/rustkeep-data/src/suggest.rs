@@ -1,14 +1,35 @@
 //! "Did you mean": the closest candidate by edit distance, plus known aliases.
 
 /// Levenshtein distance over Unicode scalar values, bounded: returns `None` once it exceeds `max`.
+/// IDs and names are ASCII, so that case runs on bytes with one reusable row and no allocation
+/// per candidate (did-you-mean scans whole registries).
 pub fn distance(a: &str, b: &str, max: usize) -> Option<usize> {
+    if a.is_ascii() && b.is_ascii() {
+        return bounded(a.as_bytes(), b.as_bytes(), max);
+    }
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    bounded(&a, &b, max)
+}
+
+fn bounded<T: PartialEq>(a: &[T], b: &[T], max: usize) -> Option<usize> {
     if a.len().abs_diff(b.len()) > max {
         return None;
     }
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
+    // Two rows on the stack for short strings, on the heap otherwise.
+    let mut small = [0usize; 2 * 64];
+    let mut large = Vec::new();
+    let rows: &mut [usize] = if b.len() < 64 {
+        &mut small[..2 * (b.len() + 1)]
+    } else {
+        large.resize(2 * (b.len() + 1), 0);
+        &mut large
+    };
+    let (prev, cur) = rows.split_at_mut(b.len() + 1);
+    let (mut prev, mut cur) = (prev, cur);
+    for (j, p) in prev.iter_mut().enumerate() {
+        *p = j;
+    }
     for i in 1..=a.len() {
         cur[0] = i;
         let mut row_min = cur[0];

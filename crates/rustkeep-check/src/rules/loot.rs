@@ -2,6 +2,7 @@
 //! (`reference-kind-mismatch`), and nesting cycles (`loot-table-cycle`).
 
 use std::collections::{BTreeMap, HashMap};
+use rustkeep_data::hash::FxHashMap;
 
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
 use rustkeep_data::model::{Entry, LootKind, Sp};
@@ -44,9 +45,9 @@ fn direct_kind(e: &Entry) -> Option<TableKind> {
 
 /// Infers the kind of every loot table in force: from its own entries, else through the tables
 /// it nests (iteratively, so deep chains cannot overflow the stack).
-pub fn infer_kinds(analysis: &Analysis) -> HashMap<String, TableKind> {
+pub fn infer_kinds(analysis: &Analysis) -> FxHashMap<String, TableKind> {
     let defs = &analysis.resolved.defs[Registry::LootTables.index()];
-    let mut kinds: HashMap<String, TableKind> = HashMap::with_capacity(defs.len());
+    let mut kinds: FxHashMap<String, TableKind> = FxHashMap::with_capacity_and_hasher(defs.len(), Default::default());
     let mut pending: Vec<(&str, Vec<&str>)> = Vec::new();
     for (id, def) in defs {
         let e = analysis.entry(def.current);

@@ -5,7 +5,7 @@ use rustkeep_data::diag::{toml_string, Code, Diagnostic, Loc};
 use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest;
-use rustkeep_data::vocab::RefKind;
+use rustkeep_data::vocab::{namespace_of, RefKind};
 
 use crate::Analysis;
 
@@ -34,8 +34,12 @@ pub fn check(_project: &Project, analysis: &Analysis, out: &mut Vec<Diagnostic>)
                 out.push(Diagnostic::new(Code::ReferenceKindMismatch, loc, msg));
                 continue;
             }
-            let candidates = resolved.defs[registry.index()].keys().map(String::as_str);
-            let sug = suggest::closest(&r.id, candidates);
+            // A typo is most likely inside the name, not the namespace: look there first, which
+            // also keeps did-you-mean cheap in packs with many mods.
+            let ns = namespace_of(&r.id);
+            let keys = &resolved.defs[registry.index()];
+            let sug = suggest::closest(&r.id, keys.keys().map(String::as_str).filter(|k| namespace_of(k) == ns))
+                .or_else(|| suggest::closest(&r.id, keys.keys().map(String::as_str)));
             let mut msg = format!("no {} named `{}` exists", describe(r.kind), r.id);
             if let Some(s) = sug {
                 msg.push_str(&format!("; did you mean `{s}`?"));

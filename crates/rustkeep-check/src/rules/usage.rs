@@ -1,6 +1,6 @@
 //! Whole-load-set rules: `quest-never-started`, `unknown-tag`, `unused-loot-table`.
 
-use std::collections::HashSet;
+use rustkeep_data::hash::FxHashSet;
 
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
 use rustkeep_data::model::ActionData;
@@ -13,7 +13,7 @@ use super::{all_entries, visit_entry};
 use crate::Analysis;
 
 pub fn check(_project: &Project, analysis: &Analysis, out: &mut Vec<Diagnostic>) {
-    let mut started: HashSet<&str> = HashSet::new();
+    let mut started: FxHashSet<&str> = FxHashSet::default();
     for (_, e) in all_entries(analysis) {
         visit_entry(e, |_, _, _, actions| {
             for a in actions {
@@ -23,8 +23,8 @@ pub fn check(_project: &Project, analysis: &Analysis, out: &mut Vec<Diagnostic>)
             }
         });
     }
-    let mut carried: HashSet<&str> = HashSet::new();
-    let mut used_tables: HashSet<&str> = HashSet::new();
+    let mut carried: FxHashSet<&str> = FxHashSet::default();
+    let mut used_tables: FxHashSet<&str> = FxHashSet::default();
     for ff in analysis.facts.iter().flatten() {
         carried.extend(ff.tag_defs.iter().map(|t| t.value.as_str()));
         for r in &ff.refs {

@@ -18,7 +18,8 @@ pub fn diagnostic(project: &Project, d: &Diagnostic) -> Value {
         v["related"] =
             d.related.iter().map(|r| json!({ "message": r.message, "file": project.file(r.loc.file).path, "range": range_json(project, &r.loc) })).collect();
     }
-    if let Some(fix) = &d.fix {
+    // §6.1: the replacement replaces the primary range, so only such fixes are shown here.
+    if let Some(fix) = d.fix.as_ref().filter(|f| f.span == d.loc.span) {
         v["fix"] = json!({ "message": fix.message, "replacement": fix.replacement });
     }
     v

@@ -60,7 +60,7 @@ pub fn render(project: &Project, diags: &[Diagnostic]) -> String {
                     "description": { "text": fix.message },
                     "artifactChanges": [{
                         "artifactLocation": { "uri": project.file(d.loc.file).path },
-                        "replacements": [{ "deletedRegion": region(project, &d.loc), "insertedContent": { "text": fix.replacement } }],
+                        "replacements": [{ "deletedRegion": region(project, &rustkeep_data::diag::Loc { file: d.loc.file, span: fix.span.clone() }), "insertedContent": { "text": fix.replacement } }],
                     }],
                 }]);
             }
