@@ -54,45 +54,12 @@ pub fn lower_source(f: &SourceFile) -> Option<Arc<FileFacts>> {
 
 /// Lowers every data file, spread over the available cores.
 pub fn lower_all(project: &Project, threads: usize) -> Vec<Option<Arc<FileFacts>>> {
-    let n = project.files.len();
-    let threads = threads.max(1).min(n.max(1));
-    if threads <= 1 || n < 4 {
-        return project.files.iter().map(lower_source).collect();
-    }
-    // Work-stealing by an atomic cursor: big and small files balance out across threads.
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut out: Vec<Option<Arc<FileFacts>>> = vec![None; n];
-    let results: Vec<Vec<(usize, Option<Arc<FileFacts>>)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut local = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if i >= n {
-                            break;
-                        }
-                        local.push((i, lower_source(&project.files[i])));
-                    }
-                    local
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
-    });
-    for (i, f) in results.into_iter().flatten() {
-        out[i] = f;
-    }
-    out
+    rustkeep_data::par::par_map(&project.files, threads, lower_source)
 }
 
-/// The number of threads to use: `RUSTKEEP_THREADS` if set (benchmarks compare 1 with all),
-/// else every core.
+/// The number of threads to use by default (see [`rustkeep_data::par::default_threads`]).
 pub fn default_threads() -> usize {
-    if let Some(n) = std::env::var("RUSTKEEP_THREADS").ok().and_then(|v| v.parse::<usize>().ok()).filter(|n| *n > 0) {
-        return n;
-    }
-    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+    rustkeep_data::par::default_threads()
 }
 
 /// Checks a project from scratch.
@@ -168,7 +135,10 @@ fn suppressed(file: &SourceFile, ff: &FileFacts, d: &Diagnostic) -> bool {
         }
         // `id` and `overrides` are kept apart from `fields`, and whole-entry problems
         // (`quest-never-started`, `duplicate-id`, …) sit on them.
-        let on_key = [e.id.as_ref(), e.overrides.as_ref()].into_iter().flatten().any(|k| k.span.start <= d.loc.span.start && d.loc.span.start < k.span.end.max(k.span.start + 1));
+        let on_key = [e.id.as_ref(), e.overrides.as_ref()]
+            .into_iter()
+            .flatten()
+            .any(|k| k.span.start <= d.loc.span.start && d.loc.span.start < k.span.end.max(k.span.start + 1));
         if on_key {
             anchors.push(idx.line_of(e.span.start));
         }

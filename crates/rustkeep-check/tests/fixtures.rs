@@ -50,9 +50,16 @@ fn expectations(dir: &Path) -> BTreeMap<Key, Vec<Option<String>>> {
     for path in toml_files(dir) {
         let bytes = std::fs::read(&path).expect("fixture files are readable");
         let text = String::from_utf8_lossy(&bytes);
-        for (i, line) in text.lines().enumerate() {
-            let Some(at) = line.find("# expect:") else { continue };
-            for item in line[at + "# expect:".len()..].split(',') {
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let (at, len, target) = if let Some(at) = line.find("# expect:") {
+                (at, "# expect:".len(), i)
+            } else if let Some(at) = line.find("# expect(string):") {
+                (at, "# expect(string):".len(), string_start(&lines, i, &path))
+            } else {
+                continue;
+            };
+            for item in line[at + len..].split(',') {
                 let item = item.trim();
                 if item.is_empty() {
                     continue;
@@ -67,11 +74,21 @@ fn expectations(dir: &Path) -> BTreeMap<Key, Vec<Option<String>>> {
                     rel(&path, dir),
                     i + 1
                 );
-                out.entry((rel(&path, dir), i as u32 + 1, code.to_string())).or_default().push(sev);
+                out.entry((rel(&path, dir), target as u32 + 1, code.to_string())).or_default().push(sev);
             }
         }
     }
     out
+}
+
+/// For `# expect(string):` on the closing line of a multi-line string: the line that opened it.
+/// (A comment cannot sit on the opening line: it would be part of the string.)
+fn string_start(lines: &[&str], closing: usize, path: &Path) -> usize {
+    let quote = if lines[closing].trim_start().starts_with("'''") { "'''" } else { "\"\"\"" };
+    (0..closing)
+        .rev()
+        .find(|&l| lines[l].contains(quote))
+        .unwrap_or_else(|| panic!("{}:{}: `# expect(string):` without an opening {quote} above it", path.display(), closing + 1))
 }
 
 /// The diagnostics of a fixture: key → severities, one per diagnostic.
@@ -107,13 +124,7 @@ fn compare(dir: &Path) -> Result<usize, String> {
                 Some(i) => {
                     pool.remove(i);
                 }
-                None => missing.push(format!(
-                    "  - {}:{}: {}{}",
-                    key.0,
-                    key.1,
-                    key.2,
-                    sev.as_ref().map(|s| format!("@{s}")).unwrap_or_default()
-                )),
+                None => missing.push(format!("  - {}:{}: {}{}", key.0, key.1, key.2, sev.as_ref().map(|s| format!("@{s}")).unwrap_or_default())),
             }
         }
         for s in pool {
@@ -150,8 +161,7 @@ fn compare(dir: &Path) -> Result<usize, String> {
 
 fn fixture_dirs() -> Vec<PathBuf> {
     let root = repo_root().join("tests/fixtures");
-    let mut dirs: Vec<PathBuf> =
-        std::fs::read_dir(&root).expect("tests/fixtures exists").flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root).expect("tests/fixtures exists").flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
     dirs.sort();
     dirs.push(repo_root().join("examples/broken"));
     dirs

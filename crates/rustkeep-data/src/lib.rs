@@ -12,6 +12,7 @@ pub mod hash;
 pub mod lower;
 pub mod manifest;
 pub mod model;
+pub mod par;
 pub mod project;
 pub mod resolve;
 pub mod schema;

@@ -81,15 +81,11 @@ pub fn scalar_errors(text: &str, root: &Spanned<DeTable<'_>>) -> Vec<(Span, Stri
     let mut stack: Vec<&DV<'_>> = root.get_ref().values().collect();
     while let Some(v) = stack.pop() {
         match v.get_ref() {
-            DeValue::Integer(i) => {
-                if i64::from_str_radix(i.as_str(), i.radix()).is_err() {
-                    out.push((v.span(), format!("`{}` is not a valid 64-bit integer", &text[v.span()])));
-                }
+            DeValue::Integer(i) if i64::from_str_radix(i.as_str(), i.radix()).is_err() => {
+                out.push((v.span(), format!("`{}` is not a valid 64-bit integer", &text[v.span()])));
             }
-            DeValue::Float(f) => {
-                if f.as_str().parse::<f64>().is_err() {
-                    out.push((v.span(), format!("`{}` is not a valid float", &text[v.span()])));
-                }
+            DeValue::Float(f) if f.as_str().parse::<f64>().is_err() => {
+                out.push((v.span(), format!("`{}` is not a valid float", &text[v.span()])));
             }
             DeValue::Array(a) => stack.extend(a.iter()),
             DeValue::Table(t) => stack.extend(t.values()),
@@ -636,6 +632,9 @@ impl<'t> Lower<'t> {
         }
         let plural = if noun.ends_with('s') { format!("{noun}es") } else { format!("{noun}s") };
         let plural = plural[..1].to_uppercase() + &plural[1..];
+        if suggestion.is_none() {
+            msg.push('.');
+        }
         msg.push_str(&format!(" {plural}: {}", suggest::list(names)));
         let d = self.diag(code, span, msg);
         if let Some(sug) = suggestion {
@@ -793,6 +792,9 @@ impl<'t> Lower<'t> {
                 let mut msg = format!("`{name}` is not a `when` field of any event");
                 if let Some(s) = suggestion {
                     msg.push_str(&format!("; did you mean `{s}`?"));
+                }
+                if suggestion.is_none() {
+                    msg.push('.');
                 }
                 msg.push_str(&format!(" `when` fields: {}", suggest::list(WHEN_FIELDS.iter().map(|w| w.name))));
                 let d = self.diag(Code::UnknownWhenField, key.span(), msg);

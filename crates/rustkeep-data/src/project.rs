@@ -163,25 +163,60 @@ pub fn normalize(path: &Path) -> PathBuf {
     out
 }
 
+/// A file read, decoded and indexed: (text, first invalid UTF-8 byte, line index).
+type Prepared = (Arc<str>, Option<usize>, Arc<crate::text::LineIndex>);
+
 struct Loader<'a> {
     project: Project,
     cwd: PathBuf,
     overlay: &'a Overlay,
+    /// Files read ahead in parallel: decoded text and line index per path.
+    prefetched: HashMap<PathBuf, std::io::Result<Prepared>>,
+}
+
+fn read_with(overlay: &Overlay, path: &Path) -> std::io::Result<Vec<u8>> {
+    if let Some(text) = overlay.get(path) {
+        return Ok(text.as_bytes().to_vec());
+    }
+    std::fs::read(path)
 }
 
 impl Loader<'_> {
-    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
-        if let Some(text) = self.overlay.get(path) {
-            return Ok(text.as_bytes().to_vec());
+    /// Reads, decodes and indexes every file of the given mod folders on all cores.
+    fn prefetch(&mut self, dirs: &[PathBuf]) {
+        let mut paths: Vec<PathBuf> = Vec::new();
+        for d in dirs {
+            paths.push(d.join("mod.toml"));
+            paths.extend(data_files(d).into_iter().map(|rel| d.join(rel)));
         }
-        std::fs::read(path)
+        let overlay = self.overlay;
+        let read = crate::par::par_map(&paths, crate::par::default_threads(), |p| {
+            read_with(overlay, p).map(|bytes| {
+                let (text, bad) = SourceFile::decode(&bytes);
+                let index = Arc::new(crate::text::LineIndex::new(&text));
+                (text, bad, index)
+            })
+        });
+        self.prefetched = paths.into_iter().zip(read).collect();
     }
 
     fn add_disk(&mut self, path: &Path, kind: FileKind) -> Option<FileId> {
-        match self.read(path) {
-            Ok(bytes) => {
+        let read = match self.prefetched.remove(path) {
+            Some(r) => r,
+            None => read_with(self.overlay, path).map(|bytes| {
+                let (text, bad) = SourceFile::decode(&bytes);
+                let index = Arc::new(crate::text::LineIndex::new(&text));
+                (text, bad, index)
+            }),
+        };
+        match read {
+            Ok((text, bad, index)) => {
                 let shown = display_path(path, &self.cwd);
-                Some(self.project.add(shown, Some(path.to_path_buf()), &bytes, kind, false))
+                let id = FileId(self.project.files.len() as u32);
+                let mut f = SourceFile { id, path: shown, disk_path: Some(path.to_path_buf()), text, index, kind, bundled: false, invalid_utf8_at: bad };
+                f.kind = kind;
+                self.project.files.push(f);
+                Some(id)
             }
             Err(e) => {
                 // Reported against no file: the CLI prints it as an I/O problem.
@@ -263,7 +298,7 @@ pub fn data_files(dir: &Path) -> Vec<PathBuf> {
             }
         }
     }
-    out.sort_by(|a, b| rel_key(a).cmp(&rel_key(b)));
+    out.sort_by_key(|p| rel_key(p));
     out
 }
 
@@ -295,7 +330,7 @@ fn find_mods(dir: &Path) -> Vec<PathBuf> {
 
 /// Loads the core and every mod reachable from `paths` (SPEC §1.1–§1.2).
 pub fn load(paths: &[PathBuf], cwd: &Path, overlay: &Overlay) -> Project {
-    let mut l = Loader { project: Project::default(), cwd: cwd.to_path_buf(), overlay };
+    let mut l = Loader { project: Project::default(), cwd: cwd.to_path_buf(), overlay, prefetched: HashMap::new() };
     let abs: Vec<PathBuf> = paths.iter().map(|p| normalize(&if p.is_absolute() { p.clone() } else { cwd.join(p) })).collect();
 
     // A workspace file at a given path decides that path's mods and the core.
@@ -381,6 +416,9 @@ pub fn load(paths: &[PathBuf], cwd: &Path, overlay: &Overlay) -> Project {
         }
     }
 
+    let mut all_dirs = mod_dirs.clone();
+    all_dirs.extend(core_dir.iter().cloned());
+    l.prefetch(&all_dirs);
     match core_dir {
         Some(dir) => l.load_core_dir(&dir),
         None => l.project.add_bundled_core(),

@@ -56,7 +56,7 @@ pub struct Resolved {
 /// Per-file facts, indexed by [`FileId`]; `None` for manifests and workspace files.
 pub type FactsTable = [Option<Arc<FileFacts>>];
 
-pub fn entry<'a>(facts: &'a FactsTable, r: EntryRef) -> &'a Entry {
+pub fn entry(facts: &FactsTable, r: EntryRef) -> &Entry {
     &facts[r.file.0 as usize].as_ref().expect("entry refs point at data files").entries[r.index as usize]
 }
 
@@ -90,7 +90,7 @@ pub fn load_order(project: &Project, diags: &mut Vec<Diagnostic>) -> Vec<usize> 
     }
     let core = mods.iter().position(|m| m.is_core);
     // Edges: dependency → dependent, with the manifest value that asked for it.
-    let mut preds: Vec<Vec<(usize, Option<(FileId, Sp<String>)>)>> = vec![Vec::new(); mods.len()];
+    let mut preds: Vec<Vec<Pred>> = vec![Vec::new(); mods.len()];
     for (i, m) in mods.iter().enumerate() {
         if m.is_core || by_id.get(m.id.as_str()) != Some(&i) {
             continue;
@@ -162,7 +162,10 @@ pub fn load_order(project: &Project, diags: &mut Vec<Diagnostic>) -> Vec<usize> 
     order
 }
 
-fn report_cycles(mods: &[crate::project::ModInfo], preds: &[Vec<(usize, Option<(FileId, Sp<String>)>)>], rest: &[usize], diags: &mut Vec<Diagnostic>) {
+/// A mod that must load before another: its index, and the `depends` value naming it (if any).
+type Pred = (usize, Option<(FileId, Sp<String>)>);
+
+fn report_cycles(mods: &[crate::project::ModInfo], preds: &[Vec<Pred>], rest: &[usize], diags: &mut Vec<Diagnostic>) {
     // Find each cycle among the blocked mods by walking dependency edges from the smallest id.
     let in_rest = |i: usize| rest.contains(&i);
     let mut reported: BTreeSet<usize> = BTreeSet::new();

@@ -106,7 +106,8 @@ fn object(d: Draft, fields: &[FieldDef], extra_required: &[&str]) -> Value {
 }
 
 fn tagged(d: Draft, tag: &str, name: &str, doc: &str, fields: &[FieldDef], with_not: bool) -> Value {
-    let mut all: Vec<FieldDef> = vec![FieldDef { name: if tag == "check" { "check" } else { "action" }, ty: FieldType::Tag, required: true, default: None, doc: "" }];
+    let mut all: Vec<FieldDef> =
+        vec![FieldDef { name: if tag == "check" { "check" } else { "action" }, ty: FieldType::Tag, required: true, default: None, doc: "" }];
     all.extend_from_slice(fields);
     if with_not {
         all.push(NOT_FIELD);
@@ -138,7 +139,10 @@ pub fn data_file_schema(d: Draft) -> Value {
             (w.name.to_string(), described(v, w.doc))
         })
         .collect();
-    defs.insert("when".into(), json!({ "type": "object", "properties": when_props, "additionalProperties": false, "description": "Event filter: every field given must match." }));
+    defs.insert(
+        "when".into(),
+        json!({ "type": "object", "properties": when_props, "additionalProperties": false, "description": "Event filter: every field given must match." }),
+    );
     defs.insert("check".into(), json!({ "oneOf": CHECKS.iter().map(|c| tagged(d, "check", c.name, c.doc, c.fields, true)).collect::<Vec<_>>() }));
     defs.insert("action".into(), json!({ "oneOf": ACTIONS.iter().map(|a| tagged(d, "action", a.name, a.doc, a.fields, false)).collect::<Vec<_>>() }));
     let mut modifier = object(d, MODIFIER_FIELDS, &[]);

@@ -1,8 +1,8 @@
 //! Loot-table rules (SPEC §4): table kinds inferred through nesting and checked at every use
 //! (`reference-kind-mismatch`), and nesting cycles (`loot-table-cycle`).
 
-use std::collections::{BTreeMap, HashMap};
 use rustkeep_data::hash::FxHashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
 use rustkeep_data::model::{Entry, LootKind, Sp};

@@ -61,9 +61,8 @@ fn describe(kind: RefKind) -> &'static str {
 }
 
 pub fn article(noun: &str) -> &'static str {
-    if noun.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']) && !noun.starts_with("NPC") {
-        "an"
-    } else if noun.starts_with("NPC") {
+    // "an NPC": the abbreviation is read letter by letter.
+    if noun.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']) || noun.starts_with("NPC") {
         "an"
     } else {
         "a"

@@ -1,0 +1,189 @@
+//! The benchmark report: `cargo run --release -p rustkeep-bench --bin bench [-- OPTIONS]`.
+//!
+//! Generates the synthetic packs (small, medium, large), then measures in one run, on the same
+//! files: the parse floor, `rustkeep check` end to end (wall, CPU, peak memory) with one thread
+//! and with every core, scaling from medium to large, and every figure the other components
+//! provide (language server latency, loot, engine). Prints a table of each figure beside its
+//! target and writes the same as JSON. Medians over `--runs` repetitions.
+//!
+//! Options: `--runs N` (default 5), `--sizes small,medium,large`, `--out FILE` (default
+//! `target/bench/report.json`), `--rustkeep PATH` (default: the `rustkeep` binary next to this one).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+struct Opts {
+    runs: usize,
+    sizes: Vec<rustkeep_bench::Size>,
+    out: PathBuf,
+    rustkeep: PathBuf,
+}
+
+fn opts() -> Opts {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let get = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).cloned();
+    let exe = std::env::current_exe().expect("own path");
+    let sizes = get("--sizes")
+        .unwrap_or_else(|| "small,medium,large".into())
+        .split(',')
+        .map(|s| rustkeep_bench::Size::by_name(s.trim()).unwrap_or_else(|| panic!("unknown size {s}")))
+        .collect();
+    Opts {
+        runs: get("--runs").and_then(|r| r.parse().ok()).unwrap_or(5).max(1),
+        sizes,
+        out: get("--out").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("target/bench/report.json")),
+        rustkeep: get("--rustkeep").map(PathBuf::from).unwrap_or_else(|| exe.with_file_name("rustkeep")),
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v[v.len() / 2]
+}
+
+/// One child run: wall seconds, CPU seconds (user + system), peak resident set in bytes.
+struct Run {
+    wall: f64,
+    cpu: f64,
+    peak_rss: u64,
+}
+
+// The child is reaped by `wait4` (which also reports its CPU time and peak memory), not by
+// `Child::wait`, which clippy cannot see.
+#[allow(clippy::zombie_processes)]
+fn run_child(cmd: &mut Command) -> Run {
+    let start = Instant::now();
+    let child = cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("the rustkeep binary runs (build it with --release first)");
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data that wait4 fills in; `pid` is our own child, reaped once here.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let wall = start.elapsed().as_secs_f64();
+    assert_eq!(r, pid, "wait4 failed");
+    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    Run { wall, cpu: tv(usage.ru_utime) + tv(usage.ru_stime), peak_rss: usage.ru_maxrss as u64 * 1024 }
+}
+
+fn check_runs(opts: &Opts, pack: &Path, threads: usize) -> (f64, f64, u64) {
+    let mut walls = Vec::new();
+    let mut cpus = Vec::new();
+    let mut rss = Vec::new();
+    for _ in 0..opts.runs {
+        let r = run_child(Command::new(&opts.rustkeep).args(["check", "--format", "json"]).arg(pack).env("RUSTKEEP_THREADS", threads.to_string()));
+        walls.push(r.wall);
+        cpus.push(r.cpu);
+        rss.push(r.peak_rss as f64);
+    }
+    (median(walls), median(cpus), median(rss) as u64)
+}
+
+fn parse_floor(opts: &Opts, pack: &Path) -> f64 {
+    median(
+        (0..opts.runs)
+            .map(|_| {
+                let t = Instant::now();
+                std::hint::black_box(rustkeep_bench::parse_floor(pack));
+                t.elapsed().as_secs_f64()
+            })
+            .collect(),
+    )
+}
+
+struct Row {
+    figure: String,
+    value: String,
+    target: String,
+    ok: Option<bool>,
+}
+
+fn main() {
+    let opts = opts();
+    let root = PathBuf::from("target/bench/packs");
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let mut rows: Vec<Row> = Vec::new();
+    let mut report = json!({ "machine": { "cores": cores, "os": std::env::consts::OS, "arch": std::env::consts::ARCH }, "runs": opts.runs, "sizes": {} });
+    let mut per_size: Vec<(rustkeep_bench::Size, f64, u64)> = Vec::new();
+
+    for size in &opts.sizes {
+        let pack = root.join(size.name);
+        let (files, bytes) = rustkeep_bench::generate(&pack, *size).expect("pack written");
+        eprintln!("{}: {} entries, {files} files, {:.1} MB", size.name, size.entries(), bytes as f64 / 1e6);
+        let floor = parse_floor(&opts, &pack);
+        let (wall1, cpu1, rss1) = check_runs(&opts, &pack, 1);
+        let (wall_n, cpu_n, rss_n) = check_runs(&opts, &pack, cores);
+        report["sizes"][size.name] = json!({
+            "entries": size.entries(), "files": files, "bytes": bytes,
+            "parse_floor_s": floor,
+            "check_1_thread": { "wall_s": wall1, "cpu_s": cpu1, "peak_rss_bytes": rss1 },
+            "check_all_cores": { "threads": cores, "wall_s": wall_n, "cpu_s": cpu_n, "peak_rss_bytes": rss_n },
+        });
+        rows.push(Row { figure: format!("{}: parse floor (1 thread)", size.name), value: ms(floor), target: "—".into(), ok: None });
+        rows.push(Row { figure: format!("{}: check, 1 thread (wall / CPU)", size.name), value: format!("{} / {}", ms(wall1), ms(cpu1)), target: "—".into(), ok: None });
+        rows.push(Row { figure: format!("{}: check, {cores} threads (wall / CPU)", size.name), value: format!("{} / {}", ms(wall_n), ms(cpu_n)), target: "—".into(), ok: None });
+        rows.push(Row { figure: format!("{}: peak memory", size.name), value: format!("{:.0} MB ({:.1} × input)", rss_n as f64 / 1e6, rss_n as f64 / bytes as f64), target: "—".into(), ok: None });
+        if size.name == "large" {
+            let ratio = wall1 / floor;
+            rows.push(Row { figure: "large: check 1 thread ÷ parse floor".into(), value: format!("{ratio:.2} ×"), target: "≤ 2.0 ×".into(), ok: Some(ratio <= 2.0) });
+            let speedup = wall1 / wall_n;
+            rows.push(Row { figure: format!("large: speed-up on {cores} cores"), value: format!("{speedup:.2} ×"), target: "≥ 1.6 ×".into(), ok: Some(speedup >= 1.6) });
+            let mem = rss_n.max(rss1) as f64 / bytes as f64;
+            rows.push(Row { figure: "large: peak memory ÷ input size".into(), value: format!("{mem:.1} ×"), target: "≤ 10 ×".into(), ok: Some(mem <= 10.0) });
+            report["targets"]["check_vs_floor"] = json!(ratio);
+            report["targets"]["speedup"] = json!(speedup);
+            report["targets"]["memory_ratio"] = json!(mem);
+        }
+        per_size.push((*size, wall_n, size.entries() as u64));
+    }
+    let medium = per_size.iter().find(|s| s.0.name == "medium");
+    let large = per_size.iter().find(|s| s.0.name == "large");
+    if let (Some(m), Some(l)) = (medium, large) {
+        let growth = (l.1 / m.1) / (l.2 as f64 / m.2 as f64);
+        rows.push(Row { figure: "scaling medium → large (time ratio ÷ size ratio)".into(), value: format!("{growth:.2} ×"), target: "≤ 1.1 ×".into(), ok: Some(growth <= 1.1) });
+        report["targets"]["scaling"] = json!(growth);
+    }
+
+    for extra in rustkeep_bench::extra_figures(&root, opts.runs) {
+        rows.push(Row { figure: extra.figure, value: extra.value, target: extra.target, ok: extra.ok });
+        report["extra"][&rows.last().unwrap().figure] = extra.json;
+    }
+
+    print_table(&rows);
+    report["rows"] = Value::Array(rows.iter().map(|r| json!({ "figure": r.figure, "value": r.value, "target": r.target, "met": r.ok })).collect());
+    if let Some(dir) = opts.out.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    std::fs::write(&opts.out, serde_json::to_string_pretty(&report).unwrap() + "\n").expect("report written");
+    eprintln!("report written to {}", opts.out.display());
+}
+
+fn ms(s: f64) -> String {
+    let d = Duration::from_secs_f64(s.max(0.0));
+    if d.as_secs_f64() >= 1.0 {
+        format!("{:.2} s", d.as_secs_f64())
+    } else {
+        format!("{:.1} ms", d.as_secs_f64() * 1e3)
+    }
+}
+
+fn print_table(rows: &[Row]) {
+    let w0 = rows.iter().map(|r| r.figure.chars().count()).max().unwrap_or(6).max(6);
+    let w1 = rows.iter().map(|r| r.value.chars().count()).max().unwrap_or(5).max(5);
+    let w2 = rows.iter().map(|r| r.target.chars().count()).max().unwrap_or(6).max(6);
+    println!("| {:w0$} | {:w1$} | {:w2$} | met |", "figure", "value", "target");
+    println!("|{}|{}|{}|-----|", "-".repeat(w0 + 2), "-".repeat(w1 + 2), "-".repeat(w2 + 2));
+    for r in rows {
+        let met = match r.ok {
+            Some(true) => "yes",
+            Some(false) => "NO",
+            None => "",
+        };
+        println!("| {:w0$} | {:w1$} | {:w2$} | {met:3} |", r.figure, r.value, r.target);
+    }
+}

@@ -1,0 +1,360 @@
+//! End-to-end tests of `rustkeep check` and `rustkeep explain`: the real binary on temporary
+//! copies of the fixture mods.
+//!
+//! Snapshots live in `tests/snapshots/`. When an output changes on purpose, regenerate them with
+//! `UPDATE_SNAPSHOTS=1 cargo test -p rustkeep-cli --test check_cli` and review the diff.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the repository root exists")
+}
+
+/// A fresh temporary folder, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("rustkeep-cli-{}-{name}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("the temp folder is writable");
+        TempDir(dir.canonicalize().expect("the temp folder exists"))
+    }
+
+    /// A temporary copy of a folder of the repository (`tests/fixtures/x`, `examples/x`).
+    fn copy_of(rel: &str) -> TempDir {
+        let t = TempDir::new(&rel.replace('/', "_"));
+        copy_dir(&repo_root().join(rel), &t.0);
+        t
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.0.join(rel)
+    }
+    fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.path(rel)).expect("the file exists")
+    }
+    fn write(&self, rel: &str, text: &str) {
+        let p = self.path(rel);
+        std::fs::create_dir_all(p.parent().expect("files have a parent")).expect("folders can be created");
+        std::fs::write(p, text).expect("files can be written");
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("folders can be created");
+    for e in std::fs::read_dir(from).expect("the fixture exists").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).expect("files can be copied");
+        }
+    }
+}
+
+/// Runs `rustkeep ARGS` in `cwd`.
+fn run(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rustkeep"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .env_remove("RUSTKEEP_LOG")
+        .output()
+        .expect("the rustkeep binary runs")
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("rustkeep exits normally")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn json(o: &Output) -> Value {
+    serde_json::from_str(&stdout(o)).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", stdout(o)))
+}
+
+/// The codes and 1-based start lines of a `--format json` output.
+fn codes_and_lines(v: &Value) -> Vec<(String, String, u64)> {
+    v["diagnostics"]
+        .as_array()
+        .expect("`diagnostics` is an array")
+        .iter()
+        .map(|d| {
+            (d["file"].as_str().unwrap_or("").to_string(), d["code"].as_str().unwrap_or("").to_string(), d["range"]["start"]["line"].as_u64().unwrap_or(0))
+        })
+        .collect()
+}
+
+/// Compares `actual` with the committed snapshot `tests/snapshots/NAME`; with `UPDATE_SNAPSHOTS=1`
+/// (re)writes it instead.
+fn assert_snapshot(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(name);
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some_and(|v| v == "1") {
+        std::fs::create_dir_all(path.parent().expect("snapshots have a folder")).expect("the snapshot folder is writable");
+        std::fs::write(&path, actual).expect("the snapshot is writable");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("no snapshot {}: run with UPDATE_SNAPSHOTS=1 to create it", path.display()))
+        .replace("\r\n", "\n");
+    if expected != actual {
+        let mut diff = String::new();
+        let (e, a): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
+        for i in 0..e.len().max(a.len()) {
+            match (e.get(i), a.get(i)) {
+                (Some(x), Some(y)) if x == y => {}
+                (x, y) => {
+                    diff.push_str(&format!("line {}:\n  - {}\n  + {}\n", i + 1, x.unwrap_or(&"<none>"), y.unwrap_or(&"<none>")));
+                }
+            }
+        }
+        panic!("snapshot {name} differs (UPDATE_SNAPSHOTS=1 to accept):\n{diff}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exit codes
+
+#[test]
+fn exit_codes_follow_errors_warnings_and_usage() {
+    let clean = TempDir::copy_of("tests/fixtures/clean_everything");
+    let o = run(&clean.0, &["check"]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert_eq!(code(&run(&clean.0, &["check", "--deny-warnings"])), 0);
+
+    let errors = TempDir::copy_of("tests/fixtures/cli_small");
+    assert_eq!(code(&run(&errors.0, &["check", "."])), 1);
+
+    // Only warnings: success, unless warnings are denied.
+    let warn = TempDir::new("warnings");
+    warn.write("mod.toml", "[mod]\nid = \"warn\"\nname = \"Warn\"\nversion = \"0.1.0\"\n");
+    warn.write(
+        "quests.toml",
+        "[[quests]]\nid = \"warn:lonely\"\nname = \"Lonely\"\non = \"turn_started\"\nactions = [ { action = \"heal\", amount = 1, target = \"self\" } ]\n",
+    );
+    let o = run(&warn.0, &["check", "--format", "json"]);
+    assert_eq!(code(&o), 0);
+    assert_eq!(json(&o)["summary"]["warnings"], 1);
+    assert_eq!(code(&run(&warn.0, &["check", "--deny-warnings"])), 1);
+
+    // Usage errors and unreadable inputs: 2.
+    assert_eq!(code(&run(&clean.0, &["check", "--format", "yaml"])), 2);
+    assert_eq!(code(&run(&clean.0, &["check", "--no-such-flag"])), 2);
+    assert_eq!(code(&run(&clean.0, &["check", "--baseline", "does-not-exist.json"])), 2);
+    assert_eq!(code(&run(&clean.0, &["explain", "no-such-code"])), 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The JSON contract of SPEC §6.1
+
+#[test]
+fn json_output_has_exactly_the_shape_of_the_spec() {
+    let ws = TempDir::copy_of("tests/fixtures/overrides");
+    let o = run(&ws.0, &["check", "--format", "json"]);
+    assert_eq!(code(&o), 1);
+    let v = json(&o);
+    let top: Vec<&str> = v.as_object().expect("an object").keys().map(String::as_str).collect();
+    assert_eq!(top, ["diagnostics", "summary"]);
+    let diags = v["diagnostics"].as_array().expect("an array");
+    assert!(!diags.is_empty());
+    let mut saw_related = false;
+    for d in diags {
+        let keys: Vec<&str> = d.as_object().expect("an object").keys().map(String::as_str).collect();
+        for k in ["code", "severity", "message", "file", "range"] {
+            assert!(keys.contains(&k), "missing `{k}` in {d}");
+        }
+        for k in &keys {
+            assert!(["code", "severity", "message", "file", "range", "related", "fix"].contains(k), "unexpected key `{k}` in {d}");
+        }
+        assert!(["error", "warning"].contains(&d["severity"].as_str().expect("a string")));
+        let file = d["file"].as_str().expect("a string");
+        assert!(!file.starts_with('/') && !file.contains('\\') && !file.starts_with("./"), "`file` is relative to the cwd: {file}");
+        assert!(ws.path(file).is_file(), "`file` names a file below the cwd: {file}");
+        check_range(&d["range"]);
+        if let Some(rel) = d.get("related") {
+            saw_related = true;
+            for r in rel.as_array().expect("an array") {
+                let keys: Vec<&str> = r.as_object().expect("an object").keys().map(String::as_str).collect();
+                assert_eq!(keys, ["file", "message", "range"], "{r}");
+                check_range(&r["range"]);
+            }
+        }
+        if let Some(fix) = d.get("fix") {
+            let keys: Vec<&str> = fix.as_object().expect("an object").keys().map(String::as_str).collect();
+            assert_eq!(keys, ["message", "replacement"]);
+        }
+    }
+    assert!(saw_related, "duplicate-id and override-conflict carry related spans");
+    let s = &v["summary"];
+    let keys: Vec<&str> = s.as_object().expect("an object").keys().map(String::as_str).collect();
+    assert_eq!(keys, ["errors", "files", "mods", "warnings"]);
+    let errors = diags.iter().filter(|d| d["severity"] == "error").count() as u64;
+    let warnings = diags.iter().filter(|d| d["severity"] == "warning").count() as u64;
+    assert_eq!((s["errors"].as_u64(), s["warnings"].as_u64()), (Some(errors), Some(warnings)));
+    assert_eq!(s["mods"].as_u64(), Some(3));
+    assert_eq!(s["files"].as_u64(), Some(6), "three manifests and three data files");
+
+    // Paths given on the command line keep `file` relative to the cwd, not to the mod.
+    let o = run(&ws.0, &["check", "--format", "json", "lanterns"]);
+    let lines = codes_and_lines(&json(&o));
+    assert!(lines.iter().any(|(f, c, l)| f == "lanterns/data.toml" && c == "namespace-mismatch" && *l == 2), "{lines:?}");
+}
+
+/// `serde_json` without `preserve_order` sorts keys, so the shape is compared sorted.
+fn check_range(r: &Value) {
+    let keys: Vec<&str> = r.as_object().expect("an object").keys().map(String::as_str).collect();
+    assert_eq!(keys, ["end", "start"]);
+    for p in [&r["start"], &r["end"]] {
+        let keys: Vec<&str> = p.as_object().expect("an object").keys().map(String::as_str).collect();
+        assert_eq!(keys, ["column", "line"]);
+        assert!(p["line"].as_u64().expect("an integer") >= 1);
+        assert!(p["column"].as_u64().expect("an integer") >= 1);
+    }
+    let (s, e) = (&r["start"], &r["end"]);
+    assert!((s["line"].as_u64(), s["column"].as_u64()) <= (e["line"].as_u64(), e["column"].as_u64()), "end is not before start: {r}");
+}
+
+#[test]
+fn json_columns_count_unicode_scalar_values() {
+    let t = TempDir::new("columns");
+    t.write("mod.toml", "[mod]\nid = \"col\"\nname = \"Columns\"\nversion = \"0.1.0\"\n");
+    t.write("items.toml", "[[items]]\nid = \"col:x\"\nname = \"X\"\ntags = [\"col:äöü\", \"🔥\"]\n");
+    let v = json(&run(&t.0, &["check", "--format", "json"]));
+    // Both tags are invalid (non-ASCII letters, no namespace); the first one spans `"col:äöü"`.
+    let d = &v["diagnostics"][0];
+    assert_eq!(d["code"], "invalid-id");
+    assert_eq!(d["range"]["start"], serde_json::json!({ "line": 4, "column": 9 }));
+    assert_eq!(d["range"]["end"], serde_json::json!({ "line": 4, "column": 18 }));
+    let d = &v["diagnostics"][1];
+    assert_eq!(d["code"], "invalid-id");
+    // `tags = ["col:äöü", ` is 19 scalar values (22 bytes): `"🔥"` starts at column 20 and is
+    // three scalar values long (six bytes, four UTF-16 units).
+    assert_eq!(d["range"]["start"], serde_json::json!({ "line": 4, "column": 20 }));
+    assert_eq!(d["range"]["end"], serde_json::json!({ "line": 4, "column": 23 }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Snapshots of every output format
+
+#[test]
+fn snapshot_of_every_output_format() {
+    let t = TempDir::copy_of("tests/fixtures/cli_small");
+    let human = run(&t.0, &["check", "--no-color"]);
+    assert_eq!(code(&human), 1);
+    assert_snapshot("check_human.txt", &stdout(&human));
+    let j = run(&t.0, &["check", "--format", "json"]);
+    assert_snapshot("check_json.json", &stdout(&j));
+    let s = run(&t.0, &["check", "--format", "sarif"]);
+    let sarif = stdout(&s);
+    let v: Value = serde_json::from_str(&sarif).expect("SARIF is JSON");
+    assert_eq!(v["version"], "2.1.0");
+    assert_eq!(v["runs"][0]["results"].as_array().map(Vec::len), Some(4));
+    // The tool version would churn the snapshot on every release.
+    let sarif = sarif.replace(&format!("\"version\": \"{}\"", env!("CARGO_PKG_VERSION")), "\"version\": \"<version>\"");
+    assert_snapshot("check_sarif.json", &sarif);
+    let g = run(&t.0, &["check", "--format", "github"]);
+    assert_snapshot("check_github.txt", &stdout(&g));
+    for o in [&j, &s, &g] {
+        assert_eq!(code(o), 1);
+    }
+}
+
+#[test]
+fn explain_prints_the_meaning_an_example_and_the_fix() {
+    let t = TempDir::new("explain");
+    let o = run(&t.0, &["explain", "unknown-event"]);
+    assert_eq!(code(&o), 0);
+    let text = stdout(&o);
+    assert!(text.contains("unknown-event"));
+    assert!(text.contains("creature_died"), "the explanation names the real event:\n{text}");
+    assert_snapshot("explain_unknown_event.txt", &text);
+
+    let md = run(&t.0, &["explain", "--all", "--format", "markdown"]);
+    assert_eq!(code(&md), 0);
+    let committed = std::fs::read_to_string(repo_root().join("docs/diagnostics.md")).expect("docs/diagnostics.md exists");
+    assert_eq!(stdout(&md), committed.replace("\r\n", "\n"), "docs/diagnostics.md is what `explain --all --format markdown` prints");
+}
+
+// ---------------------------------------------------------------------------------------------
+// --fix
+
+#[test]
+fn fix_repairs_typos_in_place_and_keeps_the_layout() {
+    let t = TempDir::new("fix");
+    t.write("mod.toml", "[mod]\nid = \"fixme\"\nname = \"Fix me\"\nversion = \"0.1.0\"\n");
+    let before = "# Typos the fixer knows how to repair.\n\n[[npcs]]\nid = \"fixme:guide\"   # the guide\nname = \"Guide\"\non_talk = [ { action = \"start_quest\", quest = \"fixme:the_walk\" } ]\n\n[[quests]]\nid = \"fixme:the_walk\"\nname = \"The Walk\"\non    = \"room_entred\"     # aligned on purpose\nwhen = { prefab = \"core:libary\" }\nactions = [ { action = \"heal\", amount = 2, target = \"self\" } ]\n";
+    t.write("quests.toml", before);
+    let o = run(&t.0, &["check", "--format", "json"]);
+    let found = codes_and_lines(&json(&o));
+    assert_eq!(found, [("quests.toml".to_string(), "unknown-event".to_string(), 11), ("quests.toml".into(), "unknown-reference".into(), 12)]);
+
+    let o = run(&t.0, &["check", "--fix", "--format", "json"]);
+    assert_eq!(code(&o), 0, "after fixing, the mod is clean: {}", stdout(&o));
+    assert!(json(&o)["diagnostics"].as_array().expect("an array").is_empty());
+    let after = t.read("quests.toml");
+    let expected = before.replace("\"room_entred\"", "\"room_entered\"").replace("\"core:libary\"", "\"core:library\"");
+    assert_eq!(after, expected, "only the two values changed; comments and alignment kept");
+    let o = run(&t.0, &["check"]);
+    assert_eq!(code(&o), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Baselines
+
+#[test]
+fn baseline_hides_known_problems_even_when_lines_move() {
+    let t = TempDir::copy_of("tests/fixtures/cli_small");
+    let o = run(&t.0, &["check", "--write-baseline", "baseline.json", "--format", "json"]);
+    assert_eq!(code(&o), 1, "writing a baseline still reports");
+    assert!(t.path("baseline.json").is_file());
+
+    let o = run(&t.0, &["check", "--baseline", "baseline.json", "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert!(json(&o)["diagnostics"].as_array().expect("an array").is_empty());
+
+    // Blank lines above the old mistakes move them; one new mistake at the end.
+    let old = t.read("items.toml");
+    t.write("items.toml", &format!("\n\n\n{old}\n[[items]]\nid = \"lamp:wick\"\nname = \"Wick\"\nprice = -1\n"));
+    let o = run(&t.0, &["check", "--baseline", "baseline.json", "--format", "json"]);
+    assert_eq!(code(&o), 1);
+    let found = codes_and_lines(&json(&o));
+    let total = old.lines().count() as u64 + 3 + 5;
+    assert_eq!(found, [("items.toml".to_string(), "wrong-type".to_string(), total)]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clean inputs print no diagnostics
+
+#[test]
+fn the_bundled_core_alone_and_the_examples_are_clean() {
+    let t = TempDir::new("empty_mod");
+    t.write("empty/mod.toml", "[mod]\nid = \"empty\"\nname = \"Empty\"\nversion = \"0.1.0\"\n");
+    let o = run(&t.0, &["check", "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert_eq!(json(&o)["diagnostics"], serde_json::json!([]));
+    assert_eq!(json(&o)["summary"]["mods"], 1);
+
+    for ex in ["examples/fire_and_thorns", "examples/rat_catcher"] {
+        let t = TempDir::copy_of(ex);
+        let o = run(&t.0, &["check", "--format", "json", "--deny-warnings"]);
+        assert_eq!(code(&o), 0, "{ex}: {}", stdout(&o));
+        assert_eq!(json(&o)["diagnostics"], serde_json::json!([]), "{ex}");
+        let human = run(&t.0, &["check", "--no-color"]);
+        assert_eq!(code(&human), 0);
+        assert!(stdout(&human).starts_with("0 errors, 0 warnings"), "{ex}: {}", stdout(&human));
+    }
+}
