@@ -7,7 +7,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod check;
+mod graph;
+mod loot;
+mod play;
 mod render;
+mod simulate;
 
 #[derive(Parser)]
 #[command(name = "rustkeep", version, about = "Validate, analyse and play-test rustkeep mods")]
@@ -39,6 +43,16 @@ pub struct Common {
 enum Command {
     /// Validate a mod, several mods or a workspace (default: the current folder).
     Check(check::Args),
+    /// Exact drop chances of one loot table, optionally checked by sampled rolls (SPEC §4, §6.2).
+    Loot(loot::Args),
+    /// The language server on stdin/stdout (SPEC §8).
+    Lsp,
+    /// Dry-run a scenario (SPEC §7) and print the causal trace.
+    Simulate(simulate::Args),
+    /// The trigger graph: events, the triggers listening to them, the events they raise; cycles marked.
+    Graph(graph::Args),
+    /// Interactive play-test console on the loaded mods (reads commands from stdin).
+    Play(play::Args),
     /// Print the JSON Schema of a data file (SPEC §9).
     Schema {
         /// `2020-12` (default, SPEC §9) or `07` (what Taplo and Tombi read).
@@ -69,6 +83,11 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Check(args) => check::run(args),
+        Command::Loot(args) => loot::run(args),
+        Command::Lsp => rustkeep_lsp::run().map(|()| 0).map_err(|e| format!("language server: {e}")),
+        Command::Simulate(args) => simulate::run(args),
+        Command::Graph(args) => graph::run(args),
+        Command::Play(args) => play::run(args),
         Command::Explain { code, all, format } => explain(code, all, &format),
         Command::Schema { draft } => schema(&draft),
     };

@@ -1,5 +1,10 @@
 //! The rustkeep engine: seeded randomness, loot tables (exact analysis and sampled rolls),
 //! and the game state that dry-runs triggers, the event queue and quests.
 
+pub mod game;
+pub mod graph;
 pub mod loot;
 pub mod rng;
+pub mod save;
+pub mod scenario;
+pub mod trace;

@@ -1,1 +1,30 @@
-//! The rustkeep language server.
+//! The rustkeep language server (SPEC §8): the only crate that knows LSP types.
+//!
+//! Layout, following rust-analyzer / ruff / Tombi:
+//! - [`server`]: the tower-lsp-server glue (async, debounce, panic guard). It does no analysis.
+//! - [`state`]: the workspace as the server sees it: open buffers, the loaded project, per-file
+//!   cached facts, the last analysis, the negotiated position encoding, URIs ↔ files.
+//! - [`context`]: a tolerant scanner that tells what the cursor is on while the buffer is being typed.
+//! - [`ids`]: every place that defines or names an ID or tag (definition, references, rename, tokens).
+//! - [`handlers`]: one file per LSP method, each a plain function `(&State, params) -> result`, so
+//!   that tests drive them in-process without a client.
+//!
+//! Invariants: handlers never panic the server (every call goes through `catch_unwind`); document
+//! edits are applied in arrival order under one mutex; logs go to stderr only.
+
+pub mod context;
+pub mod core_files;
+pub mod handlers;
+pub mod ids;
+pub mod server;
+pub mod state;
+pub mod uri;
+
+pub use tower_lsp_server::gen_lsp_types as lsp;
+
+/// Runs the language server on stdin/stdout until the client sends `exit`. Blocking.
+pub fn run() -> std::io::Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    rt.block_on(server::serve_stdio());
+    Ok(())
+}

@@ -125,16 +125,43 @@ fn main() {
             "check_all_cores": { "threads": cores, "wall_s": wall_n, "cpu_s": cpu_n, "peak_rss_bytes": rss_n },
         });
         rows.push(Row { figure: format!("{}: parse floor (1 thread)", size.name), value: ms(floor), target: "—".into(), ok: None });
-        rows.push(Row { figure: format!("{}: check, 1 thread (wall / CPU)", size.name), value: format!("{} / {}", ms(wall1), ms(cpu1)), target: "—".into(), ok: None });
-        rows.push(Row { figure: format!("{}: check, {cores} threads (wall / CPU)", size.name), value: format!("{} / {}", ms(wall_n), ms(cpu_n)), target: "—".into(), ok: None });
-        rows.push(Row { figure: format!("{}: peak memory", size.name), value: format!("{:.0} MB ({:.1} × input)", rss_n as f64 / 1e6, rss_n as f64 / bytes as f64), target: "—".into(), ok: None });
+        rows.push(Row {
+            figure: format!("{}: check, 1 thread (wall / CPU)", size.name),
+            value: format!("{} / {}", ms(wall1), ms(cpu1)),
+            target: "—".into(),
+            ok: None,
+        });
+        rows.push(Row {
+            figure: format!("{}: check, {cores} threads (wall / CPU)", size.name),
+            value: format!("{} / {}", ms(wall_n), ms(cpu_n)),
+            target: "—".into(),
+            ok: None,
+        });
+        rows.push(Row {
+            figure: format!("{}: peak memory", size.name),
+            value: format!("{:.0} MB ({:.1} × input)", rss_n as f64 / 1e6, rss_n as f64 / bytes as f64),
+            target: "—".into(),
+            ok: None,
+        });
         if size.name == "large" {
             let ratio = wall1 / floor;
-            rows.push(Row { figure: "large: check 1 thread ÷ parse floor".into(), value: format!("{ratio:.2} ×"), target: "≤ 2.0 ×".into(), ok: Some(ratio <= 2.0) });
+            rows.push(Row {
+                figure: "large: check 1 thread ÷ parse floor".into(),
+                value: format!("{ratio:.2} ×"),
+                target: "≤ 2.0 ×".into(),
+                ok: Some(ratio <= 2.0),
+            });
             let speedup = wall1 / wall_n;
-            rows.push(Row { figure: format!("large: speed-up on {cores} cores"), value: format!("{speedup:.2} ×"), target: "≥ 1.6 ×".into(), ok: Some(speedup >= 1.6) });
+            rows.push(Row {
+                figure: format!("large: speed-up on {cores} cores"),
+                value: format!("{speedup:.2} ×"),
+                target: "≥ 1.6 ×".into(),
+                ok: Some(speedup >= 1.6),
+            });
             let mem = rss_n.max(rss1) as f64 / bytes as f64;
-            rows.push(Row { figure: "large: peak memory ÷ input size".into(), value: format!("{mem:.1} ×"), target: "≤ 10 ×".into(), ok: Some(mem <= 10.0) });
+            rows.push(Row {
+                figure: "large: peak memory ÷ input size".into(), value: format!("{mem:.1} ×"), target: "≤ 10 ×".into(), ok: Some(mem <= 10.0)
+            });
             report["targets"]["check_vs_floor"] = json!(ratio);
             report["targets"]["speedup"] = json!(speedup);
             report["targets"]["memory_ratio"] = json!(mem);
@@ -145,7 +172,12 @@ fn main() {
     let large = per_size.iter().find(|s| s.0.name == "large");
     if let (Some(m), Some(l)) = (medium, large) {
         let growth = (l.1 / m.1) / (l.2 as f64 / m.2 as f64);
-        rows.push(Row { figure: "scaling medium → large (time ratio ÷ size ratio)".into(), value: format!("{growth:.2} ×"), target: "≤ 1.1 ×".into(), ok: Some(growth <= 1.1) });
+        rows.push(Row {
+            figure: "scaling medium → large (time ratio ÷ size ratio)".into(),
+            value: format!("{growth:.2} ×"),
+            target: "≤ 1.1 ×".into(),
+            ok: Some(growth <= 1.1),
+        });
         report["targets"]["scaling"] = json!(growth);
     }
 

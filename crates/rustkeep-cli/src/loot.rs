@@ -1,0 +1,287 @@
+//! `rustkeep loot TABLE_ID`: exact drop chances of one loot table (SPEC §4, §6.2), optionally
+//! checked against sampled rolls, as a table, JSON, or an SVG bar chart.
+//!
+//! Exit codes: 0 success; 1 when the table exists but cannot be evaluated because of the data (a
+//! `loot-table-cycle`, a broken reference below it, or a sampled evaluation over the draw limit)
+//! — the same code `check` gives for data errors; 2 for usage and I/O problems, including an
+//! unknown table ID.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use rustkeep_check::analyze;
+use rustkeep_data::project::{load, Overlay, Project};
+use rustkeep_engine::loot::{evaluations_for, one_in, DropStat, LootDb, LootError, LootReport, SampleReport};
+use serde_json::{json, Value};
+
+use crate::Common;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LootFormat {
+    Human,
+    Json,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The loot table, e.g. `core:floor_3_table`.
+    pub table: String,
+    /// The luck of the one who opens or kills: p_extra = clamp(luck × balance.luck_factor, 0, 0.9).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub luck: f64,
+    /// Also roll the table this many times and show the sampled frequencies next to the exact ones.
+    #[arg(long, value_name = "N")]
+    pub samples: Option<u64>,
+    /// Seed of the sampled rolls.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: LootFormat,
+    /// Write an SVG bar chart of sampled vs exact expected counts (needs --samples).
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// The mods `loot` looks at: the `--mods` paths, else the current folder when it holds mods,
+/// else the bundled core alone (asking about a core table needs no mod).
+fn load_project(mods: &[PathBuf], cwd: &Path) -> Project {
+    let overlay = Overlay::new();
+    if !mods.is_empty() {
+        return load(mods, cwd, &overlay);
+    }
+    let here = load(&[PathBuf::from(".")], cwd, &overlay);
+    if here.mods.len() > 1 || here.config.file.is_some() {
+        here
+    } else {
+        load(&[], cwd, &overlay)
+    }
+}
+
+pub fn run(args: Args) -> Result<u8, String> {
+    if !args.luck.is_finite() {
+        return Err(format!("--luck must be a finite number, not {}", args.luck));
+    }
+    if args.samples == Some(0) {
+        return Err("--samples must be at least 1".into());
+    }
+    if args.plot.is_some() && args.samples.is_none() {
+        return Err("--plot draws sampled against exact counts: add --samples N".into());
+    }
+    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
+    let project = load_project(&args.common.mods, &cwd);
+    let analysis = analyze(&project);
+    let db = LootDb::new(&analysis);
+
+    let report = match db.analyze(&args.table, args.luck) {
+        Ok(r) => r,
+        Err(e @ LootError::UnknownTable { .. }) => return Err(e.to_string()),
+        Err(e) => return Ok(data_error(&e, analysis.errors())),
+    };
+    let samples = match args.samples {
+        None => None,
+        Some(n) => match db.sample(&args.table, args.luck, n, args.seed) {
+            Ok(s) => Some(s),
+            Err(e) => return Ok(data_error(&e, analysis.errors())),
+        },
+    };
+    if analysis.errors() > 0 {
+        eprintln!("note: the loaded mods have {} error(s) elsewhere; `rustkeep check` lists them", analysis.errors());
+    }
+
+    if let (Some(path), Some(s)) = (&args.plot, &samples) {
+        std::fs::write(path, svg_plot(&report, s)).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let text = match args.format {
+        LootFormat::Json => {
+            let mut t = serde_json::to_string_pretty(&to_json(&report, samples.as_ref())).map_err(|e| e.to_string())?;
+            t.push('\n');
+            t
+        }
+        LootFormat::Human => human(&report, samples.as_ref()),
+    };
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|_| out.flush()).map_err(|e| e.to_string())?;
+    Ok(0)
+}
+
+fn data_error(e: &LootError, errors: usize) -> u8 {
+    eprintln!("error: {e}");
+    if errors > 0 {
+        eprintln!("note: `rustkeep check` shows where ({errors} error(s) in the loaded mods)");
+    }
+    1
+}
+
+/// §6.2. `p_any` and `expected` are exact; `samples` only with `--samples`.
+pub fn to_json(r: &LootReport, samples: Option<&SampleReport>) -> Value {
+    let drops: Vec<Value> = r
+        .drops
+        .iter()
+        .map(|d| {
+            json!({
+                "id": d.id,
+                "p_any": d.p_any,
+                "expected": d.expected,
+                "affixes": d.affixes.iter().map(|a| json!({ "id": a.id, "p_any": a.p_any })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let mut v = json!({ "table": r.table, "kind": r.kind.as_str(), "luck": r.luck, "p_extra": r.p_extra, "drops": drops });
+    if let Some(s) = samples {
+        v["samples"] = json!({
+            "n": s.n,
+            "seed": s.seed,
+            "drops": s.drops.iter().map(|d| json!({ "id": d.id, "p_any": d.p_any, "expected": d.expected })).collect::<Vec<_>>(),
+        });
+    }
+    v
+}
+
+/// A percentage readable at any size: two decimals down to 0.1 %, then three significant digits.
+fn pct(p: f64) -> String {
+    let x = p * 100.0;
+    if x == 0.0 {
+        "0 %".into()
+    } else if x >= 0.1 {
+        format!("{x:.2} %")
+    } else {
+        let digits = (2 - x.log10().floor() as i32).clamp(0, 12) as usize;
+        format!("{x:.digits$} %")
+    }
+}
+
+fn one_in_text(p: f64) -> String {
+    match one_in(p) {
+        None => "never".into(),
+        Some(n) if n < 1000.0 => format!("{n:.1}"),
+        Some(n) => format!("{n:.0}"),
+    }
+}
+
+fn evals_text(p: f64, c: f64) -> String {
+    match evaluations_for(p, c) {
+        None => "never".into(),
+        Some(n) => n.to_string(),
+    }
+}
+
+pub fn human(r: &LootReport, samples: Option<&SampleReport>) -> String {
+    let mut out = String::new();
+    let what = if r.kind.as_str() == "affixes" { "affix" } else { "item" };
+    out.push_str(&format!("{} — {} table, luck {} (p_extra {:.3})\n", r.table, what, r.luck, r.p_extra));
+    out.push_str("Chance = at least one per evaluation; 1 in N = evaluations per success on average;\n");
+    out.push_str("50/90/99 % = evaluations (kills, chests) for that chance of at least one.\n\n");
+    if r.drops.is_empty() {
+        out.push_str("This table never gives anything.\n");
+        return out;
+    }
+    let width = r.drops.iter().flat_map(|d| std::iter::once(d.id.len()).chain(d.affixes.iter().map(|a| a.id.len() + 7))).max().unwrap_or(4).max(4);
+    let mut header = format!("{:<width$}  {:>10}  {:>9}  {:>9}  {:>6}  {:>6}  {:>6}", what, "chance", "1 in N", "expected", "50%", "90%", "99%");
+    if samples.is_some() {
+        header.push_str(&format!("  {:>10}  {:>9}", "sampled", "s. exp."));
+    }
+    out.push_str(header.trim_end());
+    out.push('\n');
+    let sampled = |id: &str| samples.and_then(|s| s.drops.iter().find(|d| d.id == id));
+    for d in &r.drops {
+        let mut line = row(&d.id, d.p_any, Some(d.expected), width);
+        if samples.is_some() {
+            let (p, e) = sampled(&d.id).map(|x| (x.p_any, x.expected)).unwrap_or((0.0, 0.0));
+            line.push_str(&format!("  {:>10}  {:>9.4}", pct(p), e));
+        }
+        out.push_str(&line);
+        out.push('\n');
+        for a in &d.affixes {
+            let mut line = row(&format!("  with {}", a.id), a.p_any, None, width);
+            if samples.is_some() {
+                let p = sampled(&d.id).and_then(|x| x.affixes.iter().find(|y| y.id == a.id)).map(|y| y.p_any).unwrap_or(0.0);
+                line.push_str(&format!("  {:>10}", pct(p)));
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+    }
+    if let Some(s) = samples {
+        out.push_str(&format!("\nsampled: {} evaluations, seed {}\n", s.n, s.seed));
+    }
+    out
+}
+
+fn row(label: &str, p: f64, expected: Option<f64>, width: usize) -> String {
+    let e = expected.map(|e| format!("{e:.4}")).unwrap_or_default();
+    format!(
+        "{:<width$}  {:>10}  {:>9}  {:>9}  {:>6}  {:>6}  {:>6}",
+        label,
+        pct(p),
+        one_in_text(p),
+        e,
+        evals_text(p, 0.5),
+        evals_text(p, 0.9),
+        evals_text(p, 0.99)
+    )
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// A horizontal bar chart: per drop, the exact expected count and the sampled mean, on one scale.
+pub fn svg_plot(r: &LootReport, s: &SampleReport) -> String {
+    let drops: Vec<&DropStat> = r.drops.iter().collect();
+    let sampled = |id: &str| s.drops.iter().find(|d| d.id == id).map(|d| d.expected).unwrap_or(0.0);
+    let max = drops.iter().map(|d| d.expected.max(sampled(&d.id))).fold(0.0f64, f64::max);
+    let scale = if max > 0.0 { max } else { 1.0 };
+    let label_w = drops.iter().map(|d| d.id.len()).max().unwrap_or(4) as f64 * 7.5 + 20.0;
+    let bar_w = 520.0;
+    let row_h = 30.0;
+    let top = 60.0;
+    let width = label_w + bar_w + 120.0;
+    let height = top + row_h * drops.len() as f64 + 30.0;
+    let mut svg = String::new();
+    svg.push_str(&format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" viewBox=\"0 0 {width:.0} {height:.0}\" font-family=\"sans-serif\" font-size=\"12\">\n"
+    ));
+    svg.push_str(&format!("<rect width=\"{width:.0}\" height=\"{height:.0}\" fill=\"white\"/>\n"));
+    svg.push_str(&format!(
+        "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{} — expected count per evaluation (luck {})</text>\n",
+        xml_escape(&r.table),
+        r.luck
+    ));
+    svg.push_str(&format!(
+        "<rect x=\"10\" y=\"32\" width=\"12\" height=\"10\" fill=\"#4472c4\"/><text x=\"26\" y=\"41\">exact</text>\
+         <rect x=\"80\" y=\"32\" width=\"12\" height=\"10\" fill=\"#ed7d31\"/><text x=\"96\" y=\"41\">sampled ({} evaluations, seed {})</text>\n",
+        s.n, s.seed
+    ));
+    for (i, d) in drops.iter().enumerate() {
+        let y = top + row_h * i as f64;
+        let exact_w = d.expected / scale * bar_w;
+        let samp = sampled(&d.id);
+        let samp_w = samp / scale * bar_w;
+        svg.push_str(&format!("<text x=\"10\" y=\"{:.1}\">{}</text>\n", y + 17.0, xml_escape(&d.id)));
+        svg.push_str(&format!("<rect x=\"{label_w:.1}\" y=\"{:.1}\" width=\"{exact_w:.2}\" height=\"11\" fill=\"#4472c4\"/>\n", y + 4.0));
+        svg.push_str(&format!("<rect x=\"{label_w:.1}\" y=\"{:.1}\" width=\"{samp_w:.2}\" height=\"11\" fill=\"#ed7d31\"/>\n", y + 16.0));
+        svg.push_str(&format!("<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\">{:.4}</text>\n", label_w + exact_w + 4.0, y + 13.0, d.expected));
+        svg.push_str(&format!("<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\">{samp:.4}</text>\n", label_w + samp_w + 4.0, y + 25.0));
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentages_stay_readable() {
+        assert_eq!(pct(1.0), "100.00 %");
+        assert_eq!(pct(0.0845), "8.45 %");
+        assert_eq!(pct(0.000_012_34), "0.00123 %");
+        assert_eq!(pct(0.0), "0 %");
+        assert_eq!(one_in_text(0.25), "4.0");
+        assert_eq!(one_in_text(0.0), "never");
+        assert_eq!(evals_text(0.5, 0.9), "4");
+    }
+}

@@ -1,0 +1,158 @@
+//! End-to-end tests of `simulate`, `graph` and `play` through the real binary.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
+}
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_rustkeep"));
+    c.current_dir(root());
+    c
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = bin().args(args).output().expect("run rustkeep");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn play(args: &[&str], script: &str) -> (i32, String, String) {
+    let mut child = bin().arg("play").args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn play");
+    child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("write script");
+    let out = child.wait_with_output().expect("play output");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("rustkeep-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+#[test]
+fn simulate_json_matches_the_engine_golden_trace() {
+    for name in ["rattenplage", "rat_catcher", "fire_and_thorns"] {
+        let (code, out, err) = run(&["simulate", &format!("examples/scenarios/{name}.toml"), "--format", "json"]);
+        assert_eq!(code, 0, "{err}");
+        let golden = std::fs::read_to_string(root().join(format!("crates/rustkeep-engine/tests/golden/{name}.json"))).expect("golden");
+        assert!(out == golden, "{name}: CLI output differs from the engine's golden trace");
+    }
+}
+
+#[test]
+fn simulate_human_is_an_indented_trace() {
+    let (code, out, err) = run(&["simulate", "examples/scenarios/rattenplage.toml"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("step 5: player attacks enemy:4\n"));
+    assert!(out.contains("    fired core:rattenplage (<core>/quests.toml:23) progress 5/5\n"));
+    // The chain sits below the event that raised it.
+    assert!(out.contains("\n    #5 quest_completed player {quest: core:rattenplage}\n      fired core:word_of_the_rat_king"));
+}
+
+#[test]
+fn simulate_unknown_ids_are_clear_errors() {
+    let dir = temp_dir("bad-scenario");
+    let f = dir.join("bad.toml");
+    std::fs::write(&f, "[[enemies]]\ncreature = \"core:ratt\"\n[[steps]]\nattack = \"enemy:0\"\n").unwrap();
+    let (code, out, err) = run(&["simulate", f.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.contains("enemies: `core:ratt` is not a known creature; did you mean `core:rat`?"), "{err}");
+    let (code, _, err) = run(&["simulate", dir.join("missing.toml").to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn graph_json_and_dot() {
+    let (code, out, err) = run(&["graph", "--format", "json", "--mods", "crates/rustkeep-engine/tests/mods/thorns"]);
+    assert_eq!(code, 0, "{err}");
+    let j: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert!(j["nodes"].as_array().unwrap().iter().any(|n| n["id"] == "thorns:bramble" && n["cycle"] == true));
+    let (code, dot_text, err) = run(&["graph", "--mods", "crates/rustkeep-engine/tests/mods/thorns"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(dot_text.starts_with("digraph triggers {") && dot_text.trim_end().ends_with('}'));
+    match Command::new("dot").arg("-Tsvg").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn() {
+        Ok(mut child) => {
+            child.stdin.take().unwrap().write_all(dot_text.as_bytes()).unwrap();
+            let out = child.wait_with_output().unwrap();
+            assert!(out.status.success(), "dot rejected the graph: {}", String::from_utf8_lossy(&out.stderr));
+            assert!(String::from_utf8_lossy(&out.stdout).contains("<svg"));
+        }
+        Err(_) => eprintln!("SKIPPED: `dot` (Graphviz) is not on PATH; the dot output was not rendered"),
+    }
+}
+
+/// Everything printed after the marker line `saved to …` (or from the start of a loaded game).
+fn after_save(out: &str) -> &str {
+    let i = out.find("saved to ").expect("save line");
+    let rest = &out[i..];
+    &rest[rest.find('\n').map(|n| n + 1).unwrap_or(rest.len())..]
+}
+
+#[test]
+fn play_save_and_load_continue_identically() {
+    let dir = temp_dir("play-save");
+    let save = dir.join("game.json");
+    let tail = "attack enemy:1\nattack enemy:2\npickup\nenter core:library\nquests\ninventory\nstatus\n";
+    let head = format!("talk core:elder\nequip core:iron_sword\nspawn core:rat 3\nattack enemy:0\nsave {}\n", save.display());
+    let (code, straight, err) = play(&["--seed", "5", "--option", "core:warrior"], &format!("{head}{tail}quit\n"));
+    assert_eq!(code, 0, "{err}");
+    assert!(straight.contains("fired core:rattenplage"), "{straight}");
+    let (code, resumed, err) = play(&["--load", save.to_str().unwrap()], &format!("{tail}quit\n"));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(after_save(&straight), resumed, "a loaded game continues exactly like the uninterrupted one");
+    // The save file holds the generator state and quest progress.
+    let text = std::fs::read_to_string(&save).unwrap();
+    assert!(text.contains("\"rng\": \"chacha8:"));
+    assert!(text.contains("\"quest\": \"core:rattenplage\""));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn play_corrupt_save_changes_nothing() {
+    let dir = temp_dir("play-corrupt");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{ \"format\": \"rustkeep-save\", \"version\": 1, \"game\": { \"player\": 3 } }").unwrap();
+    let script = format!("spawn core:rat\nstatus\nload {}\nstatus\nquit\n", bad.display());
+    let (code, out, err) = play(&[], &script);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("error: ") && out.contains("not a valid save"), "{out}");
+    let first = &out[out.find("\nhealth ").expect("first status")..];
+    let (before, after) = first.split_once("\nerror: ").expect("error line");
+    let after = &after[after.find('\n').expect("line end")..];
+    assert_eq!(before.trim(), after.trim(), "the failed load left the game as it was");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn play_load_drops_quests_of_a_removed_mod() {
+    let dir = temp_dir("play-vanished");
+    let save = dir.join("mags.json");
+    let (code, _, err) = play(&["--mods", "examples/rat_catcher"], &format!("talk rat_catcher:old_mags\nsave {}\nquit\n", save.display()));
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = play(&["--load", save.to_str().unwrap()], "quests\nquit\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("warning: quest rat_catcher:tails_for_coin no longer exists"), "{out}");
+    assert!(out.contains("no quests started"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn play_rejects_bad_commands_without_acting() {
+    let (code, out, _) = play(&[], "atack enemy:0\nattack enemy:9\nspawn core:ratt\nroll core:rat_loot\nroll core:rat_loot\nhelp\nquit\n");
+    assert_eq!(code, 0);
+    assert!(out.contains("error: unknown command `atack`; did you mean `attack`?"), "{out}");
+    assert!(out.contains("error: there is no enemy:9"), "{out}");
+    assert!(out.contains("did you mean `core:rat`?"), "{out}");
+    // A roll preview does not advance the generator: twice the same answer.
+    let rolls: Vec<&str> = out.lines().filter(|l| l.starts_with("core:rat_loot would give")).collect();
+    assert_eq!(rolls.len(), 2);
+    assert_eq!(rolls[0], rolls[1]);
+    assert!(!out.contains("step 0"), "no command above took a turn");
+}

@@ -1,0 +1,119 @@
+//! Saves for `rustkeep play` (SPEC §7): the full state as JSON — the generator's state as hex,
+//! quest progress, what lies on the floor and the unrolled piles — so that loading never re-rolls
+//! what was already rolled. Written atomically (a temporary file in the same folder, then a
+//! rename), so a crash never leaves half a save behind.
+//!
+//! Loading checks the save against the data in force: progress for a quest ID that no longer
+//! exists is dropped with a warning (SPEC §3.7), and so is anything else whose ID vanished (an
+//! item, affix, status, option or enemy), so a removed mod never breaks a save.
+
+use std::path::Path;
+
+use rustkeep_data::vocab::Registry;
+use serde::{Deserialize, Serialize};
+
+use crate::game::{Game, World};
+
+const FORMAT: &str = "rustkeep-save";
+const VERSION: u32 = 1;
+
+#[derive(Serialize, Deserialize)]
+struct SaveFile {
+    format: String,
+    version: u32,
+    game: Game,
+}
+
+/// The save as JSON text.
+pub fn to_json(g: &Game) -> String {
+    let f = SaveFile { format: FORMAT.into(), version: VERSION, game: g.clone() };
+    let mut s = serde_json::to_string_pretty(&f).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// Writes a save atomically.
+pub fn write(path: &Path, g: &Game) -> Result<(), String> {
+    let text = to_json(g);
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).ok_or_else(|| format!("{} is not a file path", path.display()))?;
+    let tmp = path.with_file_name(format!(".{name}.tmp{}", std::process::id()));
+    let result = (|| {
+        use std::io::Write;
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(format!("cannot write {}: {e}", path.display()));
+    }
+    Ok(())
+}
+
+/// Reads a save; the game is returned only if the whole file is valid.
+pub fn read(path: &Path, w: &World) -> Result<(Game, Vec<String>), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    from_json(&text, w).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Parses a save and reconciles it with the data in force; returns the warnings.
+pub fn from_json(text: &str, w: &World) -> Result<(Game, Vec<String>), String> {
+    let f: SaveFile = serde_json::from_str(text).map_err(|e| format!("not a valid save: {e}"))?;
+    if f.format != FORMAT {
+        return Err(format!("not a rustkeep save (format `{}`)", f.format));
+    }
+    if f.version != VERSION {
+        return Err(format!("save version {} is not supported (this build reads version {VERSION})", f.version));
+    }
+    let mut g = f.game;
+    let mut warnings = Vec::new();
+    g.quests.retain(|q| {
+        let keep = w.exists(Registry::Quests, &q.quest);
+        if !keep {
+            warnings.push(format!("quest {} no longer exists; its progress ({} counted{}) is dropped", q.quest, q.count, if q.done { ", done" } else { "" }));
+        }
+        keep
+    });
+    let mut bodies: Vec<(String, &mut crate::game::Creature)> = vec![("player".into(), &mut g.player)];
+    for e in g.enemies.iter_mut() {
+        bodies.push((format!("enemy:{}", e.index), &mut e.body));
+    }
+    for (who, c) in bodies {
+        c.options.retain(|o| keep(w, Registry::CharacterOptions, o, &who, "character option", &mut warnings));
+        c.statuses.retain(|s| keep(w, Registry::Statuses, &s.status, &who, "status", &mut warnings));
+        c.inventory.retain(|i| keep(w, Registry::Items, &i.item, &who, "item", &mut warnings));
+        for i in c.inventory.iter_mut() {
+            i.affixes.retain(|a| keep(w, Registry::Affixes, a, &who, "affix", &mut warnings));
+        }
+    }
+    g.enemies.retain(|e| match &e.body.creature {
+        Some(c) if !w.exists(Registry::Creatures, c) => {
+            warnings.push(format!("creature {c} (enemy:{}) no longer exists; it is removed", e.index));
+            false
+        }
+        _ => true,
+    });
+    g.floor_loot.retain(|i| keep(w, Registry::Items, &i.item, "floor", "item", &mut warnings));
+    g.piles.retain(|t| keep(w, Registry::LootTables, t, "room", "loot table", &mut warnings));
+    if let Some(f) = g.floor.clone() {
+        if !keep(w, Registry::Floors, &f, "the game", "floor", &mut warnings) {
+            g.floor = None;
+        }
+    }
+    if let Some(r) = g.room.clone() {
+        if !keep(w, Registry::Prefabs, &r, "the game", "prefab", &mut warnings) {
+            g.room = None;
+        }
+    }
+    g.warnings.extend(warnings.iter().cloned());
+    Ok((g, warnings))
+}
+
+fn keep(w: &World, reg: Registry, id: &str, who: &str, noun: &str, warnings: &mut Vec<String>) -> bool {
+    let ok = w.exists(reg, id);
+    if !ok {
+        warnings.push(format!("{noun} {id} ({who}) no longer exists; it is dropped"));
+    }
+    ok
+}

@@ -1,0 +1,177 @@
+//! Golden traces: every scenario under `tests/scenarios/` and `examples/scenarios/` runs, and its
+//! JSON trace must equal the committed snapshot in `tests/golden/` byte for byte. Set
+//! `UPDATE_GOLDEN=1` to rewrite the snapshots (then review the diff). Each scenario also has
+//! assertions on the semantics it exists for, so a snapshot is never the only check.
+
+use std::path::{Path, PathBuf};
+
+use rustkeep_engine::scenario::{run_file, Report};
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
+}
+
+fn scenario_path(name: &str) -> PathBuf {
+    let r = root();
+    let local = r.join("crates/rustkeep-engine/tests/scenarios").join(format!("{name}.toml"));
+    if local.exists() {
+        local
+    } else {
+        r.join("examples/scenarios").join(format!("{name}.toml"))
+    }
+}
+
+fn run(name: &str) -> (Report, Value) {
+    let report = run_file(&scenario_path(name), &root()).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let text = report.json_text();
+    let golden = root().join("crates/rustkeep-engine/tests/golden").join(format!("{name}.json"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&golden, &text).expect("write golden");
+    } else {
+        let want = std::fs::read_to_string(&golden).unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_GOLDEN=1)", golden.display()));
+        assert!(want == text, "{name}: the trace differs from {}; run with UPDATE_GOLDEN=1 and review the diff", golden.display());
+    }
+    let json: Value = serde_json::from_str(&text).expect("json");
+    (report, json)
+}
+
+fn events(step: &Value) -> Vec<String> {
+    step["events"].as_array().unwrap().iter().map(|e| e["event"].as_str().unwrap().to_string()).collect()
+}
+
+fn triggers<'a>(step: &'a Value, event: &str) -> Vec<&'a Value> {
+    step["events"].as_array().unwrap().iter().filter(|e| e["event"] == event).flat_map(|e| e["triggers"].as_array().unwrap().iter()).collect()
+}
+
+#[test]
+fn fifo_order_of_events_raised_while_handling_another() {
+    let (_, j) = run("fifo");
+    let s0 = &j["steps"][0];
+    assert_eq!(events(s0), ["turn_started", "combat_started", "attack_hit", "damage_taken", "item_picked_up"]);
+    // item_picked_up was raised by the tattler while attack_hit (#2) was handled.
+    assert_eq!(s0["events"][4]["cause"], 2);
+    assert_eq!(s0["events"][3]["cause"], Value::Null);
+}
+
+#[test]
+fn event_cap_stops_two_brambles() {
+    let (r, j) = run("event_cap");
+    assert_eq!(j["steps"][0]["events"].as_array().unwrap().len(), 100);
+    let cap: Vec<&String> = r.warnings.iter().filter(|w| w.starts_with("event cap (100) reached in step 0:")).collect();
+    assert_eq!(cap.len(), 1, "one warning line for step 0: {:?}", r.warnings);
+    assert!(cap[0].ends_with("events dropped"));
+    // The next step starts with a fresh cap: the player's hit is answered once, nothing dropped.
+    assert_eq!(events(&j["steps"][1]), ["turn_started", "attack_hit", "damage_taken", "damage_taken"]);
+    assert_eq!(r.warnings.len(), 1);
+}
+
+#[test]
+fn when_filter_reflects_fire_only() {
+    let (_, j) = run("fire_and_thorns");
+    let fire = triggers(&j["steps"][2], "damage_taken");
+    let plate: Vec<_> = fire.iter().filter(|t| t["owner"] == "fire_and_thorns:thornplate").collect();
+    assert_eq!(plate[0]["fired"], true, "{plate:?}");
+    assert_eq!(plate[1]["reason"], "when mismatch: damage_type is fire, wanted physical");
+    let phys = triggers(&j["steps"][3], "damage_taken");
+    let plate: Vec<_> = phys.iter().filter(|t| t["owner"] == "fire_and_thorns:thornplate").collect();
+    assert_eq!(plate[0]["fired"], false);
+    assert_eq!(plate[0]["reason"], "when mismatch: damage_type is physical, wanted fire");
+    // The cinder blade's +3 vs undead: 9 against the skeleton, 6 against the rat.
+    let dmg = |s: usize| j["steps"][s]["events"].as_array().unwrap().iter().find(|e| e["event"] == "damage_taken").unwrap()["payload"]["amount"].clone();
+    assert_eq!(dmg(0), 9);
+    assert_eq!(dmg(1), 6);
+}
+
+#[test]
+fn conditional_modifier_read_against_the_opponent() {
+    let (_, j) = run("conditional_modifier");
+    let amount =
+        |s: usize| j["steps"][s]["events"].as_array().unwrap().iter().find(|e| e["event"] == "damage_taken").unwrap()["payload"]["amount"].as_i64().unwrap();
+    // Silver mace: player 1 + mace; +5 only against the undead zombie; the troll has armour 2.
+    assert_eq!(amount(0) - (amount(1) + 2), 5);
+}
+
+#[test]
+fn quest_chain_starts_and_completes() {
+    let (_, j) = run("quest_chain");
+    let quests = j["final"]["player"]["quests"].as_array().unwrap();
+    assert_eq!(quests.len(), 2);
+    assert_eq!(quests[0]["quest"], "core:the_lost_key");
+    assert_eq!(quests[1]["quest"], "core:the_sealed_vault");
+    assert!(quests.iter().all(|q| q["done"] == true));
+    // Started while item_picked_up was handled, the vault quest does not see that step's
+    // quest_completed as its own.
+    let completed = triggers(&j["steps"][0], "quest_completed");
+    assert!(completed.iter().all(|t| t["owner"] != "core:the_sealed_vault" || t["fired"] == false));
+    let inv = j["final"]["player"]["inventory"].as_array().unwrap();
+    assert!(inv.iter().any(|i| i["item"] == "core:ring_of_fortune"));
+}
+
+#[test]
+fn rattenplage_chain_and_victory() {
+    let (_, j) = run("rattenplage");
+    let quests = j["final"]["player"]["quests"].as_array().unwrap();
+    let q = |id: &str| quests.iter().find(|q| q["quest"] == id).cloned().unwrap();
+    assert_eq!(q("core:rattenplage")["count"], 5);
+    assert_eq!(q("core:rattenplage")["done"], true);
+    assert_eq!(q("core:word_of_the_rat_king")["done"], true);
+    assert_eq!(q("core:rat_king_bounty")["done"], false);
+    assert_eq!(q("core:proven_in_battle")["count"], 1);
+    assert!(j["final"]["enemies"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn combat_ended_victory_then_fled() {
+    let (_, j) = run("victory_fled");
+    let ended = |s: usize| {
+        j["steps"][s]["events"].as_array().unwrap().iter().filter(|e| e["event"] == "combat_ended").map(|e| e["payload"]["outcome"].clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(ended(0), ["victory"]);
+    assert!(events(&j["steps"][1]).contains(&"combat_started".to_string()));
+    assert_eq!(ended(2), ["fled"]);
+    let pib = &j["final"]["player"]["quests"][0];
+    assert_eq!(pib["count"], 1, "fleeing does not count as a victory");
+}
+
+#[test]
+fn prefab_room_entered_triggers() {
+    let (_, j) = run("prefab_trigger");
+    let shrine = triggers(&j["steps"][0], "room_entered");
+    assert!(shrine.iter().any(|t| t["owner"] == "core:shrine" && t["fired"] == true));
+    let lava = &j["steps"][1];
+    assert!(events(lava).contains(&"damage_taken".to_string()));
+    // An injected room_entered runs the library's trigger (self = player) and the quest.
+    let lib = triggers(&j["steps"][2], "room_entered");
+    assert!(lib.iter().any(|t| t["owner"] == "core:library"));
+    assert!(lib.iter().any(|t| t["owner"] == "core:forbidden_knowledge" && t["fired"] == true));
+}
+
+#[test]
+fn player_death_is_creature_died_and_ends_the_run() {
+    let (r, j) = run("player_death");
+    let died: Vec<_> = j["steps"][0]["events"].as_array().unwrap().iter().filter(|e| e["event"] == "creature_died").collect();
+    assert_eq!(died.len(), 1);
+    assert_eq!(died[0]["source"], "player");
+    assert_eq!(died[0]["target"], "enemy:0");
+    assert_eq!(j["final"]["player"]["health"], 0);
+    assert_eq!(j["steps"].as_array().unwrap().len(), 1, "no step after the player's death");
+    assert!(r.warnings.iter().any(|w| w == "the player died in step 0; the run ends"));
+}
+
+#[test]
+fn rat_catcher_example() {
+    let (_, j) = run("rat_catcher");
+    assert!(events(&j["steps"][2]).contains(&"combat_started".to_string()));
+    assert!(j["steps"][4]["events"].as_array().unwrap().iter().any(|e| e["event"] == "combat_ended" && e["payload"]["outcome"] == "fled"));
+    assert!(j["final"]["enemies"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn same_scenario_same_seed_same_bytes() {
+    for name in ["rattenplage", "rat_catcher", "fire_and_thorns"] {
+        let a = run_file(&scenario_path(name), &root()).unwrap().json_text();
+        let b = run_file(&scenario_path(name), &root()).unwrap().json_text();
+        assert!(a == b, "{name} is not deterministic");
+    }
+}

@@ -1,0 +1,134 @@
+//! Saves (round trip mid-scenario, vanished quests, corrupt files) and the trigger graph.
+
+use std::path::{Path, PathBuf};
+
+use rustkeep_data::project::{load, Overlay, Project};
+use rustkeep_engine::game::World;
+use rustkeep_engine::graph::Graph;
+use rustkeep_engine::save;
+use rustkeep_engine::scenario::{run_step, Scenario};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
+}
+
+fn world_with(mods: &[&str]) -> World {
+    let r = root();
+    let paths: Vec<PathBuf> = mods.iter().map(|m| r.join(m)).collect();
+    World::new(load(&paths, &r, &Overlay::new())).expect("world")
+}
+
+#[test]
+fn save_and_load_mid_scenario_continues_identically() {
+    let text = std::fs::read_to_string(root().join("examples/scenarios/rat_catcher.toml")).unwrap();
+    let sc = Scenario::parse(&text).unwrap();
+    let w = world_with(&["examples/rat_catcher"]);
+    sc.validate(&w).unwrap();
+
+    let (mut straight, _) = sc.start(&w);
+    let all: Vec<String> = sc.steps.iter().map(|s| run_step(&mut straight, &w, s).json().to_string()).collect();
+
+    let (mut first, _) = sc.start(&w);
+    let mut resumed: Vec<String> = sc.steps[..3].iter().map(|s| run_step(&mut first, &w, s).json().to_string()).collect();
+    let dir = std::env::temp_dir().join(format!("rustkeep-save-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("mid.json");
+    save::write(&file, &first).unwrap();
+    drop(first);
+    let (mut second, warnings) = save::read(&file, &w).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    resumed.extend(sc.steps[3..].iter().map(|s| run_step(&mut second, &w, s).json().to_string()));
+    assert_eq!(all, resumed);
+    assert_eq!(straight.final_json(&w), second.final_json(&w));
+    assert_eq!(straight.rng, second.rng);
+    // No temporary file is left next to the save.
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left.len(), 1, "{left:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn loading_drops_vanished_quests_with_a_warning() {
+    let text = std::fs::read_to_string(root().join("examples/scenarios/rat_catcher.toml")).unwrap();
+    let sc = Scenario::parse(&text).unwrap();
+    let with_mod = world_with(&["examples/rat_catcher"]);
+    let (mut g, _) = sc.start(&with_mod);
+    run_step(&mut g, &with_mod, &sc.steps[0]);
+    assert!(g.quests.iter().any(|q| q.quest == "rat_catcher:tails_for_coin"));
+    let json = save::to_json(&g);
+
+    let core_only = World::new(Project::with_bundled_core()).unwrap();
+    let (loaded, warnings) = save::from_json(&json, &core_only).unwrap();
+    assert!(loaded.quests.iter().all(|q| q.quest.starts_with("core:")));
+    assert!(warnings.iter().any(|w| w.starts_with("quest rat_catcher:tails_for_coin no longer exists")), "{warnings:?}");
+    // The mod's cheese wedge vanished from the inventory as well.
+    assert!(loaded.player.inventory.iter().all(|i| i.item.starts_with("core:")));
+}
+
+#[test]
+fn corrupt_saves_are_clear_errors() {
+    let w = World::new(Project::with_bundled_core()).unwrap();
+    let e = save::from_json("{ not json", &w).err().unwrap();
+    assert!(e.starts_with("not a valid save"), "{e}");
+    let e = save::from_json(r#"{"format":"other","version":1,"game":{}}"#, &w).err().unwrap();
+    assert!(e.contains("not a valid save") || e.contains("not a rustkeep save"), "{e}");
+    let mut g = rustkeep_engine::game::Game::new(1, vec![], &Default::default());
+    g.heal_player_full(&w);
+    let good = save::to_json(&g);
+    let bad_rng = good.replace("chacha8:", "chacha9:");
+    let e = save::from_json(&bad_rng, &w).err().unwrap();
+    assert!(e.contains("generator state"), "{e}");
+}
+
+#[test]
+fn graph_marks_the_bramble_cycle() {
+    let w = world_with(&["crates/rustkeep-engine/tests/mods/thorns"]);
+    let g = Graph::build(&w);
+    let j = g.json();
+    let node = |id: &str| j["nodes"].as_array().unwrap().iter().find(|n| n["id"] == id).cloned().unwrap();
+    assert_eq!(node("thorns:bramble")["cycle"], true);
+    assert_eq!(node("event:damage_taken")["cycle"], true);
+    assert_eq!(node("core:rattenplage")["cycle"], false);
+    let edge = |from: &str, to: &str| j["edges"].as_array().unwrap().iter().find(|e| e["from"] == from && e["to"] == to).cloned();
+    assert_eq!(edge("event:damage_taken", "thorns:bramble").unwrap()["kind"], "listens");
+    assert_eq!(edge("thorns:bramble", "event:damage_taken").unwrap()["cycle"], true);
+    assert_eq!(edge("core:rattenplage", "event:item_picked_up").unwrap()["kind"], "raises");
+    assert!(j["cycles"].as_array().unwrap().iter().any(|c| c.as_array().unwrap().iter().any(|n| n == "thorns:bramble")));
+    let dot = g.dot();
+    assert!(dot.starts_with("digraph triggers {"));
+    assert!(dot.contains("\"thorns:bramble\" -> \"event:damage_taken\" [label=\"raises\", style=solid, color=red"));
+}
+
+#[test]
+fn graph_of_the_core_has_the_quest_chains() {
+    let w = World::new(Project::with_bundled_core()).unwrap();
+    let g = Graph::build(&w);
+    let j = g.json();
+    let edges = j["edges"].as_array().unwrap();
+    assert!(edges.iter().any(|e| e["from"] == "event:quest_completed" && e["to"] == "core:word_of_the_rat_king"));
+    assert!(edges.iter().any(|e| e["from"] == "core:word_of_the_rat_king" && e["to"] == "event:quest_completed"));
+    // Events and bearers are all there, deterministic across builds.
+    assert_eq!(j, Graph::build(&w).json());
+    assert_eq!(j["nodes"].as_array().unwrap().iter().filter(|n| n["kind"] == "event").count(), 12);
+}
+
+#[test]
+fn bad_scenarios_are_clear_errors() {
+    let w = World::new(Project::with_bundled_core()).unwrap();
+    let sc = Scenario::parse("[player]\noptions = [\"core:warior\"]\n[[steps]]\ntalk = \"core:eldr\"\n").unwrap();
+    let e = sc.validate(&w).err().unwrap();
+    assert!(e.contains("`core:warior` is not a known character option; did you mean `core:warrior`?"), "{e}");
+    assert!(e.contains("did you mean `core:elder`?"), "{e}");
+    let e = Scenario::parse("[[steps]]\nattack = \"enemy:0\"\npickup = true\n").err().unwrap();
+    assert!(e.contains("exactly one"), "{e}");
+    let e = Scenario::parse("[[steps]]\nattack = \"goblin\"\n").err().unwrap();
+    assert!(e.contains("not `player` or `enemy:N`"), "{e}");
+    let e = Scenario::parse("[[steps]]\nevent = \"room_entred\"\n").err().unwrap();
+    assert!(e.contains("did you mean `room_entered`"), "{e}");
+    let e = Scenario::parse("[[steps]]\nevent = \"room_entered\"\npayload = { floor = \"core:floor_1\" }\n").err().unwrap();
+    assert!(e.contains("does not carry `floor`"), "{e}");
+    let e = Scenario::parse("[[steps]]\naction = { action = \"damage\", amount = 0, damage_type = \"fire\", target = \"self\" }\n").err().unwrap();
+    assert!(e.contains("malformed"), "{e}");
+    let e = Scenario::parse("sede = 1\n").err().unwrap();
+    assert!(e.contains("sede"), "{e}");
+}

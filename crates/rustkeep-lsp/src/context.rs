@@ -1,0 +1,473 @@
+//! What the cursor is on, read from the raw text of the buffer being typed.
+//!
+//! While a modder types, the file is usually not valid TOML, so this does not rely on the parser:
+//! a small tolerant scanner reads from the current table header to the next one, keeping a stack of
+//! open inline tables and arrays with the keys and string values seen in each. The result says
+//! whether the cursor is in a header, on a key or on a value (and of which key), and maps the stack
+//! onto the schema of [`rustkeep_data::vocab`] ([`Scope`]).
+
+use rustkeep_data::text::Span;
+use rustkeep_data::vocab::{self, Event, FieldDef, FieldType, Registry};
+
+/// Where in the schema a table is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scope {
+    Root,
+    Balance,
+    Entry(Registry),
+    Trigger,
+    /// A `when` table, with the event of its trigger if known.
+    When(Option<Event>),
+    /// A check, with its `check` name if known.
+    Check(Option<vocab::CheckKind>),
+    /// An action, with its `action` name if known.
+    Action(Option<vocab::ActionKind>),
+    Modifier,
+    Ai,
+    LootEntry,
+    /// `attributes = { … }`: keys are attributes.
+    Attributes,
+    Unknown,
+}
+
+/// The scope a field's value opens (for list fields: the scope of each element).
+pub fn descend(scope: Scope, key: &str) -> Scope {
+    if scope == Scope::Root {
+        return match Registry::from_key(key) {
+            Some(r) => Scope::Entry(r),
+            None if key == "balance" => Scope::Balance,
+            None => Scope::Unknown,
+        };
+    }
+    let Some(def) = fields(scope).into_iter().find(|d| d.name == key) else { return Scope::Unknown };
+    match def.ty {
+        FieldType::Triggers => Scope::Trigger,
+        FieldType::Actions => Scope::Action(None),
+        FieldType::Conditions => Scope::Check(None),
+        FieldType::Modifiers => Scope::Modifier,
+        FieldType::Ai => Scope::Ai,
+        FieldType::LootEntries => Scope::LootEntry,
+        FieldType::When => Scope::When(None),
+        FieldType::AttributeTable => Scope::Attributes,
+        _ => Scope::Unknown,
+    }
+}
+
+/// The fields a table in `scope` may have (for checks and actions: the discriminator, and the
+/// fields of the named check/action once known). `when` and `attributes` have no field rows.
+pub fn fields(scope: Scope) -> Vec<&'static FieldDef> {
+    match scope {
+        Scope::Balance => vocab::BALANCE_FIELDS.iter().collect(),
+        Scope::Entry(r) => r.def().fields.iter().collect(),
+        Scope::Trigger => vocab::TRIGGER_FIELDS.iter().collect(),
+        Scope::Modifier => vocab::MODIFIER_FIELDS.iter().collect(),
+        Scope::Ai => vocab::AI_FIELDS.iter().collect(),
+        Scope::LootEntry => vocab::LOOT_ENTRY_FIELDS.iter().collect(),
+        Scope::Check(k) => {
+            let mut v = vec![&vocab::CHECK_FIELD];
+            if let Some(k) = k {
+                v.extend(k.def().fields.iter());
+            }
+            v.push(&vocab::NOT_FIELD);
+            v
+        }
+        Scope::Action(k) => {
+            let mut v = vec![&vocab::ACTION_FIELD];
+            if let Some(k) = k {
+                v.extend(k.def().fields.iter());
+            }
+            v
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// One open table or array.
+#[derive(Clone, Debug, Default)]
+pub struct Frame {
+    /// The key whose value this container is (array elements inherit their array's key).
+    pub key: Option<String>,
+    pub is_array: bool,
+    /// Keys written in this table (before and after the cursor).
+    pub keys: Vec<String>,
+    /// `key = "string"` pairs written in this table.
+    pub strings: Vec<(String, String)>,
+}
+
+impl Frame {
+    pub fn string(&self, key: &str) -> Option<&str> {
+        self.strings.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+}
+
+/// What the cursor is on.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pos {
+    /// In a `[…]` / `[[…]]` header; `prefix` is what is typed after the brackets.
+    Header { double: bool, prefix: String, start: usize },
+    /// Where a key goes; `token` is the key under the cursor, if any.
+    Key { token: Option<Span> },
+    /// A value of `key`. `string` is the content span of the string under the cursor (the end is
+    /// the cursor when the string is not closed on this line), `token` the whole value token.
+    Value { key: String, string: Option<Span>, closed: bool, token: Option<Span> },
+    /// In a comment or somewhere nothing can be completed.
+    Other,
+}
+
+#[derive(Clone, Debug)]
+pub struct Context {
+    pub pos: Pos,
+    /// The open frames, outermost first; `frames[0]` is the header's table.
+    pub frames: Vec<Frame>,
+    /// The scope of each frame (same length as `frames`).
+    pub scopes: Vec<Scope>,
+}
+
+impl Context {
+    /// The scope of the innermost table (for an array: of the table holding it).
+    pub fn table_scope(&self) -> Scope {
+        for (f, s) in self.frames.iter().zip(&self.scopes).rev() {
+            if !f.is_array {
+                return *s;
+            }
+        }
+        Scope::Root
+    }
+    /// The innermost table frame.
+    pub fn table(&self) -> &Frame {
+        self.frames.iter().rev().find(|f| !f.is_array).unwrap_or(&self.frames[0])
+    }
+    /// The field a value belongs to: `(scope holding the field, key)`.
+    pub fn value_field(&self) -> Option<(Scope, &str)> {
+        let Pos::Value { key, .. } = &self.pos else { return None };
+        Some((self.table_scope_for_value(), key.as_str()))
+    }
+    fn table_scope_for_value(&self) -> Scope {
+        // A value inside an array (`prefabs = [ "…" ]`) belongs to the field of the table that holds
+        // the array: skip the arrays on top.
+        let mut i = self.frames.len();
+        while i > 0 && self.frames[i - 1].is_array {
+            i -= 1;
+        }
+        if i == 0 {
+            return Scope::Root;
+        }
+        self.scopes[i - 1]
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    Str { span: Span, content: Span, closed: bool },
+    Bare(Span),
+    Punct(u8, usize),
+    Newline(usize),
+    Comment(Span),
+}
+
+impl Tok {
+    fn start(&self) -> usize {
+        match self {
+            Tok::Str { span, .. } | Tok::Bare(span) | Tok::Comment(span) => span.start,
+            Tok::Punct(_, p) | Tok::Newline(p) => *p,
+        }
+    }
+}
+
+fn tokenize(text: &str, from: usize, to: usize) -> Vec<Tok> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = from;
+    while i < to {
+        let c = b[i];
+        match c {
+            b'\n' => {
+                out.push(Tok::Newline(i));
+                i += 1;
+            }
+            b' ' | b'\t' | b'\r' => i += 1,
+            b'#' => {
+                let end = text[i..to].find('\n').map_or(to, |n| i + n);
+                out.push(Tok::Comment(i..end));
+                i = end;
+            }
+            b'"' | b'\'' => {
+                let triple = text[i..to].starts_with(if c == b'"' { "\"\"\"" } else { "'''" });
+                let q = if triple { 3 } else { 1 };
+                let start = i;
+                let content_start = i + q;
+                let mut j = content_start;
+                let mut closed = false;
+                while j < to {
+                    if b[j] == b'\\' && c == b'"' {
+                        j += 2;
+                        continue;
+                    }
+                    if !triple && b[j] == b'\n' {
+                        break;
+                    }
+                    if b[j] == c && (!triple || text[j..to].starts_with(if c == b'"' { "\"\"\"" } else { "'''" })) {
+                        closed = true;
+                        break;
+                    }
+                    j += 1;
+                }
+                let j = j.min(to);
+                let end = if closed { j + q } else { j };
+                out.push(Tok::Str { span: start..end, content: content_start.min(j)..j, closed });
+                i = end.max(i + 1);
+            }
+            b'[' | b']' | b'{' | b'}' | b',' | b'=' => {
+                out.push(Tok::Punct(c, i));
+                i += 1;
+            }
+            _ => {
+                let start = i;
+                while i < to && !matches!(b[i], b' ' | b'\t' | b'\r' | b'\n' | b'#' | b'"' | b'\'' | b'[' | b']' | b'{' | b'}' | b',' | b'=') {
+                    i += 1;
+                }
+                // Keep byte offsets on character boundaries.
+                while i < to && !text.is_char_boundary(i) {
+                    i += 1;
+                }
+                out.push(Tok::Bare(start..i));
+            }
+        }
+    }
+    out
+}
+
+/// Whether a line is a table header: `[name]` or `[[a.b]]`, nothing but a comment after it.
+fn header_of(line: &str) -> Option<(bool, Vec<String>)> {
+    let t = line.trim();
+    let t = match t.find('#') {
+        Some(i) if t[..i].trim_end().ends_with(']') => t[..i].trim_end(),
+        _ => t,
+    };
+    if !t.starts_with('[') || !t.ends_with(']') {
+        return None;
+    }
+    let double = t.starts_with("[[");
+    let inner = if double { t.strip_prefix("[[")?.strip_suffix("]]")? } else { t.strip_prefix('[')?.strip_suffix(']')? };
+    if inner.trim().is_empty() || !inner.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b' ' | b'"')) {
+        return None;
+    }
+    let path = inner.split('.').map(|s| s.trim().trim_matches('"').to_string()).filter(|s| !s.is_empty()).collect();
+    Some((double, path))
+}
+
+/// Whether the cursor's line is a header being typed: `[[ite…` with nothing that makes it a value.
+fn typing_header(before: &str) -> bool {
+    let t = before.trim_start();
+    t.starts_with('[') && !t.contains(['=', '{', '"', '\'', ',', ']'])
+}
+
+/// Reads the context at byte `offset` of `text`.
+pub fn at(text: &str, offset: usize) -> Context {
+    let mut offset = offset.min(text.len());
+    while offset > 0 && !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let idx = rustkeep_data::text::LineIndex::new(text);
+    let cur_line = idx.line_of(offset);
+    // The header above the cursor (or the cursor's own line).
+    let mut header_line = None;
+    for l in (0..=cur_line).rev() {
+        let span = idx.line_span(text, l);
+        if header_of(&text[span.clone()]).is_some() || (l == cur_line && typing_header(&text[span.start..offset])) {
+            header_line = Some(l);
+            break;
+        }
+    }
+    let (path, seg_start) = match header_line {
+        Some(l) => {
+            let span = idx.line_span(text, l);
+            let line = &text[span.clone()];
+            if l == cur_line {
+                let before = &text[span.start..offset];
+                let trimmed = before.trim_start();
+                let double = trimmed.starts_with("[[");
+                let after_brackets = trimmed.trim_start_matches('[');
+                if typing_header(before) {
+                    let start = offset - after_brackets.len();
+                    return Context {
+                        pos: Pos::Header { double, prefix: after_brackets.to_string(), start },
+                        frames: vec![Frame::default()],
+                        scopes: vec![Scope::Root],
+                    };
+                }
+            }
+            let (_, path) = header_of(line).unwrap_or_default();
+            (path, span.end)
+        }
+        None => (Vec::new(), 0),
+    };
+    // The segment ends at the next header.
+    let mut seg_end = text.len();
+    for l in cur_line + 1..idx.line_count() {
+        let span = idx.line_span(text, l);
+        if header_of(&text[span.clone()]).is_some() {
+            seg_end = span.start;
+            break;
+        }
+    }
+    let toks = tokenize(text, seg_start.min(seg_end), seg_end);
+
+    // Scope of the header's table.
+    let mut scope = Scope::Root;
+    for k in &path {
+        scope = descend(scope, k);
+    }
+    let mut arena: Vec<Frame> = vec![Frame::default()];
+    let mut stack: Vec<usize> = vec![0];
+    // Per frame (indexed like `arena`): the pending key (after `key =`, before its value) and
+    // whether a key is expected.
+    let mut pending: Vec<Option<String>> = vec![None];
+    let mut expect_key: Vec<bool> = vec![true];
+    let mut snapshot: Option<(Vec<usize>, Pos)> = None;
+
+    let value_key = |arena: &Vec<Frame>, stack: &Vec<usize>, pending: &Vec<Option<String>>| -> String {
+        let top = *stack.last().expect("stack is never empty");
+        if arena[top].is_array {
+            arena[top].key.clone().unwrap_or_default()
+        } else {
+            pending[top].clone().unwrap_or_default()
+        }
+    };
+
+    for t in &toks {
+        let top = *stack.last().expect("stack is never empty");
+        if snapshot.is_none() {
+            let pos = match t {
+                Tok::Comment(s) if s.start < offset && offset <= s.end => Some(Pos::Other),
+                Tok::Str { span, content, closed } if span.start < offset && (offset < span.end || (!closed && offset <= span.end)) => {
+                    let end = if *closed { content.end } else { offset.max(content.start) };
+                    Some(Pos::Value { key: value_key(&arena, &stack, &pending), string: Some(content.start..end), closed: *closed, token: Some(span.clone()) })
+                }
+                Tok::Bare(s) if s.start < offset && offset <= s.end => Some(if expect_key[top] && !arena[top].is_array {
+                    Pos::Key { token: Some(s.clone()) }
+                } else {
+                    Pos::Value { key: value_key(&arena, &stack, &pending), string: None, closed: false, token: Some(s.clone()) }
+                }),
+                _ if t.start() >= offset => Some(if expect_key[top] && !arena[top].is_array {
+                    Pos::Key { token: None }
+                } else {
+                    Pos::Value { key: value_key(&arena, &stack, &pending), string: None, closed: false, token: None }
+                }),
+                _ => None,
+            };
+            if let Some(p) = pos {
+                snapshot = Some((stack.clone(), p));
+            }
+        }
+        match t {
+            Tok::Newline(_) => {
+                if stack.len() == 1 {
+                    expect_key[0] = true;
+                    pending[0] = None;
+                }
+            }
+            Tok::Comment(_) => {}
+            Tok::Punct(b'=', _) => expect_key[top] = false,
+            Tok::Punct(b',', _) => {
+                if !arena[top].is_array {
+                    expect_key[top] = true;
+                    pending[top] = None;
+                }
+            }
+            Tok::Punct(open @ (b'{' | b'['), _) => {
+                let key = if arena[top].is_array { arena[top].key.clone() } else { pending[top].clone() };
+                arena.push(Frame { key, is_array: *open == b'[', ..Frame::default() });
+                stack.push(arena.len() - 1);
+                pending.push(None);
+                expect_key.push(*open == b'{');
+            }
+            Tok::Punct(b'}' | b']', _) => {
+                if stack.len() > 1 {
+                    stack.pop();
+                }
+            }
+            Tok::Punct(..) => {}
+            Tok::Str { .. } | Tok::Bare(_) if !arena[top].is_array && expect_key[top] => {
+                // A key (quoted keys are read like bare ones).
+                let kspan = match t {
+                    Tok::Str { content, .. } => content.clone(),
+                    Tok::Bare(s) => s.clone(),
+                    _ => 0..0,
+                };
+                let k = text[kspan].to_string();
+                arena[top].keys.push(k.clone());
+                pending[top] = Some(k);
+                expect_key[top] = false;
+            }
+            Tok::Str { content, .. } => {
+                if let (false, Some(k)) = (arena[top].is_array, pending[top].clone()) {
+                    arena[top].strings.push((k, text[content.clone()].to_string()));
+                }
+            }
+            Tok::Bare(_) => {}
+        }
+    }
+    let (ids, pos) = snapshot.unwrap_or_else(|| {
+        let top = *stack.last().expect("stack is never empty");
+        let p = if expect_key[top] && !arena[top].is_array {
+            Pos::Key { token: None }
+        } else {
+            Pos::Value { key: value_key(&arena, &stack, &pending), string: None, closed: false, token: None }
+        };
+        (stack.clone(), p)
+    });
+    let frames: Vec<Frame> = ids.iter().map(|&i| arena[i].clone()).collect();
+    // Map frames onto the schema.
+    let mut scopes: Vec<Scope> = Vec::with_capacity(frames.len());
+    for (i, f) in frames.iter().enumerate() {
+        let s = if i == 0 {
+            scope
+        } else {
+            // Elements of an array (tables or nested arrays) share the array's scope; a container
+            // that is the value of a key opens the scope of that key.
+            let parent = scopes[i - 1];
+            if frames[i - 1].is_array {
+                parent
+            } else {
+                descend(parent, f.key.as_deref().unwrap_or(""))
+            }
+        };
+        scopes.push(refine(s, f, i, &frames, &scopes));
+    }
+    Context { pos, frames, scopes }
+}
+
+/// Fills in what a table's own values say: the check or action it is, the event of a `when`.
+fn refine(s: Scope, f: &Frame, i: usize, frames: &[Frame], scopes: &[Scope]) -> Scope {
+    match s {
+        Scope::Check(_) => Scope::Check(f.string("check").and_then(vocab::CheckKind::from_name)),
+        Scope::Action(_) => Scope::Action(f.string("action").and_then(vocab::ActionKind::from_name)),
+        Scope::When(_) => {
+            // The event is the `on` of the table that holds the `when`.
+            let on = (0..i)
+                .rev()
+                .find(|&j| !frames[j].is_array && matches!(scopes.get(j), Some(Scope::Trigger | Scope::Entry(Registry::Quests))))
+                .and_then(|j| frames[j].string("on"));
+            Scope::When(on.and_then(Event::from_name))
+        }
+        other => other,
+    }
+}
+
+/// The textual value of the frame's key (`id = "…"`) nearest the cursor, for loot-table kinds.
+pub fn header_string(ctx: &Context, key: &str) -> Option<String> {
+    ctx.frames.first().and_then(|f| f.string(key)).map(str::to_string)
+}
+
+/// Every `key = "string"` in the text: the key and the string's content span (for semantic tokens).
+pub fn string_values(text: &str) -> Vec<(String, Span)> {
+    let toks = tokenize(text, 0, text.len());
+    let mut out = Vec::new();
+    for w in toks.windows(3) {
+        if let [Tok::Bare(k), Tok::Punct(b'=', _), Tok::Str { content, closed: true, .. }] = w {
+            out.push((text[k.clone()].to_string(), content.clone()));
+        }
+    }
+    out
+}

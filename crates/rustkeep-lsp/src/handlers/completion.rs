@@ -1,0 +1,249 @@
+//! `textDocument/completion` (SPEC §8): registry names after `[[`, the fields of the table being
+//! written (missing ones only, required first), and values by the field's type: events, `when`
+//! fields of the trigger's event, checks, `who`, attributes, damage types, actions (with a snippet
+//! of their required fields), and IDs of the right registry and loot-table kind.
+
+use rustkeep_check::TableKind;
+use rustkeep_data::source::FileId;
+use rustkeep_data::text::Span;
+use rustkeep_data::vocab::{self, FieldDef, FieldType, RefKind, Registry, WhenValue};
+
+use crate::context::{self, Context, Pos, Scope};
+use crate::lsp::*;
+use crate::state::State;
+
+pub fn completion(state: &State, p: &TextDocumentPositionParams) -> Option<Vec<CompletionItem>> {
+    let (fid, offset) = state.locate(p)?;
+    let ctx = context::at(state.text(fid), offset);
+    Some(complete(state, fid, offset, &ctx))
+}
+
+pub fn complete(state: &State, fid: FileId, offset: usize, ctx: &Context) -> Vec<CompletionItem> {
+    match &ctx.pos {
+        Pos::Header { double, prefix, .. } => headers(*double, prefix),
+        Pos::Key { .. } => keys(ctx),
+        Pos::Value { string, closed, .. } => values(state, fid, offset, ctx, string.clone(), *closed),
+        Pos::Other => Vec::new(),
+    }
+}
+
+fn headers(double: bool, prefix: &str) -> Vec<CompletionItem> {
+    let mut out = Vec::new();
+    if let Some((reg, _)) = prefix.split_once('.') {
+        // `[[items.` → the list-of-tables fields of that registry.
+        if let Some(r) = Registry::from_key(reg) {
+            for f in r.def().fields.iter().filter(|f| matches!(f.ty, FieldType::Triggers | FieldType::Ai | FieldType::LootEntries)) {
+                out.push(item(format!("{reg}.{}", f.name), CompletionItemKind::Field, f.ty.describe(), f.doc));
+            }
+        }
+        return out;
+    }
+    for r in vocab::REGISTRIES {
+        out.push(item(r.key.to_string(), CompletionItemKind::Class, format!("[[{}]] — {}", r.key, r.noun), r.doc));
+    }
+    if !double {
+        out.push(item("balance".into(), CompletionItemKind::Class, "[balance] — singleton".into(), "Balance settings (`luck_factor`)."));
+    }
+    out
+}
+
+fn item(label: String, kind: CompletionItemKind, detail: String, doc: &str) -> CompletionItem {
+    CompletionItem {
+        label,
+        kind: Some(kind),
+        detail: Some(detail),
+        documentation: (!doc.is_empty()).then(|| Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: doc.to_string() })),
+        ..Default::default()
+    }
+}
+
+fn keys(ctx: &Context) -> Vec<CompletionItem> {
+    let scope = ctx.table_scope();
+    let present = &ctx.table().keys;
+    let mut out = Vec::new();
+    match scope {
+        Scope::Attributes => {
+            for (name, doc) in vocab::ATTRIBUTES.iter().filter(|(n, _)| !present.iter().any(|p| p == n)) {
+                let mut it = item(name.to_string(), CompletionItemKind::Property, "attribute".into(), doc);
+                it.insert_text = Some(format!("{name} = "));
+                out.push(it);
+            }
+        }
+        Scope::When(event) => {
+            for w in vocab::WHEN_FIELDS {
+                if present.iter().any(|p| p == w.name) || event.is_some_and(|e| !e.carries(w.field)) {
+                    continue;
+                }
+                let mut it = item(w.name.to_string(), CompletionItemKind::Field, "when field".into(), w.doc);
+                it.insert_text = Some(format!("{} = ", w.name));
+                out.push(it);
+            }
+        }
+        _ => {
+            for (i, f) in context::fields(scope).into_iter().enumerate() {
+                if present.iter().any(|p| p == f.name) {
+                    continue;
+                }
+                let mut it = item(f.name.to_string(), CompletionItemKind::Field, field_detail(f), f.doc);
+                it.insert_text = Some(format!("{} = ", f.name));
+                // Required fields first, then in schema order.
+                it.sort_text = Some(format!("{}{i:02}", if f.required { 0 } else { 1 }));
+                out.push(it);
+            }
+        }
+    }
+    out
+}
+
+fn field_detail(f: &FieldDef) -> String {
+    let mut s = format!("{}{}", if f.required { "required · " } else { "" }, f.ty.describe());
+    if let Some(d) = f.default {
+        s.push_str(&format!(" (default {d})"));
+    }
+    s
+}
+
+/// What values a field takes.
+enum Want {
+    Names(Vec<(&'static str, &'static str)>, CompletionItemKind),
+    Ids(RefKind),
+    Checks,
+    Actions,
+    Bool,
+    Nothing,
+}
+
+fn want_of(ty: FieldType, key: &str, scope: Scope) -> Want {
+    match ty {
+        FieldType::Event => Want::Names(vocab::EVENTS.iter().map(|e| (e.name, e.doc)).collect(), CompletionItemKind::Event),
+        FieldType::DamageType => Want::Names(vocab::DAMAGE_TYPES.to_vec(), CompletionItemKind::EnumMember),
+        FieldType::Attribute => Want::Names(vocab::ATTRIBUTES.to_vec(), CompletionItemKind::EnumMember),
+        FieldType::Who => Want::Names(vocab::WHO.to_vec(), CompletionItemKind::EnumMember),
+        FieldType::Enum(v) => Want::Names(v.iter().map(|s| (*s, "")).collect(), CompletionItemKind::EnumMember),
+        FieldType::Ref(k) | FieldType::RefList(k) => Want::Ids(k),
+        FieldType::Overrides => match scope {
+            Scope::Entry(r) => Want::Ids(RefKind::Registry(r)),
+            _ => Want::Nothing,
+        },
+        FieldType::Tag if key == "check" => Want::Checks,
+        FieldType::Tag if key == "action" => Want::Actions,
+        FieldType::Bool | FieldType::True => Want::Bool,
+        _ => Want::Nothing,
+    }
+}
+
+fn values(state: &State, fid: FileId, offset: usize, ctx: &Context, string: Option<Span>, closed: bool) -> Vec<CompletionItem> {
+    let Some((scope, key)) = ctx.value_field() else { return Vec::new() };
+    let want = match scope {
+        Scope::When(_) => match vocab::WhenField::from_name(key).map(|w| w.def().value) {
+            Some(WhenValue::DamageType) => want_of(FieldType::DamageType, key, scope),
+            Some(WhenValue::Outcome) => Want::Names(vocab::OUTCOMES.iter().map(|s| (*s, "")).collect(), CompletionItemKind::EnumMember),
+            Some(WhenValue::Id(r)) => Want::Ids(RefKind::Registry(r)),
+            None => Want::Nothing,
+        },
+        Scope::Root if key == "tags" => Want::Nothing,
+        _ => match context::fields(scope).into_iter().find(|f| f.name == key) {
+            Some(f) => want_of(f.ty, key, scope),
+            None => Want::Nothing,
+        },
+    };
+    // Where the value goes: inside the string under the cursor, or a new quoted string.
+    let text = state.text(fid);
+    let edit_range = |quoted_tail: bool| -> (Span, bool) {
+        match &string {
+            Some(s) => {
+                let end = if quoted_tail && closed { s.end + 1 } else { s.end };
+                (s.start..end.min(text.len()), true)
+            }
+            None => (offset..offset, false),
+        }
+    };
+    let mk = |label: &str, kind: CompletionItemKind, detail: String, doc: &str, snippet_tail: Option<String>| -> CompletionItem {
+        let mut it = item(label.to_string(), kind, detail, doc);
+        let (range, in_string) = edit_range(snippet_tail.is_some());
+        let new_text = match (&snippet_tail, in_string) {
+            (Some(tail), true) => format!("{label}\"{tail}"),
+            (Some(tail), false) => format!("\"{label}\"{tail}"),
+            (None, true) => label.to_string(),
+            (None, false) => format!("\"{label}\""),
+        };
+        if snippet_tail.is_some() {
+            it.insert_text_format = Some(InsertTextFormat::Snippet);
+        }
+        it.filter_text = Some(if in_string { label.to_string() } else { format!("\"{label}\"") });
+        it.text_edit = Some(CompletionItemTextEdit::TextEdit(TextEdit { range: state.range(fid, &range), new_text }));
+        it
+    };
+    match want {
+        Want::Names(names, kind) => names.into_iter().map(|(n, d)| mk(n, kind, String::new(), d, None)).collect(),
+        Want::Checks => vocab::CHECKS.iter().map(|c| mk(c.name, CompletionItemKind::Function, "check".into(), c.doc, Some(snippet(c.fields)))).collect(),
+        Want::Actions => vocab::ACTIONS.iter().map(|a| mk(a.name, CompletionItemKind::Function, "action".into(), a.doc, Some(snippet(a.fields)))).collect(),
+        Want::Bool => {
+            ["true", "false"].iter().map(|b| CompletionItem { label: b.to_string(), kind: Some(CompletionItemKind::Value), ..Default::default() }).collect()
+        }
+        Want::Ids(kind) => ids(state, ctx, kind).into_iter().map(|(id, detail)| mk(&id, CompletionItemKind::Reference, detail, "", None)).collect(),
+        Want::Nothing => Vec::new(),
+    }
+}
+
+/// `, amount = ${1:1}, damage_type = "${2|physical,…|}", target = "${3|self,target|}"` — the
+/// required fields of a check or action, as snippet placeholders.
+fn snippet(fields: &[FieldDef]) -> String {
+    let mut out = String::new();
+    for (i, f) in fields.iter().filter(|f| f.required).enumerate() {
+        let n = i + 1;
+        let choice = |names: Vec<&str>| format!("\"${{{n}|{}|}}\"", names.join(","));
+        let v = match f.ty {
+            FieldType::Who => choice(vocab::WHO.iter().map(|w| w.0).collect()),
+            FieldType::DamageType => choice(vocab::DAMAGE_TYPES.iter().map(|w| w.0).collect()),
+            FieldType::Attribute => choice(vocab::ATTRIBUTES.iter().map(|w| w.0).collect()),
+            FieldType::Int { min } => format!("${{{n}:{}}}", min.max(1)),
+            FieldType::Fraction | FieldType::Chance => format!("${{{n}:0.5}}"),
+            FieldType::Number => format!("${{{n}:0}}"),
+            _ => format!("\"${n}\""),
+        };
+        out.push_str(&format!(", {} = {v}", f.name));
+    }
+    out
+}
+
+/// IDs (or tags) of the wanted kind, with "noun · name — mod" as detail.
+fn ids(state: &State, ctx: &Context, kind: RefKind) -> Vec<(String, String)> {
+    let a = &state.analysis;
+    let Some(reg) = kind.registry() else {
+        // Tags: every tag some entry carries.
+        let mut tags: Vec<String> = a.facts.iter().flatten().flat_map(|f| f.tag_defs.iter().map(|t| t.value.clone())).collect();
+        tags.sort();
+        tags.dedup();
+        return tags.into_iter().map(|t| (t, "tag".to_string())).collect();
+    };
+    let table_kind = match kind {
+        RefKind::ItemTable => Some(TableKind::Items),
+        RefKind::AffixTable => Some(TableKind::Affixes),
+        // A nested table has the kind of the table being written.
+        RefKind::NestedTable => context::header_string(ctx, "id").and_then(|id| a.table_kinds.get(&id).copied()),
+        _ => None,
+    };
+    let mut out: Vec<(String, String)> = a.resolved.defs[reg.index()]
+        .iter()
+        .filter(|(id, _)| match table_kind {
+            Some(k) => a.table_kinds.get(*id).is_none_or(|tk| *tk == k),
+            None => true,
+        })
+        .map(|(id, def)| {
+            let e = a.entry(def.current);
+            let modname = state.project.mods.get(def.mod_idx).map(|m| m.id.as_str()).unwrap_or("?");
+            let mut detail = reg.noun().to_string();
+            if let Some(k) = a.table_kinds.get(id).filter(|_| reg == Registry::LootTables) {
+                detail = k.noun().trim_start_matches("an ").trim_start_matches("a ").to_string();
+            }
+            if let Some(n) = e.name() {
+                detail.push_str(&format!(" · {n}"));
+            }
+            detail.push_str(&format!(" — {modname}"));
+            (id.clone(), detail)
+        })
+        .collect();
+    out.sort();
+    out
+}

@@ -1,0 +1,17 @@
+//! `textDocument/references`: every place naming the ID or tag under the cursor, in every mod and
+//! the core.
+
+use crate::ids::{self, Role};
+use crate::lsp::*;
+use crate::state::State;
+
+pub fn references(state: &State, p: &TextDocumentPositionParams, include_declaration: bool) -> Option<Vec<Location>> {
+    let (fid, offset) = state.locate(p)?;
+    let o = ids::at(state, fid, offset)?;
+    let out: Vec<Location> = ids::all(state, o.sym, &o.name)
+        .into_iter()
+        .filter(|x| include_declaration || x.role != Role::Definition)
+        .filter_map(|x| state.location(x.file, &x.span))
+        .collect();
+    Some(out)
+}

@@ -1,0 +1,96 @@
+//! Every place that defines or names an ID or a tag, from the lowered facts: what definition,
+//! references, highlights, rename and semantic tokens work on.
+
+use rustkeep_data::source::FileId;
+use rustkeep_data::text::Span;
+use rustkeep_data::vocab::{RefKind, Registry};
+
+use crate::state::State;
+
+/// What a name denotes: an entry of a registry, or a tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sym {
+    Id(Registry),
+    Tag,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// `id = …` of an entry (or a tag in `tags = […]`, which is where a tag is "defined").
+    Definition,
+    /// `overrides = …`, or the `id` of an overriding entry.
+    Override,
+    Reference,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Occurrence {
+    pub file: FileId,
+    /// The value span, quotes included.
+    pub span: Span,
+    pub name: String,
+    pub sym: Sym,
+    pub role: Role,
+    /// For references: the kind of ID the place wants (a loot table of some kind, …).
+    pub kind: Option<RefKind>,
+}
+
+/// Every occurrence in one file.
+pub fn in_file(state: &State, fid: FileId) -> Vec<Occurrence> {
+    let mut out = Vec::new();
+    let Some(facts) = state.facts(fid) else { return out };
+    for e in &facts.entries {
+        let overriding = e.overrides.is_some();
+        if let Some(id) = &e.id {
+            let role = if overriding { Role::Override } else { Role::Definition };
+            out.push(Occurrence { file: fid, span: id.span.clone(), name: id.value.clone(), sym: Sym::Id(e.registry), role, kind: None });
+        }
+        if let Some(o) = &e.overrides {
+            out.push(Occurrence { file: fid, span: o.span.clone(), name: o.value.clone(), sym: Sym::Id(e.registry), role: Role::Override, kind: None });
+        }
+    }
+    for r in &facts.refs {
+        let sym = match r.kind.registry() {
+            Some(reg) => Sym::Id(reg),
+            None => Sym::Tag,
+        };
+        out.push(Occurrence { file: fid, span: r.span.clone(), name: r.id.clone(), sym, role: Role::Reference, kind: Some(r.kind) });
+    }
+    for t in &facts.tag_defs {
+        out.push(Occurrence { file: fid, span: t.span.clone(), name: t.value.clone(), sym: Sym::Tag, role: Role::Definition, kind: None });
+    }
+    out.sort_by_key(|o| (o.span.start, o.span.end));
+    out.dedup_by(|a, b| a.span == b.span && a.sym == b.sym);
+    out
+}
+
+/// The occurrence under the cursor (the innermost, if spans nest).
+pub fn at(state: &State, fid: FileId, offset: usize) -> Option<Occurrence> {
+    in_file(state, fid).into_iter().filter(|o| o.span.start <= offset && offset <= o.span.end).min_by_key(|o| o.span.len())
+}
+
+/// Every occurrence of `name` as `sym` in the project.
+pub fn all(state: &State, sym: Sym, name: &str) -> Vec<Occurrence> {
+    let mut out = Vec::new();
+    for f in &state.project.files {
+        out.extend(in_file(state, f.id).into_iter().filter(|o| o.sym == sym && o.name == name));
+    }
+    out
+}
+
+/// The span inside the quotes of a string value span.
+pub fn inner(text: &str, span: &Span) -> Span {
+    let s = &text[span.clone()];
+    let q = if s.starts_with("\"\"\"") || s.starts_with("'''") {
+        3
+    } else if s.starts_with('"') || s.starts_with('\'') {
+        1
+    } else {
+        0
+    };
+    if q > 0 && span.len() >= 2 * q {
+        span.start + q..span.end - q
+    } else {
+        span.clone()
+    }
+}

@@ -1,0 +1,309 @@
+//! The tower-lsp-server glue: capabilities, text sync, the debounced publisher, and the panic
+//! guard around every handler. No analysis happens here.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use rustkeep_data::text::Encoding;
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::{Client, LanguageServer, LspService, Server};
+
+use crate::handlers;
+use crate::lsp::*;
+use crate::state::State;
+use crate::uri;
+
+/// How long edits settle before diagnostics are recomputed and pushed.
+pub const DEBOUNCE: Duration = Duration::from_millis(50);
+
+pub struct Backend {
+    client: Client,
+    state: Arc<Mutex<Option<State>>>,
+}
+
+fn lock(m: &Mutex<Option<State>>) -> MutexGuard<'_, Option<State>> {
+    // A handler that panicked while holding the lock leaves consistent data behind (every
+    // mutation is a whole-value replacement), so a poisoned lock is simply taken over.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into())
+}
+
+/// The encoding to use: UTF-8 if the client offers it, else UTF-16 (SPEC §8).
+pub fn negotiate(params: &InitializeParams) -> Encoding {
+    let offered = params.capabilities.general.as_ref().and_then(|g| g.position_encodings.as_ref());
+    if offered.is_some_and(|v| v.contains(&PositionEncodingKind::UTF8)) {
+        Encoding::Utf8
+    } else {
+        Encoding::Utf16
+    }
+}
+
+/// The workspace folders (or the deprecated root URI).
+#[allow(deprecated)]
+pub fn roots(params: &InitializeParams) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(WorkspaceFolders::WorkspaceFolderList(list)) = &params.workspace_folders_initialize_params.workspace_folders {
+        out.extend(list.iter().filter_map(|f| uri::to_path(&f.uri)));
+    }
+    if out.is_empty() {
+        if let Some(u) = &params.root_uri {
+            out.extend(uri::to_path(u));
+        }
+    }
+    out
+}
+
+pub fn capabilities(enc: Encoding) -> ServerCapabilities {
+    let legend = handlers::semantic_tokens::legend();
+    serde_json::from_value(serde_json::json!({
+        "positionEncoding": if enc == Encoding::Utf8 { "utf-8" } else { "utf-16" },
+        "textDocumentSync": { "openClose": true, "change": 2 },
+        "completionProvider": { "triggerCharacters": ["[", "\"", "=", " ", ",", "{", ":"] },
+        "hoverProvider": true,
+        "definitionProvider": true,
+        "referencesProvider": true,
+        "documentHighlightProvider": true,
+        "renameProvider": { "prepareProvider": true },
+        "codeActionProvider": { "codeActionKinds": ["quickfix"] },
+        "documentSymbolProvider": true,
+        "workspaceSymbolProvider": true,
+        "inlayHintProvider": true,
+        "semanticTokensProvider": { "legend": legend, "full": true },
+    }))
+    .expect("the capability literal matches the LSP schema")
+}
+
+impl Backend {
+    fn new(client: Client) -> Backend {
+        Backend { client, state: Arc::new(Mutex::new(None)) }
+    }
+
+    /// Runs `f` on the up-to-date state, turning a panic into an error response.
+    fn request<T>(&self, method: &str, f: impl FnOnce(&State) -> Option<T>) -> Result<Option<T>> {
+        let mut guard = lock(&self.state);
+        let Some(state) = guard.as_mut() else { return Err(Error::invalid_request()) };
+        match catch_unwind(AssertUnwindSafe(|| {
+            state.refresh();
+            f(state)
+        })) {
+            Ok(v) => Ok(v),
+            Err(p) => {
+                eprintln!("rustkeep-lsp: {method} panicked: {}", panic_message(&*p));
+                Err(Error {
+                    code: tower_lsp_server::jsonrpc::ErrorCode::InternalError,
+                    message: format!("{method} failed: {}", panic_message(&*p)).into(),
+                    data: None,
+                })
+            }
+        }
+    }
+
+    /// Applies a notification's change to the state (synchronously, before any await, so
+    /// notifications take effect in arrival order), then schedules a publish.
+    fn notify(&self, what: &str, f: impl FnOnce(&mut State)) {
+        let gen = {
+            let mut guard = lock(&self.state);
+            let Some(state) = guard.as_mut() else {
+                eprintln!("rustkeep-lsp: {what} before initialize, ignored");
+                return;
+            };
+            if let Err(p) = catch_unwind(AssertUnwindSafe(|| f(state))) {
+                eprintln!("rustkeep-lsp: {what} panicked: {}", panic_message(&*p));
+            }
+            state.generation
+        };
+        self.schedule(gen);
+    }
+
+    /// Publishes after [`DEBOUNCE`] unless a newer change arrived meanwhile.
+    fn schedule(&self, gen: u64) {
+        let state = self.state.clone();
+        let client = self.client.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(DEBOUNCE).await;
+            publish(&state, &client, Some(gen)).await;
+        });
+    }
+}
+
+async fn publish(state: &Mutex<Option<State>>, client: &Client, only_gen: Option<u64>) {
+    let batch = {
+        let mut guard = lock(state);
+        let Some(s) = guard.as_mut() else { return };
+        if only_gen.is_some_and(|g| g != s.generation) {
+            return;
+        }
+        match catch_unwind(AssertUnwindSafe(|| s.take_publish())) {
+            Ok(b) => b,
+            Err(p) => {
+                eprintln!("rustkeep-lsp: analysis panicked: {}", panic_message(&*p));
+                return;
+            }
+        }
+    };
+    for (u, diags, version) in batch {
+        client.publish_diagnostics(u, diags, version).await;
+    }
+}
+
+fn path_of(u: &Uri) -> Option<PathBuf> {
+    let p = uri::to_path(u);
+    if p.is_none() {
+        eprintln!("rustkeep-lsp: not a file URI, ignored: {}", u.as_ref());
+    }
+    p
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let enc = negotiate(&params);
+        let roots = roots(&params);
+        let core_dir = match crate::core_files::materialize(&crate::core_files::cache_dir()) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                eprintln!("rustkeep-lsp: cannot write the core files for go-to-definition: {e}");
+                None
+            }
+        };
+        eprintln!("rustkeep-lsp: roots {roots:?}, encoding {enc:?}, core served from {core_dir:?}");
+        let state = catch_unwind(AssertUnwindSafe(|| State::new(roots, enc, core_dir))).map_err(|p| {
+            eprintln!("rustkeep-lsp: loading the workspace panicked: {}", panic_message(&*p));
+            Error::internal_error()
+        })?;
+        *lock(&self.state) = Some(state);
+        Ok(InitializeResult {
+            capabilities: capabilities(enc),
+            server_info: Some(ServerInfo { name: "rustkeep".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        // Watch data files so that edits outside the editor reload unopened files.
+        let opts = serde_json::json!({ "watchers": [ { "globPattern": "**/*.toml" } ] });
+        let reg = Registration { id: "rustkeep-watch".into(), method: "workspace/didChangeWatchedFiles".into(), register_options: Some(opts) };
+        if let Err(e) = self.client.register_capability(vec![reg]).await {
+            eprintln!("rustkeep-lsp: the client does not watch files for us: {e:?}");
+        }
+        publish(&self.state, &self.client, None).await;
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let d = params.text_document;
+        let Some(path) = path_of(&d.uri) else { return };
+        self.notify("didOpen", |s| s.open(path, d.text, d.version));
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        let u = params.text_document.text_document_identifier.uri;
+        let Some(path) = path_of(&u) else { return };
+        let version = params.text_document.version;
+        let changes = params.content_changes;
+        self.notify("didChange", |s| {
+            if !s.change(&path, version, changes) {
+                eprintln!("rustkeep-lsp: didChange for {} which was never opened, ignored", u.as_ref());
+            }
+        });
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let Some(path) = path_of(&params.text_document.uri) else { return };
+        self.notify("didClose", |s| s.close(&path));
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        let paths: Vec<PathBuf> = params.changes.iter().filter_map(|c| uri::to_path(&c.uri)).collect();
+        self.notify("didChangeWatchedFiles", |s| s.disk_changed(&paths));
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        self.request("completion", |s| handlers::completion::completion(s, &params.text_document_position_params).map(CompletionResponse::CompletionItemList))
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        self.request("hover", |s| handlers::hover::hover(s, &params.text_document_position_params))
+    }
+
+    async fn goto_definition(&self, params: DefinitionParams) -> Result<Option<DefinitionResponse>> {
+        self.request("definition", |s| {
+            let locs = handlers::definition::definition(s, &params.text_document_position_params)?;
+            Some(DefinitionResponse::Definition(Definition::LocationList(locs)))
+        })
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        self.request("references", |s| handlers::references::references(s, &params.text_document_position_params, params.context.include_declaration))
+    }
+
+    async fn document_highlight(&self, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
+        self.request("documentHighlight", |s| handlers::document_highlight::document_highlight(s, &params.text_document_position_params))
+    }
+
+    async fn prepare_rename(&self, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResult>> {
+        let mut refusal = None;
+        let r = self.request("prepareRename", |s| match handlers::rename::prepare(s, &params) {
+            Ok(range) => Some(PrepareRenameResult::Range(range)),
+            Err(msg) => {
+                refusal = Some(msg);
+                None
+            }
+        })?;
+        match refusal {
+            Some(msg) => Err(Error::invalid_params(msg)),
+            None => Ok(r),
+        }
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        let mut refusal = None;
+        let r = self.request("rename", |s| match handlers::rename::rename(s, &params.text_document_position_params, &params.new_name) {
+            Ok(edit) => Some(edit),
+            Err(msg) => {
+                refusal = Some(msg);
+                None
+            }
+        })?;
+        match refusal {
+            Some(msg) => Err(Error::invalid_params(msg)),
+            None => Ok(r),
+        }
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<Vec<CodeActionResponse>>> {
+        self.request("codeAction", |s| handlers::code_action::code_actions(s, &params.text_document.uri, params.range))
+    }
+
+    async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
+        self.request("documentSymbol", |s| {
+            handlers::document_symbol::document_symbols(s, &params.text_document.uri).map(DocumentSymbolResponse::DocumentSymbolList)
+        })
+    }
+
+    async fn symbol(&self, params: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {
+        self.request("workspaceSymbol", |s| {
+            Some(WorkspaceSymbolResponse::SymbolInformationList(handlers::workspace_symbol::workspace_symbols(s, &params.query)))
+        })
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        self.request("inlayHint", |s| handlers::inlay_hint::inlay_hints(s, &params.text_document.uri, params.range))
+    }
+
+    async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokens>> {
+        self.request("semanticTokens", |s| handlers::semantic_tokens::full(s, &params.text_document.uri))
+    }
+}
+
+/// Serves on stdin/stdout until `exit`.
+pub async fn serve_stdio() {
+    let (service, socket) = LspService::new(Backend::new);
+    Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).serve(service).await;
+}
