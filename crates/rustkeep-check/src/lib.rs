@@ -47,9 +47,15 @@ impl Analysis {
     }
 }
 
-/// Lowers one data file (the unit of caching).
+/// Lowers one data file and runs the rules that need nothing but the file itself (the unit of
+/// caching: the language server re-runs this for the edited file only).
 pub fn lower_source(f: &SourceFile) -> Option<Arc<FileFacts>> {
-    (f.kind == FileKind::Data).then(|| Arc::new(lower_file(f.id, &f.text, f.invalid_utf8_at)))
+    if f.kind != FileKind::Data {
+        return None;
+    }
+    let mut facts = lower_file(f.id, &f.text, f.invalid_utf8_at);
+    rules::local(f.id, &mut facts);
+    Some(Arc::new(facts))
 }
 
 /// Lowers every data file, spread over the available cores.

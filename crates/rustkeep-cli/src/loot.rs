@@ -185,7 +185,7 @@ pub fn human(r: &LootReport, samples: Option<&SampleReport>) -> String {
     }
     out.push_str(header.trim_end());
     out.push('\n');
-    let sampled = |id: &str| samples.and_then(|s| s.drops.iter().find(|d| d.id == id));
+    let sampled = |id: &str| samples.and_then(|s| s.drops.iter().find(|d| &*d.id == id));
     for d in &r.drops {
         let mut line = row(&d.id, d.p_any, Some(d.expected), width);
         if samples.is_some() {
@@ -231,7 +231,7 @@ fn xml_escape(s: &str) -> String {
 /// A horizontal bar chart: per drop, the exact expected count and the sampled mean, on one scale.
 pub fn svg_plot(r: &LootReport, s: &SampleReport) -> String {
     let drops: Vec<&DropStat> = r.drops.iter().collect();
-    let sampled = |id: &str| s.drops.iter().find(|d| d.id == id).map(|d| d.expected).unwrap_or(0.0);
+    let sampled = |id: &str| s.drops.iter().find(|d| &*d.id == id).map(|d| d.expected).unwrap_or(0.0);
     let max = drops.iter().map(|d| d.expected.max(sampled(&d.id))).fold(0.0f64, f64::max);
     let scale = if max > 0.0 { max } else { 1.0 };
     let label_w = drops.iter().map(|d| d.id.len()).max().unwrap_or(4) as f64 * 7.5 + 20.0;

@@ -6,6 +6,7 @@
 //! - [`lower`]: one data file → typed [`model`] entries plus structural diagnostics.
 //! - [`resolve`]: load order and the resolved registries (overrides, namespaces, duplicates).
 //! - [`diag`]: diagnostics as values; [`suggest`]: "did you mean".
+//! - [`reference`]: the modders' data reference (`docs/reference.md`), generated from [`vocab`].
 
 pub mod diag;
 pub mod hash;
@@ -14,6 +15,7 @@ pub mod manifest;
 pub mod model;
 pub mod par;
 pub mod project;
+pub mod reference;
 pub mod resolve;
 pub mod schema;
 pub mod source;

@@ -29,6 +29,9 @@ pub struct FileFacts {
     pub diagnostics: Vec<Diagnostic>,
     pub allows: Vec<AllowComment>,
     pub has_syntax_errors: bool,
+    /// Quests named by `start_quest` anywhere in this file (filled by the checker's per-file
+    /// pass, so the cross-file rules need not walk every action again after each keystroke).
+    pub started_quests: Vec<String>,
 }
 
 /// Parses and lowers one data file.
@@ -57,10 +60,14 @@ pub fn lower_file(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> F
         // guesses about what the recovery made of the broken part.
         lower.diags.retain(|d| d.code == Code::TomlSyntax);
     }
+    // Kept for the whole session (and by the language server between edits): no growth slack.
     facts.entries = lower.entries;
+    facts.entries.shrink_to_fit();
     facts.balance = lower.balance;
     facts.refs = lower.refs;
+    facts.refs.shrink_to_fit();
     facts.tag_defs = lower.tag_defs;
+    facts.tag_defs.shrink_to_fit();
     facts.diagnostics.extend(lower.diags);
     facts
 }
@@ -253,7 +260,7 @@ impl<'t> Lower<'t> {
             self.wrong_type("balance", "a table", value);
             return;
         };
-        for (def, key_span, v) in self.known_fields(t, BALANCE_FIELDS, Code::UnknownField, "`[balance]`") {
+        for (def, key_span, v) in self.known_fields(t, BALANCE_FIELDS, Code::UnknownField, &"`[balance]`") {
             if let Some(Value::Float(x)) = self.value(def, v, Ctx::Plain) {
                 self.balance.push(BalanceSetting { key: def.name, key_span, value: x });
             }
@@ -266,7 +273,7 @@ impl<'t> Lower<'t> {
         table: &'a DeTable<'i>,
         defs: &'static [FieldDef],
         code: Code,
-        what: &str,
+        what: &dyn std::fmt::Display,
     ) -> Vec<(&'static FieldDef, Span, &'a DV<'i>)> {
         let mut out = Vec::with_capacity(table.len());
         for (key, value) in table.iter() {
@@ -292,7 +299,7 @@ impl<'t> Lower<'t> {
         out
     }
 
-    fn require(&mut self, present: &[(&'static FieldDef, Span, &DV<'_>)], defs: &'static [FieldDef], span: Span, what: &str, skip: &[&str]) {
+    fn require(&mut self, present: &[(&'static FieldDef, Span, &DV<'_>)], defs: &'static [FieldDef], span: Span, what: &dyn std::fmt::Display, skip: &[&str]) {
         for def in defs.iter().filter(|d| d.required && !skip.contains(&d.name)) {
             if !present.iter().any(|(d, _, _)| d.name == def.name) {
                 self.diag(Code::MissingField, span.clone(), format!("{what} is missing the required field `{}` ({})", def.name, def.ty.describe()));
@@ -302,13 +309,14 @@ impl<'t> Lower<'t> {
 
     fn entry(&mut self, registry: Registry, table: &DeTable<'_>, span: Span) {
         let rdef = registry.def();
-        let what = format!("this {} (`[[{}]]`)", rdef.noun, rdef.key);
-        let present = self.known_fields(table, rdef.fields, Code::UnknownField, &what);
+        // Messages are formatted only when a diagnostic is raised: this runs for every entry.
+        let present = self.known_fields(table, rdef.fields, Code::UnknownField, &format_args!("this {} (`[[{}]]`)", rdef.noun, rdef.key));
         let has_overrides = present.iter().any(|(d, _, _)| d.name == "overrides");
         let skip: &[&str] = if has_overrides { &["id"] } else { &[] };
-        self.require(&present, rdef.fields, span.clone(), &what, skip);
+        self.require(&present, rdef.fields, span.clone(), &format_args!("this {} (`[[{}]]`)", rdef.noun, rdef.key), skip);
 
-        let mut entry = Entry { registry, file: self.file, span: span.clone(), id: None, overrides: None, fields: Vec::new(), quest_trigger: None };
+        let mut entry =
+            Entry { registry, file: self.file, span: span.clone(), id: None, overrides: None, fields: Vec::with_capacity(present.len()), quest_trigger: None };
         let errors_before = self.errors;
         for (def, key_span, v) in present {
             match def.ty {
@@ -331,7 +339,7 @@ impl<'t> Lower<'t> {
         if registry == Registry::Quests {
             let mut t = trigger_from_fields(span, &entry.fields);
             t.broken |= self.errors > errors_before;
-            entry.quest_trigger = Some(t);
+            entry.quest_trigger = Some(Box::new(t));
         }
         self.entries.push(entry);
     }
@@ -720,8 +728,8 @@ impl<'t> Lower<'t> {
     }
 
     fn modifier(&mut self, table: &DeTable<'_>, span: Span) -> Option<Modifier> {
-        let present = self.known_fields(table, MODIFIER_FIELDS, Code::UnknownField, "a modifier");
-        self.require(&present, MODIFIER_FIELDS, span.clone(), "this modifier", &[]);
+        let present = self.known_fields(table, MODIFIER_FIELDS, Code::UnknownField, &"a modifier");
+        self.require(&present, MODIFIER_FIELDS, span.clone(), &"this modifier", &[]);
         let before = self.errors;
         let has_add = present.iter().any(|(d, _, _)| d.name == "add");
         let has_mul = present.iter().any(|(d, _, _)| d.name == "multiply");
@@ -751,8 +759,8 @@ impl<'t> Lower<'t> {
 
     fn trigger(&mut self, table: &DeTable<'_>, span: Span) -> Trigger {
         let before = self.errors;
-        let present = self.known_fields(table, TRIGGER_FIELDS, Code::UnknownField, "a trigger");
-        self.require(&present, TRIGGER_FIELDS, span.clone(), "this trigger", &[]);
+        let present = self.known_fields(table, TRIGGER_FIELDS, Code::UnknownField, &"a trigger");
+        self.require(&present, TRIGGER_FIELDS, span.clone(), &"this trigger", &[]);
         let mut fields = Vec::new();
         for (def, key_span, v) in present {
             if let Some(value) = self.value(def, v, Ctx::Plain) {
@@ -766,7 +774,7 @@ impl<'t> Lower<'t> {
 
     fn ai_rule(&mut self, table: &DeTable<'_>, span: Span) -> AiRule {
         let before = self.errors;
-        let present = self.known_fields(table, AI_FIELDS, Code::UnknownField, "an `ai` rule");
+        let present = self.known_fields(table, AI_FIELDS, Code::UnknownField, &"an `ai` rule");
         let mut rule = AiRule { span, condition: Vec::new(), actions: Vec::new(), broken: false };
         for (def, _, v) in present {
             match self.value(def, v, Ctx::Plain) {
@@ -858,8 +866,8 @@ impl<'t> Lower<'t> {
         let before = self.errors;
         let first_diag = self.diags.len();
         let defs = check_fields(kind);
-        let present = self.known_fields(table, defs, Code::UnknownField, &format!("the check `{}`", cdef.name));
-        self.require(&present, defs, span.clone(), &format!("this `{}` check", cdef.name), &[]);
+        let present = self.known_fields(table, defs, Code::UnknownField, &format_args!("the check `{}`", cdef.name));
+        self.require(&present, defs, span.clone(), &format_args!("this `{}` check", cdef.name), &[]);
         let mut who = None;
         let mut who_span = span.clone();
         let mut not = false;
@@ -921,8 +929,8 @@ impl<'t> Lower<'t> {
         let before = self.errors;
         let first_diag = self.diags.len();
         let defs = action_fields(kind);
-        let present = self.known_fields(table, defs, Code::UnknownField, &format!("the action `{}`", adef.name));
-        self.require(&present, defs, span.clone(), &format!("this `{}` action", adef.name), &[]);
+        let present = self.known_fields(table, defs, Code::UnknownField, &format_args!("the action `{}`", adef.name));
+        self.require(&present, defs, span.clone(), &format_args!("this `{}` action", adef.name), &[]);
         let mut target = None;
         let mut target_span = None;
         let mut amount = 0u32;
@@ -965,7 +973,7 @@ impl<'t> Lower<'t> {
 
     fn loot_entry(&mut self, table: &DeTable<'_>, span: Span) -> Option<LootEntry> {
         let before = self.errors;
-        let present = self.known_fields(table, LOOT_ENTRY_FIELDS, Code::UnknownField, "a loot entry");
+        let present = self.known_fields(table, LOOT_ENTRY_FIELDS, Code::UnknownField, &"a loot entry");
         let mut kinds: Vec<(&str, LootKind)> = Vec::new();
         let mut weight: Option<u64> = None;
         let mut weight_span = None;

@@ -224,7 +224,8 @@ pub struct Entry {
     pub overrides: Option<Sp<String>>,
     pub fields: Vec<Field>,
     /// For quests: the flattened trigger.
-    pub quest_trigger: Option<Trigger>,
+    /// Boxed: most entries are not quests, and entries are many.
+    pub quest_trigger: Option<Box<Trigger>>,
 }
 
 impl Entry {
@@ -272,11 +273,10 @@ impl Entry {
             _ => &[],
         }
     }
+    // The accessors below find their field by its value's variant, which is unique per
+    // registry: the cross-file rules call them for every entry after every keystroke.
     pub fn tags(&self) -> &[Sp<String>] {
-        match self.field("tags").map(|f| &f.value) {
-            Some(Value::Tags(r)) => r,
-            _ => &[],
-        }
+        self.fields.iter().find_map(|f| if let Value::Tags(r) = &f.value { Some(r.as_slice()) } else { None }).unwrap_or(&[])
     }
     pub fn range(&self, name: &str) -> Option<Range> {
         match self.field(name).map(|f| &f.value) {
@@ -285,44 +285,32 @@ impl Entry {
         }
     }
     pub fn attributes(&self) -> &[(Sp<String>, f64)] {
-        match self.field("attributes").map(|f| &f.value) {
-            Some(Value::Attributes(a)) => a,
-            _ => &[],
-        }
+        self.fields.iter().find_map(|f| if let Value::Attributes(a) = &f.value { Some(a.as_slice()) } else { None }).unwrap_or(&[])
     }
     pub fn modifiers(&self) -> &[Modifier] {
-        match self.field("modifiers").map(|f| &f.value) {
-            Some(Value::Modifiers(m)) => m,
-            _ => &[],
-        }
+        self.fields.iter().find_map(|f| if let Value::Modifiers(m) = &f.value { Some(m.as_slice()) } else { None }).unwrap_or(&[])
     }
     /// `triggers = [...]`, or the quest's own flattened trigger.
     pub fn triggers(&self) -> &[Trigger] {
         if let Some(t) = &self.quest_trigger {
-            return std::slice::from_ref(t);
+            return std::slice::from_ref(&**t);
         }
-        match self.field("triggers").map(|f| &f.value) {
-            Some(Value::Triggers(t)) => t,
-            _ => &[],
-        }
+        self.fields.iter().find_map(|f| if let Value::Triggers(t) = &f.value { Some(t.as_slice()) } else { None }).unwrap_or(&[])
     }
     pub fn actions(&self, name: &str) -> &[Action] {
-        match self.field(name).map(|f| &f.value) {
-            Some(Value::Actions(a)) => a,
-            _ => &[],
-        }
+        self.fields
+            .iter()
+            .find_map(|f| match &f.value {
+                Value::Actions(a) if f.def.name == name => Some(a.as_slice()),
+                _ => None,
+            })
+            .unwrap_or(&[])
     }
     pub fn ai(&self) -> &[AiRule] {
-        match self.field("ai").map(|f| &f.value) {
-            Some(Value::Ai(a)) => a,
-            _ => &[],
-        }
+        self.fields.iter().find_map(|f| if let Value::Ai(a) = &f.value { Some(a.as_slice()) } else { None }).unwrap_or(&[])
     }
     pub fn loot_entries(&self) -> &[LootEntry] {
-        match self.field("entries").map(|f| &f.value) {
-            Some(Value::LootEntries(e)) => e,
-            _ => &[],
-        }
+        self.fields.iter().find_map(|f| if let Value::LootEntries(e) = &f.value { Some(e.as_slice()) } else { None }).unwrap_or(&[])
     }
     pub fn grid(&self) -> Option<&Grid> {
         match self.field("grid").map(|f| &f.value) {

@@ -2,7 +2,8 @@
 //! folders, and the data files of each mod, as a set of sources.
 //!
 //! Reading goes through [`Overlay`] so that the language server can substitute open buffers for
-//! disk contents; the CLI passes an empty overlay.
+//! disk contents; the CLI passes an empty overlay. An open buffer that is not on disk yet (a new,
+//! unsaved file) below a loaded mod folder is one of that mod's data files, in its path order.
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
@@ -249,7 +250,13 @@ impl Loader<'_> {
         if let Some(fid) = self.add_disk(&dir.join("mod.toml"), FileKind::Manifest) {
             self.project.read_manifest_into(&mut info, fid);
         }
-        for rel in data_files(dir) {
+        let mut rels = data_files(dir);
+        let unsaved = unsaved_data_files(dir, self.overlay);
+        if !unsaved.is_empty() {
+            rels.extend(unsaved);
+            rels.sort_by_key(|p| rel_key(p));
+        }
+        for rel in rels {
             if let Some(fid) = self.add_disk(&dir.join(&rel), FileKind::Data) {
                 info.data_files.push(fid);
             }
@@ -299,6 +306,43 @@ pub fn data_files(dir: &Path) -> Vec<PathBuf> {
         }
     }
     out.sort_by_key(|p| rel_key(p));
+    out
+}
+
+/// Open buffers below the mod folder `dir` that are not on disk yet (a new, unsaved file in the
+/// editor): relative paths of those that [`data_files`] would list once saved — `*.toml`, not the
+/// manifest, not in a hidden folder, build output, or a nested mod. Not yet sorted.
+fn unsaved_data_files(dir: &Path, overlay: &Overlay) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for path in overlay.keys() {
+        let Ok(rel) = path.strip_prefix(dir) else { continue };
+        if !path.to_string_lossy().ends_with(".toml") || rel == Path::new("mod.toml") || rel == Path::new("rustkeep.toml") {
+            continue;
+        }
+        if path.exists() {
+            continue;
+        }
+        let folders: Vec<&std::ffi::OsStr> = rel.parent().map(|p| p.iter().collect()).unwrap_or_default();
+        if folders.len() > MAX_DEPTH {
+            continue;
+        }
+        let skipped = folders.iter().any(|c| {
+            let name = c.to_string_lossy();
+            name.starts_with('.') || name == "target" || name == "node_modules" || name == ".."
+        });
+        if skipped {
+            continue;
+        }
+        // A folder between `dir` and the file that holds a `mod.toml` makes it another mod's file.
+        let mut sub = dir.to_path_buf();
+        let nested = folders.iter().any(|c| {
+            sub.push(c);
+            sub.join("mod.toml").is_file()
+        });
+        if !nested {
+            out.push(rel.to_path_buf());
+        }
+    }
     out
 }
 

@@ -214,17 +214,17 @@ fn report_cycles(mods: &[crate::project::ModInfo], preds: &[Vec<Pred>], rest: &[
 pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
     let mut diags = Vec::new();
     let order = load_order(project, &mut diags);
-    let mut defs: Vec<FxHashMap<String, Def>> = vec![FxHashMap::default(); Registry::ALL.len()];
+    // Entries bucketed by registry, each bucket in load order. Registries resolve independently
+    // (an override names an ID of its own registry), so the buckets run in parallel.
+    let mut buckets: Vec<Vec<(usize, EntryRef)>> = vec![Vec::new(); Registry::ALL.len()];
     let mut balance = Balance::default();
     let mut balance_set: HashMap<&str, (FileId, std::ops::Range<usize>, usize)> = HashMap::new();
-
     for &mi in &order {
         let m = &project.mods[mi];
         for &fid in &m.data_files {
             let Some(ff) = facts[fid.0 as usize].as_ref() else { continue };
             for (idx, e) in ff.entries.iter().enumerate() {
-                let r = EntryRef { file: fid, index: idx as u32 };
-                resolve_entry(project, mi, e, r, &mut defs[e.registry.index()], &mut diags, facts);
+                buckets[e.registry.index()].push((mi, EntryRef { file: fid, index: idx as u32 }));
             }
             for b in &ff.balance {
                 if b.key == "luck_factor" {
@@ -242,6 +242,19 @@ pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
                 }
             }
         }
+    }
+    let resolved: Vec<(FxHashMap<String, Def>, Vec<Diagnostic>)> = crate::par::par_map(&buckets, crate::par::default_threads(), |bucket| {
+        let mut map: FxHashMap<String, Def> = FxHashMap::with_capacity_and_hasher(bucket.len(), Default::default());
+        let mut out = Vec::new();
+        for &(mi, r) in bucket {
+            resolve_entry(project, mi, entry(facts, r), r, &mut map, &mut out, facts);
+        }
+        (map, out)
+    });
+    let mut defs = Vec::with_capacity(resolved.len());
+    for (map, d) in resolved {
+        defs.push(map);
+        diags.extend(d);
     }
     Resolved { order, defs, balance, diagnostics: diags }
 }

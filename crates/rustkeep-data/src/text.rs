@@ -31,11 +31,15 @@ pub struct LineIndex {
 }
 
 impl LineIndex {
+    /// Lines end at `\n`, `\r\n`, or a lone `\r`, as LSP 3.17 and editors count them (a lone CR
+    /// is never valid TOML, but the language server must still agree with the client on where
+    /// each line starts, or edits land in the wrong place).
     pub fn new(text: &str) -> LineIndex {
         let mut line_starts = Vec::with_capacity(text.len() / 32 + 1);
         line_starts.push(0);
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
+        let bytes = text.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
                 line_starts.push(i + 1);
             }
         }
@@ -60,6 +64,7 @@ impl LineIndex {
         if end > start && bytes.get(end - 1) == Some(&b'\n') {
             end -= 1;
         }
+        // `\r\n`, or a lone `\r` (see `new`).
         if end > start && bytes.get(end - 1) == Some(&b'\r') {
             end -= 1;
         }
@@ -134,5 +139,22 @@ mod tests {
         let p = idx.position(text, fire, Encoding::Utf16);
         assert_eq!(idx.offset(text, LineCol { line: 1, col: p.col + 1 }, Encoding::Utf16), fire);
         assert_eq!(idx.position(text, fire + 2, Encoding::Scalar), idx.position(text, fire, Encoding::Scalar));
+    }
+
+    #[test]
+    fn a_lone_carriage_return_ends_a_line_as_in_lsp() {
+        // Found by the `lsp_edits` fuzz target: the client counts `\r` as a line end, so the
+        // server must too, or positions after it disagree.
+        let text = "🐀\r\rb\r\nc\r";
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.line_count(), 5);
+        assert_eq!(idx.line_span(text, 0), 0..4);
+        assert_eq!(idx.line_span(text, 1), 5..5);
+        assert_eq!(idx.line_span(text, 2), 6..7);
+        assert_eq!(idx.line_span(text, 3), 9..10);
+        assert_eq!(idx.line_span(text, 4), 11..11);
+        assert_eq!(idx.position(text, text.len(), Encoding::Utf8), LineCol { line: 4, col: 0 });
+        assert_eq!(idx.offset(text, LineCol { line: 2, col: 0 }, Encoding::Utf16), 6);
+        assert_eq!(idx.offset(text, LineCol { line: 0, col: 99 }, Encoding::Utf16), 4);
     }
 }

@@ -16,7 +16,7 @@
 //!   precision, and never loops over the roll count, so `rolls = "0-4000000000"` costs the same as
 //!   `rolls = 1`.
 
-use std::collections::HashMap;
+use rustkeep_data::hash::FxHashMap as HashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -154,16 +154,17 @@ pub struct LootDb {
     tables: Vec<Table>,
     index: HashMap<String, u32>,
     /// Item IDs in ID order (index = item number).
-    items: Vec<String>,
+    items: Vec<Arc<str>>,
     /// Affix IDs in ID order.
-    affixes: Vec<String>,
+    affixes: Vec<Arc<str>>,
     luck_factor: f64,
 }
 
 /// Exact chances of one outcome of a table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DropStat {
-    pub id: String,
+    /// Shared with the database: reports of many tables name the same items (no copy each).
+    pub id: Arc<str>,
     /// Probability that one evaluation yields at least one.
     pub p_any: f64,
     /// Expected total count per evaluation (equals `p_any` for an affix table).
@@ -174,7 +175,7 @@ pub struct DropStat {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct AffixStat {
-    pub id: String,
+    pub id: Arc<str>,
     pub p_any: f64,
 }
 
@@ -286,7 +287,7 @@ fn sccs(edges: &[Vec<u32>]) -> Vec<Vec<u32>> {
 /// A shortest cycle through `start` inside one component, as a path ending where it began.
 fn cycle_path(edges: &[Vec<u32>], members: &[u32], start: u32) -> Vec<u32> {
     let inside: std::collections::HashSet<u32> = members.iter().copied().collect();
-    let mut parent: HashMap<u32, u32> = HashMap::new();
+    let mut parent: HashMap<u32, u32> = HashMap::default();
     let mut queue = std::collections::VecDeque::from([start]);
     while let Some(v) = queue.pop_front() {
         for &w in &edges[v as usize] {
@@ -537,8 +538,8 @@ impl LootDb {
         LootDb {
             tables,
             index,
-            items: item_names.into_iter().map(String::from).collect(),
-            affixes: affix_names.into_iter().map(String::from).collect(),
+            items: item_names.into_iter().map(Arc::from).collect(),
+            affixes: affix_names.into_iter().map(Arc::from).collect(),
             luck_factor: analysis.resolved.balance.luck_factor,
         }
     }
@@ -608,9 +609,9 @@ impl LootDb {
         Ok(s.drops
             .iter()
             .map(|d| ItemDrop {
-                item: self.items[d.item as usize].clone(),
+                item: self.items[d.item as usize].to_string(),
                 count: d.count,
-                affixes: s.affixes_of(d).iter().map(|&a| self.affixes[a as usize].clone()).collect(),
+                affixes: s.affixes_of(d).iter().map(|&a| self.affixes[a as usize].to_string()).collect(),
             })
             .collect())
     }
@@ -628,7 +629,7 @@ impl LootDb {
         }
         let mut s = Scratch::default();
         self.roll_raw(t, self.p_extra(luck), rng, &mut s)?;
-        Ok(s.affixes.iter().map(|&a| self.affixes[a as usize].clone()).collect())
+        Ok(s.affixes.iter().map(|&a| self.affixes[a as usize].to_string()).collect())
     }
 
     /// One evaluation into reusable buffers: item tables fill `drops` (and their affixes), affix
@@ -752,9 +753,96 @@ impl LootDb {
         let t = self.table(table)?;
         let p_extra = self.p_extra(luck);
         let memo = self.exact_stats(t.0, p_extra);
-        let root = &memo[&t.0];
-        let kind = self.kind(t);
-        let mut pairs: HashMap<u32, Vec<AffixStat>> = HashMap::new();
+        Ok(self.report(t.0, &memo[&t.0], luck, p_extra))
+    }
+
+    /// The exact chances of every table, sharing nested tables' statistics: each table is
+    /// computed once, children first, and a child's statistics are released as soon as every
+    /// table nesting it is done — linear time and little memory for packs of long chains, where
+    /// analysing tables one by one would redo each chain below every table.
+    pub fn analyze_all(&self, luck: f64) -> Vec<(String, Result<LootReport, LootError>)> {
+        let p_extra = self.p_extra(luck);
+        let n = self.tables.len();
+        let children = |t: usize| -> Vec<u32> {
+            let tab = &self.tables[t];
+            let mut c: Vec<u32> = tab
+                .guaranteed
+                .iter()
+                .chain(&tab.weighted)
+                .filter_map(|o| match *o {
+                    Outcome::Table(u) | Outcome::Item { affixes: Some(u), .. } => Some(u),
+                    _ => None,
+                })
+                .collect();
+            c.sort_unstable();
+            c.dedup();
+            c
+        };
+        let evaluable = |t: usize| self.tables[t].refusal.is_none();
+        let mut parents_left = vec![0u32; n];
+        for t in (0..n).filter(|&t| evaluable(t)) {
+            for c in children(t) {
+                parents_left[c as usize] += 1;
+            }
+        }
+        // Post-order over every evaluable table with an explicit stack (no recursion).
+        let mut order = Vec::with_capacity(n);
+        let mut state = vec![0u8; n]; // 0 new, 1 open, 2 done
+        for root in (0..n).filter(|&t| evaluable(t)) {
+            let mut stack = vec![(root as u32, false)];
+            while let Some((t, closing)) = stack.pop() {
+                let ti = t as usize;
+                if closing {
+                    state[ti] = 2;
+                    order.push(t);
+                    continue;
+                }
+                if state[ti] != 0 {
+                    continue;
+                }
+                state[ti] = 1;
+                stack.push((t, true));
+                for c in children(ti) {
+                    if state[c as usize] == 0 {
+                        stack.push((c, false));
+                    }
+                }
+            }
+        }
+        let mut reports: Vec<Option<Result<LootReport, LootError>>> = (0..n).map(|_| None).collect();
+        let mut memo: HashMap<u32, Stats> = HashMap::default();
+        for t in order {
+            let stats = self.table_stats(t, p_extra, &memo);
+            reports[t as usize] = Some(Ok(self.report(t, &stats, luck, p_extra)));
+            memo.insert(t, stats);
+            for c in children(t as usize) {
+                let left = &mut parents_left[c as usize];
+                *left = left.saturating_sub(1);
+                if *left == 0 {
+                    memo.remove(&c);
+                }
+            }
+            if parents_left[t as usize] == 0 {
+                memo.remove(&t);
+            }
+        }
+        self.tables
+            .iter()
+            .enumerate()
+            .map(|(i, tab)| {
+                let r = match &tab.refusal {
+                    Some(e) => Err(e.clone()),
+                    None => reports[i].take().unwrap_or_else(|| Err(LootError::UnknownTable { id: tab.id.clone(), suggestion: None })),
+                };
+                (tab.id.clone(), r)
+            })
+            .collect()
+    }
+
+    /// A report from a table's statistics.
+    fn report(&self, t: u32, root: &Stats, luck: f64, p_extra: f64) -> LootReport {
+        let kind = self.kind(TableRef(t));
+        let mut pairs: HashMap<u32, Vec<AffixStat>> = HashMap::default();
         for (&k, &p) in &root.pair {
             let (item, affix) = ((k >> 32) as u32, k as u32);
             pairs.entry(item).or_default().push(AffixStat { id: self.affixes[affix as usize].clone(), p_any: p });
@@ -770,13 +858,13 @@ impl LootDb {
             })
             .collect();
         sort_drops(&mut drops);
-        Ok(LootReport { table: table.to_string(), kind, luck, p_extra, drops })
+        LootReport { table: self.tables[t as usize].id.clone(), kind, luck, p_extra, drops }
     }
 
     /// Statistics of `root` and every table below it, children first (an explicit post-order,
     /// so depth costs heap, not stack). Each table is computed once.
     fn exact_stats(&self, root: u32, p_extra: f64) -> HashMap<u32, Stats> {
-        let mut memo: HashMap<u32, Stats> = HashMap::new();
+        let mut memo: HashMap<u32, Stats> = HashMap::default();
         let mut stack: Vec<(u32, bool)> = vec![(root, false)];
         while let Some((t, children_done)) = stack.pop() {
             if memo.contains_key(&t) {
@@ -806,9 +894,9 @@ impl LootDb {
     /// the expected count is `Σ_g e_g + E[n]·Σ (w/W)·e_o` with `E[n] = (a+b)/2 + p_extra`.
     fn table_stats(&self, t: u32, p_extra: f64, memo: &HashMap<u32, Stats>) -> Stats {
         let tab = &self.tables[t as usize];
-        let mut ln_q: HashMap<u32, f64> = HashMap::new();
-        let mut e: HashMap<u32, f64> = HashMap::new();
-        let mut ln_q_pair: HashMap<u64, f64> = HashMap::new();
+        let mut ln_q: HashMap<u32, f64> = HashMap::default();
+        let mut e: HashMap<u32, f64> = HashMap::default();
+        let mut ln_q_pair: HashMap<u64, f64> = HashMap::default();
 
         for &o in &tab.guaranteed {
             self.contributions(o, memo, |c| match c {
@@ -822,9 +910,9 @@ impl LootDb {
 
         let total: f64 = tab.weights.iter().map(|&w| w as f64).sum();
         if tab.picker.is_some() && total > 0.0 {
-            let mut d: HashMap<u32, f64> = HashMap::new();
-            let mut ew: HashMap<u32, f64> = HashMap::new();
-            let mut d_pair: HashMap<u64, f64> = HashMap::new();
+            let mut d: HashMap<u32, f64> = HashMap::default();
+            let mut ew: HashMap<u32, f64> = HashMap::default();
+            let mut d_pair: HashMap<u64, f64> = HashMap::default();
             for (&o, &w) in tab.weighted.iter().zip(&tab.weights) {
                 let share = w as f64 / total;
                 self.contributions(o, memo, |c| match c {
@@ -915,7 +1003,7 @@ impl LootDb {
         let mut hits = vec![0u64; width];
         let mut totals = vec![0u64; width];
         let mut seen = vec![u64::MAX; width];
-        let mut pair_hits: HashMap<u64, (u64, u64)> = HashMap::new();
+        let mut pair_hits: HashMap<u64, (u64, u64)> = HashMap::default();
         for i in 0..n {
             self.roll_raw(t, p_extra, &mut rng, &mut s)?;
             if kind == TableKind::Affixes {
@@ -942,7 +1030,7 @@ impl LootDb {
             }
         }
         let denom = n.max(1) as f64;
-        let mut pairs: HashMap<u32, Vec<AffixStat>> = HashMap::new();
+        let mut pairs: HashMap<u32, Vec<AffixStat>> = HashMap::default();
         for (k, (h, _)) in pair_hits {
             let (item, affix) = ((k >> 32) as u32, k as u32);
             pairs.entry(item).or_default().push(AffixStat { id: self.affixes[affix as usize].clone(), p_any: h as f64 / denom });

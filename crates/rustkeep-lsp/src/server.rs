@@ -15,12 +15,15 @@ use crate::lsp::*;
 use crate::state::State;
 use crate::uri;
 
-/// How long edits settle before diagnostics are recomputed and pushed.
+/// How long edits settle before the diagnostics of files that are not open in the editor are
+/// pushed. Open files do not wait: see [`Backend::schedule`].
 pub const DEBOUNCE: Duration = Duration::from_millis(50);
 
 pub struct Backend {
     client: Client,
     state: Arc<Mutex<Option<State>>>,
+    /// Where the core's files are written for go-to-definition; `None`: [`crate::core_files::cache_dir`].
+    core_cache: Option<PathBuf>,
 }
 
 fn lock(m: &Mutex<Option<State>>) -> MutexGuard<'_, Option<State>> {
@@ -80,7 +83,7 @@ pub fn capabilities(enc: Encoding) -> ServerCapabilities {
 
 impl Backend {
     fn new(client: Client) -> Backend {
-        Backend { client, state: Arc::new(Mutex::new(None)) }
+        Backend { client, state: Arc::new(Mutex::new(None)), core_cache: None }
     }
 
     /// Runs `f` on the up-to-date state, turning a panic into an error response.
@@ -120,25 +123,34 @@ impl Backend {
         self.schedule(gen);
     }
 
-    /// Publishes after [`DEBOUNCE`] unless a newer change arrived meanwhile.
+    /// Publishes in two steps unless a newer change arrived meanwhile: right away (after the
+    /// change, and any already queued behind it, is applied) the project is re-validated and the
+    /// lists of the files open in the editor are pushed — that is what the user is looking at, so
+    /// keystroke → diagnostics costs only the re-validation. The lists of the other files follow
+    /// [`DEBOUNCE`] after the last change, so that references elsewhere do not flicker while an
+    /// ID is being typed. A burst of edits coalesces: a step that finds a newer generation does
+    /// nothing, and the newest change's steps do the work.
     fn schedule(&self, gen: u64) {
         let state = self.state.clone();
         let client = self.client.clone();
         tokio::spawn(async move {
+            tokio::task::yield_now().await;
+            publish(&state, &client, Some(gen), true).await;
             tokio::time::sleep(DEBOUNCE).await;
-            publish(&state, &client, Some(gen)).await;
+            publish(&state, &client, Some(gen), false).await;
         });
     }
 }
 
-async fn publish(state: &Mutex<Option<State>>, client: &Client, only_gen: Option<u64>) {
+/// Pushes the diagnostics that changed: of the open files only, or of every file.
+async fn publish(state: &Mutex<Option<State>>, client: &Client, only_gen: Option<u64>, open_only: bool) {
     let batch = {
         let mut guard = lock(state);
         let Some(s) = guard.as_mut() else { return };
         if only_gen.is_some_and(|g| g != s.generation) {
             return;
         }
-        match catch_unwind(AssertUnwindSafe(|| s.take_publish())) {
+        match catch_unwind(AssertUnwindSafe(|| if open_only { s.take_publish_open() } else { s.take_publish() })) {
             Ok(b) => b,
             Err(p) => {
                 eprintln!("rustkeep-lsp: analysis panicked: {}", panic_message(&*p));
@@ -163,7 +175,8 @@ impl LanguageServer for Backend {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
         let enc = negotiate(&params);
         let roots = roots(&params);
-        let core_dir = match crate::core_files::materialize(&crate::core_files::cache_dir()) {
+        let cache = self.core_cache.clone().unwrap_or_else(crate::core_files::cache_dir);
+        let core_dir = match crate::core_files::materialize(&cache) {
             Ok(d) => Some(d),
             Err(e) => {
                 eprintln!("rustkeep-lsp: cannot write the core files for go-to-definition: {e}");
@@ -189,7 +202,7 @@ impl LanguageServer for Backend {
         if let Err(e) = self.client.register_capability(vec![reg]).await {
             eprintln!("rustkeep-lsp: the client does not watch files for us: {e:?}");
         }
-        publish(&self.state, &self.client, None).await;
+        publish(&self.state, &self.client, None, false).await;
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -225,11 +238,24 @@ impl LanguageServer for Backend {
     }
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
-        self.request("completion", |s| handlers::completion::completion(s, &params.text_document_position_params).map(CompletionResponse::CompletionItemList))
+        self.request("completion", |s| {
+            // A plain array unless IDs were left out, which only a list can say.
+            handlers::completion::completion_list(s, &params.text_document_position_params).map(|l| {
+                if l.is_incomplete {
+                    CompletionResponse::CompletionList(l)
+                } else {
+                    CompletionResponse::CompletionItemList(l.items)
+                }
+            })
+        })
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
-        self.request("hover", |s| handlers::hover::hover(s, &params.text_document_position_params))
+        self.request("hover", |s| {
+            #[cfg(test)]
+            tests::panic_on_magic_word(s, &params.text_document_position_params);
+            handlers::hover::hover(s, &params.text_document_position_params)
+        })
     }
 
     async fn goto_definition(&self, params: DefinitionParams) -> Result<Option<DefinitionResponse>> {
@@ -306,4 +332,80 @@ impl LanguageServer for Backend {
 pub async fn serve_stdio() {
     let (service, socket) = LspService::new(Backend::new);
     Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).serve(service).await;
+}
+
+#[cfg(test)]
+mod tests {
+    //! The panic guard, through the real request path of the service (JSON-RPC in, JSON-RPC out).
+    //! The panic is injected by a hook that exists only in test builds.
+
+    use std::future::poll_fn;
+    use std::path::Path;
+
+    use serde_json::{json, Value};
+    use tower_lsp_server::jsonrpc::{ErrorCode, Request, Response};
+    use tower_service::Service;
+
+    use super::*;
+
+    /// Hovering this word panics inside the handler (test builds only).
+    pub const PANIC_WORD: &str = "rustkeep_test_panic";
+
+    pub fn panic_on_magic_word(s: &State, p: &TextDocumentPositionParams) {
+        let Some((fid, offset)) = s.locate(p) else { return };
+        let text = s.text(fid);
+        let start = text[..offset].rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+        if text[start..].starts_with(PANIC_WORD) {
+            panic!("the test hook was hovered");
+        }
+    }
+
+    async fn call(service: &mut LspService<Backend>, id: i64, method: &'static str, params: Value) -> Option<Response> {
+        poll_fn(|cx| service.poll_ready(cx)).await.expect("the service is ready");
+        let mut req = Request::build(method).params(params);
+        if id > 0 {
+            req = req.id(id);
+        }
+        service.call(req.finish()).await.expect("the service answers")
+    }
+
+    fn file_uri(p: &Path) -> String {
+        crate::uri::from_path(p).as_ref().to_string()
+    }
+
+    #[tokio::test]
+    async fn a_panicking_handler_answers_with_an_error_and_the_server_keeps_serving() {
+        let ws = std::env::temp_dir().join(format!("rustkeep-lsp-panic-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&ws);
+        let m = ws.join("testmod");
+        std::fs::create_dir_all(&m).unwrap();
+        std::fs::write(m.join("mod.toml"), "[mod]\nid = \"testmod\"\nname = \"Test\"\nversion = \"0.1.0\"\n").unwrap();
+        let text = format!("# {PANIC_WORD}\n[[quests]]\nid = \"testmod:q\"\nname = \"Q\"\non = \"creature_died\"\n");
+        std::fs::write(m.join("quests.toml"), &text).unwrap();
+        let core_cache = ws.join("cache");
+        let (mut service, _socket) = LspService::new(|client| Backend { client, state: Arc::new(Mutex::new(None)), core_cache: Some(core_cache) });
+
+        let init = call(&mut service, 1, "initialize", json!({ "processId": null, "rootUri": file_uri(&ws), "capabilities": {} })).await.unwrap();
+        assert!(init.is_ok(), "{init:?}");
+        let uri = file_uri(&m.join("quests.toml"));
+        let opened =
+            call(&mut service, 0, "textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "toml", "version": 1, "text": text } })).await;
+        assert!(opened.is_none(), "a notification has no answer");
+
+        let hover = |line: u32, character: u32| json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } });
+        // The hook panics: the client gets an internal error naming the method, not a dead server.
+        let r = call(&mut service, 2, "textDocument/hover", hover(0, 4)).await.unwrap();
+        let err = r.error().expect("an error response");
+        assert_eq!(err.code, ErrorCode::InternalError);
+        assert!(err.message.contains("hover failed") && err.message.contains("test hook"), "{err:?}");
+
+        // The same server, the same state (the lock was released and is taken over): the event still
+        // hovers, and another method works too.
+        let r = call(&mut service, 3, "textDocument/hover", hover(4, 8)).await.unwrap();
+        let contents = r.result().expect("a result")["contents"].to_string();
+        assert!(contents.contains("creature_died"), "{contents}");
+        let r = call(&mut service, 4, "textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } })).await.unwrap();
+        assert!(r.result().expect("a result").to_string().contains("testmod:q"), "{r:?}");
+        let _ = std::fs::remove_dir_all(&ws);
+    }
 }

@@ -230,20 +230,36 @@ impl State {
     /// user file whose list changed (all of them the first time; empty lists clear files that
     /// left the project or became clean).
     pub fn take_publish(&mut self) -> Vec<(lsp::Uri, Vec<lsp::Diagnostic>, Option<i32>)> {
+        self.take_publish_where(false)
+    }
+
+    /// Like [`State::take_publish`], for the files open in the editor only; the others keep
+    /// their pending changes for the next `take_publish`.
+    pub fn take_publish_open(&mut self) -> Vec<(lsp::Uri, Vec<lsp::Diagnostic>, Option<i32>)> {
+        self.take_publish_where(true)
+    }
+
+    fn take_publish_where(&mut self, open_only: bool) -> Vec<(lsp::Uri, Vec<lsp::Diagnostic>, Option<i32>)> {
         self.refresh();
         let mut now: HashMap<String, (lsp::Uri, Vec<lsp::Diagnostic>, Option<i32>)> = HashMap::new();
+        let mut fids: HashMap<FileId, String> = HashMap::new();
         for f in &self.project.files {
             if f.bundled {
                 continue;
             }
             let Some(p) = &f.disk_path else { continue };
-            let u = uri::from_path(p);
             let version = self.docs.get(p).map(|d| d.version);
-            now.entry(u.as_ref().to_string()).or_insert((u, Vec::new(), version));
+            if open_only && version.is_none() {
+                continue;
+            }
+            let u = uri::from_path(p);
+            let key = u.as_ref().to_string();
+            fids.insert(f.id, key.clone());
+            now.entry(key).or_insert((u, Vec::new(), version));
         }
         for d in &self.analysis.diagnostics {
-            let Some(u) = self.file_uri(d.loc.file) else { continue };
-            if let Some(slot) = now.get_mut(u.as_ref()) {
+            let Some(key) = fids.get(&d.loc.file) else { continue };
+            if let Some(slot) = now.get_mut(key) {
                 slot.1.push(self.to_lsp_diagnostic(d));
             }
         }
@@ -253,12 +269,16 @@ impl State {
                 out.push((u.clone(), diags.clone(), *version));
             }
         }
-        for key in self.published.keys() {
-            if !now.contains_key(key) {
-                out.push((lsp::Uri::from(key.clone()), Vec::new(), None));
+        if open_only {
+            self.published.extend(now.into_iter().map(|(k, (_, d, _))| (k, d)));
+        } else {
+            for key in self.published.keys() {
+                if !now.contains_key(key) {
+                    out.push((lsp::Uri::from(key.clone()), Vec::new(), None));
+                }
             }
+            self.published = now.into_iter().map(|(k, (_, d, _))| (k, d)).collect();
         }
-        self.published = now.into_iter().map(|(k, (_, d, _))| (k, d)).collect();
         out.sort_by(|a, b| a.0.as_ref().cmp(b.0.as_ref()));
         out
     }

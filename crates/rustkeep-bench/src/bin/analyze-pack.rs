@@ -30,6 +30,11 @@ fn main() {
         analysis.errors(),
         analysis.warnings()
     );
+    if let Ok(status) = std::fs::read_to_string("/proc/self/status") {
+        if let Some(l) = status.lines().find(|l| l.starts_with("VmHWM")) {
+            let _ = writeln!(out, "  peak memory: {}", l.trim_start_matches("VmHWM:").trim());
+        }
+    }
     for (c, n) in by_code {
         let _ = writeln!(out, "  {c}: {n}");
     }

@@ -2,7 +2,7 @@
 //! (`reference-kind-mismatch`), and nesting cycles (`loot-table-cycle`).
 
 use rustkeep_data::hash::FxHashMap;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
 use rustkeep_data::model::{Entry, LootKind, Sp};
@@ -10,7 +10,6 @@ use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::{RefKind, Registry};
 
-use super::all_entries;
 use crate::Analysis;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,45 +42,48 @@ fn direct_kind(e: &Entry) -> Option<TableKind> {
     })
 }
 
-/// Infers the kind of every loot table in force: from its own entries, else through the tables
-/// it nests (iteratively, so deep chains cannot overflow the stack).
+/// Infers the kind of every loot table in force: from its own entries, else from the tables it
+/// nests. A worklist over reverse nesting edges settles every table in linear time, however long
+/// the chains (a 10,000-table chain is a test).
 pub fn infer_kinds(analysis: &Analysis) -> FxHashMap<String, TableKind> {
     let defs = &analysis.resolved.defs[Registry::LootTables.index()];
+    // Map order is deterministic (a fixed hasher and the load order's insertions), so CLI and
+    // language server agree without sorting thousands of IDs after every keystroke.
+    let ids: Vec<&String> = defs.keys().collect();
     let mut kinds: FxHashMap<String, TableKind> = FxHashMap::with_capacity_and_hasher(defs.len(), Default::default());
-    let mut pending: Vec<(&str, Vec<&str>)> = Vec::new();
-    for (id, def) in defs {
-        let e = analysis.entry(def.current);
+    // Nested table → the tables without a kind of their own that nest it.
+    let mut parents: FxHashMap<&str, Vec<&str>> = FxHashMap::default();
+    let mut queue: std::collections::VecDeque<&str> = std::collections::VecDeque::new();
+    for id in &ids {
+        let e = analysis.entry(defs[*id].current);
         match direct_kind(e) {
             Some(k) => {
-                kinds.insert(id.clone(), k);
+                kinds.insert((*id).clone(), k);
+                queue.push_back(id.as_str());
             }
             None => {
-                let nested = e.loot_entries().iter().filter_map(|le| if let LootKind::Table(t) = &le.kind { Some(t.value.as_str()) } else { None }).collect();
-                pending.push((id.as_str(), nested));
+                for le in e.loot_entries() {
+                    if let LootKind::Table(t) = &le.kind {
+                        parents.entry(t.value.as_str()).or_default().push(id.as_str());
+                    }
+                }
             }
         }
     }
-    // Propagate until nothing changes; each round settles at least one table or stops.
-    loop {
-        let mut changed = false;
-        pending.retain(|(id, nested)| {
-            if let Some(k) = nested.iter().find_map(|n| kinds.get(*n).copied()) {
-                kinds.insert(id.to_string(), k);
-                changed = true;
-                false
-            } else {
-                true
+    while let Some(child) = queue.pop_front() {
+        let Some(k) = kinds.get(child).copied() else { continue };
+        for parent in parents.get(child).map(Vec::as_slice).unwrap_or(&[]) {
+            if !kinds.contains_key(*parent) {
+                kinds.insert((*parent).to_string(), k);
+                queue.push_back(parent);
             }
-        });
-        if !changed {
-            break;
         }
     }
     kinds
 }
 
-pub fn check(_project: &Project, analysis: &mut Analysis, out: &mut Vec<Diagnostic>) {
-    analysis.table_kinds = infer_kinds(analysis);
+/// Needs `analysis.table_kinds` (see [`infer_kinds`]).
+pub fn check(_project: &Project, analysis: &Analysis, out: &mut Vec<Diagnostic>) {
     let kinds = &analysis.table_kinds;
     let kind_of = |id: &str| kinds.get(id).copied();
 
@@ -105,10 +107,11 @@ pub fn check(_project: &Project, analysis: &mut Analysis, out: &mut Vec<Diagnost
     }
 
     // Entries inside tables: one kind per table; nested tables of the same kind.
-    for (file, e) in all_entries(analysis) {
-        if e.registry != Registry::LootTables {
-            continue;
-        }
+    // Every loot table that was registered: the one in force and the ones it replaced.
+    let defs = &analysis.resolved.defs[Registry::LootTables.index()];
+    let registered = defs.values().flat_map(|d| d.defined.into_iter().chain(d.overrides.iter().map(|o| o.0)));
+    for r in registered {
+        let (file, e) = (r.file, analysis.entry(r));
         let own = e.key().and_then(|k| kind_of(&k.value)).or_else(|| direct_kind(e));
         let Some(own) = own else { continue };
         let loc = |s: &Sp<String>| Loc { file, span: s.span.clone() };
@@ -151,14 +154,11 @@ pub fn check(_project: &Project, analysis: &mut Analysis, out: &mut Vec<Diagnost
 /// related spans on the entries of the others. Tarjan's algorithm, iterative.
 fn cycles(analysis: &Analysis, out: &mut Vec<Diagnostic>) {
     let defs = &analysis.resolved.defs[Registry::LootTables.index()];
-    let ids: Vec<&String> = {
-        let mut v: Vec<&String> = defs.keys().collect();
-        v.sort();
-        v
-    };
-    let index_of: HashMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
+    // Tarjan runs in map order; each cycle is then ordered by ID to find its first member.
+    let ids: Vec<&String> = defs.keys().collect();
+    let index_of: FxHashMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
     // Edges with the span of the entry that makes them.
-    let edges: Vec<Vec<(usize, FileId, Sp<String>)>> = ids
+    let edges: Vec<Vec<(usize, FileId, &Sp<String>)>> = ids
         .iter()
         .map(|id| {
             let def = &defs[*id];
@@ -172,14 +172,14 @@ fn cycles(analysis: &Analysis, out: &mut Vec<Diagnostic>) {
                 if let LootKind::Item(_) = &le.kind {
                     if let Some(a) = &le.affixes {
                         if let Some(&j) = index_of.get(a.value.as_str()) {
-                            v.push((j, def.current.file, a.clone()));
+                            v.push((j, def.current.file, a));
                         }
                     }
                     continue;
                 }
                 if let Some(t) = target {
                     if let Some(&j) = index_of.get(t.value.as_str()) {
-                        v.push((j, def.current.file, t.clone()));
+                        v.push((j, def.current.file, t));
                     }
                 }
             }
@@ -234,7 +234,7 @@ fn cycles(analysis: &Analysis, out: &mut Vec<Diagnostic>) {
                     }
                     let self_loop = edges[v].iter().any(|(j, _, _)| *j == v);
                     if comp.len() > 1 || self_loop {
-                        comp.sort();
+                        comp.sort_by(|a, b| ids[*a].cmp(ids[*b]));
                         sccs.push(comp);
                     }
                 }

@@ -14,11 +14,56 @@ pub mod references;
 pub mod triggers;
 pub mod usage;
 
+/// The cross-file rules, run after every change over the cached per-file facts. The three
+/// families only read the resolved data, so they run side by side when there are cores to spare.
 pub fn run_all(project: &Project, analysis: &mut Analysis, out: &mut Vec<Diagnostic>) {
-    references::check(project, analysis, out);
-    loot::check(project, analysis, out);
-    triggers::check(project, analysis, out);
-    usage::check(project, analysis, out);
+    analysis.table_kinds = loot::infer_kinds(analysis);
+    let a: &Analysis = analysis;
+    if rustkeep_data::par::default_threads() < 2 {
+        references::check(project, a, out);
+        loot::check(project, a, out);
+        usage::check(project, a, out);
+        return;
+    }
+    let (refs, usage) = std::thread::scope(|s| {
+        let refs = s.spawn(|| {
+            let mut o = Vec::new();
+            references::check(project, a, &mut o);
+            o
+        });
+        let usage = s.spawn(|| {
+            let mut o = Vec::new();
+            usage::check(project, a, &mut o);
+            o
+        });
+        loot::check(project, a, out);
+        let join = |h: std::thread::ScopedJoinHandle<'_, Vec<Diagnostic>>| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (join(refs), join(usage))
+    });
+    out.extend(refs);
+    out.extend(usage);
+}
+
+/// The rules that need nothing but one file, run once per version of the file: trigger rules,
+/// and the quests the file starts (for `quest-never-started`). A file that does not parse shows
+/// only its syntax errors.
+pub fn local(file: FileId, facts: &mut rustkeep_data::lower::FileFacts) {
+    let mut out = Vec::new();
+    let mut started = Vec::new();
+    for e in &facts.entries {
+        triggers::check_entry(file, e, &mut out);
+        visit_entry(e, |_, _, _, actions| {
+            for a in actions {
+                if let rustkeep_data::model::ActionData::StartQuest { quest } = &a.data {
+                    started.push(quest.value.clone());
+                }
+            }
+        });
+    }
+    if !facts.has_syntax_errors {
+        facts.diagnostics.extend(out);
+    }
+    facts.started_quests = started;
 }
 
 /// Where a list of actions or checks is evaluated, and so what `target` means there.

@@ -2,16 +2,17 @@
 //! `target-never-present`, `self-feeding-trigger`.
 
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
+use rustkeep_data::model::Entry;
 use rustkeep_data::model::Who;
-use rustkeep_data::project::Project;
+use rustkeep_data::source::FileId;
 use rustkeep_data::suggest;
 use rustkeep_data::vocab::{Registry, TargetPresence};
 
-use super::{all_entries, visit_entry, Place};
-use crate::Analysis;
+use super::{visit_entry, Place};
 
-pub fn check(_project: &Project, analysis: &Analysis, out: &mut Vec<Diagnostic>) {
-    for (file, e) in all_entries(analysis) {
+/// The trigger rules of one entry; they depend on nothing outside it.
+pub fn check_entry(file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
+    {
         let loc = |span: &std::ops::Range<usize>| Loc { file, span: span.clone() };
         visit_entry(e, |place, trigger, checks, actions| {
             if let Some(t) = trigger {

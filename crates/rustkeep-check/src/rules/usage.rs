@@ -3,25 +3,17 @@
 use rustkeep_data::hash::FxHashSet;
 
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
-use rustkeep_data::model::ActionData;
 use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest;
 use rustkeep_data::vocab::{RefKind, Registry};
 
-use super::{all_entries, visit_entry};
 use crate::Analysis;
 
 pub fn check(_project: &Project, analysis: &Analysis, out: &mut Vec<Diagnostic>) {
     let mut started: FxHashSet<&str> = FxHashSet::default();
-    for (_, e) in all_entries(analysis) {
-        visit_entry(e, |_, _, _, actions| {
-            for a in actions {
-                if let ActionData::StartQuest { quest } = &a.data {
-                    started.insert(quest.value.as_str());
-                }
-            }
-        });
+    for ff in analysis.facts.iter().flatten() {
+        started.extend(ff.started_quests.iter().map(String::as_str));
     }
     let mut carried: FxHashSet<&str> = FxHashSet::default();
     let mut used_tables: FxHashSet<&str> = FxHashSet::default();

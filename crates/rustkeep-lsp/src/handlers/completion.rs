@@ -12,19 +12,36 @@ use crate::context::{self, Context, Pos, Scope};
 use crate::lsp::*;
 use crate::state::State;
 
+/// At most this many IDs are offered at once. A big pack has thousands of IDs of one registry
+/// (the medium benchmark pack: 4,000 item tables), and sending them all costs tens of
+/// milliseconds per keystroke. Past the limit the list is filtered by what is typed in the string
+/// so far (as a subsequence, so that it keeps everything the client's fuzzy filter would), IDs of
+/// the file's own mod first, and marked incomplete, so the client asks again as the user types.
+pub const ID_LIMIT: usize = 200;
+
 pub fn completion(state: &State, p: &TextDocumentPositionParams) -> Option<Vec<CompletionItem>> {
+    completion_list(state, p).map(|l| l.items)
+}
+
+/// The completion list; `is_incomplete` when IDs were left out (see [`ID_LIMIT`]).
+pub fn completion_list(state: &State, p: &TextDocumentPositionParams) -> Option<CompletionList> {
     let (fid, offset) = state.locate(p)?;
     let ctx = context::at(state.text(fid), offset);
-    Some(complete(state, fid, offset, &ctx))
+    Some(complete_list(state, fid, offset, &ctx))
 }
 
 pub fn complete(state: &State, fid: FileId, offset: usize, ctx: &Context) -> Vec<CompletionItem> {
-    match &ctx.pos {
-        Pos::Header { double, prefix, .. } => headers(*double, prefix),
-        Pos::Key { .. } => keys(ctx),
+    complete_list(state, fid, offset, ctx).items
+}
+
+fn complete_list(state: &State, fid: FileId, offset: usize, ctx: &Context) -> CompletionList {
+    let (items, is_incomplete) = match &ctx.pos {
+        Pos::Header { double, prefix, .. } => (headers(*double, prefix), false),
+        Pos::Key { .. } => (keys(ctx), false),
         Pos::Value { string, closed, .. } => values(state, fid, offset, ctx, string.clone(), *closed),
-        Pos::Other => Vec::new(),
-    }
+        Pos::Other => (Vec::new(), false),
+    };
+    CompletionList { is_incomplete, items, ..Default::default() }
 }
 
 fn headers(double: bool, prefix: &str) -> Vec<CompletionItem> {
@@ -132,8 +149,9 @@ fn want_of(ty: FieldType, key: &str, scope: Scope) -> Want {
     }
 }
 
-fn values(state: &State, fid: FileId, offset: usize, ctx: &Context, string: Option<Span>, closed: bool) -> Vec<CompletionItem> {
-    let Some((scope, key)) = ctx.value_field() else { return Vec::new() };
+/// The values for the field under the cursor, and whether IDs were left out.
+fn values(state: &State, fid: FileId, offset: usize, ctx: &Context, string: Option<Span>, closed: bool) -> (Vec<CompletionItem>, bool) {
+    let Some((scope, key)) = ctx.value_field() else { return (Vec::new(), false) };
     let want = match scope {
         Scope::When(_) => match vocab::WhenField::from_name(key).map(|w| w.def().value) {
             Some(WhenValue::DamageType) => want_of(FieldType::DamageType, key, scope),
@@ -158,9 +176,12 @@ fn values(state: &State, fid: FileId, offset: usize, ctx: &Context, string: Opti
             None => (offset..offset, false),
         }
     };
+    // Every item replaces the same range: compute it (and its LSP form) once.
+    let plain_range = edit_range(false);
+    let plain_lsp = state.range(fid, &plain_range.0);
     let mk = |label: &str, kind: CompletionItemKind, detail: String, doc: &str, snippet_tail: Option<String>| -> CompletionItem {
         let mut it = item(label.to_string(), kind, detail, doc);
-        let (range, in_string) = edit_range(snippet_tail.is_some());
+        let (range, in_string) = if snippet_tail.is_some() { edit_range(true) } else { plain_range.clone() };
         let new_text = match (&snippet_tail, in_string) {
             (Some(tail), true) => format!("{label}\"{tail}"),
             (Some(tail), false) => format!("\"{label}\"{tail}"),
@@ -171,19 +192,48 @@ fn values(state: &State, fid: FileId, offset: usize, ctx: &Context, string: Opti
             it.insert_text_format = Some(InsertTextFormat::Snippet);
         }
         it.filter_text = Some(if in_string { label.to_string() } else { format!("\"{label}\"") });
-        it.text_edit = Some(CompletionItemTextEdit::TextEdit(TextEdit { range: state.range(fid, &range), new_text }));
+        let range = if range == plain_range.0 { plain_lsp } else { state.range(fid, &range) };
+        it.text_edit = Some(CompletionItemTextEdit::TextEdit(TextEdit { range, new_text }));
         it
     };
-    match want {
+    let items = match want {
+        Want::Ids(kind) => {
+            let typed = string.as_ref().map_or("", |s| text.get(s.start..offset.max(s.start)).unwrap_or(""));
+            let own_mod = state.mod_of(fid).map(|m| format!("{}:", m.id));
+            let (ids, cut) = limit_ids(ids(state, ctx, kind), typed, own_mod.as_deref());
+            return (ids.into_iter().map(|(id, detail)| mk(&id, CompletionItemKind::Reference, detail, "", None)).collect(), cut);
+        }
         Want::Names(names, kind) => names.into_iter().map(|(n, d)| mk(n, kind, String::new(), d, None)).collect(),
         Want::Checks => vocab::CHECKS.iter().map(|c| mk(c.name, CompletionItemKind::Function, "check".into(), c.doc, Some(snippet(c.fields)))).collect(),
         Want::Actions => vocab::ACTIONS.iter().map(|a| mk(a.name, CompletionItemKind::Function, "action".into(), a.doc, Some(snippet(a.fields)))).collect(),
         Want::Bool => {
             ["true", "false"].iter().map(|b| CompletionItem { label: b.to_string(), kind: Some(CompletionItemKind::Value), ..Default::default() }).collect()
         }
-        Want::Ids(kind) => ids(state, ctx, kind).into_iter().map(|(id, detail)| mk(&id, CompletionItemKind::Reference, detail, "", None)).collect(),
         Want::Nothing => Vec::new(),
+    };
+    (items, false)
+}
+
+/// Applies [`ID_LIMIT`]: returns the IDs to offer and whether some were left out.
+fn limit_ids(ids: Vec<(String, String)>, typed: &str, own_mod: Option<&str>) -> (Vec<(String, String)>, bool) {
+    if ids.len() <= ID_LIMIT {
+        return (ids, false);
     }
+    let typed = typed.to_lowercase();
+    let mut kept: Vec<(String, String)> = ids.into_iter().filter(|(id, _)| is_subsequence(&typed, &id.to_lowercase())).collect();
+    if kept.len() <= ID_LIMIT {
+        return (kept, false);
+    }
+    // Best first: starts with what is typed, then the file's own mod, then by ID.
+    kept.sort_by_cached_key(|(id, _)| (!id.starts_with(typed.as_str()), !own_mod.is_some_and(|m| id.starts_with(m)), id.clone()));
+    kept.truncate(ID_LIMIT);
+    kept.sort();
+    (kept, true)
+}
+
+fn is_subsequence(needle: &str, hay: &str) -> bool {
+    let mut h = hay.chars();
+    needle.chars().all(|c| h.any(|x| x == c))
 }
 
 /// `, amount = ${1:1}, damage_type = "${2|physical,…|}", target = "${3|self,target|}"` — the
@@ -246,4 +296,31 @@ fn ids(state: &State, ctx: &Context, kind: RefKind) -> Vec<(String, String)> {
         .collect();
     out.sort();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(n: usize, m: &str) -> Vec<(String, String)> {
+        (0..n).map(|i| (format!("{m}:table_{i:04}"), String::new())).collect()
+    }
+
+    #[test]
+    fn long_id_lists_are_filtered_by_what_is_typed_own_mod_first_and_marked_incomplete() {
+        // Under the limit: everything, complete.
+        let (kept, cut) = limit_ids(ids(ID_LIMIT, "a"), "", None);
+        assert_eq!((kept.len(), cut), (ID_LIMIT, false));
+        // Over it: the file's own mod first, cut to the limit, incomplete.
+        let mut all = ids(ID_LIMIT, "a");
+        all.extend(ids(50, "own"));
+        let (kept, cut) = limit_ids(all.clone(), "", Some("own:"));
+        assert_eq!((kept.len(), cut), (ID_LIMIT, true));
+        assert_eq!(kept.iter().filter(|(id, _)| id.starts_with("own:")).count(), 50);
+        // What is typed filters as a subsequence; once few enough remain, the list is complete.
+        let (kept, cut) = limit_ids(all, "ot01", Some("own:"));
+        assert!(!cut);
+        let got: Vec<&str> = kept.iter().map(|(id, _)| id.as_str()).collect();
+        assert!(got.contains(&"own:table_0010") && got.contains(&"own:table_0001") && !got.contains(&"a:table_0010"), "{got:?}");
+    }
 }

@@ -1,0 +1,71 @@
+//! The real binary driven by a real client library: `tests/lsp-client/client.js` uses
+//! `vscode-languageserver-protocol` (what VS Code's language client is built on) for initialize,
+//! diagnostics, hover (an event; a loot table's exact chances), inlay hints, rename across files,
+//! the "did you mean" code action, and symbols — once with UTF-16 and once with UTF-8 negotiated,
+//! on a line with an umlaut and an emoji. The script asserts; this test prepares the workspace and
+//! runs it. Skips (saying so) when `node` or the script's `node_modules` (`npm ci` in
+//! `tests/lsp-client`, done by `.ci/run`) are missing.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn temp(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("rustkeep-lsp-node-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+fn edit(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{from} in {}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn vscode_languageserver_protocol_client_in_utf16_and_utf8() {
+    let client_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lsp-client");
+    let node_ok = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !node_ok || !client_dir.join("node_modules/vscode-languageserver-protocol").is_dir() {
+        eprintln!("SKIPPED vscode_languageserver_protocol_client_in_utf16_and_utf8: needs `node` and `npm ci` in {}", client_dir.display());
+        return;
+    }
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    for encoding in ["utf-16", "utf-8"] {
+        let ws = temp(encoding);
+        for m in ["rat_catcher", "fire_and_thorns"] {
+            copy_dir(&examples.join(m), &ws.join(m));
+        }
+        // The mistakes the script looks for.
+        edit(&ws.join("rat_catcher/quests.toml"), "on = \"creature_died\"", "on = \"creature_dyed\"");
+        edit(&ws.join("rat_catcher/loot.toml"), "{ item = \"core:rat_tail\", weight = 5", "{ item = \"core:rät_🐀tail\", weight = 5");
+        let cache = temp(&format!("{encoding}-cache"));
+        let out = Command::new("node")
+            .arg(client_dir.join("client.js"))
+            .arg(env!("CARGO_BIN_EXE_rustkeep"))
+            .arg(&ws)
+            .arg(encoding)
+            .arg(&cache)
+            .current_dir(&client_dir)
+            .output()
+            .expect("node runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "the client's checks failed with {encoding}:\n{stderr}\n{stdout}");
+        eprintln!("{stdout}");
+        assert!(stdout.contains(&format!("\"encoding\": \"{encoding}\"")), "{stdout}");
+        let _ = std::fs::remove_dir_all(&ws);
+        let _ = std::fs::remove_dir_all(&cache);
+    }
+}

@@ -1,0 +1,313 @@
+//! The data reference for modders (`docs/reference.md`), generated from [`crate::vocab`].
+//!
+//! The page is a pure function of the vocabulary, so it cannot drift from what the validator, the
+//! language server and the engine use: a test (`tests/reference_docs.rs`) fails when the committed
+//! page differs from [`reference_markdown`], and `UPDATE_DOCS=1` rewrites it.
+
+use crate::vocab::{
+    FieldDef, FieldType, TargetPresence, ACTIONS, ACTION_ALIASES, ACTION_FIELD, AI_FIELDS, ATTRIBUTES, BALANCE_FIELDS, CHECKS, CHECK_ALIASES, CHECK_FIELD,
+    DAMAGE_TYPES, EVENTS, EVENT_ALIASES, GRID_GLYPHS, ITEM_SLOTS, LOOT_ENTRY_FIELDS, MODIFIER_FIELDS, NOT_FIELD, OUTCOMES, REGISTRIES, TRIGGER_FIELDS,
+    WHEN_FIELDS, WHO,
+};
+use std::fmt::Write;
+
+/// The command that regenerates the page; printed at its top.
+pub const REGENERATE: &str = "UPDATE_DOCS=1 cargo test -p rustkeep-data --test reference_docs";
+
+/// The whole reference page as Markdown (GitHub flavour).
+pub fn reference_markdown() -> String {
+    let mut out = String::new();
+    let o = &mut out;
+    line(o, "# Data reference");
+    line(o, "");
+    line(o, "<!-- Generated from `rustkeep_data::vocab` by `rustkeep_data::reference`. Do not edit by hand;");
+    line(o, &format!("     regenerate with `{REGENERATE}`. -->"));
+    line(o, "");
+    line(
+        o,
+        "Every registry and field, event, check, action, attribute and damage type of the rustkeep data \
+         language (SPEC v1), generated from the same tables the validator, the language server, the \
+         JSON Schema and the engine read. Tutorials: [getting started](getting-started.md); how \
+         triggers run: [triggers and the event queue](triggers.md); loot: [loot tables and luck](loot.md); \
+         every diagnostic: [diagnostics](diagnostics.md).",
+    );
+    line(o, "");
+    line(o, "Columns of the field tables: **type** is what the value must be; **required** fields must be present");
+    line(o, "(`id` may be omitted when `overrides` is given); **default** is the value of an absent field.");
+    line(o, "");
+    line(o, "## Contents");
+    line(o, "");
+    line(o, "- [Registries](#registries)");
+    for r in REGISTRIES {
+        line(o, &format!("  - [`[[{}]]`](#{})", r.key, r.key));
+    }
+    line(o, "  - [`[balance]`](#balance)");
+    line(o, "- [Triggers](#triggers), [modifiers](#modifiers), [`ai` rules](#ai-rules), [loot entries](#loot-entries)");
+    line(o, "- [Events](#events) and their [`when` fields](#when-fields)");
+    line(o, "- [Checks](#checks) (conditions)");
+    line(o, "- [Actions](#actions)");
+    line(o, "- [Attributes](#attributes), [damage types](#damage-types), [`who`](#who), [item slots](#item-slots), [prefab glyphs](#prefab-glyphs)");
+    line(o, "- [Names that are not vocabulary](#names-that-are-not-vocabulary)");
+    line(o, "");
+
+    line(o, "## Registries");
+    line(o, "");
+    line(o, "A data file holds registry arrays (`[[items]]` blocks or `items = [ { … } ]`) and at most the table");
+    line(o, "`[balance]`. Anything else at top level is `unknown-registry`; an unknown field is `unknown-field`.");
+    line(o, "");
+    for r in REGISTRIES {
+        line(o, &format!("### `[[{}]]`", r.key));
+        line(o, "");
+        line(o, &format!("{} Diagnostics call an entry {} *{}*.", r.doc, article(r.noun), r.noun));
+        line(o, "");
+        field_table(o, r.fields);
+    }
+    line(o, "### `[balance]`");
+    line(o, "");
+    line(o, "A singleton table. The core's values are defaults a mod may set; two mods (other than the core)");
+    line(o, "setting one key is `override-conflict` on the later.");
+    line(o, "");
+    field_table(o, BALANCE_FIELDS);
+
+    line(o, "## Triggers");
+    line(o, "");
+    line(o, "`triggers = [ { … } ]` on items, affixes, creatures, character options, statuses, floors and prefabs;");
+    line(o, "quests carry the same fields flattened into the entry. How they run: [triggers.md](triggers.md).");
+    line(o, "");
+    field_table(o, TRIGGER_FIELDS);
+    line(o, "## Modifiers");
+    line(o, "");
+    line(o, "`modifiers = [ { … } ]`: exactly one of `add` / `multiply`. An attribute reads");
+    line(o, "`(base + Σ add) × Π multiply` over the modifiers whose condition holds.");
+    line(o, "");
+    field_table(o, MODIFIER_FIELDS);
+    line(o, "## `ai` rules");
+    line(o, "");
+    line(o, "`ai = [ { … } ]` on creatures.");
+    line(o, "");
+    field_table(o, AI_FIELDS);
+    line(o, "## Loot entries");
+    line(o, "");
+    line(o, "`entries = [ { … } ]` of a loot table: exactly one of `item` / `table` / `affix` / `nothing` per entry;");
+    line(o, "weighted entries need `weight`, guaranteed ones take none. Semantics: [loot.md](loot.md).");
+    line(o, "");
+    field_table(o, LOOT_ENTRY_FIELDS);
+
+    line(o, "## Events");
+    line(o, "");
+    line(o, "The value of `on`. Every event has a `source` creature and an optional `target`. Triggers of a");
+    line(o, "creature run for the events whose source it is (`self` = source, `target` = the event's target).");
+    line(o, "Payload keys are those of the `simulate --format json` trace; `when` may filter only the listed fields.");
+    line(o, "");
+    line(o, "| event | source | target | payload | `when` fields |");
+    line(o, "|---|---|---|---|---|");
+    for e in EVENTS {
+        let target = match e.target_presence {
+            TargetPresence::Never => "—".to_string(),
+            TargetPresence::Maybe => format!("{} (may be absent)", cell(e.target).trim_end_matches(" (if any)")),
+            TargetPresence::Always => cell(e.target),
+        };
+        line(
+            o,
+            &format!(
+                "| [`{}`](#{}) | {} | {} | {} | {} |",
+                e.name,
+                e.name,
+                cell(e.source),
+                target,
+                code_list(e.payload),
+                code_list(&e.when.iter().map(|w| w.name()).collect::<Vec<_>>()),
+            ),
+        );
+    }
+    line(o, "");
+    for e in EVENTS {
+        line(o, &format!("### `{}`", e.name));
+        line(o, "");
+        line(o, e.doc);
+        line(o, "");
+        let raised_by: Vec<&str> = ACTIONS.iter().filter(|a| a.emits.contains(&e.event)).map(|a| a.name).collect();
+        if !raised_by.is_empty() {
+            let noun = if raised_by.len() == 1 { "action" } else { "actions" };
+            line(o, &format!("Raised by the {noun} {}.", code_list(&raised_by)));
+            line(o, "");
+        }
+    }
+    line(o, "### `when` fields");
+    line(o, "");
+    line(o, "`when = { field = value, … }`: every field given must match the event's payload (implicit AND, no");
+    line(o, "negation). A field the trigger's event does not carry is `when-field-not-carried`.");
+    line(o, "");
+    line(o, "| field | value | carried by | description |");
+    line(o, "|---|---|---|---|");
+    for w in WHEN_FIELDS {
+        let value = match w.value {
+            crate::vocab::WhenValue::DamageType => "a damage type".to_string(),
+            crate::vocab::WhenValue::Outcome => format!("one of {}", code_list(OUTCOMES)),
+            crate::vocab::WhenValue::Id(r) => format!("{} {} ID", article(r.noun()), r.noun()),
+        };
+        let carried: Vec<&str> = EVENTS.iter().filter(|e| e.when.contains(&w.field)).map(|e| e.name).collect();
+        line(o, &format!("| `{}` | {} | {} | {} |", w.name, value, code_list(&carried), cell(w.doc)));
+    }
+    line(o, "");
+
+    line(o, "## Checks");
+    line(o, "");
+    line(o, "`condition = [ { check = \"…\", … } ]`: a list, all must hold (implicit AND; no OR, no nesting). A");
+    line(o, "check with `who = \"target\"` where there is no target is false.");
+    line(o, "");
+    for c in CHECKS {
+        line(o, &format!("### `{}`", c.name));
+        line(o, "");
+        line(o, c.doc);
+        line(o, "");
+        let mut fields = vec![CHECK_FIELD];
+        fields.extend_from_slice(c.fields);
+        fields.push(NOT_FIELD);
+        field_table(o, &fields);
+    }
+
+    line(o, "## Actions");
+    line(o, "");
+    line(o, "`actions = [ { action = \"…\", … } ]` in triggers and quests, and `use`, `on_create`, `on_talk`, `ai`.");
+    line(o, "Events an action raises are appended to the event queue ([triggers.md](triggers.md)).");
+    line(o, "");
+    line(o, "| action | fields | emits |");
+    line(o, "|---|---|---|");
+    for a in ACTIONS {
+        let fields: Vec<&str> = a.fields.iter().map(|f| f.name).collect();
+        let emits: Vec<&str> = a.emits.iter().map(|e| e.name()).collect();
+        let emits = if emits.is_empty() { "—".to_string() } else { code_list(&emits) };
+        let fields = if fields.is_empty() { "—".to_string() } else { code_list(&fields) };
+        line(o, &format!("| [`{}`](#{}) | {} | {} |", a.name, a.name, fields, emits));
+    }
+    line(o, "");
+    for a in ACTIONS {
+        line(o, &format!("### `{}`", a.name));
+        line(o, "");
+        line(o, a.doc);
+        if !a.emits.is_empty() {
+            let emits: Vec<&str> = a.emits.iter().map(|e| e.name()).collect();
+            line(o, &format!("Emits {}.", code_list(&emits)));
+        }
+        line(o, "");
+        let mut fields = vec![ACTION_FIELD];
+        fields.extend_from_slice(a.fields);
+        field_table(o, &fields);
+    }
+
+    line(o, "## Attributes");
+    line(o, "");
+    line(o, "Set in a creature's `attributes` table, changed by modifiers, read by `attribute` checks.");
+    line(o, "");
+    name_table(o, "attribute", ATTRIBUTES);
+    line(o, "## Damage types");
+    line(o, "");
+    line(o, "The values of `damage_type` (items, creatures, `damage` actions, `when`).");
+    line(o, "");
+    name_table(o, "damage type", DAMAGE_TYPES);
+    line(o, "## `who`");
+    line(o, "");
+    line(o, "The values of `who` in checks and `target` in actions.");
+    line(o, "");
+    name_table(o, "value", WHO);
+    line(o, "## Item slots");
+    line(o, "");
+    line(o, &format!("`slot` of an item: {}; omitted = not equippable.", code_list(ITEM_SLOTS)));
+    line(o, "");
+    line(o, "## Prefab glyphs");
+    line(o, "");
+    line(o, "The characters of a prefab's `grid`; rows must have equal width.");
+    line(o, "");
+    line(o, "| glyph | meaning |");
+    line(o, "|---|---|");
+    for (g, meaning) in GRID_GLYPHS {
+        line(o, &format!("| `{}` | {} |", g, meaning));
+    }
+    line(o, "");
+
+    line(o, "## Names that are not vocabulary");
+    line(o, "");
+    line(o, "Names modders often reach for, and what `rustkeep check` suggests instead.");
+    line(o, "");
+    line(o, "| written | did you mean |");
+    line(o, "|---|---|");
+    for (kind, aliases) in [("event", EVENT_ALIASES), ("check", CHECK_ALIASES), ("action", ACTION_ALIASES)] {
+        for (from, to) in aliases {
+            line(o, &format!("| `{}` ({}) | `{}` |", from, kind, to));
+        }
+    }
+    out
+}
+
+/// "a" or "an" before a noun (the registry nouns: item, affix, NPC, …).
+fn article(noun: &str) -> &'static str {
+    match noun.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u' | 'N') => "an",
+        _ => "a",
+    }
+}
+
+fn line(out: &mut String, text: &str) {
+    out.push_str(text);
+    out.push('\n');
+}
+
+/// Text for a table cell: pipes escaped, line breaks flattened.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+fn code_list(names: &[&str]) -> String {
+    if names.is_empty() {
+        return "—".to_string();
+    }
+    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+}
+
+fn field_table(out: &mut String, fields: &[FieldDef]) {
+    line(out, "| field | type | required | default | description |");
+    line(out, "|---|---|---|---|---|");
+    for f in fields {
+        let default = match (f.default, f.required) {
+            (Some(d), _) => format!("`{d}`"),
+            (None, true) => "—".to_string(),
+            (None, false) => "absent".to_string(),
+        };
+        let mut row = String::new();
+        let _ = write!(row, "| `{}` | {} | {} | {} | {} |", f.name, cell(&type_text(f.ty)), if f.required { "yes" } else { "no" }, default, cell(f.doc));
+        line(out, &row);
+    }
+    line(out, "");
+}
+
+/// The type column, with links where a kind has its own section.
+fn type_text(ty: FieldType) -> String {
+    match ty {
+        FieldType::Event => "an [event](#events) name".into(),
+        FieldType::When => "a table of [`when` fields](#when-fields)".into(),
+        FieldType::Conditions => "a list of [checks](#checks)".into(),
+        FieldType::Actions => "a list of [actions](#actions)".into(),
+        FieldType::Triggers => "a list of [triggers](#triggers)".into(),
+        FieldType::Modifiers => "a list of [modifiers](#modifiers)".into(),
+        FieldType::Ai => "a list of [`ai` rules](#ai-rules)".into(),
+        FieldType::LootEntries => "a list of [loot entries](#loot-entries)".into(),
+        FieldType::Attribute => "an [attribute](#attributes)".into(),
+        FieldType::DamageType => "a [damage type](#damage-types)".into(),
+        FieldType::AttributeTable => "a table [attribute](#attributes) → number".into(),
+        FieldType::Who => "[`self` or `target`](#who)".into(),
+        FieldType::Ref(crate::vocab::RefKind::Tag) => "a tag (same grammar as an ID; free vocabulary)".into(),
+        FieldType::Tag => "the name in the heading".into(),
+        FieldType::Ref(k) => format!("{} {} ID", article(k.describe()), k.describe()),
+        other => other.describe(),
+    }
+}
+
+fn name_table(out: &mut String, header: &str, rows: &[(&str, &str)]) {
+    line(out, &format!("| {header} | description |"));
+    line(out, "|---|---|");
+    for (name, doc) in rows {
+        line(out, &format!("| `{}` | {} |", name, cell(doc)));
+    }
+    line(out, "");
+}

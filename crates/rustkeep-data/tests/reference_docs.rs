@@ -1,0 +1,68 @@
+//! `docs/reference.md` is generated from the vocabulary; this test fails when the committed page is
+//! stale (architecture invariant 1: adding an event is one row, and the docs follow or CI fails).
+//! Regenerate with `UPDATE_DOCS=1 cargo test -p rustkeep-data --test reference_docs`.
+
+use rustkeep_data::reference::{reference_markdown, REGENERATE};
+use rustkeep_data::vocab::{ACTIONS, ATTRIBUTES, CHECKS, DAMAGE_TYPES, EVENTS, REGISTRIES};
+use std::path::PathBuf;
+
+fn page_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/reference.md")
+}
+
+#[test]
+fn committed_reference_matches_the_vocabulary() {
+    let generated = reference_markdown();
+    let path = page_path();
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(&path, &generated).expect("write docs/reference.md");
+        return;
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default().replace("\r\n", "\n");
+    if committed != generated {
+        let first = committed.lines().zip(generated.lines()).position(|(a, b)| a != b);
+        panic!(
+            "docs/reference.md is stale (first difference at line {}); regenerate it with `{REGENERATE}`",
+            first.map_or_else(|| committed.lines().count().min(generated.lines().count()) + 1, |i| i + 1)
+        );
+    }
+}
+
+#[test]
+fn reference_names_every_piece_of_vocabulary() {
+    let page = reference_markdown();
+    for r in REGISTRIES {
+        assert!(page.contains(&format!("### `[[{}]]`", r.key)), "registry {}", r.key);
+        for f in r.fields {
+            assert!(page.contains(&format!("| `{}` |", f.name)), "field {}.{}", r.key, f.name);
+        }
+    }
+    for e in EVENTS {
+        assert!(page.contains(&format!("### `{}`", e.name)), "event {}", e.name);
+        for p in e.payload {
+            assert!(page.contains(&format!("`{p}`")), "payload {p} of {}", e.name);
+        }
+    }
+    for c in CHECKS {
+        assert!(page.contains(&format!("### `{}`", c.name)), "check {}", c.name);
+    }
+    for a in ACTIONS {
+        assert!(page.contains(&format!("### `{}`", a.name)), "action {}", a.name);
+    }
+    for (name, _) in ATTRIBUTES.iter().chain(DAMAGE_TYPES) {
+        assert!(page.contains(&format!("| `{name}` |")), "{name}");
+    }
+    // Every table row has as many cells as its header: a `|` inside a doc string would break it.
+    let mut columns = 0;
+    for line in page.lines() {
+        if !line.starts_with('|') {
+            columns = 0;
+            continue;
+        }
+        let cells = line.replace("\\|", "").matches('|').count();
+        if columns == 0 {
+            columns = cells;
+        }
+        assert_eq!(cells, columns, "ragged table row: {line}");
+    }
+}

@@ -1,0 +1,301 @@
+// The VS Code side: starts `rustkeep lsp` through vscode-languageclient and adds three commands
+// that run the CLI (check, loot, simulate). Every decision that does not need VS Code lives in
+// `server.ts`, which is tested without an editor.
+
+import { execFile } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import * as vscode from "vscode";
+import { LanguageClient, LanguageClientOptions, ServerOptions } from "vscode-languageclient/node";
+import {
+  CheckReport,
+  Host,
+  ServerBinary,
+  ServerNotFoundError,
+  checkArgs,
+  documentFilters,
+  filterPattern,
+  findServer,
+  formatCheckReport,
+  idAtPosition,
+  lootArgs,
+  modRootOf,
+  parseCheckReport,
+  serverOptions,
+  simulateArgs,
+  toProblemRange,
+} from "./server";
+
+const nodeHost: Host = {
+  platform: process.platform,
+  env: process.env,
+  isFile(p: string): boolean {
+    try {
+      return fs.statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  },
+  homedir: () => os.homedir(),
+};
+
+let client: LanguageClient | undefined;
+let output: vscode.OutputChannel;
+let checkProblems: vscode.DiagnosticCollection;
+/** The folders whose TOML files the running server serves. */
+let servedRoots: string[] = [];
+
+function config() {
+  return vscode.workspace.getConfiguration("rustkeep");
+}
+
+function firstFolder(): string | undefined {
+  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+}
+
+/** The binary, or undefined after telling the user why there is none. */
+function resolveBinary(context: vscode.ExtensionContext): ServerBinary | undefined {
+  try {
+    return findServer(
+      {
+        settingPath: config().get<string>("server.path"),
+        extensionPath: context.extensionPath,
+        workspaceFolder: firstFolder(),
+      },
+      nodeHost,
+    );
+  } catch (e) {
+    const message = e instanceof ServerNotFoundError ? e.message : String(e);
+    output.appendLine(message);
+    void vscode.window.showErrorMessage(message, "Open settings").then((choice) => {
+      if (choice === "Open settings") {
+        void vscode.commands.executeCommand("workbench.action.openSettings", "rustkeep.server.path");
+      }
+    });
+    return undefined;
+  }
+}
+
+async function manifests(): Promise<string[]> {
+  const found = await vscode.workspace.findFiles("**/{mod,rustkeep}.toml", "**/{node_modules,target,.git}/**");
+  return found.map((u) => u.fsPath);
+}
+
+async function startClient(context: vscode.ExtensionContext): Promise<void> {
+  const files = await manifests();
+  // A TOML file opened from a mod outside the workspace brings its own mod folder.
+  for (const doc of vscode.workspace.textDocuments) {
+    if (doc.uri.scheme === "file" && doc.languageId === "toml") {
+      const root = modRootOf(doc.uri.fsPath, nodeHost);
+      if (root !== undefined) files.push(path.join(root, "mod.toml"));
+    }
+  }
+  const filters = documentFilters(files, nodeHost);
+  servedRoots = filters.map((f) => f.root);
+  if (filters.length === 0) {
+    output.appendLine("rustkeep: no mod.toml or rustkeep.toml in the workspace; the language server waits for one.");
+    return;
+  }
+  const binary = resolveBinary(context);
+  if (binary === undefined) return;
+  output.appendLine(`rustkeep: starting ${binary.command} lsp (found via ${binary.source})`);
+
+  const spec = serverOptions(binary, process.env, config().get<Record<string, string>>("server.extraEnv") ?? {}, firstFolder());
+  const server: ServerOptions = spec;
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: filters.map((f) => ({
+      scheme: f.scheme,
+      language: f.language,
+      pattern: filterPattern(f),
+    })),
+    outputChannel: output,
+    traceOutputChannel: vscode.window.createOutputChannel("rustkeep language server trace"),
+  };
+  client = new LanguageClient("rustkeep", "rustkeep language server", server, clientOptions);
+  try {
+    await client.start();
+  } catch (e) {
+    const message = `rustkeep: the language server did not start: ${(e as Error).message}`;
+    output.appendLine(message);
+    void vscode.window.showErrorMessage(message);
+    client = undefined;
+  }
+}
+
+async function restartClient(context: vscode.ExtensionContext): Promise<void> {
+  const old = client;
+  client = undefined;
+  if (old !== undefined) await old.stop().catch(() => undefined);
+  await startClient(context);
+}
+
+interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(binary: string, args: string[], cwd: string | undefined): Promise<RunResult> {
+  const env = { ...process.env, ...(config().get<Record<string, string>>("server.extraEnv") ?? {}) };
+  return new Promise((resolve) => {
+    execFile(binary, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === "number" ? error.code : 2;
+      resolve({ code, stdout: stdout.toString(), stderr: stderr.toString() });
+    });
+  });
+}
+
+/** Runs `rustkeep check --format json` in every workspace folder; results go to the output channel,
+ * and to the Problems panel when the language server is not running (it publishes the same set). */
+async function checkWorkspace(context: vscode.ExtensionContext): Promise<void> {
+  const binary = resolveBinary(context);
+  if (binary === undefined) return;
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length === 0) {
+    void vscode.window.showWarningMessage("rustkeep: open a folder holding a mod first.");
+    return;
+  }
+  output.show(true);
+  checkProblems.clear();
+  const byFile = new Map<string, vscode.Diagnostic[]>();
+  let errors = 0;
+  let warnings = 0;
+  for (const folder of folders) {
+    const cwd = folder.uri.fsPath;
+    const result = await run(binary.command, checkArgs(), cwd);
+    if (result.code === 2) {
+      output.appendLine(`rustkeep check failed in ${cwd}:\n${result.stderr}`);
+      continue;
+    }
+    let report: CheckReport;
+    try {
+      report = parseCheckReport(result.stdout);
+    } catch (e) {
+      output.appendLine(`${(e as Error).message}\n${result.stderr}`);
+      continue;
+    }
+    for (const line of formatCheckReport(report, cwd)) output.appendLine(line);
+    errors += report.summary.errors;
+    warnings += report.summary.warnings;
+    for (const d of report.diagnostics) {
+      const file = path.resolve(cwd, d.file);
+      let text = "";
+      try {
+        text = fs.readFileSync(file, "utf8");
+      } catch {
+        // A diagnostic on a file that vanished still gets a place, at its line.
+      }
+      const r = toProblemRange(d.range, text);
+      const diagnostic = new vscode.Diagnostic(
+        new vscode.Range(r.startLine, r.startCharacter, r.endLine, r.endCharacter),
+        d.message,
+        d.severity === "error" ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+      );
+      diagnostic.code = d.code;
+      diagnostic.source = "rustkeep check";
+      const list = byFile.get(file) ?? [];
+      list.push(diagnostic);
+      byFile.set(file, list);
+    }
+  }
+  if (client === undefined || !client.isRunning()) {
+    for (const [file, list] of byFile) checkProblems.set(vscode.Uri.file(file), list);
+  }
+  void vscode.window.showInformationMessage(`rustkeep check: ${errors} error(s), ${warnings} warning(s)`);
+}
+
+function folderOf(uri: vscode.Uri): string | undefined {
+  return vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? modRootOf(uri.fsPath, nodeHost) ?? firstFolder();
+}
+
+async function lootUnderCursor(context: vscode.ExtensionContext): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (editor === undefined) return;
+  const pos = editor.selection.active;
+  let id = idAtPosition(editor.document.lineAt(pos.line).text, pos.character);
+  if (id === undefined) {
+    id = await vscode.window.showInputBox({ prompt: "Loot table ID", placeHolder: "core:floor_3_table" });
+    if (!id) return;
+  }
+  const binary = resolveBinary(context);
+  if (binary === undefined) return;
+  const result = await run(binary.command, lootArgs(id), folderOf(editor.document.uri));
+  showResult(`rustkeep loot ${id}`, result);
+}
+
+async function simulateScenario(context: vscode.ExtensionContext): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  let file = editor?.document.uri.scheme === "file" ? editor.document.uri.fsPath : undefined;
+  if (file === undefined) {
+    const picked = await vscode.window.showOpenDialog({ filters: { Scenario: ["toml"] }, canSelectMany: false });
+    file = picked?.[0]?.fsPath;
+    if (file === undefined) return;
+  } else if (editor?.document.isDirty) {
+    await editor.document.save();
+  }
+  const binary = resolveBinary(context);
+  if (binary === undefined) return;
+  const result = await run(binary.command, simulateArgs(file), path.dirname(file));
+  showResult(`rustkeep simulate ${path.basename(file)}`, result);
+}
+
+const resultChannels = new Map<string, vscode.OutputChannel>();
+
+function showResult(title: string, result: RunResult): void {
+  const name = title.startsWith("rustkeep loot") ? "rustkeep loot" : "rustkeep simulate";
+  let channel = resultChannels.get(name);
+  if (channel === undefined) {
+    channel = vscode.window.createOutputChannel(name);
+    resultChannels.set(name, channel);
+  }
+  channel.clear();
+  channel.appendLine(`$ ${title}`);
+  channel.append(result.stdout);
+  if (result.stderr.length > 0) channel.append(result.stderr);
+  channel.show(true);
+  if (result.code !== 0) {
+    void vscode.window.showErrorMessage(`${title} failed (exit code ${result.code}); see the output.`);
+  }
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  output = vscode.window.createOutputChannel("rustkeep");
+  checkProblems = vscode.languages.createDiagnosticCollection("rustkeep check");
+  context.subscriptions.push(
+    output,
+    checkProblems,
+    vscode.commands.registerCommand("rustkeep.checkWorkspace", () => checkWorkspace(context)),
+    vscode.commands.registerCommand("rustkeep.lootUnderCursor", () => lootUnderCursor(context)),
+    vscode.commands.registerCommand("rustkeep.simulateScenario", () => simulateScenario(context)),
+    vscode.commands.registerCommand("rustkeep.restartServer", () => restartClient(context)),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration("rustkeep.server")) void restartClient(context);
+    }),
+  );
+
+  // New or deleted mod folders change the set of files the server serves.
+  const watcher = vscode.workspace.createFileSystemWatcher("**/{mod,rustkeep}.toml", false, true, false);
+  let pending: NodeJS.Timeout | undefined;
+  const later = () => {
+    if (pending !== undefined) clearTimeout(pending);
+    pending = setTimeout(() => void restartClient(context), 500);
+  };
+  context.subscriptions.push(watcher, watcher.onDidCreate(later), watcher.onDidDelete(later));
+  // A TOML file of a mod outside the workspace starts (or widens) the server when opened.
+  context.subscriptions.push(
+    vscode.workspace.onDidOpenTextDocument((doc) => {
+      if (doc.uri.scheme !== "file" || doc.languageId !== "toml") return;
+      const root = modRootOf(doc.uri.fsPath, nodeHost);
+      if (root === undefined) return;
+      const served = servedRoots.some((r) => root === r || root.startsWith(r + path.sep));
+      if (!served) later();
+    }),
+  );
+
+  await startClient(context);
+}
+
+export async function deactivate(): Promise<void> {
+  if (client !== undefined) await client.stop();
+}

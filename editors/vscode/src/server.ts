@@ -1,0 +1,355 @@
+// Everything the extension decides without a VS Code window: where the `rustkeep` binary is, how
+// the language server is started, which files it serves, which ID is under the cursor, and how the
+// JSON of `rustkeep check` becomes problems. This module must not import `vscode`, so that
+// `node --test` can exercise it directly; file-system and environment access are injected.
+
+import * as path from "path";
+
+/** What the discovery needs from the outside world (injected so that tests can fake it). */
+export interface Host {
+  platform: NodeJS.Platform;
+  env: Record<string, string | undefined>;
+  /** True if `p` is an existing regular file (following links). */
+  isFile(p: string): boolean;
+  homedir(): string;
+}
+
+export type ServerSource = "setting" | "bundled" | "path";
+
+export interface ServerBinary {
+  command: string;
+  source: ServerSource;
+}
+
+/** Raised when no binary can be found; the message is what the user sees. */
+export class ServerNotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ServerNotFoundError";
+  }
+}
+
+export interface FindOptions {
+  /** The value of the setting `rustkeep.server.path` (empty or undefined = not set). */
+  settingPath?: string;
+  /** The folder the extension is installed in (holds `server/` when a binary is bundled). */
+  extensionPath: string;
+  /** The first workspace folder, for relative setting paths and `${workspaceFolder}`. */
+  workspaceFolder?: string;
+}
+
+export const INSTALL_HINT =
+  "Install it from a checkout of rustkeep-modkit with `cargo install --path crates/rustkeep-cli --locked`, " +
+  "or set `rustkeep.server.path` to the binary.";
+
+function pathApi(platform: NodeJS.Platform): path.PlatformPath {
+  return platform === "win32" ? path.win32 : path.posix;
+}
+
+function exeName(platform: NodeJS.Platform): string {
+  return platform === "win32" ? "rustkeep.exe" : "rustkeep";
+}
+
+/** Expands `~` and `${workspaceFolder}` and resolves a relative path against the workspace. */
+export function expandSettingPath(raw: string, host: Host, workspaceFolder?: string): string {
+  const p = pathApi(host.platform);
+  let value = raw.trim();
+  if (workspaceFolder !== undefined) {
+    value = value.split("${workspaceFolder}").join(workspaceFolder);
+  }
+  if (value === "~" || value.startsWith("~/") || value.startsWith("~\\")) {
+    value = p.join(host.homedir(), value.slice(1));
+  }
+  if (!p.isAbsolute(value) && workspaceFolder !== undefined) {
+    value = p.join(workspaceFolder, value);
+  }
+  return value;
+}
+
+/** The directories of `PATH`, in order, without empty entries. */
+export function pathDirectories(host: Host): string[] {
+  // Windows spells the variable in any case (`Path`); take whichever exists.
+  const key = Object.keys(host.env).find((k) => k.toUpperCase() === "PATH");
+  const raw = key === undefined ? "" : host.env[key] ?? "";
+  const delimiter = host.platform === "win32" ? ";" : ":";
+  return raw
+    .split(delimiter)
+    .map((d) => d.trim().replace(/^"(.*)"$/, "$1"))
+    .filter((d) => d.length > 0);
+}
+
+/**
+ * Finds the `rustkeep` binary: the setting `rustkeep.server.path` first (an explicit setting that
+ * points nowhere is an error, never silently replaced), then the binary bundled inside the extension
+ * (`server/rustkeep`), then `rustkeep` on `PATH`.
+ */
+export function findServer(options: FindOptions, host: Host): ServerBinary {
+  const p = pathApi(host.platform);
+  const setting = options.settingPath?.trim() ?? "";
+  if (setting.length > 0) {
+    const command = expandSettingPath(setting, host, options.workspaceFolder);
+    if (host.isFile(command)) {
+      return { command, source: "setting" };
+    }
+    throw new ServerNotFoundError(
+      `rustkeep: the setting \`rustkeep.server.path\` is "${setting}", but there is no file at ${command}. ` +
+        "Fix the setting or clear it to use the bundled binary or `rustkeep` on PATH.",
+    );
+  }
+
+  const bundled = p.join(options.extensionPath, "server", exeName(host.platform));
+  if (host.isFile(bundled)) {
+    return { command: bundled, source: "bundled" };
+  }
+
+  const dirs = pathDirectories(host);
+  const names = [exeName(host.platform)];
+  if (host.platform === "win32") {
+    names.push("rustkeep.cmd", "rustkeep.bat");
+  }
+  for (const dir of dirs) {
+    for (const name of names) {
+      const candidate = p.join(dir, name);
+      if (host.isFile(candidate)) {
+        return { command: candidate, source: "path" };
+      }
+    }
+  }
+
+  throw new ServerNotFoundError(
+    "rustkeep: no `rustkeep` binary found. Looked at the setting `rustkeep.server.path` (not set), " +
+      `the bundled binary ${bundled} (absent) and ${dirs.length} PATH director${dirs.length === 1 ? "y" : "ies"}. ` +
+      INSTALL_HINT,
+  );
+}
+
+/** The shape of `vscode-languageclient`'s `Executable`, without importing it. */
+export interface ExecutableSpec {
+  command: string;
+  args: string[];
+  options: { env: Record<string, string | undefined>; cwd?: string };
+}
+
+export interface ServerOptionsSpec {
+  run: ExecutableSpec;
+  debug: ExecutableSpec;
+}
+
+/**
+ * How the language server is started: `<binary> lsp` over stdio (the client's default transport for
+ * an executable), with the user's extra environment on top of the editor's.
+ */
+export function serverOptions(
+  binary: ServerBinary,
+  baseEnv: Record<string, string | undefined>,
+  extraEnv: Record<string, string> = {},
+  cwd?: string,
+): ServerOptionsSpec {
+  const env = { ...baseEnv, ...extraEnv };
+  const run: ExecutableSpec = { command: binary.command, args: ["lsp"], options: { env, cwd } };
+  const debug: ExecutableSpec = {
+    command: binary.command,
+    args: ["lsp"],
+    options: { env: { RUST_BACKTRACE: "1", ...env }, cwd },
+  };
+  return { run, debug };
+}
+
+/** A document filter as plain data: `root` becomes a `RelativePattern` in the extension. */
+export interface FilterSpec {
+  scheme: "file";
+  language: "toml";
+  root: string;
+  glob: string;
+}
+
+/**
+ * The files the server serves: TOML files in mod folders (folders holding `mod.toml`) and the
+ * `rustkeep.toml` of a workspace. Nested mod folders are covered by their outermost one.
+ */
+export function documentFilters(manifests: string[], host: Pick<Host, "platform">): FilterSpec[] {
+  const p = pathApi(host.platform);
+  const modRoots = new Set<string>();
+  const workspaceFiles: string[] = [];
+  for (const manifest of manifests) {
+    const base = p.basename(manifest);
+    if (base === "mod.toml") {
+      modRoots.add(p.dirname(manifest));
+    } else if (base === "rustkeep.toml") {
+      workspaceFiles.push(manifest);
+    }
+  }
+  const roots = [...modRoots].sort();
+  const outer = roots.filter((r) => !roots.some((o) => o !== r && isInside(r, o, p)));
+  const filters: FilterSpec[] = outer.map((root) => ({ scheme: "file", language: "toml", root, glob: "**/*.toml" }));
+  for (const file of workspaceFiles.sort()) {
+    const dir = p.dirname(file);
+    if (!outer.some((root) => isInside(dir, root, p) || dir === root)) {
+      filters.push({ scheme: "file", language: "toml", root: dir, glob: "rustkeep.toml" });
+    }
+  }
+  return filters;
+}
+
+/**
+ * A filter as the absolute glob string the language client matches against a document's path:
+ * forward slashes (VS Code's glob matcher accepts them for `\` too) and glob characters of the
+ * folder name escaped as one-character classes (a lone `]` is literal).
+ */
+export function filterPattern(f: FilterSpec): string {
+  const root = f.root.replace(/\\/g, "/").replace(/[*?{}[]/g, (c) => `[${c}]`);
+  return `${root.replace(/\/+$/, "")}/${f.glob}`;
+}
+
+function isInside(child: string, parent: string, p: path.PlatformPath): boolean {
+  const rel = p.relative(parent, child);
+  return rel.length > 0 && !rel.startsWith("..") && !p.isAbsolute(rel);
+}
+
+/** The nearest folder at or above `file`'s folder that holds a `mod.toml`, if any. */
+export function modRootOf(file: string, host: Host): string | undefined {
+  const p = pathApi(host.platform);
+  let dir = p.dirname(file);
+  for (;;) {
+    if (host.isFile(p.join(dir, "mod.toml"))) {
+      return dir;
+    }
+    const parent = p.dirname(dir);
+    if (parent === dir) {
+      return undefined;
+    }
+    dir = parent;
+  }
+}
+
+// SPEC §1.4: `^[a-z][a-z0-9_]*:[a-z0-9_]+(/[a-z0-9_]+)*$`.
+const ID = /^[a-z][a-z0-9_]*:[a-z0-9_]+(\/[a-z0-9_]+)*$/;
+const ID_CHAR = /[a-z0-9_:/]/;
+
+export function isValidId(s: string): boolean {
+  return ID.test(s);
+}
+
+/**
+ * The ID under the cursor in one line of text (`character` is a UTF-16 offset, as in VS Code), or
+ * undefined when the cursor is not on an ID. The cursor may sit right after the ID's last letter.
+ */
+export function idAtPosition(line: string, character: number): string | undefined {
+  let at = Math.min(Math.max(character, 0), line.length);
+  if (!(at < line.length && ID_CHAR.test(line[at])) && at > 0 && ID_CHAR.test(line[at - 1])) {
+    at -= 1;
+  }
+  if (at >= line.length || !ID_CHAR.test(line[at])) {
+    return undefined;
+  }
+  let start = at;
+  while (start > 0 && ID_CHAR.test(line[start - 1])) start--;
+  let end = at;
+  while (end < line.length && ID_CHAR.test(line[end])) end++;
+  const word = line.slice(start, end).replace(/\/+$/, "");
+  return isValidId(word) ? word : undefined;
+}
+
+export function checkArgs(): string[] {
+  return ["check", "--format", "json", "--no-color"];
+}
+
+export function lootArgs(id: string): string[] {
+  return ["loot", id, "--format", "human", "--no-color"];
+}
+
+export function simulateArgs(scenario: string): string[] {
+  return ["simulate", scenario, "--format", "human"];
+}
+
+/** One diagnostic of `rustkeep check --format json` (SPEC §6.1). */
+export interface CheckPosition {
+  line: number;
+  column: number;
+}
+export interface CheckRange {
+  start: CheckPosition;
+  end: CheckPosition;
+}
+export interface CheckDiagnostic {
+  code: string;
+  severity: "error" | "warning" | string;
+  message: string;
+  file: string;
+  range: CheckRange;
+  related?: { message: string; file: string; range: CheckRange }[];
+  fix?: { message: string; replacement: string };
+}
+export interface CheckReport {
+  diagnostics: CheckDiagnostic[];
+  summary: { errors: number; warnings: number; files: number; mods: number };
+}
+
+/** Parses the JSON printed by `rustkeep check --format json`; throws with a clear message otherwise. */
+export function parseCheckReport(stdout: string): CheckReport {
+  let value: unknown;
+  try {
+    value = JSON.parse(stdout);
+  } catch (e) {
+    throw new Error(`rustkeep check did not print JSON: ${(e as Error).message}`);
+  }
+  const report = value as CheckReport;
+  if (!report || !Array.isArray(report.diagnostics) || typeof report.summary !== "object") {
+    throw new Error("rustkeep check printed JSON without `diagnostics` and `summary`");
+  }
+  return report;
+}
+
+/** The report as text for the output channel: `file:line:column: severity[code]: message`. */
+export function formatCheckReport(report: CheckReport, folder: string): string[] {
+  const lines = [`rustkeep check in ${folder}`];
+  for (const d of report.diagnostics) {
+    lines.push(`${d.file}:${d.range.start.line}:${d.range.start.column}: ${d.severity}[${d.code}]: ${d.message}`);
+    for (const r of d.related ?? []) {
+      lines.push(`    ${r.file}:${r.range.start.line}:${r.range.start.column}: note: ${r.message}`);
+    }
+    if (d.fix) {
+      lines.push(`    fix: ${d.fix.message}`);
+    }
+  }
+  const s = report.summary;
+  lines.push(
+    `${s.errors} error${s.errors === 1 ? "" : "s"}, ${s.warnings} warning${s.warnings === 1 ? "" : "s"} ` +
+      `in ${s.files} file${s.files === 1 ? "" : "s"} of ${s.mods} mod${s.mods === 1 ? "" : "s"}`,
+  );
+  return lines;
+}
+
+/**
+ * Converts a 1-based column counting Unicode scalar values (SPEC §6.1) into a 0-based UTF-16
+ * offset in `lineText` (what VS Code positions count).
+ */
+export function scalarColumnToUtf16(lineText: string, column: number): number {
+  let offset = 0;
+  let scalars = 0;
+  while (scalars < column - 1 && offset < lineText.length) {
+    const code = lineText.codePointAt(offset) ?? 0;
+    offset += code > 0xffff ? 2 : 1;
+    scalars++;
+  }
+  return offset + Math.max(0, column - 1 - scalars);
+}
+
+export interface ProblemRange {
+  startLine: number;
+  startCharacter: number;
+  endLine: number;
+  endCharacter: number;
+}
+
+/** A §6.1 range as 0-based lines and UTF-16 characters, given the file's text. */
+export function toProblemRange(range: CheckRange, text: string): ProblemRange {
+  const lines = text.split(/\r?\n/);
+  const lineAt = (n: number) => lines[n - 1] ?? "";
+  return {
+    startLine: range.start.line - 1,
+    startCharacter: scalarColumnToUtf16(lineAt(range.start.line), range.start.column),
+    endLine: range.end.line - 1,
+    endCharacter: scalarColumnToUtf16(lineAt(range.end.line), range.end.column),
+  };
+}

@@ -1,0 +1,224 @@
+// Tests of the editor-independent part of the extension, run by `node --test` on the compiled JS.
+
+import { strict as assert } from "assert";
+import * as fs from "fs";
+import * as path from "path";
+import { test } from "node:test";
+import {
+  Host,
+  ServerNotFoundError,
+  checkArgs,
+  documentFilters,
+  filterPattern,
+  findServer,
+  formatCheckReport,
+  idAtPosition,
+  lootArgs,
+  modRootOf,
+  parseCheckReport,
+  pathDirectories,
+  scalarColumnToUtf16,
+  serverOptions,
+  simulateArgs,
+  toProblemRange,
+} from "../server";
+
+function fakeHost(files: string[], env: Record<string, string> = {}, platform: NodeJS.Platform = "linux"): Host {
+  const set = new Set(files);
+  return { platform, env, isFile: (p) => set.has(p), homedir: () => "/home/modder" };
+}
+
+const EXT = "/ext/rustkeep-0.1.0";
+
+test("the setting wins over the bundled binary and PATH", () => {
+  const host = fakeHost(["/opt/rk/rustkeep", `${EXT}/server/rustkeep`, "/usr/bin/rustkeep"], { PATH: "/usr/bin" });
+  const found = findServer({ settingPath: "/opt/rk/rustkeep", extensionPath: EXT }, host);
+  assert.deepEqual(found, { command: "/opt/rk/rustkeep", source: "setting" });
+});
+
+test("a relative or ~ setting is resolved against the workspace or the home folder", () => {
+  const host = fakeHost(["/work/mods/target/release/rustkeep", "/home/modder/.cargo/bin/rustkeep"]);
+  assert.equal(
+    findServer({ settingPath: "target/release/rustkeep", extensionPath: EXT, workspaceFolder: "/work/mods" }, host).command,
+    "/work/mods/target/release/rustkeep",
+  );
+  assert.equal(
+    findServer({ settingPath: "${workspaceFolder}/target/release/rustkeep", extensionPath: EXT, workspaceFolder: "/work/mods" }, host)
+      .command,
+    "/work/mods/target/release/rustkeep",
+  );
+  assert.equal(findServer({ settingPath: "~/.cargo/bin/rustkeep", extensionPath: EXT }, host).command, "/home/modder/.cargo/bin/rustkeep");
+});
+
+test("a setting that points nowhere is an error naming the setting, not a silent fallback", () => {
+  const host = fakeHost([`${EXT}/server/rustkeep`, "/usr/bin/rustkeep"], { PATH: "/usr/bin" });
+  assert.throws(
+    () => findServer({ settingPath: "/nope/rustkeep", extensionPath: EXT }, host),
+    (e: unknown) => e instanceof ServerNotFoundError && /rustkeep\.server\.path/.test(e.message) && /\/nope\/rustkeep/.test(e.message),
+  );
+});
+
+test("the bundled binary comes before PATH when the setting is empty", () => {
+  const host = fakeHost([`${EXT}/server/rustkeep`, "/usr/bin/rustkeep"], { PATH: "/usr/bin" });
+  assert.deepEqual(findServer({ settingPath: "  ", extensionPath: EXT }, host), {
+    command: `${EXT}/server/rustkeep`,
+    source: "bundled",
+  });
+});
+
+test("PATH is searched in order", () => {
+  const host = fakeHost(["/b/rustkeep", "/c/rustkeep"], { PATH: "/a::/b:/c" });
+  assert.deepEqual(findServer({ extensionPath: EXT }, host), { command: "/b/rustkeep", source: "path" });
+});
+
+test("Windows: Path in any case, ; as separator, rustkeep.exe", () => {
+  const host = fakeHost(["C:\\tools\\rustkeep.exe"], { Path: 'C:\\Windows;"C:\\tools"' }, "win32");
+  assert.deepEqual(pathDirectories(host), ["C:\\Windows", "C:\\tools"]);
+  assert.deepEqual(findServer({ extensionPath: "C:\\ext" }, host), { command: "C:\\tools\\rustkeep.exe", source: "path" });
+});
+
+test("no binary anywhere gives an error that says where it looked and how to install", () => {
+  const host = fakeHost([], { PATH: "/usr/bin:/bin" });
+  assert.throws(
+    () => findServer({ extensionPath: EXT }, host),
+    (e: unknown) =>
+      e instanceof ServerNotFoundError &&
+      e.message.includes("no `rustkeep` binary found") &&
+      e.message.includes(`${EXT}/server/rustkeep`) &&
+      e.message.includes("2 PATH directories") &&
+      e.message.includes("cargo install") &&
+      e.message.includes("rustkeep.server.path"),
+  );
+});
+
+test("the server is started as `<binary> lsp` with the extra environment on top", () => {
+  const spec = serverOptions({ command: "/usr/bin/rustkeep", source: "path" }, { HOME: "/h", RUST_LOG: "warn" }, { RUST_LOG: "debug" }, "/w");
+  assert.equal(spec.run.command, "/usr/bin/rustkeep");
+  assert.deepEqual(spec.run.args, ["lsp"]);
+  assert.deepEqual(spec.debug.args, ["lsp"]);
+  assert.equal(spec.run.options.env.RUST_LOG, "debug");
+  assert.equal(spec.run.options.env.HOME, "/h");
+  assert.equal(spec.run.options.cwd, "/w");
+  assert.equal(spec.debug.options.env.RUST_BACKTRACE, "1");
+});
+
+test("documents served: TOML files of mod folders, outermost folder only, plus a workspace's rustkeep.toml", () => {
+  const filters = documentFilters(
+    ["/w/rustkeep.toml", "/w/mods/a/mod.toml", "/w/mods/a/sub/mod.toml", "/w/mods/b/mod.toml", "/w/Cargo.toml"],
+    { platform: "linux" },
+  );
+  assert.deepEqual(
+    filters.map((f) => [f.root, f.glob, f.language, f.scheme]),
+    [
+      ["/w/mods/a", "**/*.toml", "toml", "file"],
+      ["/w/mods/b", "**/*.toml", "toml", "file"],
+      ["/w", "rustkeep.toml", "toml", "file"],
+    ],
+  );
+  assert.deepEqual(documentFilters(["/w/Cargo.toml"], { platform: "linux" }), []);
+});
+
+test("filters become absolute glob strings", () => {
+  assert.equal(filterPattern({ scheme: "file", language: "toml", root: "/w/mods/a", glob: "**/*.toml" }), "/w/mods/a/**/*.toml");
+  assert.equal(filterPattern({ scheme: "file", language: "toml", root: "C:\\w\\mods", glob: "rustkeep.toml" }), "C:/w/mods/rustkeep.toml");
+  assert.equal(filterPattern({ scheme: "file", language: "toml", root: "/w/[old] {x}", glob: "**/*.toml" }), "/w/[[]old] [{]x[}]/**/*.toml");
+});
+
+test("a file's mod folder is the nearest folder above it with a mod.toml", () => {
+  const host = fakeHost(["/w/mods/a/mod.toml"]);
+  assert.equal(modRootOf("/w/mods/a/quests/rats.toml", host), "/w/mods/a");
+  assert.equal(modRootOf("/w/Cargo.toml", host), undefined);
+});
+
+test("the ID under the cursor", () => {
+  const line = '  { table = "core:rare_table", weight = 1 },';
+  const start = line.indexOf("core:");
+  assert.equal(idAtPosition(line, start), "core:rare_table");
+  assert.equal(idAtPosition(line, start + 7), "core:rare_table");
+  assert.equal(idAtPosition(line, start + "core:rare_table".length), "core:rare_table");
+  assert.equal(idAtPosition(line, 4), undefined);
+  assert.equal(idAtPosition('loot = "m:floors/floor_3"', 12), "m:floors/floor_3");
+  assert.equal(idAtPosition('name = "Ölfass"', 10), undefined);
+  assert.equal(idAtPosition('x = "Core:Rat"', 6), undefined);
+});
+
+test("command lines of the three commands", () => {
+  assert.deepEqual(checkArgs(), ["check", "--format", "json", "--no-color"]);
+  assert.deepEqual(lootArgs("core:floor_3_table"), ["loot", "core:floor_3_table", "--format", "human", "--no-color"]);
+  assert.deepEqual(simulateArgs("/w/scenarios/a.toml"), ["simulate", "/w/scenarios/a.toml", "--format", "human"]);
+});
+
+const REPORT = JSON.stringify({
+  diagnostics: [
+    {
+      code: "unknown-event",
+      severity: "error",
+      message: "`enemy_killed` is not an event",
+      file: "mods/m/quests.toml",
+      range: { start: { line: 2, column: 6 }, end: { line: 2, column: 20 } },
+      fix: { message: "replace with `creature_died`", replacement: '"creature_died"' },
+    },
+    {
+      code: "unknown-tag",
+      severity: "warning",
+      message: "no entry carries `m:ghost`",
+      file: "mods/m/items.toml",
+      range: { start: { line: 1, column: 3 }, end: { line: 1, column: 4 } },
+      related: [{ message: "checked here", file: "mods/m/items.toml", range: { start: { line: 1, column: 1 }, end: { line: 1, column: 2 } } }],
+    },
+  ],
+  summary: { errors: 1, warnings: 1, files: 2, mods: 1 },
+});
+
+test("check JSON becomes output lines", () => {
+  const lines = formatCheckReport(parseCheckReport(REPORT), "/w");
+  assert.deepEqual(lines, [
+    "rustkeep check in /w",
+    "mods/m/quests.toml:2:6: error[unknown-event]: `enemy_killed` is not an event",
+    "    fix: replace with `creature_died`",
+    "mods/m/items.toml:1:3: warning[unknown-tag]: no entry carries `m:ghost`",
+    "    mods/m/items.toml:1:1: note: checked here",
+    "1 error, 1 warning in 2 files of 1 mod",
+  ]);
+  assert.throws(() => parseCheckReport("error: nothing"), /did not print JSON/);
+  assert.throws(() => parseCheckReport("{}"), /without `diagnostics`/);
+});
+
+test("columns count Unicode scalars in the JSON and UTF-16 units in VS Code", () => {
+  const line = 'name = "🐀 Rättin"';
+  // Column 10 is the space after the emoji: 9 scalars before it, 10 UTF-16 units.
+  assert.equal(scalarColumnToUtf16(line, 10), 10);
+  assert.equal(scalarColumnToUtf16(line, 1), 0);
+  assert.equal(scalarColumnToUtf16("ab", 5), 4);
+  const range = toProblemRange({ start: { line: 2, column: 10 }, end: { line: 2, column: 17 } }, `[[items]]\r\n${line}\n`);
+  assert.deepEqual(range, { startLine: 1, startCharacter: 10, endLine: 1, endCharacter: 17 });
+});
+
+const root = path.join(__dirname, "..", "..");
+
+test("the manifest activates on mod workspaces and TOML, contributes the commands, setting and schema", () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+  assert.deepEqual(manifest.activationEvents, ["workspaceContains:**/mod.toml", "workspaceContains:**/rustkeep.toml", "onLanguage:toml"]);
+  const commands = manifest.contributes.commands.map((c: { command: string }) => c.command);
+  for (const c of ["rustkeep.checkWorkspace", "rustkeep.lootUnderCursor", "rustkeep.simulateScenario"]) {
+    assert.ok(commands.includes(c), c);
+  }
+  assert.equal(manifest.contributes.configuration.properties["rustkeep.server.path"].type, "string");
+  for (const v of manifest.contributes.tomlValidation) {
+    assert.ok(fs.existsSync(path.join(root, v.url)), v.url);
+    const re = new RegExp(v.regexMatch);
+    assert.ok(!re.test("file:///w/mods/m/mod.toml"), `${v.regexMatch} must not match a manifest`);
+    assert.ok(!re.test("file:///w/Cargo.toml"), `${v.regexMatch} must not match Cargo.toml`);
+  }
+  const matches = (uri: string) => manifest.contributes.tomlValidation.some((v: { regexMatch: string }) => new RegExp(v.regexMatch).test(uri));
+  assert.ok(matches("file:///w/lantern_guild/items.toml"));
+  assert.ok(matches("file:///w/mods/lantern_guild/quests/rats.toml"));
+  assert.ok(!matches("file:///w/rustkeep.toml"));
+});
+
+test("the schema shipped with the extension is the repository's draft-07 schema", () => {
+  const repoSchema = path.join(root, "..", "..", "schemas", "rustkeep.draft-07.schema.json");
+  const shipped = fs.readFileSync(path.join(root, "schemas", "rustkeep.draft-07.schema.json"), "utf8");
+  assert.equal(shipped, fs.readFileSync(repoSchema, "utf8"), "stale copy: run `npm run sync-schema`");
+  assert.equal(JSON.parse(shipped).$schema, "http://json-schema.org/draft-07/schema#");
+});

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Seeds the fuzz corpora (fuzz/corpus/<target>/) from the examples and fixtures.
+#  - data_file: every .toml of examples/ and tests/fixtures/, prefixed with the selector byte the
+#    target reads first (0x00: a data file, 0x01: the manifest).
+#  - toml_mutate, lsp_edits, loot_tables: the inputs are `arbitrary` choices over files compiled
+#    into the targets, so their seeds are a few deterministic pseudo-random byte strings.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(dirname "$here")"
+corpus="$here/corpus"
+mkdir -p "$corpus"/{data_file,toml_mutate,lsp_edits,loot_tables}
+
+n=0
+while IFS= read -r -d '' f; do
+  n=$((n + 1))
+  if [ "$(basename "$f")" = mod.toml ]; then sel='\x01'; else sel='\x00'; fi
+  { printf "$sel"; cat "$f"; } > "$corpus/data_file/seed-$n"
+done < <(find "$repo/examples" "$repo/tests/fixtures" -name '*.toml' -print0 | sort -z)
+
+python3 - "$corpus" <<'PY'
+import random, sys, os
+corpus = sys.argv[1]
+rng = random.Random(1)
+for target in ("toml_mutate", "lsp_edits", "loot_tables"):
+    for i in range(32):
+        size = rng.choice([16, 64, 256, 1024, 4096])
+        with open(os.path.join(corpus, target, f"seed-{i}"), "wb") as f:
+            f.write(bytes(rng.randrange(256) for _ in range(size)))
+PY
+echo "seeded: $(ls "$corpus/data_file" | wc -l) data files, 32 each for the arbitrary-driven targets"
