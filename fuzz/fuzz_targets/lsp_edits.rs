@@ -44,9 +44,19 @@ fn workspace() -> &'static PathBuf {
 
 #[derive(Arbitrary, Debug)]
 enum Change {
-    Edit { line: u16, col: u16, end_line: u16, end_col: u16, text: String },
+    Edit {
+        line: u16,
+        col: u16,
+        end_line: u16,
+        end_col: u16,
+        text: String,
+    },
     /// Inserts a piece of text that is likely to matter.
-    Snippet { line: u16, col: u16, which: u8 },
+    Snippet {
+        line: u16,
+        col: u16,
+        which: u8,
+    },
     Whole(String),
 }
 
@@ -110,7 +120,9 @@ fuzz_target!(|input: Input| {
                         text: SNIPPETS[*which as usize % SNIPPETS.len()].to_string(),
                     })
                 }
-                Change::Whole(t) => TextDocumentContentChangeEvent::TextDocumentContentChangeWholeDocument(TextDocumentContentChangeWholeDocument { text: t.clone() }),
+                Change::Whole(t) => {
+                    TextDocumentContentChangeEvent::TextDocumentContentChangeWholeDocument(TextDocumentContentChangeWholeDocument { text: t.clone() })
+                }
             })
             .collect();
         assert!(state.change(&path, v as i32 + 2, changes));
@@ -145,14 +157,21 @@ fuzz_target!(|input: Input| {
         .diagnostics
         .iter()
         .filter(|d| d.loc.file == ffid)
-        .map(|d| (d.code.name().to_string(), d.message.clone(), f.index.position(&f.text, d.loc.span.start, enc), f.index.position(&f.text, d.loc.span.end, enc)))
+        .map(|d| {
+            (d.code.name().to_string(), d.message.clone(), f.index.position(&f.text, d.loc.span.start, enc), f.index.position(&f.text, d.loc.span.end, enc))
+        })
         .collect();
     let got: Vec<(String, String, LineCol, LineCol)> = mine
         .iter()
         .map(|d| {
             let Some(Code::String(code)) = &d.code else { panic!("string code expected") };
             let Message::String(msg) = &d.message else { panic!("plain message expected") };
-            (code.clone(), msg.clone(), LineCol { line: d.range.start.line, col: d.range.start.character }, LineCol { line: d.range.end.line, col: d.range.end.character })
+            (
+                code.clone(),
+                msg.clone(),
+                LineCol { line: d.range.start.line, col: d.range.start.character },
+                LineCol { line: d.range.end.line, col: d.range.end.character },
+            )
         })
         .collect();
     assert_eq!(got, expect, "the language server and a fresh check disagree on {text:?}");

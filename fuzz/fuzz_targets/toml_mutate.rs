@@ -42,11 +42,68 @@ const MODS: &[&[(&str, &str)]] = &[
 
 /// Keys and strings edits may introduce: fields, registries, vocabulary, ranges.
 const WORDS: &[&str] = &[
-    "id", "name", "overrides", "entries", "rolls", "weight", "guaranteed", "item", "table", "affix", "nothing", "count", "affixes",
-    "loot", "stock", "triggers", "on", "when", "condition", "actions", "action", "check", "who", "target", "value", "attribute",
-    "at_least", "below", "amount", "damage_type", "chance", "modifiers", "add", "multiply", "grid", "prefabs", "creatures", "depth",
-    "items", "loot_tables", "quests", "floors", "balance", "luck_factor", "price", "slot", "tags", "self", "fire", "creature_died",
-    "damage_taken", "start_quest", "give_item", "0-4294967295", "4294967295-0", "1-3", "-1", "", "core:gold", "core:", ":x", "a:b/c",
+    "id",
+    "name",
+    "overrides",
+    "entries",
+    "rolls",
+    "weight",
+    "guaranteed",
+    "item",
+    "table",
+    "affix",
+    "nothing",
+    "count",
+    "affixes",
+    "loot",
+    "stock",
+    "triggers",
+    "on",
+    "when",
+    "condition",
+    "actions",
+    "action",
+    "check",
+    "who",
+    "target",
+    "value",
+    "attribute",
+    "at_least",
+    "below",
+    "amount",
+    "damage_type",
+    "chance",
+    "modifiers",
+    "add",
+    "multiply",
+    "grid",
+    "prefabs",
+    "creatures",
+    "depth",
+    "items",
+    "loot_tables",
+    "quests",
+    "floors",
+    "balance",
+    "luck_factor",
+    "price",
+    "slot",
+    "tags",
+    "self",
+    "fire",
+    "creature_died",
+    "damage_taken",
+    "start_quest",
+    "give_item",
+    "0-4294967295",
+    "4294967295-0",
+    "1-3",
+    "-1",
+    "",
+    "core:gold",
+    "core:",
+    ":x",
+    "a:b/c",
 ];
 
 #[derive(Arbitrary, Debug)]
@@ -315,8 +372,7 @@ fuzz_target!(|input: Input| {
         }
     }
     let mutated = doc.to_string();
-    let owned: Vec<(&str, &[u8])> =
-        files.iter().map(|(rel, t)| if *rel == target { (*rel, mutated.as_bytes()) } else { (*rel, t.as_bytes()) }).collect();
+    let owned: Vec<(&str, &[u8])> = files.iter().map(|(rel, t)| if *rel == target { (*rel, mutated.as_bytes()) } else { (*rel, t.as_bytes()) }).collect();
     let p = project_with(&owned);
     check_project(&p, input.luck);
 });

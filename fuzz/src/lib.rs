@@ -38,7 +38,8 @@ pub fn project_with(files: &[(&str, &[u8])]) -> Project {
     }
     // The manifest was read from the placeholder; read the fuzzed one instead.
     if files.iter().any(|(rel, _)| *rel == "mod.toml") {
-        let texts: Vec<(String, String)> = p.files[first..].iter().map(|f| (f.path.strip_prefix("fz/").unwrap_or(&f.path).to_string(), f.text.to_string())).collect();
+        let texts: Vec<(String, String)> =
+            p.files[first..].iter().map(|f| (f.path.strip_prefix("fz/").unwrap_or(&f.path).to_string(), f.text.to_string())).collect();
         let mut fresh = Project::with_bundled_core();
         let refs: Vec<(&str, &str)> = texts.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
         fresh.add_memory_mod("fz", &refs);

@@ -420,3 +420,21 @@ fn globs_never_read_outside_the_workspace_and_symlink_loops_do_not_hang() {
     assert!(p.files.iter().filter_map(|f| f.disk_path.as_ref()).all(|d| d.starts_with(&ws) && !d.to_string_lossy().contains("/self/")));
     assert_eq!(p.mods.iter().filter(|m| m.id == "good").count(), 1);
 }
+
+// ----- regressions found by the fuzzers ------------------------------------------------------
+
+#[test]
+fn a_broken_grid_value_starting_with_a_multi_byte_character_is_a_syntax_error() {
+    // `data_file` fuzz target: the recovered value's span was sliced as if it were a string
+    // literal, inside the two-byte `ك`.
+    let text = "[[prefabs]]\nid = \"h:literal\"\ngrid = \u{643} string was opened\".\n\n[[prefabs]]\nid = \"h:b\"\ngrid = \"\"\"\n#.#\n\"\"\"\n";
+    let p = project(&[("rooms.toml", text)]);
+    let a = analyze(&p);
+    assert!(codes(&a).contains(&Code::TomlSyntax), "{:?}", codes(&a));
+    let fuzzed: &[u8] = include_bytes!("regressions/data_file-3342cedb.bin");
+    let t = TempDir::new("fuzzed");
+    t.write("mod.toml", MANIFEST);
+    t.write("rooms.toml", &fuzzed[1..]);
+    let (_, a) = check_dir(&t.0);
+    assert!(codes(&a).contains(&Code::TomlSyntax), "{:?}", codes(&a));
+}

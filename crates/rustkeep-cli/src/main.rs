@@ -10,6 +10,7 @@ mod check;
 mod graph;
 mod loot;
 mod play;
+mod play_line;
 mod render;
 mod simulate;
 

@@ -80,28 +80,60 @@ pub fn run(args: Args) -> Result<u8, String> {
             c
         }
     };
-    let interactive = std::io::stdin().is_terminal();
+    if std::io::stdin().is_terminal() {
+        return interactive(c, &mut out);
+    }
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    loop {
-        if interactive {
-            write!(out, "> ").map_err(|e| e.to_string())?;
-            out.flush().map_err(|e| e.to_string())?;
-        }
-        let Some(line) = lines.next() else { break };
+    for line in stdin.lock().lines() {
         let line = line.map_err(|e| format!("cannot read stdin: {e}"))?;
-        let words: Vec<&str> = line.split_whitespace().collect();
-        if words.is_empty() || words[0].starts_with('#') {
-            continue;
-        }
-        if words[0] == "quit" || words[0] == "exit" {
+        if !c.execute(&mut out, &line)? {
             break;
         }
-        let reply = c.command(&words);
-        match reply {
-            Ok(text) => c.print_step(&mut out, &text)?,
-            Err(e) => writeln!(out, "error: {e}").map_err(|e| e.to_string())?,
+    }
+    Ok(0)
+}
+
+/// On a terminal: line editing, history (kept between sessions) and tab completion of commands
+/// and IDs.
+fn interactive(mut c: Console, out: &mut impl Write) -> Result<u8, String> {
+    use crate::play_line::{history_file, PlayHelper};
+    let ids: std::collections::HashMap<&'static str, Vec<String>> = crate::play_line::ARGUMENTS
+        .iter()
+        .map(|(cmd, regs)| {
+            let mut v: Vec<String> = regs.iter().flat_map(|r| c.w.ids(*r)).collect();
+            v.sort();
+            (*cmd, v)
+        })
+        .collect();
+    let ids = std::sync::Arc::new(ids);
+    let config = rustyline::Config::builder().completion_type(rustyline::CompletionType::List).auto_add_history(false).build();
+    let mut editor: rustyline::Editor<PlayHelper, rustyline::history::DefaultHistory> =
+        rustyline::Editor::with_config(config).map_err(|e| format!("cannot start the line editor: {e}"))?;
+    let history = history_file();
+    if let Some(h) = &history {
+        let _ = editor.load_history(h);
+    }
+    loop {
+        let enemies = c.g.enemies.iter().filter(|e| e.body.health > 0).map(|e| format!("enemy:{}", e.index)).collect();
+        editor.set_helper(Some(PlayHelper { ids: ids.clone(), enemies }));
+        match editor.readline("> ") {
+            Ok(line) => {
+                if !line.trim().is_empty() {
+                    let _ = editor.add_history_entry(line.as_str());
+                }
+                if !c.execute(out, &line)? {
+                    break;
+                }
+            }
+            Err(rustyline::error::ReadlineError::Interrupted | rustyline::error::ReadlineError::Eof) => break,
+            Err(e) => return Err(format!("cannot read the terminal: {e}")),
         }
+    }
+    if let Some(h) = &history {
+        if let Some(dir) = h.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let _ = editor.save_history(h);
     }
     Ok(0)
 }
@@ -145,6 +177,22 @@ impl Console {
             }
             s
         }
+    }
+
+    /// Runs one input line; `false` when the console should end.
+    fn execute(&mut self, out: &mut impl Write, line: &str) -> Result<bool, String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.is_empty() || words[0].starts_with('#') {
+            return Ok(true);
+        }
+        if words[0] == "quit" || words[0] == "exit" {
+            return Ok(false);
+        }
+        match self.command(&words) {
+            Ok(text) => self.print_step(out, &text)?,
+            Err(e) => writeln!(out, "error: {e}").map_err(|e| e.to_string())?,
+        }
+        Ok(true)
     }
 
     fn command(&mut self, words: &[&str]) -> Result<String, String> {

@@ -360,3 +360,13 @@ fn the_bundled_core_alone_and_the_examples_are_clean() {
         assert!(stdout(&human).starts_with("0 errors, 0 warnings"), "{ex}: {}", stdout(&human));
     }
 }
+
+/// A path that does not exist is an I/O failure: exit 2 and a message, not a diagnostic.
+#[test]
+fn a_missing_path_exits_with_2() {
+    let ws = TempDir::copy_of("tests/fixtures/cli_small");
+    let o = run(&ws.0, &["check", "--format", "json", "no/such/folder"]);
+    assert_eq!(code(&o), 2);
+    assert!(o.stdout.is_empty(), "nothing on stdout");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no/such/folder"));
+}

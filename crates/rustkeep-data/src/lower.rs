@@ -618,7 +618,26 @@ impl<'t> Lower<'t> {
             FieldType::When => self.when(v).map(Value::When),
             FieldType::LootEntries => {
                 let tables = self.tables(name, v);
-                Some(Value::LootEntries(tables.into_iter().filter_map(|(t, s)| self.loot_entry(t, s)).collect()))
+                let entries: Vec<LootEntry> = tables.into_iter().filter_map(|(t, s)| self.loot_entry(t, s)).collect();
+                // The draw needs the total weight in 64 bits; past that the table cannot be rolled
+                // (found by the hostile-input tests: `check` was silent while `loot` refused).
+                let mut total: u64 = 0;
+                for e in &entries {
+                    if let Some(w) = e.weight {
+                        match total.checked_add(w) {
+                            Some(t) => total = t,
+                            None => {
+                                self.diag(
+                                    Code::InvalidWeight,
+                                    e.span.clone(),
+                                    format!("the weights of this table add up to more than {}: scale them down", u64::MAX),
+                                );
+                                break;
+                            }
+                        }
+                    }
+                }
+                Some(Value::LootEntries(entries))
             }
         }
     }
@@ -1108,12 +1127,20 @@ pub fn parse_range(s: &str) -> Result<Range, String> {
 /// Offset of the decoded string's first byte inside the raw literal, when the literal holds the
 /// decoded text verbatim (no escapes), so decoded offsets map to source offsets one to one.
 fn literal_body_offset(raw: &str, decoded: &str) -> Option<usize> {
-    let delim = if raw.starts_with("\"\"\"") || raw.starts_with("'''") { 3 } else { 1 };
+    // `raw` is whatever the parser's span covered; in a broken file that need not be a string
+    // literal at all (found by the `data_file` fuzz target: `grid = ك …` sliced inside `ك`).
+    let delim = if raw.starts_with("\"\"\"") || raw.starts_with("'''") {
+        3
+    } else if raw.starts_with('"') || raw.starts_with('\'') {
+        1
+    } else {
+        return None;
+    };
     if raw.len() < 2 * delim {
         return None;
     }
     let mut start = delim;
-    let body = &raw[delim..raw.len() - delim];
+    let body = raw.get(delim..raw.len() - delim)?;
     let mut body_trim = body;
     if delim == 3 {
         if let Some(b) = body.strip_prefix("\r\n") {
@@ -1130,6 +1157,17 @@ fn literal_body_offset(raw: &str, decoded: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn literal_body_offset_tolerates_what_is_no_literal() {
+        assert_eq!(literal_body_offset("\"ab\"", "ab"), Some(1));
+        assert_eq!(literal_body_offset("\"\"\"\nab\"\"\"", "ab"), Some(4));
+        // Found by the `data_file` fuzz target: a span that is no string literal, starting with a
+        // two-byte character.
+        assert_eq!(literal_body_offset("ك string was opened\".", "x"), None);
+        assert_eq!(literal_body_offset("\"ك", "x"), None);
+        assert_eq!(literal_body_offset("\"\u{feff}", "x"), None);
+    }
 
     #[test]
     fn ranges() {

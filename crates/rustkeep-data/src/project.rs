@@ -499,17 +499,13 @@ fn expand_glob(root: &Path, g: &Sp<String>, fid: FileId, diags: &mut Vec<Diagnos
         ));
         return Vec::new();
     }
-    let full = root.join(pattern);
-    let Ok(paths) = glob::glob(&full.to_string_lossy()) else {
+    let Ok(pat) = glob::Pattern::new(pattern) else {
         diags.push(Diagnostic::new(Code::InvalidManifest, loc, format!("`{pattern}` is not a valid glob")));
         return Vec::new();
     };
     let real_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let mut out = Vec::new();
-    for p in paths.flatten().take(10_000) {
-        if !p.is_dir() {
-            continue;
-        }
+    for p in glob_dirs(root, pattern, &pat) {
         let inside = p.canonicalize().map(|r| r.starts_with(&real_root)).unwrap_or(false);
         if !inside {
             diags.push(Diagnostic::new(
@@ -529,6 +525,58 @@ fn expand_glob(root: &Path, g: &Sp<String>, fid: FileId, diags: &mut Vec<Diagnos
             ));
         }
     }
+    out
+}
+
+/// The folders below `root` whose relative path matches `pat`, sorted. The walk never follows a
+/// symbolic link (a matching link is returned for the caller to judge, but not entered), stops at
+/// [`MAX_DEPTH`] — or at the pattern's own depth when it has no `**` — and starts below the
+/// pattern's literal prefix. (The `glob` crate follows links while expanding `**`, so a link loop
+/// made `mods/**/x` run for hours; found by the hostile-input tests.)
+fn glob_dirs(root: &Path, pattern: &str, pat: &glob::Pattern) -> Vec<PathBuf> {
+    const MAX_VISITED: usize = 100_000;
+    const MAX_MATCHES: usize = 10_000;
+    let opts = glob::MatchOptions { case_sensitive: true, require_literal_separator: true, require_literal_leading_dot: false };
+    let parts: Vec<&str> = pattern.split('/').filter(|c| !c.is_empty() && *c != ".").collect();
+    let literal = parts.iter().take_while(|c| !c.contains(['*', '?', '['])).count();
+    let max_depth = if parts.contains(&"**") { MAX_DEPTH } else { parts.len().min(MAX_DEPTH) };
+    let start: PathBuf = parts[..literal].iter().collect();
+    let mut out = Vec::new();
+    let mut visited = 0;
+    let mut stack = vec![(start.clone(), start.components().count())];
+    while let Some((rel, depth)) = stack.pop() {
+        let dir = root.join(&rel);
+        // The root itself is never a match (`*` would match its empty relative path).
+        if !rel.as_os_str().is_empty() && pat.matches_path_with(&rel, opts) && dir.is_dir() {
+            out.push(dir.clone());
+            if out.len() >= MAX_MATCHES {
+                break;
+            }
+        }
+        if depth >= max_depth {
+            continue;
+        }
+        let Ok(meta) = std::fs::symlink_metadata(&dir) else { continue };
+        if !meta.is_dir() {
+            continue;
+        }
+        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+        for e in rd.flatten() {
+            visited += 1;
+            if visited > MAX_VISITED {
+                break;
+            }
+            let Ok(ft) = e.file_type() else { continue };
+            let child = rel.join(e.file_name());
+            if ft.is_dir() {
+                stack.push((child, depth + 1));
+            } else if ft.is_symlink() && pat.matches_path_with(&child, opts) && root.join(&child).is_dir() {
+                out.push(root.join(&child));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
     out
 }
 

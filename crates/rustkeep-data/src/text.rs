@@ -78,8 +78,11 @@ impl LineIndex {
             offset -= 1;
         }
         let line = self.line_of(offset);
-        let start = self.line_starts[line];
-        let slice = &text[start..offset];
+        // An offset inside a `\r\n` snaps to the line end: LSP positions cannot point between
+        // the two (found by the `lsp_edits` fuzz target), and an LF file would give the same.
+        let span = self.line_span(text, line);
+        let offset = offset.min(span.end);
+        let slice = &text[span.start..offset];
         let col = match enc {
             Encoding::Utf8 => slice.len(),
             Encoding::Scalar => slice.chars().count(),
@@ -156,5 +159,8 @@ mod tests {
         assert_eq!(idx.position(text, text.len(), Encoding::Utf8), LineCol { line: 4, col: 0 });
         assert_eq!(idx.offset(text, LineCol { line: 2, col: 0 }, Encoding::Utf16), 6);
         assert_eq!(idx.offset(text, LineCol { line: 0, col: 99 }, Encoding::Utf16), 4);
+        // Between `\r` and `\n`: the end of the line, as in the same file with LF line ends.
+        assert_eq!(idx.position(text, 8, Encoding::Utf16), LineCol { line: 2, col: 1 });
+        assert_eq!(idx.position(text, 7, Encoding::Utf16), LineCol { line: 2, col: 1 });
     }
 }

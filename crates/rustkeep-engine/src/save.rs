@@ -42,6 +42,7 @@ pub fn write(path: &Path, g: &Game) -> Result<(), String> {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(text.as_bytes())?;
         f.sync_all()?;
+        crash_hook(&tmp);
         std::fs::rename(&tmp, path)
     })();
     if let Err(e) = result {
@@ -49,6 +50,23 @@ pub fn write(path: &Path, g: &Game) -> Result<(), String> {
         return Err(format!("cannot write {}: {e}", path.display()));
     }
     Ok(())
+}
+
+/// Test hook for the crash-safety tests (`crates/rustkeep-cli/tests/play_saves.rs`): with
+/// `RUSTKEEP_TEST_CRASH_BEFORE_RENAME` set, the process dies the way a power cut would, after the
+/// temporary file is written (its first half only when the variable is `partial`) and before the
+/// rename. Nothing else reads the variable.
+fn crash_hook(tmp: &Path) {
+    match std::env::var("RUSTKEEP_TEST_CRASH_BEFORE_RENAME").as_deref() {
+        Ok("partial") => {
+            if let Ok(bytes) = std::fs::read(tmp) {
+                let _ = std::fs::write(tmp, &bytes[..bytes.len() / 2]);
+            }
+            std::process::abort();
+        }
+        Ok(_) => std::process::abort(),
+        Err(_) => {}
+    }
 }
 
 /// Reads a save; the game is returned only if the whole file is valid.
@@ -67,6 +85,14 @@ pub fn from_json(text: &str, w: &World) -> Result<(Game, Vec<String>), String> {
         return Err(format!("save version {} is not supported (this build reads version {VERSION})", f.version));
     }
     let mut g = f.game;
+    // Health never goes below 0 (SPEC §7): a save saying otherwise was edited or damaged.
+    // (Found by the crash-safety tests of `play`, which loaded a player at -30 health.)
+    if let Some((who, h)) = std::iter::once(("player".to_string(), g.player.health))
+        .chain(g.enemies.iter().map(|e| (format!("enemy:{}", e.index), e.body.health)))
+        .find(|(_, h)| *h < 0)
+    {
+        return Err(format!("not a valid save: {who} has health {h}, below 0"));
+    }
     let mut warnings = Vec::new();
     g.quests.retain(|q| {
         let keep = w.exists(Registry::Quests, &q.quest);

@@ -88,9 +88,27 @@ pub fn inner(text: &str, span: &Span) -> Span {
     } else {
         0
     };
-    if q > 0 && span.len() >= 2 * q {
+    // An unterminated string (being typed) has no closing quote to strip; slicing one off blindly
+    // could split the last character (found by the `lsp_edits` fuzz target: `"` + U+FEFF).
+    let closed = s.len() >= 2 * q && s.ends_with(&s[..q]);
+    if q > 0 && closed {
         span.start + q..span.end - q
+    } else if q > 0 {
+        span.start + q..span.end
     } else {
         span.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn inner_keeps_to_character_boundaries_in_unterminated_strings() {
+        for text in ["\"\u{feff}", "\"ab", "'''x", "\"\"", "\"ä\"", "\"🐀"] {
+            let span = super::inner(text, &(0..text.len()));
+            assert!(text.is_char_boundary(span.start) && text.is_char_boundary(span.end) && span.start <= span.end, "{text:?}");
+        }
+        assert_eq!(super::inner("\"ab\"", &(0..4)), 1..3);
+        assert_eq!(super::inner("\"ab", &(0..3)), 1..3);
     }
 }

@@ -18,6 +18,7 @@ pub mod handlers;
 pub mod ids;
 pub mod server;
 pub mod state;
+pub mod stdio;
 pub mod uri;
 
 pub use tower_lsp_server::gen_lsp_types as lsp;
@@ -26,5 +27,8 @@ pub use tower_lsp_server::gen_lsp_types as lsp;
 pub fn run() -> std::io::Result<()> {
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     rt.block_on(server::serve_stdio());
+    // A handler still running, or the thread blocked reading stdin, must not keep the process
+    // alive once the client is gone.
+    rt.shutdown_timeout(std::time::Duration::from_millis(500));
     Ok(())
 }

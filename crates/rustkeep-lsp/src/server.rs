@@ -328,10 +328,39 @@ impl LanguageServer for Backend {
     }
 }
 
-/// Serves on stdin/stdout until `exit`.
+impl Backend {
+    /// Stands in for a message that was not JSON (see [`crate::stdio`]).
+    async fn parse_error(&self) -> Result<()> {
+        Err(Error::parse_error())
+    }
+
+    /// Stands in for JSON that was no JSON-RPC message (see [`crate::stdio`]).
+    async fn invalid_request(&self) -> Result<()> {
+        Err(Error::invalid_request())
+    }
+}
+
+/// How long the server may finish its work once the client sent `exit` or closed stdin.
+pub const GRACE_AFTER_EOF: Duration = Duration::from_secs(2);
+
+/// Serves on stdin/stdout until `exit` or until the client closes stdin (at most
+/// [`GRACE_AFTER_EOF`] later: a request to the client that will never be answered must not keep
+/// the process alive). Input goes through [`crate::stdio::sanitize`] so that malformed messages get
+/// JSON-RPC errors instead of ending the connection.
 pub async fn serve_stdio() {
-    let (service, socket) = LspService::new(Backend::new);
-    Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).serve(service).await;
+    let (service, socket) = LspService::build(Backend::new)
+        .custom_method(crate::stdio::PARSE_ERROR_METHOD, Backend::parse_error)
+        .custom_method(crate::stdio::INVALID_REQUEST_METHOD, Backend::invalid_request)
+        .finish();
+    let (server_in, sanitized) = tokio::io::duplex(64 * 1024);
+    let pump = async {
+        crate::stdio::sanitize(tokio::io::stdin(), sanitized).await;
+        tokio::time::sleep(GRACE_AFTER_EOF).await;
+    };
+    tokio::select! {
+        _ = Server::new(server_in, tokio::io::stdout(), socket).serve(service) => {}
+        _ = pump => eprintln!("rustkeep-lsp: the client is gone (`exit` or end of input) but work was pending; exiting"),
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,282 @@
+//! Protocol abuse against the real `rustkeep lsp` binary over stdio (Content-Length framing by
+//! hand): invalid JSON, unknown methods, wrong parameter types, requests before `initialize`,
+//! edits of documents never opened, positions past the end, cancellation, and a client that
+//! disappears. The server answers with the proper JSON-RPC errors and keeps serving.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// Generous: only keeps a broken server from hanging the test suite.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<Value>,
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("rustkeep-lsp-abuse-{}-{tag}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the temp folder is writable");
+    dir
+}
+
+fn file_uri(p: &Path) -> String {
+    format!("file://{}", p.to_string_lossy().replace(' ', "%20"))
+}
+
+/// A workspace with one mod and one data file.
+fn workspace() -> PathBuf {
+    let root = temp_dir("ws");
+    std::fs::create_dir_all(root.join("m")).expect("folders can be created");
+    std::fs::write(root.join("m/mod.toml"), "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n").expect("writable");
+    std::fs::write(root.join("m/items.toml"), "[[items]]\nid = \"m:a\"\nname = \"Ä 🐀\"\n").expect("writable");
+    root
+}
+
+impl Client {
+    fn start() -> Client {
+        let cache = temp_dir("cache");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rustkeep"))
+            .arg("lsp")
+            .env("XDG_CACHE_HOME", &cache)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start rustkeep lsp");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            loop {
+                let mut len = None;
+                loop {
+                    let mut line = String::new();
+                    if r.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(v) = line.strip_prefix("Content-Length: ") {
+                        len = v.parse::<usize>().ok();
+                    }
+                }
+                let mut buf = vec![0; len.expect("the server frames with Content-Length")];
+                if r.read_exact(&mut buf).is_err() {
+                    return;
+                }
+                if tx.send(serde_json::from_slice(&buf).expect("the server sends JSON")).is_err() {
+                    return;
+                }
+            }
+        });
+        Client { child, stdin, rx }
+    }
+
+    fn raw(&mut self, body: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("the server reads");
+        stdin.flush().expect("the server reads");
+    }
+
+    fn send(&mut self, msg: Value) {
+        self.raw(&msg.to_string());
+    }
+
+    fn request(&mut self, id: i64, method: &str, params: Value) {
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }));
+    }
+
+    /// The next message matching `pred`; server-to-client requests are answered on the way.
+    fn wait(&mut self, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let msg = match self.rx.recv_timeout(left) {
+                Ok(m) => m,
+                Err(RecvTimeoutError::Timeout) => panic!("no {what} from the server"),
+                Err(RecvTimeoutError::Disconnected) => panic!("the server closed stdout while we waited for {what}"),
+            };
+            if pred(&msg) {
+                return msg;
+            }
+            if msg.get("method").is_some() && msg.get("id").is_some() {
+                let id = msg["id"].clone();
+                self.send(json!({ "jsonrpc": "2.0", "id": id, "result": null }));
+            }
+        }
+    }
+
+    fn response(&mut self, id: i64) -> Value {
+        self.wait(&format!("response {id}"), |m| m.get("id") == Some(&json!(id)) && m.get("method").is_none())
+    }
+
+    fn error_code(&mut self, id: i64) -> i64 {
+        let r = self.response(id);
+        r["error"]["code"].as_i64().unwrap_or_else(|| panic!("an error response, got {r}"))
+    }
+
+    fn initialize(&mut self, root: &Path) {
+        self.request(1, "initialize", json!({ "capabilities": {}, "workspaceFolders": [ { "uri": file_uri(root), "name": "ws" } ] }));
+        let r = self.response(1);
+        assert!(r["result"]["capabilities"].is_object(), "{r}");
+        self.notify("initialized", json!({}));
+    }
+
+    /// Exits within `PATIENCE` by itself; returns whether it did.
+    fn exits_by_itself(&mut self) -> bool {
+        let deadline = Instant::now() + PATIENCE;
+        while Instant::now() < deadline {
+            if self.child.try_wait().expect("the child can be polled").is_some() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn hover(uri: &str, line: u32, character: u32) -> Value {
+    json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } })
+}
+
+#[test]
+fn requests_before_initialize_are_refused_with_server_not_initialized() {
+    let mut c = Client::start();
+    c.request(7, "textDocument/hover", hover("file:///nowhere.toml", 0, 0));
+    assert_eq!(c.error_code(7), -32002);
+    // Notifications before initialize are dropped, and initialize still works afterwards.
+    c.notify("textDocument/didOpen", json!({ "textDocument": { "uri": "file:///x.toml", "languageId": "toml", "version": 1, "text": "" } }));
+    let root = workspace();
+    c.initialize(&root);
+    c.request(8, "shutdown", Value::Null);
+    assert!(c.response(8).get("error").is_none());
+    c.notify("exit", Value::Null);
+    assert!(c.exits_by_itself(), "the server exits after `exit`");
+}
+
+#[test]
+fn malformed_messages_get_json_rpc_errors_and_the_server_keeps_serving() {
+    let root = workspace();
+    let items = file_uri(&root.join("m/items.toml"));
+    let mut c = Client::start();
+    c.initialize(&root);
+
+    // Invalid JSON: a parse error with a null id.
+    c.raw("{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": ");
+    let r = c.wait("the parse error", |m| m.get("error").is_some() && m["id"].is_null());
+    assert_eq!(r["error"]["code"], -32700, "{r}");
+
+    // Unknown request: method not found. Unknown notifications are ignored silently.
+    c.notify("rustkeep/noSuchNotification", json!({ "x": 1 }));
+    c.request(3, "rustkeep/noSuchMethod", json!({}));
+    assert_eq!(c.error_code(3), -32601);
+
+    // Wrong parameter types: invalid params.
+    c.request(4, "textDocument/hover", json!({ "textDocument": 5, "position": "here" }));
+    assert_eq!(c.error_code(4), -32602);
+    c.request(5, "textDocument/completion", json!([1, 2, 3]));
+    assert_eq!(c.error_code(5), -32602);
+    c.request(6, "textDocument/hover", Value::Null);
+    assert_eq!(c.error_code(6), -32602);
+
+    // A change to a document never opened is ignored; so is one with a bogus range.
+    c.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": file_uri(&root.join("m/never.toml")), "version": 2 },
+                "contentChanges": [ { "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 1 } }, "text": "x" } ] }),
+    );
+    c.notify("textDocument/didChange", json!({ "textDocument": { "uri": items, "version": 2 }, "contentChanges": "not a list" }));
+
+    // Positions past the end of a line and of the file, and edits there, on an open document.
+    let text = "[[items]]\nid = \"m:a\"\nname = \"Ä 🐀\"\n";
+    c.notify("textDocument/didOpen", json!({ "textDocument": { "uri": items, "languageId": "toml", "version": 1, "text": text } }));
+    for (id, line, ch) in [(10, 2, 9999), (11, 9999, 0), (12, u32::MAX, u32::MAX), (13, 2, 9)] {
+        c.request(id, "textDocument/hover", hover(&items, line, ch));
+        let r = c.response(id);
+        assert!(r.get("error").is_none(), "hover at {line}:{ch}: {r}");
+    }
+    c.request(14, "textDocument/completion", hover(&items, 9999, 9999));
+    assert!(c.response(14).get("error").is_none());
+    // Insert far past the end (clamped to the end of the file), then a mistake there.
+    c.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": items, "version": 3 },
+                "contentChanges": [ { "range": { "start": { "line": 999, "character": 999 }, "end": { "line": 999, "character": 999 } }, "text": "colour = 1\n" } ] }),
+    );
+    let d = c
+        .wait("diagnostics after the edit", |m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == items && m["params"]["version"] == 3);
+    let diags = d["params"]["diagnostics"].as_array().expect("a list").clone();
+    assert_eq!(diags.len(), 1, "{d}");
+    assert_eq!(diags[0]["code"], "unknown-field");
+    assert_eq!(diags[0]["range"]["start"], json!({ "line": 3, "character": 0 }));
+
+    // Cancellation: of an unknown request (ignored), and of one just sent (answered either way).
+    c.notify("$/cancelRequest", json!({ "id": 424242 }));
+    c.notify("$/cancelRequest", json!({ "id": "not even a number" }));
+    c.request(15, "textDocument/semanticTokens/full", json!({ "textDocument": { "uri": items } }));
+    c.notify("$/cancelRequest", json!({ "id": 15 }));
+    let r = c.response(15);
+    assert!(r.get("result").is_some() || r["error"]["code"] == -32800, "{r}");
+
+    // A response to nothing, and a batch: neither breaks the connection.
+    c.send(json!({ "jsonrpc": "2.0", "id": 999, "result": null }));
+    c.raw("[]");
+
+    // Still serving.
+    c.request(16, "textDocument/hover", hover(&items, 1, 7));
+    let r = c.response(16);
+    assert!(r["result"]["contents"].is_object(), "hover on the ID still works: {r}");
+
+    c.request(17, "shutdown", Value::Null);
+    assert!(c.response(17).get("error").is_none());
+    // After shutdown, requests are invalid.
+    c.request(18, "textDocument/hover", hover(&items, 1, 7));
+    assert_eq!(c.error_code(18), -32600);
+    c.notify("exit", Value::Null);
+    assert!(c.exits_by_itself(), "the server exits after `exit`");
+}
+
+#[test]
+fn a_client_that_disappears_mid_request_leaves_no_server_behind() {
+    let root = workspace();
+    let mut c = Client::start();
+    c.initialize(&root);
+    c.request(2, "workspace/symbol", json!({ "query": "" }));
+    // Half a message, then the pipe closes.
+    let stdin = c.stdin.as_mut().expect("stdin is open");
+    write!(stdin, "Content-Length: 500\r\n\r\n{{\"jsonrpc\":").expect("the server reads");
+    stdin.flush().expect("the server reads");
+    drop(c.stdin.take());
+    assert!(c.exits_by_itself(), "the server exits when its client is gone");
+}
+
+#[test]
+fn a_client_that_disappears_before_initialize_leaves_no_server_behind() {
+    let mut c = Client::start();
+    drop(c.stdin.take());
+    assert!(c.exits_by_itself(), "the server exits when its client is gone");
+}

@@ -1,0 +1,179 @@
+//! Differential property test: after a random (seeded, deterministic) sequence of edits through
+//! the language server's state — inserts, deletes and replacements at arbitrary positions, inside
+//! multi-byte characters and past line ends included, with analyses interleaved — the diagnostics
+//! it published equal those of a fresh `rustkeep_check::analyze` of the final texts.
+//!
+//! The `lsp_edits` fuzz target (fuzz/) checks the same property on fuzzed edits.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::*;
+use rustkeep_check::analyze;
+use rustkeep_data::project::{load, Overlay};
+use rustkeep_data::text::{Encoding, LineIndex};
+use rustkeep_engine::rng::Rng;
+use rustkeep_lsp::lsp::*;
+use rustkeep_lsp::uri;
+
+const FILES: &[(&str, &str)] = &[
+    (
+        "items.toml",
+        "# Waffen – Äxte und Schwerter 🗡\n[[items]]\nid = \"testmod:axe\"\nname = \"Äxt\"\nslot = \"weapon\"\n\n[[items]]\nid = \"testmod:sword\"\nname = \"Schwert 🔥\"\nslot = \"weapon\"\n",
+    ),
+    (
+        "loot.toml",
+        "[[loot_tables]]\r\nid = \"testmod:chest\"\r\nrolls = \"1-2\"\r\nentries = [\r\n  { item = \"testmod:axe\", weight = 3 },\r\n  { item = \"testmod:sword\", weight = 1 },\r\n  { nothing = true, weight = 4 },\r\n]\r\n\r\n[[creatures]]\r\nid = \"testmod:rat\"\r\nname = \"Ratte\"\r\nloot = \"testmod:chest\"\r\n",
+    ),
+    (
+        "quests.toml",
+        "[[quests]]\nid = \"testmod:hunt\"\nname = \"Jagd\"\non = \"creature_died\"\ncount = 3\nactions = [ { action = \"give_item\", item = \"testmod:sword\", target = \"self\" } ]\n\n[[npcs]]\nid = \"testmod:elder\"\nname = \"Älteste\"\non_talk = [ { action = \"start_quest\", quest = \"testmod:hunt\" } ]\n",
+    ),
+];
+
+/// Text an edit may insert: valid fragments, typos, references that break or heal, and
+/// characters that make positions hard.
+const SNIPPETS: &[&str] = &[
+    "testmod:axe",
+    "testmod:axx",
+    "testmod:chest",
+    "core:gold",
+    "\n[[items]]\nid = \"testmod:new\"\nname = \"Neu\"\n",
+    "\n[[loot_tables]]\nid = \"testmod:other\"\nentries = [ { table = \"testmod:chest\", weight = 1 } ]\n",
+    "weight = 0",
+    "colour = 1\n",
+    "on = \"creature_dyed\"",
+    "ü",
+    "🐀",
+    "\r\n",
+    "\r",
+    "\n",
+    "\"",
+    "=",
+    "[[",
+    "# rustkeep: allow(unknown-reference)\n",
+    "",
+];
+
+/// A position anywhere in `text`, counted in `enc`: usually on an existing line, sometimes past
+/// its end or past the last line; columns may land inside a multi-byte character.
+fn random_position(rng: &mut Rng, text: &str, enc: Encoding) -> Position {
+    let idx = LineIndex::new(text);
+    let lines = idx.line_count() as u64;
+    let line = if rng.below(20) == 0 { lines + rng.below(3) } else { rng.below(lines) };
+    let len = if line < lines {
+        let span = idx.line_span(text, line as usize);
+        let s = &text[span];
+        match enc {
+            Encoding::Utf8 => s.len(),
+            _ => s.encode_utf16().count(),
+        }
+    } else {
+        0
+    } as u64;
+    let character = if rng.below(10) == 0 { len + 1 + rng.below(50) } else { rng.below(len + 1) };
+    Position { line: line as u32, character: character as u32 }
+}
+
+type Published = BTreeMap<String, Vec<(String, String, String, Range)>>;
+
+fn key(d: &Diagnostic) -> (String, String, String, Range) {
+    let code = match &d.code {
+        Some(Code::String(s)) => s.clone(),
+        other => panic!("string codes expected, got {other:?}"),
+    };
+    let Message::String(message) = &d.message else { panic!("plain messages expected") };
+    (code, format!("{:?}", d.severity), message.clone(), d.range)
+}
+
+/// Runs one case; returns how many diagnostics the final state has.
+fn run_case(seed: u64) -> usize {
+    let mut rng = Rng::seeded(seed);
+    let enc = if rng.below(2) == 0 { Encoding::Utf16 } else { Encoding::Utf8 };
+    let mut fx = Fixture::new(FILES, enc);
+    let mut published: Published = BTreeMap::new();
+    let record = |batch: Vec<(Uri, Vec<Diagnostic>, Option<i32>)>, published: &mut Published| {
+        for (u, diags, _) in batch {
+            published.insert(u.as_ref().to_string(), diags.iter().map(key).collect());
+        }
+    };
+    record(fx.state.take_publish(), &mut published);
+
+    // Open some of the files (the others stay on disk and are only analysed).
+    let mut open: Vec<&str> = Vec::new();
+    for (rel, text) in FILES {
+        if rng.below(4) != 0 {
+            fx.state.open(fx.path(rel), text.to_string(), 1);
+            open.push(rel);
+        }
+    }
+    if open.is_empty() {
+        fx.state.open(fx.path(FILES[0].0), FILES[0].1.to_string(), 1);
+        open.push(FILES[0].0);
+    }
+
+    let steps = 5 + rng.below(20);
+    for step in 0..steps {
+        let rel = open[rng.below(open.len() as u64) as usize];
+        let path = fx.path(rel);
+        let text = fx.state.docs[&path].text.clone();
+        let start = random_position(&mut rng, &text, enc);
+        let end = match rng.below(3) {
+            0 => start,
+            _ => random_position(&mut rng, &text, enc),
+        };
+        let (start, end) = if (start.line, start.character) <= (end.line, end.character) { (start, end) } else { (end, start) };
+        let insert = SNIPPETS[rng.below(SNIPPETS.len() as u64) as usize].to_string();
+        let change = TextDocumentContentChangeEvent::TextDocumentContentChangePartial(TextDocumentContentChangePartial {
+            range: Range { start, end },
+            #[allow(deprecated)]
+            range_length: None,
+            text: insert,
+        });
+        assert!(fx.state.change(&path, step as i32 + 2, vec![change]));
+        if rng.below(3) == 0 {
+            record(fx.state.take_publish(), &mut published);
+        }
+    }
+    record(fx.state.take_publish(), &mut published);
+
+    // A fresh check of the same texts: the open buffers over the files on disk.
+    let overlay: Overlay = fx.state.docs.iter().map(|(p, d)| (p.clone(), std::sync::Arc::from(d.text.as_str()))).collect();
+    let project = load(std::slice::from_ref(&fx.root), &fx.root, &overlay);
+    let analysis = analyze(&project);
+    let mut fresh: Published = BTreeMap::new();
+    for f in project.files.iter().filter(|f| !f.bundled) {
+        if let Some(p) = &f.disk_path {
+            fresh.insert(uri::from_path(p).as_ref().to_string(), Vec::new());
+        }
+    }
+    for d in &analysis.diagnostics {
+        let f = project.file(d.loc.file);
+        let Some(p) = &f.disk_path else { continue };
+        let pos = |o| {
+            let lc = f.index.position(&f.text, o, enc);
+            Position { line: lc.line, character: lc.col }
+        };
+        let severity = match d.severity {
+            rustkeep_data::diag::Severity::Error => Some(DiagnosticSeverity::Error),
+            rustkeep_data::diag::Severity::Warning => Some(DiagnosticSeverity::Warning),
+        };
+        let entry = fresh.entry(uri::from_path(p).as_ref().to_string()).or_default();
+        entry.push((d.code.name().to_string(), format!("{severity:?}"), d.message.clone(), Range { start: pos(d.loc.span.start), end: pos(d.loc.span.end) }));
+    }
+    let texts: Vec<String> = open.iter().map(|rel| fx.state.docs[&fx.path(rel)].text.clone()).collect();
+    assert_eq!(published, fresh, "seed {seed} ({enc:?}): the server and a fresh check disagree; final texts: {texts:#?}");
+    std::fs::remove_dir_all(&fx.root).ok();
+    published.values().map(Vec::len).sum()
+}
+
+#[test]
+fn published_diagnostics_equal_a_fresh_check_after_random_edits() {
+    let mut with_diagnostics = 0;
+    for seed in 0..50 {
+        with_diagnostics += usize::from(run_case(seed) > 0);
+    }
+    // The edits break things often enough for the comparison to mean something.
+    assert!(with_diagnostics >= 25, "only {with_diagnostics} of 50 cases ended with diagnostics");
+}
