@@ -78,3 +78,29 @@ fn schema_sees_structural_mistakes() {
     assert!(text.contains(&format!("0 valid, {} invalid", cases.len())), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The broken example fails the schema where the schema can see the mistake (syntax, unknown
+/// registries and fields, wrong types, weights); its cross-file mistakes (namespaces, overrides,
+/// dependencies) are invisible to a schema, so those files pass it.
+#[test]
+fn the_broken_example_fails_the_schema_where_it_can_see_the_mistake() {
+    if !python_has_jsonschema() {
+        eprintln!("SKIPPED: python3 with the `jsonschema` package is not installed (`.ci/run` installs it)");
+        return;
+    }
+    let run = |files: &[&str], expect_invalid: bool| {
+        let mut args = vec!["scripts/validate_schema.py", "schemas/rustkeep.schema.json"];
+        args.extend_from_slice(files);
+        if expect_invalid {
+            args.push("--expect-invalid");
+        }
+        let out = Command::new("python3").current_dir(repo()).args(&args).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{files:?} (expect invalid: {expect_invalid}):\n{text}");
+        text
+    };
+    let text = run(&["examples/broken/smithy/broken.toml", "examples/broken/smithy/items.toml", "examples/broken/smithy/semantic.toml"], true);
+    assert!(text.contains("0 valid, 3 invalid"), "{text}");
+    let text = run(&["examples/broken/market/data.toml", "examples/broken/tavern/data.toml"], false);
+    assert!(text.contains("2 valid, 0 invalid"), "{text}");
+}
