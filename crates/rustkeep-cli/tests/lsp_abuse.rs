@@ -3,10 +3,12 @@
 //! edits of documents never opened, positions past the end, cancellation, and a client that
 //! disappears. The server answers with the proper JSON-RPC errors and keeps serving.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -55,33 +57,7 @@ impl Client {
             .expect("start rustkeep lsp");
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            loop {
-                let mut len = None;
-                loop {
-                    let mut line = String::new();
-                    if r.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let line = line.trim_end();
-                    if line.is_empty() {
-                        break;
-                    }
-                    if let Some(v) = line.strip_prefix("Content-Length: ") {
-                        len = v.parse::<usize>().ok();
-                    }
-                }
-                let mut buf = vec![0; len.expect("the server frames with Content-Length")];
-                if r.read_exact(&mut buf).is_err() {
-                    return;
-                }
-                if tx.send(serde_json::from_slice(&buf).expect("the server sends JSON")).is_err() {
-                    return;
-                }
-            }
-        });
+        let rx = common::read_messages(stdout);
         Client { child, stdin, rx }
     }
 

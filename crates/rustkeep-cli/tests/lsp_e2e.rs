@@ -2,10 +2,12 @@
 //! initialize (UTF-8 negotiated) → diagnostics pushed → didOpen → completion → definition into the
 //! served core → shutdown/exit.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -35,33 +37,7 @@ impl Client {
             .expect("start rustkeep lsp");
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            loop {
-                let mut len = None;
-                loop {
-                    let mut line = String::new();
-                    if r.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let line = line.trim_end();
-                    if line.is_empty() {
-                        break;
-                    }
-                    if let Some(v) = line.strip_prefix("Content-Length: ") {
-                        len = v.parse::<usize>().ok();
-                    }
-                }
-                let mut buf = vec![0; len.expect("Content-Length header")];
-                if r.read_exact(&mut buf).is_err() {
-                    return;
-                }
-                if tx.send(serde_json::from_slice(&buf).expect("JSON body")).is_err() {
-                    return;
-                }
-            }
-        });
+        let rx = common::read_messages(stdout);
         Client { child, stdin, rx, next_id: 1, seen: Vec::new() }
     }
 
