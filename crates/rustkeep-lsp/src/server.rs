@@ -106,6 +106,23 @@ impl Backend {
         }
     }
 
+    /// Like [`Self::request`] for handlers that may refuse (rename): a refusal becomes an
+    /// `InvalidParams` error carrying the handler's message, which clients show to the user.
+    fn request_or_refuse<T>(&self, method: &str, f: impl FnOnce(&State) -> std::result::Result<T, String>) -> Result<Option<T>> {
+        let mut refusal = None;
+        let r = self.request(method, |s| match f(s) {
+            Ok(v) => Some(v),
+            Err(msg) => {
+                refusal = Some(msg);
+                None
+            }
+        })?;
+        match refusal {
+            Some(msg) => Err(Error::invalid_params(msg)),
+            None => Ok(r),
+        }
+    }
+
     /// Applies a notification's change to the state (synchronously, before any await, so
     /// notifications take effect in arrival order), then schedules a publish.
     fn notify(&self, what: &str, f: impl FnOnce(&mut State)) {
@@ -274,33 +291,11 @@ impl LanguageServer for Backend {
     }
 
     async fn prepare_rename(&self, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResult>> {
-        let mut refusal = None;
-        let r = self.request("prepareRename", |s| match handlers::rename::prepare(s, &params) {
-            Ok(range) => Some(PrepareRenameResult::Range(range)),
-            Err(msg) => {
-                refusal = Some(msg);
-                None
-            }
-        })?;
-        match refusal {
-            Some(msg) => Err(Error::invalid_params(msg)),
-            None => Ok(r),
-        }
+        self.request_or_refuse("prepareRename", |s| handlers::rename::prepare(s, &params).map(PrepareRenameResult::Range))
     }
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
-        let mut refusal = None;
-        let r = self.request("rename", |s| match handlers::rename::rename(s, &params.text_document_position_params, &params.new_name) {
-            Ok(edit) => Some(edit),
-            Err(msg) => {
-                refusal = Some(msg);
-                None
-            }
-        })?;
-        match refusal {
-            Some(msg) => Err(Error::invalid_params(msg)),
-            None => Ok(r),
-        }
+        self.request_or_refuse("rename", |s| handlers::rename::rename(s, &params.text_document_position_params, &params.new_name))
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<Vec<CodeActionResponse>>> {
