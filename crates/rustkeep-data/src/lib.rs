@@ -9,6 +9,7 @@
 //! - [`reference`]: the modders' data reference (`docs/reference.md`), generated from [`vocab`].
 
 pub mod diag;
+pub mod graph;
 pub mod hash;
 pub mod lower;
 pub mod manifest;

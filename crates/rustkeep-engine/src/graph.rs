@@ -83,69 +83,21 @@ impl Graph {
         g
     }
 
-    /// Tarjan's strongly connected components, iteratively (no recursion on big mods).
+    /// The cycles of the graph (cyclic strongly connected components), sorted by node ID.
     fn find_cycles(&mut self) {
         let n = self.nodes.len();
         let mut adj = vec![Vec::new(); n];
         for e in &self.edges {
             adj[e.from].push(e.to);
         }
-        let mut idx = vec![usize::MAX; n];
-        let mut low = vec![0; n];
-        let mut on_stack = vec![false; n];
-        let mut stack = Vec::new();
-        let mut next = 0;
-        let mut comps: Vec<Vec<usize>> = Vec::new();
-        for root in 0..n {
-            if idx[root] != usize::MAX {
-                continue;
-            }
-            let mut work: Vec<(usize, usize)> = vec![(root, 0)];
-            while let Some(&mut (v, ref mut i)) = work.last_mut() {
-                if *i == 0 && idx[v] == usize::MAX {
-                    idx[v] = next;
-                    low[v] = next;
-                    next += 1;
-                    stack.push(v);
-                    on_stack[v] = true;
-                }
-                if *i < adj[v].len() {
-                    let u = adj[v][*i];
-                    *i += 1;
-                    if idx[u] == usize::MAX {
-                        work.push((u, 0));
-                    } else if on_stack[u] {
-                        low[v] = low[v].min(idx[u]);
-                    }
-                } else {
-                    work.pop();
-                    if let Some(&(p, _)) = work.last() {
-                        low[p] = low[p].min(low[v]);
-                    }
-                    if low[v] == idx[v] {
-                        let mut comp = Vec::new();
-                        while let Some(x) = stack.pop() {
-                            on_stack[x] = false;
-                            comp.push(x);
-                            if x == v {
-                                break;
-                            }
-                        }
-                        comps.push(comp);
-                    }
-                }
-            }
-        }
+        let comps = rustkeep_data::graph::cyclic_components(&adj);
         self.in_cycle = vec![false; n];
         for mut c in comps {
-            let cyclic = c.len() > 1 || adj[c[0]].contains(&c[0]);
-            if cyclic {
-                for &x in &c {
-                    self.in_cycle[x] = true;
-                }
-                c.sort_by(|a, b| self.nodes[*a].id.cmp(&self.nodes[*b].id));
-                self.cycles.push(c);
+            for &x in &c {
+                self.in_cycle[x] = true;
             }
+            c.sort_by(|a, b| self.nodes[*a].id.cmp(&self.nodes[*b].id));
+            self.cycles.push(c);
         }
         self.cycles.sort_by(|a, b| self.nodes[a[0]].id.cmp(&self.nodes[b[0]].id));
     }

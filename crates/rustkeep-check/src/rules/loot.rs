@@ -151,10 +151,10 @@ pub fn check(_project: &Project, analysis: &Analysis, out: &mut Vec<Diagnostic>)
 }
 
 /// Reports every nesting cycle once, on the first table in ID order (its `table = …` entry), with
-/// related spans on the entries of the others. Tarjan's algorithm, iterative.
+/// related spans on the entries of the others. (See [`rustkeep_data::graph::cyclic_components`].)
 fn cycles(analysis: &Analysis, out: &mut Vec<Diagnostic>) {
     let defs = &analysis.resolved.defs[Registry::LootTables.index()];
-    // Tarjan runs in map order; each cycle is then ordered by ID to find its first member.
+    // Components are found in map order; each cycle is then ordered by ID to find its first member.
     let ids: Vec<&String> = defs.keys().collect();
     let index_of: FxHashMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
     // Edges with the span of the entry that makes them.
@@ -187,61 +187,11 @@ fn cycles(analysis: &Analysis, out: &mut Vec<Diagnostic>) {
         })
         .collect();
 
-    let n = ids.len();
-    let mut index = vec![usize::MAX; n];
-    let mut low = vec![0usize; n];
-    let mut on_stack = vec![false; n];
-    let mut stack: Vec<usize> = Vec::new();
-    let mut counter = 0usize;
-    let mut sccs: Vec<Vec<usize>> = Vec::new();
-    for start in 0..n {
-        if index[start] != usize::MAX {
-            continue;
-        }
-        let mut call: Vec<(usize, usize)> = vec![(start, 0)];
-        index[start] = counter;
-        low[start] = counter;
-        counter += 1;
-        stack.push(start);
-        on_stack[start] = true;
-        while let Some(&mut (v, ref mut ei)) = call.last_mut() {
-            if *ei < edges[v].len() {
-                let w = edges[v][*ei].0;
-                *ei += 1;
-                if index[w] == usize::MAX {
-                    index[w] = counter;
-                    low[w] = counter;
-                    counter += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    call.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-            } else {
-                call.pop();
-                if let Some(&(parent, _)) = call.last() {
-                    low[parent] = low[parent].min(low[v]);
-                }
-                if low[v] == index[v] {
-                    let mut comp = Vec::new();
-                    while let Some(w) = stack.pop() {
-                        on_stack[w] = false;
-                        comp.push(w);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    let self_loop = edges[v].iter().any(|(j, _, _)| *j == v);
-                    if comp.len() > 1 || self_loop {
-                        comp.sort_by(|a, b| ids[*a].cmp(ids[*b]));
-                        sccs.push(comp);
-                    }
-                }
-            }
-        }
+    let adj: Vec<Vec<usize>> = edges.iter().map(|es| es.iter().map(|(j, _, _)| *j).collect()).collect();
+    let mut sccs = rustkeep_data::graph::cyclic_components(&adj);
+    for comp in &mut sccs {
+        comp.sort_by(|a, b| ids[*a].cmp(ids[*b]));
     }
-
     for comp in sccs {
         let members: BTreeMap<usize, ()> = comp.iter().map(|&i| (i, ())).collect();
         let first = comp[0];
