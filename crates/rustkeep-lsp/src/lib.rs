@@ -1,7 +1,9 @@
 //! The rustkeep language server (SPEC §8): the only crate that knows LSP types.
 //!
 //! Layout, following rust-analyzer / ruff / Tombi:
-//! - [`server`]: the tower-lsp-server glue (async, debounce, panic guard). It does no analysis.
+//! - [`server`]: the tower-lsp-server glue (text-sync queue, blocking threads for analyses and
+//!   requests, the one publisher task, panic guard). It does no analysis.
+//! - [`publish`]: what is published when: batches tagged with revisions, never going backwards.
 //! - [`state`]: the workspace as the server sees it: open buffers, the loaded project, per-file
 //!   cached facts, the last analysis, the negotiated position encoding, URIs ↔ files.
 //! - [`context`]: a tolerant scanner that tells what the cursor is on while the buffer is being typed.
@@ -10,12 +12,14 @@
 //!   that tests drive them in-process without a client.
 //!
 //! Invariants: handlers never panic the server (every call goes through `catch_unwind`); document
-//! edits are applied in arrival order under one mutex; logs go to stderr only.
+//! edits are applied in arrival order; no analysis runs on the async workers; one task publishes,
+//! and a file is never sent an older analysis than one it was already sent; logs go to stderr only.
 
 pub mod context;
 pub mod core_files;
 pub mod handlers;
 pub mod ids;
+pub mod publish;
 pub mod server;
 pub mod state;
 pub mod stdio;

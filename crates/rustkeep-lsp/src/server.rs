@@ -1,34 +1,133 @@
-//! The tower-lsp-server glue: capabilities, text sync, the debounced publisher, and the panic
-//! guard around every handler. No analysis happens here.
+//! The tower-lsp-server glue: capabilities, text sync, the publisher, and the panic guard around
+//! every handler. No analysis happens here.
+//!
+//! The publication model (the invariant: what a client was last sent for a file always reflects
+//! the newest texts, and never goes backwards):
+//! - **Notifications** (`didOpen`, `didChange`, `didClose`, watched files) never wait for an
+//!   analysis: each is queued as a [`Change`] in arrival order, counted in `received`, and wakes
+//!   the publisher. Nothing else is done on the async workers.
+//! - **The state** ([`State`], one mutex) is only touched on blocking threads. Whoever takes it
+//!   first applies the queued changes in order — each advances the state's revision by one — and
+//!   brings the analysis up to date. A request then runs its handler on it; an analysis a request
+//!   had to run is handed to the publisher as a [`Batch`] tagged with its revision.
+//! - **One publisher task** owns publication. On a wake-up it has the newest revision analysed (on
+//!   a blocking thread), then offers every batch it holds to its [`Publisher`], which drops a
+//!   batch older than one already published and sends exactly the files whose lists changed,
+//!   each tagged with the version of the document it was computed from. A batch older than the
+//!   newest change received is not sent either: that change's own wake-up follows, so edits that
+//!   arrive while an analysis runs coalesce into the next one.
 
+use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use rustkeep_data::text::Encoding;
-use tower_lsp_server::jsonrpc::{Error, Result};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
 use crate::handlers;
 use crate::lsp::*;
+use crate::publish::{Batch, Publisher};
 use crate::state::State;
 use crate::uri;
 
-/// How long edits settle before the diagnostics of files that are not open in the editor are
-/// pushed. Open files do not wait: see [`Backend::schedule`].
-pub const DEBOUNCE: Duration = Duration::from_millis(50);
-
 pub struct Backend {
     client: Client,
-    state: Arc<Mutex<Option<State>>>,
+    shared: Arc<Shared>,
     /// Where the core's files are written for go-to-definition; `None`: [`crate::core_files::cache_dir`].
     core_cache: Option<PathBuf>,
 }
 
-fn lock(m: &Mutex<Option<State>>) -> MutexGuard<'_, Option<State>> {
-    // A handler that panicked while holding the lock leaves consistent data behind (every
-    // mutation is a whole-value replacement), so a poisoned lock is simply taken over.
+/// A text-sync notification waiting to be applied; each becomes exactly one revision of the state.
+enum Change {
+    Open { path: PathBuf, text: String, version: i32 },
+    Edit { uri: Uri, path: PathBuf, version: i32, changes: Vec<TextDocumentContentChangeEvent> },
+    Close { path: PathBuf },
+    Disk { paths: Vec<PathBuf> },
+}
+
+impl Change {
+    fn name(&self) -> &'static str {
+        match self {
+            Change::Open { .. } => "didOpen",
+            Change::Edit { .. } => "didChange",
+            Change::Close { .. } => "didClose",
+            Change::Disk { .. } => "didChangeWatchedFiles",
+        }
+    }
+
+    fn apply(self, s: &mut State) {
+        match self {
+            Change::Open { path, text, version } => s.open(path, text, version),
+            Change::Edit { uri, path, version, changes } => {
+                if !s.change(&path, version, changes) {
+                    eprintln!("rustkeep-lsp: didChange for {} which was never opened, ignored", uri.as_ref());
+                }
+            }
+            Change::Close { path } => s.close(&path),
+            Change::Disk { paths } => s.disk_changed(&paths),
+        }
+    }
+}
+
+/// What the publisher task is told.
+enum ToPublisher {
+    /// A change was received: analyse the newest revision and publish.
+    Wake,
+    /// An analysis a request ran.
+    Batch(Batch),
+}
+
+/// Switches for the stdio differential test (environment variables read at start; unset in
+/// normal use).
+#[derive(Clone, Copy, Debug, Default)]
+struct TestHooks {
+    /// `RUSTKEEP_LSP_TEST_JITTER_MS`: wait up to this long (pseudo-randomly) before handing an
+    /// analysis to the publisher, so that races between analyses and edits become likely.
+    jitter_ms: u64,
+    /// `RUSTKEEP_LSP_TEST_UNGUARDED=1`: publish every analysis in the order it arrives, without
+    /// the ordering guard (the test proves it then fails).
+    unguarded: bool,
+}
+
+impl TestHooks {
+    fn from_env() -> TestHooks {
+        TestHooks {
+            jitter_ms: std::env::var("RUSTKEEP_LSP_TEST_JITTER_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
+            unguarded: std::env::var("RUSTKEEP_LSP_TEST_UNGUARDED").is_ok_and(|v| v == "1"),
+        }
+    }
+
+    fn jitter(&self) {
+        if self.jitter_ms == 0 {
+            return;
+        }
+        // Scheduling noise, not a statistic: the clock's low bits are random enough.
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos() as u64).unwrap_or(0);
+        std::thread::sleep(Duration::from_micros((nanos / 7) % (self.jitter_ms * 1000 + 1)));
+    }
+}
+
+/// What the async side shares with the blocking threads and the publisher task.
+struct Shared {
+    state: Mutex<Option<State>>,
+    /// Set once `initialize` has put a state in place.
+    initialized: AtomicBool,
+    pending: Mutex<VecDeque<Change>>,
+    /// How many changes were received (queued) so far; the newest revision there will be.
+    received: AtomicU64,
+    to_publisher: UnboundedSender<ToPublisher>,
+    hooks: TestHooks,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A handler that panicked while holding the lock leaves consistent data behind (the state
+    // marks itself for a full reload while it works; see `State::refresh`), so a poisoned lock is
+    // simply taken over.
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -36,7 +135,123 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
     p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into())
 }
 
-/// The encoding to use: UTF-8 if the client offers it, else UTF-16 (SPEC §8).
+fn internal_error(message: String) -> Error {
+    Error { code: ErrorCode::InternalError, message: message.into(), data: None }
+}
+
+impl Shared {
+    fn received(&self) -> u64 {
+        self.received.load(Ordering::SeqCst)
+    }
+
+    /// Queues a change (in arrival order) and wakes the publisher.
+    fn queue(&self, change: Change) {
+        {
+            let mut q = lock(&self.pending);
+            q.push_back(change);
+            self.received.fetch_add(1, Ordering::SeqCst);
+        }
+        let _ = self.to_publisher.send(ToPublisher::Wake);
+    }
+
+    /// Applies the queued changes to the state, in order.
+    fn apply_pending(&self, state: &mut State) {
+        let changes: Vec<Change> = lock(&self.pending).drain(..).collect();
+        for c in changes {
+            let what = c.name();
+            if let Err(p) = catch_unwind(AssertUnwindSafe(|| c.apply(state))) {
+                eprintln!("rustkeep-lsp: {what} panicked: {}", panic_message(&*p));
+            }
+        }
+    }
+
+    /// Brings the state up to date and runs `f` on it (on a blocking thread), turning a panic into
+    /// an error response. An analysis this had to run goes to the publisher.
+    fn run<T>(&self, method: &str, f: impl FnOnce(&State) -> Option<T>) -> Result<Option<T>> {
+        let mut guard = lock(&self.state);
+        let Some(state) = guard.as_mut() else { return Err(Error::invalid_request()) };
+        self.apply_pending(state);
+        let refreshed = match catch_unwind(AssertUnwindSafe(|| state.refresh())) {
+            Ok(r) => r,
+            Err(p) => {
+                eprintln!("rustkeep-lsp: analysis for {method} panicked: {}", panic_message(&*p));
+                return Err(internal_error(format!("{method} failed: the analysis panicked: {}", panic_message(&*p))));
+            }
+        };
+        let batch = if refreshed { catch_unwind(AssertUnwindSafe(|| state.diagnostics_batch())).ok() } else { None };
+        let result = catch_unwind(AssertUnwindSafe(|| f(state)));
+        drop(guard);
+        if let Some(b) = batch {
+            self.hooks.jitter();
+            let _ = self.to_publisher.send(ToPublisher::Batch(b));
+        }
+        result.map_err(|p| {
+            eprintln!("rustkeep-lsp: {method} panicked: {}", panic_message(&*p));
+            internal_error(format!("{method} failed: {}", panic_message(&*p)))
+        })
+    }
+
+    /// The publisher's analysis: the newest revision's diagnostics, or `None` when nothing
+    /// changed since the revision `last` that was already accepted.
+    fn analyze_for_publish(&self, last: Option<u64>) -> Option<Batch> {
+        let batch = {
+            let mut guard = lock(&self.state);
+            let state = guard.as_mut()?;
+            self.apply_pending(state);
+            match catch_unwind(AssertUnwindSafe(|| {
+                let refreshed = state.refresh();
+                (refreshed || last != Some(state.revision)).then(|| state.diagnostics_batch())
+            })) {
+                Ok(b) => b,
+                Err(p) => {
+                    eprintln!("rustkeep-lsp: analysis panicked: {}", panic_message(&*p));
+                    None
+                }
+            }
+        };
+        if batch.is_some() {
+            self.hooks.jitter();
+        }
+        batch
+    }
+}
+
+/// The one task that sends `textDocument/publishDiagnostics` (see the module docs).
+async fn publish_loop(shared: Arc<Shared>, client: Client, mut rx: UnboundedReceiver<ToPublisher>) {
+    let mut publisher = Publisher::new(shared.hooks.unguarded);
+    while let Some(first) = rx.recv().await {
+        let mut wake = false;
+        let mut batches = Vec::new();
+        let mut take = |m: ToPublisher| match m {
+            ToPublisher::Wake => wake = true,
+            ToPublisher::Batch(b) => batches.push(b),
+        };
+        take(first);
+        while let Ok(m) = rx.try_recv() {
+            take(m);
+        }
+        if wake {
+            let s = shared.clone();
+            let last = publisher.last_revision();
+            match tokio::task::spawn_blocking(move || s.analyze_for_publish(last)).await {
+                Ok(Some(b)) => batches.push(b),
+                Ok(None) => {}
+                Err(e) => eprintln!("rustkeep-lsp: the analysis thread failed: {e}"),
+            }
+        }
+        for batch in batches {
+            // A change newer than this batch was received: its own wake-up brings a newer batch.
+            if !shared.hooks.unguarded && batch.revision < shared.received() {
+                continue;
+            }
+            for (u, diags, version) in publisher.accept(batch) {
+                client.publish_diagnostics(u, diags, version).await;
+            }
+        }
+    }
+}
+
+/// The encoding to use: UTF-8 if the client offers it, else UTF-16.
 pub fn negotiate(params: &InitializeParams) -> Encoding {
     let offered = params.capabilities.general.as_ref().and_then(|g| g.position_encodings.as_ref());
     if offered.is_some_and(|v| v.contains(&PositionEncodingKind::UTF8)) {
@@ -82,101 +297,51 @@ pub fn capabilities(enc: Encoding) -> ServerCapabilities {
 }
 
 impl Backend {
-    fn new(client: Client) -> Backend {
-        Backend { client, state: Arc::new(Mutex::new(None)), core_cache: None }
+    fn new(client: Client, core_cache: Option<PathBuf>) -> Backend {
+        let (tx, rx) = unbounded_channel();
+        let shared = Arc::new(Shared {
+            state: Mutex::new(None),
+            initialized: AtomicBool::new(false),
+            pending: Mutex::new(VecDeque::new()),
+            received: AtomicU64::new(0),
+            to_publisher: tx,
+            hooks: TestHooks::from_env(),
+        });
+        tokio::spawn(publish_loop(shared.clone(), client.clone(), rx));
+        Backend { client, shared, core_cache }
     }
 
-    /// Runs `f` on the up-to-date state, turning a panic into an error response.
-    fn request<T>(&self, method: &str, f: impl FnOnce(&State) -> Option<T>) -> Result<Option<T>> {
-        let mut guard = lock(&self.state);
-        let Some(state) = guard.as_mut() else { return Err(Error::invalid_request()) };
-        match catch_unwind(AssertUnwindSafe(|| {
-            state.refresh();
-            f(state)
-        })) {
-            Ok(v) => Ok(v),
-            Err(p) => {
-                eprintln!("rustkeep-lsp: {method} panicked: {}", panic_message(&*p));
-                Err(Error {
-                    code: tower_lsp_server::jsonrpc::ErrorCode::InternalError,
-                    message: format!("{method} failed: {}", panic_message(&*p)).into(),
-                    data: None,
-                })
-            }
+    /// Runs `f` on the up-to-date state on a blocking thread, turning a panic into an error.
+    async fn request<T: Send + 'static>(&self, method: &'static str, f: impl FnOnce(&State) -> Option<T> + Send + 'static) -> Result<Option<T>> {
+        let shared = self.shared.clone();
+        match tokio::task::spawn_blocking(move || shared.run(method, f)).await {
+            Ok(r) => r,
+            Err(e) => Err(internal_error(format!("{method} failed: {e}"))),
         }
     }
 
     /// Like [`Self::request`] for handlers that may refuse (rename): a refusal becomes an
     /// `InvalidParams` error carrying the handler's message, which clients show to the user.
-    fn request_or_refuse<T>(&self, method: &str, f: impl FnOnce(&State) -> std::result::Result<T, String>) -> Result<Option<T>> {
-        let mut refusal = None;
-        let r = self.request(method, |s| match f(s) {
-            Ok(v) => Some(v),
-            Err(msg) => {
-                refusal = Some(msg);
-                None
-            }
-        })?;
-        match refusal {
-            Some(msg) => Err(Error::invalid_params(msg)),
-            None => Ok(r),
+    async fn request_or_refuse<T: Send + 'static>(
+        &self,
+        method: &'static str,
+        f: impl FnOnce(&State) -> std::result::Result<T, String> + Send + 'static,
+    ) -> Result<Option<T>> {
+        let r = self.request(method, |s| Some(f(s))).await?;
+        match r {
+            Some(Ok(v)) => Ok(Some(v)),
+            Some(Err(msg)) => Err(Error::invalid_params(msg)),
+            None => Ok(None),
         }
     }
 
-    /// Applies a notification's change to the state (synchronously, before any await, so
-    /// notifications take effect in arrival order), then schedules a publish.
-    fn notify(&self, what: &str, f: impl FnOnce(&mut State)) {
-        let gen = {
-            let mut guard = lock(&self.state);
-            let Some(state) = guard.as_mut() else {
-                eprintln!("rustkeep-lsp: {what} before initialize, ignored");
-                return;
-            };
-            if let Err(p) = catch_unwind(AssertUnwindSafe(|| f(state))) {
-                eprintln!("rustkeep-lsp: {what} panicked: {}", panic_message(&*p));
-            }
-            state.generation
-        };
-        self.schedule(gen);
-    }
-
-    /// Publishes in two steps unless a newer change arrived meanwhile: right away (after the
-    /// change, and any already queued behind it, is applied) the project is re-validated and the
-    /// lists of the files open in the editor are pushed — that is what the user is looking at, so
-    /// keystroke → diagnostics costs only the re-validation. The lists of the other files follow
-    /// [`DEBOUNCE`] after the last change, so that references elsewhere do not flicker while an
-    /// ID is being typed. A burst of edits coalesces: a step that finds a newer generation does
-    /// nothing, and the newest change's steps do the work.
-    fn schedule(&self, gen: u64) {
-        let state = self.state.clone();
-        let client = self.client.clone();
-        tokio::spawn(async move {
-            tokio::task::yield_now().await;
-            publish(&state, &client, Some(gen), true).await;
-            tokio::time::sleep(DEBOUNCE).await;
-            publish(&state, &client, Some(gen), false).await;
-        });
-    }
-}
-
-/// Pushes the diagnostics that changed: of the open files only, or of every file.
-async fn publish(state: &Mutex<Option<State>>, client: &Client, only_gen: Option<u64>, open_only: bool) {
-    let batch = {
-        let mut guard = lock(state);
-        let Some(s) = guard.as_mut() else { return };
-        if only_gen.is_some_and(|g| g != s.generation) {
+    /// Queues a text-sync change; see the module docs.
+    fn notify(&self, change: Change) {
+        if !self.shared.initialized.load(Ordering::SeqCst) {
+            eprintln!("rustkeep-lsp: {} before initialize, ignored", change.name());
             return;
         }
-        match catch_unwind(AssertUnwindSafe(|| if open_only { s.take_publish_open() } else { s.take_publish() })) {
-            Ok(b) => b,
-            Err(p) => {
-                eprintln!("rustkeep-lsp: analysis panicked: {}", panic_message(&*p));
-                return;
-            }
-        }
-    };
-    for (u, diags, version) in batch {
-        client.publish_diagnostics(u, diags, version).await;
+        self.shared.queue(change);
     }
 }
 
@@ -201,11 +366,19 @@ impl LanguageServer for Backend {
             }
         };
         eprintln!("rustkeep-lsp: roots {roots:?}, encoding {enc:?}, core served from {core_dir:?}");
-        let state = catch_unwind(AssertUnwindSafe(|| State::new(roots, enc, core_dir))).map_err(|p| {
-            eprintln!("rustkeep-lsp: loading the workspace panicked: {}", panic_message(&*p));
-            Error::internal_error()
-        })?;
-        *lock(&self.state) = Some(state);
+        // The first load reads and analyses the whole workspace: a blocking thread's work.
+        let loaded =
+            tokio::task::spawn_blocking(move || catch_unwind(AssertUnwindSafe(|| State::new(roots, enc, core_dir))).map_err(|p| panic_message(&*p))).await;
+        let state = match loaded {
+            Ok(Ok(s)) => s,
+            Ok(Err(msg)) => {
+                eprintln!("rustkeep-lsp: loading the workspace panicked: {msg}");
+                return Err(Error::internal_error());
+            }
+            Err(e) => return Err(internal_error(format!("loading the workspace failed: {e}"))),
+        };
+        *lock(&self.shared.state) = Some(state);
+        self.shared.initialized.store(true, Ordering::SeqCst);
         Ok(InitializeResult {
             capabilities: capabilities(enc),
             server_info: Some(ServerInfo { name: "rustkeep".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
@@ -219,7 +392,7 @@ impl LanguageServer for Backend {
         if let Err(e) = self.client.register_capability(vec![reg]).await {
             eprintln!("rustkeep-lsp: the client does not watch files for us: {e:?}");
         }
-        publish(&self.state, &self.client, None, false).await;
+        let _ = self.shared.to_publisher.send(ToPublisher::Wake);
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -229,33 +402,27 @@ impl LanguageServer for Backend {
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let d = params.text_document;
         let Some(path) = path_of(&d.uri) else { return };
-        self.notify("didOpen", |s| s.open(path, d.text, d.version));
+        self.notify(Change::Open { path, text: d.text, version: d.version });
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
         let u = params.text_document.text_document_identifier.uri;
         let Some(path) = path_of(&u) else { return };
-        let version = params.text_document.version;
-        let changes = params.content_changes;
-        self.notify("didChange", |s| {
-            if !s.change(&path, version, changes) {
-                eprintln!("rustkeep-lsp: didChange for {} which was never opened, ignored", u.as_ref());
-            }
-        });
+        self.notify(Change::Edit { uri: u, path, version: params.text_document.version, changes: params.content_changes });
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let Some(path) = path_of(&params.text_document.uri) else { return };
-        self.notify("didClose", |s| s.close(&path));
+        self.notify(Change::Close { path });
     }
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
         let paths: Vec<PathBuf> = params.changes.iter().filter_map(|c| uri::to_path(&c.uri)).collect();
-        self.notify("didChangeWatchedFiles", |s| s.disk_changed(&paths));
+        self.notify(Change::Disk { paths });
     }
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
-        self.request("completion", |s| {
+        self.request("completion", move |s| {
             // A plain array unless IDs were left out, which only a list can say.
             handlers::completion::completion_list(s, &params.text_document_position_params).map(|l| {
                 if l.is_incomplete {
@@ -265,61 +432,67 @@ impl LanguageServer for Backend {
                 }
             })
         })
+        .await
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
-        self.request("hover", |s| {
+        self.request("hover", move |s| {
             #[cfg(test)]
             tests::panic_on_magic_word(s, &params.text_document_position_params);
             handlers::hover::hover(s, &params.text_document_position_params)
         })
+        .await
     }
 
     async fn goto_definition(&self, params: DefinitionParams) -> Result<Option<DefinitionResponse>> {
-        self.request("definition", |s| {
+        self.request("definition", move |s| {
             let locs = handlers::definition::definition(s, &params.text_document_position_params)?;
             Some(DefinitionResponse::Definition(Definition::LocationList(locs)))
         })
+        .await
     }
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
-        self.request("references", |s| handlers::references::references(s, &params.text_document_position_params, params.context.include_declaration))
+        self.request("references", move |s| handlers::references::references(s, &params.text_document_position_params, params.context.include_declaration))
+            .await
     }
 
     async fn document_highlight(&self, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
-        self.request("documentHighlight", |s| handlers::document_highlight::document_highlight(s, &params.text_document_position_params))
+        self.request("documentHighlight", move |s| handlers::document_highlight::document_highlight(s, &params.text_document_position_params)).await
     }
 
     async fn prepare_rename(&self, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResult>> {
-        self.request_or_refuse("prepareRename", |s| handlers::rename::prepare(s, &params).map(PrepareRenameResult::Range))
+        self.request_or_refuse("prepareRename", move |s| handlers::rename::prepare(s, &params).map(PrepareRenameResult::Range)).await
     }
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
-        self.request_or_refuse("rename", |s| handlers::rename::rename(s, &params.text_document_position_params, &params.new_name))
+        self.request_or_refuse("rename", move |s| handlers::rename::rename(s, &params.text_document_position_params, &params.new_name)).await
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<Vec<CodeActionResponse>>> {
-        self.request("codeAction", |s| handlers::code_action::code_actions(s, &params.text_document.uri, params.range))
+        self.request("codeAction", move |s| handlers::code_action::code_actions(s, &params.text_document.uri, params.range)).await
     }
 
     async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
-        self.request("documentSymbol", |s| {
+        self.request("documentSymbol", move |s| {
             handlers::document_symbol::document_symbols(s, &params.text_document.uri).map(DocumentSymbolResponse::DocumentSymbolList)
         })
+        .await
     }
 
     async fn symbol(&self, params: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {
-        self.request("workspaceSymbol", |s| {
+        self.request("workspaceSymbol", move |s| {
             Some(WorkspaceSymbolResponse::SymbolInformationList(handlers::workspace_symbol::workspace_symbols(s, &params.query)))
         })
+        .await
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
-        self.request("inlayHint", |s| handlers::inlay_hint::inlay_hints(s, &params.text_document.uri, params.range))
+        self.request("inlayHint", move |s| handlers::inlay_hint::inlay_hints(s, &params.text_document.uri, params.range)).await
     }
 
     async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokens>> {
-        self.request("semanticTokens", |s| handlers::semantic_tokens::full(s, &params.text_document.uri))
+        self.request("semanticTokens", move |s| handlers::semantic_tokens::full(s, &params.text_document.uri)).await
     }
 }
 
@@ -343,7 +516,7 @@ pub const GRACE_AFTER_EOF: Duration = Duration::from_secs(2);
 /// the process alive). Input goes through [`crate::stdio::sanitize`] so that malformed messages get
 /// JSON-RPC errors instead of ending the connection.
 pub async fn serve_stdio() {
-    let (service, socket) = LspService::build(Backend::new)
+    let (service, socket) = LspService::build(|client| Backend::new(client, None))
         .custom_method(crate::stdio::PARSE_ERROR_METHOD, Backend::parse_error)
         .custom_method(crate::stdio::INVALID_REQUEST_METHOD, Backend::invalid_request)
         .finish();
@@ -407,7 +580,7 @@ mod tests {
         let text = format!("# {PANIC_WORD}\n[[quests]]\nid = \"testmod:q\"\nname = \"Q\"\non = \"creature_died\"\n");
         std::fs::write(m.join("quests.toml"), &text).unwrap();
         let core_cache = ws.join("cache");
-        let (mut service, _socket) = LspService::new(|client| Backend { client, state: Arc::new(Mutex::new(None)), core_cache: Some(core_cache) });
+        let (mut service, _socket) = LspService::new(|client| Backend::new(client, Some(core_cache)));
 
         let init = call(&mut service, 1, "initialize", json!({ "processId": null, "rootUri": file_uri(&ws), "capabilities": {} })).await.unwrap();
         assert!(init.is_ok(), "{init:?}");

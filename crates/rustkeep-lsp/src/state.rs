@@ -1,7 +1,13 @@
 //! The workspace as the server sees it.
 //!
-//! One [`State`] lives behind one mutex. Text-sync notifications mutate it in arrival order;
-//! requests first bring the analysis up to date ([`State::refresh`]) and then read it.
+//! [`State`] is a plain synchronous model: text-sync calls ([`State::open`], [`State::change`], …)
+//! record changes, [`State::refresh`] brings the analysis up to date, and the handlers read it.
+//! The server keeps one `State` behind one mutex and decides who calls what when (see
+//! [`crate::server`]); in-process tests drive it directly.
+//!
+//! Every text-sync call advances [`State::revision`]; an analysis reflects the revision it was
+//! computed at, and [`State::diagnostics_batch`] tags its lists with it, so that the publisher can
+//! refuse to go backwards (see [`crate::publish`]).
 //!
 //! Incrementality: an edit to a data file that is already part of the project replaces that one
 //! source and re-lowers only it (`rustkeep_check::lower_source`); the cross-file rules then run over
@@ -11,7 +17,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rustkeep_check::{analyze_with, lower_source, Analysis};
 use rustkeep_data::diag::{Diagnostic, Severity};
@@ -19,8 +25,10 @@ use rustkeep_data::lower::FileFacts;
 use rustkeep_data::project::{load, Overlay, Project, CORE_PREFIX};
 use rustkeep_data::source::{FileId, FileKind};
 use rustkeep_data::text::{Encoding, LineCol, LineIndex, Span};
+use rustkeep_engine::loot::LootDb;
 
 use crate::lsp;
+use crate::publish::{Batch, FileDiagnostics, Publication, Publisher};
 use crate::uri;
 
 /// An open buffer.
@@ -50,10 +58,12 @@ pub struct State {
     /// Lowered facts by display path: reused after a reload when the file id and text are unchanged.
     cache: HashMap<String, (FileId, Arc<str>, Arc<FileFacts>)>,
     dirty: Dirty,
-    /// What each URI was last sent, so that only changes are published.
-    published: HashMap<String, Vec<lsp::Diagnostic>>,
-    /// Bumped on every change; the debounced publisher only runs for the latest one.
-    pub generation: u64,
+    /// The loot tables of the current analysis, built on first use (hover, inlay hints).
+    loot: OnceLock<LootDb>,
+    /// Publication for in-process drivers ([`State::take_publish`]); the server has its own.
+    publisher: Publisher,
+    /// The number of text-sync calls applied so far (open, change, close, files changed on disk).
+    pub revision: u64,
     /// How many files were lowered by the last refresh (for tests and logs).
     pub last_lowered: usize,
 }
@@ -69,8 +79,9 @@ impl State {
             core_dir,
             cache: HashMap::new(),
             dirty: Dirty::Reload,
-            published: HashMap::new(),
-            generation: 0,
+            loot: OnceLock::new(),
+            publisher: Publisher::default(),
+            revision: 0,
             last_lowered: 0,
         };
         s.refresh();
@@ -80,6 +91,7 @@ impl State {
     // ----- text sync -------------------------------------------------------------------------
 
     pub fn open(&mut self, path: PathBuf, text: String, version: i32) {
+        self.revision += 1;
         self.docs.insert(path.clone(), Doc { text: text.clone(), version });
         self.source_changed(&path, text);
     }
@@ -87,6 +99,7 @@ impl State {
     /// Applies content changes in order. Returns `false` (and changes nothing) for a document
     /// that was never opened.
     pub fn change(&mut self, path: &Path, version: i32, changes: Vec<lsp::TextDocumentContentChangeEvent>) -> bool {
+        self.revision += 1;
         let enc = self.encoding;
         let Some(doc) = self.docs.get_mut(path) else { return false };
         for c in changes {
@@ -107,23 +120,22 @@ impl State {
     }
 
     pub fn close(&mut self, path: &Path) {
+        self.revision += 1;
         if self.docs.remove(path).is_some() {
             // The disk content is in force again.
             self.dirty = Dirty::Reload;
-            self.generation += 1;
         }
     }
 
     /// Files changed on disk (watched-file notifications). Open buffers keep shadowing them.
     pub fn disk_changed(&mut self, paths: &[PathBuf]) {
+        self.revision += 1;
         if paths.iter().any(|p| !self.docs.contains_key(p)) {
             self.dirty = Dirty::Reload;
-            self.generation += 1;
         }
     }
 
     fn source_changed(&mut self, path: &Path, text: String) {
-        self.generation += 1;
         if self.dirty == Dirty::Reload {
             return;
         }
@@ -182,11 +194,19 @@ impl State {
         paths
     }
 
-    /// Brings the analysis up to date. Cheap when nothing changed.
-    pub fn refresh(&mut self) {
-        let dirty = std::mem::replace(&mut self.dirty, Dirty::Clean);
+    /// Brings the analysis up to date. Cheap when nothing changed. Returns whether anything was
+    /// recomputed.
+    ///
+    /// While it works the state is marked for a full reload, so that a panic caught around it
+    /// (the server's guard) leaves a state that rebuilds itself on the next call instead of one
+    /// whose facts were taken and never put back.
+    pub fn refresh(&mut self) -> bool {
+        let dirty = std::mem::replace(&mut self.dirty, Dirty::Reload);
         let facts = match dirty {
-            Dirty::Clean => return,
+            Dirty::Clean => {
+                self.dirty = Dirty::Clean;
+                return false;
+            }
             Dirty::Files(set) => {
                 let mut facts = std::mem::take(&mut self.analysis.facts);
                 facts.resize(self.project.files.len(), None);
@@ -224,63 +244,44 @@ impl State {
             }
         }
         self.analysis = analyze_with(&self.project, facts);
+        self.loot = OnceLock::new();
+        self.dirty = Dirty::Clean;
+        true
     }
 
-    /// The diagnostics to publish since the last call: `(uri, diagnostics, version)` for every
-    /// user file whose list changed (all of them the first time; empty lists clear files that
-    /// left the project or became clean).
-    pub fn take_publish(&mut self) -> Vec<(lsp::Uri, Vec<lsp::Diagnostic>, Option<i32>)> {
-        self.take_publish_where(false)
+    /// The loot tables of the current analysis (exact chances for hover and inlay hints), built
+    /// once per analysis.
+    pub fn loot_db(&self) -> &LootDb {
+        self.loot.get_or_init(|| LootDb::new(&self.analysis))
     }
 
-    /// Like [`State::take_publish`], for the files open in the editor only; the others keep
-    /// their pending changes for the next `take_publish`.
-    pub fn take_publish_open(&mut self) -> Vec<(lsp::Uri, Vec<lsp::Diagnostic>, Option<i32>)> {
-        self.take_publish_where(true)
+    /// The diagnostics to publish since the last call, for in-process drivers: `(uri,
+    /// diagnostics, version)` for every user file whose list changed (all of them the first
+    /// time; empty lists clear files that left the project or became clean).
+    pub fn take_publish(&mut self) -> Vec<Publication> {
+        let batch = self.diagnostics_batch();
+        self.publisher.accept(batch)
     }
 
-    fn take_publish_where(&mut self, open_only: bool) -> Vec<(lsp::Uri, Vec<lsp::Diagnostic>, Option<i32>)> {
+    /// Brings the analysis up to date and lists the diagnostics of every user file, tagged with
+    /// the revision they were computed from and the version of each open document.
+    pub fn diagnostics_batch(&mut self) -> Batch {
         self.refresh();
-        let mut now: HashMap<String, (lsp::Uri, Vec<lsp::Diagnostic>, Option<i32>)> = HashMap::new();
-        let mut fids: HashMap<FileId, String> = HashMap::new();
+        let mut lists: HashMap<FileId, Vec<lsp::Diagnostic>> = HashMap::new();
+        for d in &self.analysis.diagnostics {
+            lists.entry(d.loc.file).or_default().push(self.to_lsp_diagnostic(d));
+        }
+        let mut files = Vec::new();
         for f in &self.project.files {
             if f.bundled {
                 continue;
             }
             let Some(p) = &f.disk_path else { continue };
             let version = self.docs.get(p).map(|d| d.version);
-            if open_only && version.is_none() {
-                continue;
-            }
-            let u = uri::from_path(p);
-            let key = u.as_ref().to_string();
-            fids.insert(f.id, key.clone());
-            now.entry(key).or_insert((u, Vec::new(), version));
+            let diagnostics = Arc::new(lists.remove(&f.id).unwrap_or_default());
+            files.push(FileDiagnostics { uri: uri::from_path(p), version, diagnostics });
         }
-        for d in &self.analysis.diagnostics {
-            let Some(key) = fids.get(&d.loc.file) else { continue };
-            if let Some(slot) = now.get_mut(key) {
-                slot.1.push(self.to_lsp_diagnostic(d));
-            }
-        }
-        let mut out = Vec::new();
-        for (key, (u, diags, version)) in &now {
-            if self.published.get(key) != Some(diags) {
-                out.push((u.clone(), diags.clone(), *version));
-            }
-        }
-        if open_only {
-            self.published.extend(now.into_iter().map(|(k, (_, d, _))| (k, d)));
-        } else {
-            for key in self.published.keys() {
-                if !now.contains_key(key) {
-                    out.push((lsp::Uri::from(key.clone()), Vec::new(), None));
-                }
-            }
-            self.published = now.into_iter().map(|(k, (_, d, _))| (k, d)).collect();
-        }
-        out.sort_by(|a, b| a.0.as_ref().cmp(b.0.as_ref()));
-        out
+        Batch { revision: self.revision, files }
     }
 
     /// The current diagnostics of one file, as LSP diagnostics.

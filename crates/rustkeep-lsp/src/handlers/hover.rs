@@ -6,7 +6,6 @@
 use rustkeep_data::source::FileId;
 use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{self, Event, FieldType, Registry};
-use rustkeep_engine::loot::LootDb;
 
 use crate::context::{self, Pos, Scope};
 use crate::ids::{self, Sym};
@@ -152,10 +151,9 @@ fn id_doc(state: &State, sym: Sym, name: &str) -> String {
     s
 }
 
-/// The exact drop chances of a loot table (luck 0), from the engine.
+/// The exact drop chances of a loot table (luck 0), from the engine's tables cached per analysis.
 fn loot_doc(state: &State, id: &str) -> String {
-    let db = LootDb::new(&state.analysis);
-    match db.analyze(id, 0.0) {
+    match state.loot_db().analyze(id, 0.0) {
         Ok(report) => {
             let mut s = format!(
                 "Exact drop chances per evaluation ({} table, luck 0):\n\n| drop | P(at least one) | expected |\n|---|---|---|\n",
