@@ -10,6 +10,7 @@
 
 pub mod diag;
 pub mod graph;
+pub mod grid;
 pub mod hash;
 pub mod lower;
 pub mod manifest;

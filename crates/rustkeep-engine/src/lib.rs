@@ -7,4 +7,5 @@ pub mod loot;
 pub mod rng;
 pub mod save;
 pub mod scenario;
+pub mod stats;
 pub mod trace;
