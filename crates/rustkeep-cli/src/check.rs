@@ -1,7 +1,7 @@
 //! `rustkeep check`.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use rustkeep_check::{analyze, baseline, fix};
@@ -16,9 +16,15 @@ pub struct Args {
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
     pub common: Common,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "human")]
-    pub format: Format,
+    /// Output format, optionally with a file to write it to: `--format sarif:rustkeep.sarif`.
+    /// Repeatable, to print one format and write others in the same run. Formats: human, json,
+    /// json-lines, sarif, github, gitlab, junit, rdjson.
+    #[arg(long = "format", value_name = "FORMAT[:PATH]", default_value = "human", value_parser = parse_output)]
+    pub format: Vec<Output>,
+    /// Write the output of every `--format` that names no file of its own to this file instead of
+    /// standard output.
+    #[arg(long, value_name = "PATH")]
+    pub output_file: Option<PathBuf>,
     /// Exit with 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
@@ -33,7 +39,41 @@ pub struct Args {
     pub write_baseline: Option<PathBuf>,
 }
 
+/// One requested output: a format and the file it goes to (`None`: standard output or
+/// `--output-file`).
+#[derive(Clone, Debug)]
+pub struct Output {
+    pub format: Format,
+    pub path: Option<PathBuf>,
+}
+
+fn parse_output(s: &str) -> Result<Output, String> {
+    use clap::ValueEnum;
+    let (name, path) = match s.split_once(':') {
+        Some((n, p)) if Format::from_str(n, true).is_ok() => (n, Some(p)),
+        _ => (s, None),
+    };
+    let format = Format::from_str(name, true).map_err(|_| {
+        let names: Vec<String> = Format::value_variants().iter().filter_map(|v| v.to_possible_value()).map(|v| v.get_name().to_string()).collect();
+        format!("unknown format `{name}`; the formats are {}", names.join(", "))
+    })?;
+    if path.is_some_and(str::is_empty) {
+        return Err(format!("`{s}`: the file after `:` is missing"));
+    }
+    Ok(Output { format, path: path.map(PathBuf::from) })
+}
+
+/// Where each output goes, checked before anything is done: at most one output on standard output.
+fn destinations(args: &Args) -> Result<Vec<(Format, Option<PathBuf>)>, String> {
+    let out: Vec<(Format, Option<PathBuf>)> = args.format.iter().map(|o| (o.format, o.path.clone().or_else(|| args.output_file.clone()))).collect();
+    if out.iter().filter(|(_, p)| p.is_none()).count() > 1 {
+        return Err("several formats would print to standard output; give all but one a file (`--format sarif:report.sarif`)".into());
+    }
+    Ok(out)
+}
+
 pub fn run(args: Args) -> Result<u8, String> {
+    let outputs = destinations(&args)?;
     let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
     let mut paths = args.paths.clone();
     paths.extend(args.common.mods.iter().cloned());
@@ -77,19 +117,8 @@ pub fn run(args: Args) -> Result<u8, String> {
         diags = baseline::filter(&project, diags, baseline::read(&text)?);
     }
 
-    match args.format {
-        Format::Json => print(&render::json::render(&project, &diags))?,
-        Format::Sarif => print(&render::sarif::render(&project, &diags))?,
-        Format::Github => print(&render::github::render(&project, &diags))?,
-        Format::Human => {
-            let color = if args.common.no_color || std::env::var_os("NO_COLOR").is_some() || !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-                ColorChoice::Never
-            } else {
-                ColorChoice::Auto
-            };
-            let mut out = StandardStream::stdout(color);
-            render::human::render(&project, &diags, &mut out).map_err(|e| e.to_string())?;
-        }
+    for (format, path) in &outputs {
+        emit(*format, path.as_deref(), &project, &diags, &cwd, args.common.no_color)?;
     }
     let errors = diags.iter().any(|d| d.severity == Severity::Error);
     let warnings = diags.iter().any(|d| d.severity == Severity::Warning);
@@ -101,6 +130,45 @@ pub fn run(args: Args) -> Result<u8, String> {
     Ok(if errors || (args.deny_warnings && warnings) { 1 } else { 0 })
 }
 
+/// Renders one format and prints it or writes it to its file.
+fn emit(
+    format: Format,
+    path: Option<&Path>,
+    project: &rustkeep_data::project::Project,
+    diags: &[rustkeep_data::diag::Diagnostic],
+    cwd: &Path,
+    no_color: bool,
+) -> Result<(), String> {
+    let text = match format {
+        Format::Json => render::json::render(project, diags),
+        Format::JsonLines => render::json_lines::render(project, diags),
+        Format::Sarif => render::sarif::render(project, diags, cwd),
+        Format::Github => render::github::render(project, diags),
+        Format::Gitlab => render::gitlab::render(project, diags, cwd),
+        Format::Junit => render::junit::render(project, diags),
+        Format::Rdjson => render::rdjson::render(project, diags),
+        Format::Human => {
+            if let Some(path) = path {
+                let mut buf = codespan_reporting::term::termcolor::NoColor::new(Vec::new());
+                render::human::render(project, diags, &mut buf).map_err(|e| e.to_string())?;
+                let text = String::from_utf8_lossy(&buf.into_inner()).into_owned();
+                return write_atomically(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()));
+            }
+            let color = if no_color || std::env::var_os("NO_COLOR").is_some() || !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+                ColorChoice::Never
+            } else {
+                ColorChoice::Auto
+            };
+            let mut out = StandardStream::stdout(color);
+            return render::human::render(project, diags, &mut out).map_err(|e| e.to_string());
+        }
+    };
+    match path {
+        Some(p) => write_atomically(p, &text).map_err(|e| format!("cannot write {}: {e}", p.display())),
+        None => print(&text),
+    }
+}
+
 fn print(s: &str) -> Result<(), String> {
     let mut out = std::io::stdout().lock();
     out.write_all(s.as_bytes()).and_then(|_| out.flush()).map_err(|e| e.to_string())
@@ -109,6 +177,7 @@ fn print(s: &str) -> Result<(), String> {
 /// Writes through a temporary file in the same folder, then renames it over the target.
 pub fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    std::fs::create_dir_all(dir)?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "file".into());
     let tmp = dir.join(format!(".{name}.rustkeep-tmp-{}", std::process::id()));
     {

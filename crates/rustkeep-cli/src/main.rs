@@ -21,12 +21,25 @@ struct Cli {
     command: Command,
 }
 
+/// An output format of `rustkeep check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    /// Readable snippets with the offending text (coloured on terminals).
     Human,
+    /// One JSON document: `diagnostics` and a `summary`.
     Json,
+    /// One JSON object per diagnostic and line.
+    JsonLines,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
     Sarif,
+    /// GitHub Actions annotations (workflow commands).
     Github,
+    /// A GitLab Code Quality report.
+    Gitlab,
+    /// JUnit XML: a test case per file, a failure per diagnostic.
+    Junit,
+    /// reviewdog's Diagnostic Format (rdjson).
+    Rdjson,
 }
 
 /// Options every command that loads mods shares.

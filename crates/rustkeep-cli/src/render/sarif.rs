@@ -1,46 +1,103 @@
 //! `--format sarif`: SARIF 2.1.0 for code scanning, one rule per diagnostic code.
+//!
+//! What the official validator (`Sarif.Multitool validate`) asks for, and code scanning needs:
+//! - Artifact locations are URIs. A file below the source root (the repository, else the current
+//!   folder; see [`super::source_root`]) is a relative, percent-encoded URI against the base
+//!   `%SRCROOT%`, which `originalUriBaseIds` declares as a `file://` URI; a file elsewhere is an
+//!   absolute `file://` URI. A file of the bundled core (only ever a related location) is relative
+//!   to `RUSTKEEP_CORE`, declared without a URI: it has none on disk (`rustkeep lsp` serves it).
+//! - A rule's `id` is the stable code (`unknown-event`); its `name` is the code in PascalCase
+//!   (`UnknownEvent`), never equal to the id; `helpUri` points at the code's documentation.
+//! - `partialFingerprints` hold the baseline's fingerprint, which does not depend on the line, so
+//!   an alert keeps its identity when unrelated edits move it.
 
-use rustkeep_data::diag::{Code, Diagnostic, Severity};
+use std::path::Path;
+
+use rustkeep_data::diag::{Code, Diagnostic, Loc, Severity};
 use rustkeep_data::project::Project;
-use rustkeep_data::text::Encoding;
 use serde_json::{json, Value};
 
-fn region(project: &Project, loc: &rustkeep_data::diag::Loc) -> Value {
-    let f = project.file(loc.file);
-    let s = f.index.position(&f.text, loc.span.start, Encoding::Scalar);
-    let e = f.index.position(&f.text, loc.span.end, Encoding::Scalar);
-    json!({ "startLine": s.line + 1, "startColumn": s.col + 1, "endLine": e.line + 1, "endColumn": e.col + 1 })
+use super::{file_uri, line_col, percent_encode_path, relative_to, source_root, unique_fingerprints};
+
+const SRCROOT: &str = "%SRCROOT%";
+const CORE_BASE: &str = "RUSTKEEP_CORE";
+
+/// `unknown-event` → `UnknownEvent`.
+pub fn rule_name(code: Code) -> String {
+    code.name()
+        .split('-')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+        })
+        .collect()
 }
 
-fn location(project: &Project, loc: &rustkeep_data::diag::Loc) -> Value {
-    json!({ "physicalLocation": { "artifactLocation": { "uri": project.file(loc.file).path }, "region": region(project, loc) } })
+fn region(project: &Project, loc: &Loc) -> Value {
+    let (sl, sc) = line_col(project, loc.file, loc.span.start);
+    let (el, ec) = line_col(project, loc.file, loc.span.end);
+    json!({ "startLine": sl, "startColumn": sc, "endLine": el, "endColumn": ec })
 }
 
-pub fn render(project: &Project, diags: &[Diagnostic]) -> String {
+struct Paths<'a> {
+    project: &'a Project,
+    root: std::path::PathBuf,
+}
+
+impl Paths<'_> {
+    fn artifact(&self, loc: &Loc) -> Value {
+        let f = self.project.file(loc.file);
+        if let Some(rel) = relative_to(self.project, loc.file, &self.root) {
+            return json!({ "uri": percent_encode_path(&rel), "uriBaseId": SRCROOT });
+        }
+        if let Some(disk) = &f.disk_path {
+            return json!({ "uri": file_uri(disk, false) });
+        }
+        // The bundled core: `<core>/items.toml` → `items.toml` against RUSTKEEP_CORE.
+        let rel = f.path.split_once('/').map(|(_, r)| r).unwrap_or(&f.path);
+        json!({ "uri": percent_encode_path(rel), "uriBaseId": CORE_BASE })
+    }
+
+    fn location(&self, loc: &Loc) -> Value {
+        json!({ "physicalLocation": { "artifactLocation": self.artifact(loc), "region": region(self.project, loc) } })
+    }
+}
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
+pub fn render(project: &Project, diags: &[Diagnostic], cwd: &Path) -> String {
+    let paths = Paths { project, root: source_root(cwd) };
     let rules: Vec<Value> = Code::ALL
         .iter()
         .map(|c| {
             json!({
                 "id": c.name(),
-                "name": c.name(),
+                "name": rule_name(*c),
                 "shortDescription": { "text": c.summary() },
                 "fullDescription": { "text": rustkeep_check::explain::doc(*c).meaning },
                 "help": { "text": rustkeep_check::explain::text(*c), "markdown": rustkeep_check::explain::markdown(*c) },
-                "helpUri": format!("https://rustkeep.invalid/docs/diagnostics#{}", c.name()),
-                "defaultConfiguration": { "level": match c.default_severity() { Severity::Error => "error", Severity::Warning => "warning" } },
+                "helpUri": super::docs_url(c.name()),
+                "defaultConfiguration": { "level": level(c.default_severity()) },
             })
         })
         .collect();
+    let fingerprints = unique_fingerprints(project, diags);
     let results: Vec<Value> = diags
         .iter()
-        .map(|d| {
+        .zip(&fingerprints)
+        .map(|(d, fp)| {
             let mut r = json!({
                 "ruleId": d.code.name(),
                 "ruleIndex": Code::ALL.iter().position(|c| *c == d.code).unwrap_or(0),
-                "level": match d.severity { Severity::Error => "error", Severity::Warning => "warning" },
+                "level": level(d.severity),
                 "message": { "text": d.message },
-                "locations": [location(project, &d.loc)],
-                "partialFingerprints": { "rustkeepFingerprint/v1": rustkeep_check::baseline::fingerprint(project, d) },
+                "locations": [paths.location(&d.loc)],
+                "partialFingerprints": { "rustkeepFingerprint/v1": fp },
             });
             if !d.related.is_empty() {
                 r["relatedLocations"] = d
@@ -48,7 +105,7 @@ pub fn render(project: &Project, diags: &[Diagnostic]) -> String {
                     .iter()
                     .enumerate()
                     .map(|(i, rel)| {
-                        let mut l = location(project, &rel.loc);
+                        let mut l = paths.location(&rel.loc);
                         l["id"] = json!(i);
                         l["message"] = json!({ "text": rel.message });
                         l
@@ -56,11 +113,12 @@ pub fn render(project: &Project, diags: &[Diagnostic]) -> String {
                     .collect();
             }
             if let Some(fix) = &d.fix {
+                let at = Loc { file: d.loc.file, span: fix.span.clone() };
                 r["fixes"] = json!([{
                     "description": { "text": fix.message },
                     "artifactChanges": [{
-                        "artifactLocation": { "uri": project.file(d.loc.file).path },
-                        "replacements": [{ "deletedRegion": region(project, &rustkeep_data::diag::Loc { file: d.loc.file, span: fix.span.clone() }), "insertedContent": { "text": fix.replacement } }],
+                        "artifactLocation": paths.artifact(&d.loc),
+                        "replacements": [{ "deletedRegion": region(project, &at), "insertedContent": { "text": fix.replacement } }],
                     }],
                 }]);
             }
@@ -74,9 +132,13 @@ pub fn render(project: &Project, diags: &[Diagnostic]) -> String {
             "tool": { "driver": {
                 "name": "rustkeep",
                 "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": "https://rustkeep.invalid/modkit",
+                "informationUri": env!("CARGO_PKG_REPOSITORY"),
                 "rules": rules,
             } },
+            "originalUriBaseIds": {
+                SRCROOT: { "uri": file_uri(&paths.root, true), "description": { "text": "The repository (or, outside one, the folder rustkeep ran in)." } },
+                CORE_BASE: { "description": { "text": "The bundled base game; `rustkeep lsp` serves its files to editors." } },
+            },
             "columnKind": "unicodeCodePoints",
             "results": results,
         }],
@@ -84,4 +146,25 @@ pub fn render(project: &Project, diags: &[Diagnostic]) -> String {
     let mut out = serde_json::to_string_pretty(&doc).expect("JSON values serialize");
     out.push('\n');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_names_are_pascal_case_and_never_the_id() {
+        assert_eq!(rule_name(Code::UnknownEvent), "UnknownEvent");
+        assert_eq!(rule_name(Code::TomlSyntax), "TomlSyntax");
+        for c in Code::ALL {
+            assert_ne!(rule_name(*c), c.name());
+            assert!(rule_name(*c).chars().all(|ch| ch.is_ascii_alphanumeric()));
+        }
+    }
+
+    #[test]
+    fn paths_become_uris() {
+        assert_eq!(percent_encode_path("mods/my mod/ä.toml"), "mods/my%20mod/%C3%A4.toml");
+        assert_eq!(file_uri(Path::new("/home/ci/mods"), true), "file:///home/ci/mods/");
+    }
 }
