@@ -222,7 +222,7 @@ export function modRootOf(file: string, host: Host): string | undefined {
   }
 }
 
-// SPEC §1.4: `^[a-z][a-z0-9_]*:[a-z0-9_]+(/[a-z0-9_]+)*$`.
+// The ID grammar of the data language (docs/data-language.md, "IDs and namespaces").
 const ID = /^[a-z][a-z0-9_]*:[a-z0-9_]+(\/[a-z0-9_]+)*$/;
 const ID_CHAR = /[a-z0-9_:/]/;
 
@@ -262,7 +262,7 @@ export function simulateArgs(scenario: string): string[] {
   return ["simulate", scenario, "--format", "human"];
 }
 
-/** One diagnostic of `rustkeep check --format json` (SPEC §6.1). */
+/** One diagnostic of `rustkeep check --format json` (docs/cli.md). */
 export interface CheckPosition {
   line: number;
   column: number;
@@ -321,8 +321,8 @@ export function formatCheckReport(report: CheckReport, folder: string): string[]
 }
 
 /**
- * Converts a 1-based column counting Unicode scalar values (SPEC §6.1) into a 0-based UTF-16
- * offset in `lineText` (what VS Code positions count).
+ * Converts a 1-based column counting Unicode scalar values (as `check --format json` counts them)
+ * into a 0-based UTF-16 offset in `lineText` (what VS Code positions count).
  */
 export function scalarColumnToUtf16(lineText: string, column: number): number {
   let offset = 0;
@@ -342,7 +342,7 @@ export interface ProblemRange {
   endCharacter: number;
 }
 
-/** A §6.1 range as 0-based lines and UTF-16 characters, given the file's text. */
+/** A `check --format json` range as 0-based lines and UTF-16 characters, given the file's text. */
 export function toProblemRange(range: CheckRange, text: string): ProblemRange {
   const lines = text.split(/\r?\n/);
   const lineAt = (n: number) => lines[n - 1] ?? "";
