@@ -286,3 +286,54 @@ fn junit_parses_with_the_expected_counts() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+const TEMPLATE_COMMANDS: &str = r#"
+import json, sys, yaml
+page = open(sys.argv[1]).read()
+found = []
+def walk(v):
+    if isinstance(v, str):
+        found.extend(l.strip() for l in v.splitlines() if l.strip().startswith("rustkeep check"))
+        if v.strip().startswith("rustkeep check") and "\n" not in v.strip():
+            pass
+    elif isinstance(v, dict):
+        for x in v.values(): walk(x)
+    elif isinstance(v, list):
+        for x in v: walk(x)
+for block in page.split("```yaml\n")[1:]:
+    walk(yaml.safe_load(block.split("```")[0]))
+for block in page.split("```sh\n")[1:]:
+    found.extend(l.strip() for l in block.split("```")[0].splitlines() if l.strip().startswith("rustkeep check"))
+print(json.dumps(found))
+"#;
+
+/// Every `rustkeep check` command of the CI templates in `docs/ci.md` runs on a broken workspace
+/// (standing in for `mods`) and writes the report files it names.
+#[test]
+fn the_ci_templates_commands_run_and_write_their_reports() {
+    let page = repo_root().join("docs/ci.md");
+    let Some(o) = python(TEMPLATE_COMMANDS, &[&page.to_string_lossy()], "yaml") else { return };
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let commands: Vec<String> = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(commands.len() >= 6, "the templates run rustkeep check: {commands:?}");
+    let dir = broken_copy("templates");
+    std::fs::rename(dir.join("broken"), dir.join("mods")).unwrap();
+    // The templates check the folder `mods`; the other commands of the page (baselines) are about
+    // the current folder and are run by `docs_commands.rs`.
+    for cmd in commands.iter().filter(|c| c.split_whitespace().any(|w| w == "mods")) {
+        // What runs: the rustkeep part of a pipe, without a trailing comment, with Azure's
+        // staging folder variable resolved.
+        let cmd = cmd.split(" | ").next().unwrap().split(" # ").next().unwrap().replace("$(Build.ArtifactStagingDirectory)", "staging");
+        let words: Vec<&str> = cmd.split_whitespace().skip(1).collect();
+        let o = run(&dir, &words);
+        let code = o.status.code();
+        assert!(code == Some(1), "`{cmd}` exits with 1 on the broken mods, got {code:?}: {}", String::from_utf8_lossy(&o.stderr));
+        for w in words.windows(2).filter(|w| w[0] == "--format") {
+            if let Some((_, file)) = w[1].split_once(':') {
+                let text = std::fs::read_to_string(dir.join(file)).unwrap_or_else(|_| panic!("`{cmd}` writes {file}"));
+                assert!(text.len() > 100, "{file} holds a report");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
