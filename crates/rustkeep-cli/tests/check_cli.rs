@@ -251,8 +251,13 @@ fn explain_prints_the_meaning_an_example_and_the_fix() {
 
     let md = run(&t.0, &["explain", "--all", "--format", "markdown"]);
     assert_eq!(code(&md), 0);
-    let committed = std::fs::read_to_string(repo_root().join("docs/diagnostics.md")).expect("docs/diagnostics.md exists");
-    assert_eq!(stdout(&md), committed.replace("\r\n", "\n"), "docs/diagnostics.md is what `explain --all --format markdown` prints");
+    let committed = std::fs::read_to_string(repo_root().join("docs/diagnostics.md")).expect("docs/diagnostics.md exists").replace("\r\n", "\n");
+    let printed = stdout(&md);
+    assert!(
+        printed == committed,
+        "docs/diagnostics.md is not what `explain --all --format markdown` prints (`cargo xtask update` regenerates it):\n{}",
+        rustkeep_testutil::diff(&committed, &printed)
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
