@@ -73,11 +73,8 @@ fn how_to_regenerate() -> String {
 
 /// Checks one generated file; with `update` writes it instead. `Err` holds the failure message.
 fn check_file(path: &Path, expected: &str, update: bool) -> Result<(), String> {
-    let committed = match std::fs::read_to_string(path) {
-        // A checkout with CRLF line ends holds the same text.
-        Ok(text) => Ok(text.replace("\r\n", "\n")),
-        Err(e) => Err(e),
-    };
+    // A checkout with CRLF line ends holds the same text.
+    let committed = std::fs::read_to_string(path).map(|text| text.replace("\r\n", "\n"));
     if committed.as_deref().ok() == Some(expected) {
         return Ok(());
     }
