@@ -13,10 +13,7 @@ use std::path::{Path, PathBuf};
 use rustkeep_check::analyze;
 use rustkeep_data::project::{load, Overlay};
 use rustkeep_data::text::Encoding;
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the repository root exists")
-}
+use rustkeep_testutil::repo_root;
 
 /// `(file, line, code, severity)`; severity is `None` when the expectation does not pin it.
 type Key = (String, u32, String);

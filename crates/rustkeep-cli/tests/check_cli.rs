@@ -2,16 +2,13 @@
 //! copies of the fixture mods.
 //!
 //! Snapshots live in `tests/snapshots/`. When an output changes on purpose, regenerate them with
-//! `UPDATE_SNAPSHOTS=1 cargo test -p rustkeep-cli --test check_cli` and review the diff.
+//! `cargo xtask update` (or this test with `UPDATE_EXPECT=1`) and review the diff.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use rustkeep_testutil::{copy_dir, ensure_file_contents, repo_root};
 use serde_json::Value;
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the repository root exists")
-}
 
 /// A fresh temporary folder, removed when dropped.
 struct TempDir(PathBuf);
@@ -52,18 +49,6 @@ impl Drop for TempDir {
     }
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("folders can be created");
-    for e in std::fs::read_dir(from).expect("the fixture exists").flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).expect("files can be copied");
-        }
-    }
-}
-
 /// Runs `rustkeep ARGS` in `cwd`.
 fn run(cwd: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_rustkeep"))
@@ -99,31 +84,10 @@ fn codes_and_lines(v: &Value) -> Vec<(String, String, u64)> {
         .collect()
 }
 
-/// Compares `actual` with the committed snapshot `tests/snapshots/NAME`; with `UPDATE_SNAPSHOTS=1`
-/// (re)writes it instead.
+/// Compares `actual` with the committed snapshot `tests/snapshots/NAME` (rewritten by
+/// `cargo xtask update`).
 fn assert_snapshot(name: &str, actual: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(name);
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some_and(|v| v == "1") {
-        std::fs::create_dir_all(path.parent().expect("snapshots have a folder")).expect("the snapshot folder is writable");
-        std::fs::write(&path, actual).expect("the snapshot is writable");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("no snapshot {}: run with UPDATE_SNAPSHOTS=1 to create it", path.display()))
-        .replace("\r\n", "\n");
-    if expected != actual {
-        let mut diff = String::new();
-        let (e, a): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
-        for i in 0..e.len().max(a.len()) {
-            match (e.get(i), a.get(i)) {
-                (Some(x), Some(y)) if x == y => {}
-                (x, y) => {
-                    diff.push_str(&format!("line {}:\n  - {}\n  + {}\n", i + 1, x.unwrap_or(&"<none>"), y.unwrap_or(&"<none>")));
-                }
-            }
-        }
-        panic!("snapshot {name} differs (UPDATE_SNAPSHOTS=1 to accept):\n{diff}");
-    }
+    ensure_file_contents(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(name), actual);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -290,8 +254,13 @@ fn explain_prints_the_meaning_an_example_and_the_fix() {
 
     let md = run(&t.0, &["explain", "--all", "--format", "markdown"]);
     assert_eq!(code(&md), 0);
-    let committed = std::fs::read_to_string(repo_root().join("docs/diagnostics.md")).expect("docs/diagnostics.md exists");
-    assert_eq!(stdout(&md), committed.replace("\r\n", "\n"), "docs/diagnostics.md is what `explain --all --format markdown` prints");
+    let committed = std::fs::read_to_string(repo_root().join("docs/diagnostics.md")).expect("docs/diagnostics.md exists").replace("\r\n", "\n");
+    let printed = stdout(&md);
+    assert!(
+        printed == committed,
+        "docs/diagnostics.md is not what `explain --all --format markdown` prints (`cargo xtask update` regenerates it):\n{}",
+        rustkeep_testutil::diff(&committed, &printed)
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

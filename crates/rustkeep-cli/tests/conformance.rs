@@ -1,16 +1,12 @@
 //! The two external yardsticks, run against the built binary: the shared diagnostics corpus
 //! (`../shared/conformance`, scored by its own runner) and the official TOML test suite
 //! (`../shared/toml-test`, files of TOML 1.1). Both live beside the repository; in a clone
-//! without them the tests say so and pass without checking anything.
+//! without them the tests say SKIPPED and return, or fail under `RUSTKEEP_REQUIRE_TOOLS=1`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
-fn shared() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..").join("shared");
-    let root = root.canonicalize().ok()?;
-    root.join("SPEC.md").is_file().then_some(root)
-}
+use rustkeep_testutil::tools;
 
 fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("rustkeep-{name}-{}", std::process::id()));
@@ -21,15 +17,13 @@ fn temp_dir(name: &str) -> PathBuf {
 
 #[test]
 fn shared_conformance_corpus() {
-    let Some(shared) = shared() else {
-        eprintln!("SKIPPED: ../shared/conformance is not next to this repository");
+    let Some(corpus) = tools::shared_folder("conformance") else {
         return;
     };
-    let out = Command::new("python3")
-        .arg(shared.join("conformance/check_corpus.py"))
-        .arg(env!("CARGO_BIN_EXE_rustkeep"))
-        .output()
-        .expect("python3 runs the corpus scorer");
+    if !tools::python3() {
+        return;
+    }
+    let out = Command::new("python3").arg(corpus.join("check_corpus.py")).arg(env!("CARGO_BIN_EXE_rustkeep")).output().expect("python3 runs the corpus scorer");
     let stdout = String::from_utf8_lossy(&out.stdout);
     eprintln!("{stdout}{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "the conformance corpus failed:\n{stdout}");
@@ -38,11 +32,10 @@ fn shared_conformance_corpus() {
 
 #[test]
 fn official_toml_test_suite() {
-    let Some(shared) = shared() else {
-        eprintln!("SKIPPED: ../shared/toml-test is not next to this repository");
+    let Some(suite) = tools::shared_folder("toml-test") else {
         return;
     };
-    let tests = shared.join("toml-test/tests");
+    let tests = suite.join("tests");
     let list = std::fs::read_to_string(tests.join("files-toml-1.1.0")).expect("file list");
     let files: Vec<&str> = list.lines().map(str::trim).filter(|l| l.ends_with(".toml")).collect();
     let work = temp_dir("toml-test");

@@ -14,7 +14,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const PAGE: &str = "../../docs/getting-started.md";
+use rustkeep_testutil::{repo_path, repo_root, tools};
+
+const PAGE: &str = "docs/getting-started.md";
 
 #[derive(Debug)]
 enum Block {
@@ -142,7 +144,7 @@ fn inside(root: &Path, dir: &Path) -> bool {
 
 #[test]
 fn getting_started_commands_run_as_shown() {
-    let page = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(PAGE)).expect("read getting-started.md");
+    let page = std::fs::read_to_string(repo_path(PAGE)).expect("read getting-started.md");
     let tmp = TempDir::new();
     let mut cwd = tmp.0.clone();
     let mut last: Option<(String, String)> = None; // the last command and its output
@@ -228,15 +230,8 @@ fn block_rules() {
 
 // ---------------------------------------------------------------------------------------------
 // The CI integration files: `action.yml`, `.pre-commit-hooks.yaml` and the workflow in
-// `docs/ci.md`. YAML is read by Python's PyYAML (installed by `.ci/run`) and compared as JSON.
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the repository root")
-}
-
-fn python_has_yaml() -> bool {
-    Command::new("python3").args(["-c", "import yaml"]).status().map(|s| s.success()).unwrap_or(false)
-}
+// `docs/ci.md`. YAML is read by Python's PyYAML (installed by `.ci/run`) and compared as JSON;
+// without PyYAML these tests skip, or fail under `RUSTKEEP_REQUIRE_TOOLS=1`.
 
 fn yaml(text: &str) -> serde_json::Value {
     let mut child = Command::new("python3")
@@ -276,8 +271,7 @@ fn input_references(text: &str) -> Vec<String> {
 
 #[test]
 fn github_action_is_a_safe_composite_that_runs_check() {
-    if !python_has_yaml() {
-        eprintln!("SKIPPED: python3 with the `yaml` package (PyYAML) is not installed (`.ci/run` installs it)");
+    if !tools::pyyaml() {
         return;
     }
     let text = std::fs::read_to_string(repo_root().join("action.yml")).expect("action.yml");
@@ -326,8 +320,7 @@ fn github_action_is_a_safe_composite_that_runs_check() {
 
 #[test]
 fn pre_commit_hook_checks_the_whole_workspace_on_toml_changes() {
-    if !python_has_yaml() {
-        eprintln!("SKIPPED: python3 with the `yaml` package (PyYAML) is not installed (`.ci/run` installs it)");
+    if !tools::pyyaml() {
         return;
     }
     let hooks = yaml(&std::fs::read_to_string(repo_root().join(".pre-commit-hooks.yaml")).expect(".pre-commit-hooks.yaml"));
@@ -358,8 +351,7 @@ fn pre_commit_hook_checks_the_whole_workspace_on_toml_changes() {
 
 #[test]
 fn ci_docs_workflow_uses_the_action_with_its_inputs() {
-    if !python_has_yaml() {
-        eprintln!("SKIPPED: python3 with the `yaml` package (PyYAML) is not installed (`.ci/run` installs it)");
+    if !tools::pyyaml() {
         return;
     }
     let root = repo_root();

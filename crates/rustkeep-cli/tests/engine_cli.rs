@@ -1,16 +1,14 @@
 //! End-to-end tests of `simulate`, `graph` and `play` through the real binary.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
-}
+use rustkeep_testutil::{repo_root, tools};
 
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_rustkeep"));
-    c.current_dir(root());
+    c.current_dir(repo_root());
     c
 }
 
@@ -33,13 +31,28 @@ fn temp_dir(name: &str) -> PathBuf {
     d
 }
 
+/// The CLI prints the engine's trace: every golden trace of the engine (one per scenario, see
+/// `crates/rustkeep-engine/tests/golden.rs`) is also what `rustkeep simulate` prints.
 #[test]
-fn simulate_json_matches_the_engine_golden_trace() {
-    for name in ["rattenplage", "rat_catcher", "fire_and_thorns"] {
-        let (code, out, err) = run(&["simulate", &format!("examples/scenarios/{name}.toml"), "--format", "json"]);
-        assert_eq!(code, 0, "{err}");
-        let golden = std::fs::read_to_string(root().join(format!("crates/rustkeep-engine/tests/golden/{name}.json"))).expect("golden");
-        assert!(out == golden, "{name}: CLI output differs from the engine's golden trace");
+fn simulate_json_matches_the_engine_golden_traces() {
+    let goldens = repo_root().join("crates/rustkeep-engine/tests/golden");
+    let mut names: Vec<String> = std::fs::read_dir(&goldens)
+        .expect("the golden folder")
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".json").map(String::from))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 3, "{names:?}");
+    for name in names {
+        let scenario = ["crates/rustkeep-engine/tests/scenarios", "examples/scenarios"]
+            .iter()
+            .map(|dir| format!("{dir}/{name}.toml"))
+            .find(|rel| repo_root().join(rel).is_file())
+            .unwrap_or_else(|| panic!("the golden trace {name}.json has no scenario (the engine's golden test says more)"));
+        let (code, out, err) = run(&["simulate", &scenario, "--format", "json"]);
+        assert_eq!(code, 0, "{scenario}: {err}");
+        let golden = std::fs::read_to_string(goldens.join(format!("{name}.json"))).expect("golden");
+        assert!(out == golden, "{scenario}: the CLI output differs from the engine's golden trace {name}.json");
     }
 }
 
@@ -77,15 +90,14 @@ fn graph_json_and_dot() {
     let (code, dot_text, err) = run(&["graph", "--mods", "crates/rustkeep-engine/tests/mods/thorns"]);
     assert_eq!(code, 0, "{err}");
     assert!(dot_text.starts_with("digraph triggers {") && dot_text.trim_end().ends_with('}'));
-    match Command::new("dot").arg("-Tsvg").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn() {
-        Ok(mut child) => {
-            child.stdin.take().unwrap().write_all(dot_text.as_bytes()).unwrap();
-            let out = child.wait_with_output().unwrap();
-            assert!(out.status.success(), "dot rejected the graph: {}", String::from_utf8_lossy(&out.stderr));
-            assert!(String::from_utf8_lossy(&out.stdout).contains("<svg"));
-        }
-        Err(_) => eprintln!("SKIPPED: `dot` (Graphviz) is not on PATH; the dot output was not rendered"),
+    if !tools::graphviz() {
+        return;
     }
+    let mut child = Command::new("dot").arg("-Tsvg").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("dot starts");
+    child.stdin.take().unwrap().write_all(dot_text.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "dot rejected the graph: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("<svg"));
 }
 
 /// Everything printed after the marker line `saved to …` (or from the start of a loaded game).

@@ -94,12 +94,8 @@ fn temp(tag: &str) -> PathBuf {
 #[test]
 fn lsp_over_stdio() {
     let ws = temp("ws");
-    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/rat_catcher");
     let m = ws.join("rat_catcher");
-    std::fs::create_dir_all(&m).unwrap();
-    for e in std::fs::read_dir(&examples).unwrap().flatten() {
-        std::fs::copy(e.path(), m.join(e.file_name())).unwrap();
-    }
+    rustkeep_testutil::copy_dir(&rustkeep_testutil::repo_path("examples/rat_catcher"), &m);
     let cache = temp("cache");
     let mut c = Client::start(&cache);
 

@@ -1,13 +1,17 @@
-//! End to end in a real editor: headless Neovim (0.7 or newer, the Lua LSP client) runs
-//! `rustkeep lsp` on a copy of the rat-catcher example with one known mistake, and writes what it
-//! saw as JSON: the diagnostics of the buffer, the completion offered in `on = "`, and where go to
-//! definition leads for a mod ID and for a core ID. Skips (saying so) when `nvim` is not installed;
-//! CI installs it (`.ci/run`).
+//! End to end in a real editor, through the shipped Neovim plugin: headless Neovim (0.7 or newer)
+//! gets `editors/neovim` on its runtime path and `require("rustkeep").setup({ cmd = { BIN, "lsp" } })`
+//! with the binary under test, then opens a file of a copy of the rat-catcher example with one
+//! known mistake. The plugin's own detection and autostart must start `rustkeep lsp` and attach
+//! it; the script then writes what it saw as JSON: the buffer's workspace root and clients, the
+//! diagnostics, the completion offered in `on = "`, where go to definition leads for a mod ID and
+//! for a core ID, and what `:RustkeepLoot` shows. Skips (saying so) when `nvim` is not installed,
+//! and fails then under `RUSTKEEP_REQUIRE_TOOLS=1`; CI installs it (`.ci/run`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use rustkeep_testutil::{copy_dir, repo_path, tools};
 use serde_json::Value;
 
 fn temp(tag: &str) -> PathBuf {
@@ -15,10 +19,6 @@ fn temp(tag: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-fn has_nvim() -> bool {
-    Command::new("nvim").arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok_and(|s| s.success())
 }
 
 /// Line (0-based) and column of the first occurrence of `needle` in `text`, plus `skip` bytes.
@@ -34,8 +34,22 @@ fn lua_str(s: &str) -> String {
     format!("{s:?}")
 }
 
+/// The `-u` file of the editor: it loads the plugin the way a user's configuration does and
+/// runs the checks once Neovim has started (and the plugin has seen the file open).
 const INIT_LUA: &str = r#"
-local out = { errors = {} }
+local out = { errors = {}, notifications = {} }
+
+-- What the plugin tells the user (e.g. that the binary is not executable) explains a failure.
+local notify = vim.notify
+vim.notify = function(msg, level, opts)
+  table.insert(out.notifications, tostring(msg))
+  return notify(msg, level, opts)
+end
+
+-- The shipped plugin, configured as its README says; nothing below starts a client by hand.
+vim.opt.runtimepath:prepend(PLUGIN)
+require("rustkeep").setup({ cmd = { BIN, "lsp" } })
+
 local function finish()
   local f = io.open(OUT, "w")
   f:write(vim.fn.json_encode(out))
@@ -43,17 +57,29 @@ local function finish()
   vim.cmd("qa!")
 end
 
-local ok, err = pcall(function()
-  vim.cmd("edit " .. vim.fn.fnameescape(FILE))
+local function test()
   local buf = vim.api.nvim_get_current_buf()
-  local client = vim.lsp.start_client({
-    name = "rustkeep",
-    cmd = { BIN, "lsp" },
-    cmd_env = { XDG_CACHE_HOME = CACHE },
-    root_dir = ROOT,
-  })
-  assert(client, "the client starts")
-  vim.lsp.buf_attach_client(buf, client)
+  out.nvim = tostring(vim.version().major) .. "." .. tostring(vim.version().minor)
+  out.filetype = vim.bo[buf].filetype
+  local has_root, root = pcall(vim.api.nvim_buf_get_var, buf, "rustkeep_root")
+  out.root = has_root and root or ""
+  out.commands = {}
+  for _, name in ipairs({ "RustkeepLoot", "RustkeepSimulate", "RustkeepCheck" }) do
+    out.commands[name] = vim.fn.exists(":" .. name) == 2
+  end
+
+  -- Neovim 0.10+ has vim.lsp.get_clients; 0.7 has buf_get_clients (keyed by client id).
+  local function clients()
+    if vim.lsp.get_clients ~= nil then
+      return vim.lsp.get_clients({ bufnr = buf })
+    end
+    return vim.tbl_values(vim.lsp.buf_get_clients(buf))
+  end
+  vim.wait(30000, function() return #clients() > 0 end, 50)
+  out.clients = {}
+  for _, c in ipairs(clients()) do
+    table.insert(out.clients, { name = c.name, cmd = c.config.cmd, root_dir = c.config.root_dir })
+  end
 
   -- Diagnostics are pushed after initialize; wait for the known mistake.
   local function code_of(d)
@@ -106,26 +132,37 @@ local ok, err = pcall(function()
   end
   out.mod_definition = locations(request("textDocument/definition", MOD_ID_AT[1], MOD_ID_AT[2]))
   out.core_definition = locations(request("textDocument/definition", CORE_ID_AT[1], CORE_ID_AT[2]))
-  out.nvim = tostring(vim.version().major) .. "." .. tostring(vim.version().minor)
-  vim.lsp.stop_client(client)
-end)
-if not ok then table.insert(out.errors, tostring(err)) end
-finish()
+
+  -- The plugin's command runs the configured binary and shows the chances in a scratch buffer.
+  vim.cmd("RustkeepLoot " .. LOOT_ID)
+  local name = "rustkeep://loot/" .. LOOT_ID
+  vim.wait(30000, function() return vim.fn.bufnr(name) ~= -1 end, 50)
+  local loot = vim.fn.bufnr(name)
+  out.loot = loot ~= -1 and vim.api.nvim_buf_get_lines(loot, 0, -1, false) or {}
+
+  for _, c in ipairs(clients()) do
+    vim.lsp.stop_client(c.id)
+  end
+end
+
+vim.api.nvim_create_autocmd("VimEnter", {
+  once = true,
+  callback = function()
+    local ok, err = xpcall(test, debug.traceback)
+    if not ok then table.insert(out.errors, tostring(err)) end
+    finish()
+  end,
+})
 "#;
 
 #[test]
 fn neovim_headless_drives_the_server() {
-    if !has_nvim() {
-        eprintln!("SKIPPED neovim_headless_drives_the_server: `nvim` is not installed (apt-get install neovim)");
+    if !tools::nvim() {
         return;
     }
     let ws = temp("ws");
     let m = ws.join("rat_catcher");
-    std::fs::create_dir_all(&m).unwrap();
-    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/rat_catcher");
-    for e in std::fs::read_dir(&examples).unwrap().flatten() {
-        std::fs::copy(e.path(), m.join(e.file_name())).unwrap();
-    }
+    copy_dir(&repo_path("examples/rat_catcher"), &m);
     // The known mistake: the first quest listens to an event that does not exist.
     let quests = m.join("quests.toml");
     let original = std::fs::read_to_string(&quests).unwrap();
@@ -138,17 +175,18 @@ fn neovim_headless_drives_the_server() {
     let core_id_at = pos(&text, "core:gold", 3);
     let items = std::fs::read_to_string(m.join("items.toml")).unwrap();
     let cudgel_line = pos(&items, "id = \"rat_catcher:ratcatchers_cudgel\"", 0).0;
+    let loot_id = "rat_catcher:sewer_rat_loot";
+    let bin = env!("CARGO_BIN_EXE_rustkeep");
 
     let cache = temp("cache");
     let out = ws.join("result.json");
     let init = ws.join("init.lua");
     let prelude = format!(
-        "BIN = {}\nROOT = {}\nFILE = {}\nCACHE = {}\nOUT = {}\nEVENT_AT = {{ {}, {} }}\nMOD_ID_AT = {{ {}, {} }}\nCORE_ID_AT = {{ {}, {} }}\n",
-        lua_str(env!("CARGO_BIN_EXE_rustkeep")),
-        lua_str(&ws.to_string_lossy()),
-        lua_str(&quests.to_string_lossy()),
-        lua_str(&cache.to_string_lossy()),
+        "BIN = {}\nPLUGIN = {}\nOUT = {}\nLOOT_ID = {}\nEVENT_AT = {{ {}, {} }}\nMOD_ID_AT = {{ {}, {} }}\nCORE_ID_AT = {{ {}, {} }}\n",
+        lua_str(bin),
+        lua_str(&repo_path("editors/neovim").to_string_lossy()),
         lua_str(&out.to_string_lossy()),
+        lua_str(loot_id),
         event_at.0,
         event_at.1,
         mod_id_at.0,
@@ -158,10 +196,14 @@ fn neovim_headless_drives_the_server() {
     );
     std::fs::write(&init, prelude + INIT_LUA).unwrap();
 
+    // The file is opened the way a user opens it, so that the plugin's detection and autostart
+    // run. The server inherits the editor's environment: its cache of core files goes to `cache`.
     let mut child = Command::new("nvim")
         .args(["--headless", "--clean", "-u"])
         .arg(&init)
+        .arg(&quests)
         .current_dir(&ws)
+        .env("XDG_CACHE_HOME", &cache)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
@@ -180,6 +222,19 @@ fn neovim_headless_drives_the_server() {
     let result: Value = serde_json::from_str(&std::fs::read_to_string(&out).expect("nvim wrote its results")).unwrap();
     eprintln!("neovim {} saw: {result:#}", result["nvim"]);
     assert_eq!(result["errors"], serde_json::json!([]), "{result:#}");
+
+    // The plugin recognised the mod file, kept it `toml`, and started one client with the
+    // configured binary for the mod's folder.
+    assert_eq!(result["filetype"], "toml", "{result:#}");
+    assert_eq!(Path::new(result["root"].as_str().unwrap()), m, "b:rustkeep_root: {result:#}");
+    assert_eq!(result["clients"].as_array().map(Vec::len), Some(1), "one client attached: {result:#}");
+    let client = &result["clients"][0];
+    assert_eq!(client["name"], "rustkeep");
+    assert_eq!(client["cmd"], serde_json::json!([bin, "lsp"]));
+    assert_eq!(Path::new(client["root_dir"].as_str().unwrap()), m);
+    for command in ["RustkeepLoot", "RustkeepSimulate", "RustkeepCheck"] {
+        assert_eq!(result["commands"][command], true, ":{command} is defined: {result:#}");
+    }
 
     // The mistake is reported where it is, with its code.
     assert_eq!(result["waited_for_diagnostics"], true, "{result:#}");
@@ -205,6 +260,13 @@ fn neovim_headless_drives_the_server() {
     let core_text = std::fs::read_to_string(&core_path).unwrap();
     let line = core_text.lines().nth(core[0]["line"].as_u64().unwrap() as usize).unwrap();
     assert_eq!(line, "id = \"core:gold\"");
+
+    // :RustkeepLoot ran the configured binary in the mod's folder and shows its answer.
+    let loot: Vec<&str> = result["loot"].as_array().unwrap().iter().filter_map(|v| v.as_str()).collect();
+    assert_eq!(loot.first().copied(), Some(format!("$ {bin} loot {loot_id} --format human --no-color").as_str()), "{loot:?}");
+    assert!(loot.iter().any(|l| l.starts_with(&format!("{loot_id} — item table"))), "{loot:?}");
+    assert!(loot.iter().any(|l| l.starts_with("rat_catcher:cheese_wedge ") && l.contains(" %")), "{loot:?}");
+    assert!(!loot.iter().any(|l| l.starts_with("(exit code")), "{loot:?}");
     let _ = std::fs::remove_dir_all(&ws);
     let _ = std::fs::remove_dir_all(&cache);
 }

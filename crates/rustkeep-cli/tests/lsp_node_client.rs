@@ -4,27 +4,19 @@
 //! the "did you mean" code action, and symbols — once with UTF-16 and once with UTF-8 negotiated,
 //! on a line with an umlaut and an emoji. The script asserts; this test prepares the workspace and
 //! runs it. Skips (saying so) when `node` or the script's `node_modules` (`npm ci` in
-//! `tests/lsp-client`, done by `.ci/run`) are missing.
+//! `tests/lsp-client`, done by `.ci/run`) are missing, and fails then under
+//! `RUSTKEEP_REQUIRE_TOOLS=1`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use rustkeep_testutil::{copy_dir, repo_path, tools};
 
 fn temp(tag: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("rustkeep-lsp-node-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &to.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
 }
 
 fn edit(path: &Path, from: &str, to: &str) {
@@ -36,12 +28,10 @@ fn edit(path: &Path, from: &str, to: &str) {
 #[test]
 fn vscode_languageserver_protocol_client_in_utf16_and_utf8() {
     let client_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lsp-client");
-    let node_ok = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
-    if !node_ok || !client_dir.join("node_modules/vscode-languageserver-protocol").is_dir() {
-        eprintln!("SKIPPED vscode_languageserver_protocol_client_in_utf16_and_utf8: needs `node` and `npm ci` in {}", client_dir.display());
+    if !tools::node_project(&client_dir, "vscode-languageserver-protocol") {
         return;
     }
-    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let examples = repo_path("examples");
     for encoding in ["utf-16", "utf-8"] {
         let ws = temp(encoding);
         for m in ["rat_catcher", "fire_and_thorns"] {

@@ -7,9 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
-}
+use rustkeep_testutil::repo_root;
 
 struct Run {
     code: Option<i32>,
@@ -20,7 +18,7 @@ struct Run {
 /// Runs `rustkeep play` with `script` on stdin; `crash` sets the save's crash hook.
 fn play(args: &[&str], script: &str, crash: Option<&str>) -> Run {
     let mut c = Command::new(env!("CARGO_BIN_EXE_rustkeep"));
-    c.current_dir(root()).arg("play").args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    c.current_dir(repo_root()).arg("play").args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     match crash {
         Some(mode) => c.env("RUSTKEEP_TEST_CRASH_BEFORE_RENAME", mode),
         None => c.env_remove("RUSTKEEP_TEST_CRASH_BEFORE_RENAME"),

@@ -1,12 +1,11 @@
-//! The committed JSON Schemas are what `rustkeep schema` prints today, and an independent
-//! validator (Python's `jsonschema`) accepts the bundled core and the example mods with them.
+//! The committed JSON Schemas (`schemas/`, and the draft-07 copy shipped by the VS Code
+//! extension in `editors/vscode/schemas/`) are what `rustkeep schema` prints today
+//! (`cargo xtask update` rewrites them), and an independent validator (Python's `jsonschema`)
+//! accepts the bundled core and the example mods with them.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
-}
+use rustkeep_testutil::{ensure_file_contents, repo_path, repo_root, tools};
 
 fn generated(draft: &str) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(["schema", "--draft", draft]).output().unwrap();
@@ -17,28 +16,20 @@ fn generated(draft: &str) -> String {
 #[test]
 fn committed_schemas_are_current() {
     for (draft, file) in [("2020-12", "rustkeep.schema.json"), ("07", "rustkeep.draft-07.schema.json")] {
-        let committed = std::fs::read_to_string(repo().join("schemas").join(file)).unwrap();
-        assert!(
-            committed == generated(draft),
-            "schemas/{file} is stale: regenerate it with `cargo run -p rustkeep-cli -- schema --draft {draft} > schemas/{file}`"
-        );
+        ensure_file_contents(&repo_path("schemas").join(file), &generated(draft));
     }
-}
-
-fn python_has_jsonschema() -> bool {
-    Command::new("python3").args(["-c", "import jsonschema"]).status().map(|s| s.success()).unwrap_or(false)
+    // VS Code's TOML extension reads the schema from the extension's own folder.
+    ensure_file_contents(&repo_path("editors/vscode/schemas/rustkeep.draft-07.schema.json"), &generated("07"));
 }
 
 #[test]
 fn core_and_examples_validate_against_the_schema() {
-    if !python_has_jsonschema() {
-        eprintln!("SKIPPED: python3 with the `jsonschema` package is not installed (`.ci/run` installs it)");
+    if !tools::jsonschema() {
         return;
     }
-    let r = repo();
     for schema in ["schemas/rustkeep.schema.json", "schemas/rustkeep.draft-07.schema.json"] {
         let out = Command::new("python3")
-            .current_dir(&r)
+            .current_dir(repo_root())
             .args(["scripts/validate_schema.py", schema, "crates/rustkeep-data/core", "examples/fire_and_thorns", "examples/rat_catcher"])
             .output()
             .unwrap();
@@ -50,8 +41,7 @@ fn core_and_examples_validate_against_the_schema() {
 
 #[test]
 fn schema_sees_structural_mistakes() {
-    if !python_has_jsonschema() {
-        eprintln!("SKIPPED: python3 with the `jsonschema` package is not installed (`.ci/run` installs it)");
+    if !tools::jsonschema() {
         return;
     }
     let dir = std::env::temp_dir().join(format!("rustkeep-schema-{}", std::process::id()));
@@ -69,7 +59,7 @@ fn schema_sees_structural_mistakes() {
         std::fs::write(dir.join(name), text).unwrap();
     }
     let out = Command::new("python3")
-        .current_dir(repo())
+        .current_dir(repo_root())
         .args(["scripts/validate_schema.py", "schemas/rustkeep.schema.json", dir.to_str().unwrap(), "--expect-invalid"])
         .output()
         .unwrap();
@@ -84,8 +74,7 @@ fn schema_sees_structural_mistakes() {
 /// dependencies) are invisible to a schema, so those files pass it.
 #[test]
 fn the_broken_example_fails_the_schema_where_it_can_see_the_mistake() {
-    if !python_has_jsonschema() {
-        eprintln!("SKIPPED: python3 with the `jsonschema` package is not installed (`.ci/run` installs it)");
+    if !tools::jsonschema() {
         return;
     }
     let run = |files: &[&str], expect_invalid: bool| {
@@ -94,7 +83,7 @@ fn the_broken_example_fails_the_schema_where_it_can_see_the_mistake() {
         if expect_invalid {
             args.push("--expect-invalid");
         }
-        let out = Command::new("python3").current_dir(repo()).args(&args).output().unwrap();
+        let out = Command::new("python3").current_dir(repo_root()).args(&args).output().unwrap();
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
         assert!(out.status.success(), "{files:?} (expect invalid: {expect_invalid}):\n{text}");
         text

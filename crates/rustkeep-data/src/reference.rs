@@ -2,7 +2,7 @@
 //!
 //! The page is a pure function of the vocabulary, so it cannot drift from what the validator, the
 //! language server and the engine use: a test (`tests/reference_docs.rs`) fails when the committed
-//! page differs from [`reference_markdown`], and `UPDATE_DOCS=1` rewrites it.
+//! page differs from [`reference_markdown`], and `cargo xtask update` rewrites it.
 
 use crate::vocab::{
     FieldDef, FieldType, TargetPresence, ACTIONS, ACTION_ALIASES, ACTION_FIELD, AI_FIELDS, ATTRIBUTES, BALANCE_FIELDS, CHECKS, CHECK_ALIASES, CHECK_FIELD,
@@ -12,7 +12,7 @@ use crate::vocab::{
 use std::fmt::Write;
 
 /// The command that regenerates the page; printed at its top.
-pub const REGENERATE: &str = "UPDATE_DOCS=1 cargo test -p rustkeep-data --test reference_docs";
+pub const REGENERATE: &str = "cargo xtask update";
 
 /// The whole reference page as Markdown (GitHub flavour).
 pub fn reference_markdown() -> String {

@@ -1,31 +1,21 @@
 //! `docs/reference.md` is generated from the vocabulary; this test fails when the committed page is
 //! stale (architecture invariant 1: adding an event is one row, and the docs follow or CI fails).
-//! Regenerate with `UPDATE_DOCS=1 cargo test -p rustkeep-data --test reference_docs`.
+//! Regenerate it with `cargo xtask update` (or this test with `UPDATE_EXPECT=1`).
 
 use rustkeep_data::reference::{reference_markdown, REGENERATE};
 use rustkeep_data::vocab::{ACTIONS, ATTRIBUTES, CHECKS, DAMAGE_TYPES, EVENTS, REGISTRIES};
-use std::path::PathBuf;
-
-fn page_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/reference.md")
-}
+use rustkeep_testutil::{ensure_file_contents, repo_path};
 
 #[test]
 fn committed_reference_matches_the_vocabulary() {
-    let generated = reference_markdown();
-    let path = page_path();
-    if std::env::var_os("UPDATE_DOCS").is_some() {
-        std::fs::write(&path, &generated).expect("write docs/reference.md");
-        return;
-    }
-    let committed = std::fs::read_to_string(&path).unwrap_or_default().replace("\r\n", "\n");
-    if committed != generated {
-        let first = committed.lines().zip(generated.lines()).position(|(a, b)| a != b);
-        panic!(
-            "docs/reference.md is stale (first difference at line {}); regenerate it with `{REGENERATE}`",
-            first.map_or_else(|| committed.lines().count().min(generated.lines().count()) + 1, |i| i + 1)
-        );
-    }
+    ensure_file_contents(&repo_path("docs/reference.md"), &reference_markdown());
+}
+
+/// The page tells its readers the same regeneration command as the failing tests do.
+#[test]
+fn the_page_names_the_one_regeneration_command() {
+    assert_eq!(REGENERATE, rustkeep_testutil::REGENERATE);
+    assert!(reference_markdown().contains(&format!("`{REGENERATE}`")));
 }
 
 #[test]

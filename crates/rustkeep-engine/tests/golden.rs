@@ -1,39 +1,72 @@
-//! Golden traces: every scenario under `tests/scenarios/` and `examples/scenarios/` runs, and its
-//! JSON trace must equal the committed snapshot in `tests/golden/` byte for byte. Set
-//! `UPDATE_GOLDEN=1` to rewrite the snapshots (then review the diff). Each scenario also has
-//! assertions on the semantics it exists for, so a snapshot is never the only check.
+//! Golden traces: every scenario file under `tests/scenarios/` and `examples/scenarios/` runs,
+//! and its JSON trace must equal the committed snapshot of the same name in `tests/golden/` byte
+//! for byte. A scenario without a golden trace fails, and so does a golden trace without a
+//! scenario; `cargo xtask update` writes the missing ones, rewrites the stale ones and deletes the
+//! orphans (then review the diff). Each scenario also has assertions on the semantics it exists
+//! for, so a snapshot is never the only check (`every_scenario_has_its_own_assertions`).
 
-use std::path::{Path, PathBuf};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use rustkeep_engine::scenario::{run_file, Report};
+use rustkeep_testutil::{ensure_folder_contents, repo_path, repo_root};
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
+/// The folders whose scenario files (`*.toml`) have golden traces.
+const SCENARIO_DIRS: [&str; 2] = ["crates/rustkeep-engine/tests/scenarios", "examples/scenarios"];
+
+/// The folder of the golden traces, one `NAME.json` per scenario `NAME.toml`.
+const GOLDEN_DIR: &str = "crates/rustkeep-engine/tests/golden";
+
+/// Every scenario file by name (its file stem). The golden trace is named after the scenario, so
+/// a name may be used in only one of the folders.
+fn scenarios() -> BTreeMap<String, PathBuf> {
+    let mut found = BTreeMap::new();
+    for dir in SCENARIO_DIRS {
+        let entries = std::fs::read_dir(repo_path(dir)).unwrap_or_else(|e| panic!("cannot list {dir}: {e}"));
+        for path in entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "toml")) {
+            let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or_else(|| panic!("{} has no UTF-8 name", path.display())).to_string();
+            if let Some(other) = found.insert(name.clone(), path.clone()) {
+                panic!("two scenarios are named `{name}` ({} and {}); their golden traces would be one file, rename one", other.display(), path.display());
+            }
+        }
+    }
+    found
 }
 
 fn scenario_path(name: &str) -> PathBuf {
-    let r = root();
-    let local = r.join("crates/rustkeep-engine/tests/scenarios").join(format!("{name}.toml"));
-    if local.exists() {
-        local
-    } else {
-        r.join("examples/scenarios").join(format!("{name}.toml"))
-    }
+    scenarios().remove(name).unwrap_or_else(|| panic!("no scenario `{name}` in {SCENARIO_DIRS:?}"))
 }
 
+/// Runs the scenario `name`: its report, and its trace as JSON.
 fn run(name: &str) -> (Report, Value) {
-    let report = run_file(&scenario_path(name), &root()).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let text = report.json_text();
-    let golden = root().join("crates/rustkeep-engine/tests/golden").join(format!("{name}.json"));
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&golden, &text).expect("write golden");
-    } else {
-        let want = std::fs::read_to_string(&golden).unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_GOLDEN=1)", golden.display()));
-        assert!(want == text, "{name}: the trace differs from {}; run with UPDATE_GOLDEN=1 and review the diff", golden.display());
-    }
-    let json: Value = serde_json::from_str(&text).expect("json");
+    let report = run_file(&scenario_path(name), repo_root()).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let json: Value = serde_json::from_str(&report.json_text()).expect("json");
     (report, json)
+}
+
+#[test]
+fn every_scenario_has_a_current_golden_trace() {
+    let scenarios = scenarios();
+    assert!(!scenarios.is_empty(), "no scenario files in {SCENARIO_DIRS:?}");
+    let traces: Vec<(String, String)> = scenarios
+        .iter()
+        .map(|(name, path)| {
+            let report = run_file(path, repo_root()).unwrap_or_else(|e| panic!("{name}: {e}"));
+            (format!("{name}.json"), report.json_text())
+        })
+        .collect();
+    let source = format!("the scenario of the same name in {}/ or {}/", SCENARIO_DIRS[0], SCENARIO_DIRS[1]);
+    ensure_folder_contents(&repo_path(GOLDEN_DIR), ".json", &traces, &source);
+}
+
+/// A golden trace alone only says that nothing changed; each scenario also needs a test here
+/// that asserts what it exists to show.
+#[test]
+fn every_scenario_has_its_own_assertions() {
+    let tests = include_str!("golden.rs");
+    let missing: Vec<String> = scenarios().into_keys().filter(|name| !tests.contains(&format!("run(\"{name}\")"))).collect();
+    assert!(missing.is_empty(), "scenarios without a test of their own in {}: {missing:?}", file!());
 }
 
 fn events(step: &Value) -> Vec<String> {
@@ -170,8 +203,8 @@ fn rat_catcher_example() {
 #[test]
 fn same_scenario_same_seed_same_bytes() {
     for name in ["rattenplage", "rat_catcher", "fire_and_thorns"] {
-        let a = run_file(&scenario_path(name), &root()).unwrap().json_text();
-        let b = run_file(&scenario_path(name), &root()).unwrap().json_text();
+        let a = run_file(&scenario_path(name), repo_root()).unwrap().json_text();
+        let b = run_file(&scenario_path(name), repo_root()).unwrap().json_text();
         assert!(a == b, "{name} is not deterministic");
     }
 }

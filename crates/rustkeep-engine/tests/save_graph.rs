@@ -1,26 +1,23 @@
 //! Saves (round trip mid-scenario, vanished quests, corrupt files) and the trigger graph.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use rustkeep_data::project::{load, Overlay, Project};
 use rustkeep_engine::game::World;
 use rustkeep_engine::graph::Graph;
 use rustkeep_engine::save;
 use rustkeep_engine::scenario::{run_step, Scenario};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
-}
+use rustkeep_testutil::repo_root;
 
 fn world_with(mods: &[&str]) -> World {
-    let r = root();
+    let r = repo_root();
     let paths: Vec<PathBuf> = mods.iter().map(|m| r.join(m)).collect();
-    World::new(load(&paths, &r, &Overlay::new())).expect("world")
+    World::new(load(&paths, r, &Overlay::new())).expect("world")
 }
 
 #[test]
 fn save_and_load_mid_scenario_continues_identically() {
-    let text = std::fs::read_to_string(root().join("examples/scenarios/rat_catcher.toml")).unwrap();
+    let text = std::fs::read_to_string(repo_root().join("examples/scenarios/rat_catcher.toml")).unwrap();
     let sc = Scenario::parse(&text).unwrap();
     let w = world_with(&["examples/rat_catcher"]);
     sc.validate(&w).unwrap();
@@ -49,7 +46,7 @@ fn save_and_load_mid_scenario_continues_identically() {
 
 #[test]
 fn loading_drops_vanished_quests_with_a_warning() {
-    let text = std::fs::read_to_string(root().join("examples/scenarios/rat_catcher.toml")).unwrap();
+    let text = std::fs::read_to_string(repo_root().join("examples/scenarios/rat_catcher.toml")).unwrap();
     let sc = Scenario::parse(&text).unwrap();
     let with_mod = world_with(&["examples/rat_catcher"]);
     let (mut g, _) = sc.start(&with_mod);

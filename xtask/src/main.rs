@@ -1,0 +1,131 @@
+//! The project's own tasks, run as `cargo xtask TASK` (an alias in `.cargo/config.toml`).
+//!
+//! - `cargo xtask update` rewrites every committed generated file: the JSON schemas under
+//!   `schemas/` and their copy in `editors/vscode/schemas/`, `docs/diagnostics.md`,
+//!   `docs/reference.md`, the CLI snapshots, the engine's golden traces, and `fuzz/Cargo.lock`.
+//! - `cargo xtask check` verifies that all of them are current, without writing anything.
+//!
+//! Each generated file is owned by one test, which knows what the file must hold and compares it
+//! through `rustkeep_testutil::ensure_file_contents`. This task runs those tests: without
+//! `UPDATE_EXPECT` they check, with `UPDATE_EXPECT=1` they rewrite. So there is one definition of
+//! each generated file, and `cargo test --workspace` checks them all as well.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+/// The environment variable of `rustkeep-testutil` that turns checks into rewrites.
+const UPDATE_VAR: &str = "UPDATE_EXPECT";
+
+/// One test target that owns generated files.
+struct Owner {
+    package: &'static str,
+    test: &'static str,
+    files: &'static str,
+}
+
+/// The owners, in an order where no test reads a file that a later one writes:
+/// `check_cli` compares `rustkeep explain` with `docs/diagnostics.md`, written by the first.
+const OWNERS: &[Owner] = &[
+    Owner { package: "rustkeep-check", test: "docs", files: "docs/diagnostics.md" },
+    Owner { package: "rustkeep-data", test: "reference_docs", files: "docs/reference.md" },
+    Owner { package: "rustkeep-cli", test: "schema", files: "schemas/*.schema.json, editors/vscode/schemas/" },
+    Owner { package: "rustkeep-engine", test: "golden", files: "crates/rustkeep-engine/tests/golden/" },
+    Owner { package: "rustkeep-cli", test: "check_cli", files: "crates/rustkeep-cli/tests/snapshots/" },
+];
+
+const USAGE: &str = "usage: cargo xtask TASK
+
+tasks:
+  update   rewrite every committed generated file (schemas, generated docs, CLI snapshots,
+           engine goldens, fuzz/Cargo.lock); review the result with `git diff`
+  check    verify that every generated file is current (writes nothing)
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        ["update"] => run(true),
+        ["check"] => run(false),
+        ["help" | "--help" | "-h"] => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        _ => {
+            eprint!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The repository root: this crate lives in `xtask/` directly below it.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask/ has a parent folder").to_path_buf()
+}
+
+/// The `cargo` that runs this task (Cargo sets `CARGO`), else the one on `PATH`.
+fn cargo() -> Command {
+    let mut c = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    c.current_dir(root());
+    c
+}
+
+/// Runs `command`, echoing it first; an error when it cannot start or exits with a failure.
+fn step(what: &str, mut command: Command) -> Result<(), String> {
+    let program = Path::new(command.get_program()).file_name().unwrap_or(command.get_program()).to_string_lossy().into_owned();
+    let shown = format!("{program} {}", command.get_args().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" "));
+    eprintln!("== {what}: {shown}");
+    let status = command.status().map_err(|e| format!("cannot run `{shown}`: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{shown}` failed ({status})"))
+    }
+}
+
+fn run(update: bool) -> Result<(), String> {
+    let mut failed = Vec::new();
+    for owner in OWNERS {
+        let mut test = cargo();
+        test.args(["test", "--quiet", "--package", owner.package, "--test", owner.test]);
+        // An exported UPDATE_EXPECT must not turn `check` into a rewrite.
+        if update {
+            test.env(UPDATE_VAR, "1");
+        } else {
+            test.env_remove(UPDATE_VAR);
+        }
+        // A rewrite stops at the first failure (a later owner may read what an earlier one
+        // writes); a check goes on, to list every stale file at once.
+        match step(owner.files, test) {
+            Ok(()) => {}
+            Err(e) if update => return Err(e),
+            Err(e) => failed.push(e),
+        }
+    }
+    // The fuzz crate is a workspace of its own with its own lock file. `cargo update --workspace`
+    // records what the workspace's crates now need and changes nothing else; with `--locked` it
+    // fails when the lock file is stale, as the fuzz build in `.ci/run` would.
+    let mut fuzz = cargo();
+    fuzz.args(["update", "--workspace", "--manifest-path", "fuzz/Cargo.toml"]);
+    if !update {
+        fuzz.arg("--locked");
+    }
+    if let Err(e) = step("fuzz/Cargo.lock", fuzz) {
+        failed.push(e);
+    }
+    if !failed.is_empty() {
+        return Err(format!("{}\nrun `cargo xtask update` to regenerate, then review the diff", failed.join("\n")));
+    }
+    if update {
+        eprintln!("== every generated file is rewritten; review the changes with `git diff`");
+    } else {
+        eprintln!("== every generated file is current");
+    }
+    Ok(())
+}
