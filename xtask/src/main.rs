@@ -31,6 +31,7 @@ const OWNERS: &[Owner] = &[
     Owner { package: "rustkeep-cli", test: "schema", files: "schemas/*.schema.json, editors/vscode/schemas/" },
     Owner { package: "rustkeep-engine", test: "golden", files: "crates/rustkeep-engine/tests/golden/" },
     Owner { package: "rustkeep-cli", test: "check_cli", files: "crates/rustkeep-cli/tests/snapshots/" },
+    Owner { package: "rustkeep-cli", test: "ci_formats", files: "crates/rustkeep-cli/tests/snapshots/broken_*" },
 ];
 
 const USAGE: &str = "usage: cargo xtask TASK

@@ -8,39 +8,17 @@
 //! and `jsonschema`). Without them a test says so and passes, except under
 //! `RUSTKEEP_REQUIRE_TOOLS=1` (CI), where a missing reader fails it.
 //!
-//! Snapshots live in `tests/snapshots/`; regenerate them with `UPDATE_SNAPSHOTS=1`.
+//! Snapshots live in `tests/snapshots/`; `cargo xtask update` regenerates them.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the repository root exists")
-}
+use rustkeep_testutil::{copy_dir, ensure_file_contents, repo_root, require, tools};
 
 fn tests_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
-}
-
-/// A missing tool: fails under `RUSTKEEP_REQUIRE_TOOLS=1`, else reports and skips.
-fn missing_tool(what: &str, install: &str) {
-    if std::env::var("RUSTKEEP_REQUIRE_TOOLS").is_ok_and(|v| v == "1") {
-        panic!("{what} is required (RUSTKEEP_REQUIRE_TOOLS=1) but missing; install it with: {install}");
-    }
-    eprintln!("SKIPPED: {what} is missing (install it with: {install})");
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
 }
 
 /// A temporary folder holding a copy of `examples/broken` as `broken/` (outside any repository).
@@ -59,15 +37,9 @@ fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
 }
 
-/// Compares with (or, under `UPDATE_SNAPSHOTS=1`, rewrites) `tests/snapshots/NAME`.
+/// Compares with (or, under the update variable, rewrites) `tests/snapshots/NAME`.
 fn assert_snapshot(name: &str, actual: &str) {
-    let path = tests_dir().join("snapshots").join(name);
-    if std::env::var("UPDATE_SNAPSHOTS").is_ok_and(|v| v == "1") {
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("no snapshot {name}; run with UPDATE_SNAPSHOTS=1"));
-    assert!(expected == actual, "snapshot {name} differs (rerun with UPDATE_SNAPSHOTS=1 and review the diff):\n--- expected\n{expected}\n--- actual\n{actual}");
+    ensure_file_contents(&tests_dir().join("snapshots").join(name), actual);
 }
 
 /// The output with the temporary folder and the version made stable.
@@ -174,10 +146,11 @@ fn validate_sarif(tool: &Path, sarif: &str, work: &Path, name: &str) -> Vec<Stri
 
 #[test]
 fn sarif_passes_the_official_validator_for_every_path_form() {
-    let Some(tool) = sarif_validator() else {
-        missing_tool("the SARIF validator (Sarif.Multitool)", "cd crates/rustkeep-cli/tests/sarif-validator && npm ci");
+    let tool = sarif_validator();
+    if !require("the SARIF validator (Sarif.Multitool)", tool.is_some(), "(cd crates/rustkeep-cli/tests/sarif-validator && npm ci)") {
         return;
-    };
+    }
+    let tool = tool.expect("required above");
     let dir = broken_copy("sarif");
     let abs = dir.join("broken").to_string_lossy().to_string();
     let outside = std::env::temp_dir();
@@ -207,9 +180,7 @@ fn sarif_passes_the_official_validator_for_every_path_form() {
 
 /// Runs a Python snippet with `args`; `None` when Python or a module is missing.
 fn python(script: &str, args: &[&str], module: &str) -> Option<Output> {
-    let probe = Command::new("python3").args(["-c", &format!("import {module}")]).output();
-    if !probe.is_ok_and(|o| o.status.success()) {
-        missing_tool(&format!("python3 with `{module}`"), &format!("python3 -m pip install {module}"));
+    if !tools::python_module(module, &format!("python3 -m pip install {module}")) {
         return None;
     }
     Some(Command::new("python3").arg("-c").arg(script).args(args).output().expect("python3 runs"))
