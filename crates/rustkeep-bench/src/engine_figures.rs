@@ -22,7 +22,7 @@ pub fn loot_figures(pack: &Path, runs: usize) -> Vec<ExtraFigure> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let project = load(&[pack.to_path_buf()], &cwd, &Default::default());
     let analysis = rustkeep_check::analyze(&project);
-    let db = LootDb::new(&analysis);
+    let db = LootDb::new(&analysis.db);
     let mut out = Vec::new();
 
     // Sampling: evaluations and weighted draws ("rolls" in SPEC §4) per second, one thread.
@@ -93,8 +93,8 @@ pub fn turn_at_cap(runs: usize) -> Vec<ExtraFigure> {
     let creatures = format!("# rustkeep: allow(self-feeding-trigger)\n[[creatures]]\nid = \"bench:bramble\"\nname = \"Bramble\"\nattributes = {{ max_health = 100000, damage = 1 }}\n{triggers}\n");
     let mut project = Project::with_bundled_core();
     project.add_memory_mod("bench", &[("mod.toml", "[mod]\nid = \"bench\"\nname = \"Bench\"\nversion = \"1.0.0\"\n"), ("creatures.toml", &creatures)]);
-    let world = match World::new(project) {
-        Ok(w) => w,
+    let world = match rustkeep_check::analyze(&project).into_valid(&project) {
+        Ok(db) => World::new(project, db),
         Err(e) => {
             return vec![ExtraFigure {
                 figure: "engine: a turn at the cap".into(),

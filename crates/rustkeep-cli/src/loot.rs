@@ -73,7 +73,7 @@ pub fn run(args: Args) -> Result<u8, String> {
     let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
     let project = load_project(&args.common.mods, &cwd);
     let analysis = analyze(&project);
-    let db = LootDb::new(&analysis);
+    let db = LootDb::new(&analysis.db);
 
     let report = match db.analyze(&args.table, args.luck) {
         Ok(r) => r,

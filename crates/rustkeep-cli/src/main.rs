@@ -13,6 +13,7 @@ mod play;
 mod play_line;
 mod render;
 mod simulate;
+mod world;
 
 #[derive(Parser)]
 #[command(name = "rustkeep", version, about = "Validate, analyse and play-test rustkeep mods")]

@@ -23,7 +23,7 @@ pub enum TraceFormat {
 pub fn run(args: Args) -> Result<u8, String> {
     let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
     let path = if args.scenario.is_absolute() { args.scenario.clone() } else { cwd.join(&args.scenario) };
-    let report = scenario::run_file(&path, &cwd)?;
+    let report = scenario::run_file(&path, &cwd, crate::world::open)?;
     let text = match args.format {
         TraceFormat::Json => report.json_text(),
         TraceFormat::Human => report.human(),

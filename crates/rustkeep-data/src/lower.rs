@@ -29,8 +29,8 @@ pub struct FileFacts {
     pub diagnostics: Vec<Diagnostic>,
     pub allows: Vec<AllowComment>,
     pub has_syntax_errors: bool,
-    /// Quests named by `start_quest` anywhere in this file (filled by the checker's per-file
-    /// pass, so the cross-file rules need not walk every action again after each keystroke).
+    /// Quests named by `start_quest` anywhere in this file, gathered while lowering so that the
+    /// cross-file rules need not walk every action again after each keystroke.
     pub started_quests: Vec<String>,
 }
 
@@ -69,7 +69,32 @@ pub fn lower_file(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> F
     facts.tag_defs = lower.tag_defs;
     facts.tag_defs.shrink_to_fit();
     facts.diagnostics.extend(lower.diags);
+    facts.started_quests = started_quests(&facts.entries);
     facts
+}
+
+/// The quests that `start_quest` actions of these entries name: in triggers (a quest's reward
+/// included), `ai` rules and the registries' own action lists.
+fn started_quests(entries: &[Entry]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut scan = |actions: &[Action]| {
+        for a in actions {
+            if let ActionData::StartQuest { quest } = &a.data {
+                out.push(quest.value.clone());
+            }
+        }
+    };
+    for e in entries {
+        for f in &e.fields {
+            match &f.value {
+                Value::Actions(a) => scan(a),
+                Value::Triggers(ts) => ts.iter().for_each(|t| scan(&t.actions)),
+                Value::Ai(rs) => rs.iter().for_each(|r| scan(&r.actions)),
+                _ => {}
+            }
+        }
+    }
+    out
 }
 
 /// Recoverable TOML parsing. The `toml` crate bounds its own nesting depth, so hostile input

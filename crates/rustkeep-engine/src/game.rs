@@ -2,7 +2,7 @@
 //!
 //! [`Game`] is plain, serializable state: the player, the enemies, quest progress, the event queue,
 //! the seeded generator, where the player is and what lies on the floor. The data it is played on
-//! lives in a [`World`] (the loaded mods, their analysis and the loot tables), passed to every
+//! lives in a [`World`] (the loaded mods, their data model and the compiled loot tables), passed to every
 //! method like the seed ticket's `reg` parameter, so that a save holds only state.
 //!
 //! Attributes are read, never cached (seed ticket 08): `(base + Σ add) × Π multiply` over the
@@ -12,10 +12,9 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 
-use rustkeep_check::Analysis;
+use rustkeep_data::db::Database;
 use rustkeep_data::model::{ActionData, Check, CheckData, Entry, ModOp, Modifier, Trigger, Who};
 use rustkeep_data::project::Project;
-use rustkeep_data::resolve::EntryRef;
 use rustkeep_data::vocab::{is_attribute, Event as Ev, Registry};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value as Json};
@@ -38,38 +37,26 @@ pub const PLAYER_DEFAULTS: &[(&str, f64)] = &[("level", 1.0), ("max_health", 20.
 /// The loaded data a game is played on.
 pub struct World {
     pub project: Project,
-    pub analysis: Analysis,
+    pub db: Database,
     pub loot: LootDb,
 }
 
 impl World {
-    /// Analyses the project; refuses data with validation errors (broken data would run only half).
-    pub fn new(project: Project) -> Result<World, String> {
-        let analysis = rustkeep_check::analyze(&project);
-        if analysis.errors() > 0 {
-            let mut msg = format!("the mods have {} validation error(s); run `rustkeep check` for details", analysis.errors());
-            for d in analysis.diagnostics.iter().filter(|d| d.severity == rustkeep_data::diag::Severity::Error).take(5) {
-                let f = project.file(d.loc.file);
-                let line = f.index.line_of(d.loc.span.start) + 1;
-                msg.push_str(&format!("\n  {}:{line}: {} [{}]", f.path, d.message, d.code.name()));
-            }
-            return Err(msg);
-        }
-        let loot = LootDb::new(&analysis);
-        Ok(World { project, analysis, loot })
+    /// The world of a project's model. The engine runs what it is given and validates nothing:
+    /// callers refuse data with validation errors first (the command line does, through the
+    /// validator's analysis), because broken data would run only half.
+    pub fn new(project: Project, db: Database) -> World {
+        let loot = LootDb::new(&db);
+        World { project, db, loot }
     }
 
     /// The entry in force for an ID.
     pub fn entry(&self, registry: Registry, id: &str) -> Option<&Entry> {
-        self.analysis.resolved.get(registry, id).map(|d| self.analysis.entry(d.current))
-    }
-
-    pub fn entry_ref(&self, registry: Registry, id: &str) -> Option<EntryRef> {
-        self.analysis.resolved.get(registry, id).map(|d| d.current)
+        self.db.get(registry, id)
     }
 
     pub fn exists(&self, registry: Registry, id: &str) -> bool {
-        self.analysis.resolved.get(registry, id).is_some()
+        self.db.resolved.get(registry, id).is_some()
     }
 
     /// `file:line` (1-based) of a span in an entry's file.
@@ -80,7 +67,7 @@ impl World {
 
     /// Every ID in force in a registry, sorted.
     pub fn ids(&self, registry: Registry) -> Vec<String> {
-        let mut v: Vec<String> = self.analysis.resolved.defs.get(registry.index()).map(|m| m.keys().cloned().collect()).unwrap_or_default();
+        let mut v: Vec<String> = self.db.resolved.defs.get(registry.index()).map(|m| m.keys().cloned().collect()).unwrap_or_default();
         v.sort();
         v
     }

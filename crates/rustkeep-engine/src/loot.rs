@@ -1,6 +1,6 @@
 //! Loot tables: sampled rolls and exact drop chances (SPEC §4).
 //!
-//! [`LootDb`] compiles the loot tables in force from an [`Analysis`] into a flat, index-based form.
+//! [`LootDb`] compiles the loot tables in force from a [`Database`] into a flat, index-based form.
 //! Tables that cannot be evaluated — on or above a nesting cycle, or reaching a broken reference
 //! or a kind mismatch — are refused with an error that names the culprit, so neither the sampler
 //! nor the exact analyzer can loop forever, and neither ever runs half-understood data.
@@ -20,7 +20,8 @@ use rustkeep_data::hash::FxHashMap as HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-use rustkeep_check::{Analysis, TableKind};
+use rustkeep_data::db::{Database, TableKind};
+use rustkeep_data::graph::{cycle_path, is_cycle, strongly_connected_components};
 use rustkeep_data::model::{LootKind, Range};
 use rustkeep_data::vocab::Registry;
 
@@ -228,90 +229,6 @@ pub fn p_extra(luck: f64, luck_factor: f64) -> f64 {
     }
 }
 
-/// Tarjan's strongly connected components, iterative; components come out children first.
-fn sccs(edges: &[Vec<u32>]) -> Vec<Vec<u32>> {
-    let n = edges.len();
-    let mut index = vec![u32::MAX; n];
-    let mut low = vec![0u32; n];
-    let mut on_stack = vec![false; n];
-    let mut stack: Vec<u32> = Vec::new();
-    let mut counter = 0u32;
-    let mut out = Vec::new();
-    for start in 0..n {
-        if index[start] != u32::MAX {
-            continue;
-        }
-        let mut call: Vec<(u32, usize)> = vec![(start as u32, 0)];
-        index[start] = counter;
-        low[start] = counter;
-        counter += 1;
-        stack.push(start as u32);
-        on_stack[start] = true;
-        while let Some(&mut (v, ref mut ei)) = call.last_mut() {
-            let vu = v as usize;
-            if *ei < edges[vu].len() {
-                let w = edges[vu][*ei] as usize;
-                *ei += 1;
-                if index[w] == u32::MAX {
-                    index[w] = counter;
-                    low[w] = counter;
-                    counter += 1;
-                    stack.push(w as u32);
-                    on_stack[w] = true;
-                    call.push((w as u32, 0));
-                } else if on_stack[w] {
-                    low[vu] = low[vu].min(index[w]);
-                }
-            } else {
-                call.pop();
-                if let Some(&(parent, _)) = call.last() {
-                    low[parent as usize] = low[parent as usize].min(low[vu]);
-                }
-                if low[vu] == index[vu] {
-                    let mut comp = Vec::new();
-                    while let Some(w) = stack.pop() {
-                        on_stack[w as usize] = false;
-                        comp.push(w);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    out.push(comp);
-                }
-            }
-        }
-    }
-    out
-}
-
-/// A shortest cycle through `start` inside one component, as a path ending where it began.
-fn cycle_path(edges: &[Vec<u32>], members: &[u32], start: u32) -> Vec<u32> {
-    let inside: std::collections::HashSet<u32> = members.iter().copied().collect();
-    let mut parent: HashMap<u32, u32> = HashMap::default();
-    let mut queue = std::collections::VecDeque::from([start]);
-    while let Some(v) = queue.pop_front() {
-        for &w in &edges[v as usize] {
-            if w == start {
-                // Walk the BFS parents back from `v` to `start`, then turn the walk around.
-                let mut path = vec![v];
-                let mut cur = v;
-                while cur != start {
-                    cur = parent[&cur];
-                    path.push(cur);
-                }
-                path.reverse();
-                path.push(start);
-                return path;
-            }
-            if inside.contains(&w) && w != start && !parent.contains_key(&w) {
-                parent.insert(w, v);
-                queue.push_back(w);
-            }
-        }
-    }
-    vec![start, start]
-}
-
 /// Per-table exact statistics: for each outcome, `ln q` (q = probability of none of it in one
 /// evaluation) and the expected count; pairs (item, affix) keyed as `item << 32 | affix`.
 #[derive(Debug, Default)]
@@ -374,8 +291,8 @@ fn pair_key(item: u32, affix: u32) -> u64 {
 
 impl LootDb {
     /// Compiles the loot tables in force. Never fails: problems become per-table refusals.
-    pub fn new(analysis: &Analysis) -> LootDb {
-        let defs = &analysis.resolved.defs;
+    pub fn new(data: &Database) -> LootDb {
+        let defs = &data.resolved.defs;
         // The map type is the resolver's; inferred so that its hasher stays its business.
         let empty = Default::default();
         let table_defs = defs.get(Registry::LootTables.index()).unwrap_or(&empty);
@@ -390,7 +307,7 @@ impl LootDb {
         let mut item_names: Vec<&str> = Vec::new();
         let mut affix_names: Vec<&str> = Vec::new();
         for id in &ids {
-            for le in analysis.entry(table_defs[*id].current).loot_entries() {
+            for le in data.entry(table_defs[*id].current).loot_entries() {
                 match &le.kind {
                     LootKind::Item(s) if item_defs.contains_key(&s.value) => item_names.push(&s.value),
                     LootKind::Affix(s) if affix_defs.contains_key(&s.value) => affix_names.push(&s.value),
@@ -405,12 +322,12 @@ impl LootDb {
         let item_index: HashMap<&str, u32> = item_names.iter().enumerate().map(|(i, s)| (*s, i as u32)).collect();
         let affix_index: HashMap<&str, u32> = affix_names.iter().enumerate().map(|(i, s)| (*s, i as u32)).collect();
 
-        let kind_of = |id: &str| analysis.table_kinds.get(id).copied();
+        let kind_of = |id: &str| data.table_kinds.get(id).copied();
         let mut tables: Vec<Table> = Vec::with_capacity(ids.len());
         let mut problems: Vec<Option<String>> = Vec::with_capacity(ids.len());
-        let mut edges: Vec<Vec<u32>> = Vec::with_capacity(ids.len());
+        let mut edges: Vec<Vec<usize>> = Vec::with_capacity(ids.len());
         for id in &ids {
-            let e = analysis.entry(table_defs[*id].current);
+            let e = data.entry(table_defs[*id].current);
             let kind = kind_of(id);
             let mut t = Table {
                 id: (*id).clone(),
@@ -444,7 +361,7 @@ impl LootDb {
                                     if kind_of(&a.value) == Some(TableKind::Items) {
                                         note(format!("`affixes = \"{}\"` names an item table", a.value));
                                     }
-                                    out_edges.push(j);
+                                    out_edges.push(j as usize);
                                     Some(j)
                                 }
                             },
@@ -476,7 +393,7 @@ impl LootDb {
                                     note(format!("it nests `{}`, which is {}", s.value, k.noun()));
                                 }
                             }
-                            out_edges.push(j);
+                            out_edges.push(j as usize);
                             Outcome::Table(j)
                         }
                         None => {
@@ -511,23 +428,22 @@ impl LootDb {
 
         // Refusals, children before parents: a cycle refuses its members, a problem its table,
         // and either refuses every table above it.
-        for comp in sccs(&edges) {
-            let is_cycle = comp.len() > 1 || edges[comp[0] as usize].contains(&comp[0]);
-            if is_cycle {
+        for comp in strongly_connected_components(&edges) {
+            if is_cycle(&edges, &comp) {
                 let start = *comp.iter().min().unwrap_or(&comp[0]);
-                let path: Arc<[String]> = cycle_path(&edges, &comp, start).iter().map(|&i| tables[i as usize].id.clone()).collect();
+                let path: Arc<[String]> = cycle_path(&edges, &comp, start).iter().map(|&i| tables[i].id.clone()).collect();
                 for &v in &comp {
-                    tables[v as usize].refusal = Some(LootError::Cycle { table: tables[v as usize].id.clone(), cycle: path.clone() });
+                    tables[v].refusal = Some(LootError::Cycle { table: tables[v].id.clone(), cycle: path.clone() });
                 }
                 continue;
             }
-            let v = comp[0] as usize;
+            let v = comp[0];
             let id = tables[v].id.clone();
             if let Some(reason) = problems[v].take() {
                 tables[v].refusal = Some(LootError::Invalid { table: id.clone(), culprit: id, reason });
                 continue;
             }
-            let inherited = edges[v].iter().find_map(|&c| tables[c as usize].refusal.as_ref()).map(|r| match r {
+            let inherited = edges[v].iter().find_map(|&c| tables[c].refusal.as_ref()).map(|r| match r {
                 LootError::Cycle { cycle, .. } => LootError::Cycle { table: id.clone(), cycle: cycle.clone() },
                 LootError::Invalid { culprit, reason, .. } => LootError::Invalid { table: id.clone(), culprit: culprit.clone(), reason: reason.clone() },
                 other => other.clone(),
@@ -540,7 +456,7 @@ impl LootDb {
             index,
             items: item_names.into_iter().map(Arc::from).collect(),
             affixes: affix_names.into_iter().map(Arc::from).collect(),
-            luck_factor: analysis.resolved.balance.luck_factor,
+            luck_factor: data.resolved.balance.luck_factor,
         }
     }
 
@@ -1108,16 +1024,5 @@ mod tests {
         // A huge range must neither loop nor lose precision: mean of x^n over 0..=m-1 ≈ 1/(m·d).
         let got = ln_none_from_rolls(1e-3, Range { min: 0, max: u32::MAX }, 0.0).exp();
         assert!((got - 1.0 / (f64::from(u32::MAX) + 1.0) / 1e-3).abs() < 1e-12, "{got}");
-    }
-
-    #[test]
-    fn cycle_path_is_a_real_path() {
-        // 0 → 1 → 2 → 0, plus 1 → 0.
-        let edges = vec![vec![1], vec![2, 0], vec![0]];
-        assert_eq!(cycle_path(&edges, &[0, 1, 2], 0), vec![0, 1, 0]);
-        let edges = vec![vec![1], vec![2], vec![0]];
-        assert_eq!(cycle_path(&edges, &[0, 1, 2], 0), vec![0, 1, 2, 0]);
-        let edges = vec![vec![0]];
-        assert_eq!(cycle_path(&edges, &[0], 0), vec![0, 0]);
     }
 }

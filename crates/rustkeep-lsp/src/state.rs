@@ -188,7 +188,7 @@ impl State {
         let facts = match dirty {
             Dirty::Clean => return,
             Dirty::Files(set) => {
-                let mut facts = std::mem::take(&mut self.analysis.facts);
+                let mut facts = std::mem::take(&mut self.analysis.db.facts);
                 facts.resize(self.project.files.len(), None);
                 for fid in &set {
                     facts[fid.0 as usize] = lower_source(self.project.file(*fid));
@@ -369,7 +369,7 @@ impl State {
     }
 
     pub fn facts(&self, fid: FileId) -> Option<&FileFacts> {
-        self.analysis.facts.get(fid.0 as usize)?.as_deref()
+        self.analysis.db.facts.get(fid.0 as usize)?.as_deref()
     }
 
     /// The mod a file belongs to.

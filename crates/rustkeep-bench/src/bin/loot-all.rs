@@ -7,7 +7,7 @@ fn main() {
     let cwd = std::env::current_dir().expect("cwd");
     let project = rustkeep_data::project::load(&[std::path::PathBuf::from(&dir)], &cwd, &Default::default());
     let analysis = rustkeep_check::analyze(&project);
-    let db = rustkeep_engine::loot::LootDb::new(&analysis);
+    let db = rustkeep_engine::loot::LootDb::new(&analysis.db);
     let t = std::time::Instant::now();
     let all = db.analyze_all(luck);
     let ok = all.iter().filter(|(_, r)| r.is_ok()).count();

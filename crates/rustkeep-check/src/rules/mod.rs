@@ -1,13 +1,12 @@
 //! The cross-file rules, one module per family. Structural rules run while files are lowered
 //! (`rustkeep_data::lower`) and while registries are resolved (`rustkeep_data::resolve`).
 
+use rustkeep_data::db::Database;
 use rustkeep_data::diag::Diagnostic;
 use rustkeep_data::model::{Action, Check, Entry, Trigger};
 use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::{Event, Registry, TargetPresence};
-
-use crate::Analysis;
 
 pub mod loot;
 pub mod references;
@@ -16,9 +15,7 @@ pub mod usage;
 
 /// The cross-file rules, run after every change over the cached per-file facts. The three
 /// families only read the resolved data, so they run side by side when there are cores to spare.
-pub fn run_all(project: &Project, analysis: &mut Analysis, out: &mut Vec<Diagnostic>) {
-    analysis.table_kinds = loot::infer_kinds(analysis);
-    let a: &Analysis = analysis;
+pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
     if rustkeep_data::par::default_threads() < 2 {
         references::check(project, a, out);
         loot::check(project, a, out);
@@ -44,26 +41,17 @@ pub fn run_all(project: &Project, analysis: &mut Analysis, out: &mut Vec<Diagnos
     out.extend(usage);
 }
 
-/// The rules that need nothing but one file, run once per version of the file: trigger rules,
-/// and the quests the file starts (for `quest-never-started`). A file that does not parse shows
-/// only its syntax errors.
+/// The rules that need nothing but one file, run once per version of the file: the trigger
+/// rules. A file that does not parse shows only its syntax errors.
 pub fn local(file: FileId, facts: &mut rustkeep_data::lower::FileFacts) {
+    if facts.has_syntax_errors {
+        return;
+    }
     let mut out = Vec::new();
-    let mut started = Vec::new();
     for e in &facts.entries {
         triggers::check_entry(file, e, &mut out);
-        visit_entry(e, |_, _, _, actions| {
-            for a in actions {
-                if let rustkeep_data::model::ActionData::StartQuest { quest } = &a.data {
-                    started.push(quest.value.clone());
-                }
-            }
-        });
     }
-    if !facts.has_syntax_errors {
-        facts.diagnostics.extend(out);
-    }
-    facts.started_quests = started;
+    facts.diagnostics.extend(out);
 }
 
 /// Where a list of actions or checks is evaluated, and so what `target` means there.
@@ -128,14 +116,4 @@ pub fn visit_entry<'e>(e: &'e Entry, mut f: impl FnMut(Place, Option<&'e Trigger
             f(Place::NoTarget(what), None, &[], actions);
         }
     }
-}
-
-/// Every data file's entries, with their file.
-pub fn all_entries(analysis: &Analysis) -> impl Iterator<Item = (FileId, &Entry)> {
-    analysis
-        .facts
-        .iter()
-        .enumerate()
-        .filter_map(|(i, f)| f.as_ref().map(|f| (FileId(i as u32), f)))
-        .flat_map(|(fid, f)| f.entries.iter().map(move |e| (fid, e)))
 }

@@ -3,7 +3,7 @@
 //! fields of the trigger's event, checks, `who`, attributes, damage types, actions (with a snippet
 //! of their required fields), and IDs of the right registry and loot-table kind.
 
-use rustkeep_check::TableKind;
+use rustkeep_data::db::TableKind;
 use rustkeep_data::source::FileId;
 use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{self, FieldDef, FieldType, RefKind, Registry, WhenValue};
@@ -259,7 +259,7 @@ fn snippet(fields: &[FieldDef]) -> String {
 
 /// IDs (or tags) of the wanted kind, with "noun · name — mod" as detail.
 fn ids(state: &State, ctx: &Context, kind: RefKind) -> Vec<(String, String)> {
-    let a = &state.analysis;
+    let a = &state.analysis.db;
     let Some(reg) = kind.registry() else {
         // Tags: every tag some entry carries.
         let mut tags: Vec<String> = a.facts.iter().flatten().flat_map(|f| f.tag_defs.iter().map(|t| t.value.clone())).collect();

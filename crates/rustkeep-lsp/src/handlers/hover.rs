@@ -113,7 +113,7 @@ pub fn event_doc(e: Event) -> String {
 }
 
 fn id_doc(state: &State, sym: Sym, name: &str) -> String {
-    let a = &state.analysis;
+    let a = &state.analysis.db;
     let reg = match sym {
         Sym::Tag => {
             let carriers = ids::all(state, Sym::Tag, name).into_iter().filter(|o| o.role == ids::Role::Definition).count();
@@ -154,7 +154,7 @@ fn id_doc(state: &State, sym: Sym, name: &str) -> String {
 
 /// The exact drop chances of a loot table (luck 0), from the engine.
 fn loot_doc(state: &State, id: &str) -> String {
-    let db = LootDb::new(&state.analysis);
+    let db = LootDb::new(&state.analysis.db);
     match db.analyze(id, 0.0) {
         Ok(report) => {
             let mut s = format!(
