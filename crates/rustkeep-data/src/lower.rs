@@ -244,12 +244,12 @@ impl<'t> Lower<'t> {
     fn document(&mut self, root: &Spanned<DeTable<'_>>) {
         for (key, value) in root.get_ref().iter() {
             let name = key.get_ref().as_ref();
-            if name == "balance" {
+            if name == BALANCE_KEY {
                 self.balance_table(value);
                 continue;
             }
             let Some(registry) = Registry::from_key(name) else {
-                let candidates = REGISTRIES.iter().map(|r| r.key).chain(["balance"]);
+                let candidates = REGISTRIES.iter().map(|r| r.key).chain([BALANCE_KEY]);
                 let suggestion = suggest::closest(name, candidates);
                 let mut msg = format!("`{name}` is not a registry");
                 if let Some(s) = suggestion {
@@ -282,7 +282,7 @@ impl<'t> Lower<'t> {
 
     fn balance_table(&mut self, value: &DV<'_>) {
         let DeValue::Table(t) = value.get_ref() else {
-            self.wrong_type("balance", "a table", value);
+            self.wrong_type(BALANCE_KEY, "a table", value);
             return;
         };
         for (def, key_span, v) in self.known_fields(t, BALANCE_FIELDS, Code::UnknownField, &"`[balance]`") {
@@ -336,8 +336,8 @@ impl<'t> Lower<'t> {
         let rdef = registry.def();
         // Messages are formatted only when a diagnostic is raised: this runs for every entry.
         let present = self.known_fields(table, rdef.fields, Code::UnknownField, &format_args!("this {} (`[[{}]]`)", rdef.noun, rdef.key));
-        let has_overrides = present.iter().any(|(d, _, _)| d.name == "overrides");
-        let skip: &[&str] = if has_overrides { &["id"] } else { &[] };
+        let has_overrides = present.iter().any(|(d, _, _)| d.name == field::OVERRIDES);
+        let skip: &[&str] = if has_overrides { &[field::ID] } else { &[] };
         self.require(&present, rdef.fields, span.clone(), &format_args!("this {} (`[[{}]]`)", rdef.noun, rdef.key), skip);
 
         let mut entry =
@@ -384,8 +384,7 @@ impl<'t> Lower<'t> {
 
     fn invalid_id(&mut self, s: &str, span: Span, what: &str) {
         let fixed = s.trim().to_lowercase().replace([' ', '-'], "_");
-        let msg =
-            format!("`{s}` is not a valid {what}: IDs are `namespace:name` in lower case letters, digits and `_` (`[a-z][a-z0-9_]*:[a-z0-9_]+(/[a-z0-9_]+)*`)");
+        let msg = format!("`{s}` is not a valid {what}: IDs are `namespace:name` in lower case letters, digits and `_` (`{ID_GRAMMAR}`)");
         let d = self.diag(Code::InvalidId, span, msg);
         if vocab::is_valid_id(&fixed) {
             *d = d.clone().with_fix(format!("write `{fixed}`"), toml_string(&fixed));
@@ -466,7 +465,7 @@ impl<'t> Lower<'t> {
             FieldType::Int { min } => match int_of(v.get_ref()) {
                 Some(Ok(n)) if n >= min => Some(Value::Int(n)),
                 Some(Ok(n)) => {
-                    let code = if name == "weight" { Code::InvalidWeight } else { ctx.range_code() };
+                    let code = if name == field::WEIGHT { Code::InvalidWeight } else { ctx.range_code() };
                     self.diag(code, span, format!("`{name}` must be an integer ≥ {min}, not {n}"));
                     None
                 }
@@ -475,7 +474,7 @@ impl<'t> Lower<'t> {
                     None
                 }
                 None => {
-                    if name == "weight" {
+                    if name == field::WEIGHT {
                         let got = type_name(v.get_ref());
                         self.diag(Code::InvalidWeight, span, format!("`weight` must be an integer ≥ 1, not {got}"));
                     } else {
@@ -551,11 +550,10 @@ impl<'t> Lower<'t> {
             FieldType::Who => {
                 let s = self.string(name, v)?;
                 match s {
-                    "self" => Some(Value::Str("self".into())),
-                    "target" => Some(Value::Str("target".into())),
+                    who::SELF | who::TARGET => Some(Value::Str(s.to_string())),
                     _ => {
                         let code = if ctx == Ctx::Action { Code::MalformedAction } else { Code::MalformedCondition };
-                        let suggestion = suggest::closest(s, ["self", "target"]);
+                        let suggestion = suggest::closest(s, who::ALL.iter().copied());
                         let d = self.diag(code, span, format!("`{name}` must be `self` or `target`, not {}", toml_string(s)));
                         if let Some(sug) = suggestion {
                             *d = d.clone().with_fix(format!("replace with `{sug}`"), toml_string(sug));
@@ -579,7 +577,7 @@ impl<'t> Lower<'t> {
                 let items = self.array(name, v)?;
                 let mut out = Vec::with_capacity(items.len());
                 for item in items {
-                    let Some(s) = self.string("tags", item) else { continue };
+                    let Some(s) = self.string(field::TAGS, item) else { continue };
                     if !vocab::is_valid_id(s) {
                         self.invalid_id(s, item.span(), "tag");
                         continue;
@@ -775,12 +773,12 @@ impl<'t> Lower<'t> {
         let present = self.known_fields(table, MODIFIER_FIELDS, Code::UnknownField, &"a modifier");
         self.require(&present, MODIFIER_FIELDS, span.clone(), &"this modifier", &[]);
         let before = self.errors;
-        let has_add = present.iter().any(|(d, _, _)| d.name == "add");
-        let has_mul = present.iter().any(|(d, _, _)| d.name == "multiply");
+        let has_add = present.iter().any(|(d, _, _)| d.name == field::ADD);
+        let has_mul = present.iter().any(|(d, _, _)| d.name == field::MULTIPLY);
         if !has_add && !has_mul {
             self.diag(Code::MissingField, span.clone(), "this modifier needs one of `add` or `multiply`");
         } else if has_add && has_mul {
-            let key = present.iter().find(|(d, _, _)| d.name == "multiply").map(|p| p.1.clone()).unwrap_or(span.clone());
+            let key = present.iter().find(|(d, _, _)| d.name == field::MULTIPLY).map(|p| p.1.clone()).unwrap_or(span.clone());
             self.diag(Code::WrongType, key, "a modifier takes exactly one of `add` or `multiply`: split it into two modifiers");
         }
         let mut attribute = None;
@@ -788,10 +786,10 @@ impl<'t> Lower<'t> {
         let mut condition = Vec::new();
         for (def, _, v) in present {
             match (def.name, self.value(def, v, Ctx::Plain)) {
-                ("attribute", Some(Value::Str(s))) => attribute = Some(s),
-                ("add", Some(Value::Float(x))) => op = Some(ModOp::Add(x)),
-                ("multiply", Some(Value::Float(x))) => op = Some(ModOp::Multiply(x)),
-                ("condition", Some(Value::Conditions(c))) => condition = c,
+                (field::ATTRIBUTE, Some(Value::Str(s))) => attribute = Some(s),
+                (field::ADD, Some(Value::Float(x))) => op = Some(ModOp::Add(x)),
+                (field::MULTIPLY, Some(Value::Float(x))) => op = Some(ModOp::Multiply(x)),
+                (field::CONDITION, Some(Value::Conditions(c))) => condition = c,
                 _ => {}
             }
         }
@@ -833,7 +831,7 @@ impl<'t> Lower<'t> {
 
     fn when(&mut self, v: &DV<'_>) -> Option<Vec<When>> {
         let DeValue::Table(t) = v.get_ref() else {
-            self.wrong_type("when", "a table of event filters, e.g. `{ damage_type = \"fire\" }`", v);
+            self.wrong_type(field::WHEN, "a table of event filters, e.g. `{ damage_type = \"fire\" }`", v);
             return None;
         };
         let mut out = Vec::new();
@@ -869,7 +867,8 @@ impl<'t> Lower<'t> {
                     if OUTCOMES.contains(&s) {
                         true
                     } else {
-                        let d = self.diag(Code::WrongType, val.span(), format!("`outcome` must be `victory` or `fled`, not {}", toml_string(s)));
+                        let msg = format!("`{name}` must be `{}` or `{}`, not {}", outcome::VICTORY, outcome::FLED, toml_string(s));
+                        let d = self.diag(Code::WrongType, val.span(), msg);
                         if let Some(sug) = suggest::closest(s, OUTCOMES.iter().copied()) {
                             *d = d.clone().with_fix(format!("replace with `{sug}`"), toml_string(sug));
                         }
@@ -901,7 +900,7 @@ impl<'t> Lower<'t> {
     }
 
     fn check(&mut self, table: &DeTable<'_>, span: Span) -> Option<Check> {
-        let (name, name_span) = self.discriminator(table, "check", span.clone(), "check")?;
+        let (name, name_span) = self.discriminator(table, field::CHECK, span.clone(), "check")?;
         let Some(kind) = CheckKind::from_name(name) else {
             self.unknown_name(Code::UnknownCheck, "check", name, name_span, CHECKS.iter().map(|c| c.name), CHECK_ALIASES);
             return None;
@@ -925,24 +924,24 @@ impl<'t> Lower<'t> {
         for (def, _, v) in &present {
             let value = self.value(def, v, Ctx::Check);
             match (def.name, value) {
-                ("who", Some(Value::Str(s))) => {
-                    who = Some(if s == "self" { Who::SelfBearer } else { Who::Target });
+                (field::WHO, Some(Value::Str(s))) => {
+                    who = Some(if s == who::SELF { Who::SelfBearer } else { Who::Target });
                     who_span = v.span();
                 }
-                ("not", Some(Value::Bool(b))) => not = b,
-                ("value", Some(Value::Ref(r))) => tag = Some(r),
-                ("value", Some(Value::Float(x))) => fraction = Some(x),
-                ("attribute", Some(Value::Str(s))) => attribute = Some(s),
-                ("at_least", Some(Value::Float(x))) => at_least = Some(x),
-                ("below", Some(Value::Float(x))) => below = Some(x),
-                ("item", Some(Value::Ref(r))) => item = Some(r),
-                ("count", Some(Value::Int(n))) => count = n.min(u32::MAX as i64) as u32,
+                (field::NOT, Some(Value::Bool(b))) => not = b,
+                (field::VALUE, Some(Value::Ref(r))) => tag = Some(r),
+                (field::VALUE, Some(Value::Float(x))) => fraction = Some(x),
+                (field::ATTRIBUTE, Some(Value::Str(s))) => attribute = Some(s),
+                (field::AT_LEAST, Some(Value::Float(x))) => at_least = Some(x),
+                (field::BELOW, Some(Value::Float(x))) => below = Some(x),
+                (field::ITEM, Some(Value::Ref(r))) => item = Some(r),
+                (field::COUNT, Some(Value::Int(n))) => count = n.min(u32::MAX as i64) as u32,
                 _ => {}
             }
         }
         if kind == CheckKind::Attribute {
             let has = |n: &str| present.iter().any(|(d, _, _)| d.name == n);
-            if !has("at_least") && !has("below") {
+            if !has(field::AT_LEAST) && !has(field::BELOW) {
                 self.diag(Code::MalformedCondition, span.clone(), "an `attribute` check needs `at_least`, `below` or both");
             } else if let (Some(a), Some(b)) = (at_least, below) {
                 if a >= b {
@@ -964,7 +963,7 @@ impl<'t> Lower<'t> {
     }
 
     fn action(&mut self, table: &DeTable<'_>, span: Span) -> Option<Action> {
-        let (name, name_span) = self.discriminator(table, "action", span.clone(), "action")?;
+        let (name, name_span) = self.discriminator(table, field::ACTION, span.clone(), "action")?;
         let Some(kind) = ActionKind::from_name(name) else {
             self.unknown_name(Code::UnknownAction, "action", name, name_span, ACTIONS.iter().map(|a| a.name), ACTION_ALIASES);
             return None;
@@ -985,14 +984,14 @@ impl<'t> Lower<'t> {
         for (def, _, v) in &present {
             let value = self.value(def, v, Ctx::Action);
             match (def.name, value) {
-                ("target", Some(Value::Str(s))) => {
-                    target = Some(if s == "self" { Who::SelfBearer } else { Who::Target });
+                (field::TARGET, Some(Value::Str(s))) => {
+                    target = Some(if s == who::SELF { Who::SelfBearer } else { Who::Target });
                     target_span = Some(v.span());
                 }
-                ("amount", Some(Value::Int(n))) => amount = n.min(u32::MAX as i64) as u32,
-                ("count", Some(Value::Int(n))) => count = n.min(u32::MAX as i64) as u32,
-                ("turns", Some(Value::Int(n))) => turns = Some(n.min(u32::MAX as i64) as u32),
-                ("damage_type", Some(Value::Str(s))) => damage_type = Some(s),
+                (field::AMOUNT, Some(Value::Int(n))) => amount = n.min(u32::MAX as i64) as u32,
+                (field::COUNT, Some(Value::Int(n))) => count = n.min(u32::MAX as i64) as u32,
+                (field::TURNS, Some(Value::Int(n))) => turns = Some(n.min(u32::MAX as i64) as u32),
+                (field::DAMAGE_TYPE, Some(Value::Str(s))) => damage_type = Some(s),
                 (_, Some(Value::Ref(r))) => id = Some(r),
                 _ => {}
             }
@@ -1030,23 +1029,23 @@ impl<'t> Lower<'t> {
         for (def, key_span, v) in &present {
             let value = self.value(def, v, Ctx::Loot);
             match (def.name, value) {
-                ("item", Some(Value::Ref(r))) => kinds.push(("item", LootKind::Item(r))),
-                ("table", Some(Value::Ref(r))) => kinds.push(("table", LootKind::Table(r))),
-                ("affix", Some(Value::Ref(r))) => kinds.push(("affix", LootKind::Affix(r))),
-                ("nothing", Some(Value::Bool(true))) => kinds.push(("nothing", LootKind::Nothing)),
-                ("nothing", Some(Value::Bool(false))) => {}
-                ("item" | "table" | "affix" | "nothing", None) => kind_values_ok = false,
-                ("weight", Some(Value::Int(n))) => {
+                (field::ITEM, Some(Value::Ref(r))) => kinds.push((field::ITEM, LootKind::Item(r))),
+                (field::TABLE, Some(Value::Ref(r))) => kinds.push((field::TABLE, LootKind::Table(r))),
+                (field::AFFIX, Some(Value::Ref(r))) => kinds.push((field::AFFIX, LootKind::Affix(r))),
+                (field::NOTHING, Some(Value::Bool(true))) => kinds.push((field::NOTHING, LootKind::Nothing)),
+                (field::NOTHING, Some(Value::Bool(false))) => {}
+                (field::ITEM | field::TABLE | field::AFFIX | field::NOTHING, None) => kind_values_ok = false,
+                (field::WEIGHT, Some(Value::Int(n))) => {
                     weight = Some(n as u64);
                     weight_span = Some(v.span());
                 }
-                ("weight", None) => weight_span = Some(v.span()),
-                ("guaranteed", Some(Value::Bool(b))) => guaranteed = b,
-                ("count", Some(Value::Range(r))) => {
+                (field::WEIGHT, None) => weight_span = Some(v.span()),
+                (field::GUARANTEED, Some(Value::Bool(b))) => guaranteed = b,
+                (field::COUNT, Some(Value::Range(r))) => {
                     count = Some(r);
                     count_span = Some(key_span.clone());
                 }
-                ("affixes", Some(Value::Ref(r))) => {
+                (field::AFFIXES, Some(Value::Ref(r))) => {
                     affixes_span = Some(key_span.clone());
                     affixes = Some(r);
                 }
@@ -1097,8 +1096,8 @@ fn trigger_from_fields(span: Span, fields: &[Field]) -> Trigger {
             (Value::Event(e), _) => t.on = Some(Sp::new(f.span.clone(), *e)),
             (Value::When(w), _) => t.when = w.clone(),
             (Value::Conditions(c), _) => t.condition = c.clone(),
-            (Value::Float(x), "chance") => t.chance = *x,
-            (Value::Actions(a), "actions") => t.actions = a.clone(),
+            (Value::Float(x), field::CHANCE) => t.chance = *x,
+            (Value::Actions(a), field::ACTIONS) => t.actions = a.clone(),
             _ => {}
         }
     }

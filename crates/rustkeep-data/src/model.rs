@@ -8,7 +8,7 @@
 
 use crate::source::FileId;
 use crate::text::Span;
-use crate::vocab::{ActionKind, CheckKind, Event, FieldDef, RefKind, Registry, WhenField};
+use crate::vocab::{field, who, ActionKind, CheckKind, Event, FieldDef, RefKind, Registry, WhenField};
 
 /// A value with the byte span it came from.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,8 +32,8 @@ pub enum Who {
 impl Who {
     pub fn as_str(self) -> &'static str {
         match self {
-            Who::SelfBearer => "self",
-            Who::Target => "target",
+            Who::SelfBearer => who::SELF,
+            Who::Target => who::TARGET,
         }
     }
 }
@@ -92,6 +92,20 @@ pub enum ActionData {
 }
 
 impl ActionData {
+    /// The action's row in the vocabulary (its name is `kind().name()`).
+    pub fn kind(&self) -> ActionKind {
+        match self {
+            ActionData::Damage { .. } => ActionKind::Damage,
+            ActionData::Heal { .. } => ActionKind::Heal,
+            ActionData::GiveItem { .. } => ActionKind::GiveItem,
+            ActionData::TakeItem { .. } => ActionKind::TakeItem,
+            ActionData::ApplyStatus { .. } => ActionKind::ApplyStatus,
+            ActionData::Spawn { .. } => ActionKind::Spawn,
+            ActionData::StartQuest { .. } => ActionKind::StartQuest,
+            ActionData::Flee => ActionKind::Flee,
+            ActionData::OpenShop { .. } => ActionKind::OpenShop,
+        }
+    }
     pub fn target(&self) -> Option<Who> {
         match self {
             ActionData::Damage { target, .. }
@@ -236,39 +250,46 @@ impl Entry {
     pub fn field(&self, name: &str) -> Option<&Field> {
         self.fields.iter().find(|f| f.def.name == name)
     }
+    /// The field a typed accessor reads. Asking for a field the registry does not have is a bug
+    /// of the reader (a renamed or moved vocabulary row), never a property of the data: debug
+    /// builds, and so every test, stop there instead of reading `None` forever after.
+    fn typed(&self, name: &str) -> Option<&Field> {
+        debug_assert!(self.registry.field(name).is_some(), "`{name}` is not a field of `[[{}]]` in the vocabulary", self.registry.key());
+        self.field(name)
+    }
     pub fn str(&self, name: &str) -> Option<&str> {
-        match self.field(name).map(|f| &f.value) {
+        match self.typed(name).map(|f| &f.value) {
             Some(Value::Str(s)) => Some(s),
             _ => None,
         }
     }
     pub fn int(&self, name: &str) -> Option<i64> {
-        match self.field(name).map(|f| &f.value) {
+        match self.typed(name).map(|f| &f.value) {
             Some(Value::Int(v)) => Some(*v),
             _ => None,
         }
     }
     pub fn float(&self, name: &str) -> Option<f64> {
-        match self.field(name).map(|f| &f.value) {
+        match self.typed(name).map(|f| &f.value) {
             Some(Value::Float(v)) => Some(*v),
             Some(Value::Int(v)) => Some(*v as f64),
             _ => None,
         }
     }
     pub fn bool(&self, name: &str) -> Option<bool> {
-        match self.field(name).map(|f| &f.value) {
+        match self.typed(name).map(|f| &f.value) {
             Some(Value::Bool(v)) => Some(*v),
             _ => None,
         }
     }
     pub fn reference(&self, name: &str) -> Option<&Sp<String>> {
-        match self.field(name).map(|f| &f.value) {
+        match self.typed(name).map(|f| &f.value) {
             Some(Value::Ref(r)) => Some(r),
             _ => None,
         }
     }
     pub fn ref_list(&self, name: &str) -> &[Sp<String>] {
-        match self.field(name).map(|f| &f.value) {
+        match self.typed(name).map(|f| &f.value) {
             Some(Value::RefList(r)) => r,
             _ => &[],
         }
@@ -279,7 +300,7 @@ impl Entry {
         self.fields.iter().find_map(|f| if let Value::Tags(r) = &f.value { Some(r.as_slice()) } else { None }).unwrap_or(&[])
     }
     pub fn range(&self, name: &str) -> Option<Range> {
-        match self.field(name).map(|f| &f.value) {
+        match self.typed(name).map(|f| &f.value) {
             Some(Value::Range(r)) => Some(*r),
             _ => None,
         }
@@ -298,6 +319,7 @@ impl Entry {
         self.fields.iter().find_map(|f| if let Value::Triggers(t) = &f.value { Some(t.as_slice()) } else { None }).unwrap_or(&[])
     }
     pub fn actions(&self, name: &str) -> &[Action] {
+        debug_assert!(self.registry.field(name).is_some(), "`{name}` is not a field of `[[{}]]` in the vocabulary", self.registry.key());
         self.fields
             .iter()
             .find_map(|f| match &f.value {
@@ -313,13 +335,17 @@ impl Entry {
         self.fields.iter().find_map(|f| if let Value::LootEntries(e) = &f.value { Some(e.as_slice()) } else { None }).unwrap_or(&[])
     }
     pub fn grid(&self) -> Option<&Grid> {
-        match self.field("grid").map(|f| &f.value) {
+        match self.typed(field::GRID).map(|f| &f.value) {
             Some(Value::Grid(g)) => Some(g),
             _ => None,
         }
     }
+    /// The display name, for the registries that have one.
     pub fn name(&self) -> Option<&str> {
-        self.str("name")
+        match self.field(field::NAME).map(|f| &f.value) {
+            Some(Value::Str(s)) => Some(s),
+            _ => None,
+        }
     }
 }
 

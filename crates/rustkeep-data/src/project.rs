@@ -13,7 +13,6 @@ use crate::diag::{Code, Diagnostic, Loc};
 use crate::manifest::{read_manifest, read_workspace, Manifest, WorkspaceConfig};
 use crate::model::Sp;
 use crate::source::{FileId, FileKind, SourceFile};
-use crate::vocab;
 
 /// The base game's data files, compiled into the binary.
 pub mod bundled {
@@ -578,9 +577,4 @@ fn glob_dirs(root: &Path, pattern: &str, pat: &glob::Pattern) -> Vec<PathBuf> {
     out.sort();
     out.dedup();
     out
-}
-
-/// Is `s` usable as a namespace? (Re-exported for the loaders of other crates.)
-pub fn valid_namespace(s: &str) -> bool {
-    vocab::is_valid_namespace(s)
 }

@@ -39,7 +39,7 @@ pub struct Balance {
 
 impl Default for Balance {
     fn default() -> Self {
-        Balance { luck_factor: 0.05 }
+        Balance { luck_factor: crate::vocab::LUCK_FACTOR_DEFAULT }
     }
 }
 
@@ -227,7 +227,7 @@ pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
                 buckets[e.registry.index()].push((mi, EntryRef { file: fid, index: idx as u32 }));
             }
             for b in &ff.balance {
-                if b.key == "luck_factor" {
+                if b.key == crate::vocab::field::LUCK_FACTOR {
                     balance.luck_factor = b.value;
                 }
                 if !m.is_core {

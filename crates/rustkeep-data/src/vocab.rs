@@ -4,7 +4,23 @@
 //! by these tables, the validator reads the event/check/action rows, the language server completes
 //! and hovers from them, the JSON Schema and the reference docs are generated from them, and the
 //! engine interprets the same names. Adding an event, a check, an action or a registry field is one
-//! row here.
+//! row here. Every name is written once, in [`names`]: the rows below are built from those
+//! constants, and code elsewhere reads fields, attributes and payload keys through them.
+
+mod names;
+
+pub use names::{attr, damage, field, glyph, outcome, payload, slot, who};
+
+/// At most this many events are handled in one step (one turn); the rest are dropped with a
+/// warning. Self-feeding triggers are cut off here.
+pub const EVENT_CAP: usize = 100;
+
+/// The key of the singleton `[balance]` table of a data file (beside the registry arrays).
+pub const BALANCE_KEY: &str = "balance";
+
+/// The default of `[balance] luck_factor` (its row in [`BALANCE_FIELDS`] says the same; a test
+/// keeps them equal).
+pub const LUCK_FACTOR_DEFAULT: f64 = 0.05;
 
 /// Whether an event (or a place actions run in) has a `target` creature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,16 +78,21 @@ pub struct WhenFieldDef {
 }
 
 pub const WHEN_FIELDS: &[WhenFieldDef] = &[
-    WhenFieldDef { field: WhenField::DamageType, name: "damage_type", value: WhenValue::DamageType, doc: "The damage type of the hit or of the damage taken." },
-    WhenFieldDef { field: WhenField::Outcome, name: "outcome", value: WhenValue::Outcome, doc: "How the combat ended: `victory` or `fled`." },
-    WhenFieldDef { field: WhenField::Item, name: "item", value: WhenValue::Id(Registry::Items), doc: "The item picked up or used (an item ID)." },
-    WhenFieldDef { field: WhenField::Floor, name: "floor", value: WhenValue::Id(Registry::Floors), doc: "The floor entered (a floor ID)." },
-    WhenFieldDef { field: WhenField::Prefab, name: "prefab", value: WhenValue::Id(Registry::Prefabs), doc: "The room prefab entered (a prefab ID)." },
-    WhenFieldDef { field: WhenField::Npc, name: "npc", value: WhenValue::Id(Registry::Npcs), doc: "The NPC talked to (an NPC ID)." },
-    WhenFieldDef { field: WhenField::Quest, name: "quest", value: WhenValue::Id(Registry::Quests), doc: "The quest completed (a quest ID)." },
+    WhenFieldDef {
+        field: WhenField::DamageType,
+        name: payload::DAMAGE_TYPE,
+        value: WhenValue::DamageType,
+        doc: "The damage type of the hit or of the damage taken.",
+    },
+    WhenFieldDef { field: WhenField::Outcome, name: payload::OUTCOME, value: WhenValue::Outcome, doc: "How the combat ended: `victory` or `fled`." },
+    WhenFieldDef { field: WhenField::Item, name: payload::ITEM, value: WhenValue::Id(Registry::Items), doc: "The item picked up or used (an item ID)." },
+    WhenFieldDef { field: WhenField::Floor, name: payload::FLOOR, value: WhenValue::Id(Registry::Floors), doc: "The floor entered (a floor ID)." },
+    WhenFieldDef { field: WhenField::Prefab, name: payload::PREFAB, value: WhenValue::Id(Registry::Prefabs), doc: "The room prefab entered (a prefab ID)." },
+    WhenFieldDef { field: WhenField::Npc, name: payload::NPC, value: WhenValue::Id(Registry::Npcs), doc: "The NPC talked to (an NPC ID)." },
+    WhenFieldDef { field: WhenField::Quest, name: payload::QUEST, value: WhenValue::Id(Registry::Quests), doc: "The quest completed (a quest ID)." },
 ];
 
-pub const OUTCOMES: &[&str] = &["victory", "fled"];
+pub const OUTCOMES: &[&str] = outcome::ALL;
 
 impl WhenField {
     pub fn def(self) -> &'static WhenFieldDef {
@@ -129,7 +150,7 @@ pub const EVENTS: &[EventDef] = &[
         target: "the victim",
         target_presence: TargetPresence::Always,
         source_maybe_not_player: true,
-        payload: &["weapon", "damage_type"],
+        payload: &[payload::WEAPON, payload::DAMAGE_TYPE],
         when: &[WhenField::DamageType],
         doc: "An attack hits. Raised on the attacker: a flaming sword's trigger hangs here.",
     },
@@ -140,7 +161,7 @@ pub const EVENTS: &[EventDef] = &[
         target: "the dealer",
         target_presence: TargetPresence::Always,
         source_maybe_not_player: true,
-        payload: &["amount", "damage_type"],
+        payload: &[payload::AMOUNT, payload::DAMAGE_TYPE],
         when: &[WhenField::DamageType],
         doc: "A creature takes damage (also when it is reduced to 0). Raised on the victim: thorn armour hangs here.",
     },
@@ -162,7 +183,7 @@ pub const EVENTS: &[EventDef] = &[
         target: "—",
         target_presence: TargetPresence::Never,
         source_maybe_not_player: false,
-        payload: &["outcome"],
+        payload: &[payload::OUTCOME],
         when: &[WhenField::Outcome],
         doc: "A combat ended, with `outcome` = `victory` (no enemy left) or `fled`.",
     },
@@ -173,7 +194,7 @@ pub const EVENTS: &[EventDef] = &[
         target: "—",
         target_presence: TargetPresence::Never,
         source_maybe_not_player: true,
-        payload: &["item", "count", "affixes"],
+        payload: &[payload::ITEM, payload::COUNT, payload::AFFIXES],
         when: &[WhenField::Item],
         doc: "A creature received an item instance (pickup or `give_item`).",
     },
@@ -184,7 +205,7 @@ pub const EVENTS: &[EventDef] = &[
         target: "—",
         target_presence: TargetPresence::Never,
         source_maybe_not_player: true,
-        payload: &["item"],
+        payload: &[payload::ITEM],
         when: &[WhenField::Item],
         doc: "An item was used; its `use` actions ran first.",
     },
@@ -195,7 +216,7 @@ pub const EVENTS: &[EventDef] = &[
         target: "—",
         target_presence: TargetPresence::Never,
         source_maybe_not_player: false,
-        payload: &["floor", "depth"],
+        payload: &[payload::FLOOR, payload::DEPTH],
         when: &[WhenField::Floor],
         doc: "The player entered a floor. Floor triggers run on this event.",
     },
@@ -206,7 +227,7 @@ pub const EVENTS: &[EventDef] = &[
         target: "—",
         target_presence: TargetPresence::Never,
         source_maybe_not_player: false,
-        payload: &["prefab"],
+        payload: &[payload::PREFAB],
         when: &[WhenField::Prefab],
         doc: "The player entered a room built from a prefab. Prefab triggers run on this event.",
     },
@@ -217,7 +238,7 @@ pub const EVENTS: &[EventDef] = &[
         target: "—",
         target_presence: TargetPresence::Never,
         source_maybe_not_player: false,
-        payload: &["npc"],
+        payload: &[payload::NPC],
         when: &[WhenField::Npc],
         doc: "The player talked to an NPC; its `on_talk` actions ran first.",
     },
@@ -228,7 +249,7 @@ pub const EVENTS: &[EventDef] = &[
         target: "—",
         target_presence: TargetPresence::Never,
         source_maybe_not_player: false,
-        payload: &["quest"],
+        payload: &[payload::QUEST],
         when: &[WhenField::Quest],
         doc: "A quest reached its count; its reward actions ran first.",
     },
@@ -274,31 +295,31 @@ impl Event {
 
 /// The damage types of SPEC §2.1.
 pub const DAMAGE_TYPES: &[(&str, &str)] = &[
-    ("physical", "Weapons and claws; after resistance, the victim's `armor` is subtracted."),
-    ("fire", "Reduced by `fire_resistance`."),
-    ("ice", "Reduced by `ice_resistance`."),
-    ("lightning", "Reduced by `lightning_resistance`."),
-    ("poison", "Reduced by `poison_resistance`."),
+    (damage::PHYSICAL, "Weapons and claws; after resistance, the victim's `armor` is subtracted."),
+    (damage::FIRE, "Reduced by `fire_resistance`."),
+    (damage::ICE, "Reduced by `ice_resistance`."),
+    (damage::LIGHTNING, "Reduced by `lightning_resistance`."),
+    (damage::POISON, "Reduced by `poison_resistance`."),
 ];
 
 /// The attributes of SPEC §2.1.
 pub const ATTRIBUTES: &[(&str, &str)] = &[
-    ("level", "The creature's level."),
-    ("max_health", "Health at full; health itself is state, not an attribute."),
-    ("strength", "Raw might."),
-    ("dexterity", "Agility and finesse."),
-    ("intelligence", "Wits and spellcraft."),
-    ("armor", "Subtracted from physical damage taken (after resistance)."),
-    ("accuracy", "Skill at hitting."),
-    ("evasion", "Skill at not being hit."),
-    ("damage", "The amount an attack deals, read against the victim."),
-    ("crit_chance", "Chance of a critical hit."),
-    ("speed", "How quickly the creature acts."),
-    ("luck", "Each point adds `luck × balance.luck_factor` to the chance of one extra loot roll (at most 0.9)."),
-    ("fire_resistance", "Fraction of fire damage prevented (clamped to 0–0.9)."),
-    ("ice_resistance", "Fraction of ice damage prevented (clamped to 0–0.9)."),
-    ("lightning_resistance", "Fraction of lightning damage prevented (clamped to 0–0.9)."),
-    ("poison_resistance", "Fraction of poison damage prevented (clamped to 0–0.9)."),
+    (attr::LEVEL, "The creature's level."),
+    (attr::MAX_HEALTH, "Health at full; health itself is state, not an attribute."),
+    (attr::STRENGTH, "Raw might."),
+    (attr::DEXTERITY, "Agility and finesse."),
+    (attr::INTELLIGENCE, "Wits and spellcraft."),
+    (attr::ARMOR, "Subtracted from physical damage taken (after resistance)."),
+    (attr::ACCURACY, "Skill at hitting."),
+    (attr::EVASION, "Skill at not being hit."),
+    (attr::DAMAGE, "The amount an attack deals, read against the victim."),
+    (attr::CRIT_CHANCE, "Chance of a critical hit."),
+    (attr::SPEED, "How quickly the creature acts."),
+    (attr::LUCK, "Each point adds `luck × balance.luck_factor` to the chance of one extra loot roll (at most 0.9)."),
+    (attr::FIRE_RESISTANCE, "Fraction of fire damage prevented (clamped to 0–0.9)."),
+    (attr::ICE_RESISTANCE, "Fraction of ice damage prevented (clamped to 0–0.9)."),
+    (attr::LIGHTNING_RESISTANCE, "Fraction of lightning damage prevented (clamped to 0–0.9)."),
+    (attr::POISON_RESISTANCE, "Fraction of poison damage prevented (clamped to 0–0.9)."),
 ];
 
 pub fn is_attribute(name: &str) -> bool {
@@ -308,13 +329,27 @@ pub fn is_damage_type(name: &str) -> bool {
     DAMAGE_TYPES.iter().any(|(a, _)| *a == name)
 }
 
-/// `who` / `target` values.
-pub const WHO: &[(&str, &str)] = &[
-    ("self", "The bearer of the trigger (the creature, the user, the player for quests)."),
-    ("target", "The other side of the event (absent for events without target)."),
+/// The attribute that reduces each damage type (physical damage has none: armour is subtracted
+/// instead).
+pub const RESISTANCES: &[(&str, &str)] = &[
+    (damage::FIRE, attr::FIRE_RESISTANCE),
+    (damage::ICE, attr::ICE_RESISTANCE),
+    (damage::LIGHTNING, attr::LIGHTNING_RESISTANCE),
+    (damage::POISON, attr::POISON_RESISTANCE),
 ];
 
-pub const ITEM_SLOTS: &[&str] = &["weapon", "armor", "ring", "amulet"];
+/// The resistance attribute of a damage type, if it has one.
+pub fn resistance_of(damage_type: &str) -> Option<&'static str> {
+    RESISTANCES.iter().find(|(d, _)| *d == damage_type).map(|(_, a)| *a)
+}
+
+/// `who` / `target` values.
+pub const WHO: &[(&str, &str)] = &[
+    (who::SELF, "The bearer of the trigger (the creature, the user, the player for quests)."),
+    (who::TARGET, "The other side of the event (absent for events without target)."),
+];
+
+pub const ITEM_SLOTS: &[&str] = slot::ALL;
 
 /// The registries of SPEC §2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -358,6 +393,10 @@ impl Registry {
     }
     pub fn from_key(key: &str) -> Option<Registry> {
         REGISTRIES.iter().find(|d| d.key == key).map(|d| d.registry)
+    }
+    /// The row of one of this registry's fields.
+    pub fn field(self, name: &str) -> Option<&'static FieldDef> {
+        self.def().fields.iter().find(|f| f.name == name)
     }
     pub fn index(self) -> usize {
         self as usize
@@ -509,12 +548,12 @@ const fn dflt(name: &'static str, ty: FieldType, default: &'static str, doc: &'s
     FieldDef { name, ty, required: false, default: Some(default), doc }
 }
 
-const ID: FieldDef = req("id", FieldType::Id, "The entry's ID, `namespace:name`; may be omitted when `overrides` is given.");
-const OVERRIDES: FieldDef = opt("overrides", FieldType::Overrides, "Replace this existing entry of the same registry completely.");
-const NAME: FieldDef = req("name", FieldType::Str, "Display name.");
-const TAGS: FieldDef = opt("tags", FieldType::Tags, "Tags this entry carries, for `has_tag` checks.");
-const MODIFIERS: FieldDef = opt("modifiers", FieldType::Modifiers, "Attribute modifiers while the entry applies.");
-const TRIGGERS: FieldDef = opt("triggers", FieldType::Triggers, "Triggers: `{ on, when, condition, chance, actions }`.");
+const ID: FieldDef = req(field::ID, FieldType::Id, "The entry's ID, `namespace:name`; may be omitted when `overrides` is given.");
+const OVERRIDES: FieldDef = opt(field::OVERRIDES, FieldType::Overrides, "Replace this existing entry of the same registry completely.");
+const NAME: FieldDef = req(field::NAME, FieldType::Str, "Display name.");
+const TAGS: FieldDef = opt(field::TAGS, FieldType::Tags, "Tags this entry carries, for `has_tag` checks.");
+const MODIFIERS: FieldDef = opt(field::MODIFIERS, FieldType::Modifiers, "Attribute modifiers while the entry applies.");
+const TRIGGERS: FieldDef = opt(field::TRIGGERS, FieldType::Triggers, "Triggers: `{ on, when, condition, chance, actions }`.");
 
 pub struct RegistryDef {
     pub registry: Registry,
@@ -535,12 +574,12 @@ pub const REGISTRIES: &[RegistryDef] = &[
             OVERRIDES,
             NAME,
             TAGS,
-            dflt("price", FieldType::Int { min: 0 }, "0", "Base price in gold."),
-            dflt("stackable", FieldType::Bool, "false", "Whether copies stack in one inventory slot."),
-            opt("slot", FieldType::Enum(ITEM_SLOTS), "Equipment slot; omitted = not equippable."),
-            dflt("damage_type", FieldType::DamageType, "physical", "For weapons: the damage type of attacks made with it."),
+            dflt(field::PRICE, FieldType::Int { min: 0 }, "0", "Base price in gold."),
+            dflt(field::STACKABLE, FieldType::Bool, "false", "Whether copies stack in one inventory slot."),
+            opt(field::SLOT, FieldType::Enum(ITEM_SLOTS), "Equipment slot; omitted = not equippable."),
+            dflt(field::DAMAGE_TYPE, FieldType::DamageType, damage::PHYSICAL, "For weapons: the damage type of attacks made with it."),
             MODIFIERS,
-            opt("use", FieldType::Actions, "Actions run when the item is used (self = the user, no target); emits `item_used`."),
+            opt(field::USE, FieldType::Actions, "Actions run when the item is used (self = the user, no target); emits `item_used`."),
             TRIGGERS,
         ],
     },
@@ -553,7 +592,7 @@ pub const REGISTRIES: &[RegistryDef] = &[
             ID,
             OVERRIDES,
             NAME,
-            dflt("price_factor", FieldType::Float { min: 0.0, exclusive: true }, "1.0", "Multiplies the item's price."),
+            dflt(field::PRICE_FACTOR, FieldType::Float { min: 0.0, exclusive: true }, "1.0", "Multiplies the item's price."),
             MODIFIERS,
             TRIGGERS,
         ],
@@ -568,10 +607,10 @@ pub const REGISTRIES: &[RegistryDef] = &[
             OVERRIDES,
             NAME,
             TAGS,
-            opt("attributes", FieldType::AttributeTable, "Base attributes, e.g. `{ max_health = 12, damage = 3 }`."),
-            dflt("damage_type", FieldType::DamageType, "physical", "The damage type of its attacks."),
-            opt("loot", FieldType::Ref(RefKind::ItemTable), "Item table rolled onto the floor when it dies."),
-            opt("ai", FieldType::Ai, "Behaviour rules `{ condition, actions }` (self = the creature, target = the player)."),
+            opt(field::ATTRIBUTES, FieldType::AttributeTable, "Base attributes, e.g. `{ max_health = 12, damage = 3 }`."),
+            dflt(field::DAMAGE_TYPE, FieldType::DamageType, damage::PHYSICAL, "The damage type of its attacks."),
+            opt(field::LOOT, FieldType::Ref(RefKind::ItemTable), "Item table rolled onto the floor when it dies."),
+            opt(field::AI, FieldType::Ai, "Behaviour rules `{ condition, actions }` (self = the creature, target = the player)."),
             TRIGGERS,
         ],
     },
@@ -585,7 +624,7 @@ pub const REGISTRIES: &[RegistryDef] = &[
             OVERRIDES,
             NAME,
             MODIFIERS,
-            opt("on_create", FieldType::Actions, "Actions run when a character is created with it (self = the new character, no target)."),
+            opt(field::ON_CREATE, FieldType::Actions, "Actions run when a character is created with it (self = the new character, no target)."),
             TRIGGERS,
         ],
     },
@@ -594,7 +633,7 @@ pub const REGISTRIES: &[RegistryDef] = &[
         key: "statuses",
         noun: "status",
         doc: "Temporary states such as `core:burning`, counting down at their bearer's `turn_started`.",
-        fields: &[ID, OVERRIDES, NAME, opt("turns", FieldType::Int { min: 1 }, "Default duration in turns."), MODIFIERS, TRIGGERS],
+        fields: &[ID, OVERRIDES, NAME, opt(field::TURNS, FieldType::Int { min: 1 }, "Default duration in turns."), MODIFIERS, TRIGGERS],
     },
     RegistryDef {
         registry: Registry::Quests,
@@ -605,12 +644,12 @@ pub const REGISTRIES: &[RegistryDef] = &[
             ID,
             OVERRIDES,
             NAME,
-            req("on", FieldType::Event, "The event the quest counts."),
-            opt("when", FieldType::When, "Event filter: every field given must match."),
-            opt("condition", FieldType::Conditions, "Checks on creatures (self = the player, target = the other side)."),
-            dflt("chance", FieldType::Chance, "1", "Probability that a matching event counts."),
-            opt("actions", FieldType::Actions, "The reward, run when the count is reached."),
-            dflt("count", FieldType::Int { min: 1 }, "1", "How many matching events complete the quest."),
+            req(field::ON, FieldType::Event, "The event the quest counts."),
+            opt(field::WHEN, FieldType::When, "Event filter: every field given must match."),
+            opt(field::CONDITION, FieldType::Conditions, "Checks on creatures (self = the player, target = the other side)."),
+            dflt(field::CHANCE, FieldType::Chance, "1", "Probability that a matching event counts."),
+            opt(field::ACTIONS, FieldType::Actions, "The reward, run when the count is reached."),
+            dflt(field::COUNT, FieldType::Int { min: 1 }, "1", "How many matching events complete the quest."),
         ],
     },
     RegistryDef {
@@ -621,8 +660,8 @@ pub const REGISTRIES: &[RegistryDef] = &[
         fields: &[
             ID,
             OVERRIDES,
-            dflt("rolls", FieldType::Range, "1", "How many weighted picks one evaluation makes."),
-            req("entries", FieldType::LootEntries, "The entries: exactly one of item / table / affix / nothing each."),
+            dflt(field::ROLLS, FieldType::Range, "1", "How many weighted picks one evaluation makes."),
+            req(field::ENTRIES, FieldType::LootEntries, "The entries: exactly one of item / table / affix / nothing each."),
         ],
     },
     RegistryDef {
@@ -633,11 +672,11 @@ pub const REGISTRIES: &[RegistryDef] = &[
         fields: &[
             ID,
             OVERRIDES,
-            opt("name", FieldType::Str, "Display name."),
-            opt("depth", FieldType::Int { min: 1 }, "Floor number."),
-            opt("loot", FieldType::Ref(RefKind::ItemTable), "Item table for loot piles on this floor."),
-            opt("prefabs", FieldType::RefList(RefKind::Registry(Registry::Prefabs)), "Room prefabs this floor is built from."),
-            opt("creatures", FieldType::RefList(RefKind::Registry(Registry::Creatures)), "Creatures an `e` glyph may spawn."),
+            opt(field::NAME, FieldType::Str, "Display name."),
+            opt(field::DEPTH, FieldType::Int { min: 1 }, "Floor number."),
+            opt(field::LOOT, FieldType::Ref(RefKind::ItemTable), "Item table for loot piles on this floor."),
+            opt(field::PREFABS, FieldType::RefList(RefKind::Registry(Registry::Prefabs)), "Room prefabs this floor is built from."),
+            opt(field::CREATURES, FieldType::RefList(RefKind::Registry(Registry::Creatures)), "Creatures an `e` glyph may spawn."),
             TRIGGERS,
         ],
     },
@@ -649,8 +688,8 @@ pub const REGISTRIES: &[RegistryDef] = &[
         fields: &[
             ID,
             OVERRIDES,
-            req("grid", FieldType::Grid, "The room as rows of glyphs of equal width."),
-            opt("loot", FieldType::Ref(RefKind::ItemTable), "Item table for this room's `l` piles (else the floor's)."),
+            req(field::GRID, FieldType::Grid, "The room as rows of glyphs of equal width."),
+            opt(field::LOOT, FieldType::Ref(RefKind::ItemTable), "Item table for this room's `l` piles (else the floor's)."),
             TRIGGERS,
         ],
     },
@@ -659,7 +698,7 @@ pub const REGISTRIES: &[RegistryDef] = &[
         key: "npcs",
         noun: "NPC",
         doc: "Characters the player talks to.",
-        fields: &[ID, OVERRIDES, NAME, opt("on_talk", FieldType::Actions, "Actions run when the player talks to it (self = the player, no target).")],
+        fields: &[ID, OVERRIDES, NAME, opt(field::ON_TALK, FieldType::Actions, "Actions run when the player talks to it (self = the player, no target).")],
     },
     RegistryDef {
         registry: Registry::Shops,
@@ -670,15 +709,15 @@ pub const REGISTRIES: &[RegistryDef] = &[
             ID,
             OVERRIDES,
             NAME,
-            opt("stock", FieldType::Ref(RefKind::ItemTable), "Item table rolled for the shop's stock."),
-            dflt("price_factor", FieldType::Float { min: 0.0, exclusive: true }, "1.0", "Multiplies prices."),
+            opt(field::STOCK, FieldType::Ref(RefKind::ItemTable), "Item table rolled for the shop's stock."),
+            dflt(field::PRICE_FACTOR, FieldType::Float { min: 0.0, exclusive: true }, "1.0", "Multiplies prices."),
         ],
     },
 ];
 
 /// The singleton `[balance]` table.
 pub const BALANCE_FIELDS: &[FieldDef] = &[dflt(
-    "luck_factor",
+    field::LUCK_FACTOR,
     FieldType::Float { min: 0.0, exclusive: false },
     "0.05",
     "Each point of luck adds this to the chance of one extra roll on every loot table (p_extra = clamp(luck × luck_factor, 0, 0.9)).",
@@ -686,34 +725,34 @@ pub const BALANCE_FIELDS: &[FieldDef] = &[dflt(
 
 /// Fields of a trigger table (`triggers = [ … ]`). Quests carry the same fields flattened.
 pub const TRIGGER_FIELDS: &[FieldDef] = &[
-    req("on", FieldType::Event, "The event this trigger listens to."),
-    opt("when", FieldType::When, "Event filter: every field given must match the event's payload."),
-    opt("condition", FieldType::Conditions, "Checks on creatures; all must hold."),
-    dflt("chance", FieldType::Chance, "1", "Probability that the trigger fires when everything matches."),
-    opt("actions", FieldType::Actions, "What happens."),
+    req(field::ON, FieldType::Event, "The event this trigger listens to."),
+    opt(field::WHEN, FieldType::When, "Event filter: every field given must match the event's payload."),
+    opt(field::CONDITION, FieldType::Conditions, "Checks on creatures; all must hold."),
+    dflt(field::CHANCE, FieldType::Chance, "1", "Probability that the trigger fires when everything matches."),
+    opt(field::ACTIONS, FieldType::Actions, "What happens."),
 ];
 
 pub const MODIFIER_FIELDS: &[FieldDef] = &[
-    req("attribute", FieldType::Attribute, "The attribute changed."),
-    opt("add", FieldType::Number, "Added to the base value."),
-    opt("multiply", FieldType::Number, "Multiplies (base + Σ add)."),
-    opt("condition", FieldType::Conditions, "Checks that must hold at the read (target = the opponent of the read)."),
+    req(field::ATTRIBUTE, FieldType::Attribute, "The attribute changed."),
+    opt(field::ADD, FieldType::Number, "Added to the base value."),
+    opt(field::MULTIPLY, FieldType::Number, "Multiplies (base + Σ add)."),
+    opt(field::CONDITION, FieldType::Conditions, "Checks that must hold at the read (target = the opponent of the read)."),
 ];
 
 pub const AI_FIELDS: &[FieldDef] = &[
-    opt("condition", FieldType::Conditions, "Checks (self = the creature, target = the player)."),
-    opt("actions", FieldType::Actions, "What the creature does when the condition holds."),
+    opt(field::CONDITION, FieldType::Conditions, "Checks (self = the creature, target = the player)."),
+    opt(field::ACTIONS, FieldType::Actions, "What the creature does when the condition holds."),
 ];
 
 pub const LOOT_ENTRY_FIELDS: &[FieldDef] = &[
-    opt("item", FieldType::Ref(RefKind::Registry(Registry::Items)), "An item to give."),
-    opt("table", FieldType::Ref(RefKind::NestedTable), "A nested table of the same kind, evaluated once per pick."),
-    opt("affix", FieldType::Ref(RefKind::Registry(Registry::Affixes)), "An affix (only in affix tables)."),
-    opt("nothing", FieldType::True, "A blank."),
-    opt("weight", FieldType::Int { min: 1 }, "Integer weight ≥ 1 (not on guaranteed entries)."),
-    dflt("guaranteed", FieldType::Bool, "false", "Always given once per evaluation; takes no weight."),
-    dflt("count", FieldType::Range, "1", "For items: how many, drawn from this range."),
-    opt("affixes", FieldType::Ref(RefKind::AffixTable), "For items: an affix table evaluated once for the instance."),
+    opt(field::ITEM, FieldType::Ref(RefKind::Registry(Registry::Items)), "An item to give."),
+    opt(field::TABLE, FieldType::Ref(RefKind::NestedTable), "A nested table of the same kind, evaluated once per pick."),
+    opt(field::AFFIX, FieldType::Ref(RefKind::Registry(Registry::Affixes)), "An affix (only in affix tables)."),
+    opt(field::NOTHING, FieldType::True, "A blank."),
+    opt(field::WEIGHT, FieldType::Int { min: 1 }, "Integer weight ≥ 1 (not on guaranteed entries)."),
+    dflt(field::GUARANTEED, FieldType::Bool, "false", "Always given once per evaluation; takes no weight."),
+    dflt(field::COUNT, FieldType::Range, "1", "For items: how many, drawn from this range."),
+    opt(field::AFFIXES, FieldType::Ref(RefKind::AffixTable), "For items: an affix table evaluated once for the instance."),
 ];
 
 /// The three condition-bearing contexts use one grammar (SPEC §3.2).
@@ -733,17 +772,17 @@ pub struct CheckDef {
     pub fields: &'static [FieldDef],
 }
 
-const WHO_FIELD: FieldDef = req("who", FieldType::Who, "`self` or `target`.");
-pub const NOT_FIELD: FieldDef = dflt("not", FieldType::Bool, "false", "Negates the check.");
-pub const CHECK_FIELD: FieldDef = req("check", FieldType::Tag, "Which check.");
-pub const ACTION_FIELD: FieldDef = req("action", FieldType::Tag, "Which action.");
+const WHO_FIELD: FieldDef = req(field::WHO, FieldType::Who, "`self` or `target`.");
+pub const NOT_FIELD: FieldDef = dflt(field::NOT, FieldType::Bool, "false", "Negates the check.");
+pub const CHECK_FIELD: FieldDef = req(field::CHECK, FieldType::Tag, "Which check.");
+pub const ACTION_FIELD: FieldDef = req(field::ACTION, FieldType::Tag, "Which action.");
 
 pub const CHECKS: &[CheckDef] = &[
     CheckDef {
         kind: CheckKind::HasTag,
         name: "has_tag",
         doc: "The creature carries the tag (its own `tags` or those of its equipped items).",
-        fields: &[WHO_FIELD, req("value", FieldType::Ref(RefKind::Tag), "The tag.")],
+        fields: &[WHO_FIELD, req(field::VALUE, FieldType::Ref(RefKind::Tag), "The tag.")],
     },
     CheckDef {
         kind: CheckKind::Attribute,
@@ -751,9 +790,9 @@ pub const CHECKS: &[CheckDef] = &[
         doc: "The creature's attribute (read through modifiers) is ≥ `at_least` and/or < `below`.",
         fields: &[
             WHO_FIELD,
-            req("attribute", FieldType::Attribute, "The attribute read."),
-            opt("at_least", FieldType::Number, "Lower bound (inclusive)."),
-            opt("below", FieldType::Number, "Upper bound (exclusive)."),
+            req(field::ATTRIBUTE, FieldType::Attribute, "The attribute read."),
+            opt(field::AT_LEAST, FieldType::Number, "Lower bound (inclusive)."),
+            opt(field::BELOW, FieldType::Number, "Upper bound (exclusive)."),
         ],
     },
     CheckDef {
@@ -762,15 +801,15 @@ pub const CHECKS: &[CheckDef] = &[
         doc: "The creature holds at least `count` of the item.",
         fields: &[
             WHO_FIELD,
-            req("item", FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
-            dflt("count", FieldType::Int { min: 1 }, "1", "At least this many."),
+            req(field::ITEM, FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
+            dflt(field::COUNT, FieldType::Int { min: 1 }, "1", "At least this many."),
         ],
     },
     CheckDef {
         kind: CheckKind::HealthBelow,
         name: "health_below",
         doc: "Current health / max_health < value.",
-        fields: &[WHO_FIELD, req("value", FieldType::Fraction, "A fraction in (0, 1].")],
+        fields: &[WHO_FIELD, req(field::VALUE, FieldType::Fraction, "A fraction in (0, 1].")],
     },
 ];
 
@@ -780,6 +819,9 @@ pub const CHECK_ALIASES: &[(&str, &str)] =
 impl CheckKind {
     pub fn def(self) -> &'static CheckDef {
         CHECKS.iter().find(|d| d.kind == self).expect("every check has a row")
+    }
+    pub fn name(self) -> &'static str {
+        self.def().name
     }
     pub fn from_name(name: &str) -> Option<CheckKind> {
         CHECKS.iter().find(|d| d.name == name).map(|d| d.kind)
@@ -809,7 +851,7 @@ pub struct ActionDef {
     pub emits: &'static [Event],
 }
 
-const TARGET_FIELD: FieldDef = req("target", FieldType::Who, "Who is affected: `self` or `target`.");
+const TARGET_FIELD: FieldDef = req(field::TARGET, FieldType::Who, "Who is affected: `self` or `target`.");
 
 pub const ACTIONS: &[ActionDef] = &[
     ActionDef {
@@ -817,8 +859,8 @@ pub const ACTIONS: &[ActionDef] = &[
         name: "damage",
         doc: "Deals damage, reduced by the victim's resistance (and armour, for physical).",
         fields: &[
-            req("amount", FieldType::Int { min: 1 }, "Damage before reduction."),
-            req("damage_type", FieldType::DamageType, "The damage type."),
+            req(field::AMOUNT, FieldType::Int { min: 1 }, "Damage before reduction."),
+            req(field::DAMAGE_TYPE, FieldType::DamageType, "The damage type."),
             TARGET_FIELD,
         ],
         emits: &[Event::DamageTaken, Event::CreatureDied],
@@ -827,7 +869,7 @@ pub const ACTIONS: &[ActionDef] = &[
         kind: ActionKind::Heal,
         name: "heal",
         doc: "Restores health, up to max_health.",
-        fields: &[req("amount", FieldType::Int { min: 1 }, "Health restored."), TARGET_FIELD],
+        fields: &[req(field::AMOUNT, FieldType::Int { min: 1 }, "Health restored."), TARGET_FIELD],
         emits: &[],
     },
     ActionDef {
@@ -835,8 +877,8 @@ pub const ACTIONS: &[ActionDef] = &[
         name: "give_item",
         doc: "Gives item instances to a creature.",
         fields: &[
-            req("item", FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
-            dflt("count", FieldType::Int { min: 1 }, "1", "How many."),
+            req(field::ITEM, FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
+            dflt(field::COUNT, FieldType::Int { min: 1 }, "1", "How many."),
             TARGET_FIELD,
         ],
         emits: &[Event::ItemPickedUp],
@@ -846,8 +888,8 @@ pub const ACTIONS: &[ActionDef] = &[
         name: "take_item",
         doc: "Removes items from a creature's inventory.",
         fields: &[
-            req("item", FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
-            dflt("count", FieldType::Int { min: 1 }, "1", "How many."),
+            req(field::ITEM, FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
+            dflt(field::COUNT, FieldType::Int { min: 1 }, "1", "How many."),
             TARGET_FIELD,
         ],
         emits: &[],
@@ -857,8 +899,8 @@ pub const ACTIONS: &[ActionDef] = &[
         name: "apply_status",
         doc: "Applies a status for its default `turns` or the given number.",
         fields: &[
-            req("status", FieldType::Ref(RefKind::Registry(Registry::Statuses)), "The status."),
-            opt("turns", FieldType::Int { min: 1 }, "Overrides the status's duration."),
+            req(field::STATUS, FieldType::Ref(RefKind::Registry(Registry::Statuses)), "The status."),
+            opt(field::TURNS, FieldType::Int { min: 1 }, "Overrides the status's duration."),
             TARGET_FIELD,
         ],
         emits: &[],
@@ -868,8 +910,8 @@ pub const ACTIONS: &[ActionDef] = &[
         name: "spawn",
         doc: "Spawns enemies; starts a combat if none is running.",
         fields: &[
-            req("creature", FieldType::Ref(RefKind::Registry(Registry::Creatures)), "The creature."),
-            dflt("count", FieldType::Int { min: 1 }, "1", "How many."),
+            req(field::CREATURE, FieldType::Ref(RefKind::Registry(Registry::Creatures)), "The creature."),
+            dflt(field::COUNT, FieldType::Int { min: 1 }, "1", "How many."),
         ],
         emits: &[Event::CombatStarted],
     },
@@ -877,7 +919,7 @@ pub const ACTIONS: &[ActionDef] = &[
         kind: ActionKind::StartQuest,
         name: "start_quest",
         doc: "Starts a quest (does nothing if it is already started or done). It counts from the next event on.",
-        fields: &[req("quest", FieldType::Ref(RefKind::Registry(Registry::Quests)), "The quest.")],
+        fields: &[req(field::QUEST, FieldType::Ref(RefKind::Registry(Registry::Quests)), "The quest.")],
         emits: &[],
     },
     ActionDef {
@@ -891,7 +933,7 @@ pub const ACTIONS: &[ActionDef] = &[
         kind: ActionKind::OpenShop,
         name: "open_shop",
         doc: "Opens a shop for the player.",
-        fields: &[req("shop", FieldType::Ref(RefKind::Registry(Registry::Shops)), "The shop.")],
+        fields: &[req(field::SHOP, FieldType::Ref(RefKind::Registry(Registry::Shops)), "The shop.")],
         emits: &[],
     },
 ];
@@ -914,16 +956,47 @@ impl ActionKind {
     pub fn def(self) -> &'static ActionDef {
         ACTIONS.iter().find(|d| d.kind == self).expect("every action has a row")
     }
+    pub fn name(self) -> &'static str {
+        self.def().name
+    }
     pub fn from_name(name: &str) -> Option<ActionKind> {
         ACTIONS.iter().find(|d| d.name == name).map(|d| d.kind)
     }
 }
 
 /// Glyphs of a prefab grid.
-pub const GRID_GLYPHS: &[(char, &str)] =
-    &[('#', "wall"), ('.', "floor"), ('+', "door"), ('l', "loot pile"), ('e', "enemy"), ('n', "NPC"), ('@', "entry point")];
+pub const GRID_GLYPHS: &[(char, &str)] = &[
+    (glyph::WALL, "wall"),
+    (glyph::FLOOR, "floor"),
+    (glyph::DOOR, "door"),
+    (glyph::LOOT_PILE, "loot pile"),
+    (glyph::ENEMY, "enemy"),
+    (glyph::NPC, "NPC"),
+    (glyph::ENTRY, "entry point"),
+];
 
-/// The ID grammar of SPEC §1.4: `^[a-z][a-z0-9_]*:[a-z0-9_]+(/[a-z0-9_]+)*$`.
+// The ID grammar, from its parts, so that every spelling of it below is built from one text.
+macro_rules! namespace_grammar {
+    () => {
+        "[a-z][a-z0-9_]*"
+    };
+}
+macro_rules! segment_chars {
+    () => {
+        "a-z0-9_"
+    };
+}
+
+/// A mod id, and so the namespace of an ID, as a regular expression.
+pub const NAMESPACE_GRAMMAR: &str = namespace_grammar!();
+/// The characters of one `/`-separated segment of an ID's name, as a character-class body.
+pub const SEGMENT_CHARS: &str = segment_chars!();
+/// An ID, `namespace:name`, as a regular expression (unanchored, for messages).
+pub const ID_GRAMMAR: &str = concat!(namespace_grammar!(), ":[", segment_chars!(), "]+(/[", segment_chars!(), "]+)*");
+/// An ID as an anchored regular expression (the JSON Schema's `pattern`, the editors' check).
+pub const ID_PATTERN: &str = concat!("^", namespace_grammar!(), ":[", segment_chars!(), "]+(/[", segment_chars!(), "]+)*$");
+
+/// Whether a string is an ID: [`ID_PATTERN`], checked without a regular-expression engine.
 pub fn is_valid_id(s: &str) -> bool {
     let Some((ns, rest)) = s.split_once(':') else { return false };
     is_valid_namespace(ns)
@@ -931,7 +1004,7 @@ pub fn is_valid_id(s: &str) -> bool {
         && rest.split('/').all(|seg| !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'))
 }
 
-/// A mod id / namespace: `[a-z][a-z0-9_]*`.
+/// Whether a string is a mod id / namespace: [`NAMESPACE_GRAMMAR`].
 pub fn is_valid_namespace(s: &str) -> bool {
     let mut b = s.bytes();
     matches!(b.next(), Some(c) if c.is_ascii_lowercase()) && b.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
@@ -976,8 +1049,101 @@ mod tests {
         }
     }
 
+    /// Every field row of every table: registries, `[balance]`, triggers, modifiers, `ai` rules,
+    /// loot entries, checks and actions.
+    fn all_field_rows() -> Vec<&'static FieldDef> {
+        let mut out: Vec<&'static FieldDef> = Vec::new();
+        for r in REGISTRIES {
+            out.extend(r.fields);
+        }
+        for table in [BALANCE_FIELDS, TRIGGER_FIELDS, MODIFIER_FIELDS, AI_FIELDS, LOOT_ENTRY_FIELDS] {
+            out.extend(table);
+        }
+        for c in CHECKS {
+            out.extend(c.fields);
+        }
+        for a in ACTIONS {
+            out.extend(a.fields);
+        }
+        out.extend([&CHECK_FIELD, &NOT_FIELD, &ACTION_FIELD]);
+        out
+    }
+
+    fn assert_same_names(what: &str, typed: &[&str], rows: impl IntoIterator<Item = &'static str>) {
+        let rows: Vec<&str> = rows.into_iter().collect();
+        let mut seen = std::collections::BTreeSet::new();
+        for t in typed {
+            assert!(seen.insert(*t), "{what}: `{t}` is written twice among the typed names");
+            assert!(rows.contains(t), "{what}: the typed name `{t}` has no row; remove the constant or restore the row");
+        }
+        for r in &rows {
+            assert!(typed.contains(r), "{what}: the row `{r}` is not built from a typed name; add a constant to `vocab::names` and use it");
+        }
+    }
+
+    #[test]
+    fn every_typed_name_has_a_row_and_every_row_a_typed_name() {
+        assert_same_names("field", field::ALL, all_field_rows().into_iter().map(|f| f.name));
+        assert_same_names("attribute", attr::ALL, ATTRIBUTES.iter().map(|a| a.0));
+        assert_same_names("damage type", damage::ALL, DAMAGE_TYPES.iter().map(|d| d.0));
+        assert_same_names("payload key", payload::ALL, EVENTS.iter().flat_map(|e| e.payload.iter().copied()));
+        assert_same_names("outcome", outcome::ALL, OUTCOMES.iter().copied());
+        assert_same_names("slot", slot::ALL, ITEM_SLOTS.iter().copied());
+        assert_same_names("who", who::ALL, WHO.iter().map(|w| w.0));
+        // The typed lists keep the order of the rows (the docs and completion list them so).
+        assert_eq!(attr::ALL, ATTRIBUTES.iter().map(|a| a.0).collect::<Vec<_>>());
+        assert_eq!(damage::ALL, DAMAGE_TYPES.iter().map(|d| d.0).collect::<Vec<_>>());
+        let glyphs = [glyph::WALL, glyph::FLOOR, glyph::DOOR, glyph::LOOT_PILE, glyph::ENEMY, glyph::NPC, glyph::ENTRY];
+        assert_eq!(glyphs.to_vec(), GRID_GLYPHS.iter().map(|g| g.0).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn when_fields_are_payload_keys_of_the_events_that_carry_them() {
+        for w in WHEN_FIELDS {
+            assert!(payload::ALL.contains(&w.name), "the `when` field `{}` is no payload key", w.name);
+        }
+        for e in EVENTS {
+            for w in e.when {
+                assert!(e.payload.contains(&w.name()), "`{}` filters on `{}`, which its payload lacks", e.name, w.name());
+            }
+        }
+    }
+
+    #[test]
+    fn every_damage_type_but_physical_has_a_resistance_attribute() {
+        for (d, doc) in DAMAGE_TYPES {
+            match resistance_of(d) {
+                Some(a) => {
+                    assert!(is_attribute(a), "{a}");
+                    assert!(doc.contains(a), "the doc of `{d}` names its resistance `{a}`");
+                }
+                None => assert_eq!(*d, damage::PHYSICAL, "`{d}` has no resistance"),
+            }
+        }
+        assert_eq!(RESISTANCES.len(), DAMAGE_TYPES.len() - 1);
+    }
+
+    #[test]
+    fn the_luck_factor_default_is_the_row_default() {
+        let row = BALANCE_FIELDS.iter().find(|f| f.name == field::LUCK_FACTOR).expect("the luck_factor row");
+        assert_eq!(row.default.and_then(|d| d.parse::<f64>().ok()), Some(LUCK_FACTOR_DEFAULT));
+    }
+
+    #[test]
+    fn action_and_check_names_come_from_their_rows() {
+        for a in ACTIONS {
+            assert_eq!(a.kind.name(), a.name);
+            assert_eq!(ActionKind::from_name(a.name), Some(a.kind));
+        }
+        for c in CHECKS {
+            assert_eq!(c.kind.name(), c.name);
+        }
+    }
+
     #[test]
     fn id_grammar() {
+        assert_eq!(ID_PATTERN, "^[a-z][a-z0-9_]*:[a-z0-9_]+(/[a-z0-9_]+)*$");
+        assert_eq!(ID_PATTERN, format!("^{ID_GRAMMAR}$"));
         assert!(is_valid_id("core:rat"));
         assert!(is_valid_id("core:floors/floor_3"));
         assert!(is_valid_id("m2:3x"));

@@ -1,8 +1,9 @@
-//! `docs/reference.md` is generated from the vocabulary; this test fails when the committed page is
-//! stale (architecture invariant 1: adding an event is one row, and the docs follow or CI fails).
+//! `docs/reference.md`, and the generated blocks of hand-written pages (the event table of
+//! `docs/triggers.md`), come from the vocabulary; these tests fail when a committed page is stale
+//! (architecture invariant 1: adding an event is one row, and the docs follow or CI fails).
 //! Regenerate with `UPDATE_DOCS=1 cargo test -p rustkeep-data --test reference_docs`.
 
-use rustkeep_data::reference::{reference_markdown, REGENERATE};
+use rustkeep_data::reference::{block_markers, generated_blocks, reference_markdown, splice_block, REGENERATE};
 use rustkeep_data::vocab::{ACTIONS, ATTRIBUTES, CHECKS, DAMAGE_TYPES, EVENTS, REGISTRIES};
 use std::path::PathBuf;
 
@@ -25,6 +26,30 @@ fn committed_reference_matches_the_vocabulary() {
             "docs/reference.md is stale (first difference at line {}); regenerate it with `{REGENERATE}`",
             first.map_or_else(|| committed.lines().count().min(generated.lines().count()) + 1, |i| i + 1)
         );
+    }
+}
+
+#[test]
+fn generated_blocks_of_hand_written_pages_match_the_vocabulary() {
+    for (page, name, content) in generated_blocks() {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs").join(page);
+        let committed = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("docs/{page}: {e}")).replace("\r\n", "\n");
+        let (begin, end) = block_markers(name);
+        let generated = splice_block(&committed, name, &content)
+            .unwrap_or_else(|| panic!("docs/{page} lacks the generated block `{name}`: put `{begin}` and `{end}` where it belongs"));
+        if std::env::var_os("UPDATE_DOCS").is_some() {
+            std::fs::write(&path, &generated).unwrap_or_else(|e| panic!("docs/{page}: {e}"));
+            continue;
+        }
+        assert!(committed == generated, "docs/{page}: the generated block `{name}` is stale; regenerate it with `{REGENERATE}`");
+    }
+}
+
+#[test]
+fn the_event_table_of_triggers_md_has_every_event() {
+    let (_, _, table) = generated_blocks().into_iter().find(|b| b.1 == "event sides").expect("the event sides block");
+    for e in EVENTS {
+        assert!(table.contains(&format!("[`{}`]", e.name)), "{}", e.name);
     }
 }
 

@@ -15,7 +15,7 @@ use std::fmt;
 use rustkeep_data::db::Database;
 use rustkeep_data::model::{ActionData, Check, CheckData, Entry, ModOp, Modifier, Trigger, Who};
 use rustkeep_data::project::Project;
-use rustkeep_data::vocab::{is_attribute, Event as Ev, Registry};
+use rustkeep_data::vocab::{attr, damage, field, glyph, outcome, payload, resistance_of, slot, ActionKind, Event as Ev, Registry, EVENT_CAP};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value as Json};
 
@@ -23,16 +23,13 @@ use crate::loot::LootDb;
 use crate::rng::Rng;
 use crate::trace::{StepTrace, Trace, TraceEvent, TraceTrigger};
 
-/// At most this many events are handled in one step (SPEC §3.6).
-pub const EVENT_CAP: usize = 100;
-
 /// Attribute reads nested deeper than this (a modifier whose condition reads an attribute whose
 /// modifier's condition reads …) treat the inner condition as false instead of recursing forever.
 const MAX_READ_DEPTH: u32 = 8;
 
 /// The player's base attributes where the scenario or console sets none. The player has no
 /// creature entry; these make an unequipped character playable (20 health, 1 damage with fists).
-pub const PLAYER_DEFAULTS: &[(&str, f64)] = &[("level", 1.0), ("max_health", 20.0), ("damage", 1.0)];
+pub const PLAYER_DEFAULTS: &[(&str, f64)] = &[(attr::LEVEL, 1.0), (attr::MAX_HEALTH, 20.0), (attr::DAMAGE, 1.0)];
 
 /// The loaded data a game is played on.
 pub struct World {
@@ -73,7 +70,7 @@ impl World {
     }
 
     pub fn quest_count(&self, quest: &str) -> u32 {
-        self.entry(Registry::Quests, quest).and_then(|e| e.int("count")).map(|c| c.clamp(1, u32::MAX as i64) as u32).unwrap_or(1)
+        self.entry(Registry::Quests, quest).and_then(|e| e.int(field::COUNT)).map(|c| c.clamp(1, u32::MAX as i64) as u32).unwrap_or(1)
     }
 }
 
@@ -219,7 +216,7 @@ impl Act<'_> {
     pub fn describe(&self, source: CreatureRef, target: Option<CreatureRef>) -> String {
         let t = target.map(|t| t.to_string()).unwrap_or_else(|| "-".into());
         match self {
-            Act::Action(a) => format!("{source} runs action {} (target {t})", action_name(a)),
+            Act::Action(a) => format!("{source} runs action {} (target {t})", a.kind().name()),
             Act::Attack => format!("{source} attacks {t}"),
             Act::Pickup => format!("{source} picks up everything on the floor"),
             Act::Talk(n) => format!("{source} talks to {n}"),
@@ -230,20 +227,6 @@ impl Act<'_> {
                 format!("inject {} (source {}, target {})", e.kind.name(), e.source, e.target.map(|t| t.to_string()).unwrap_or_else(|| "-".into()))
             }
         }
-    }
-}
-
-pub fn action_name(a: &ActionData) -> &'static str {
-    match a {
-        ActionData::Damage { .. } => "damage",
-        ActionData::Heal { .. } => "heal",
-        ActionData::GiveItem { .. } => "give_item",
-        ActionData::TakeItem { .. } => "take_item",
-        ActionData::ApplyStatus { .. } => "apply_status",
-        ActionData::Spawn { .. } => "spawn",
-        ActionData::StartQuest { .. } => "start_quest",
-        ActionData::Flee => "flee",
-        ActionData::OpenShop { .. } => "open_shop",
     }
 }
 
@@ -357,7 +340,7 @@ impl Game {
     }
 
     pub fn max_health(&self, w: &World, r: CreatureRef) -> i64 {
-        round_half_away(self.attribute(w, r, "max_health", None)).max(0.0) as i64
+        round_half_away(self.attribute(w, r, attr::MAX_HEALTH, None)).max(0.0) as i64
     }
 
     // ---------------------------------------------------------------------------------------
@@ -461,7 +444,7 @@ impl Game {
             }
             CheckData::HasItem { item, count } => self.item_count(who, &item.value) >= *count as u64,
             CheckData::HealthBelow { value } => {
-                let max = round_half_away(self.attribute_at(w, who, "max_health", None, depth)) as i64;
+                let max = round_half_away(self.attribute_at(w, who, attr::MAX_HEALTH, None, depth)) as i64;
                 let h = self.creature(who).map(|c| c.health).unwrap_or(0);
                 max > 0 && (h as f64) / (max as f64) < *value
             }
@@ -537,7 +520,7 @@ impl Game {
     }
 
     fn apply_action(&mut self, w: &World, a: &ActionData, me: CreatureRef, other: Option<CreatureRef>) -> Json {
-        let name = action_name(a);
+        let name = a.kind().name();
         let who = a.target().map(|t| match t {
             Who::SelfBearer => Some(me),
             Who::Target => other,
@@ -571,16 +554,15 @@ impl Game {
             Some(c) if c.health <= 0 => return format!("no effect: {victim} is already dead"),
             _ => {}
         }
-        let res_attr = format!("{dtype}_resistance");
-        let res = if is_attribute(&res_attr) { self.attribute(w, victim, &res_attr, Some(dealer)).clamp(0.0, 0.9) } else { 0.0 };
-        let armor = if dtype == "physical" { self.attribute(w, victim, "armor", Some(dealer)) } else { 0.0 };
+        let res = resistance_of(dtype).map_or(0.0, |a| self.attribute(w, victim, a, Some(dealer)).clamp(0.0, 0.9));
+        let armor = if dtype == damage::PHYSICAL { self.attribute(w, victim, attr::ARMOR, Some(dealer)) } else { 0.0 };
         let taken = round_half_away((round_half_away(amount as f64 * (1.0 - res)) - armor).max(0.0)) as i64;
         let c = self.creature_mut(victim).expect("checked above");
         c.health = (c.health - taken).max(0);
         let left = c.health;
         let mut p = Map::new();
-        p.insert("amount".into(), json!(taken));
-        p.insert("damage_type".into(), json!(dtype));
+        p.insert(payload::AMOUNT.into(), json!(taken));
+        p.insert(payload::DAMAGE_TYPE.into(), json!(dtype));
         self.push(Ev::DamageTaken, victim, Some(dealer), p);
         if left == 0 {
             let killer = (dealer != victim).then_some(dealer);
@@ -589,7 +571,7 @@ impl Game {
             let loot = self
                 .creature(victim)
                 .and_then(|c| c.creature.clone())
-                .and_then(|id| w.entry(Registry::Creatures, &id)?.reference("loot").map(|r| r.value.clone()));
+                .and_then(|id| w.entry(Registry::Creatures, &id)?.reference(field::LOOT).map(|r| r.value.clone()));
             if let Some(table) = loot {
                 let drops = self.roll(w, &table);
                 s.push_str(&format!("; loot {table}: {}", describe_items(&drops)));
@@ -603,7 +585,7 @@ impl Game {
 
     /// Rolls a loot table with the player's luck.
     pub fn roll(&mut self, w: &World, table: &str) -> Vec<ItemInstance> {
-        let luck = self.attribute(w, CreatureRef::Player, "luck", None);
+        let luck = self.attribute(w, CreatureRef::Player, attr::LUCK, None);
         w.loot
             .roll(table, luck, &mut self.rng)
             .into_iter()
@@ -628,7 +610,7 @@ impl Game {
         if count == 0 {
             return "nothing given".into();
         }
-        let stackable = w.entry(Registry::Items, item).and_then(|e| e.bool("stackable")).unwrap_or(false);
+        let stackable = w.entry(Registry::Items, item).and_then(|e| e.bool(field::STACKABLE)).unwrap_or(false);
         let Some(c) = self.creature_mut(t) else { return format!("no effect: {t} is gone") };
         if stackable {
             if let Some(i) = c.inventory.iter_mut().find(|i| i.item == item && i.affixes == affixes && !i.equipped) {
@@ -642,9 +624,9 @@ impl Game {
             }
         }
         let mut p = Map::new();
-        p.insert("item".into(), json!(item));
-        p.insert("count".into(), json!(count));
-        p.insert("affixes".into(), json!(affixes));
+        p.insert(payload::ITEM.into(), json!(item));
+        p.insert(payload::COUNT.into(), json!(count));
+        p.insert(payload::AFFIXES.into(), json!(affixes));
         self.push(Ev::ItemPickedUp, t, None, p);
         format!("{t} received {count} × {item}{}", if affixes.is_empty() { String::new() } else { format!(" [{}]", affixes.join(", ")) })
     }
@@ -665,7 +647,7 @@ impl Game {
     }
 
     fn apply_status(&mut self, w: &World, t: CreatureRef, status: &str, turns: Option<u32>) -> String {
-        let dflt = w.entry(Registry::Statuses, status).and_then(|e| e.int("turns")).unwrap_or(1).clamp(1, u32::MAX as i64) as u32;
+        let dflt = w.entry(Registry::Statuses, status).and_then(|e| e.int(field::TURNS)).unwrap_or(1).clamp(1, u32::MAX as i64) as u32;
         let turns = turns.unwrap_or(dflt);
         let Some(c) = self.creature_mut(t) else { return format!("no effect: {t} is gone") };
         if let Some(s) = c.statuses.iter_mut().find(|s| s.status == status) {
@@ -723,7 +705,7 @@ impl Game {
         if self.combat {
             self.combat = false;
             let mut p = Map::new();
-            p.insert("outcome".into(), json!("fled"));
+            p.insert(payload::OUTCOME.into(), json!(outcome::FLED));
             self.push(Ev::CombatEnded, CreatureRef::Player, None, p);
             format!("fled, leaving {n} enemies behind")
         } else {
@@ -742,15 +724,15 @@ impl Game {
         }
         let (weapon, dtype) = self.weapon(w, attacker);
         let mut p = Map::new();
-        p.insert("weapon".into(), weapon.clone().map(Json::String).unwrap_or(Json::Null));
-        p.insert("damage_type".into(), json!(dtype));
+        p.insert(payload::WEAPON.into(), weapon.clone().map(Json::String).unwrap_or(Json::Null));
+        p.insert(payload::DAMAGE_TYPE.into(), json!(dtype));
         self.push(Ev::AttackHit, attacker, Some(victim), p);
-        let amount = round_half_away(self.attribute(w, attacker, "damage", Some(victim))).max(0.0) as u32;
+        let amount = round_half_away(self.attribute(w, attacker, attr::DAMAGE, Some(victim))).max(0.0) as u32;
         let effect = if amount == 0 {
             // A zero-damage hit still lands: damage_taken { amount = 0 }.
             let mut p = Map::new();
-            p.insert("amount".into(), json!(0));
-            p.insert("damage_type".into(), json!(dtype));
+            p.insert(payload::AMOUNT.into(), json!(0));
+            p.insert(payload::DAMAGE_TYPE.into(), json!(dtype));
             self.push(Ev::DamageTaken, victim, Some(attacker), p);
             format!("{victim} took 0 {dtype} damage")
         } else {
@@ -766,19 +748,19 @@ impl Game {
 
     /// The equipped weapon and the damage type of an attack.
     pub fn weapon(&self, w: &World, r: CreatureRef) -> (Option<String>, String) {
-        let Some(c) = self.creature(r) else { return (None, "physical".into()) };
+        let Some(c) = self.creature(r) else { return (None, damage::PHYSICAL.into()) };
         if let Some(id) = &c.creature {
-            let dt = w.entry(Registry::Creatures, id).and_then(|e| e.str("damage_type")).unwrap_or("physical");
+            let dt = w.entry(Registry::Creatures, id).and_then(|e| e.str(field::DAMAGE_TYPE)).unwrap_or(damage::PHYSICAL);
             return (None, dt.into());
         }
         for i in c.inventory.iter().filter(|i| i.equipped) {
             if let Some(e) = w.entry(Registry::Items, &i.item) {
-                if e.str("slot") == Some("weapon") {
-                    return (Some(i.item.clone()), e.str("damage_type").unwrap_or("physical").into());
+                if e.str(field::SLOT) == Some(slot::WEAPON) {
+                    return (Some(i.item.clone()), e.str(field::DAMAGE_TYPE).unwrap_or(damage::PHYSICAL).into());
                 }
             }
         }
-        (None, "physical".into())
+        (None, damage::PHYSICAL.into())
     }
 
     fn pickup(&mut self, w: &World, who: CreatureRef) -> Json {
@@ -808,13 +790,13 @@ impl Game {
 
     fn talk(&mut self, w: &World, who: CreatureRef, npc: &str) -> Json {
         let Some(e) = w.entry(Registry::Npcs, npc) else { return json!({ "effect": format!("no effect: {npc} is not an NPC") }) };
-        let actions: Vec<_> = e.actions("on_talk").to_vec();
+        let actions: Vec<_> = e.actions(field::ON_TALK).to_vec();
         let mut effects = Vec::new();
         for a in &actions {
             effects.push(self.apply_action(w, &a.data, who, None));
         }
         let mut p = Map::new();
-        p.insert("npc".into(), json!(npc));
+        p.insert(payload::NPC.into(), json!(npc));
         self.push(Ev::NpcTalked, who, None, p);
         json!({ "effect": format!("{who} talked to {npc}"), "actions": effects })
     }
@@ -822,11 +804,11 @@ impl Game {
     fn enter(&mut self, w: &World, id: &str) -> Json {
         if let Some(p) = w.entry(Registry::Prefabs, id) {
             let rows = p.grid().map(|g| g.rows.clone()).unwrap_or_default();
-            let piles = rows.iter().map(|r| r.chars().filter(|c| *c == 'l').count()).sum::<usize>();
-            let foes = rows.iter().map(|r| r.chars().filter(|c| *c == 'e').count()).sum::<usize>();
+            let piles = rows.iter().map(|r| r.chars().filter(|c| *c == glyph::LOOT_PILE).count()).sum::<usize>();
+            let foes = rows.iter().map(|r| r.chars().filter(|c| *c == glyph::ENEMY).count()).sum::<usize>();
             let floor = self.floor.as_deref().and_then(|f| w.entry(Registry::Floors, f));
-            let table = p.reference("loot").or_else(|| floor.and_then(|f| f.reference("loot"))).map(|r| r.value.clone());
-            let fauna: Vec<String> = floor.map(|f| f.ref_list("creatures").iter().map(|c| c.value.clone()).collect()).unwrap_or_default();
+            let table = p.reference(field::LOOT).or_else(|| floor.and_then(|f| f.reference(field::LOOT))).map(|r| r.value.clone());
+            let fauna: Vec<String> = floor.map(|f| f.ref_list(field::CREATURES).iter().map(|c| c.value.clone()).collect()).unwrap_or_default();
             let mut s = format!("entered room {id}");
             match (&table, piles) {
                 (_, 0) => {}
@@ -853,17 +835,17 @@ impl Game {
             }
             self.room = Some(id.into());
             let mut pl = Map::new();
-            pl.insert("prefab".into(), json!(id));
+            pl.insert(payload::PREFAB.into(), json!(id));
             self.push(Ev::RoomEntered, CreatureRef::Player, None, pl);
             return json!({ "effect": s });
         }
         if let Some(f) = w.entry(Registry::Floors, id) {
-            let depth = f.int("depth");
+            let depth = f.int(field::DEPTH);
             self.floor = Some(id.into());
             self.room = None;
             let mut pl = Map::new();
-            pl.insert("floor".into(), json!(id));
-            pl.insert("depth".into(), depth.map(|d| json!(d)).unwrap_or(Json::Null));
+            pl.insert(payload::FLOOR.into(), json!(id));
+            pl.insert(payload::DEPTH.into(), depth.map(|d| json!(d)).unwrap_or(Json::Null));
             self.push(Ev::FloorEntered, CreatureRef::Player, None, pl);
             return json!({ "effect": format!("entered floor {id}") });
         }
@@ -875,7 +857,7 @@ impl Game {
             return json!({ "effect": format!("no effect: {who} holds no {item}") });
         }
         let Some(e) = w.entry(Registry::Items, item) else { return json!({ "effect": format!("no effect: {item} is not an item") }) };
-        let actions: Vec<_> = e.actions("use").to_vec();
+        let actions: Vec<_> = e.actions(field::USE).to_vec();
         // Using consumes one (an item with `use` is a consumable).
         self.take(who, item, 1);
         let mut effects = Vec::new();
@@ -883,18 +865,18 @@ impl Game {
             effects.push(self.apply_action(w, &a.data, who, None));
         }
         let mut p = Map::new();
-        p.insert("item".into(), json!(item));
+        p.insert(payload::ITEM.into(), json!(item));
         self.push(Ev::ItemUsed, who, None, p);
         json!({ "effect": format!("{who} used {item}"), "actions": effects })
     }
 
     fn equip(&mut self, w: &World, who: CreatureRef, item: &str) -> Json {
-        let Some(slot) = w.entry(Registry::Items, item).and_then(|e| e.str("slot")).map(str::to_string) else {
+        let Some(slot) = w.entry(Registry::Items, item).and_then(|e| e.str(field::SLOT)).map(str::to_string) else {
             return json!({ "effect": format!("no effect: {item} cannot be equipped (no slot)") });
         };
         let slots: Vec<Option<String>> = self
             .creature(who)
-            .map(|c| c.inventory.iter().map(|i| w.entry(Registry::Items, &i.item).and_then(|e| e.str("slot")).map(str::to_string)).collect())
+            .map(|c| c.inventory.iter().map(|i| w.entry(Registry::Items, &i.item).and_then(|e| e.str(field::SLOT)).map(str::to_string)).collect())
             .unwrap_or_default();
         let Some(c) = self.creature_mut(who) else { return json!({ "effect": format!("no effect: {who} is gone") }) };
         let Some(pos) = c.inventory.iter().position(|i| i.item == item && !i.equipped) else {
@@ -960,8 +942,12 @@ impl Game {
         }
         // 2. Floor or prefab triggers, self = the player.
         let place = match ev.kind {
-            Ev::FloorEntered => Some((Registry::Floors, ev.payload.get("floor").and_then(Json::as_str).map(str::to_string).or_else(|| self.floor.clone()))),
-            Ev::RoomEntered => Some((Registry::Prefabs, ev.payload.get("prefab").and_then(Json::as_str).map(str::to_string).or_else(|| self.room.clone()))),
+            Ev::FloorEntered => {
+                Some((Registry::Floors, ev.payload.get(payload::FLOOR).and_then(Json::as_str).map(str::to_string).or_else(|| self.floor.clone())))
+            }
+            Ev::RoomEntered => {
+                Some((Registry::Prefabs, ev.payload.get(payload::PREFAB).and_then(Json::as_str).map(str::to_string).or_else(|| self.room.clone())))
+            }
             _ => None,
         };
         if let Some((reg, Some(id))) = place {
@@ -994,7 +980,7 @@ impl Game {
                     }
                     self.quests[qi].done = true;
                     let mut p = Map::new();
-                    p.insert("quest".into(), json!(qid));
+                    p.insert(payload::QUEST.into(), json!(qid));
                     self.push(Ev::QuestCompleted, CreatureRef::Player, None, p);
                 }
             }
@@ -1039,7 +1025,7 @@ impl Game {
 
     /// One step = one turn (SPEC §7): `turn_started` (+ `combat_started`), the act, then dead
     /// enemies removed (+ `combat_ended` victory); the queue worked off after each phase, under
-    /// one cap of 100 events.
+    /// one cap of [`EVENT_CAP`] events.
     pub fn run_step(&mut self, w: &World, act: Act<'_>, source: CreatureRef, target: Option<CreatureRef>) -> StepTrace {
         let step = self.step;
         self.step += 1;
@@ -1082,7 +1068,7 @@ impl Game {
         if self.combat && self.enemies.is_empty() {
             self.combat = false;
             let mut p = Map::new();
-            p.insert("outcome".into(), json!("victory"));
+            p.insert(payload::OUTCOME.into(), json!(outcome::VICTORY));
             self.push(Ev::CombatEnded, CreatureRef::Player, None, p);
         }
         self.work_off(w);
@@ -1100,13 +1086,13 @@ impl Game {
         let mut effects = Vec::new();
         for o in self.player.options.clone() {
             if let Some(e) = w.entry(Registry::CharacterOptions, &o) {
-                for a in e.actions("on_create") {
+                for a in e.actions(field::ON_CREATE) {
                     effects.push(self.apply_action(w, &a.data, CreatureRef::Player, None));
                 }
             }
         }
         for q in quests {
-            effects.push(json!({ "action": "start_quest", "effect": self.start_quest(w, q) }));
+            effects.push(json!({ "action": ActionKind::StartQuest.name(), "effect": self.start_quest(w, q) }));
         }
         self.work_off(w);
         if self.trace.dropped > 0 {

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use rustkeep_data::db::{Database, TableKind};
 use rustkeep_data::graph::{cycle_path, is_cycle, strongly_connected_components};
 use rustkeep_data::model::{LootKind, Range};
-use rustkeep_data::vocab::Registry;
+use rustkeep_data::vocab::{field, Registry};
 
 use crate::rng::{Rng, Weights};
 
@@ -332,7 +332,7 @@ impl LootDb {
             let mut t = Table {
                 id: (*id).clone(),
                 kind,
-                rolls: e.range("rolls").unwrap_or(Range::ONE),
+                rolls: e.range(field::ROLLS).unwrap_or(Range::ONE),
                 guaranteed: Vec::new(),
                 weighted: Vec::new(),
                 weights: Vec::new(),

@@ -35,7 +35,7 @@ pub fn descend(scope: Scope, key: &str) -> Scope {
     if scope == Scope::Root {
         return match Registry::from_key(key) {
             Some(r) => Scope::Entry(r),
-            None if key == "balance" => Scope::Balance,
+            None if key == vocab::BALANCE_KEY => Scope::Balance,
             None => Scope::Unknown,
         };
     }
@@ -441,14 +441,14 @@ pub fn at(text: &str, offset: usize) -> Context {
 /// Fills in what a table's own values say: the check or action it is, the event of a `when`.
 fn refine(s: Scope, f: &Frame, i: usize, frames: &[Frame], scopes: &[Scope]) -> Scope {
     match s {
-        Scope::Check(_) => Scope::Check(f.string("check").and_then(vocab::CheckKind::from_name)),
-        Scope::Action(_) => Scope::Action(f.string("action").and_then(vocab::ActionKind::from_name)),
+        Scope::Check(_) => Scope::Check(f.string(vocab::field::CHECK).and_then(vocab::CheckKind::from_name)),
+        Scope::Action(_) => Scope::Action(f.string(vocab::field::ACTION).and_then(vocab::ActionKind::from_name)),
         Scope::When(_) => {
             // The event is the `on` of the table that holds the `when`.
             let on = (0..i)
                 .rev()
                 .find(|&j| !frames[j].is_array && matches!(scopes.get(j), Some(Scope::Trigger | Scope::Entry(Registry::Quests))))
-                .and_then(|j| frames[j].string("on"));
+                .and_then(|j| frames[j].string(vocab::field::ON));
             Scope::When(on.and_then(Event::from_name))
         }
         other => other,

@@ -222,7 +222,8 @@ export function modRootOf(file: string, host: Host): string | undefined {
   }
 }
 
-// SPEC §1.4: `^[a-z][a-z0-9_]*:[a-z0-9_]+(/[a-z0-9_]+)*$`.
+// The ID grammar of the data language (docs/reference.md). crates/rustkeep-data/tests/vocabulary.rs
+// keeps both patterns equal to the vocabulary's (`vocab::ID_PATTERN`, `vocab::SEGMENT_CHARS`).
 const ID = /^[a-z][a-z0-9_]*:[a-z0-9_]+(\/[a-z0-9_]+)*$/;
 const ID_CHAR = /[a-z0-9_:/]/;
 

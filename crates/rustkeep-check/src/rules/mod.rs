@@ -3,7 +3,7 @@
 
 use rustkeep_data::db::Database;
 use rustkeep_data::diag::Diagnostic;
-use rustkeep_data::model::{Action, Check, Entry, Trigger};
+use rustkeep_data::model::{Action, Check, Entry, Trigger, Value};
 use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::{Event, Registry, TargetPresence};
@@ -110,10 +110,15 @@ pub fn visit_entry<'e>(e: &'e Entry, mut f: impl FnMut(Place, Option<&'e Trigger
     for r in e.ai() {
         f(Place::TargetMaybe, None, &r.condition, &r.actions);
     }
-    for (field, what) in [("use", "use"), ("on_create", "on_create"), ("on_talk", "on_talk")] {
-        let actions = e.actions(field);
-        if !actions.is_empty() {
-            f(Place::NoTarget(what), None, &[], actions);
+    // The registries' own action lists (`use`, `on_create`, `on_talk`): every actions field of
+    // an entry but a quest's, whose `actions` belong to its flattened trigger (visited above).
+    if e.registry != Registry::Quests {
+        for field in &e.fields {
+            if let Value::Actions(actions) = &field.value {
+                if !actions.is_empty() {
+                    f(Place::NoTarget(field.def.name), None, &[], actions);
+                }
+            }
         }
     }
 }

@@ -59,7 +59,7 @@ fn headers(double: bool, prefix: &str) -> Vec<CompletionItem> {
         out.push(item(r.key.to_string(), CompletionItemKind::Class, format!("[[{}]] — {}", r.key, r.noun), r.doc));
     }
     if !double {
-        out.push(item("balance".into(), CompletionItemKind::Class, "[balance] — singleton".into(), "Balance settings (`luck_factor`)."));
+        out.push(item(vocab::BALANCE_KEY.into(), CompletionItemKind::Class, "[balance] — singleton".into(), "Balance settings (`luck_factor`)."));
     }
     out
 }
@@ -142,8 +142,8 @@ fn want_of(ty: FieldType, key: &str, scope: Scope) -> Want {
             Scope::Entry(r) => Want::Ids(RefKind::Registry(r)),
             _ => Want::Nothing,
         },
-        FieldType::Tag if key == "check" => Want::Checks,
-        FieldType::Tag if key == "action" => Want::Actions,
+        FieldType::Tag if key == vocab::field::CHECK => Want::Checks,
+        FieldType::Tag if key == vocab::field::ACTION => Want::Actions,
         FieldType::Bool | FieldType::True => Want::Bool,
         _ => Want::Nothing,
     }
@@ -159,7 +159,7 @@ fn values(state: &State, fid: FileId, offset: usize, ctx: &Context, string: Opti
             Some(WhenValue::Id(r)) => Want::Ids(RefKind::Registry(r)),
             None => Want::Nothing,
         },
-        Scope::Root if key == "tags" => Want::Nothing,
+        Scope::Root if key == vocab::field::TAGS => Want::Nothing,
         _ => match context::fields(scope).into_iter().find(|f| f.name == key) {
             Some(f) => want_of(f.ty, key, scope),
             None => Want::Nothing,
@@ -271,7 +271,7 @@ fn ids(state: &State, ctx: &Context, kind: RefKind) -> Vec<(String, String)> {
         RefKind::ItemTable => Some(TableKind::Items),
         RefKind::AffixTable => Some(TableKind::Affixes),
         // A nested table has the kind of the table being written.
-        RefKind::NestedTable => context::header_string(ctx, "id").and_then(|id| a.table_kinds.get(&id).copied()),
+        RefKind::NestedTable => context::header_string(ctx, vocab::field::ID).and_then(|id| a.table_kinds.get(&id).copied()),
         _ => None,
     };
     let mut out: Vec<(String, String)> = a.resolved.defs[reg.index()]

@@ -71,11 +71,11 @@ fn value_doc(scope: Scope, key: &str, value: &str) -> Option<String> {
     };
     match ty {
         FieldType::Event => Event::from_name(value).map(event_doc),
-        FieldType::Tag if key == "check" => vocab::CheckKind::from_name(value).map(|k| {
+        FieldType::Tag if key == vocab::field::CHECK => vocab::CheckKind::from_name(value).map(|k| {
             let d = k.def();
             format!("**{}** (check)\n\n{}\n\nFields: {}, `not`", d.name, d.doc, field_list(d.fields))
         }),
-        FieldType::Tag if key == "action" => vocab::ActionKind::from_name(value).map(|k| {
+        FieldType::Tag if key == vocab::field::ACTION => vocab::ActionKind::from_name(value).map(|k| {
             let d = k.def();
             let emits: Vec<String> = d.emits.iter().map(|e| format!("`{}`", e.name())).collect();
             format!(
