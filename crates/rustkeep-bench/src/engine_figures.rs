@@ -25,7 +25,7 @@ pub fn loot_figures(pack: &Path, runs: usize) -> Vec<ExtraFigure> {
     let db = LootDb::new(&analysis.db);
     let mut out = Vec::new();
 
-    // Sampling: evaluations and weighted draws ("rolls" in SPEC §4) per second, one thread.
+    // Sampling: evaluations and weighted draws ("rolls" in docs/loot.md) per second, one thread.
     for (label, id) in [("core:floor_3_table", "core:floor_3_table"), ("large pack, 200-deep chain", "m199:table_0")] {
         let Ok(t) = db.table(id) else { continue };
         let mut rng = Rng::seeded(1);

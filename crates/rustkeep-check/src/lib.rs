@@ -1,8 +1,10 @@
-//! Validation of a loaded project: every diagnostic of SPEC §5.
+//! Validation of a loaded project: every diagnostic of docs/diagnostics.md.
 //!
 //! [`analyze`] is the one driver shared by the CLI and the language server: it lowers every file
 //! (in parallel, or reusing cached per-file facts), resolves the registries, runs the cross-file
 //! rules over the resolved data, then applies lint levels and suppression comments.
+
+#![forbid(unsafe_code)]
 
 use std::collections::HashMap;
 use std::sync::Arc;

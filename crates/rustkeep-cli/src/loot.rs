@@ -1,4 +1,4 @@
-//! `rustkeep loot TABLE_ID`: exact drop chances of one loot table (SPEC §4, §6.2), optionally
+//! `rustkeep loot TABLE_ID`: exact drop chances of one loot table (docs/loot.md), optionally
 //! checked against sampled rolls, as a table, JSON, or an SVG bar chart.
 //!
 //! Exit codes: 0 success; 1 when the table exists but cannot be evaluated because of the data (a

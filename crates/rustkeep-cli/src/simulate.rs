@@ -1,4 +1,4 @@
-//! `rustkeep simulate SCENARIO.toml`: dry-runs a scenario (SPEC §7) and prints its trace.
+//! `rustkeep simulate SCENARIO.toml`: dry-runs a scenario (docs/engine.md) and prints its trace.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -9,7 +9,7 @@ use rustkeep_engine::scenario;
 pub struct Args {
     /// The scenario file.
     pub scenario: PathBuf,
-    /// `human` (an indented causal trace) or `json` (the stable keys of SPEC §7).
+    /// `human` (an indented causal trace) or `json` (the stable keys documented in docs/cli.md).
     #[arg(long, value_enum, default_value = "human")]
     pub format: TraceFormat,
 }

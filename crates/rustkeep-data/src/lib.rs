@@ -10,6 +10,8 @@
 //! - [`diag`]: diagnostics as values; [`suggest`]: "did you mean".
 //! - [`reference`]: the modders' data reference (`docs/reference.md`), generated from [`vocab`].
 
+#![forbid(unsafe_code)]
+
 pub mod db;
 pub mod diag;
 pub mod graph;

@@ -161,7 +161,7 @@ pub fn allow_comments(text: &str) -> Vec<AllowComment> {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Ctx {
     Plain,
-    Check,
+    Condition,
     Action,
     Loot,
 }
@@ -170,7 +170,7 @@ impl Ctx {
     fn range_code(self) -> Code {
         match self {
             Ctx::Plain | Ctx::Loot => Code::WrongType,
-            Ctx::Check => Code::MalformedCondition,
+            Ctx::Condition => Code::MalformedCondition,
             Ctx::Action => Code::MalformedAction,
         }
     }
@@ -235,7 +235,7 @@ impl<'t> Lower<'t> {
         self.diags.last_mut().expect("just pushed")
     }
 
-    /// SPEC §5 places `malformed-condition` / `malformed-action` on the check or action itself
+    /// `malformed-condition` / `malformed-action` sit on the check or action itself
     /// (its inline table or header); the value that does not fit becomes a related span.
     fn retarget(&mut self, from: usize, code: Code, table: &Span) {
         for d in &mut self.diags[from..] {

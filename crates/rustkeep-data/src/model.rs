@@ -8,7 +8,7 @@
 
 use crate::source::FileId;
 use crate::text::Span;
-use crate::vocab::{field, who, ActionKind, CheckKind, Event, FieldDef, RefKind, Registry, WhenField};
+use crate::vocab::{field, who, ActionKind, CheckKind, EventKind, FieldDef, RefKind, Registry, WhenField};
 
 /// A value with the byte span it came from.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,7 +38,7 @@ impl Who {
     }
 }
 
-/// An inclusive integer range `min-max` (SPEC §2 ranges).
+/// An inclusive integer range `min-max` (docs/data-language.md, "Ranges").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Range {
     pub min: u32,
@@ -60,7 +60,7 @@ impl std::fmt::Display for Range {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum CheckData {
+pub enum ConditionData {
     HasTag { tag: Sp<String> },
     Attribute { attribute: String, at_least: Option<f64>, below: Option<f64> },
     HasItem { item: Sp<String>, count: u32 },
@@ -68,14 +68,14 @@ pub enum CheckData {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Check {
+pub struct Condition {
     pub span: Span,
     pub kind: CheckKind,
     pub who: Who,
     /// Span of the `who` value.
     pub who_span: Span,
     pub not: bool,
-    pub data: CheckData,
+    pub data: ConditionData,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -138,9 +138,9 @@ pub struct When {
 pub struct Trigger {
     /// The trigger's table (for quests, the quest entry).
     pub span: Span,
-    pub on: Option<Sp<Event>>,
+    pub on: Option<Sp<EventKind>>,
     pub when: Vec<When>,
-    pub condition: Vec<Check>,
+    pub condition: Vec<Condition>,
     pub chance: f64,
     pub actions: Vec<Action>,
     /// Some part failed validation; the engine does not run a broken trigger.
@@ -158,13 +158,13 @@ pub struct Modifier {
     pub span: Span,
     pub attribute: String,
     pub op: ModOp,
-    pub condition: Vec<Check>,
+    pub condition: Vec<Condition>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct AiRule {
     pub span: Span,
-    pub condition: Vec<Check>,
+    pub condition: Vec<Condition>,
     pub actions: Vec<Action>,
     pub broken: bool,
 }
@@ -210,8 +210,8 @@ pub enum Value {
     Triggers(Vec<Trigger>),
     Actions(Vec<Action>),
     Ai(Vec<AiRule>),
-    Conditions(Vec<Check>),
-    Event(Event),
+    Conditions(Vec<Condition>),
+    Event(EventKind),
     When(Vec<When>),
     LootEntries(Vec<LootEntry>),
     Grid(Grid),

@@ -26,7 +26,7 @@ pub fn reference_markdown() -> String {
     line(
         o,
         "Every registry and field, event, check, action, attribute and damage type of the rustkeep data \
-         language (SPEC v1), generated from the same tables the validator, the language server, the \
+         language, generated from the same tables the validator, the language server, the \
          JSON Schema and the engine read. Tutorials: [getting started](getting-started.md); how \
          triggers run: [triggers and the event queue](triggers.md); loot: [loot tables and luck](loot.md); \
          every diagnostic: [diagnostics](diagnostics.md).",

@@ -1,4 +1,4 @@
-//! Load order (SPEC §1.3) and the resolved registries (SPEC §1.4–§1.5): one map per registry from
+//! Load order and the resolved registries (docs/data-language.md): one map per registry from
 //! ID to its winning entry, recording where it was first defined and every override after it.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};

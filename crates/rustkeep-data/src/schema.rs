@@ -1,4 +1,4 @@
-//! The JSON Schema of a data file (SPEC §9), generated from the same field tables the loader
+//! The JSON Schema of a data file (`rustkeep schema`, docs/cli.md), generated from the same field tables the loader
 //! walks ([`crate::vocab`]), so the schema cannot drift from the validator. Editors with only a
 //! generic TOML extension (Taplo / Even Better TOML, Tombi) get structure, enums and docs from it.
 
@@ -9,7 +9,7 @@ use crate::vocab::*;
 /// Which JSON Schema dialect to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Draft {
-    /// Draft 2020-12 (SPEC §9).
+    /// Draft 2020-12 (the default).
     D2020_12,
     /// Draft-07, which Taplo and Tombi read.
     D07,

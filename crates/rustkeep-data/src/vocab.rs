@@ -35,9 +35,9 @@ pub enum TargetPresence {
     Always,
 }
 
-/// One of the twelve events of SPEC §3.5.
+/// One of the twelve events (docs/data-language.md, "Events").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Event {
+pub enum EventKind {
     TurnStarted,
     CombatStarted,
     AttackHit,
@@ -52,7 +52,7 @@ pub enum Event {
     QuestCompleted,
 }
 
-/// A `when` filter field (SPEC §3.5).
+/// A `when` filter field: a payload key an event carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum WhenField {
     DamageType,
@@ -109,7 +109,7 @@ impl WhenField {
 }
 
 pub struct EventDef {
-    pub event: Event,
+    pub event: EventKind,
     pub name: &'static str,
     pub source: &'static str,
     pub target: &'static str,
@@ -124,7 +124,7 @@ pub struct EventDef {
 
 pub const EVENTS: &[EventDef] = &[
     EventDef {
-        event: Event::TurnStarted,
+        event: EventKind::TurnStarted,
         name: "turn_started",
         source: "the creature whose turn it is",
         target: "—",
@@ -135,7 +135,7 @@ pub const EVENTS: &[EventDef] = &[
         doc: "A creature's turn begins. Statuses count down after it is handled.",
     },
     EventDef {
-        event: Event::CombatStarted,
+        event: EventKind::CombatStarted,
         name: "combat_started",
         source: "the player",
         target: "—",
@@ -146,7 +146,7 @@ pub const EVENTS: &[EventDef] = &[
         doc: "A combat begins: the first step with living enemies, or a `spawn` into no combat.",
     },
     EventDef {
-        event: Event::AttackHit,
+        event: EventKind::AttackHit,
         name: "attack_hit",
         source: "the attacker",
         target: "the victim",
@@ -157,7 +157,7 @@ pub const EVENTS: &[EventDef] = &[
         doc: "An attack hits. Raised on the attacker: a flaming sword's trigger hangs here.",
     },
     EventDef {
-        event: Event::DamageTaken,
+        event: EventKind::DamageTaken,
         name: "damage_taken",
         source: "the victim",
         target: "the dealer",
@@ -168,7 +168,7 @@ pub const EVENTS: &[EventDef] = &[
         doc: "A creature takes damage (also when it is reduced to 0). Raised on the victim: thorn armour hangs here.",
     },
     EventDef {
-        event: Event::CreatureDied,
+        event: EventKind::CreatureDied,
         name: "creature_died",
         source: "the dead creature",
         target: "the killer (if any)",
@@ -179,7 +179,7 @@ pub const EVENTS: &[EventDef] = &[
         doc: "A creature's health reached 0. The player's death is this event with source = player.",
     },
     EventDef {
-        event: Event::CombatEnded,
+        event: EventKind::CombatEnded,
         name: "combat_ended",
         source: "the player",
         target: "—",
@@ -190,7 +190,7 @@ pub const EVENTS: &[EventDef] = &[
         doc: "A combat ended, with `outcome` = `victory` (no enemy left) or `fled`.",
     },
     EventDef {
-        event: Event::ItemPickedUp,
+        event: EventKind::ItemPickedUp,
         name: "item_picked_up",
         source: "the receiver",
         target: "—",
@@ -201,7 +201,7 @@ pub const EVENTS: &[EventDef] = &[
         doc: "A creature received an item instance (pickup or `give_item`).",
     },
     EventDef {
-        event: Event::ItemUsed,
+        event: EventKind::ItemUsed,
         name: "item_used",
         source: "the user",
         target: "—",
@@ -212,7 +212,7 @@ pub const EVENTS: &[EventDef] = &[
         doc: "An item was used; its `use` actions ran first.",
     },
     EventDef {
-        event: Event::FloorEntered,
+        event: EventKind::FloorEntered,
         name: "floor_entered",
         source: "the player",
         target: "—",
@@ -223,7 +223,7 @@ pub const EVENTS: &[EventDef] = &[
         doc: "The player entered a floor. Floor triggers run on this event.",
     },
     EventDef {
-        event: Event::RoomEntered,
+        event: EventKind::RoomEntered,
         name: "room_entered",
         source: "the player",
         target: "—",
@@ -234,7 +234,7 @@ pub const EVENTS: &[EventDef] = &[
         doc: "The player entered a room built from a prefab. Prefab triggers run on this event.",
     },
     EventDef {
-        event: Event::NpcTalked,
+        event: EventKind::NpcTalked,
         name: "npc_talked",
         source: "the player",
         target: "—",
@@ -245,7 +245,7 @@ pub const EVENTS: &[EventDef] = &[
         doc: "The player talked to an NPC; its `on_talk` actions ran first.",
     },
     EventDef {
-        event: Event::QuestCompleted,
+        event: EventKind::QuestCompleted,
         name: "quest_completed",
         source: "the player",
         target: "—",
@@ -257,7 +257,7 @@ pub const EVENTS: &[EventDef] = &[
     },
 ];
 
-/// Names modders reach for that are not events, with the event they mean (from the seed ticket).
+/// Names modders reach for that are not events, with the event they mean.
 pub const EVENT_ALIASES: &[(&str, &str)] = &[
     ("enemy_killed", "creature_died"),
     ("player_died", "creature_died"),
@@ -277,25 +277,25 @@ pub const EVENT_ALIASES: &[(&str, &str)] = &[
     ("turn_start", "turn_started"),
 ];
 
-impl Event {
+impl EventKind {
     pub fn def(self) -> &'static EventDef {
         EVENTS.iter().find(|d| d.event == self).expect("every event has a row")
     }
     pub fn name(self) -> &'static str {
         self.def().name
     }
-    pub fn from_name(name: &str) -> Option<Event> {
+    pub fn from_name(name: &str) -> Option<EventKind> {
         EVENTS.iter().find(|d| d.name == name).map(|d| d.event)
     }
     pub fn carries(self, field: WhenField) -> bool {
         self.def().when.contains(&field)
     }
-    pub fn all() -> impl Iterator<Item = Event> {
+    pub fn all() -> impl Iterator<Item = EventKind> {
         EVENTS.iter().map(|d| d.event)
     }
 }
 
-/// The damage types of SPEC §2.1.
+/// The damage types.
 pub const DAMAGE_TYPES: &[(&str, &str)] = &[
     (damage::PHYSICAL, "Weapons and claws; after resistance, the victim's `armor` is subtracted."),
     (damage::FIRE, "Reduced by `fire_resistance`."),
@@ -304,7 +304,7 @@ pub const DAMAGE_TYPES: &[(&str, &str)] = &[
     (damage::POISON, "Reduced by `poison_resistance`."),
 ];
 
-/// The attributes of SPEC §2.1.
+/// The attributes of creatures.
 pub const ATTRIBUTES: &[(&str, &str)] = &[
     (attr::LEVEL, "The creature's level."),
     (attr::MAX_HEALTH, "Health at full; health itself is state, not an attribute."),
@@ -353,7 +353,8 @@ pub const WHO: &[(&str, &str)] = &[
 
 pub const ITEM_SLOTS: &[&str] = slot::ALL;
 
-/// The three condition-bearing contexts use one grammar (SPEC §3.2).
+/// The kinds of check a condition makes; the three condition-bearing contexts (triggers,
+/// modifiers, `ai` rules) use one grammar (docs/data-language.md, "Conditions").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CheckKind {
     HasTag,
@@ -446,7 +447,7 @@ pub struct ActionDef {
     /// Fields besides `action`.
     pub fields: &'static [FieldDef],
     /// Events the action raises.
-    pub emits: &'static [Event],
+    pub emits: &'static [EventKind],
 }
 
 const TARGET_FIELD: FieldDef = req(field::TARGET, FieldType::Who, "Who is affected: `self` or `target`.");
@@ -461,7 +462,7 @@ pub const ACTIONS: &[ActionDef] = &[
             req(field::DAMAGE_TYPE, FieldType::DamageType, "The damage type."),
             TARGET_FIELD,
         ],
-        emits: &[Event::DamageTaken, Event::CreatureDied],
+        emits: &[EventKind::DamageTaken, EventKind::CreatureDied],
     },
     ActionDef {
         kind: ActionKind::Heal,
@@ -479,7 +480,7 @@ pub const ACTIONS: &[ActionDef] = &[
             dflt(field::COUNT, FieldType::Int { min: 1 }, "1", "How many."),
             TARGET_FIELD,
         ],
-        emits: &[Event::ItemPickedUp],
+        emits: &[EventKind::ItemPickedUp],
     },
     ActionDef {
         kind: ActionKind::TakeItem,
@@ -511,7 +512,7 @@ pub const ACTIONS: &[ActionDef] = &[
             req(field::CREATURE, FieldType::Ref(RefKind::Registry(Registry::Creatures)), "The creature."),
             dflt(field::COUNT, FieldType::Int { min: 1 }, "1", "How many."),
         ],
-        emits: &[Event::CombatStarted],
+        emits: &[EventKind::CombatStarted],
     },
     ActionDef {
         kind: ActionKind::StartQuest,
@@ -525,7 +526,7 @@ pub const ACTIONS: &[ActionDef] = &[
         name: "flee",
         doc: "Leaves every enemy behind and ends the combat as fled.",
         fields: &[],
-        emits: &[Event::CombatEnded],
+        emits: &[EventKind::CombatEnded],
     },
     ActionDef {
         kind: ActionKind::OpenShop,

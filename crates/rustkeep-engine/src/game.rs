@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, VecDeque};
 use rustkeep_data::db::Database;
 use rustkeep_data::model::{ActionData, Entry};
 use rustkeep_data::project::Project;
-use rustkeep_data::vocab::{attr, field, Event as Ev, Registry};
+use rustkeep_data::vocab::{attr, field, EventKind, Registry};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value as Json};
 
@@ -35,7 +35,7 @@ mod events;
 mod state;
 mod steps;
 
-pub use attributes::describe_check;
+pub use attributes::describe_condition;
 pub use state::{describe_items, payload_value, round_half_away, Creature, CreatureRef, Enemy, Event, ItemInstance, QuestProgress, StatusInstance};
 
 /// The player's base attributes where the scenario or console sets none. The player has no
@@ -91,7 +91,7 @@ impl World {
 pub enum Act<'a> {
     /// A data action; `who = "self"` is the source, `"target"` the target.
     Action(&'a ActionData),
-    /// The source attacks the target (SPEC §7 "Attack").
+    /// The source attacks the target (docs/engine.md, "Combat").
     Attack,
     /// Roll the room's piles and pick up everything on the floor.
     Pickup,
@@ -193,7 +193,7 @@ impl Game {
         }
     }
 
-    fn push(&mut self, kind: Ev, source: CreatureRef, target: Option<CreatureRef>, payload: Map<String, Json>) {
+    fn push(&mut self, kind: EventKind, source: CreatureRef, target: Option<CreatureRef>, payload: Map<String, Json>) {
         let cause = self.trace.current;
         self.events.push_back(Event { kind, source, target, payload, cause });
     }

@@ -1,4 +1,4 @@
-//! Scenario files for `rustkeep simulate` (SPEC §7): parsing, checking every ID before anything
+//! Scenario files for `rustkeep simulate` (docs/engine.md, "Scenarios"): parsing, checking every ID before anything
 //! runs (a typo is a clear error, never a silent no-op or a panic), and running them into a
 //! trace.
 
@@ -10,7 +10,7 @@ use rustkeep_data::model::ActionData;
 use rustkeep_data::project::{load, Overlay, Project};
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest::closest;
-use rustkeep_data::vocab::{is_attribute, Event as Ev, Registry, ATTRIBUTES};
+use rustkeep_data::vocab::{is_attribute, EventKind, Registry, ATTRIBUTES};
 use serde::Deserialize;
 use serde_json::{json, Map, Value as Json};
 
@@ -83,7 +83,7 @@ struct RawStep {
 #[derive(Clone, Debug)]
 pub enum StepKind {
     Attack,
-    Event(Ev, Map<String, Json>),
+    Event(EventKind, Map<String, Json>),
     Action(ActionData),
     Pickup,
     Talk(String),
@@ -204,8 +204,8 @@ impl Scenario {
         let kind = if let Some(t) = &s.attack {
             return Ok(Step { kind: StepKind::Attack, source, target: Some(creature_ref(t, "attack", i)?) });
         } else if let Some(name) = &s.event {
-            let ev = Ev::from_name(name).ok_or_else(|| {
-                let sug = closest(name, Ev::all().map(|e| e.name())).map(|s| format!("; did you mean `{s}`?")).unwrap_or_default();
+            let ev = EventKind::from_name(name).ok_or_else(|| {
+                let sug = closest(name, EventKind::all().map(|e| e.name())).map(|s| format!("; did you mean `{s}`?")).unwrap_or_default();
                 format!("step {i}: `{name}` is not an event{sug}")
             })?;
             let mut payload = Map::new();

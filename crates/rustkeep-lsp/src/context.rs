@@ -7,7 +7,7 @@
 //! onto the schema of [`rustkeep_data::vocab`] ([`Scope`]).
 
 use rustkeep_data::text::Span;
-use rustkeep_data::vocab::{self, Event, FieldDef, FieldType, Registry};
+use rustkeep_data::vocab::{self, EventKind, FieldDef, FieldType, Registry};
 
 /// Where in the schema a table is.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -17,7 +17,7 @@ pub enum Scope {
     Entry(Registry),
     Trigger,
     /// A `when` table, with the event of its trigger if known.
-    When(Option<Event>),
+    When(Option<EventKind>),
     /// A check, with its `check` name if known.
     Check(Option<vocab::CheckKind>),
     /// An action, with its `action` name if known.
@@ -449,7 +449,7 @@ fn refine(s: Scope, f: &Frame, i: usize, frames: &[Frame], scopes: &[Scope]) -> 
                 .rev()
                 .find(|&j| !frames[j].is_array && matches!(scopes.get(j), Some(Scope::Trigger | Scope::Entry(Registry::Quests))))
                 .and_then(|j| frames[j].string(vocab::field::ON));
-            Scope::When(on.and_then(Event::from_name))
+            Scope::When(on.and_then(EventKind::from_name))
         }
         other => other,
     }

@@ -1,4 +1,4 @@
-//! The rustkeep language server (SPEC §8): the only crate that knows LSP types.
+//! The rustkeep language server (docs/editors/lsp.md): the only crate that knows LSP types.
 //!
 //! Layout, following rust-analyzer / ruff / Tombi:
 //! - [`server`]: the tower-lsp-server glue (async, debounce, panic guard). It does no analysis.
@@ -11,6 +11,8 @@
 //!
 //! Invariants: handlers never panic the server (every call goes through `catch_unwind`); document
 //! edits are applied in arrival order under one mutex; logs go to stderr only.
+
+#![forbid(unsafe_code)]
 
 pub mod context;
 pub mod core_files;

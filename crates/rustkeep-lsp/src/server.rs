@@ -36,7 +36,7 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
     p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into())
 }
 
-/// The encoding to use: UTF-8 if the client offers it, else UTF-16 (SPEC §8).
+/// The encoding to use: UTF-8 if the client offers it, else UTF-16 (docs/editors/lsp.md).
 pub fn negotiate(params: &InitializeParams) -> Encoding {
     let offered = params.capabilities.general.as_ref().and_then(|g| g.position_encodings.as_ref());
     if offered.is_some_and(|v| v.contains(&PositionEncodingKind::UTF8)) {

@@ -263,7 +263,7 @@ export function simulateArgs(scenario: string): string[] {
   return ["simulate", scenario, "--format", "human"];
 }
 
-/** One diagnostic of `rustkeep check --format json` (SPEC §6.1). */
+/** One diagnostic of `rustkeep check --format json` (docs/cli.md, `check --format json`). */
 export interface CheckPosition {
   line: number;
   column: number;
@@ -322,7 +322,7 @@ export function formatCheckReport(report: CheckReport, folder: string): string[]
 }
 
 /**
- * Converts a 1-based column counting Unicode scalar values (SPEC §6.1) into a 0-based UTF-16
+ * Converts a 1-based column counting Unicode scalar values (docs/cli.md) into a 0-based UTF-16
  * offset in `lineText` (what VS Code positions count).
  */
 export function scalarColumnToUtf16(lineText: string, column: number): number {

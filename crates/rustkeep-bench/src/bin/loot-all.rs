@@ -1,6 +1,8 @@
 //! `loot-all DIR [LUCK]`: exact analysis of every loot table of a workspace, timed (profiling aid
 //! for the benchmark report's loot figure).
 
+#![forbid(unsafe_code)]
+
 fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
     let luck: f64 = std::env::args().nth(2).and_then(|l| l.parse().ok()).unwrap_or(5.0);

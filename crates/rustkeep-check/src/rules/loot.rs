@@ -1,4 +1,4 @@
-//! Loot-table rules (SPEC §4): table kinds inferred through nesting and checked at every use
+//! Loot-table rules (docs/loot.md): table kinds inferred through nesting and checked at every use
 //! (`reference-kind-mismatch`), and nesting cycles (`loot-table-cycle`).
 
 use rustkeep_data::hash::FxHashMap;
@@ -11,7 +11,7 @@ use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::{RefKind, Registry};
 
-pub fn check(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     let kinds = &db.table_kinds;
     let kind_of = |id: &str| kinds.get(id).copied();
 

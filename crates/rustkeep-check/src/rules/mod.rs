@@ -3,10 +3,10 @@
 
 use rustkeep_data::db::Database;
 use rustkeep_data::diag::Diagnostic;
-use rustkeep_data::model::{Action, Check, Entry, Trigger, Value};
+use rustkeep_data::model::{Action, Condition, Entry, Trigger, Value};
 use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
-use rustkeep_data::vocab::{Event, Registry, TargetPresence};
+use rustkeep_data::vocab::{EventKind, Registry, TargetPresence};
 
 pub mod loot;
 pub mod references;
@@ -17,23 +17,23 @@ pub mod usage;
 /// families only read the resolved data, so they run side by side when there are cores to spare.
 pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
     if rustkeep_data::par::default_threads() < 2 {
-        references::check(project, a, out);
-        loot::check(project, a, out);
-        usage::check(project, a, out);
+        references::run(project, a, out);
+        loot::run(project, a, out);
+        usage::run(project, a, out);
         return;
     }
     let (refs, usage) = std::thread::scope(|s| {
         let refs = s.spawn(|| {
             let mut o = Vec::new();
-            references::check(project, a, &mut o);
+            references::run(project, a, &mut o);
             o
         });
         let usage = s.spawn(|| {
             let mut o = Vec::new();
-            usage::check(project, a, &mut o);
+            usage::run(project, a, &mut o);
             o
         });
-        loot::check(project, a, out);
+        loot::run(project, a, out);
         let join = |h: std::thread::ScopedJoinHandle<'_, Vec<Diagnostic>>| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
         (join(refs), join(usage))
     });
@@ -49,7 +49,7 @@ pub fn local(file: FileId, facts: &mut rustkeep_data::lower::FileFacts) {
     }
     let mut out = Vec::new();
     for e in &facts.entries {
-        triggers::check_entry(file, e, &mut out);
+        triggers::run_entry(file, e, &mut out);
     }
     facts.diagnostics.extend(out);
 }
@@ -58,11 +58,11 @@ pub fn local(file: FileId, facts: &mut rustkeep_data::lower::FileFacts) {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Place {
     /// A trigger of an item, affix, creature, option or status: target = the event's target.
-    Trigger(Event),
+    Trigger(EventKind),
     /// A floor or prefab trigger (self = the player): target = the event's target.
-    WorldTrigger(Event),
+    WorldTrigger(EventKind),
     /// A quest: target = the other side of the event.
-    Quest(Event),
+    Quest(EventKind),
     /// `use`, `on_create`, `on_talk`: no target.
     NoTarget(&'static str),
     /// `ai` (target = the player) or a modifier (target = the opponent of the read, if any).
@@ -88,7 +88,7 @@ impl Place {
 }
 
 /// Visits every action list and condition list of an entry with the place it runs in.
-pub fn visit_entry<'e>(e: &'e Entry, mut f: impl FnMut(Place, Option<&'e Trigger>, &'e [Check], &'e [Action])) {
+pub fn visit_entry<'e>(e: &'e Entry, mut f: impl FnMut(Place, Option<&'e Trigger>, &'e [Condition], &'e [Action])) {
     let world = matches!(e.registry, Registry::Floors | Registry::Prefabs);
     for t in e.triggers() {
         let Some(on) = &t.on else {

@@ -9,7 +9,7 @@ use rustkeep_data::vocab::{namespace_of, RefKind};
 
 use rustkeep_data::db::Database;
 
-pub fn check(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     let resolved = &db.resolved;
     for (i, ff) in db.facts.iter().enumerate() {
         let Some(ff) = ff else { continue };

@@ -11,7 +11,7 @@ use rustkeep_data::vocab::{field, Registry, TargetPresence, EVENT_CAP};
 use super::{visit_entry, Place};
 
 /// The trigger rules of one entry; they depend on nothing outside it.
-pub fn check_entry(file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
+pub fn run_entry(file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
     {
         let loc = |span: &std::ops::Range<usize>| Loc { file, span: span.clone() };
         visit_entry(e, |place, trigger, checks, actions| {

@@ -10,7 +10,7 @@ use rustkeep_data::vocab::{RefKind, Registry};
 
 use rustkeep_data::db::Database;
 
-pub fn check(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     let mut started: FxHashSet<&str> = FxHashSet::default();
     for ff in db.facts.iter().flatten() {
         started.extend(ff.started_quests.iter().map(String::as_str));

@@ -141,7 +141,7 @@ impl Lower<'_> {
         }
     }
 
-    pub(super) fn check(&mut self, table: &DeTable<'_>, span: Span) -> Option<Check> {
+    pub(super) fn condition(&mut self, table: &DeTable<'_>, span: Span) -> Option<Condition> {
         let (name, name_span) = self.discriminator(table, field::CHECK, span.clone(), "check")?;
         let Some(kind) = CheckKind::from_name(name) else {
             self.unknown_name(Code::UnknownCheck, "check", name, name_span, CHECKS.iter().map(|c| c.name), CHECK_ALIASES);
@@ -150,7 +150,7 @@ impl Lower<'_> {
         let cdef = kind.def();
         let before = self.errors;
         let first_diag = self.diags.len();
-        let defs = check_fields(kind);
+        let defs = condition_fields(kind);
         let present = self.known_fields(table, defs, Code::UnknownField, &format_args!("the check `{}`", cdef.name));
         self.require(&present, defs, span.clone(), &format_args!("this `{}` check", cdef.name), &[]);
         let mut who = None;
@@ -164,7 +164,7 @@ impl Lower<'_> {
         let mut count = 1u32;
         let mut fraction = None;
         for (def, _, v) in &present {
-            let value = self.value(def, v, Ctx::Check);
+            let value = self.value(def, v, Ctx::Condition);
             match (def.name, value) {
                 (field::WHO, Some(Value::Str(s))) => {
                     who = Some(if s == who::SELF { Who::SelfBearer } else { Who::Target });
@@ -196,12 +196,12 @@ impl Lower<'_> {
             return None;
         }
         let data = match kind {
-            CheckKind::HasTag => CheckData::HasTag { tag: tag? },
-            CheckKind::Attribute => CheckData::Attribute { attribute: attribute?, at_least, below },
-            CheckKind::HasItem => CheckData::HasItem { item: item?, count },
-            CheckKind::HealthBelow => CheckData::HealthBelow { value: fraction? },
+            CheckKind::HasTag => ConditionData::HasTag { tag: tag? },
+            CheckKind::Attribute => ConditionData::Attribute { attribute: attribute?, at_least, below },
+            CheckKind::HasItem => ConditionData::HasItem { item: item?, count },
+            CheckKind::HealthBelow => ConditionData::HealthBelow { value: fraction? },
         };
-        Some(Check { span, kind, who: who?, who_span, not, data })
+        Some(Condition { span, kind, who: who?, who_span, not, data })
     }
 
     pub(super) fn action(&mut self, table: &DeTable<'_>, span: Span) -> Option<Action> {
@@ -275,7 +275,7 @@ pub(super) fn trigger_from_fields(span: Span, fields: &[Field]) -> Trigger {
 }
 
 /// Every field a check takes, `check` and `not` included.
-fn check_fields(kind: CheckKind) -> &'static [FieldDef] {
+fn condition_fields(kind: CheckKind) -> &'static [FieldDef] {
     use std::sync::OnceLock;
     static CACHE: OnceLock<Vec<Vec<FieldDef>>> = OnceLock::new();
     let all = CACHE.get_or_init(|| CHECKS.iter().map(|c| [CHECK_FIELD].iter().chain(c.fields).chain([&NOT_FIELD]).copied().collect()).collect());

@@ -201,11 +201,11 @@ impl Lower<'_> {
             }
             FieldType::Conditions => {
                 let tables = self.tables(name, v);
-                Some(Value::Conditions(tables.into_iter().filter_map(|(t, s)| self.check(t, s)).collect()))
+                Some(Value::Conditions(tables.into_iter().filter_map(|(t, s)| self.condition(t, s)).collect()))
             }
             FieldType::Event => {
                 let s = self.string(name, v)?;
-                match Event::from_name(s) {
+                match EventKind::from_name(s) {
                     Some(e) => Some(Value::Event(e)),
                     None => {
                         self.unknown_name(Code::UnknownEvent, "event", s, span, EVENTS.iter().map(|e| e.name), EVENT_ALIASES);

@@ -309,7 +309,7 @@ pub const REGISTRIES: &[RegistryDef] = &[
         registry: Registry::LootTables,
         key: "loot_tables",
         noun: "loot table",
-        doc: "Weighted tables of items (item tables) or affixes (affix tables); see SPEC §4.",
+        doc: "Weighted tables of items (item tables) or affixes (affix tables); see docs/loot.md.",
         fields: &[
             ID,
             OVERRIDES,

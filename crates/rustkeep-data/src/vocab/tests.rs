@@ -20,7 +20,7 @@ fn twelve_events_four_checks_nine_actions() {
 #[test]
 fn aliases_point_at_real_names() {
     for (_, to) in EVENT_ALIASES {
-        assert!(Event::from_name(to).is_some(), "{to}");
+        assert!(EventKind::from_name(to).is_some(), "{to}");
     }
     for (_, to) in CHECK_ALIASES {
         assert!(CheckKind::from_name(to).is_some(), "{to}");

@@ -4,6 +4,8 @@
 //! Targets (issue "Engine, part 1: loot"): ≥ 5 million sampled nested evaluations per second,
 //! ≤ 1 ms for the exact analysis of a depth-5 table.
 
+#![forbid(unsafe_code)]
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

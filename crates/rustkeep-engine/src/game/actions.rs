@@ -1,7 +1,7 @@
 //! The nine data actions, as [`Game::apply`] and the triggers run them.
 
 use rustkeep_data::model::{ActionData, Who};
-use rustkeep_data::vocab::{attr, damage, field, outcome, payload, resistance_of, Event as Ev, Registry};
+use rustkeep_data::vocab::{attr, damage, field, outcome, payload, resistance_of, EventKind, Registry};
 use serde_json::{json, Map, Value as Json};
 
 use super::{describe_items, round_half_away, Creature, CreatureRef, Enemy, Game, ItemInstance, QuestProgress, StatusInstance, World};
@@ -35,7 +35,7 @@ impl Game {
         Json::Object(out)
     }
 
-    /// SPEC §7 "Damage".
+    /// Damage (docs/engine.md, "Combat"): resistance, then armour for physical damage.
     pub(super) fn deal_damage(&mut self, w: &World, dealer: CreatureRef, victim: CreatureRef, amount: u32, dtype: &str) -> String {
         match self.creature(victim) {
             None => return format!("no effect: {victim} is gone"),
@@ -51,10 +51,10 @@ impl Game {
         let mut p = Map::new();
         p.insert(payload::AMOUNT.into(), json!(taken));
         p.insert(payload::DAMAGE_TYPE.into(), json!(dtype));
-        self.push(Ev::DamageTaken, victim, Some(dealer), p);
+        self.push(EventKind::DamageTaken, victim, Some(dealer), p);
         if left == 0 {
             let killer = (dealer != victim).then_some(dealer);
-            self.push(Ev::CreatureDied, victim, killer, Map::new());
+            self.push(EventKind::CreatureDied, victim, killer, Map::new());
             let mut s = format!("{victim} took {taken} {dtype} damage and died");
             let loot = self
                 .creature(victim)
@@ -115,7 +115,7 @@ impl Game {
         p.insert(payload::ITEM.into(), json!(item));
         p.insert(payload::COUNT.into(), json!(count));
         p.insert(payload::AFFIXES.into(), json!(affixes));
-        self.push(Ev::ItemPickedUp, t, None, p);
+        self.push(EventKind::ItemPickedUp, t, None, p);
         format!("{t} received {count} × {item}{}", if affixes.is_empty() { String::new() } else { format!(" [{}]", affixes.join(", ")) })
     }
 
@@ -170,7 +170,7 @@ impl Game {
         let mut s = format!("spawned {creature} as {}", refs.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(", "));
         if !self.combat && !refs.is_empty() {
             self.combat = true;
-            self.push(Ev::CombatStarted, CreatureRef::Player, None, Map::new());
+            self.push(EventKind::CombatStarted, CreatureRef::Player, None, Map::new());
             s.push_str("; combat started");
         }
         s
@@ -194,7 +194,7 @@ impl Game {
             self.combat = false;
             let mut p = Map::new();
             p.insert(payload::OUTCOME.into(), json!(outcome::FLED));
-            self.push(Ev::CombatEnded, CreatureRef::Player, None, p);
+            self.push(EventKind::CombatEnded, CreatureRef::Player, None, p);
             format!("fled, leaving {n} enemies behind")
         } else {
             format!("fled (no combat was running; {n} enemies left behind)")

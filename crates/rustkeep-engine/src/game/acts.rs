@@ -1,13 +1,13 @@
 //! What a scenario step or a console command does besides the data actions: attack, pick up,
 //! talk, enter a room or floor, use and equip an item.
 
-use rustkeep_data::vocab::{attr, damage, field, glyph, payload, slot, Event as Ev, Registry};
+use rustkeep_data::vocab::{attr, damage, field, glyph, payload, slot, EventKind, Registry};
 use serde_json::{json, Map, Value as Json};
 
 use super::{describe_items, round_half_away, CreatureRef, Game, World};
 
 impl Game {
-    /// SPEC §7 "Attack": `attack_hit`, then the damage at once.
+    /// An attack (docs/engine.md, "Combat"): `attack_hit`, then the damage at once.
     pub(super) fn attack(&mut self, w: &World, attacker: CreatureRef, victim: Option<CreatureRef>) -> Json {
         let Some(victim) = victim else { return json!({ "effect": "no effect: nothing to attack" }) };
         if !self.alive(attacker) {
@@ -20,14 +20,14 @@ impl Game {
         let mut p = Map::new();
         p.insert(payload::WEAPON.into(), weapon.clone().map(Json::String).unwrap_or(Json::Null));
         p.insert(payload::DAMAGE_TYPE.into(), json!(dtype));
-        self.push(Ev::AttackHit, attacker, Some(victim), p);
+        self.push(EventKind::AttackHit, attacker, Some(victim), p);
         let amount = round_half_away(self.attribute(w, attacker, attr::DAMAGE, Some(victim))).max(0.0) as u32;
         let effect = if amount == 0 {
             // A zero-damage hit still lands: damage_taken { amount = 0 }.
             let mut p = Map::new();
             p.insert(payload::AMOUNT.into(), json!(0));
             p.insert(payload::DAMAGE_TYPE.into(), json!(dtype));
-            self.push(Ev::DamageTaken, victim, Some(attacker), p);
+            self.push(EventKind::DamageTaken, victim, Some(attacker), p);
             format!("{victim} took 0 {dtype} damage")
         } else {
             self.deal_damage(w, attacker, victim, amount, &dtype)
@@ -91,7 +91,7 @@ impl Game {
         }
         let mut p = Map::new();
         p.insert(payload::NPC.into(), json!(npc));
-        self.push(Ev::NpcTalked, who, None, p);
+        self.push(EventKind::NpcTalked, who, None, p);
         json!({ "effect": format!("{who} talked to {npc}"), "actions": effects })
     }
 
@@ -130,7 +130,7 @@ impl Game {
             self.room = Some(id.into());
             let mut pl = Map::new();
             pl.insert(payload::PREFAB.into(), json!(id));
-            self.push(Ev::RoomEntered, CreatureRef::Player, None, pl);
+            self.push(EventKind::RoomEntered, CreatureRef::Player, None, pl);
             return json!({ "effect": s });
         }
         if let Some(f) = w.entry(Registry::Floors, id) {
@@ -140,7 +140,7 @@ impl Game {
             let mut pl = Map::new();
             pl.insert(payload::FLOOR.into(), json!(id));
             pl.insert(payload::DEPTH.into(), depth.map(|d| json!(d)).unwrap_or(Json::Null));
-            self.push(Ev::FloorEntered, CreatureRef::Player, None, pl);
+            self.push(EventKind::FloorEntered, CreatureRef::Player, None, pl);
             return json!({ "effect": format!("entered floor {id}") });
         }
         json!({ "effect": format!("no effect: {id} is neither a prefab nor a floor") })
@@ -160,7 +160,7 @@ impl Game {
         }
         let mut p = Map::new();
         p.insert(payload::ITEM.into(), json!(item));
-        self.push(Ev::ItemUsed, who, None, p);
+        self.push(EventKind::ItemUsed, who, None, p);
         json!({ "effect": format!("{who} used {item}"), "actions": effects })
     }
 

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use rustkeep_data::model::{Check, CheckData, ModOp, Modifier, Who};
+use rustkeep_data::model::{Condition, ConditionData, ModOp, Modifier, Who};
 use rustkeep_data::vocab::{attr, Registry};
 
 use super::{round_half_away, CreatureRef, Game, World};
@@ -14,7 +14,7 @@ use super::{round_half_away, CreatureRef, Game, World};
 const MAX_READ_DEPTH: u32 = 8;
 
 impl Game {
-    /// The entries whose modifiers and triggers a creature bears, in the order of SPEC §7:
+    /// The entries whose modifiers and triggers a creature bears, in the order of docs/engine.md:
     /// creature entry, character options, equipped items (each followed by its affixes), statuses.
     pub fn bearers(&self, r: CreatureRef) -> Vec<(Registry, String)> {
         let Some(c) = self.creature(r) else { return Vec::new() };
@@ -37,7 +37,8 @@ impl Game {
         out
     }
 
-    /// `(base + Σ add) × Π multiply` (SPEC §3.3); `against` is the opponent of the read.
+    /// `(base + Σ add) × Π multiply` (docs/engine.md, "Attributes"); `against` is the opponent of
+    /// the read.
     pub fn attribute(&self, w: &World, who: CreatureRef, attr: &str, against: Option<CreatureRef>) -> f64 {
         self.attribute_at(w, who, attr, against, 0)
     }
@@ -62,7 +63,7 @@ impl Game {
     }
 
     fn modifier_holds(&self, w: &World, m: &Modifier, who: CreatureRef, against: Option<CreatureRef>, depth: u32) -> bool {
-        m.condition.iter().all(|c| self.check(w, c, who, against, depth + 1))
+        m.condition.iter().all(|c| self.holds(w, c, who, against, depth + 1))
     }
 
     /// The base attributes of a creature entry.
@@ -89,9 +90,9 @@ impl Game {
         self.creature(r).map(|c| c.inventory.iter().filter(|i| i.item == item).map(|i| i.count as u64).sum()).unwrap_or(0)
     }
 
-    /// One check (SPEC §3.2) with `me` as self and `other` as target. A check about an absent
+    /// Whether one condition holds (docs/data-language.md, "Conditions") with `me` as self and `other` as target. A check about an absent
     /// creature (no target; a removed enemy) is false, `not` or not.
-    pub fn check(&self, w: &World, c: &Check, me: CreatureRef, other: Option<CreatureRef>, depth: u32) -> bool {
+    pub fn holds(&self, w: &World, c: &Condition, me: CreatureRef, other: Option<CreatureRef>, depth: u32) -> bool {
         if depth > MAX_READ_DEPTH {
             return false;
         }
@@ -104,13 +105,13 @@ impl Game {
             return false;
         }
         let holds = match &c.data {
-            CheckData::HasTag { tag } => self.tags(w, who).contains(&tag.value),
-            CheckData::Attribute { attribute, at_least, below } => {
+            ConditionData::HasTag { tag } => self.tags(w, who).contains(&tag.value),
+            ConditionData::Attribute { attribute, at_least, below } => {
                 let v = self.attribute_at(w, who, attribute, opp, depth);
                 at_least.is_none_or(|a| v >= a) && below.is_none_or(|b| v < b)
             }
-            CheckData::HasItem { item, count } => self.item_count(who, &item.value) >= *count as u64,
-            CheckData::HealthBelow { value } => {
+            ConditionData::HasItem { item, count } => self.item_count(who, &item.value) >= *count as u64,
+            ConditionData::HealthBelow { value } => {
                 let max = round_half_away(self.attribute_at(w, who, attr::MAX_HEALTH, None, depth)) as i64;
                 let h = self.creature(who).map(|c| c.health).unwrap_or(0);
                 max > 0 && (h as f64) / (max as f64) < *value
@@ -121,11 +122,11 @@ impl Game {
 }
 
 /// `has_tag target core:rat`, `not attribute self level ≥ 3`, …
-pub fn describe_check(c: &Check) -> String {
+pub fn describe_condition(c: &Condition) -> String {
     let who = c.who.as_str();
     let body = match &c.data {
-        CheckData::HasTag { tag } => format!("has_tag {who} {}", tag.value),
-        CheckData::Attribute { attribute, at_least, below } => {
+        ConditionData::HasTag { tag } => format!("has_tag {who} {}", tag.value),
+        ConditionData::Attribute { attribute, at_least, below } => {
             let mut s = format!("attribute {who} {attribute}");
             if let Some(a) = at_least {
                 s.push_str(&format!(" >= {a}"));
@@ -135,8 +136,8 @@ pub fn describe_check(c: &Check) -> String {
             }
             s
         }
-        CheckData::HasItem { item, count } => format!("has_item {who} {} x{count}", item.value),
-        CheckData::HealthBelow { value } => format!("health_below {who} {value}"),
+        ConditionData::HasItem { item, count } => format!("has_item {who} {} x{count}", item.value),
+        ConditionData::HealthBelow { value } => format!("health_below {who} {value}"),
     };
     if c.not {
         format!("not {body}")

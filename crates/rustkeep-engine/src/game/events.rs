@@ -3,10 +3,10 @@
 //! quests, and [`Game::trigger_fires`] answers whether a trigger fires.
 
 use rustkeep_data::model::Trigger;
-use rustkeep_data::vocab::{payload, Event as Ev, Registry, EVENT_CAP};
+use rustkeep_data::vocab::{payload, EventKind, Registry, EVENT_CAP};
 use serde_json::{json, Map, Value as Json};
 
-use super::{describe_check, CreatureRef, Event, Game, World};
+use super::{describe_condition, CreatureRef, Event, Game, World};
 use crate::trace::{TraceEvent, TraceTrigger};
 
 impl Game {
@@ -39,8 +39,8 @@ impl Game {
             }
         }
         for (i, c) in t.condition.iter().enumerate() {
-            if !self.check(w, c, me, other, 0) {
-                return Err(format!("condition {} ({}) is false", i + 1, describe_check(c)));
+            if !self.holds(w, c, me, other, 0) {
+                return Err(format!("condition {} ({}) is false", i + 1, describe_condition(c)));
             }
         }
         if t.chance < 1.0 && !self.rng.chance(t.chance) {
@@ -66,7 +66,7 @@ impl Game {
         }
     }
 
-    /// Handles one event in the order of SPEC §7: the source creature's triggers, floor or prefab
+    /// Handles one event in the order of docs/engine.md: the source creature's triggers, floor or prefab
     /// triggers, then started quests in start order.
     fn handle(&mut self, w: &World, ev: Event) {
         let idx = self.trace.events.len();
@@ -86,10 +86,10 @@ impl Game {
         }
         // 2. Floor or prefab triggers, self = the player.
         let place = match ev.kind {
-            Ev::FloorEntered => {
+            EventKind::FloorEntered => {
                 Some((Registry::Floors, ev.payload.get(payload::FLOOR).and_then(Json::as_str).map(str::to_string).or_else(|| self.floor.clone())))
             }
-            Ev::RoomEntered => {
+            EventKind::RoomEntered => {
                 Some((Registry::Prefabs, ev.payload.get(payload::PREFAB).and_then(Json::as_str).map(str::to_string).or_else(|| self.room.clone())))
             }
             _ => None,
@@ -125,13 +125,13 @@ impl Game {
                     self.quests[qi].done = true;
                     let mut p = Map::new();
                     p.insert(payload::QUEST.into(), json!(qid));
-                    self.push(Ev::QuestCompleted, CreatureRef::Player, None, p);
+                    self.push(EventKind::QuestCompleted, CreatureRef::Player, None, p);
                 }
             }
             self.trace.events[idx].triggers.push(tt);
         }
         // Statuses count down at their bearer's turn_started, after it is handled.
-        if ev.kind == Ev::TurnStarted {
+        if ev.kind == EventKind::TurnStarted {
             if let Some(c) = self.creature_mut(ev.source) {
                 for s in &mut c.statuses {
                     s.turns = s.turns.saturating_sub(1);

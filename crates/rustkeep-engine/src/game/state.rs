@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use rustkeep_data::vocab::Event as Ev;
+use rustkeep_data::vocab::EventKind;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value as Json};
 
@@ -116,10 +116,10 @@ pub struct QuestProgress {
     pub done: bool,
 }
 
-/// One event of SPEC §3.5.
+/// One event as the queue holds it (docs/engine.md, "Events and triggers").
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event {
-    pub kind: Ev,
+    pub kind: EventKind,
     pub source: CreatureRef,
     pub target: Option<CreatureRef>,
     pub payload: Map<String, Json>,

@@ -1,7 +1,7 @@
 //! Steps: one step is one turn (turn start, the act, dead enemies removed), character creation
 //! before the first step, and the final state of a run.
 
-use rustkeep_data::vocab::{field, outcome, payload, ActionKind, Event as Ev, Registry, EVENT_CAP};
+use rustkeep_data::vocab::{field, outcome, payload, ActionKind, EventKind, Registry, EVENT_CAP};
 use serde_json::{json, Map, Value as Json};
 
 use super::{Act, CreatureRef, Game, ItemInstance, World};
@@ -12,7 +12,7 @@ impl Game {
     // Steps
     // ---------------------------------------------------------------------------------------
 
-    /// One step = one turn (SPEC §7): `turn_started` (+ `combat_started`), the act, then dead
+    /// One step = one turn (docs/engine.md, "Steps"): `turn_started` (+ `combat_started`), the act, then dead
     /// enemies removed (+ `combat_ended` victory); the queue worked off after each phase, under
     /// one cap of [`EVENT_CAP`] events.
     pub fn run_step(&mut self, w: &World, act: Act<'_>, source: CreatureRef, target: Option<CreatureRef>) -> StepTrace {
@@ -30,10 +30,10 @@ impl Game {
             return StepTrace { step, act: description, effects, events: Vec::new() };
         }
         // (1)
-        self.push(Ev::TurnStarted, source, None, Map::new());
+        self.push(EventKind::TurnStarted, source, None, Map::new());
         if !self.combat && self.living_enemies() > 0 {
             self.combat = true;
-            self.push(Ev::CombatStarted, CreatureRef::Player, None, Map::new());
+            self.push(EventKind::CombatStarted, CreatureRef::Player, None, Map::new());
         }
         self.work_off(w);
         // (2)
@@ -58,7 +58,7 @@ impl Game {
             self.combat = false;
             let mut p = Map::new();
             p.insert(payload::OUTCOME.into(), json!(outcome::VICTORY));
-            self.push(Ev::CombatEnded, CreatureRef::Player, None, p);
+            self.push(EventKind::CombatEnded, CreatureRef::Player, None, p);
         }
         self.work_off(w);
         // Deaths raised in phase (3) (a trigger on combat_ended) are removed too, without a

@@ -68,7 +68,7 @@ pub(super) fn pair_key(item: u32, affix: u32) -> u64 {
 }
 
 impl LootDb {
-    /// The exact chances of one evaluation of `table` with `luck` (SPEC §6.2).
+    /// The exact chances of one evaluation of `table` with `luck` (`rustkeep loot`).
     pub fn analyze(&self, table: &str, luck: f64) -> Result<LootReport, LootError> {
         let t = self.table(table)?;
         let p_extra = self.p_extra(luck);

@@ -105,7 +105,7 @@ fn placeholder(f: &FieldDef) -> String {
         FieldType::Bool => "false".into(),
         FieldType::True => "true".into(),
         FieldType::Range => "1".into(),
-        FieldType::Event => format!("\"{}\"", vocab::Event::TurnStarted.name()),
+        FieldType::Event => format!("\"{}\"", vocab::EventKind::TurnStarted.name()),
         FieldType::DamageType => format!("\"{}\"", vocab::damage::PHYSICAL),
         FieldType::Attribute => format!("\"{}\"", vocab::attr::DAMAGE),
         FieldType::Who => format!("\"{}\"", vocab::who::SELF),

@@ -1,4 +1,4 @@
-//! `textDocument/completion` (SPEC §8): registry names after `[[`, the fields of the table being
+//! `textDocument/completion` (docs/editors/lsp.md): registry names after `[[`, the fields of the table being
 //! written (missing ones only, required first), and values by the field's type: events, `when`
 //! fields of the trigger's event, checks, `who`, attributes, damage types, actions (with a snippet
 //! of their required fields), and IDs of the right registry and loot-table kind.

@@ -1,7 +1,7 @@
 //! `textDocument/semanticTokens/full`: IDs (definitions marked, core IDs as default library), tags,
 //! event names, checks and actions, and the closed vocabulary (`who`, attributes, damage types).
 
-use rustkeep_data::vocab::{self, Event};
+use rustkeep_data::vocab::{self, EventKind};
 
 use crate::context;
 use crate::ids::{self, Role, Sym};
@@ -35,7 +35,7 @@ pub fn full(state: &State, u: &Uri) -> Option<SemanticTokens> {
     for (key, span) in context::string_values(text) {
         let v = &text[span.clone()];
         let ty = match key.as_str() {
-            vocab::field::ON if Event::from_name(v).is_some() => 2,
+            vocab::field::ON if EventKind::from_name(v).is_some() => 2,
             vocab::field::CHECK if vocab::CheckKind::from_name(v).is_some() => 3,
             vocab::field::ACTION if vocab::ActionKind::from_name(v).is_some() => 3,
             "who" | "target" if vocab::WHO.iter().any(|w| w.0 == v) => 4,
