@@ -113,7 +113,7 @@ impl ActionData {
             | ActionData::GiveItem { target, .. }
             | ActionData::TakeItem { target, .. }
             | ActionData::ApplyStatus { target, .. } => Some(*target),
-            _ => None,
+            ActionData::Spawn { .. } | ActionData::StartQuest { .. } | ActionData::Flee | ActionData::OpenShop { .. } => None,
         }
     }
 }

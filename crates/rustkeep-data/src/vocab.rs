@@ -24,6 +24,21 @@ pub const BALANCE_KEY: &str = "balance";
 /// keeps them equal).
 pub const LUCK_FACTOR_DEFAULT: f64 = 0.05;
 
+/// Declares a closed set of kinds and `ALL`, its variants in declaration order, from one list, so
+/// that `vocab::tests` can demand exactly one row for every variant.
+macro_rules! kinds {
+    ($(#[$meta:meta])* pub enum $name:ident { $($variant:ident,)* }) => {
+        $(#[$meta])*
+        pub enum $name {
+            $($variant,)*
+        }
+        impl $name {
+            /// Every variant, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),*];
+        }
+    };
+}
+
 /// Whether an event (or a place actions run in) has a `target` creature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TargetPresence {
@@ -35,33 +50,37 @@ pub enum TargetPresence {
     Always,
 }
 
-/// One of the twelve events (docs/data-language.md, "Events").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum EventKind {
-    TurnStarted,
-    CombatStarted,
-    AttackHit,
-    DamageTaken,
-    CreatureDied,
-    CombatEnded,
-    ItemPickedUp,
-    ItemUsed,
-    FloorEntered,
-    RoomEntered,
-    NpcTalked,
-    QuestCompleted,
+kinds! {
+    /// One of the twelve events (docs/data-language.md, "Events").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum EventKind {
+        TurnStarted,
+        CombatStarted,
+        AttackHit,
+        DamageTaken,
+        CreatureDied,
+        CombatEnded,
+        ItemPickedUp,
+        ItemUsed,
+        FloorEntered,
+        RoomEntered,
+        NpcTalked,
+        QuestCompleted,
+    }
 }
 
-/// A `when` filter field: a payload key an event carries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum WhenField {
-    DamageType,
-    Outcome,
-    Item,
-    Floor,
-    Prefab,
-    Npc,
-    Quest,
+kinds! {
+    /// A `when` filter field: a payload key an event carries.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum WhenField {
+        DamageType,
+        Outcome,
+        Item,
+        Floor,
+        Prefab,
+        Npc,
+        Quest,
+    }
 }
 
 /// What the value of a `when` field must be.
@@ -353,14 +372,16 @@ pub const WHO: &[(&str, &str)] = &[
 
 pub const ITEM_SLOTS: &[&str] = slot::ALL;
 
-/// The kinds of check a condition makes; the three condition-bearing contexts (triggers,
-/// modifiers, `ai` rules) use one grammar (docs/data-language.md, "Conditions").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CheckKind {
-    HasTag,
-    Attribute,
-    HasItem,
-    HealthBelow,
+kinds! {
+    /// The kinds of check a condition makes; the three condition-bearing contexts (triggers,
+    /// modifiers, `ai` rules) use one grammar (docs/data-language.md, "Conditions").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum CheckKind {
+        HasTag,
+        Attribute,
+        HasItem,
+        HealthBelow,
+    }
 }
 
 pub struct CheckDef {
@@ -427,17 +448,19 @@ impl CheckKind {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ActionKind {
-    Damage,
-    Heal,
-    GiveItem,
-    TakeItem,
-    ApplyStatus,
-    Spawn,
-    StartQuest,
-    Flee,
-    OpenShop,
+kinds! {
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum ActionKind {
+        Damage,
+        Heal,
+        GiveItem,
+        TakeItem,
+        ApplyStatus,
+        Spawn,
+        StartQuest,
+        Flee,
+        OpenShop,
+    }
 }
 
 pub struct ActionDef {

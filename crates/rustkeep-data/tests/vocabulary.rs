@@ -88,3 +88,13 @@ fn no_product_source_spells_a_field_name_where_it_reads_one() {
     }
     assert!(found.is_empty(), "field names spelled as literals:\n{}", found.join("\n"));
 }
+
+/// The VS Code extension ships a copy of the draft-07 schema (Even Better TOML reads it from the
+/// extension); the committed schema itself is checked against the vocabulary by
+/// `crates/rustkeep-cli/tests/schema.rs`.
+#[test]
+fn the_vscode_schema_copy_is_the_committed_schema() {
+    let committed = read("schemas/rustkeep.draft-07.schema.json");
+    let copy = read("editors/vscode/schemas/rustkeep.draft-07.schema.json");
+    assert!(copy == committed, "editors/vscode/schemas/ is stale: copy schemas/rustkeep.draft-07.schema.json there (`npm run sync-schema` in editors/vscode)");
+}

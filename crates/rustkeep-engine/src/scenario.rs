@@ -279,7 +279,7 @@ impl Scenario {
                     ActionData::Spawn { creature, .. } => need(&[Registry::Creatures], &creature.value, &what),
                     ActionData::StartQuest { quest } => need(&[Registry::Quests], &quest.value, &what),
                     ActionData::OpenShop { shop } => need(&[Registry::Shops], &shop.value, &what),
-                    _ => {}
+                    ActionData::Damage { .. } | ActionData::Heal { .. } | ActionData::Flee => {}
                 },
                 _ => {}
             }

@@ -185,3 +185,17 @@ fn same_scenario_same_seed_same_bytes() {
         assert!(a == b, "{name} is not deterministic");
     }
 }
+
+#[test]
+fn consumables_heal_and_take_item() {
+    let (_, j) = run("consumables");
+    let effect = |step: usize, path: &str| j["steps"][step].pointer(path).and_then(Value::as_str).unwrap_or_default().to_string();
+    assert_eq!(effect(0, "/effects/0/effect"), "player took 8 physical damage (12 left)");
+    // The potion's `use` heals what the damage took, and the potion is consumed.
+    assert_eq!(effect(1, "/effects/0/actions/0/effect"), "player healed 8 (20 / 20)");
+    assert_eq!(events(&j["steps"][1]), ["turn_started", "item_used"]);
+    assert_eq!(effect(2, "/effects/0/effect"), "player lost 4 × core:gold");
+    let inventory = j["final"]["player"]["inventory"].as_array().unwrap();
+    let count = |item: &str| inventory.iter().filter(|i| i["item"] == item).map(|i| i["count"].as_u64().unwrap()).sum::<u64>();
+    assert_eq!((count("core:health_potion"), count("core:gold")), (1, 6));
+}

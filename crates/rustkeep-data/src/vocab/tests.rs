@@ -17,6 +17,32 @@ fn twelve_events_four_checks_nine_actions() {
     }
 }
 
+/// Exactly one row per variant, and no row without a variant: a kind added to an enum fails here
+/// until its row is written (and `def()` could not find it at run time).
+#[test]
+fn every_kind_has_exactly_one_row() {
+    for k in EventKind::ALL {
+        assert_eq!(EVENTS.iter().filter(|d| d.event == *k).count(), 1, "{k:?}");
+    }
+    assert_eq!(EVENTS.len(), EventKind::ALL.len());
+    for k in WhenField::ALL {
+        assert_eq!(WHEN_FIELDS.iter().filter(|d| d.field == *k).count(), 1, "{k:?}");
+    }
+    assert_eq!(WHEN_FIELDS.len(), WhenField::ALL.len());
+    for k in CheckKind::ALL {
+        assert_eq!(CHECKS.iter().filter(|d| d.kind == *k).count(), 1, "{k:?}");
+    }
+    assert_eq!(CHECKS.len(), CheckKind::ALL.len());
+    for k in ActionKind::ALL {
+        assert_eq!(ACTIONS.iter().filter(|d| d.kind == *k).count(), 1, "{k:?}");
+    }
+    assert_eq!(ACTIONS.len(), ActionKind::ALL.len());
+    for r in Registry::ALL {
+        assert_eq!(REGISTRIES.iter().filter(|d| d.registry == r).count(), 1, "{r:?}");
+    }
+    assert_eq!(REGISTRIES.len(), Registry::ALL.len());
+}
+
 #[test]
 fn aliases_point_at_real_names() {
     for (_, to) in EVENT_ALIASES {

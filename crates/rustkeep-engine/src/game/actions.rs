@@ -18,19 +18,28 @@ impl Game {
         if let Some(t) = who {
             out.insert("target".into(), t.map(|t| json!(t.to_string())).unwrap_or(Json::Null));
         }
-        let effect = match (a, who) {
-            (_, Some(None)) => "skipped: there is no target".to_string(),
-            (ActionData::Damage { amount, damage_type, .. }, Some(Some(t))) => self.deal_damage(w, me, t, *amount, damage_type),
-            (ActionData::Heal { amount, .. }, Some(Some(t))) => self.heal(w, t, *amount),
-            (ActionData::GiveItem { item, count, .. }, Some(Some(t))) => self.give(w, t, &item.value, *count, Vec::new()),
-            (ActionData::TakeItem { item, count, .. }, Some(Some(t))) => self.take(t, &item.value, *count),
-            (ActionData::ApplyStatus { status, turns, .. }, Some(Some(t))) => self.apply_status(w, t, &status.value, *turns),
-            (ActionData::Spawn { creature, count }, _) => self.spawn(w, &creature.value, *count),
-            (ActionData::StartQuest { quest }, _) => self.start_quest(w, &quest.value),
-            (ActionData::Flee, _) => self.flee(),
-            (ActionData::OpenShop { shop }, _) => format!("opened shop {}", shop.value),
-            (_, None) => "skipped".to_string(),
+        // Every action is named here, without a catch-all: a new action does not compile until
+        // it has an effect. A targeted action whose target is absent is skipped.
+        let queued = self.events.len();
+        let target = who.flatten();
+        let skipped = || "skipped: there is no target".to_string();
+        let effect = match a {
+            ActionData::Damage { amount, damage_type, .. } => target.map_or_else(skipped, |t| self.deal_damage(w, me, t, *amount, damage_type)),
+            ActionData::Heal { amount, .. } => target.map_or_else(skipped, |t| self.heal(w, t, *amount)),
+            ActionData::GiveItem { item, count, .. } => target.map_or_else(skipped, |t| self.give(w, t, &item.value, *count, Vec::new())),
+            ActionData::TakeItem { item, count, .. } => target.map_or_else(skipped, |t| self.take(t, &item.value, *count)),
+            ActionData::ApplyStatus { status, turns, .. } => target.map_or_else(skipped, |t| self.apply_status(w, t, &status.value, *turns)),
+            ActionData::Spawn { creature, count } => self.spawn(w, &creature.value, *count),
+            ActionData::StartQuest { quest } => self.start_quest(w, &quest.value),
+            ActionData::Flee => self.flee(),
+            ActionData::OpenShop { shop } => format!("opened shop {}", shop.value),
         };
+        // The trigger graph and `self-feeding-trigger` know what an action raises only from the
+        // `emits` of its row: debug builds (every test) stop when the two disagree.
+        debug_assert!(
+            self.events.iter().skip(queued).all(|e| a.kind().def().emits.contains(&e.kind)),
+            "`{name}` raised an event its row in vocab::ACTIONS does not list in `emits`"
+        );
         out.insert("effect".into(), json!(effect));
         Json::Object(out)
     }
