@@ -59,7 +59,9 @@ fn headers(double: bool, prefix: &str) -> Vec<CompletionItem> {
         out.push(item(r.key.to_string(), CompletionItemKind::Class, format!("[[{}]] — {}", r.key, r.noun), r.doc));
     }
     if !double {
-        out.push(item(vocab::BALANCE_KEY.into(), CompletionItemKind::Class, "[balance] — singleton".into(), "Balance settings (`luck_factor`)."));
+        let fields = vocab::BALANCE_FIELDS.iter().map(|f| format!("`{}`", f.name)).collect::<Vec<_>>().join(", ");
+        let key = vocab::BALANCE_KEY;
+        out.push(item(key.into(), CompletionItemKind::Class, format!("[{key}] — singleton"), &format!("Balance settings ({fields}).")));
     }
     out
 }
