@@ -21,7 +21,7 @@ impl Severity {
 
 macro_rules! codes {
     ($( $variant:ident = $name:literal, $sev:ident, $summary:literal; )*) => {
-        /// Every diagnostic code of SPEC §5. The names are public interface.
+        /// Every diagnostic code (docs/diagnostics.md). The names are public interface.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Code { $( $variant, )* }
 

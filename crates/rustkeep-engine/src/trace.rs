@@ -1,5 +1,5 @@
 //! The causal trace of a run: per step, every handled event with every trigger that listened to
-//! it (fired or not, and why not), and the renderers for JSON (keys stable, SPEC §7) and for
+//! it (fired or not, and why not), and the renderers for JSON (keys stable, docs/cli.md) and for
 //! humans (an indented tree: an event raised while handling another sits below it).
 
 use serde_json::{json, Map, Value as Json};
