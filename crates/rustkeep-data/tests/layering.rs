@@ -105,11 +105,11 @@ fn every_crate_depends_only_on_the_layers_below_it() {
 #[test]
 fn the_test_helpers_are_never_linked_into_the_product() {
     let graph = workspace_graph();
-    for (krate, edges) in &graph {
-        for e in edges.iter().filter(|e| e.linked && TEST_ONLY.contains(&e.to.as_str())) {
-            panic!("`{krate}` links `{}` into its library or binaries; it is for tests only (a dev-dependency)", e.to);
-        }
-    }
+    let linked: Vec<String> = graph
+        .iter()
+        .flat_map(|(krate, edges)| edges.iter().filter(|e| e.linked && TEST_ONLY.contains(&e.to.as_str())).map(move |e| format!("`{krate}` links `{}`", e.to)))
+        .collect();
+    assert!(linked.is_empty(), "test helpers linked into the product (they are for tests only: a dev-dependency):\n{}", linked.join("\n"));
 }
 
 #[test]
