@@ -9,8 +9,8 @@
 use crate::model::Grid;
 use crate::vocab::glyph;
 
-/// A tile position: column and row, 0-based.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+/// A tile position: column and row, 0-based. Saves write it as `{ "x": …, "y": … }`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default, serde::Serialize, serde::Deserialize)]
 pub struct Pos {
     pub x: i32,
     pub y: i32,

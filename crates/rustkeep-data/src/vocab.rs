@@ -17,6 +17,9 @@ pub use registries::*;
 /// warning. Self-feeding triggers are cut off here.
 pub const EVENT_CAP: usize = 100;
 
+/// The item prices are paid in: shops sell for it and buy for it (docs/engine.md, "Shops").
+pub const CURRENCY: &str = "core:gold";
+
 /// The key of the singleton `[balance]` table of a data file (beside the registry arrays).
 pub const BALANCE_KEY: &str = "balance";
 

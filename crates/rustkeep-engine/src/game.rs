@@ -12,12 +12,17 @@
 //! - `actions`: the nine data actions (damage, heal, give_item, …).
 //! - `acts`: what a scenario step or a console command does (attack, pickup, talk, enter, use,
 //!   equip).
+//! - `dungeon`: floors and rooms of a played run, the map, the player's moves on it.
+//! - `trade`: shops' stock, prices, buying and selling.
+//! - `sheet`: the character sheet against the enemies present.
 //! - `events`: the event queue, worked off FIFO under the cap, and which triggers fire.
 //! - `steps`: one step = one turn, character creation, the final state.
+//! - `turns`: rounds — after the player's turn every living enemy takes its own, by its `ai`.
 
 use std::collections::{BTreeMap, VecDeque};
 
 use rustkeep_data::db::Database;
+use rustkeep_data::grid::Dir;
 use rustkeep_data::model::{ActionData, Entry};
 use rustkeep_data::project::Project;
 use rustkeep_data::vocab::{attr, field, EventKind, Registry};
@@ -31,12 +36,19 @@ use crate::trace::Trace;
 mod actions;
 mod acts;
 mod attributes;
+mod dungeon;
 mod events;
+mod sheet;
 mod state;
 mod steps;
+mod trade;
+mod turns;
 
 pub use attributes::describe_condition;
+pub use dungeon::{floor_order, Dungeon};
+pub use sheet::{shown, SheetLine};
 pub use state::{describe_items, payload_value, round_half_away, Creature, CreatureRef, Enemy, Event, ItemInstance, QuestProgress, StatusInstance};
+pub use trade::{buy_price, sell_price, Trade};
 
 /// The player's base attributes where the scenario or console sets none. The player has no
 /// creature entry; these make an unequipped character playable (20 health, 1 damage with fists).
@@ -105,6 +117,16 @@ pub enum Act<'a> {
     Equip(&'a str),
     /// Append an event as given; nothing else happens.
     Inject(Event),
+    /// An enemy's own action: its first `ai` rule whose condition holds, else an attack on the
+    /// player when in reach, else a move towards the player (docs/engine.md, "Rounds").
+    EnemyTurn,
+    /// The start of a played run: the first floor, then its first room.
+    StartRun,
+    /// The player moves one tile on the map (attacking, talking, leaving through a door, picking
+    /// up on the way).
+    Move(Dir),
+    /// The player waits a turn.
+    Wait,
 }
 
 impl Act<'_> {
@@ -118,6 +140,10 @@ impl Act<'_> {
             Act::Enter(p) => format!("{source} enters {p}"),
             Act::Use(i) => format!("{source} uses {i}"),
             Act::Equip(i) => format!("{source} equips {i}"),
+            Act::EnemyTurn => format!("{source} takes its turn"),
+            Act::StartRun => format!("{source} enters the dungeon"),
+            Act::Move(d) => format!("{source} moves {}", d.name()),
+            Act::Wait => format!("{source} waits"),
             Act::Inject(e) => {
                 format!("inject {} (source {}, target {})", e.kind.name(), e.source, e.target.map(|t| t.to_string()).unwrap_or_else(|| "-".into()))
             }
@@ -167,6 +193,30 @@ pub struct Game {
     /// Engine warnings of the run so far.
     #[serde(skip)]
     pub warnings: Vec<String>,
+    /// The dungeon of a played run: its floors, the rooms of this floor and the map of the room
+    /// the player is in. `None` in dry runs (`simulate`, the arena) and in saves of version 1.
+    #[serde(default)]
+    pub dungeon: Option<Dungeon>,
+    /// Each shop's stock, rolled the first time the shop opens and kept for the run.
+    #[serde(default)]
+    pub shops: BTreeMap<String, Vec<ItemInstance>>,
+    /// The shop the last `open_shop` opened, until the player leaves it (`play`'s trade screen).
+    #[serde(default)]
+    pub open_shop: Option<String>,
+    /// Whether the player left the deepest floor: the run is won (and over).
+    #[serde(default)]
+    pub won: bool,
+    /// Whether steps record their causal trace. The arena turns it off: nobody reads the traces
+    /// of ten thousand fights, and building them is most of a fight's cost.
+    #[serde(skip, default = "tracing_on")]
+    pub tracing: bool,
+    /// During character creation: items given to the player are equipped into empty slots.
+    #[serde(skip)]
+    creating: bool,
+}
+
+fn tracing_on() -> bool {
+    true
 }
 
 impl Game {
@@ -190,6 +240,12 @@ impl Game {
             over: false,
             trace: Trace::default(),
             warnings: Vec::new(),
+            dungeon: None,
+            shops: BTreeMap::new(),
+            open_shop: None,
+            won: false,
+            tracing: true,
+            creating: false,
         }
     }
 
@@ -209,6 +265,10 @@ impl Game {
             Act::Enter(id) => self.enter(w, id),
             Act::Use(item) => self.use_item(w, source, item),
             Act::Equip(item) => self.equip(w, source, item),
+            Act::EnemyTurn => self.enemy_act(w, source),
+            Act::StartRun => self.start_dungeon(w),
+            Act::Move(d) => self.player_move(w, d),
+            Act::Wait => json!({ "effect": format!("{source} waits") }),
             Act::Inject(ev) => {
                 let d = format!("injected {}", ev.kind.name());
                 self.events.push_back(Event { cause: None, ..ev });

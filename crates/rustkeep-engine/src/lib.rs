@@ -6,6 +6,7 @@
 pub mod game;
 pub mod graph;
 pub mod loot;
+pub mod map;
 pub mod rng;
 pub mod save;
 pub mod scenario;

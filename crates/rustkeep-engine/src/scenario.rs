@@ -22,6 +22,8 @@ use crate::trace::StepTrace;
 struct RawScenario {
     seed: Option<u64>,
     #[serde(default)]
+    enemies_act: bool,
+    #[serde(default)]
     mods: Vec<String>,
     #[serde(default)]
     player: RawPlayer,
@@ -103,6 +105,8 @@ pub struct Step {
 #[derive(Clone, Debug)]
 pub struct Scenario {
     pub seed: u64,
+    /// Whether every living enemy takes its own turn after each step of the player.
+    pub enemies_act: bool,
     pub mods: Vec<String>,
     pub options: Vec<String>,
     pub items: Vec<ItemInstance>,
@@ -162,6 +166,7 @@ impl Scenario {
             .collect();
         Ok(Scenario {
             seed: raw.seed.unwrap_or(0),
+            enemies_act: raw.enemies_act,
             mods: raw.mods,
             options: raw.player.options,
             items,
@@ -365,7 +370,11 @@ impl Report {
         let mut out = format!("seed {}\n", self.seed);
         out.push_str(&self.setup.human("setup"));
         for s in &self.steps {
-            out.push_str(&s.human(&format!("step {}", s.step)));
+            let title = match &s.source {
+                Some(who) => format!("step {} ({who}'s turn)", s.step),
+                None => format!("step {}", s.step),
+            };
+            out.push_str(&s.human(&title));
         }
         out.push_str("final\n");
         let p = &self.final_state["player"];
@@ -394,12 +403,17 @@ pub fn run(w: &World, sc: &Scenario) -> Result<Report, String> {
     sc.validate(w)?;
     let (mut g, setup) = sc.start(w);
     let mut steps = Vec::new();
-    for s in &sc.steps {
+    for (i, s) in sc.steps.iter().enumerate() {
         if g.over {
-            g.warnings.push(format!("the run ended before step {}; {} step(s) not run", g.step, sc.steps.len() - steps.len()));
+            g.warnings.push(format!("the run ended before step {}; {} step(s) not run", g.step, sc.steps.len() - i));
             break;
         }
-        steps.push(run_step(&mut g, w, s));
+        let trace = run_step(&mut g, w, s);
+        let (number, by_player) = (trace.step, s.source == CreatureRef::Player);
+        steps.push(trace);
+        if sc.enemies_act && by_player && !g.over {
+            steps.extend(g.enemy_turns(w, number));
+        }
     }
     Ok(Report { seed: sc.seed, setup, steps, final_state: g.final_json(w), warnings: g.warnings.clone() })
 }

@@ -32,7 +32,12 @@ impl Game {
             ActionData::Spawn { creature, count } => self.spawn(w, &creature.value, *count),
             ActionData::StartQuest { quest } => self.start_quest(w, &quest.value),
             ActionData::Flee => self.flee(),
-            ActionData::OpenShop { shop } => format!("opened shop {}", shop.value),
+            ActionData::OpenShop { shop } => {
+                // `play` shows the trade screen (rolling the stock on the first opening); a dry
+                // run only records the opening.
+                self.open_shop = Some(shop.value.clone());
+                format!("opened shop {}", shop.value)
+            }
         };
         // The trigger graph and `self-feeding-trigger` know what an action raises only from the
         // `emits` of its row: debug builds (every test) stop when the two disagree.
@@ -72,7 +77,7 @@ impl Game {
             if let Some(table) = loot {
                 let drops = self.roll(w, &table);
                 s.push_str(&format!("; loot {table}: {}", describe_items(&drops)));
-                self.floor_loot.extend(drops);
+                self.drop_loot(victim, drops);
             }
             s
         } else {
@@ -107,7 +112,12 @@ impl Game {
         if count == 0 {
             return "nothing given".into();
         }
-        let stackable = w.entry(Registry::Items, item).and_then(|e| e.bool(field::STACKABLE)).unwrap_or(false);
+        let entry = w.entry(Registry::Items, item);
+        let stackable = entry.and_then(|e| e.bool(field::STACKABLE)).unwrap_or(false);
+        // Character creation equips what the options give into empty slots (first come, first
+        // equipped), without an event of its own.
+        let equip_slot = if self.creating && t == CreatureRef::Player { entry.and_then(|e| e.str(field::SLOT)) } else { None };
+        let equip = equip_slot.is_some_and(|slot| !self.slot_taken(w, t, slot));
         let Some(c) = self.creature_mut(t) else { return format!("no effect: {t} is gone") };
         if stackable {
             if let Some(i) = c.inventory.iter_mut().find(|i| i.item == item && i.affixes == affixes && !i.equipped) {
@@ -116,8 +126,8 @@ impl Game {
                 c.inventory.push(ItemInstance { item: item.into(), count, affixes: affixes.clone(), equipped: false });
             }
         } else {
-            for _ in 0..count {
-                c.inventory.push(ItemInstance { item: item.into(), count: 1, affixes: affixes.clone(), equipped: false });
+            for k in 0..count {
+                c.inventory.push(ItemInstance { item: item.into(), count: 1, affixes: affixes.clone(), equipped: equip && k == 0 });
             }
         }
         let mut p = Map::new();
@@ -176,6 +186,7 @@ impl Game {
 
     fn spawn(&mut self, w: &World, creature: &str, count: u32) -> String {
         let refs = self.add_enemies(w, creature, count);
+        self.place_on_map(&refs);
         let mut s = format!("spawned {creature} as {}", refs.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(", "));
         if !self.combat && !refs.is_empty() {
             self.combat = true;
@@ -199,6 +210,7 @@ impl Game {
     fn flee(&mut self) -> String {
         let n = self.enemies.len();
         self.enemies.clear();
+        self.forget_removed_enemies();
         if self.combat {
             self.combat = false;
             let mut p = Map::new();

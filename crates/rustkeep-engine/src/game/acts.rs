@@ -66,7 +66,8 @@ impl Game {
             self.floor_loot.extend(drops);
         }
         let items = std::mem::take(&mut self.floor_loot);
-        let mut got = Vec::new();
+        // On a map: what lies on the player's own tile too.
+        let mut got = if who == CreatureRef::Player { self.pick_up_here(w) } else { Vec::new() };
         for i in items {
             got.push(self.give(w, who, &i.item, i.count, i.affixes));
         }

@@ -18,16 +18,22 @@ impl Game {
     pub fn run_step(&mut self, w: &World, act: Act<'_>, source: CreatureRef, target: Option<CreatureRef>) -> StepTrace {
         let step = self.step;
         self.step += 1;
+        self.turn(w, act, source, target, step)
+    }
+
+    /// One turn of `source`, recorded as belonging to step `step` (an enemy's turn belongs to the
+    /// player's step it follows; [`Game::run_step`] counts the steps).
+    pub(super) fn turn(&mut self, w: &World, act: Act<'_>, source: CreatureRef, target: Option<CreatureRef>, step: usize) -> StepTrace {
         let description = act.describe(source, target);
         self.trace = Trace::default();
         let mut effects = Vec::new();
         if self.over {
             self.warnings.push(format!("step {step}: the run is over (the player died); step skipped"));
-            return StepTrace { step, act: description, effects, events: Vec::new() };
+            return StepTrace { step, source: None, act: description, effects, events: Vec::new() };
         }
         if self.creature(source).is_none() {
             self.warnings.push(format!("step {step}: {source} does not exist (or was removed); step skipped"));
-            return StepTrace { step, act: description, effects, events: Vec::new() };
+            return StepTrace { step, source: None, act: description, effects, events: Vec::new() };
         }
         // (1)
         self.push(EventKind::TurnStarted, source, None, Map::new());
@@ -49,11 +55,12 @@ impl Game {
             self.warnings.push(format!("the player died in step {step}; the run ends"));
         }
         let events = std::mem::take(&mut self.trace.events);
-        StepTrace { step, act: description, effects, events }
+        StepTrace { step, source: None, act: description, effects, events }
     }
 
     fn end_of_step(&mut self, w: &World) {
         self.enemies.retain(|e| e.body.health > 0);
+        self.forget_removed_enemies();
         if self.combat && self.enemies.is_empty() {
             self.combat = false;
             let mut p = Map::new();
@@ -64,6 +71,7 @@ impl Game {
         // Deaths raised in phase (3) (a trigger on combat_ended) are removed too, without a
         // second combat_ended.
         self.enemies.retain(|e| e.body.health > 0);
+        self.forget_removed_enemies();
     }
 
     /// Character creation, before the first step: health to max, the options' `on_create`
@@ -88,7 +96,18 @@ impl Game {
             self.warnings.push(format!("event cap ({EVENT_CAP}) reached in setup: {} events dropped", self.trace.dropped));
         }
         let events = std::mem::take(&mut self.trace.events);
-        StepTrace { step: 0, act: "character creation".into(), effects, events }
+        StepTrace { step: 0, source: None, act: "character creation".into(), effects, events }
+    }
+
+    /// Character creation of a new game (`play`, the arena's matrix): [`Game::setup`], during
+    /// which every item the options give is equipped at once when it has a slot and that slot is
+    /// empty (first come, first equipped), without an event; then health to the new maximum.
+    pub fn create_character(&mut self, w: &World, quests: &[String]) -> StepTrace {
+        self.creating = true;
+        let t = self.setup(w, quests);
+        self.creating = false;
+        self.heal_player_full(w);
+        t
     }
 
     /// The state as JSON (`final` of the scenario trace).
