@@ -27,9 +27,10 @@ use rustkeep_data::model::{ActionData, Entry};
 use rustkeep_data::project::Project;
 use rustkeep_data::vocab::{attr, field, EventKind, Registry};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value as Json};
+use serde_json::{json, Value as Json};
 
 use crate::loot::LootDb;
+use crate::payload::Payload;
 use crate::rng::Rng;
 use crate::trace::Trace;
 
@@ -213,6 +214,12 @@ pub struct Game {
     /// During character creation: items given to the player are equipped into empty slots.
     #[serde(skip)]
     creating: bool,
+    /// Which entries each creature bears, remembered between attribute reads.
+    #[serde(skip)]
+    bearer_cache: attributes::BearerCache,
+    /// The entries of the started quests, remembered between events.
+    #[serde(skip)]
+    quest_entries: Vec<(String, Option<rustkeep_data::resolve::EntryRef>)>,
 }
 
 fn tracing_on() -> bool {
@@ -246,10 +253,21 @@ impl Game {
             won: false,
             tracing: true,
             creating: false,
+            bearer_cache: Default::default(),
+            quest_entries: Vec::new(),
         }
     }
 
-    fn push(&mut self, kind: EventKind, source: CreatureRef, target: Option<CreatureRef>, payload: Map<String, Json>) {
+    /// A description for the trace, built only when a trace is recorded.
+    fn note(&self, describe: impl FnOnce() -> String) -> String {
+        if self.tracing {
+            describe()
+        } else {
+            String::new()
+        }
+    }
+
+    fn push(&mut self, kind: EventKind, source: CreatureRef, target: Option<CreatureRef>, payload: Payload) {
         let cause = self.trace.current;
         self.events.push_back(Event { kind, source, target, payload, cause });
     }

@@ -15,6 +15,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value as Json};
 
 use crate::game::{Act, CreatureRef, Event, Game, ItemInstance, World};
+use crate::payload::Payload;
 use crate::trace::StepTrace;
 
 #[derive(Deserialize)]
@@ -329,7 +330,9 @@ impl Scenario {
 pub fn run_step(g: &mut Game, w: &World, s: &Step) -> StepTrace {
     let act = match &s.kind {
         StepKind::Attack => Act::Attack,
-        StepKind::Event(ev, payload) => Act::Inject(Event { kind: *ev, source: s.source, target: s.target, payload: payload.clone(), cause: None }),
+        StepKind::Event(ev, payload) => {
+            Act::Inject(Event { kind: *ev, source: s.source, target: s.target, payload: Payload::Raw(payload.clone()), cause: None })
+        }
         StepKind::Action(a) => Act::Action(a),
         StepKind::Pickup => Act::Pickup,
         StepKind::Talk(n) => Act::Talk(n),

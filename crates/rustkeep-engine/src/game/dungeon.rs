@@ -12,12 +12,13 @@
 
 use rustkeep_data::grid::{Dir, Pos};
 use rustkeep_data::model::Grid;
-use rustkeep_data::vocab::{field, glyph, outcome, payload, EventKind, Registry};
+use rustkeep_data::vocab::{field, glyph, outcome, EventKind, Registry};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value as Json};
+use serde_json::{json, Value as Json};
 
 use super::{describe_items, CreatureRef, Game, ItemInstance, World};
 use crate::map::{Dropped, NpcSpot, Pile, Room};
+use crate::payload::Payload;
 
 /// Where a played run is: the floors, the rooms of this floor, and the map of this room.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -97,10 +98,9 @@ impl Game {
 
     /// Drops the map positions of enemies that are no longer in the game.
     pub(super) fn forget_removed_enemies(&mut self) {
-        let alive: Vec<usize> = self.enemies.iter().filter(|e| e.body.health > 0).map(|e| e.index).collect();
-        if let Some(m) = self.map_mut() {
-            m.enemies.retain(|i, _| alive.contains(i));
-        }
+        let Some(d) = self.dungeon.as_mut() else { return };
+        let enemies = &self.enemies;
+        d.map.enemies.retain(|i, _| enemies.iter().any(|e| e.index == *i && e.body.health > 0));
     }
 
     /// Loot of a creature that died: on its tile when it stood on the map, else on the floor.
@@ -151,10 +151,7 @@ impl Game {
         let d = self.dungeon.as_mut().expect("a played run");
         d.floor = index;
         d.rooms = rooms;
-        let mut p = Map::new();
-        p.insert(payload::FLOOR.into(), json!(id));
-        p.insert(payload::DEPTH.into(), depth.map(|d| json!(d)).unwrap_or(Json::Null));
-        self.push(EventKind::FloorEntered, CreatureRef::Player, None, p);
+        self.push(EventKind::FloorEntered, CreatureRef::Player, None, Payload::FloorEntered { floor: id.clone(), depth });
         format!("entered floor {id}; {}", self.enter_room(w, 0))
     }
 
@@ -224,9 +221,7 @@ impl Game {
             s.push_str(&format!("; enemies appear: {}", appeared.join(", ")));
         }
         if let Some(id) = prefab_id {
-            let mut p = Map::new();
-            p.insert(payload::PREFAB.into(), json!(id));
-            self.push(EventKind::RoomEntered, CreatureRef::Player, None, p);
+            self.push(EventKind::RoomEntered, CreatureRef::Player, None, Payload::RoomEntered { prefab: id });
         }
         s
     }
@@ -243,9 +238,7 @@ impl Game {
         }
         if self.combat {
             self.combat = false;
-            let mut p = Map::new();
-            p.insert(payload::OUTCOME.into(), json!(outcome::FLED));
-            self.push(EventKind::CombatEnded, CreatureRef::Player, None, p);
+            self.push(EventKind::CombatEnded, CreatureRef::Player, None, Payload::CombatEnded { outcome: outcome::FLED });
         }
         let d = self.dungeon.as_ref().expect("a played run");
         let (room, rooms, floor, floors) = (d.room, d.rooms.len(), d.floor, d.floors.len());

@@ -1,10 +1,11 @@
 //! Steps: one step is one turn (turn start, the act, dead enemies removed), character creation
 //! before the first step, and the final state of a run.
 
-use rustkeep_data::vocab::{field, outcome, payload, ActionKind, EventKind, Registry, EVENT_CAP};
-use serde_json::{json, Map, Value as Json};
+use rustkeep_data::vocab::{field, outcome, ActionKind, EventKind, Registry, EVENT_CAP};
+use serde_json::{json, Value as Json};
 
 use super::{Act, CreatureRef, Game, ItemInstance, World};
+use crate::payload::Payload;
 use crate::trace::{StepTrace, Trace};
 
 impl Game {
@@ -24,7 +25,7 @@ impl Game {
     /// One turn of `source`, recorded as belonging to step `step` (an enemy's turn belongs to the
     /// player's step it follows; [`Game::run_step`] counts the steps).
     pub(super) fn turn(&mut self, w: &World, act: Act<'_>, source: CreatureRef, target: Option<CreatureRef>, step: usize) -> StepTrace {
-        let description = act.describe(source, target);
+        let description = if self.tracing { act.describe(source, target) } else { String::new() };
         self.trace = Trace::default();
         let mut effects = Vec::new();
         if self.over {
@@ -36,14 +37,17 @@ impl Game {
             return StepTrace { step, source: None, act: description, effects, events: Vec::new() };
         }
         // (1)
-        self.push(EventKind::TurnStarted, source, None, Map::new());
+        self.push(EventKind::TurnStarted, source, None, Payload::None);
         if !self.combat && self.living_enemies() > 0 {
             self.combat = true;
-            self.push(EventKind::CombatStarted, CreatureRef::Player, None, Map::new());
+            self.push(EventKind::CombatStarted, CreatureRef::Player, None, Payload::None);
         }
         self.work_off(w);
         // (2)
-        effects.push(self.apply(w, act, source, target));
+        let effect = self.apply(w, act, source, target);
+        if self.tracing {
+            effects.push(effect);
+        }
         self.work_off(w);
         // (3)
         self.end_of_step(w);
@@ -63,9 +67,7 @@ impl Game {
         self.forget_removed_enemies();
         if self.combat && self.enemies.is_empty() {
             self.combat = false;
-            let mut p = Map::new();
-            p.insert(payload::OUTCOME.into(), json!(outcome::VICTORY));
-            self.push(EventKind::CombatEnded, CreatureRef::Player, None, p);
+            self.push(EventKind::CombatEnded, CreatureRef::Player, None, Payload::CombatEnded { outcome: outcome::VICTORY });
         }
         self.work_off(w);
         // Deaths raised in phase (3) (a trigger on combat_ended) are removed too, without a
@@ -79,6 +81,8 @@ impl Game {
     /// under its own cap. Returns the trace of this setup.
     pub fn setup(&mut self, w: &World, quests: &[String]) -> StepTrace {
         self.trace = Trace::default();
+        // The starting kit was placed straight into the inventory.
+        self.bearers_changed(CreatureRef::Player);
         self.heal_player_full(w);
         let mut effects = Vec::new();
         for o in self.player.options.clone() {

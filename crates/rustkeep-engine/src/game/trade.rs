@@ -108,6 +108,7 @@ impl Game {
                 } else {
                     self.player.inventory.remove(i);
                 }
+                self.bearers_changed(CreatureRef::Player);
                 let stock = self.shops.get_mut(shop).expect("opened above");
                 match stock.iter_mut().find(|s| s.item == one.item && s.affixes == one.affixes) {
                     Some(s) => s.count += 1,
