@@ -26,13 +26,14 @@ fn committed_schemas_are_current() {
 }
 
 fn python_has_jsonschema() -> bool {
-    Command::new("python3").args(["-c", "import jsonschema"]).status().map(|s| s.success()).unwrap_or(false)
+    // tomli: mod data is TOML 1.1, which Python's own tomllib reads only from Python 3.14 on.
+    Command::new("python3").args(["-c", "import jsonschema, tomli"]).status().map(|s| s.success()).unwrap_or(false)
 }
 
 #[test]
 fn core_and_examples_validate_against_the_schema() {
     if !python_has_jsonschema() {
-        eprintln!("SKIPPED: python3 with the `jsonschema` package is not installed (`.ci/run` installs it)");
+        eprintln!("SKIPPED: python3 with the `jsonschema` and `tomli` packages is not installed (`.ci/run` installs them)");
         return;
     }
     let r = repo();
@@ -51,7 +52,7 @@ fn core_and_examples_validate_against_the_schema() {
 #[test]
 fn schema_sees_structural_mistakes() {
     if !python_has_jsonschema() {
-        eprintln!("SKIPPED: python3 with the `jsonschema` package is not installed (`.ci/run` installs it)");
+        eprintln!("SKIPPED: python3 with the `jsonschema` and `tomli` packages is not installed (`.ci/run` installs them)");
         return;
     }
     let dir = std::env::temp_dir().join(format!("rustkeep-schema-{}", std::process::id()));
@@ -85,7 +86,7 @@ fn schema_sees_structural_mistakes() {
 #[test]
 fn the_broken_example_fails_the_schema_where_it_can_see_the_mistake() {
     if !python_has_jsonschema() {
-        eprintln!("SKIPPED: python3 with the `jsonschema` package is not installed (`.ci/run` installs it)");
+        eprintln!("SKIPPED: python3 with the `jsonschema` and `tomli` packages is not installed (`.ci/run` installs them)");
         return;
     }
     let run = |files: &[&str], expect_invalid: bool| {
