@@ -288,3 +288,88 @@ fn check_fix_keeps_a_formatted_file_formatted() {
     rustkeep(&t.0, &["check", "--fix", "lamp"]);
     assert_eq!(t.read("lamp/items.toml"), unformatted.replace("room_entred", "room_entered"));
 }
+
+// ----- CI: the GitHub Action's format-check and the pre-commit hook ----------------------------
+
+fn python_has_yaml() -> bool {
+    Command::new("python3").args(["-c", "import yaml"]).status().map(|s| s.success()).unwrap_or(false)
+}
+
+/// A YAML file of the repository as JSON (PyYAML, as the other CI tests read it).
+fn yaml(rel: &str) -> serde_json::Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(rel);
+    let out = Command::new("python3")
+        .args(["-c", "import sys, json, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]).read())))"])
+        .arg(&path)
+        .output()
+        .expect("python3 runs");
+    assert!(out.status.success(), "{rel}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+/// Runs a step's script as the runner would, with `rustkeep` on PATH; returns (exit, stdout, GITHUB_OUTPUT).
+fn run_step(dir: &TempDir, script: &str, env: &[(&str, &str)]) -> (i32, String, String) {
+    let bin = Path::new(env!("CARGO_BIN_EXE_rustkeep")).parent().unwrap().to_path_buf();
+    let output_file = dir.path("github_output");
+    std::fs::write(&output_file, "").unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let mut cmd = Command::new("bash");
+    cmd.args(["-c", script]).current_dir(&dir.0).env("PATH", path).env("RUNNER_TEMP", &dir.0).env("GITHUB_OUTPUT", &output_file);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let o = cmd.output().unwrap();
+    (o.status.code().unwrap_or(-1), stdout(&o), std::fs::read_to_string(&output_file).unwrap())
+}
+
+#[test]
+fn the_action_checks_formatting_on_request_and_fails_after_the_check() {
+    if !python_has_yaml() {
+        eprintln!("SKIPPED: python3 with the `yaml` package (PyYAML) is not installed (`.ci/run` installs it)");
+        return;
+    }
+    let action = yaml("action.yml");
+    assert_eq!(action["inputs"]["format-check"]["default"], "false");
+    let steps = action["runs"]["steps"].as_array().unwrap();
+    let format = steps.iter().find(|s| s["id"] == "format").expect("a step with id `format`");
+    assert_eq!(format["if"], "${{ inputs.format-check == 'true' }}");
+    let format_script = format["run"].as_str().unwrap();
+    assert!(format_script.contains("rustkeep fmt --check"));
+    let check = steps.last().unwrap();
+    assert_eq!(check["env"]["RK_UNFORMATTED"], "${{ steps.format.outputs.unformatted }}");
+    let check_script = check["run"].as_str().unwrap();
+
+    // The scripts at work: an unformatted mod is annotated, the diff logged, the job failed by the
+    // last step even though `rustkeep check` itself passes.
+    let t = lamp_mod();
+    let (code, out, gh) = run_step(&t, format_script, &[("RK_PATH", "lamp")]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("::error file=lamp/items.toml,title=rustkeep fmt::not formatted"), "{out}");
+    assert!(out.contains("::group::rustkeep fmt --diff") && out.contains("+++ b/lamp/items.toml"), "{out}");
+    assert_eq!(gh, "unformatted=true\n");
+    let (code, out, _) = run_step(&t, check_script, &[("RK_PATH", "lamp"), ("RK_DENY_WARNINGS", "false"), ("RK_UNFORMATTED", "true")]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("files are not formatted"), "{out}");
+    // Formatted: nothing to say, the check decides alone.
+    rustkeep(&t.0, &["fmt", "lamp"]);
+    let (code, out, gh) = run_step(&t, format_script, &[("RK_PATH", "lamp")]);
+    assert_eq!((code, gh.as_str()), (0, ""), "{out}");
+    assert!(!out.contains("::error"), "{out}");
+    let (code, out, _) = run_step(&t, check_script, &[("RK_PATH", "lamp"), ("RK_DENY_WARNINGS", "false"), ("RK_UNFORMATTED", "")]);
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn the_pre_commit_hook_formats_the_whole_workspace() {
+    if !python_has_yaml() {
+        eprintln!("SKIPPED: python3 with the `yaml` package (PyYAML) is not installed (`.ci/run` installs it)");
+        return;
+    }
+    let hooks = yaml(".pre-commit-hooks.yaml");
+    let hook = hooks.as_array().unwrap().iter().find(|h| h["id"] == "rustkeep-fmt").expect("the hook `rustkeep-fmt`");
+    assert_eq!(hook["entry"], "rustkeep fmt");
+    assert_eq!(hook["language"], "system");
+    // Discovery decides which files are mod files; passing names would also format Cargo.toml.
+    assert_eq!(hook["pass_filenames"], false);
+    assert_eq!(hook["files"], "\\.toml$");
+}

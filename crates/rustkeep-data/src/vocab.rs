@@ -983,7 +983,7 @@ pub const MOD_KEYS: &[ConfigKey] = &[
 /// The tables of a `rustkeep.toml`.
 pub const WORKSPACE_TABLES: &[ConfigKey] = &[
     config_table("workspace", "a table", false, WORKSPACE_KEYS, "Where the mods and the core are."),
-    config_table("lints", "a table diagnostic code → `\"allow\"` / `\"warn\"` / `\"deny\"`", false, &[], "Lint levels for the whole workspace."),
+    config_table("lints", "any diagnostic code, set to `\"allow\"`, `\"warn\"` or `\"deny\"`", false, &[], "Lint levels for the whole workspace."),
     config_table("format", "a table", false, FORMAT_KEYS, "Options of `rustkeep fmt` and of formatting in the editor."),
 ];
 

@@ -306,6 +306,14 @@ mod tests {
     }
 
     #[test]
+    fn the_documented_width_range_is_the_checked_one() {
+        let key = rustkeep_data::vocab::FORMAT_KEYS.iter().find(|k| k.name == "line_width").unwrap();
+        let range = rustkeep_data::vocab::LINE_WIDTH_RANGE;
+        assert_eq!(key.value, format!("an integer from {} to {}", range.start(), range.end()));
+        assert!(range.contains(&(DEFAULT_LINE_WIDTH as i64)));
+    }
+
+    #[test]
     fn minimal_edits_keep_line_ends_whole() {
         let e = minimal_edit("a\r\nb", "a\r\nc").unwrap();
         assert_eq!(e, Edit { span: 3..4, text: "c".into() });
