@@ -161,7 +161,7 @@ pub fn parse(text: &str) -> Result<Doc<'_>, ParseFailure> {
         let span = e.unexpected().map(|s| s.start()..s.end()).unwrap_or(0..0);
         return Err(ParseFailure { span, message: e.description().to_string() });
     }
-    Parser { text, events: &events, pos: 0, depth: 0 }.document()
+    Parser { text, events: &events, pos: 0, depth: 0, stray: Vec::new() }.document()
 }
 
 struct Parser<'a, 'e> {
@@ -169,6 +169,9 @@ struct Parser<'a, 'e> {
     events: &'e [Event],
     pos: usize,
     depth: u32,
+    /// Comments found inside a key-value pair of an inline table (between the key and its `=`,
+    /// or between the `=` and the value): they go on their own lines before that pair.
+    stray: Vec<&'a str>,
 }
 
 /// What a comment later on the current line trails.
@@ -264,7 +267,7 @@ impl<'a> Parser<'a, '_> {
                     anchor = Some(None);
                 }
                 EventKind::SimpleKey => {
-                    let kv = self.keyval(e)?;
+                    let kv = self.keyval(e, false)?;
                     let end = self.line_end_after(self.pos);
                     let sec = sections.last_mut().expect("there is always a section");
                     sec.body.push(Elem { lead: std::mem::take(&mut pending), node: kv, comment: None });
@@ -302,26 +305,50 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
-    /// A key (its first part already read) up to and including the `=`.
-    fn key(&mut self, first: Event) -> Result<Key<'a>, ParseFailure> {
+    /// A key (its first part already read) up to and including the `=`. Inside an inline table
+    /// the reader also takes line breaks and comments between the key and the `=` (not inside a
+    /// dotted key); such comments are kept in [`Parser::stray`].
+    fn key(&mut self, first: Event, inline: bool) -> Result<Key<'a>, ParseFailure> {
         let mut key = Key::new(self.key_part(&first)?);
+        let mut broken = false;
+        let mut after_dot = false;
         loop {
             let e = self.next_solid();
             match e.map(|e| e.kind()) {
-                Some(EventKind::KeySep) => {}
-                Some(EventKind::SimpleKey) => key.push(self.key_part(e.as_ref().expect("matched"))?),
-                Some(EventKind::KeyValSep) => return Ok(key),
+                Some(EventKind::KeySep) if !broken => after_dot = true,
+                Some(EventKind::SimpleKey) if !broken => {
+                    key.push(self.key_part(e.as_ref().expect("matched"))?);
+                    after_dot = false;
+                }
+                Some(EventKind::KeyValSep) if !after_dot => return Ok(key),
+                Some(EventKind::Newline) if inline && !after_dot => broken = true,
+                Some(EventKind::Comment) if inline && !after_dot => {
+                    self.stray.push(self.raw(e.as_ref().expect("matched")));
+                    broken = true;
+                }
                 _ => return self.fail(e.as_ref(), "token in a key"),
             }
         }
     }
 
-    fn keyval(&mut self, first: Event) -> Result<KeyVal<'a>, ParseFailure> {
-        let key = self.key(first)?;
-        let e = self.next_solid();
-        let Some(e) = e else { return self.fail(None, "end of input: a value is missing") };
-        let value = self.value(e)?;
-        Ok(KeyVal { key, value })
+    fn keyval(&mut self, first: Event, inline: bool) -> Result<KeyVal<'a>, ParseFailure> {
+        let key = self.key(first, inline)?;
+        loop {
+            let e = self.next_solid();
+            match e {
+                None => return self.fail(None, "end of input: a value is missing"),
+                // Inside an inline table, the value may start on a later line.
+                Some(e) if inline && e.kind() == EventKind::Newline => {}
+                Some(e) if inline && e.kind() == EventKind::Comment => {
+                    let c = self.raw(&e);
+                    self.stray.push(c);
+                }
+                Some(e) => {
+                    let value = self.value(e)?;
+                    return Ok(KeyVal { key, value });
+                }
+            }
+        }
     }
 
     fn value(&mut self, e: Event) -> Result<Value<'a>, ParseFailure> {
@@ -341,7 +368,8 @@ impl<'a> Parser<'a, '_> {
                     if e.kind() != EventKind::SimpleKey {
                         return p.fail(Some(&e), e.kind().description());
                     }
-                    p.keyval(e)
+                    let kv = p.keyval(e, true)?;
+                    Ok(kv)
                 })?;
                 self.depth -= 1;
                 Ok(Value::Table(Box::new(c)))
@@ -398,7 +426,10 @@ impl<'a> Parser<'a, '_> {
                     anchor = Some(Anchor::Elem(c.elems.len() - 1));
                 }
                 _ => {
+                    // Comments of this element only: a nested table keeps its own.
+                    let mark = self.stray.len();
                     let node = elem(self, e)?;
+                    pending.extend(self.stray.drain(mark..).map(Trivia::Comment));
                     c.elems.push(Elem { lead: std::mem::take(&mut pending), node, comment: None });
                     c.trailing_comma = false;
                     line_has_content = true;

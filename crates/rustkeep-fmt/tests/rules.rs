@@ -360,3 +360,17 @@ fn top_level_keys_are_entries_of_their_own_for_ranges() {
     let bom = format!("\u{feff}{text}");
     assert_eq!(format_range(&bom, 7..8, &opts()).unwrap(), "\u{feff}a=1\nb = 2\nc=3\n");
 }
+
+#[test]
+fn line_breaks_and_comments_inside_an_inline_tables_pair_are_read_as_the_reader_reads_them() {
+    // The `toml` reader takes a line break (and a comment) between a key and its `=`, or between
+    // the `=` and the value, inside an inline table; the comment goes on its own line above.
+    check("t = { a = # the a\n 1, b\n = 2 }\n", "t = {\n  # the a\n  a = 1,\n  b = 2,\n}\n");
+    check("t = { a = { x = # inner\n 1 } }\n", "t = {\n  a = {\n    # inner\n    x = 1,\n  },\n}\n");
+    check("t = { a = # outer\n { x = 1 } }\n", "t = {\n  # outer\n  a = { x = 1 },\n}\n");
+    for bad in ["t = { a.\nb = 1 }\n", "t = { a\n.b = 1 }\n", "a = \n1\n"] {
+        assert!(matches!(format_document(bad, &opts()), Err(FormatError::Syntax(_))), "{bad:?}");
+        assert!(!rustkeep_fmt::is_valid_toml(bad), "{bad:?}");
+    }
+    assert!(rustkeep_fmt::is_valid_toml("t = { a # c\n = 1 }\n"));
+}
