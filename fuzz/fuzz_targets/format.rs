@@ -5,6 +5,7 @@
 //! result reads as the same value (checked with `toml_edit`, an independent reader), formats to
 //! itself, keeps the byte-order mark, and every range formatting of it is a no-op; range
 //! formatting of the input never panics and over the whole text equals whole formatting.
+//! `FMT_FUZZ_SHOW=1` prints each input's text (to read a crash input).
 #![no_main]
 
 use std::collections::BTreeMap;
