@@ -3,7 +3,7 @@
 
 usage: validate_schema.py SCHEMA.json FILE_OR_DIR... [--expect-invalid]
 
-Every `*.toml` data file (not mod.toml / rustkeep.toml) is read with tomllib and validated with
+Every `*.toml` data file (not mod.toml / rustkeep.toml) is read with tomli and validated with
 the `jsonschema` package (Draft 2020-12 or draft-07, by the schema's `$schema`). Prints one line
 per invalid file. Exit 0 when every file is valid (or, with --expect-invalid, when every file is
 invalid), 1 otherwise, 2 on usage errors or when a file is not TOML.
@@ -11,9 +11,15 @@ invalid), 1 otherwise, 2 on usage errors or when a file is not TOML.
 import json
 import pathlib
 import sys
-import tomllib
 
 import jsonschema
+
+# Mod data is TOML 1.1 (`rustkeep fmt` writes inline tables too long for one line over several
+# lines); tomli reads TOML 1.1, Python's own tomllib only TOML 1.0 before Python 3.14.
+try:
+    import tomli as tomllib
+except ImportError:
+    import tomllib
 
 
 def data_files(paths):

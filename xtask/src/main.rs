@@ -26,6 +26,8 @@ struct Owner {
 /// The owners, in an order where no test reads a file that a later one writes:
 /// `check_cli` compares `rustkeep explain` with `docs/diagnostics.md`, written by the first.
 const OWNERS: &[Owner] = &[
+    // First: formatting moves lines of the core and the examples, which later owners quote.
+    Owner { package: "rustkeep-fmt", test: "repository", files: "crates/rustkeep-data/core/, examples/, docs/ snippets (formatted)" },
     Owner { package: "rustkeep-check", test: "docs", files: "docs/diagnostics.md" },
     Owner { package: "rustkeep-data", test: "reference_docs", files: "docs/reference.md" },
     Owner { package: "rustkeep-cli", test: "schema", files: "schemas/*.schema.json, editors/vscode/schemas/" },

@@ -8,7 +8,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod atomic;
 mod check;
+mod fmt;
 mod graph;
 mod loot;
 mod play;
@@ -60,6 +62,8 @@ pub struct Common {
 enum Command {
     /// Validate a mod, several mods or a workspace (default: the current folder).
     Check(check::Args),
+    /// Format data files, `mod.toml` and `rustkeep.toml` in one canonical layout (see docs/formatting.md).
+    Fmt(fmt::Args),
     /// Exact drop chances of one loot table, optionally checked by sampled rolls (docs/loot.md).
     Loot(loot::Args),
     /// The language server on stdin/stdout (docs/editors/lsp.md).
@@ -100,6 +104,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Check(args) => check::run(args),
+        Command::Fmt(args) => fmt::run(args),
         Command::Loot(args) => loot::run(args),
         Command::Lsp => rustkeep_lsp::run().map(|()| 0).map_err(|e| format!("language server: {e}")),
         Command::Simulate(args) => simulate::run(args),

@@ -24,7 +24,7 @@ fn committed_schemas_are_current() {
 
 #[test]
 fn core_and_examples_validate_against_the_schema() {
-    if !tools::jsonschema() {
+    if !(tools::jsonschema() && tools::python_module("tomli", "python3 -m pip install tomli (it reads the TOML 1.1 of the formatted data)")) {
         return;
     }
     for schema in ["schemas/rustkeep.schema.json", "schemas/rustkeep.draft-07.schema.json"] {
@@ -41,7 +41,7 @@ fn core_and_examples_validate_against_the_schema() {
 
 #[test]
 fn schema_sees_structural_mistakes() {
-    if !tools::jsonschema() {
+    if !(tools::jsonschema() && tools::python_module("tomli", "python3 -m pip install tomli (it reads the TOML 1.1 of the formatted data)")) {
         return;
     }
     let dir = std::env::temp_dir().join(format!("rustkeep-schema-{}", std::process::id()));
@@ -74,7 +74,7 @@ fn schema_sees_structural_mistakes() {
 /// dependencies) are invisible to a schema, so those files pass it.
 #[test]
 fn the_broken_example_fails_the_schema_where_it_can_see_the_mistake() {
-    if !tools::jsonschema() {
+    if !(tools::jsonschema() && tools::python_module("tomli", "python3 -m pip install tomli (it reads the TOML 1.1 of the formatted data)")) {
         return;
     }
     let run = |files: &[&str], expect_invalid: bool| {

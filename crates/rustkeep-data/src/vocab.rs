@@ -7,9 +7,11 @@
 //! row here. Every name is written once, in `vocab::names`: the rows below are built from those
 //! constants, and code elsewhere reads fields, attributes and payload keys through them.
 
+mod config;
 mod names;
 mod registries;
 
+pub use config::*;
 pub use names::{attr, damage, field, glyph, outcome, payload, slot, who};
 pub use registries::*;
 

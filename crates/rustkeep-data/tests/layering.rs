@@ -1,7 +1,7 @@
 //! The crate layering, as `cargo metadata` reports it (docs/ARCHITECTURE.md, "Crate map"):
 //!
 //! ```text
-//! rustkeep-data → { rustkeep-check, rustkeep-engine } → rustkeep-lsp → rustkeep-cli
+//! rustkeep-data → { rustkeep-check, rustkeep-engine, rustkeep-fmt } → rustkeep-lsp → rustkeep-cli
 //! ```
 //!
 //! The validator and the engine are siblings: neither may depend on the other, not even for its
@@ -26,9 +26,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("rustkeep-data", &["rustkeep-testutil"]),
     ("rustkeep-check", &["rustkeep-testutil", "rustkeep-data"]),
     ("rustkeep-engine", &["rustkeep-testutil", "rustkeep-data"]),
-    ("rustkeep-lsp", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine"]),
-    ("rustkeep-cli", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-lsp"]),
-    ("rustkeep-bench", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-lsp", "rustkeep-cli"]),
+    ("rustkeep-fmt", &["rustkeep-testutil", "rustkeep-data"]),
+    ("rustkeep-lsp", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt"]),
+    ("rustkeep-cli", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-lsp"]),
+    ("rustkeep-bench", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-lsp", "rustkeep-cli"]),
 ];
 
 /// Crates that only tests may use: never a normal or build dependency of a product crate.
