@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod arena;
 mod atomic;
 mod check;
 mod fmt;
@@ -70,6 +71,9 @@ enum Command {
     Lsp,
     /// Dry-run a scenario (docs/engine.md) and print the causal trace.
     Simulate(simulate::Args),
+    /// Many fights of a scenario's player against its enemies (or every option against every
+    /// creature): win rate, rounds, health left, loot (docs/arena.md).
+    Arena(arena::Args),
     /// The trigger graph: events, the triggers listening to them, the events they raise; cycles marked.
     Graph(graph::Args),
     /// Interactive play-test console on the loaded mods (reads commands from stdin).
@@ -108,6 +112,7 @@ fn main() -> ExitCode {
         Command::Loot(args) => loot::run(args),
         Command::Lsp => rustkeep_lsp::run().map(|()| 0).map_err(|e| format!("language server: {e}")),
         Command::Simulate(args) => simulate::run(args),
+        Command::Arena(args) => arena::run(args),
         Command::Graph(args) => graph::run(args),
         Command::Play(args) => play::run(args),
         Command::Explain { code, all, format } => explain(code, all, &format),

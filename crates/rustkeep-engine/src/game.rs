@@ -121,8 +121,8 @@ pub enum Act<'a> {
     /// An enemy's own action: its first `ai` rule whose condition holds, else an attack on the
     /// player when in reach, else a move towards the player (docs/engine.md, "Rounds").
     EnemyTurn,
-    /// The start of a played run: the first floor, then its first room.
-    StartRun,
+    /// The start of a played run: the first floor (or the floor named), then its first room.
+    StartRun(Option<&'a str>),
     /// The player moves one tile on the map (attacking, talking, leaving through a door, picking
     /// up on the way).
     Move(Dir),
@@ -142,7 +142,7 @@ impl Act<'_> {
             Act::Use(i) => format!("{source} uses {i}"),
             Act::Equip(i) => format!("{source} equips {i}"),
             Act::EnemyTurn => format!("{source} takes its turn"),
-            Act::StartRun => format!("{source} enters the dungeon"),
+            Act::StartRun(f) => format!("{source} enters the dungeon{}", f.map(|f| format!(" at {f}")).unwrap_or_default()),
             Act::Move(d) => format!("{source} moves {}", d.name()),
             Act::Wait => format!("{source} waits"),
             Act::Inject(e) => {
@@ -284,7 +284,7 @@ impl Game {
             Act::Use(item) => self.use_item(w, source, item),
             Act::Equip(item) => self.equip(w, source, item),
             Act::EnemyTurn => self.enemy_act(w, source),
-            Act::StartRun => self.start_dungeon(w),
+            Act::StartRun(f) => self.start_dungeon(w, f),
             Act::Move(d) => self.player_move(w, d),
             Act::Wait => json!({ "effect": format!("{source} waits") }),
             Act::Inject(ev) => {

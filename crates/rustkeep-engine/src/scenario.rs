@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use rustkeep_data::grid::Dir;
 use rustkeep_data::lower::lower_file;
 use rustkeep_data::model::ActionData;
 use rustkeep_data::project::{load, Overlay, Project};
@@ -80,6 +81,12 @@ struct RawStep {
     #[serde(rename = "use")]
     use_: Option<String>,
     equip: Option<String>,
+    /// Enter the dungeon: `true` (its first floor) or a floor's ID (start there).
+    start: Option<toml::Value>,
+    /// Move the player one tile on the map: n, ne, e, se, s, sw, w, nw.
+    #[serde(rename = "move")]
+    move_: Option<String>,
+    wait: Option<bool>,
 }
 
 /// What a step does.
@@ -93,6 +100,10 @@ pub enum StepKind {
     Enter(String),
     Use(String),
     Equip(String),
+    /// Enter the dungeon, at its first floor or at the floor named.
+    Start(Option<String>),
+    Move(Dir),
+    Wait,
 }
 
 #[derive(Clone, Debug)]
@@ -188,10 +199,13 @@ impl Scenario {
             s.enter.is_some(),
             s.use_.is_some(),
             s.equip.is_some(),
+            s.start.is_some(),
+            s.move_.is_some(),
+            s.wait.is_some(),
         ];
         let n = acts.iter().filter(|a| **a).count();
         if n != 1 {
-            return Err(format!("step {i}: a step does exactly one of attack, event, action, pickup, talk, enter, use, equip ({n} given)"));
+            return Err(format!("step {i}: a step does exactly one of attack, event, action, pickup, talk, enter, use, equip, start, move, wait ({n} given)"));
         }
         let source = match &s.source {
             Some(x) => creature_ref(x, "source", i)?,
@@ -241,6 +255,20 @@ impl Scenario {
             StepKind::Use(n.clone())
         } else if let Some(n) = &s.equip {
             StepKind::Equip(n.clone())
+        } else if let Some(v) = &s.start {
+            match v {
+                toml::Value::Boolean(true) => StepKind::Start(None),
+                toml::Value::String(f) => StepKind::Start(Some(f.clone())),
+                _ => return Err(format!("step {i}: `start` is `true` (the first floor) or a floor's ID")),
+            }
+        } else if let Some(d) = &s.move_ {
+            let dir = Dir::from_name(d).ok_or_else(|| format!("step {i}: `move = \"{d}\"` is not a direction; the directions: n, ne, e, se, s, sw, w, nw"))?;
+            StepKind::Move(dir)
+        } else if let Some(w) = s.wait {
+            if !w {
+                return Err(format!("step {i}: `wait = false` does nothing; write `wait = true`"));
+            }
+            StepKind::Wait
         } else {
             unreachable!("exactly one act is present")
         };
@@ -279,6 +307,7 @@ impl Scenario {
                 StepKind::Talk(n) => need(&[Registry::Npcs], n, &what),
                 StepKind::Enter(n) => need(&[Registry::Prefabs, Registry::Floors], n, &what),
                 StepKind::Use(n) | StepKind::Equip(n) => need(&[Registry::Items], n, &what),
+                StepKind::Start(Some(f)) => need(&[Registry::Floors], f, &what),
                 StepKind::Action(a) => match a {
                     ActionData::GiveItem { item, .. } | ActionData::TakeItem { item, .. } => need(&[Registry::Items], &item.value, &what),
                     ActionData::ApplyStatus { status, .. } => need(&[Registry::Statuses], &status.value, &what),
@@ -339,6 +368,9 @@ pub fn run_step(g: &mut Game, w: &World, s: &Step) -> StepTrace {
         StepKind::Enter(n) => Act::Enter(n),
         StepKind::Use(n) => Act::Use(n),
         StepKind::Equip(n) => Act::Equip(n),
+        StepKind::Start(f) => Act::StartRun(f.as_deref()),
+        StepKind::Move(d) => Act::Move(*d),
+        StepKind::Wait => Act::Wait,
     };
     g.run_step(w, act, s.source, s.target)
 }

@@ -125,16 +125,24 @@ impl Game {
     // Floors and rooms
     // ---------------------------------------------------------------------------------------
 
-    /// The start of a played run: the first floor (`floor_entered`), then its first room.
-    pub(super) fn start_dungeon(&mut self, w: &World) -> Json {
+    /// The start of a played run: the first floor (or the floor `at`), `floor_entered`, then its
+    /// first room.
+    pub(super) fn start_dungeon(&mut self, w: &World, at: Option<&str>) -> Json {
         let floors = floor_order(w);
         if floors.is_empty() {
             return json!({ "effect": "no floors are loaded: there is no dungeon to enter" });
         }
+        let first = match at {
+            None => 0,
+            Some(f) => match floors.iter().position(|x| x == f) {
+                Some(i) => i,
+                None => return json!({ "effect": format!("no effect: {f} is not a floor") }),
+            },
+        };
         let empty =
             Room { prefab: None, rows: Vec::new(), player: Pos::default(), enemies: Default::default(), npcs: Vec::new(), piles: Vec::new(), loot: Vec::new() };
-        self.dungeon = Some(Dungeon { floors, floor: 0, rooms: Vec::new(), room: 0, map: empty });
-        json!({ "effect": self.enter_floor(w, 0) })
+        self.dungeon = Some(Dungeon { floors, floor: first, rooms: Vec::new(), room: 0, map: empty });
+        json!({ "effect": self.enter_floor(w, first) })
     }
 
     /// Enters floor `index` of the dungeon: `floor_entered`, the rooms shuffled, the first room.
