@@ -4,9 +4,11 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
+mod build_info;
 mod check;
+mod generate;
 mod graph;
 mod loot;
 mod play;
@@ -15,7 +17,7 @@ mod render;
 mod simulate;
 
 #[derive(Parser)]
-#[command(name = "rustkeep", version, about = "Validate, analyse and play-test rustkeep mods")]
+#[command(name = "rustkeep", version = build_info::long_version(), about = "Validate, analyse and play-test rustkeep mods")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -45,7 +47,7 @@ pub enum Format {
 /// Options every command that loads mods shares.
 #[derive(clap::Args, Clone, Debug)]
 pub struct Common {
-    /// A mod folder or workspace to load (repeatable); see SPEC §1.2.
+    /// A mod folder or workspace to load (repeatable).
     #[arg(long = "mods", value_name = "PATH")]
     pub mods: Vec<PathBuf>,
     /// Disable colours.
@@ -57,19 +59,19 @@ pub struct Common {
 enum Command {
     /// Validate a mod, several mods or a workspace (default: the current folder).
     Check(check::Args),
-    /// Exact drop chances of one loot table, optionally checked by sampled rolls (SPEC §4, §6.2).
+    /// Exact drop chances of one loot table, optionally checked by sampled rolls.
     Loot(loot::Args),
-    /// The language server on stdin/stdout (SPEC §8).
+    /// The language server on stdin/stdout.
     Lsp,
-    /// Dry-run a scenario (SPEC §7) and print the causal trace.
+    /// Dry-run a scenario and print the causal trace.
     Simulate(simulate::Args),
     /// The trigger graph: events, the triggers listening to them, the events they raise; cycles marked.
     Graph(graph::Args),
     /// Interactive play-test console on the loaded mods (reads commands from stdin).
     Play(play::Args),
-    /// Print the JSON Schema of a data file (SPEC §9).
+    /// Print the JSON Schema of a data file.
     Schema {
-        /// `2020-12` (default, SPEC §9) or `07` (what Taplo and Tombi read).
+        /// `2020-12` (default) or `07` (what Taplo and Tombi read).
         #[arg(long, default_value = "2020-12")]
         draft: String,
     },
@@ -83,6 +85,25 @@ enum Command {
         /// `text` (default) or `markdown`.
         #[arg(long, default_value = "text")]
         format: String,
+    },
+    /// Print the completion script of a shell.
+    ///
+    /// For example `rustkeep completions bash > ~/.local/share/bash-completion/completions/rustkeep`.
+    /// The release archives ship every script in their `completions` folder.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page of rustkeep, or of one of its commands, as roff.
+    ///
+    /// For example `rustkeep man check | man -l -`. The release archives ship every page in their
+    /// `man` folder.
+    Man {
+        /// A command such as `check`; without one, the page of `rustkeep` itself.
+        command: Option<String>,
+        /// Write every page (`rustkeep.1` and `rustkeep-COMMAND.1`) into this folder instead, e.g. `~/.local/share/man/man1`.
+        #[arg(long, value_name = "DIR", conflicts_with = "command")]
+        out_dir: Option<PathBuf>,
     },
 }
 
@@ -104,6 +125,9 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Explain { code, all, format } => explain(code, all, &format),
         Command::Schema { draft } => schema(&draft),
+        Command::Completions { shell } => generate::print_completions(Cli::command(), shell),
+        Command::Man { command, out_dir: None } => generate::print_man_page(Cli::command(), command.as_deref()),
+        Command::Man { out_dir: Some(dir), .. } => generate::write_man_pages(Cli::command(), &dir),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -9,7 +9,7 @@ use rustkeep_engine::scenario;
 pub struct Args {
     /// The scenario file.
     pub scenario: PathBuf,
-    /// `human` (an indented causal trace) or `json` (the stable keys of SPEC §7).
+    /// `human` (an indented causal trace) or `json` (stable keys, see docs/cli.md).
     #[arg(long, value_enum, default_value = "human")]
     pub format: TraceFormat,
 }

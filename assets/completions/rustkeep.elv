@@ -1,0 +1,142 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[rustkeep] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'rustkeep'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'rustkeep'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand check 'Validate a mod, several mods or a workspace (default: the current folder)'
+            cand loot 'Exact drop chances of one loot table, optionally checked by sampled rolls'
+            cand lsp 'The language server on stdin/stdout'
+            cand simulate 'Dry-run a scenario and print the causal trace'
+            cand graph 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
+            cand play 'Interactive play-test console on the loaded mods (reads commands from stdin)'
+            cand schema 'Print the JSON Schema of a data file'
+            cand explain 'What a diagnostic code means, an example, and how to fix or silence it'
+            cand completions 'Print the completion script of a shell'
+            cand man 'Print the manual page of rustkeep, or of one of its commands, as roff'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'rustkeep;check'= {
+            cand --mods 'A mod folder or workspace to load (repeatable)'
+            cand --format 'Output format, optionally with a file to write it to: `--format sarif:rustkeep.sarif`. Repeatable, to print one format and write others in the same run. Formats: human, json, json-lines, sarif, github, gitlab, junit, rdjson'
+            cand --output-file 'Write the output of every `--format` that names no file of its own to this file instead of standard output'
+            cand --baseline 'Report only diagnostics not recorded in this baseline file'
+            cand --write-baseline 'Record the current diagnostics as the baseline'
+            cand --no-color 'Disable colours'
+            cand --deny-warnings 'Exit with 1 on warnings too'
+            cand --fix 'Apply every safe suggested fix, keeping layout and comments'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;loot'= {
+            cand --luck 'The luck of the one who opens or kills: p_extra = clamp(luck × balance.luck_factor, 0, 0.9)'
+            cand --samples 'Also roll the table this many times and show the sampled frequencies next to the exact ones'
+            cand --seed 'Seed of the sampled rolls'
+            cand --format 'Output format'
+            cand --plot 'Write an SVG bar chart of sampled vs exact expected counts (needs --samples)'
+            cand --mods 'A mod folder or workspace to load (repeatable)'
+            cand --no-color 'Disable colours'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;lsp'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;simulate'= {
+            cand --format '`human` (an indented causal trace) or `json` (stable keys, see docs/cli.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;graph'= {
+            cand --mods 'A mod folder or workspace to load (repeatable)'
+            cand --format '`dot` (Graphviz) or `json`'
+            cand --no-color 'Disable colours'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;play'= {
+            cand --mods 'A mod folder or workspace to load (repeatable)'
+            cand --seed 'Seed of the game''s generator'
+            cand --option 'A character option for the new character (repeatable), e.g. `core:warrior`'
+            cand --load 'Start from a save instead of a new character'
+            cand --no-color 'Disable colours'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;schema'= {
+            cand --draft '`2020-12` (default) or `07` (what Taplo and Tombi read)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;explain'= {
+            cand --format '`text` (default) or `markdown`'
+            cand --all 'Print every code'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;completions'= {
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'rustkeep;man'= {
+            cand --out-dir 'Write every page (`rustkeep.1` and `rustkeep-COMMAND.1`) into this folder instead, e.g. `~/.local/share/man/man1`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'rustkeep;help'= {
+            cand check 'Validate a mod, several mods or a workspace (default: the current folder)'
+            cand loot 'Exact drop chances of one loot table, optionally checked by sampled rolls'
+            cand lsp 'The language server on stdin/stdout'
+            cand simulate 'Dry-run a scenario and print the causal trace'
+            cand graph 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
+            cand play 'Interactive play-test console on the loaded mods (reads commands from stdin)'
+            cand schema 'Print the JSON Schema of a data file'
+            cand explain 'What a diagnostic code means, an example, and how to fix or silence it'
+            cand completions 'Print the completion script of a shell'
+            cand man 'Print the manual page of rustkeep, or of one of its commands, as roff'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'rustkeep;help;check'= {
+        }
+        &'rustkeep;help;loot'= {
+        }
+        &'rustkeep;help;lsp'= {
+        }
+        &'rustkeep;help;simulate'= {
+        }
+        &'rustkeep;help;graph'= {
+        }
+        &'rustkeep;help;play'= {
+        }
+        &'rustkeep;help;schema'= {
+        }
+        &'rustkeep;help;explain'= {
+        }
+        &'rustkeep;help;completions'= {
+        }
+        &'rustkeep;help;man'= {
+        }
+        &'rustkeep;help;help'= {
+        }
+    ]
+    $completions[$command]
+}
