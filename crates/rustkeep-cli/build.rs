@@ -24,7 +24,7 @@ fn main() {
 }
 
 /// Keeps what looks like a commit hash, shortened; anything else is no commit.
-fn short_hash(text: &str) -> Option<String> {
+pub(crate) fn short_hash(text: &str) -> Option<String> {
     let text = text.trim();
     (text.len() >= 7 && text.chars().all(|c| c.is_ascii_hexdigit())).then(|| text[..text.len().min(SHORT)].to_ascii_lowercase())
 }
@@ -34,7 +34,7 @@ fn from_env() -> Option<String> {
 }
 
 /// `"sha1": "<40 hex>"` of the file Cargo writes when packaging a crate from a git checkout.
-fn from_vcs_info(dir: &Path) -> Option<String> {
+pub(crate) fn from_vcs_info(dir: &Path) -> Option<String> {
     let path = dir.join(".cargo_vcs_info.json");
     // Only a file that exists is watched: Cargo reruns a build script on every build when a
     // watched file is missing.

@@ -43,7 +43,11 @@ fn render(cmd: clap::Command) -> (String, String) {
     // date's place. So the title line is written here, with the empty date quoted.
     let name = man.get_filename();
     let title = name.trim_end_matches(".1");
-    let page = text.lines().map(|line| if line.starts_with(".TH ") { format!(".TH {title} 1 \"\" \"{SOURCE}\" \"{MANUAL}\"") } else { line.to_string() }).collect::<Vec<_>>().join("\n");
+    let page = text
+        .lines()
+        .map(|line| if line.starts_with(".TH ") { format!(".TH {title} 1 \"\" \"{SOURCE}\" \"{MANUAL}\"") } else { line.to_string() })
+        .collect::<Vec<_>>()
+        .join("\n");
     (name, page + "\n")
 }
 
