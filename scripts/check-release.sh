@@ -86,7 +86,8 @@ grep -qi "checksum" "$work/tampered.txt" || fail "the installer refused the tamp
 [ ! -e "$work/tampered-home/bin/rustkeep" ] || fail "the installer left a binary from the tampered archive"
 
 step "the VS Code package of $target, with the binary inside"
-mkdir -p target/vscode
-(cd editors/vscode && node scripts/package-platform.js --target "$target" --archive "../../$distrib/$archive" --out "../../target/vscode/rustkeep-$version-$target.vsix" --verify)
+rm -rf target/vscode
+(cd editors/vscode && node scripts/package-platform.js --target "$target" --archive "../../$distrib/$archive" --out-dir ../../target/vscode --verify)
+ls target/vscode/rustkeep-"$version"-*.vsix >/dev/null || fail "no package rustkeep-$version-PLATFORM.vsix"
 
 step "the release of $target is complete and works"

@@ -152,8 +152,11 @@ fn publishable_crates_carry_what_crates_io_needs() {
     let published: Vec<&str> = by_name.iter().filter(|(_, p)| p["publish"].is_null()).map(|(n, _)| *n).collect();
     let mut expected: Vec<&str> = PUBLISHED.to_vec();
     expected.sort();
-    // A new crate must be published or marked `publish = false` on purpose (and listed here).
-    assert_eq!(published, expected, "the published crates");
+    assert_eq!(
+        published, expected,
+        "the published crates: a new crate is either published (with the metadata below, a version on its entry in \
+         [workspace.dependencies], and its place in PUBLISHED of this test) or marked `publish = false` (and listed in DEV_ONLY)"
+    );
     for name in DEV_ONLY {
         assert_eq!(by_name[name]["publish"], serde_json::json!([]), "{name} is dev-only: `publish = false`");
     }

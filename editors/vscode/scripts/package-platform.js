@@ -1,11 +1,12 @@
 // Builds the VS Code packages of a release: one `.vsix` per platform with the matching `rustkeep`
 // binary bundled under `server/` (where the extension looks right after its setting), and the
-// universal one without a binary, which finds `rustkeep` on PATH.
+// universal one without a binary, which finds `rustkeep` on PATH. The packages are named
+// rustkeep-VERSION-PLATFORM.vsix and rustkeep-VERSION.vsix.
 //
-//   node scripts/package-platform.js --target x86_64-unknown-linux-gnu --archive ../../target/distrib/rustkeep-cli-x86_64-unknown-linux-gnu.tar.xz [--out FILE] [--verify]
-//   node scripts/package-platform.js --target x86_64-unknown-linux-gnu --binary ../../target/release/rustkeep [--out FILE] [--verify]
+//   node scripts/package-platform.js --target x86_64-unknown-linux-gnu --archive ../../target/distrib/rustkeep-cli-x86_64-unknown-linux-gnu.tar.xz [--out FILE | --out-dir DIR] [--verify]
+//   node scripts/package-platform.js --target x86_64-unknown-linux-gnu --binary ../../target/release/rustkeep [--out FILE | --out-dir DIR] [--verify]
 //   node scripts/package-platform.js --dist ../../target/distrib --out-dir ../../target/vscode [--verify]
-//   node scripts/package-platform.js --universal [--out FILE]
+//   node scripts/package-platform.js --universal [--out FILE | --out-dir DIR]
 //
 // `--archive` takes a release archive (named and laid out as the release workflow builds them,
 // see dist-workspace.toml); `--dist` packages every platform from a folder of such archives and
@@ -206,7 +207,8 @@ function parseArgs(argv) {
 }
 
 function usage() {
-  const lines = fs.readFileSync(__filename, "utf8").split("\n").slice(4, 8);
+  // The usage lines at the top of this file.
+  const lines = fs.readFileSync(__filename, "utf8").split("\n").filter((l) => l.startsWith("//   node "));
   return "usage:\n" + lines.map((l) => l.replace(/^\/\/ +/, "  ")).join("\n");
 }
 
@@ -225,13 +227,15 @@ function main(argv) {
     }
     made.push([packageUniversal(path.join(outDir, vsixName(version))), undefined]);
   } else if (options.universal) {
-    made.push([packageUniversal(path.resolve(options.out ?? vsixName(version))), undefined]);
+    made.push([packageUniversal(path.resolve(options.out ?? path.join(options["out-dir"] ?? ".", vsixName(version)))), undefined]);
   } else {
     const rustTarget = options.target ?? fail(`--target is required\n${usage()}`);
     const platform = vscodeTarget(rustTarget);
     const binary =
       options.archive !== undefined ? binaryFromArchive(path.resolve(options.archive), rustTarget) : options.binary ?? fail(`--archive or --binary is required\n${usage()}`);
-    made.push([packagePlatform(rustTarget, path.resolve(binary), path.resolve(options.out ?? vsixName(version, platform))), rustTarget]);
+    const out = options.out ?? path.join(options["out-dir"] ?? ".", vsixName(version, platform));
+    fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
+    made.push([packagePlatform(rustTarget, path.resolve(binary), path.resolve(out)), rustTarget]);
   }
   for (const [vsix, rustTarget] of made) {
     let note = "";
