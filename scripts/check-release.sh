@@ -59,7 +59,7 @@ done
 diff -r assets/completions "$root/completions" || fail "the archive's completions/ differ from assets/completions"
 diff -r assets/man "$root/man" || fail "the archive's man/ differs from assets/man"
 said=$("$root/rustkeep" --version)
-commit=$(git rev-parse --short=9 HEAD)
+commit=$(git rev-parse HEAD | cut -c1-9)
 [ "$said" = "rustkeep $version (commit $commit, data language v$(sed -n 's/^pub const LANGUAGE_VERSION: &str = "\(.*\)";$/\1/p' crates/rustkeep-data/src/vocab.rs))" ] ||
   fail "\`rustkeep --version\` of the archive says \`$said\`"
 echo "$said"
