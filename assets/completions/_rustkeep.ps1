@@ -26,12 +26,12 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate a mod, several mods or a workspace (default: the current folder)')
-            [CompletionResult]::new('loot', 'loot', [CompletionResultType]::ParameterValue, 'Exact drop chances of one loot table, optionally checked by sampled rolls')
-            [CompletionResult]::new('lsp', 'lsp', [CompletionResultType]::ParameterValue, 'The language server on stdin/stdout')
-            [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'Dry-run a scenario and print the causal trace')
+            [CompletionResult]::new('loot', 'loot', [CompletionResultType]::ParameterValue, 'Exact drop chances of one loot table, optionally checked by sampled rolls (docs/loot.md)')
+            [CompletionResult]::new('lsp', 'lsp', [CompletionResultType]::ParameterValue, 'The language server on stdin/stdout (docs/editors/lsp.md)')
+            [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'Dry-run a scenario (docs/engine.md) and print the causal trace')
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked')
             [CompletionResult]::new('play', 'play', [CompletionResultType]::ParameterValue, 'Interactive play-test console on the loaded mods (reads commands from stdin)')
-            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a data file')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a data file (for editors and other tools; docs/cli.md)')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'What a diagnostic code means, an example, and how to fix or silence it')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script of a shell')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page of rustkeep, or of one of its commands, as roff')
@@ -39,7 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             break
         }
         'rustkeep;check' {
-            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable)')
+            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format, optionally with a file to write it to: `--format sarif:rustkeep.sarif`. Repeatable, to print one format and write others in the same run. Formats: human, json, json-lines, sarif, github, gitlab, junit, rdjson')
             [CompletionResult]::new('--output-file', '--output-file', [CompletionResultType]::ParameterName, 'Write the output of every `--format` that names no file of its own to this file instead of standard output')
             [CompletionResult]::new('--baseline', '--baseline', [CompletionResultType]::ParameterName, 'Report only diagnostics not recorded in this baseline file')
@@ -57,7 +57,7 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the sampled rolls')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--plot', '--plot', [CompletionResultType]::ParameterName, 'Write an SVG bar chart of sampled vs exact expected counts (needs --samples)')
-            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable)')
+            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md')
             [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -69,13 +69,13 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             break
         }
         'rustkeep;simulate' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`human` (an indented causal trace) or `json` (stable keys, see docs/cli.md)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`human` (an indented causal trace) or `json` (the stable keys documented in docs/cli.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'rustkeep;graph' {
-            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable)')
+            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`dot` (Graphviz) or `json`')
             [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -83,7 +83,7 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             break
         }
         'rustkeep;play' {
-            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable)')
+            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the game''s generator')
             [CompletionResult]::new('--option', '--option', [CompletionResultType]::ParameterName, 'A character option for the new character (repeatable), e.g. `core:warrior`')
             [CompletionResult]::new('--load', '--load', [CompletionResultType]::ParameterName, 'Start from a save instead of a new character')
@@ -93,7 +93,7 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             break
         }
         'rustkeep;schema' {
-            [CompletionResult]::new('--draft', '--draft', [CompletionResultType]::ParameterName, '`2020-12` (default) or `07` (what Taplo and Tombi read)')
+            [CompletionResult]::new('--draft', '--draft', [CompletionResultType]::ParameterName, '`2020-12` (the default) or `07` (what Taplo and Tombi read)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -118,12 +118,12 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
         }
         'rustkeep;help' {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate a mod, several mods or a workspace (default: the current folder)')
-            [CompletionResult]::new('loot', 'loot', [CompletionResultType]::ParameterValue, 'Exact drop chances of one loot table, optionally checked by sampled rolls')
-            [CompletionResult]::new('lsp', 'lsp', [CompletionResultType]::ParameterValue, 'The language server on stdin/stdout')
-            [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'Dry-run a scenario and print the causal trace')
+            [CompletionResult]::new('loot', 'loot', [CompletionResultType]::ParameterValue, 'Exact drop chances of one loot table, optionally checked by sampled rolls (docs/loot.md)')
+            [CompletionResult]::new('lsp', 'lsp', [CompletionResultType]::ParameterValue, 'The language server on stdin/stdout (docs/editors/lsp.md)')
+            [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'Dry-run a scenario (docs/engine.md) and print the causal trace')
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked')
             [CompletionResult]::new('play', 'play', [CompletionResultType]::ParameterValue, 'Interactive play-test console on the loaded mods (reads commands from stdin)')
-            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a data file')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a data file (for editors and other tools; docs/cli.md)')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'What a diagnostic code means, an example, and how to fix or silence it')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script of a shell')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page of rustkeep, or of one of its commands, as roff')

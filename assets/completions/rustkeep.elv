@@ -23,19 +23,19 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand check 'Validate a mod, several mods or a workspace (default: the current folder)'
-            cand loot 'Exact drop chances of one loot table, optionally checked by sampled rolls'
-            cand lsp 'The language server on stdin/stdout'
-            cand simulate 'Dry-run a scenario and print the causal trace'
+            cand loot 'Exact drop chances of one loot table, optionally checked by sampled rolls (docs/loot.md)'
+            cand lsp 'The language server on stdin/stdout (docs/editors/lsp.md)'
+            cand simulate 'Dry-run a scenario (docs/engine.md) and print the causal trace'
             cand graph 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
             cand play 'Interactive play-test console on the loaded mods (reads commands from stdin)'
-            cand schema 'Print the JSON Schema of a data file'
+            cand schema 'Print the JSON Schema of a data file (for editors and other tools; docs/cli.md)'
             cand explain 'What a diagnostic code means, an example, and how to fix or silence it'
             cand completions 'Print the completion script of a shell'
             cand man 'Print the manual page of rustkeep, or of one of its commands, as roff'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'rustkeep;check'= {
-            cand --mods 'A mod folder or workspace to load (repeatable)'
+            cand --mods 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md'
             cand --format 'Output format, optionally with a file to write it to: `--format sarif:rustkeep.sarif`. Repeatable, to print one format and write others in the same run. Formats: human, json, json-lines, sarif, github, gitlab, junit, rdjson'
             cand --output-file 'Write the output of every `--format` that names no file of its own to this file instead of standard output'
             cand --baseline 'Report only diagnostics not recorded in this baseline file'
@@ -52,7 +52,7 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand --seed 'Seed of the sampled rolls'
             cand --format 'Output format'
             cand --plot 'Write an SVG bar chart of sampled vs exact expected counts (needs --samples)'
-            cand --mods 'A mod folder or workspace to load (repeatable)'
+            cand --mods 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md'
             cand --no-color 'Disable colours'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -62,19 +62,19 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand --help 'Print help'
         }
         &'rustkeep;simulate'= {
-            cand --format '`human` (an indented causal trace) or `json` (stable keys, see docs/cli.md)'
+            cand --format '`human` (an indented causal trace) or `json` (the stable keys documented in docs/cli.md)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'rustkeep;graph'= {
-            cand --mods 'A mod folder or workspace to load (repeatable)'
+            cand --mods 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md'
             cand --format '`dot` (Graphviz) or `json`'
             cand --no-color 'Disable colours'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'rustkeep;play'= {
-            cand --mods 'A mod folder or workspace to load (repeatable)'
+            cand --mods 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md'
             cand --seed 'Seed of the game''s generator'
             cand --option 'A character option for the new character (repeatable), e.g. `core:warrior`'
             cand --load 'Start from a save instead of a new character'
@@ -83,7 +83,7 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand --help 'Print help'
         }
         &'rustkeep;schema'= {
-            cand --draft '`2020-12` (default) or `07` (what Taplo and Tombi read)'
+            cand --draft '`2020-12` (the default) or `07` (what Taplo and Tombi read)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -104,12 +104,12 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
         }
         &'rustkeep;help'= {
             cand check 'Validate a mod, several mods or a workspace (default: the current folder)'
-            cand loot 'Exact drop chances of one loot table, optionally checked by sampled rolls'
-            cand lsp 'The language server on stdin/stdout'
-            cand simulate 'Dry-run a scenario and print the causal trace'
+            cand loot 'Exact drop chances of one loot table, optionally checked by sampled rolls (docs/loot.md)'
+            cand lsp 'The language server on stdin/stdout (docs/editors/lsp.md)'
+            cand simulate 'Dry-run a scenario (docs/engine.md) and print the causal trace'
             cand graph 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
             cand play 'Interactive play-test console on the loaded mods (reads commands from stdin)'
-            cand schema 'Print the JSON Schema of a data file'
+            cand schema 'Print the JSON Schema of a data file (for editors and other tools; docs/cli.md)'
             cand explain 'What a diagnostic code means, an example, and how to fix or silence it'
             cand completions 'Print the completion script of a shell'
             cand man 'Print the manual page of rustkeep, or of one of its commands, as roff'

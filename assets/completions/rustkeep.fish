@@ -27,17 +27,17 @@ end
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -s h -l help -d 'Print help'
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -s V -l version -d 'Print version'
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "check" -d 'Validate a mod, several mods or a workspace (default: the current folder)'
-complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "loot" -d 'Exact drop chances of one loot table, optionally checked by sampled rolls'
-complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "lsp" -d 'The language server on stdin/stdout'
-complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "simulate" -d 'Dry-run a scenario and print the causal trace'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "loot" -d 'Exact drop chances of one loot table, optionally checked by sampled rolls (docs/loot.md)'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "lsp" -d 'The language server on stdin/stdout (docs/editors/lsp.md)'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "simulate" -d 'Dry-run a scenario (docs/engine.md) and print the causal trace'
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "graph" -d 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "play" -d 'Interactive play-test console on the loaded mods (reads commands from stdin)'
-complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "schema" -d 'Print the JSON Schema of a data file'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "schema" -d 'Print the JSON Schema of a data file (for editors and other tools; docs/cli.md)'
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "explain" -d 'What a diagnostic code means, an example, and how to fix or silence it'
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "completions" -d 'Print the completion script of a shell'
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "man" -d 'Print the manual page of rustkeep, or of one of its commands, as roff'
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l mods -d 'A mod folder or workspace to load (repeatable)' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l mods -d 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md' -r -F
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l format -d 'Output format, optionally with a file to write it to: `--format sarif:rustkeep.sarif`. Repeatable, to print one format and write others in the same run. Formats: human, json, json-lines, sarif, github, gitlab, junit, rdjson' -r
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l output-file -d 'Write the output of every `--format` that names no file of its own to this file instead of standard output' -r -F
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l baseline -d 'Report only diagnostics not recorded in this baseline file' -r -F
@@ -52,25 +52,25 @@ complete -c rustkeep -n "__fish_rustkeep_using_subcommand loot" -l seed -d 'Seed
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand loot" -l format -d 'Output format' -r -f -a "human\t''
 json\t''"
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand loot" -l plot -d 'Write an SVG bar chart of sampled vs exact expected counts (needs --samples)' -r -F
-complete -c rustkeep -n "__fish_rustkeep_using_subcommand loot" -l mods -d 'A mod folder or workspace to load (repeatable)' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand loot" -l mods -d 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md' -r -F
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand loot" -l no-color -d 'Disable colours'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand loot" -s h -l help -d 'Print help'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand lsp" -s h -l help -d 'Print help'
-complete -c rustkeep -n "__fish_rustkeep_using_subcommand simulate" -l format -d '`human` (an indented causal trace) or `json` (stable keys, see docs/cli.md)' -r -f -a "human\t''
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand simulate" -l format -d '`human` (an indented causal trace) or `json` (the stable keys documented in docs/cli.md)' -r -f -a "human\t''
 json\t''"
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand simulate" -s h -l help -d 'Print help'
-complete -c rustkeep -n "__fish_rustkeep_using_subcommand graph" -l mods -d 'A mod folder or workspace to load (repeatable)' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand graph" -l mods -d 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md' -r -F
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand graph" -l format -d '`dot` (Graphviz) or `json`' -r -f -a "dot\t''
 json\t''"
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand graph" -l no-color -d 'Disable colours'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand graph" -s h -l help -d 'Print help'
-complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l mods -d 'A mod folder or workspace to load (repeatable)' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l mods -d 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md' -r -F
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l seed -d 'Seed of the game\'s generator' -r
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l option -d 'A character option for the new character (repeatable), e.g. `core:warrior`' -r
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l load -d 'Start from a save instead of a new character' -r -F
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l no-color -d 'Disable colours'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -s h -l help -d 'Print help'
-complete -c rustkeep -n "__fish_rustkeep_using_subcommand schema" -l draft -d '`2020-12` (default) or `07` (what Taplo and Tombi read)' -r
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand schema" -l draft -d '`2020-12` (the default) or `07` (what Taplo and Tombi read)' -r
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand schema" -s h -l help -d 'Print help'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand explain" -l format -d '`text` (default) or `markdown`' -r
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand explain" -l all -d 'Print every code'
@@ -79,12 +79,12 @@ complete -c rustkeep -n "__fish_rustkeep_using_subcommand completions" -s h -l h
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand man" -l out-dir -d 'Write every page (`rustkeep.1` and `rustkeep-COMMAND.1`) into this folder instead, e.g. `~/.local/share/man/man1`' -r -F
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check loot lsp simulate graph play schema explain completions man help" -f -a "check" -d 'Validate a mod, several mods or a workspace (default: the current folder)'
-complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check loot lsp simulate graph play schema explain completions man help" -f -a "loot" -d 'Exact drop chances of one loot table, optionally checked by sampled rolls'
-complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check loot lsp simulate graph play schema explain completions man help" -f -a "lsp" -d 'The language server on stdin/stdout'
-complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check loot lsp simulate graph play schema explain completions man help" -f -a "simulate" -d 'Dry-run a scenario and print the causal trace'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check loot lsp simulate graph play schema explain completions man help" -f -a "loot" -d 'Exact drop chances of one loot table, optionally checked by sampled rolls (docs/loot.md)'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check loot lsp simulate graph play schema explain completions man help" -f -a "lsp" -d 'The language server on stdin/stdout (docs/editors/lsp.md)'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check loot lsp simulate graph play schema explain completions man help" -f -a "simulate" -d 'Dry-run a scenario (docs/engine.md) and print the causal trace'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check loot lsp simulate graph play schema explain completions man help" -f -a "graph" -d 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check loot lsp simulate graph play schema explain completions man help" -f -a "play" -d 'Interactive play-test console on the loaded mods (reads commands from stdin)'
-complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check loot lsp simulate graph play schema explain completions man help" -f -a "schema" -d 'Print the JSON Schema of a data file'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check loot lsp simulate graph play schema explain completions man help" -f -a "schema" -d 'Print the JSON Schema of a data file (for editors and other tools; docs/cli.md)'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check loot lsp simulate graph play schema explain completions man help" -f -a "explain" -d 'What a diagnostic code means, an example, and how to fix or silence it'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check loot lsp simulate graph play schema explain completions man help" -f -a "completions" -d 'Print the completion script of a shell'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check loot lsp simulate graph play schema explain completions man help" -f -a "man" -d 'Print the manual page of rustkeep, or of one of its commands, as roff'

@@ -22,10 +22,10 @@ pub fn loot_figures(pack: &Path, runs: usize) -> Vec<ExtraFigure> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let project = load(&[pack.to_path_buf()], &cwd, &Default::default());
     let analysis = rustkeep_check::analyze(&project);
-    let db = LootDb::new(&analysis);
+    let db = LootDb::new(&analysis.db);
     let mut out = Vec::new();
 
-    // Sampling: evaluations and weighted draws ("rolls" in SPEC §4) per second, one thread.
+    // Sampling: evaluations and weighted draws ("rolls" in docs/loot.md) per second, one thread.
     for (label, id) in [("core:floor_3_table", "core:floor_3_table"), ("large pack, 200-deep chain", "m199:table_0")] {
         let Ok(t) = db.table(id) else { continue };
         let mut rng = Rng::seeded(1);
@@ -93,8 +93,8 @@ pub fn turn_at_cap(runs: usize) -> Vec<ExtraFigure> {
     let creatures = format!("# rustkeep: allow(self-feeding-trigger)\n[[creatures]]\nid = \"bench:bramble\"\nname = \"Bramble\"\nattributes = {{ max_health = 100000, damage = 1 }}\n{triggers}\n");
     let mut project = Project::with_bundled_core();
     project.add_memory_mod("bench", &[("mod.toml", "[mod]\nid = \"bench\"\nname = \"Bench\"\nversion = \"1.0.0\"\n"), ("creatures.toml", &creatures)]);
-    let world = match World::new(project) {
-        Ok(w) => w,
+    let world = match rustkeep_check::analyze(&project).into_valid(&project) {
+        Ok(db) => World::new(project, db),
         Err(e) => {
             return vec![ExtraFigure {
                 figure: "engine: a turn at the cap".into(),

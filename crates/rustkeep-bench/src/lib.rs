@@ -2,6 +2,8 @@
 //! with cross-mod references, overrides, nested loot tables, triggers, and a sprinkling of
 //! mistakes so that every rule has work to do.
 
+#![forbid(unsafe_code)]
+
 use std::fmt::Write as _;
 use std::path::Path;
 

@@ -1,36 +1,31 @@
-//! Validation of a loaded project: every diagnostic of SPEC §5.
+//! Validation of a loaded project: every diagnostic of docs/diagnostics.md.
 //!
 //! [`analyze`] is the one driver shared by the CLI and the language server: it lowers every file
 //! (in parallel, or reusing cached per-file facts), resolves the registries, runs the cross-file
 //! rules over the resolved data, then applies lint levels and suppression comments.
 
-use std::collections::HashMap;
+#![forbid(unsafe_code)]
 
-use rustkeep_data::hash::FxHashMap;
+use std::collections::HashMap;
 use std::sync::Arc;
 
+use rustkeep_data::db::Database;
 use rustkeep_data::diag::{Code, Diagnostic, Severity};
-use rustkeep_data::lower::{lower_file, FileFacts};
+use rustkeep_data::lower::FileFacts;
 use rustkeep_data::manifest::Level;
 use rustkeep_data::project::Project;
-use rustkeep_data::resolve::{resolve, Resolved};
-use rustkeep_data::source::{FileId, FileKind, SourceFile};
+use rustkeep_data::source::SourceFile;
 
 pub mod baseline;
 pub mod explain;
 pub mod fix;
 pub mod rules;
 
-pub use rules::loot::TableKind;
-
-/// The result of checking a project.
+/// The result of checking a project: the model and what is wrong with it.
 #[derive(Clone, Debug, Default)]
 pub struct Analysis {
-    /// Per-file facts, indexed by [`FileId`] (`None` for manifests and workspace files).
-    pub facts: Vec<Option<Arc<FileFacts>>>,
-    pub resolved: Resolved,
-    /// The inferred kind of every loot table in force.
-    pub table_kinds: FxHashMap<String, TableKind>,
+    /// The data model the diagnostics are about (also what the engine runs on).
+    pub db: Database,
     /// Diagnostics after lint levels and suppressions, sorted by file and position.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -42,18 +37,29 @@ impl Analysis {
     pub fn warnings(&self) -> usize {
         self.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count()
     }
-    pub fn entry(&self, r: rustkeep_data::resolve::EntryRef) -> &rustkeep_data::model::Entry {
-        rustkeep_data::resolve::entry(&self.facts, r)
+
+    /// The model, if the data has no errors; otherwise a refusal that names the first five.
+    /// Whoever runs the data (the engine's callers) refuses broken data through this, because
+    /// half-understood data would run only half.
+    pub fn into_valid(self, project: &Project) -> Result<Database, String> {
+        let errors = self.errors();
+        if errors == 0 {
+            return Ok(self.db);
+        }
+        let mut msg = format!("the mods have {errors} validation error(s); run `rustkeep check` for details");
+        for d in self.diagnostics.iter().filter(|d| d.severity == Severity::Error).take(5) {
+            let f = project.file(d.loc.file);
+            let line = f.index.line_of(d.loc.span.start) + 1;
+            msg.push_str(&format!("\n  {}:{line}: {} [{}]", f.path, d.message, d.code.name()));
+        }
+        Err(msg)
     }
 }
 
 /// Lowers one data file and runs the rules that need nothing but the file itself (the unit of
 /// caching: the language server re-runs this for the edited file only).
 pub fn lower_source(f: &SourceFile) -> Option<Arc<FileFacts>> {
-    if f.kind != FileKind::Data {
-        return None;
-    }
-    let mut facts = lower_file(f.id, &f.text, f.invalid_utf8_at);
+    let mut facts = rustkeep_data::db::lower_source(f)?;
     rules::local(f.id, &mut facts);
     Some(Arc::new(facts))
 }
@@ -75,22 +81,21 @@ pub fn analyze(project: &Project) -> Analysis {
 
 /// Checks a project with already lowered files (the language server's cache).
 pub fn analyze_with(project: &Project, facts: Vec<Option<Arc<FileFacts>>>) -> Analysis {
-    let resolved = resolve(project, &facts);
+    let db = Database::new(project, facts);
     let mut diags: Vec<Diagnostic> = project.diagnostics.clone();
-    for f in facts.iter().flatten() {
+    for f in db.facts.iter().flatten() {
         diags.extend(f.diagnostics.iter().cloned());
     }
-    diags.extend(resolved.diagnostics.iter().cloned());
-    let mut analysis = Analysis { facts, resolved, table_kinds: FxHashMap::default(), diagnostics: Vec::new() };
+    diags.extend(db.resolved.diagnostics.iter().cloned());
     let syntax_broken: Vec<bool> =
-        project.files.iter().map(|f| analysis.facts.get(f.id.0 as usize).and_then(|x| x.as_ref()).is_some_and(|x| x.has_syntax_errors)).collect();
+        project.files.iter().map(|f| db.facts.get(f.id.0 as usize).and_then(|x| x.as_ref()).is_some_and(|x| x.has_syntax_errors)).collect();
     let mut rule_diags = Vec::new();
-    rules::run_all(project, &mut analysis, &mut rule_diags);
+    rules::run_all(project, &db, &mut rule_diags);
     // A file that does not parse shows only its syntax errors (see `lower_file`).
     rule_diags.retain(|d| !syntax_broken.get(d.loc.file.0 as usize).copied().unwrap_or(false));
     diags.extend(rule_diags);
-    analysis.diagnostics = finish(project, &analysis.facts, diags);
-    analysis
+    let diagnostics = finish(project, &db.facts, diags);
+    Analysis { db, diagnostics }
 }
 
 /// Applies lint levels and `# rustkeep: allow(...)` comments, drops what lies in the bundled core
@@ -172,9 +177,4 @@ fn suppressed(file: &SourceFile, ff: &FileFacts, d: &Diagnostic) -> bool {
         }
         false
     })
-}
-
-/// File ids of a project's files that users see (not the bundled core).
-pub fn user_files(project: &Project) -> impl Iterator<Item = FileId> + '_ {
-    project.files.iter().filter(|f| !f.bundled).map(|f| f.id)
 }

@@ -80,7 +80,7 @@ pub fn run(args: Args) -> Result<u8, String> {
     if paths.is_empty() {
         paths.push(PathBuf::from("."));
     }
-    // A path that does not exist is an I/O failure (exit 2, SPEC §6), not a finding in a mod.
+    // A path that does not exist is an I/O failure (exit 2, docs/cli.md), not a finding in a mod.
     if let Some(missing) = paths.iter().find(|p| !cwd.join(p).exists()) {
         return Err(format!("{}: no such file or folder", missing.display()));
     }

@@ -2,10 +2,7 @@
 //! actions raise), cycles marked — red in `dot`, `"cycle": true` in `json`.
 
 use std::io::Write;
-use std::path::PathBuf;
 
-use rustkeep_data::project::{load, Overlay, Project};
-use rustkeep_engine::game::World;
 use rustkeep_engine::graph::Graph;
 
 use crate::Common;
@@ -25,15 +22,8 @@ pub enum GraphFormat {
     Json,
 }
 
-/// Loads the bundled core plus `mods` (none: the core alone).
-pub fn load_world(mods: &[PathBuf]) -> Result<World, String> {
-    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
-    let project = if mods.is_empty() { Project::with_bundled_core() } else { load(mods, &cwd, &Overlay::new()) };
-    World::new(project)
-}
-
 pub fn run(args: Args) -> Result<u8, String> {
-    let w = load_world(&args.common.mods)?;
+    let w = crate::world::load_mods(&args.common.mods)?;
     let g = Graph::build(&w);
     let text = match args.format {
         GraphFormat::Dot => g.dot(),

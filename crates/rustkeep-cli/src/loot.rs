@@ -1,4 +1,4 @@
-//! `rustkeep loot TABLE_ID`: exact drop chances of one loot table (SPEC §4, §6.2), optionally
+//! `rustkeep loot TABLE_ID`: exact drop chances of one loot table (docs/loot.md), optionally
 //! checked against sampled rolls, as a table, JSON, or an SVG bar chart.
 //!
 //! Exit codes: 0 success; 1 when the table exists but cannot be evaluated because of the data (a
@@ -73,7 +73,7 @@ pub fn run(args: Args) -> Result<u8, String> {
     let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
     let project = load_project(&args.common.mods, &cwd);
     let analysis = analyze(&project);
-    let db = LootDb::new(&analysis);
+    let db = LootDb::new(&analysis.db);
 
     let report = match db.analyze(&args.table, args.luck) {
         Ok(r) => r,

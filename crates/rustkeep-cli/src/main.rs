@@ -1,5 +1,7 @@
 //! `rustkeep`: the command line of the rustkeep modding toolkit.
 
+#![forbid(unsafe_code)]
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,6 +17,7 @@ mod play;
 mod play_line;
 mod render;
 mod simulate;
+mod world;
 
 #[derive(Parser)]
 #[command(name = "rustkeep", version = build_info::long_version(), about = "Validate, analyse and play-test rustkeep mods")]
@@ -47,7 +50,7 @@ pub enum Format {
 /// Options every command that loads mods shares.
 #[derive(clap::Args, Clone, Debug)]
 pub struct Common {
-    /// A mod folder or workspace to load (repeatable).
+    /// A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md.
     #[arg(long = "mods", value_name = "PATH")]
     pub mods: Vec<PathBuf>,
     /// Disable colours.
@@ -59,19 +62,19 @@ pub struct Common {
 enum Command {
     /// Validate a mod, several mods or a workspace (default: the current folder).
     Check(check::Args),
-    /// Exact drop chances of one loot table, optionally checked by sampled rolls.
+    /// Exact drop chances of one loot table, optionally checked by sampled rolls (docs/loot.md).
     Loot(loot::Args),
-    /// The language server on stdin/stdout.
+    /// The language server on stdin/stdout (docs/editors/lsp.md).
     Lsp,
-    /// Dry-run a scenario and print the causal trace.
+    /// Dry-run a scenario (docs/engine.md) and print the causal trace.
     Simulate(simulate::Args),
     /// The trigger graph: events, the triggers listening to them, the events they raise; cycles marked.
     Graph(graph::Args),
     /// Interactive play-test console on the loaded mods (reads commands from stdin).
     Play(play::Args),
-    /// Print the JSON Schema of a data file.
+    /// Print the JSON Schema of a data file (for editors and other tools; docs/cli.md).
     Schema {
-        /// `2020-12` (default) or `07` (what Taplo and Tombi read).
+        /// `2020-12` (the default) or `07` (what Taplo and Tombi read).
         #[arg(long, default_value = "2020-12")]
         draft: String,
     },

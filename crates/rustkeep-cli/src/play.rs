@@ -56,7 +56,7 @@ struct Console {
 }
 
 pub fn run(args: Args) -> Result<u8, String> {
-    let w = crate::graph::load_world(&args.common.mods)?;
+    let w = crate::world::load_mods(&args.common.mods)?;
     let mut out = std::io::stdout().lock();
     let mut c = match &args.load {
         Some(path) => {

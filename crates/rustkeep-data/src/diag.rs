@@ -21,7 +21,7 @@ impl Severity {
 
 macro_rules! codes {
     ($( $variant:ident = $name:literal, $sev:ident, $summary:literal; )*) => {
-        /// Every diagnostic code of SPEC §5. The names are public interface.
+        /// Every diagnostic code (docs/diagnostics.md). The names are public interface.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Code { $( $variant, )* }
 
@@ -80,6 +80,9 @@ codes! {
     UnusedLootTable = "unused-loot-table", Warning, "a loot table nothing references";
     SelfFeedingTrigger = "self-feeding-trigger", Warning, "a trigger's actions raise the event it listens to";
     InvalidPrefabGrid = "invalid-prefab-grid", Error, "ragged rows or an unknown glyph in a prefab grid";
+    PrefabNpcMismatch = "prefab-npc-mismatch", Warning, "a prefab has a different number of `n` glyphs than entries in `npcs`";
+    UnreachablePrefabTile = "unreachable-prefab-tile", Warning, "a loot pile, enemy, NPC or door of a prefab cannot be reached from its entry point";
+    FloorWithoutExit = "floor-without-exit", Warning, "a prefab used by a floor has no door, so the run cannot go on from it";
 }
 
 /// A location: a file and a byte span in it.

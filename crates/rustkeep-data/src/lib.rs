@@ -5,9 +5,14 @@
 //! - [`source`], [`project`]: sources and mod discovery (workspaces, manifests, the bundled core).
 //! - [`lower`]: one data file → typed [`model`] entries plus structural diagnostics.
 //! - [`resolve`]: load order and the resolved registries (overrides, namespaces, duplicates).
+//! - [`db`]: the model of a loaded project (facts, resolved registries, loot-table kinds), which
+//!   the validator and the engine both read; [`graph`]: the one cycle finder.
 //! - [`diag`]: diagnostics as values; [`suggest`]: "did you mean".
 //! - [`reference`]: the modders' data reference (`docs/reference.md`), generated from [`vocab`].
 
+#![forbid(unsafe_code)]
+
+pub mod db;
 pub mod diag;
 pub mod graph;
 pub mod grid;

@@ -1,4 +1,4 @@
-//! `mod.toml` manifests and `rustkeep.toml` workspace files (SPEC §1.1, §1.2).
+//! `mod.toml` manifests and `rustkeep.toml` workspace files (docs/data-language.md).
 
 use toml::de::DeValue;
 

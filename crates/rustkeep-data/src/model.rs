@@ -8,7 +8,7 @@
 
 use crate::source::FileId;
 use crate::text::Span;
-use crate::vocab::{ActionKind, CheckKind, Event, FieldDef, RefKind, Registry, WhenField};
+use crate::vocab::{field, who, ActionKind, CheckKind, EventKind, FieldDef, RefKind, Registry, WhenField};
 
 /// A value with the byte span it came from.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,13 +32,13 @@ pub enum Who {
 impl Who {
     pub fn as_str(self) -> &'static str {
         match self {
-            Who::SelfBearer => "self",
-            Who::Target => "target",
+            Who::SelfBearer => who::SELF,
+            Who::Target => who::TARGET,
         }
     }
 }
 
-/// An inclusive integer range `min-max` (SPEC §2 ranges).
+/// An inclusive integer range `min-max` (docs/data-language.md, "Ranges").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Range {
     pub min: u32,
@@ -60,7 +60,7 @@ impl std::fmt::Display for Range {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum CheckData {
+pub enum ConditionData {
     HasTag { tag: Sp<String> },
     Attribute { attribute: String, at_least: Option<f64>, below: Option<f64> },
     HasItem { item: Sp<String>, count: u32 },
@@ -68,14 +68,14 @@ pub enum CheckData {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Check {
+pub struct Condition {
     pub span: Span,
     pub kind: CheckKind,
     pub who: Who,
     /// Span of the `who` value.
     pub who_span: Span,
     pub not: bool,
-    pub data: CheckData,
+    pub data: ConditionData,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -92,6 +92,20 @@ pub enum ActionData {
 }
 
 impl ActionData {
+    /// The action's row in the vocabulary (its name is `kind().name()`).
+    pub fn kind(&self) -> ActionKind {
+        match self {
+            ActionData::Damage { .. } => ActionKind::Damage,
+            ActionData::Heal { .. } => ActionKind::Heal,
+            ActionData::GiveItem { .. } => ActionKind::GiveItem,
+            ActionData::TakeItem { .. } => ActionKind::TakeItem,
+            ActionData::ApplyStatus { .. } => ActionKind::ApplyStatus,
+            ActionData::Spawn { .. } => ActionKind::Spawn,
+            ActionData::StartQuest { .. } => ActionKind::StartQuest,
+            ActionData::Flee => ActionKind::Flee,
+            ActionData::OpenShop { .. } => ActionKind::OpenShop,
+        }
+    }
     pub fn target(&self) -> Option<Who> {
         match self {
             ActionData::Damage { target, .. }
@@ -99,7 +113,7 @@ impl ActionData {
             | ActionData::GiveItem { target, .. }
             | ActionData::TakeItem { target, .. }
             | ActionData::ApplyStatus { target, .. } => Some(*target),
-            _ => None,
+            ActionData::Spawn { .. } | ActionData::StartQuest { .. } | ActionData::Flee | ActionData::OpenShop { .. } => None,
         }
     }
 }
@@ -124,9 +138,9 @@ pub struct When {
 pub struct Trigger {
     /// The trigger's table (for quests, the quest entry).
     pub span: Span,
-    pub on: Option<Sp<Event>>,
+    pub on: Option<Sp<EventKind>>,
     pub when: Vec<When>,
-    pub condition: Vec<Check>,
+    pub condition: Vec<Condition>,
     pub chance: f64,
     pub actions: Vec<Action>,
     /// Some part failed validation; the engine does not run a broken trigger.
@@ -144,13 +158,13 @@ pub struct Modifier {
     pub span: Span,
     pub attribute: String,
     pub op: ModOp,
-    pub condition: Vec<Check>,
+    pub condition: Vec<Condition>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct AiRule {
     pub span: Span,
-    pub condition: Vec<Check>,
+    pub condition: Vec<Condition>,
     pub actions: Vec<Action>,
     pub broken: bool,
 }
@@ -178,6 +192,9 @@ pub struct LootEntry {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Grid {
     pub rows: Vec<String>,
+    /// Where each row starts in the file (byte offsets), when the literal holds the rows verbatim
+    /// (no escapes); empty otherwise. Diagnostics point at single glyphs through it.
+    pub row_starts: Vec<usize>,
 }
 
 /// The value of a registry field, by its [`crate::vocab::FieldType`].
@@ -196,8 +213,8 @@ pub enum Value {
     Triggers(Vec<Trigger>),
     Actions(Vec<Action>),
     Ai(Vec<AiRule>),
-    Conditions(Vec<Check>),
-    Event(Event),
+    Conditions(Vec<Condition>),
+    Event(EventKind),
     When(Vec<When>),
     LootEntries(Vec<LootEntry>),
     Grid(Grid),
@@ -236,39 +253,46 @@ impl Entry {
     pub fn field(&self, name: &str) -> Option<&Field> {
         self.fields.iter().find(|f| f.def.name == name)
     }
+    /// The field a typed accessor reads. Asking for a field the registry does not have is a bug
+    /// of the reader (a renamed or moved vocabulary row), never a property of the data: debug
+    /// builds, and so every test, stop there instead of reading `None` forever after.
+    fn typed(&self, name: &str) -> Option<&Field> {
+        debug_assert!(self.registry.field(name).is_some(), "`{name}` is not a field of `[[{}]]` in the vocabulary", self.registry.key());
+        self.field(name)
+    }
     pub fn str(&self, name: &str) -> Option<&str> {
-        match self.field(name).map(|f| &f.value) {
+        match self.typed(name).map(|f| &f.value) {
             Some(Value::Str(s)) => Some(s),
             _ => None,
         }
     }
     pub fn int(&self, name: &str) -> Option<i64> {
-        match self.field(name).map(|f| &f.value) {
+        match self.typed(name).map(|f| &f.value) {
             Some(Value::Int(v)) => Some(*v),
             _ => None,
         }
     }
     pub fn float(&self, name: &str) -> Option<f64> {
-        match self.field(name).map(|f| &f.value) {
+        match self.typed(name).map(|f| &f.value) {
             Some(Value::Float(v)) => Some(*v),
             Some(Value::Int(v)) => Some(*v as f64),
             _ => None,
         }
     }
     pub fn bool(&self, name: &str) -> Option<bool> {
-        match self.field(name).map(|f| &f.value) {
+        match self.typed(name).map(|f| &f.value) {
             Some(Value::Bool(v)) => Some(*v),
             _ => None,
         }
     }
     pub fn reference(&self, name: &str) -> Option<&Sp<String>> {
-        match self.field(name).map(|f| &f.value) {
+        match self.typed(name).map(|f| &f.value) {
             Some(Value::Ref(r)) => Some(r),
             _ => None,
         }
     }
     pub fn ref_list(&self, name: &str) -> &[Sp<String>] {
-        match self.field(name).map(|f| &f.value) {
+        match self.typed(name).map(|f| &f.value) {
             Some(Value::RefList(r)) => r,
             _ => &[],
         }
@@ -279,7 +303,7 @@ impl Entry {
         self.fields.iter().find_map(|f| if let Value::Tags(r) = &f.value { Some(r.as_slice()) } else { None }).unwrap_or(&[])
     }
     pub fn range(&self, name: &str) -> Option<Range> {
-        match self.field(name).map(|f| &f.value) {
+        match self.typed(name).map(|f| &f.value) {
             Some(Value::Range(r)) => Some(*r),
             _ => None,
         }
@@ -298,6 +322,7 @@ impl Entry {
         self.fields.iter().find_map(|f| if let Value::Triggers(t) = &f.value { Some(t.as_slice()) } else { None }).unwrap_or(&[])
     }
     pub fn actions(&self, name: &str) -> &[Action] {
+        debug_assert!(self.registry.field(name).is_some(), "`{name}` is not a field of `[[{}]]` in the vocabulary", self.registry.key());
         self.fields
             .iter()
             .find_map(|f| match &f.value {
@@ -313,13 +338,17 @@ impl Entry {
         self.fields.iter().find_map(|f| if let Value::LootEntries(e) = &f.value { Some(e.as_slice()) } else { None }).unwrap_or(&[])
     }
     pub fn grid(&self) -> Option<&Grid> {
-        match self.field("grid").map(|f| &f.value) {
+        match self.typed(field::GRID).map(|f| &f.value) {
             Some(Value::Grid(g)) => Some(g),
             _ => None,
         }
     }
+    /// The display name, for the registries that have one.
     pub fn name(&self) -> Option<&str> {
-        self.str("name")
+        match self.field(field::NAME).map(|f| &f.value) {
+            Some(Value::Str(s)) => Some(s),
+            _ => None,
+        }
     }
 }
 

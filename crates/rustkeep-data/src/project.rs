@@ -1,4 +1,4 @@
-//! Finding mods (SPEC §1.1–§1.2): the bundled core, `rustkeep.toml` workspaces, `mod.toml`
+//! Finding mods (docs/data-language.md): the bundled core, `rustkeep.toml` workspaces, `mod.toml`
 //! folders, and the data files of each mod, as a set of sources.
 //!
 //! Reading goes through [`Overlay`] so that the language server can substitute open buffers for
@@ -13,7 +13,6 @@ use crate::diag::{Code, Diagnostic, Loc};
 use crate::manifest::{read_manifest, read_workspace, Manifest, WorkspaceConfig};
 use crate::model::Sp;
 use crate::source::{FileId, FileKind, SourceFile};
-use crate::vocab;
 
 /// The base game's data files, compiled into the binary.
 pub mod bundled {
@@ -372,7 +371,7 @@ fn find_mods(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Loads the core and every mod reachable from `paths` (SPEC §1.1–§1.2).
+/// Loads the core and every mod reachable from `paths` (docs/data-language.md, "Which mods a path loads").
 pub fn load(paths: &[PathBuf], cwd: &Path, overlay: &Overlay) -> Project {
     let mut l = Loader { project: Project::default(), cwd: cwd.to_path_buf(), overlay, prefetched: HashMap::new() };
     let abs: Vec<PathBuf> = paths.iter().map(|p| normalize(&if p.is_absolute() { p.clone() } else { cwd.join(p) })).collect();
@@ -391,7 +390,7 @@ pub fn load(paths: &[PathBuf], cwd: &Path, overlay: &Overlay) -> Project {
             continue;
         }
         // `rustkeep.toml` configures lints and the core wherever it stands; its `mods` globs apply
-        // only when the path is not itself a mod (SPEC §1.1: a path holding `mod.toml` is a mod).
+        // only when the path is not itself a mod (a path holding `mod.toml` is a mod).
         let ws_file = root.join("rustkeep.toml");
         let mut workspace_mods: Option<Vec<PathBuf>> = None;
         if root.is_dir() && ws_file.is_file() {
@@ -578,9 +577,4 @@ fn glob_dirs(root: &Path, pattern: &str, pat: &glob::Pattern) -> Vec<PathBuf> {
     out.sort();
     out.dedup();
     out
-}
-
-/// Is `s` usable as a namespace? (Re-exported for the loaders of other crates.)
-pub fn valid_namespace(s: &str) -> bool {
-    vocab::is_valid_namespace(s)
 }

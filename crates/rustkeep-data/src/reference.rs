@@ -26,7 +26,7 @@ pub fn reference_markdown() -> String {
     line(
         o,
         "Every registry and field, event, check, action, attribute and damage type of the rustkeep data \
-         language (SPEC v1), generated from the same tables the validator, the language server, the \
+         language, generated from the same tables the validator, the language server, the \
          JSON Schema and the engine read. Tutorials: [getting started](getting-started.md); how \
          triggers run: [triggers and the event queue](triggers.md); loot: [loot tables and luck](loot.md); \
          every diagnostic: [diagnostics](diagnostics.md).",
@@ -236,6 +236,42 @@ pub fn reference_markdown() -> String {
         for (from, to) in aliases {
             line(o, &format!("| `{}` ({}) | `{}` |", from, kind, to));
         }
+    }
+    out
+}
+
+/// The markers around a block of a hand-written page that is generated from the vocabulary:
+/// the text between them is replaced as a whole, the prose around it is left alone.
+pub fn block_markers(name: &str) -> (String, String) {
+    (format!("<!-- generated from the vocabulary: {name}; regenerate with `{REGENERATE}` -->"), format!("<!-- end of generated: {name} -->"))
+}
+
+/// `page` with the generated block `name` replaced by `content`; `None` if the page lacks the
+/// block's markers.
+pub fn splice_block(page: &str, name: &str, content: &str) -> Option<String> {
+    let (begin, end) = block_markers(name);
+    let from = page.find(&begin)? + begin.len();
+    let to = from + page[from..].find(&end)?;
+    Some(format!("{}\n{}{}", &page[..from], content, &page[to..]))
+}
+
+/// The generated blocks of hand-written pages: (page under `docs/`, block name, content).
+pub fn generated_blocks() -> Vec<(&'static str, &'static str, String)> {
+    vec![("triggers.md", "event sides", event_sides_table())]
+}
+
+/// Who is `self` and who is `target` for every event (`docs/triggers.md`).
+pub fn event_sides_table() -> String {
+    let mut out = String::new();
+    let o = &mut out;
+    line(o, "| event | source (= `self`) | target |");
+    line(o, "|---|---|---|");
+    for e in EVENTS {
+        let target = match e.target_presence {
+            TargetPresence::Never => "none".to_string(),
+            _ => cell(e.target),
+        };
+        line(o, &format!("| [`{}`](reference.md#{}) | {} | {} |", e.name, e.name, cell(e.source), target));
     }
     out
 }

@@ -1,4 +1,4 @@
-//! Load order (SPEC §1.3) and the resolved registries (SPEC §1.4–§1.5): one map per registry from
+//! Load order and the resolved registries (docs/data-language.md): one map per registry from
 //! ID to its winning entry, recording where it was first defined and every override after it.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -39,7 +39,7 @@ pub struct Balance {
 
 impl Default for Balance {
     fn default() -> Self {
-        Balance { luck_factor: 0.05 }
+        Balance { luck_factor: crate::vocab::LUCK_FACTOR_DEFAULT }
     }
 }
 
@@ -166,33 +166,28 @@ pub fn load_order(project: &Project, diags: &mut Vec<Diagnostic>) -> Vec<usize> 
 type Pred = (usize, Option<(FileId, Sp<String>)>);
 
 fn report_cycles(mods: &[crate::project::ModInfo], preds: &[Vec<Pred>], rest: &[usize], diags: &mut Vec<Diagnostic>) {
-    // Find each cycle among the blocked mods by walking dependency edges from the smallest id.
-    let in_rest = |i: usize| rest.contains(&i);
-    let mut reported: BTreeSet<usize> = BTreeSet::new();
-    for &start in rest {
-        if reported.contains(&start) {
-            continue;
-        }
-        // Walk: follow the first blocked dependency until a node repeats.
-        let mut path = vec![start];
-        let mut cur = start;
-        let cycle = loop {
-            let next = preds[cur].iter().map(|(j, _)| *j).filter(|&j| in_rest(j)).min_by_key(|&j| mods[j].id.clone());
-            let Some(n) = next else { break None };
-            if let Some(pos) = path.iter().position(|&p| p == n) {
-                break Some(path[pos..].to_vec());
-            }
-            path.push(n);
-            cur = n;
-        };
-        let Some(mut cycle) = cycle else { continue };
-        if cycle.iter().any(|c| reported.contains(c)) {
-            continue;
-        }
-        reported.extend(cycle.iter().copied());
-        // Report on the first member in id order.
-        let first_pos = (0..cycle.len()).min_by_key(|&k| mods[cycle[k]].id.clone()).unwrap_or(0);
-        cycle.rotate_left(first_pos);
+    // The dependency graph among the blocked mods (`rest` is sorted by id, so positions in it
+    // order like ids). Each mod's dependencies are listed in id order, so the path reported for a
+    // cycle is the same on every run.
+    let pos: HashMap<usize, usize> = rest.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+    let adj: Vec<Vec<usize>> = rest
+        .iter()
+        .map(|&i| {
+            let mut deps: Vec<usize> = preds[i].iter().filter_map(|(j, _)| pos.get(j).copied()).collect();
+            deps.sort_unstable();
+            deps.dedup();
+            deps
+        })
+        .collect();
+    let mut comps = crate::graph::cyclic_components(&adj);
+    for comp in &mut comps {
+        comp.sort_unstable();
+    }
+    comps.sort();
+    for comp in comps {
+        // One cycle per component, through its first member in id order (where it is reported).
+        let path = crate::graph::cycle_path(&adj, &comp, comp[0]);
+        let cycle: Vec<usize> = path[..path.len() - 1].iter().map(|&k| rest[k]).collect();
         let names: Vec<&str> = cycle.iter().map(|&i| mods[i].id.as_str()).chain([mods[cycle[0]].id.as_str()]).collect();
         let value_of = |k: usize| {
             let from = cycle[k];
@@ -227,7 +222,7 @@ pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
                 buckets[e.registry.index()].push((mi, EntryRef { file: fid, index: idx as u32 }));
             }
             for b in &ff.balance {
-                if b.key == "luck_factor" {
+                if b.key == crate::vocab::field::LUCK_FACTOR {
                     balance.luck_factor = b.value;
                 }
                 if !m.is_core {
@@ -347,5 +342,36 @@ fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut
         None => {
             map.insert(id.value.clone(), Def { current: r, mod_idx: mi, defined: Some(r), overrides: Vec::new() });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn project(mods: &[(&str, &str)]) -> Project {
+        let mut p = Project::with_bundled_core();
+        for (id, depends) in mods {
+            let manifest = format!("[mod]\nid = \"{id}\"\nname = \"{id}\"\nversion = \"0.1.0\"\ndepends = [{depends}]\n");
+            p.add_memory_mod(id, &[("mod.toml", &manifest)]);
+        }
+        p
+    }
+
+    fn cycles(p: &Project) -> Vec<String> {
+        let mut diags = Vec::new();
+        load_order(p, &mut diags);
+        diags.into_iter().filter(|d| d.code == Code::DependencyCycle).map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn each_dependency_cycle_is_reported_once_from_its_first_mod() {
+        // c → a → b → c, a dependent `d` outside the cycle, and a second cycle x ↔ y.
+        let p = project(&[("a", "\"b\""), ("b", "\"c\""), ("c", "\"a\""), ("d", "\"a\""), ("x", "\"y\""), ("y", "\"x\"")]);
+        let mut got = cycles(&p);
+        got.sort();
+        assert_eq!(got, ["mods depend on each other in a cycle: a → b → c → a", "mods depend on each other in a cycle: x → y → x"]);
+        // A mod that depends on itself.
+        assert_eq!(cycles(&project(&[("s", "\"s\"")])), ["mods depend on each other in a cycle: s → s"]);
     }
 }

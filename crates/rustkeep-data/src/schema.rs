@@ -1,4 +1,4 @@
-//! The JSON Schema of a data file (SPEC §9), generated from the same field tables the loader
+//! The JSON Schema of a data file (`rustkeep schema`, docs/cli.md), generated from the same field tables the loader
 //! walks ([`crate::vocab`]), so the schema cannot drift from the validator. Editors with only a
 //! generic TOML extension (Taplo / Even Better TOML, Tombi) get structure, enums and docs from it.
 
@@ -9,7 +9,7 @@ use crate::vocab::*;
 /// Which JSON Schema dialect to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Draft {
-    /// Draft 2020-12 (SPEC §9).
+    /// Draft 2020-12 (the default).
     D2020_12,
     /// Draft-07, which Taplo and Tombi read.
     D07,
@@ -33,7 +33,6 @@ impl Draft {
     }
 }
 
-pub const ID_PATTERN: &str = "^[a-z][a-z0-9_]*:[a-z0-9_]+(/[a-z0-9_]+)*$";
 const RANGE_PATTERN: &str = "^[0-9]+(-[0-9]+)?$";
 
 fn names<'a>(it: impl Iterator<Item = &'a str>) -> Value {
@@ -53,7 +52,7 @@ fn field_schema(d: Draft, ty: FieldType) -> Value {
     match ty {
         FieldType::Id | FieldType::Overrides | FieldType::Ref(_) => d.r("id"),
         FieldType::Str | FieldType::Tag => json!({ "type": "string" }),
-        FieldType::Grid => json!({ "type": "string", "pattern": "^[\\s#.+len@]*$" }),
+        FieldType::Grid => json!({ "type": "string", "pattern": format!("^[\\s{}]*$", GRID_GLYPHS.iter().map(|g| g.0).collect::<String>()) }),
         FieldType::Bool => json!({ "type": "boolean" }),
         FieldType::True => json!({ "const": true }),
         FieldType::Int { min } => json!({ "type": "integer", "minimum": min }),
@@ -91,7 +90,7 @@ fn object(d: Draft, fields: &[FieldDef], extra_required: &[&str]) -> Value {
             doc.push_str(&format!(" Default: {def}."));
         }
         props.insert(f.name.to_string(), described(field_schema(d, f.ty), &doc));
-        if f.required && f.name != "id" {
+        if f.required && f.name != field::ID {
             required.push(Value::String(f.name.to_string()));
         }
     }
@@ -107,7 +106,7 @@ fn object(d: Draft, fields: &[FieldDef], extra_required: &[&str]) -> Value {
 
 fn tagged(d: Draft, tag: &str, name: &str, doc: &str, fields: &[FieldDef], with_not: bool) -> Value {
     let mut all: Vec<FieldDef> =
-        vec![FieldDef { name: if tag == "check" { "check" } else { "action" }, ty: FieldType::Tag, required: true, default: None, doc: "" }];
+        vec![FieldDef { name: if tag == field::CHECK { field::CHECK } else { field::ACTION }, ty: FieldType::Tag, required: true, default: None, doc: "" }];
     all.extend_from_slice(fields);
     if with_not {
         all.push(NOT_FIELD);
@@ -143,25 +142,25 @@ pub fn data_file_schema(d: Draft) -> Value {
         "when".into(),
         json!({ "type": "object", "properties": when_props, "additionalProperties": false, "description": "Event filter: every field given must match." }),
     );
-    defs.insert("check".into(), json!({ "oneOf": CHECKS.iter().map(|c| tagged(d, "check", c.name, c.doc, c.fields, true)).collect::<Vec<_>>() }));
-    defs.insert("action".into(), json!({ "oneOf": ACTIONS.iter().map(|a| tagged(d, "action", a.name, a.doc, a.fields, false)).collect::<Vec<_>>() }));
+    defs.insert("check".into(), json!({ "oneOf": CHECKS.iter().map(|c| tagged(d, field::CHECK, c.name, c.doc, c.fields, true)).collect::<Vec<_>>() }));
+    defs.insert("action".into(), json!({ "oneOf": ACTIONS.iter().map(|a| tagged(d, field::ACTION, a.name, a.doc, a.fields, false)).collect::<Vec<_>>() }));
     let mut modifier = object(d, MODIFIER_FIELDS, &[]);
-    modifier["oneOf"] = json!([ { "required": ["add"] }, { "required": ["multiply"] } ]);
+    modifier["oneOf"] = json!([ { "required": [field::ADD] }, { "required": [field::MULTIPLY] } ]);
     defs.insert("modifier".into(), modifier);
     defs.insert("trigger".into(), object(d, TRIGGER_FIELDS, &[]));
     defs.insert("ai_rule".into(), object(d, AI_FIELDS, &[]));
     let mut loot = object(d, LOOT_ENTRY_FIELDS, &[]);
-    loot["oneOf"] = json!([ { "required": ["item"] }, { "required": ["table"] }, { "required": ["affix"] }, { "required": ["nothing"] } ]);
+    loot["oneOf"] = json!([ { "required": [field::ITEM] }, { "required": [field::TABLE] }, { "required": [field::AFFIX] }, { "required": [field::NOTHING] } ]);
     defs.insert("loot_entry".into(), loot);
 
     let mut props = Map::new();
     for r in REGISTRIES {
         let mut entry = object(d, r.fields, &[]);
-        entry["anyOf"] = json!([ { "required": ["id"] }, { "required": ["overrides"] } ]);
+        entry["anyOf"] = json!([ { "required": [field::ID] }, { "required": [field::OVERRIDES] } ]);
         defs.insert(r.key.to_string(), described(entry, r.doc));
         props.insert(r.key.to_string(), json!({ "type": "array", "items": d.r(r.key), "description": r.doc }));
     }
-    props.insert("balance".into(), described(object(d, BALANCE_FIELDS, &[]), "Balance settings; core's values are defaults a mod may set."));
+    props.insert(BALANCE_KEY.into(), described(object(d, BALANCE_FIELDS, &[]), "Balance settings; core's values are defaults a mod may set."));
     let mut root = json!({
         "$schema": d.uri(),
         "$id": "https://rustkeep.invalid/schemas/rustkeep.schema.json",

@@ -9,7 +9,7 @@ pub type Span = std::ops::Range<usize>;
 /// How columns are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Encoding {
-    /// Unicode scalar values (the CLI, SPEC §6.1).
+    /// Unicode scalar values (the CLI, docs/cli.md).
     Scalar,
     /// UTF-16 code units (LSP default).
     Utf16,

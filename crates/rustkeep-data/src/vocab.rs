@@ -4,7 +4,43 @@
 //! by these tables, the validator reads the event/check/action rows, the language server completes
 //! and hovers from them, the JSON Schema and the reference docs are generated from them, and the
 //! engine interprets the same names. Adding an event, a check, an action or a registry field is one
-//! row here.
+//! row here. Every name is written once, in `vocab::names`: the rows below are built from those
+//! constants, and code elsewhere reads fields, attributes and payload keys through them.
+
+mod names;
+mod registries;
+
+pub use names::{attr, damage, field, glyph, outcome, payload, slot, who};
+pub use registries::*;
+
+/// At most this many events are handled in one step (one turn); the rest are dropped with a
+/// warning. Self-feeding triggers are cut off here.
+pub const EVENT_CAP: usize = 100;
+
+/// The item prices are paid in: shops sell for it and buy for it (docs/engine.md, "Shops").
+pub const CURRENCY: &str = "core:gold";
+
+/// The key of the singleton `[balance]` table of a data file (beside the registry arrays).
+pub const BALANCE_KEY: &str = "balance";
+
+/// The default of `[balance] luck_factor` (its row in [`BALANCE_FIELDS`] says the same; a test
+/// keeps them equal).
+pub const LUCK_FACTOR_DEFAULT: f64 = 0.05;
+
+/// Declares a closed set of kinds and `ALL`, its variants in declaration order, from one list, so
+/// that `vocab::tests` can demand exactly one row for every variant.
+macro_rules! kinds {
+    ($(#[$meta:meta])* pub enum $name:ident { $($variant:ident,)* }) => {
+        $(#[$meta])*
+        pub enum $name {
+            $($variant,)*
+        }
+        impl $name {
+            /// Every variant, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),*];
+        }
+    };
+}
 
 /// Whether an event (or a place actions run in) has a `target` creature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,33 +53,37 @@ pub enum TargetPresence {
     Always,
 }
 
-/// One of the twelve events of SPEC §3.5.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Event {
-    TurnStarted,
-    CombatStarted,
-    AttackHit,
-    DamageTaken,
-    CreatureDied,
-    CombatEnded,
-    ItemPickedUp,
-    ItemUsed,
-    FloorEntered,
-    RoomEntered,
-    NpcTalked,
-    QuestCompleted,
+kinds! {
+    /// One of the twelve events (docs/data-language.md, "Events").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum EventKind {
+        TurnStarted,
+        CombatStarted,
+        AttackHit,
+        DamageTaken,
+        CreatureDied,
+        CombatEnded,
+        ItemPickedUp,
+        ItemUsed,
+        FloorEntered,
+        RoomEntered,
+        NpcTalked,
+        QuestCompleted,
+    }
 }
 
-/// A `when` filter field (SPEC §3.5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum WhenField {
-    DamageType,
-    Outcome,
-    Item,
-    Floor,
-    Prefab,
-    Npc,
-    Quest,
+kinds! {
+    /// A `when` filter field: a payload key an event carries.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum WhenField {
+        DamageType,
+        Outcome,
+        Item,
+        Floor,
+        Prefab,
+        Npc,
+        Quest,
+    }
 }
 
 /// What the value of a `when` field must be.
@@ -62,16 +102,21 @@ pub struct WhenFieldDef {
 }
 
 pub const WHEN_FIELDS: &[WhenFieldDef] = &[
-    WhenFieldDef { field: WhenField::DamageType, name: "damage_type", value: WhenValue::DamageType, doc: "The damage type of the hit or of the damage taken." },
-    WhenFieldDef { field: WhenField::Outcome, name: "outcome", value: WhenValue::Outcome, doc: "How the combat ended: `victory` or `fled`." },
-    WhenFieldDef { field: WhenField::Item, name: "item", value: WhenValue::Id(Registry::Items), doc: "The item picked up or used (an item ID)." },
-    WhenFieldDef { field: WhenField::Floor, name: "floor", value: WhenValue::Id(Registry::Floors), doc: "The floor entered (a floor ID)." },
-    WhenFieldDef { field: WhenField::Prefab, name: "prefab", value: WhenValue::Id(Registry::Prefabs), doc: "The room prefab entered (a prefab ID)." },
-    WhenFieldDef { field: WhenField::Npc, name: "npc", value: WhenValue::Id(Registry::Npcs), doc: "The NPC talked to (an NPC ID)." },
-    WhenFieldDef { field: WhenField::Quest, name: "quest", value: WhenValue::Id(Registry::Quests), doc: "The quest completed (a quest ID)." },
+    WhenFieldDef {
+        field: WhenField::DamageType,
+        name: payload::DAMAGE_TYPE,
+        value: WhenValue::DamageType,
+        doc: "The damage type of the hit or of the damage taken.",
+    },
+    WhenFieldDef { field: WhenField::Outcome, name: payload::OUTCOME, value: WhenValue::Outcome, doc: "How the combat ended: `victory` or `fled`." },
+    WhenFieldDef { field: WhenField::Item, name: payload::ITEM, value: WhenValue::Id(Registry::Items), doc: "The item picked up or used (an item ID)." },
+    WhenFieldDef { field: WhenField::Floor, name: payload::FLOOR, value: WhenValue::Id(Registry::Floors), doc: "The floor entered (a floor ID)." },
+    WhenFieldDef { field: WhenField::Prefab, name: payload::PREFAB, value: WhenValue::Id(Registry::Prefabs), doc: "The room prefab entered (a prefab ID)." },
+    WhenFieldDef { field: WhenField::Npc, name: payload::NPC, value: WhenValue::Id(Registry::Npcs), doc: "The NPC talked to (an NPC ID)." },
+    WhenFieldDef { field: WhenField::Quest, name: payload::QUEST, value: WhenValue::Id(Registry::Quests), doc: "The quest completed (a quest ID)." },
 ];
 
-pub const OUTCOMES: &[&str] = &["victory", "fled"];
+pub const OUTCOMES: &[&str] = outcome::ALL;
 
 impl WhenField {
     pub fn def(self) -> &'static WhenFieldDef {
@@ -86,7 +131,7 @@ impl WhenField {
 }
 
 pub struct EventDef {
-    pub event: Event,
+    pub event: EventKind,
     pub name: &'static str,
     pub source: &'static str,
     pub target: &'static str,
@@ -101,7 +146,7 @@ pub struct EventDef {
 
 pub const EVENTS: &[EventDef] = &[
     EventDef {
-        event: Event::TurnStarted,
+        event: EventKind::TurnStarted,
         name: "turn_started",
         source: "the creature whose turn it is",
         target: "—",
@@ -112,7 +157,7 @@ pub const EVENTS: &[EventDef] = &[
         doc: "A creature's turn begins. Statuses count down after it is handled.",
     },
     EventDef {
-        event: Event::CombatStarted,
+        event: EventKind::CombatStarted,
         name: "combat_started",
         source: "the player",
         target: "—",
@@ -123,29 +168,29 @@ pub const EVENTS: &[EventDef] = &[
         doc: "A combat begins: the first step with living enemies, or a `spawn` into no combat.",
     },
     EventDef {
-        event: Event::AttackHit,
+        event: EventKind::AttackHit,
         name: "attack_hit",
         source: "the attacker",
         target: "the victim",
         target_presence: TargetPresence::Always,
         source_maybe_not_player: true,
-        payload: &["weapon", "damage_type"],
+        payload: &[payload::WEAPON, payload::DAMAGE_TYPE],
         when: &[WhenField::DamageType],
         doc: "An attack hits. Raised on the attacker: a flaming sword's trigger hangs here.",
     },
     EventDef {
-        event: Event::DamageTaken,
+        event: EventKind::DamageTaken,
         name: "damage_taken",
         source: "the victim",
         target: "the dealer",
         target_presence: TargetPresence::Always,
         source_maybe_not_player: true,
-        payload: &["amount", "damage_type"],
+        payload: &[payload::AMOUNT, payload::DAMAGE_TYPE],
         when: &[WhenField::DamageType],
         doc: "A creature takes damage (also when it is reduced to 0). Raised on the victim: thorn armour hangs here.",
     },
     EventDef {
-        event: Event::CreatureDied,
+        event: EventKind::CreatureDied,
         name: "creature_died",
         source: "the dead creature",
         target: "the killer (if any)",
@@ -156,85 +201,85 @@ pub const EVENTS: &[EventDef] = &[
         doc: "A creature's health reached 0. The player's death is this event with source = player.",
     },
     EventDef {
-        event: Event::CombatEnded,
+        event: EventKind::CombatEnded,
         name: "combat_ended",
         source: "the player",
         target: "—",
         target_presence: TargetPresence::Never,
         source_maybe_not_player: false,
-        payload: &["outcome"],
+        payload: &[payload::OUTCOME],
         when: &[WhenField::Outcome],
         doc: "A combat ended, with `outcome` = `victory` (no enemy left) or `fled`.",
     },
     EventDef {
-        event: Event::ItemPickedUp,
+        event: EventKind::ItemPickedUp,
         name: "item_picked_up",
         source: "the receiver",
         target: "—",
         target_presence: TargetPresence::Never,
         source_maybe_not_player: true,
-        payload: &["item", "count", "affixes"],
+        payload: &[payload::ITEM, payload::COUNT, payload::AFFIXES],
         when: &[WhenField::Item],
         doc: "A creature received an item instance (pickup or `give_item`).",
     },
     EventDef {
-        event: Event::ItemUsed,
+        event: EventKind::ItemUsed,
         name: "item_used",
         source: "the user",
         target: "—",
         target_presence: TargetPresence::Never,
         source_maybe_not_player: true,
-        payload: &["item"],
+        payload: &[payload::ITEM],
         when: &[WhenField::Item],
         doc: "An item was used; its `use` actions ran first.",
     },
     EventDef {
-        event: Event::FloorEntered,
+        event: EventKind::FloorEntered,
         name: "floor_entered",
         source: "the player",
         target: "—",
         target_presence: TargetPresence::Never,
         source_maybe_not_player: false,
-        payload: &["floor", "depth"],
+        payload: &[payload::FLOOR, payload::DEPTH],
         when: &[WhenField::Floor],
         doc: "The player entered a floor. Floor triggers run on this event.",
     },
     EventDef {
-        event: Event::RoomEntered,
+        event: EventKind::RoomEntered,
         name: "room_entered",
         source: "the player",
         target: "—",
         target_presence: TargetPresence::Never,
         source_maybe_not_player: false,
-        payload: &["prefab"],
+        payload: &[payload::PREFAB],
         when: &[WhenField::Prefab],
         doc: "The player entered a room built from a prefab. Prefab triggers run on this event.",
     },
     EventDef {
-        event: Event::NpcTalked,
+        event: EventKind::NpcTalked,
         name: "npc_talked",
         source: "the player",
         target: "—",
         target_presence: TargetPresence::Never,
         source_maybe_not_player: false,
-        payload: &["npc"],
+        payload: &[payload::NPC],
         when: &[WhenField::Npc],
         doc: "The player talked to an NPC; its `on_talk` actions ran first.",
     },
     EventDef {
-        event: Event::QuestCompleted,
+        event: EventKind::QuestCompleted,
         name: "quest_completed",
         source: "the player",
         target: "—",
         target_presence: TargetPresence::Never,
         source_maybe_not_player: false,
-        payload: &["quest"],
+        payload: &[payload::QUEST],
         when: &[WhenField::Quest],
         doc: "A quest reached its count; its reward actions ran first.",
     },
 ];
 
-/// Names modders reach for that are not events, with the event they mean (from the seed ticket).
+/// Names modders reach for that are not events, with the event they mean.
 pub const EVENT_ALIASES: &[(&str, &str)] = &[
     ("enemy_killed", "creature_died"),
     ("player_died", "creature_died"),
@@ -254,51 +299,51 @@ pub const EVENT_ALIASES: &[(&str, &str)] = &[
     ("turn_start", "turn_started"),
 ];
 
-impl Event {
+impl EventKind {
     pub fn def(self) -> &'static EventDef {
         EVENTS.iter().find(|d| d.event == self).expect("every event has a row")
     }
     pub fn name(self) -> &'static str {
         self.def().name
     }
-    pub fn from_name(name: &str) -> Option<Event> {
+    pub fn from_name(name: &str) -> Option<EventKind> {
         EVENTS.iter().find(|d| d.name == name).map(|d| d.event)
     }
     pub fn carries(self, field: WhenField) -> bool {
         self.def().when.contains(&field)
     }
-    pub fn all() -> impl Iterator<Item = Event> {
+    pub fn all() -> impl Iterator<Item = EventKind> {
         EVENTS.iter().map(|d| d.event)
     }
 }
 
-/// The damage types of SPEC §2.1.
+/// The damage types.
 pub const DAMAGE_TYPES: &[(&str, &str)] = &[
-    ("physical", "Weapons and claws; after resistance, the victim's `armor` is subtracted."),
-    ("fire", "Reduced by `fire_resistance`."),
-    ("ice", "Reduced by `ice_resistance`."),
-    ("lightning", "Reduced by `lightning_resistance`."),
-    ("poison", "Reduced by `poison_resistance`."),
+    (damage::PHYSICAL, "Weapons and claws; after resistance, the victim's `armor` is subtracted."),
+    (damage::FIRE, "Reduced by `fire_resistance`."),
+    (damage::ICE, "Reduced by `ice_resistance`."),
+    (damage::LIGHTNING, "Reduced by `lightning_resistance`."),
+    (damage::POISON, "Reduced by `poison_resistance`."),
 ];
 
-/// The attributes of SPEC §2.1.
+/// The attributes of creatures.
 pub const ATTRIBUTES: &[(&str, &str)] = &[
-    ("level", "The creature's level."),
-    ("max_health", "Health at full; health itself is state, not an attribute."),
-    ("strength", "Raw might."),
-    ("dexterity", "Agility and finesse."),
-    ("intelligence", "Wits and spellcraft."),
-    ("armor", "Subtracted from physical damage taken (after resistance)."),
-    ("accuracy", "Skill at hitting."),
-    ("evasion", "Skill at not being hit."),
-    ("damage", "The amount an attack deals, read against the victim."),
-    ("crit_chance", "Chance of a critical hit."),
-    ("speed", "How quickly the creature acts."),
-    ("luck", "Each point adds `luck × balance.luck_factor` to the chance of one extra loot roll (at most 0.9)."),
-    ("fire_resistance", "Fraction of fire damage prevented (clamped to 0–0.9)."),
-    ("ice_resistance", "Fraction of ice damage prevented (clamped to 0–0.9)."),
-    ("lightning_resistance", "Fraction of lightning damage prevented (clamped to 0–0.9)."),
-    ("poison_resistance", "Fraction of poison damage prevented (clamped to 0–0.9)."),
+    (attr::LEVEL, "The creature's level."),
+    (attr::MAX_HEALTH, "Health at full; health itself is state, not an attribute."),
+    (attr::STRENGTH, "Raw might."),
+    (attr::DEXTERITY, "Agility and finesse."),
+    (attr::INTELLIGENCE, "Wits and spellcraft."),
+    (attr::ARMOR, "Subtracted from physical damage taken (after resistance)."),
+    (attr::ACCURACY, "Skill at hitting."),
+    (attr::EVASION, "Skill at not being hit."),
+    (attr::DAMAGE, "The amount an attack deals, read against the victim."),
+    (attr::CRIT_CHANCE, "Chance of a critical hit."),
+    (attr::SPEED, "How quickly the creature acts."),
+    (attr::LUCK, "Each point adds `luck × balance.luck_factor` to the chance of one extra loot roll (at most 0.9)."),
+    (attr::FIRE_RESISTANCE, "Fraction of fire damage prevented (clamped to 0–0.9)."),
+    (attr::ICE_RESISTANCE, "Fraction of ice damage prevented (clamped to 0–0.9)."),
+    (attr::LIGHTNING_RESISTANCE, "Fraction of lightning damage prevented (clamped to 0–0.9)."),
+    (attr::POISON_RESISTANCE, "Fraction of poison damage prevented (clamped to 0–0.9)."),
 ];
 
 pub fn is_attribute(name: &str) -> bool {
@@ -308,421 +353,38 @@ pub fn is_damage_type(name: &str) -> bool {
     DAMAGE_TYPES.iter().any(|(a, _)| *a == name)
 }
 
+/// The attribute that reduces each damage type (physical damage has none: armour is subtracted
+/// instead).
+pub const RESISTANCES: &[(&str, &str)] = &[
+    (damage::FIRE, attr::FIRE_RESISTANCE),
+    (damage::ICE, attr::ICE_RESISTANCE),
+    (damage::LIGHTNING, attr::LIGHTNING_RESISTANCE),
+    (damage::POISON, attr::POISON_RESISTANCE),
+];
+
+/// The resistance attribute of a damage type, if it has one.
+pub fn resistance_of(damage_type: &str) -> Option<&'static str> {
+    RESISTANCES.iter().find(|(d, _)| *d == damage_type).map(|(_, a)| *a)
+}
+
 /// `who` / `target` values.
 pub const WHO: &[(&str, &str)] = &[
-    ("self", "The bearer of the trigger (the creature, the user, the player for quests)."),
-    ("target", "The other side of the event (absent for events without target)."),
+    (who::SELF, "The bearer of the trigger (the creature, the user, the player for quests)."),
+    (who::TARGET, "The other side of the event (absent for events without target)."),
 ];
 
-pub const ITEM_SLOTS: &[&str] = &["weapon", "armor", "ring", "amulet"];
+pub const ITEM_SLOTS: &[&str] = slot::ALL;
 
-/// The registries of SPEC §2.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Registry {
-    Items,
-    Affixes,
-    Creatures,
-    CharacterOptions,
-    Statuses,
-    Quests,
-    LootTables,
-    Floors,
-    Prefabs,
-    Npcs,
-    Shops,
-}
-
-impl Registry {
-    pub const ALL: [Registry; 11] = [
-        Registry::Items,
-        Registry::Affixes,
-        Registry::Creatures,
-        Registry::CharacterOptions,
-        Registry::Statuses,
-        Registry::Quests,
-        Registry::LootTables,
-        Registry::Floors,
-        Registry::Prefabs,
-        Registry::Npcs,
-        Registry::Shops,
-    ];
-    pub fn def(self) -> &'static RegistryDef {
-        REGISTRIES.iter().find(|d| d.registry == self).expect("every registry has a row")
+kinds! {
+    /// The kinds of check a condition makes; the three condition-bearing contexts (triggers,
+    /// modifiers, `ai` rules) use one grammar (docs/data-language.md, "Conditions").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum CheckKind {
+        HasTag,
+        Attribute,
+        HasItem,
+        HealthBelow,
     }
-    pub fn key(self) -> &'static str {
-        self.def().key
-    }
-    /// The singular noun used in messages ("item", "loot table").
-    pub fn noun(self) -> &'static str {
-        self.def().noun
-    }
-    pub fn from_key(key: &str) -> Option<Registry> {
-        REGISTRIES.iter().find(|d| d.key == key).map(|d| d.registry)
-    }
-    pub fn index(self) -> usize {
-        self as usize
-    }
-}
-
-/// What an ID-valued field must name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RefKind {
-    /// Any entry of this registry.
-    Registry(Registry),
-    /// A loot table whose entries are items (`loot =`, `stock =`, item tables' `table =`).
-    ItemTable,
-    /// A loot table whose entries are affixes (`affixes =`, affix tables' `table =`).
-    AffixTable,
-    /// A nested `table =` entry: same kind as the table that holds it.
-    NestedTable,
-    /// A tag: free vocabulary, carried by items' and creatures' `tags`.
-    Tag,
-}
-
-impl RefKind {
-    pub fn registry(self) -> Option<Registry> {
-        match self {
-            RefKind::Registry(r) => Some(r),
-            RefKind::ItemTable | RefKind::AffixTable | RefKind::NestedTable => Some(Registry::LootTables),
-            RefKind::Tag => None,
-        }
-    }
-    pub fn describe(self) -> &'static str {
-        match self {
-            RefKind::Registry(r) => r.noun(),
-            RefKind::ItemTable => "item table",
-            RefKind::AffixTable => "affix table",
-            RefKind::NestedTable => "loot table",
-            RefKind::Tag => "tag",
-        }
-    }
-}
-
-/// The value shape of a field.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum FieldType {
-    /// The entry's own ID.
-    Id,
-    /// An ID of an existing entry of the same registry (`overrides`).
-    Overrides,
-    Str,
-    /// Multi-line text: a prefab grid.
-    Grid,
-    Bool,
-    /// An integer with a lower bound.
-    Int {
-        min: i64,
-    },
-    /// A float (integers accepted) above a bound; `exclusive` means strictly greater.
-    Float {
-        min: f64,
-        exclusive: bool,
-    },
-    /// A probability in (0, 1].
-    Chance,
-    /// A fraction in (0, 1] (`health_below`).
-    Fraction,
-    /// Any number (attribute bounds, modifier amounts).
-    Number,
-    /// One of a fixed set of strings.
-    Enum(&'static [&'static str]),
-    DamageType,
-    Attribute,
-    Who,
-    Ref(RefKind),
-    RefList(RefKind),
-    /// A list of tags (carried).
-    Tags,
-    /// An integer or a "min-max" string.
-    Range,
-    /// `attributes = { level = 3, … }`.
-    AttributeTable,
-    Modifiers,
-    Triggers,
-    Actions,
-    Ai,
-    Conditions,
-    Event,
-    When,
-    LootEntries,
-    /// `nothing = true`.
-    True,
-    /// The discriminator (`check = …`, `action = …`).
-    Tag,
-}
-
-impl FieldType {
-    /// A short human description for messages and docs.
-    pub fn describe(self) -> String {
-        match self {
-            FieldType::Id => "an ID `namespace:name`".into(),
-            FieldType::Overrides => "the ID of the entry it replaces".into(),
-            FieldType::Str => "a string".into(),
-            FieldType::Grid => "a multi-line string of glyphs".into(),
-            FieldType::Bool => "a boolean".into(),
-            FieldType::Int { min } => format!("an integer ≥ {min}"),
-            FieldType::Float { min, exclusive: true } => format!("a number > {min}"),
-            FieldType::Float { min, exclusive: false } => format!("a number ≥ {min}"),
-            FieldType::Chance => "a probability in (0, 1]".into(),
-            FieldType::Fraction => "a fraction in (0, 1]".into(),
-            FieldType::Number => "a number".into(),
-            FieldType::Enum(v) => format!("one of {}", v.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")),
-            FieldType::DamageType => "a damage type".into(),
-            FieldType::Attribute => "an attribute".into(),
-            FieldType::Who => "`self` or `target`".into(),
-            FieldType::Ref(k) => format!("a {} ID", k.describe()),
-            FieldType::RefList(k) => format!("a list of {} IDs", k.describe()),
-            FieldType::Tags => "a list of tags".into(),
-            FieldType::Range => "a range: an integer or a string \"min-max\"".into(),
-            FieldType::AttributeTable => "a table attribute → number".into(),
-            FieldType::Modifiers => "a list of modifiers".into(),
-            FieldType::Triggers => "a list of triggers".into(),
-            FieldType::Actions => "a list of actions".into(),
-            FieldType::Ai => "a list of `{ condition, actions }` rules".into(),
-            FieldType::Conditions => "a list of checks".into(),
-            FieldType::Event => "an event name".into(),
-            FieldType::When => "a table of event filters".into(),
-            FieldType::LootEntries => "a list of loot entries".into(),
-            FieldType::True => "`true`".into(),
-            FieldType::Tag => "a name".into(),
-        }
-    }
-}
-
-/// One field of a registry entry, check, action, modifier, trigger or loot entry.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FieldDef {
-    pub name: &'static str,
-    pub ty: FieldType,
-    pub required: bool,
-    pub default: Option<&'static str>,
-    pub doc: &'static str,
-}
-
-const fn req(name: &'static str, ty: FieldType, doc: &'static str) -> FieldDef {
-    FieldDef { name, ty, required: true, default: None, doc }
-}
-const fn opt(name: &'static str, ty: FieldType, doc: &'static str) -> FieldDef {
-    FieldDef { name, ty, required: false, default: None, doc }
-}
-const fn dflt(name: &'static str, ty: FieldType, default: &'static str, doc: &'static str) -> FieldDef {
-    FieldDef { name, ty, required: false, default: Some(default), doc }
-}
-
-const ID: FieldDef = req("id", FieldType::Id, "The entry's ID, `namespace:name`; may be omitted when `overrides` is given.");
-const OVERRIDES: FieldDef = opt("overrides", FieldType::Overrides, "Replace this existing entry of the same registry completely.");
-const NAME: FieldDef = req("name", FieldType::Str, "Display name.");
-const TAGS: FieldDef = opt("tags", FieldType::Tags, "Tags this entry carries, for `has_tag` checks.");
-const MODIFIERS: FieldDef = opt("modifiers", FieldType::Modifiers, "Attribute modifiers while the entry applies.");
-const TRIGGERS: FieldDef = opt("triggers", FieldType::Triggers, "Triggers: `{ on, when, condition, chance, actions }`.");
-
-pub struct RegistryDef {
-    pub registry: Registry,
-    pub key: &'static str,
-    pub noun: &'static str,
-    pub doc: &'static str,
-    pub fields: &'static [FieldDef],
-}
-
-pub const REGISTRIES: &[RegistryDef] = &[
-    RegistryDef {
-        registry: Registry::Items,
-        key: "items",
-        noun: "item",
-        doc: "Things a creature can carry, equip or use. `core:gold` is an item.",
-        fields: &[
-            ID,
-            OVERRIDES,
-            NAME,
-            TAGS,
-            dflt("price", FieldType::Int { min: 0 }, "0", "Base price in gold."),
-            dflt("stackable", FieldType::Bool, "false", "Whether copies stack in one inventory slot."),
-            opt("slot", FieldType::Enum(ITEM_SLOTS), "Equipment slot; omitted = not equippable."),
-            dflt("damage_type", FieldType::DamageType, "physical", "For weapons: the damage type of attacks made with it."),
-            MODIFIERS,
-            opt("use", FieldType::Actions, "Actions run when the item is used (self = the user, no target); emits `item_used`."),
-            TRIGGERS,
-        ],
-    },
-    RegistryDef {
-        registry: Registry::Affixes,
-        key: "affixes",
-        noun: "affix",
-        doc: "Properties an item instance can carry. Tiers are separate entries (`core:flaming`, `core:greater_flaming`).",
-        fields: &[
-            ID,
-            OVERRIDES,
-            NAME,
-            dflt("price_factor", FieldType::Float { min: 0.0, exclusive: true }, "1.0", "Multiplies the item's price."),
-            MODIFIERS,
-            TRIGGERS,
-        ],
-    },
-    RegistryDef {
-        registry: Registry::Creatures,
-        key: "creatures",
-        noun: "creature",
-        doc: "Monsters and other creatures.",
-        fields: &[
-            ID,
-            OVERRIDES,
-            NAME,
-            TAGS,
-            opt("attributes", FieldType::AttributeTable, "Base attributes, e.g. `{ max_health = 12, damage = 3 }`."),
-            dflt("damage_type", FieldType::DamageType, "physical", "The damage type of its attacks."),
-            opt("loot", FieldType::Ref(RefKind::ItemTable), "Item table rolled onto the floor when it dies."),
-            opt("ai", FieldType::Ai, "Behaviour rules `{ condition, actions }` (self = the creature, target = the player)."),
-            TRIGGERS,
-        ],
-    },
-    RegistryDef {
-        registry: Registry::CharacterOptions,
-        key: "character_options",
-        noun: "character option",
-        doc: "Classes and backgrounds the player picks.",
-        fields: &[
-            ID,
-            OVERRIDES,
-            NAME,
-            MODIFIERS,
-            opt("on_create", FieldType::Actions, "Actions run when a character is created with it (self = the new character, no target)."),
-            TRIGGERS,
-        ],
-    },
-    RegistryDef {
-        registry: Registry::Statuses,
-        key: "statuses",
-        noun: "status",
-        doc: "Temporary states such as `core:burning`, counting down at their bearer's `turn_started`.",
-        fields: &[ID, OVERRIDES, NAME, opt("turns", FieldType::Int { min: 1 }, "Default duration in turns."), MODIFIERS, TRIGGERS],
-    },
-    RegistryDef {
-        registry: Registry::Quests,
-        key: "quests",
-        noun: "quest",
-        doc: "A quest is a trigger with a fixed bearer (the player) and a count; the actions are the reward.",
-        fields: &[
-            ID,
-            OVERRIDES,
-            NAME,
-            req("on", FieldType::Event, "The event the quest counts."),
-            opt("when", FieldType::When, "Event filter: every field given must match."),
-            opt("condition", FieldType::Conditions, "Checks on creatures (self = the player, target = the other side)."),
-            dflt("chance", FieldType::Chance, "1", "Probability that a matching event counts."),
-            opt("actions", FieldType::Actions, "The reward, run when the count is reached."),
-            dflt("count", FieldType::Int { min: 1 }, "1", "How many matching events complete the quest."),
-        ],
-    },
-    RegistryDef {
-        registry: Registry::LootTables,
-        key: "loot_tables",
-        noun: "loot table",
-        doc: "Weighted tables of items (item tables) or affixes (affix tables); see SPEC §4.",
-        fields: &[
-            ID,
-            OVERRIDES,
-            dflt("rolls", FieldType::Range, "1", "How many weighted picks one evaluation makes."),
-            req("entries", FieldType::LootEntries, "The entries: exactly one of item / table / affix / nothing each."),
-        ],
-    },
-    RegistryDef {
-        registry: Registry::Floors,
-        key: "floors",
-        noun: "floor",
-        doc: "Dungeon floors.",
-        fields: &[
-            ID,
-            OVERRIDES,
-            opt("name", FieldType::Str, "Display name."),
-            opt("depth", FieldType::Int { min: 1 }, "Floor number."),
-            opt("loot", FieldType::Ref(RefKind::ItemTable), "Item table for loot piles on this floor."),
-            opt("prefabs", FieldType::RefList(RefKind::Registry(Registry::Prefabs)), "Room prefabs this floor is built from."),
-            opt("creatures", FieldType::RefList(RefKind::Registry(Registry::Creatures)), "Creatures an `e` glyph may spawn."),
-            TRIGGERS,
-        ],
-    },
-    RegistryDef {
-        registry: Registry::Prefabs,
-        key: "prefabs",
-        noun: "prefab",
-        doc: "Room layouts: `#` wall, `.` floor, `+` door, `l` loot pile, `e` enemy, `n` NPC, `@` entry point.",
-        fields: &[
-            ID,
-            OVERRIDES,
-            req("grid", FieldType::Grid, "The room as rows of glyphs of equal width."),
-            opt("loot", FieldType::Ref(RefKind::ItemTable), "Item table for this room's `l` piles (else the floor's)."),
-            TRIGGERS,
-        ],
-    },
-    RegistryDef {
-        registry: Registry::Npcs,
-        key: "npcs",
-        noun: "NPC",
-        doc: "Characters the player talks to.",
-        fields: &[ID, OVERRIDES, NAME, opt("on_talk", FieldType::Actions, "Actions run when the player talks to it (self = the player, no target).")],
-    },
-    RegistryDef {
-        registry: Registry::Shops,
-        key: "shops",
-        noun: "shop",
-        doc: "Shops opened by `open_shop`.",
-        fields: &[
-            ID,
-            OVERRIDES,
-            NAME,
-            opt("stock", FieldType::Ref(RefKind::ItemTable), "Item table rolled for the shop's stock."),
-            dflt("price_factor", FieldType::Float { min: 0.0, exclusive: true }, "1.0", "Multiplies prices."),
-        ],
-    },
-];
-
-/// The singleton `[balance]` table.
-pub const BALANCE_FIELDS: &[FieldDef] = &[dflt(
-    "luck_factor",
-    FieldType::Float { min: 0.0, exclusive: false },
-    "0.05",
-    "Each point of luck adds this to the chance of one extra roll on every loot table (p_extra = clamp(luck × luck_factor, 0, 0.9)).",
-)];
-
-/// Fields of a trigger table (`triggers = [ … ]`). Quests carry the same fields flattened.
-pub const TRIGGER_FIELDS: &[FieldDef] = &[
-    req("on", FieldType::Event, "The event this trigger listens to."),
-    opt("when", FieldType::When, "Event filter: every field given must match the event's payload."),
-    opt("condition", FieldType::Conditions, "Checks on creatures; all must hold."),
-    dflt("chance", FieldType::Chance, "1", "Probability that the trigger fires when everything matches."),
-    opt("actions", FieldType::Actions, "What happens."),
-];
-
-pub const MODIFIER_FIELDS: &[FieldDef] = &[
-    req("attribute", FieldType::Attribute, "The attribute changed."),
-    opt("add", FieldType::Number, "Added to the base value."),
-    opt("multiply", FieldType::Number, "Multiplies (base + Σ add)."),
-    opt("condition", FieldType::Conditions, "Checks that must hold at the read (target = the opponent of the read)."),
-];
-
-pub const AI_FIELDS: &[FieldDef] = &[
-    opt("condition", FieldType::Conditions, "Checks (self = the creature, target = the player)."),
-    opt("actions", FieldType::Actions, "What the creature does when the condition holds."),
-];
-
-pub const LOOT_ENTRY_FIELDS: &[FieldDef] = &[
-    opt("item", FieldType::Ref(RefKind::Registry(Registry::Items)), "An item to give."),
-    opt("table", FieldType::Ref(RefKind::NestedTable), "A nested table of the same kind, evaluated once per pick."),
-    opt("affix", FieldType::Ref(RefKind::Registry(Registry::Affixes)), "An affix (only in affix tables)."),
-    opt("nothing", FieldType::True, "A blank."),
-    opt("weight", FieldType::Int { min: 1 }, "Integer weight ≥ 1 (not on guaranteed entries)."),
-    dflt("guaranteed", FieldType::Bool, "false", "Always given once per evaluation; takes no weight."),
-    dflt("count", FieldType::Range, "1", "For items: how many, drawn from this range."),
-    opt("affixes", FieldType::Ref(RefKind::AffixTable), "For items: an affix table evaluated once for the instance."),
-];
-
-/// The three condition-bearing contexts use one grammar (SPEC §3.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CheckKind {
-    HasTag,
-    Attribute,
-    HasItem,
-    HealthBelow,
 }
 
 pub struct CheckDef {
@@ -733,17 +395,17 @@ pub struct CheckDef {
     pub fields: &'static [FieldDef],
 }
 
-const WHO_FIELD: FieldDef = req("who", FieldType::Who, "`self` or `target`.");
-pub const NOT_FIELD: FieldDef = dflt("not", FieldType::Bool, "false", "Negates the check.");
-pub const CHECK_FIELD: FieldDef = req("check", FieldType::Tag, "Which check.");
-pub const ACTION_FIELD: FieldDef = req("action", FieldType::Tag, "Which action.");
+const WHO_FIELD: FieldDef = req(field::WHO, FieldType::Who, "`self` or `target`.");
+pub const NOT_FIELD: FieldDef = dflt(field::NOT, FieldType::Bool, "false", "Negates the check.");
+pub const CHECK_FIELD: FieldDef = req(field::CHECK, FieldType::Tag, "Which check.");
+pub const ACTION_FIELD: FieldDef = req(field::ACTION, FieldType::Tag, "Which action.");
 
 pub const CHECKS: &[CheckDef] = &[
     CheckDef {
         kind: CheckKind::HasTag,
         name: "has_tag",
         doc: "The creature carries the tag (its own `tags` or those of its equipped items).",
-        fields: &[WHO_FIELD, req("value", FieldType::Ref(RefKind::Tag), "The tag.")],
+        fields: &[WHO_FIELD, req(field::VALUE, FieldType::Ref(RefKind::Tag), "The tag.")],
     },
     CheckDef {
         kind: CheckKind::Attribute,
@@ -751,9 +413,9 @@ pub const CHECKS: &[CheckDef] = &[
         doc: "The creature's attribute (read through modifiers) is ≥ `at_least` and/or < `below`.",
         fields: &[
             WHO_FIELD,
-            req("attribute", FieldType::Attribute, "The attribute read."),
-            opt("at_least", FieldType::Number, "Lower bound (inclusive)."),
-            opt("below", FieldType::Number, "Upper bound (exclusive)."),
+            req(field::ATTRIBUTE, FieldType::Attribute, "The attribute read."),
+            opt(field::AT_LEAST, FieldType::Number, "Lower bound (inclusive)."),
+            opt(field::BELOW, FieldType::Number, "Upper bound (exclusive)."),
         ],
     },
     CheckDef {
@@ -762,15 +424,15 @@ pub const CHECKS: &[CheckDef] = &[
         doc: "The creature holds at least `count` of the item.",
         fields: &[
             WHO_FIELD,
-            req("item", FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
-            dflt("count", FieldType::Int { min: 1 }, "1", "At least this many."),
+            req(field::ITEM, FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
+            dflt(field::COUNT, FieldType::Int { min: 1 }, "1", "At least this many."),
         ],
     },
     CheckDef {
         kind: CheckKind::HealthBelow,
         name: "health_below",
         doc: "Current health / max_health < value.",
-        fields: &[WHO_FIELD, req("value", FieldType::Fraction, "A fraction in (0, 1].")],
+        fields: &[WHO_FIELD, req(field::VALUE, FieldType::Fraction, "A fraction in (0, 1].")],
     },
 ];
 
@@ -781,22 +443,27 @@ impl CheckKind {
     pub fn def(self) -> &'static CheckDef {
         CHECKS.iter().find(|d| d.kind == self).expect("every check has a row")
     }
+    pub fn name(self) -> &'static str {
+        self.def().name
+    }
     pub fn from_name(name: &str) -> Option<CheckKind> {
         CHECKS.iter().find(|d| d.name == name).map(|d| d.kind)
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ActionKind {
-    Damage,
-    Heal,
-    GiveItem,
-    TakeItem,
-    ApplyStatus,
-    Spawn,
-    StartQuest,
-    Flee,
-    OpenShop,
+kinds! {
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum ActionKind {
+        Damage,
+        Heal,
+        GiveItem,
+        TakeItem,
+        ApplyStatus,
+        Spawn,
+        StartQuest,
+        Flee,
+        OpenShop,
+    }
 }
 
 pub struct ActionDef {
@@ -806,10 +473,10 @@ pub struct ActionDef {
     /// Fields besides `action`.
     pub fields: &'static [FieldDef],
     /// Events the action raises.
-    pub emits: &'static [Event],
+    pub emits: &'static [EventKind],
 }
 
-const TARGET_FIELD: FieldDef = req("target", FieldType::Who, "Who is affected: `self` or `target`.");
+const TARGET_FIELD: FieldDef = req(field::TARGET, FieldType::Who, "Who is affected: `self` or `target`.");
 
 pub const ACTIONS: &[ActionDef] = &[
     ActionDef {
@@ -817,17 +484,17 @@ pub const ACTIONS: &[ActionDef] = &[
         name: "damage",
         doc: "Deals damage, reduced by the victim's resistance (and armour, for physical).",
         fields: &[
-            req("amount", FieldType::Int { min: 1 }, "Damage before reduction."),
-            req("damage_type", FieldType::DamageType, "The damage type."),
+            req(field::AMOUNT, FieldType::Int { min: 1 }, "Damage before reduction."),
+            req(field::DAMAGE_TYPE, FieldType::DamageType, "The damage type."),
             TARGET_FIELD,
         ],
-        emits: &[Event::DamageTaken, Event::CreatureDied],
+        emits: &[EventKind::DamageTaken, EventKind::CreatureDied],
     },
     ActionDef {
         kind: ActionKind::Heal,
         name: "heal",
         doc: "Restores health, up to max_health.",
-        fields: &[req("amount", FieldType::Int { min: 1 }, "Health restored."), TARGET_FIELD],
+        fields: &[req(field::AMOUNT, FieldType::Int { min: 1 }, "Health restored."), TARGET_FIELD],
         emits: &[],
     },
     ActionDef {
@@ -835,19 +502,19 @@ pub const ACTIONS: &[ActionDef] = &[
         name: "give_item",
         doc: "Gives item instances to a creature.",
         fields: &[
-            req("item", FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
-            dflt("count", FieldType::Int { min: 1 }, "1", "How many."),
+            req(field::ITEM, FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
+            dflt(field::COUNT, FieldType::Int { min: 1 }, "1", "How many."),
             TARGET_FIELD,
         ],
-        emits: &[Event::ItemPickedUp],
+        emits: &[EventKind::ItemPickedUp],
     },
     ActionDef {
         kind: ActionKind::TakeItem,
         name: "take_item",
         doc: "Removes items from a creature's inventory.",
         fields: &[
-            req("item", FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
-            dflt("count", FieldType::Int { min: 1 }, "1", "How many."),
+            req(field::ITEM, FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
+            dflt(field::COUNT, FieldType::Int { min: 1 }, "1", "How many."),
             TARGET_FIELD,
         ],
         emits: &[],
@@ -857,8 +524,8 @@ pub const ACTIONS: &[ActionDef] = &[
         name: "apply_status",
         doc: "Applies a status for its default `turns` or the given number.",
         fields: &[
-            req("status", FieldType::Ref(RefKind::Registry(Registry::Statuses)), "The status."),
-            opt("turns", FieldType::Int { min: 1 }, "Overrides the status's duration."),
+            req(field::STATUS, FieldType::Ref(RefKind::Registry(Registry::Statuses)), "The status."),
+            opt(field::TURNS, FieldType::Int { min: 1 }, "Overrides the status's duration."),
             TARGET_FIELD,
         ],
         emits: &[],
@@ -868,16 +535,16 @@ pub const ACTIONS: &[ActionDef] = &[
         name: "spawn",
         doc: "Spawns enemies; starts a combat if none is running.",
         fields: &[
-            req("creature", FieldType::Ref(RefKind::Registry(Registry::Creatures)), "The creature."),
-            dflt("count", FieldType::Int { min: 1 }, "1", "How many."),
+            req(field::CREATURE, FieldType::Ref(RefKind::Registry(Registry::Creatures)), "The creature."),
+            dflt(field::COUNT, FieldType::Int { min: 1 }, "1", "How many."),
         ],
-        emits: &[Event::CombatStarted],
+        emits: &[EventKind::CombatStarted],
     },
     ActionDef {
         kind: ActionKind::StartQuest,
         name: "start_quest",
         doc: "Starts a quest (does nothing if it is already started or done). It counts from the next event on.",
-        fields: &[req("quest", FieldType::Ref(RefKind::Registry(Registry::Quests)), "The quest.")],
+        fields: &[req(field::QUEST, FieldType::Ref(RefKind::Registry(Registry::Quests)), "The quest.")],
         emits: &[],
     },
     ActionDef {
@@ -885,13 +552,13 @@ pub const ACTIONS: &[ActionDef] = &[
         name: "flee",
         doc: "Leaves every enemy behind and ends the combat as fled.",
         fields: &[],
-        emits: &[Event::CombatEnded],
+        emits: &[EventKind::CombatEnded],
     },
     ActionDef {
         kind: ActionKind::OpenShop,
         name: "open_shop",
         doc: "Opens a shop for the player.",
-        fields: &[req("shop", FieldType::Ref(RefKind::Registry(Registry::Shops)), "The shop.")],
+        fields: &[req(field::SHOP, FieldType::Ref(RefKind::Registry(Registry::Shops)), "The shop.")],
         emits: &[],
     },
 ];
@@ -914,16 +581,47 @@ impl ActionKind {
     pub fn def(self) -> &'static ActionDef {
         ACTIONS.iter().find(|d| d.kind == self).expect("every action has a row")
     }
+    pub fn name(self) -> &'static str {
+        self.def().name
+    }
     pub fn from_name(name: &str) -> Option<ActionKind> {
         ACTIONS.iter().find(|d| d.name == name).map(|d| d.kind)
     }
 }
 
 /// Glyphs of a prefab grid.
-pub const GRID_GLYPHS: &[(char, &str)] =
-    &[('#', "wall"), ('.', "floor"), ('+', "door"), ('l', "loot pile"), ('e', "enemy"), ('n', "NPC"), ('@', "entry point")];
+pub const GRID_GLYPHS: &[(char, &str)] = &[
+    (glyph::WALL, "wall"),
+    (glyph::FLOOR, "floor"),
+    (glyph::DOOR, "door"),
+    (glyph::LOOT_PILE, "loot pile"),
+    (glyph::ENEMY, "enemy"),
+    (glyph::NPC, "NPC"),
+    (glyph::ENTRY, "entry point"),
+];
 
-/// The ID grammar of SPEC §1.4: `^[a-z][a-z0-9_]*:[a-z0-9_]+(/[a-z0-9_]+)*$`.
+// The ID grammar, from its parts, so that every spelling of it below is built from one text.
+macro_rules! namespace_grammar {
+    () => {
+        "[a-z][a-z0-9_]*"
+    };
+}
+macro_rules! segment_chars {
+    () => {
+        "a-z0-9_"
+    };
+}
+
+/// A mod id, and so the namespace of an ID, as a regular expression.
+pub const NAMESPACE_GRAMMAR: &str = namespace_grammar!();
+/// The characters of one `/`-separated segment of an ID's name, as a character-class body.
+pub const SEGMENT_CHARS: &str = segment_chars!();
+/// An ID, `namespace:name`, as a regular expression (unanchored, for messages).
+pub const ID_GRAMMAR: &str = concat!(namespace_grammar!(), ":[", segment_chars!(), "]+(/[", segment_chars!(), "]+)*");
+/// An ID as an anchored regular expression (the JSON Schema's `pattern`, the editors' check).
+pub const ID_PATTERN: &str = concat!("^", namespace_grammar!(), ":[", segment_chars!(), "]+(/[", segment_chars!(), "]+)*$");
+
+/// Whether a string is an ID: [`ID_PATTERN`], checked without a regular-expression engine.
 pub fn is_valid_id(s: &str) -> bool {
     let Some((ns, rest)) = s.split_once(':') else { return false };
     is_valid_namespace(ns)
@@ -931,7 +629,7 @@ pub fn is_valid_id(s: &str) -> bool {
         && rest.split('/').all(|seg| !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'))
 }
 
-/// A mod id / namespace: `[a-z][a-z0-9_]*`.
+/// Whether a string is a mod id / namespace: [`NAMESPACE_GRAMMAR`].
 pub fn is_valid_namespace(s: &str) -> bool {
     let mut b = s.bytes();
     matches!(b.next(), Some(c) if c.is_ascii_lowercase()) && b.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
@@ -951,48 +649,4 @@ pub fn namespace_of(id: &str) -> &str {
 pub const LANGUAGE_VERSION: &str = "1.1";
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn twelve_events_four_checks_nine_actions() {
-        assert_eq!(EVENTS.len(), 12);
-        assert_eq!(CHECKS.len(), 4);
-        assert_eq!(ACTIONS.len(), 9);
-        assert_eq!(ATTRIBUTES.len(), 16);
-        assert_eq!(DAMAGE_TYPES.len(), 5);
-        assert_eq!(REGISTRIES.len(), Registry::ALL.len());
-        for (i, r) in Registry::ALL.iter().enumerate() {
-            assert_eq!(r.index(), i);
-            assert_eq!(Registry::from_key(r.key()), Some(*r));
-        }
-    }
-
-    #[test]
-    fn aliases_point_at_real_names() {
-        for (_, to) in EVENT_ALIASES {
-            assert!(Event::from_name(to).is_some(), "{to}");
-        }
-        for (_, to) in CHECK_ALIASES {
-            assert!(CheckKind::from_name(to).is_some(), "{to}");
-        }
-        for (_, to) in ACTION_ALIASES {
-            assert!(ActionKind::from_name(to).is_some(), "{to}");
-        }
-    }
-
-    #[test]
-    fn id_grammar() {
-        assert!(is_valid_id("core:rat"));
-        assert!(is_valid_id("core:floors/floor_3"));
-        assert!(is_valid_id("m2:3x"));
-        assert!(!is_valid_id("Core:rat"));
-        assert!(!is_valid_id("core:Rat"));
-        assert!(!is_valid_id("core:"));
-        assert!(!is_valid_id("core:a//b"));
-        assert!(!is_valid_id("core:a/"));
-        assert!(!is_valid_id("1core:a"));
-        assert!(!is_valid_id("rat"));
-        assert!(!is_valid_id("core:rat:x"));
-    }
-}
+mod tests;

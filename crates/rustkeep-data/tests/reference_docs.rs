@@ -1,8 +1,9 @@
-//! `docs/reference.md` is generated from the vocabulary; this test fails when the committed page is
-//! stale (architecture invariant 1: adding an event is one row, and the docs follow or CI fails).
-//! Regenerate it with `cargo xtask update` (or this test with `UPDATE_EXPECT=1`).
+//! `docs/reference.md`, and the generated blocks of hand-written pages (the event table of
+//! `docs/triggers.md`), come from the vocabulary; these tests fail when a committed page is stale
+//! (architecture invariant 1: adding an event is one row, and the docs follow or CI fails).
+//! Regenerate with `cargo xtask update` (or these tests with `UPDATE_EXPECT=1`).
 
-use rustkeep_data::reference::{reference_markdown, REGENERATE};
+use rustkeep_data::reference::{block_markers, generated_blocks, reference_markdown, splice_block, REGENERATE};
 use rustkeep_data::vocab::{ACTIONS, ATTRIBUTES, CHECKS, DAMAGE_TYPES, EVENTS, REGISTRIES};
 use rustkeep_testutil::{ensure_file_contents, repo_path};
 
@@ -16,6 +17,26 @@ fn committed_reference_matches_the_vocabulary() {
 fn the_page_names_the_one_regeneration_command() {
     assert_eq!(REGENERATE, rustkeep_testutil::REGENERATE);
     assert!(reference_markdown().contains(&format!("`{REGENERATE}`")));
+}
+
+#[test]
+fn generated_blocks_of_hand_written_pages_match_the_vocabulary() {
+    for (page, name, content) in generated_blocks() {
+        let path = repo_path(&format!("docs/{page}"));
+        let committed = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("docs/{page}: {e}")).replace("\r\n", "\n");
+        let (begin, end) = block_markers(name);
+        let generated = splice_block(&committed, name, &content)
+            .unwrap_or_else(|| panic!("docs/{page} lacks the generated block `{name}`: put `{begin}` and `{end}` where it belongs"));
+        ensure_file_contents(&path, &generated);
+    }
+}
+
+#[test]
+fn the_event_table_of_triggers_md_has_every_event() {
+    let (_, _, table) = generated_blocks().into_iter().find(|b| b.1 == "event sides").expect("the event sides block");
+    for e in EVENTS {
+        assert!(table.contains(&format!("[`{}`]", e.name)), "{}", e.name);
+    }
 }
 
 #[test]

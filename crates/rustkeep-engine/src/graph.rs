@@ -1,4 +1,4 @@
-//! The trigger graph for `rustkeep graph` (SPEC §6): nodes are the twelve events and every entry
+//! The trigger graph for `rustkeep graph` (docs/cli.md): nodes are the twelve events and every entry
 //! that bears triggers; an edge "listens to" runs from an event to a bearer whose trigger is `on`
 //! it, an edge "raises" from a bearer to each event its triggers' actions emit (the `emits` column
 //! of the vocabulary; a quest also raises `quest_completed`). Strongly connected components with
@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rustkeep_data::vocab::{Event as Ev, Registry};
+use rustkeep_data::vocab::{EventKind, Registry};
 use serde_json::{json, Value as Json};
 
 use crate::game::World;
@@ -40,7 +40,7 @@ pub struct Graph {
     pub cycles: Vec<Vec<usize>>,
 }
 
-fn event_id(e: Ev) -> String {
+fn event_id(e: EventKind) -> String {
     format!("event:{}", e.name())
 }
 
@@ -48,7 +48,7 @@ impl Graph {
     pub fn build(w: &World) -> Graph {
         let mut g = Graph::default();
         let mut index: BTreeMap<String, usize> = BTreeMap::new();
-        for e in Ev::all() {
+        for e in EventKind::all() {
             index.insert(event_id(e), g.nodes.len());
             g.nodes.push(Node { id: event_id(e), kind: "event".into(), at: None });
         }
@@ -73,7 +73,7 @@ impl Graph {
                         }
                     }
                     if reg == Registry::Quests {
-                        edges.insert(Edge { from: n, to: index[&event_id(Ev::QuestCompleted)], kind: "raises" });
+                        edges.insert(Edge { from: n, to: index[&event_id(EventKind::QuestCompleted)], kind: "raises" });
                     }
                 }
             }

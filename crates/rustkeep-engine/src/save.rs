@@ -1,10 +1,10 @@
-//! Saves for `rustkeep play` (SPEC §7): the full state as JSON — the generator's state as hex,
+//! Saves for `rustkeep play` (docs/engine.md, "Saves"): the full state as JSON — the generator's state as hex,
 //! quest progress, what lies on the floor and the unrolled piles — so that loading never re-rolls
 //! what was already rolled. Written atomically (a temporary file in the same folder, then a
 //! rename), so a crash never leaves half a save behind.
 //!
 //! Loading checks the save against the data in force: progress for a quest ID that no longer
-//! exists is dropped with a warning (SPEC §3.7), and so is anything else whose ID vanished (an
+//! exists is dropped with a warning, and so is anything else whose ID vanished (an
 //! item, affix, status, option or enemy), so a removed mod never breaks a save.
 
 use std::path::Path;
@@ -85,7 +85,7 @@ pub fn from_json(text: &str, w: &World) -> Result<(Game, Vec<String>), String> {
         return Err(format!("save version {} is not supported (this build reads version {VERSION})", f.version));
     }
     let mut g = f.game;
-    // Health never goes below 0 (SPEC §7): a save saying otherwise was edited or damaged.
+    // Health never goes below 0: a save saying otherwise was edited or damaged.
     // (Found by the crash-safety tests of `play`, which loaded a player at -30 health.)
     if let Some((who, h)) = std::iter::once(("player".to_string(), g.player.health))
         .chain(g.enemies.iter().map(|e| (format!("enemy:{}", e.index), e.body.health)))

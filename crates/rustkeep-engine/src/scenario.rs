@@ -1,4 +1,4 @@
-//! Scenario files for `rustkeep simulate` (SPEC §7): parsing, checking every ID before anything
+//! Scenario files for `rustkeep simulate` (docs/engine.md, "Scenarios"): parsing, checking every ID before anything
 //! runs (a typo is a clear error, never a silent no-op or a panic), and running them into a
 //! trace.
 
@@ -10,7 +10,7 @@ use rustkeep_data::model::ActionData;
 use rustkeep_data::project::{load, Overlay, Project};
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest::closest;
-use rustkeep_data::vocab::{is_attribute, Event as Ev, Registry, ATTRIBUTES};
+use rustkeep_data::vocab::{is_attribute, EventKind, Registry, ATTRIBUTES};
 use serde::Deserialize;
 use serde_json::{json, Map, Value as Json};
 
@@ -21,6 +21,8 @@ use crate::trace::StepTrace;
 #[serde(deny_unknown_fields)]
 struct RawScenario {
     seed: Option<u64>,
+    #[serde(default)]
+    enemies_act: bool,
     #[serde(default)]
     mods: Vec<String>,
     #[serde(default)]
@@ -83,7 +85,7 @@ struct RawStep {
 #[derive(Clone, Debug)]
 pub enum StepKind {
     Attack,
-    Event(Ev, Map<String, Json>),
+    Event(EventKind, Map<String, Json>),
     Action(ActionData),
     Pickup,
     Talk(String),
@@ -103,6 +105,8 @@ pub struct Step {
 #[derive(Clone, Debug)]
 pub struct Scenario {
     pub seed: u64,
+    /// Whether every living enemy takes its own turn after each step of the player.
+    pub enemies_act: bool,
     pub mods: Vec<String>,
     pub options: Vec<String>,
     pub items: Vec<ItemInstance>,
@@ -162,6 +166,7 @@ impl Scenario {
             .collect();
         Ok(Scenario {
             seed: raw.seed.unwrap_or(0),
+            enemies_act: raw.enemies_act,
             mods: raw.mods,
             options: raw.player.options,
             items,
@@ -204,8 +209,8 @@ impl Scenario {
         let kind = if let Some(t) = &s.attack {
             return Ok(Step { kind: StepKind::Attack, source, target: Some(creature_ref(t, "attack", i)?) });
         } else if let Some(name) = &s.event {
-            let ev = Ev::from_name(name).ok_or_else(|| {
-                let sug = closest(name, Ev::all().map(|e| e.name())).map(|s| format!("; did you mean `{s}`?")).unwrap_or_default();
+            let ev = EventKind::from_name(name).ok_or_else(|| {
+                let sug = closest(name, EventKind::all().map(|e| e.name())).map(|s| format!("; did you mean `{s}`?")).unwrap_or_default();
                 format!("step {i}: `{name}` is not an event{sug}")
             })?;
             let mut payload = Map::new();
@@ -279,7 +284,7 @@ impl Scenario {
                     ActionData::Spawn { creature, .. } => need(&[Registry::Creatures], &creature.value, &what),
                     ActionData::StartQuest { quest } => need(&[Registry::Quests], &quest.value, &what),
                     ActionData::OpenShop { shop } => need(&[Registry::Shops], &shop.value, &what),
-                    _ => {}
+                    ActionData::Damage { .. } | ActionData::Heal { .. } | ActionData::Flee => {}
                 },
                 _ => {}
             }
@@ -298,14 +303,13 @@ impl Scenario {
     }
 
     /// Loads the bundled core and the scenario's mods (relative to `base`, the scenario's folder).
-    pub fn load_world(&self, base: &Path, cwd: &Path) -> Result<World, String> {
-        let project = if self.mods.is_empty() {
+    pub fn load_project(&self, base: &Path, cwd: &Path) -> Project {
+        if self.mods.is_empty() {
             Project::with_bundled_core()
         } else {
             let paths: Vec<PathBuf> = self.mods.iter().map(|m| base.join(m)).collect();
             load(&paths, cwd, &Overlay::new())
-        };
-        World::new(project)
+        }
     }
 
     /// A new game with the scenario's player and enemies, character creation done.
@@ -366,7 +370,11 @@ impl Report {
         let mut out = format!("seed {}\n", self.seed);
         out.push_str(&self.setup.human("setup"));
         for s in &self.steps {
-            out.push_str(&s.human(&format!("step {}", s.step)));
+            let title = match &s.source {
+                Some(who) => format!("step {} ({who}'s turn)", s.step),
+                None => format!("step {}", s.step),
+            };
+            out.push_str(&s.human(&title));
         }
         out.push_str("final\n");
         let p = &self.final_state["player"];
@@ -395,23 +403,30 @@ pub fn run(w: &World, sc: &Scenario) -> Result<Report, String> {
     sc.validate(w)?;
     let (mut g, setup) = sc.start(w);
     let mut steps = Vec::new();
-    for s in &sc.steps {
+    for (i, s) in sc.steps.iter().enumerate() {
         if g.over {
-            g.warnings.push(format!("the run ended before step {}; {} step(s) not run", g.step, sc.steps.len() - steps.len()));
+            g.warnings.push(format!("the run ended before step {}; {} step(s) not run", g.step, sc.steps.len() - i));
             break;
         }
-        steps.push(run_step(&mut g, w, s));
+        let trace = run_step(&mut g, w, s);
+        let (number, by_player) = (trace.step, s.source == CreatureRef::Player);
+        steps.push(trace);
+        if sc.enemies_act && by_player && !g.over {
+            steps.extend(g.enemy_turns(w, number));
+        }
     }
     Ok(Report { seed: sc.seed, setup, steps, final_state: g.final_json(w), warnings: g.warnings.clone() })
 }
 
-/// Reads, loads and runs a scenario file; paths in the trace are shown relative to `cwd`.
-pub fn run_file(path: &Path, cwd: &Path) -> Result<Report, String> {
+/// Reads, loads and runs a scenario file; paths in the trace are shown relative to `cwd`. `open`
+/// turns the loaded project into the world to play on: that is where the caller refuses data
+/// with validation errors (the engine itself validates nothing).
+pub fn run_file(path: &Path, cwd: &Path, open: impl FnOnce(Project) -> Result<World, String>) -> Result<Report, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let sc = Scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let base = if base.as_os_str().is_empty() { PathBuf::from(".") } else { base };
     let base = if base.is_absolute() { base } else { cwd.join(base) };
-    let w = sc.load_world(&base, cwd)?;
+    let w = open(sc.load_project(&base, cwd))?;
     run(&w, &sc).map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -1,5 +1,5 @@
 //! The causal trace of a run: per step, every handled event with every trigger that listened to
-//! it (fired or not, and why not), and the renderers for JSON (keys stable, SPEC §7) and for
+//! it (fired or not, and why not), and the renderers for JSON (keys stable, docs/cli.md) and for
 //! humans (an indented tree: an event raised while handling another sits below it).
 
 use serde_json::{json, Map, Value as Json};
@@ -46,6 +46,9 @@ pub struct TraceTrigger {
 #[derive(Clone, Debug, PartialEq)]
 pub struct StepTrace {
     pub step: usize,
+    /// Whose turn it was, for the turns of enemies (`enemy:N`); a player step leaves it out, so
+    /// traces without enemy turns keep their shape.
+    pub source: Option<String>,
     /// What the step did, in words.
     pub act: String,
     /// What the act itself changed (before the queue was worked off).
@@ -98,12 +101,15 @@ impl TraceEvent {
 
 impl StepTrace {
     pub fn json(&self) -> Json {
-        json!({
-            "step": self.step,
-            "act": self.act,
-            "effects": self.effects,
-            "events": self.events.iter().map(TraceEvent::json).collect::<Vec<_>>(),
-        })
+        let mut m = Map::new();
+        m.insert("step".into(), json!(self.step));
+        if let Some(s) = &self.source {
+            m.insert("source".into(), json!(s));
+        }
+        m.insert("act".into(), json!(self.act));
+        m.insert("effects".into(), Json::Array(self.effects.clone()));
+        m.insert("events".into(), Json::Array(self.events.iter().map(TraceEvent::json).collect()));
+        Json::Object(m)
     }
 
     /// The indented causal trace.

@@ -8,6 +8,9 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use rustkeep_data::db::Database;
+use rustkeep_data::project::Project;
+use rustkeep_engine::game::World;
 use rustkeep_engine::scenario::{run_file, Report};
 use rustkeep_testutil::{ensure_folder_contents, repo_path, repo_root};
 use serde_json::Value;
@@ -38,9 +41,16 @@ fn scenario_path(name: &str) -> PathBuf {
     scenarios().remove(name).unwrap_or_else(|| panic!("no scenario `{name}` in {SCENARIO_DIRS:?}"))
 }
 
+/// The engine validates nothing: the scenarios play on the bundled core and the checked examples
+/// (`rustkeep simulate` refuses data with errors before it gets this far).
+fn open(project: Project) -> Result<World, String> {
+    let db = Database::load(&project);
+    Ok(World::new(project, db))
+}
+
 /// Runs the scenario `name`: its report, and its trace as JSON.
 fn run(name: &str) -> (Report, Value) {
-    let report = run_file(&scenario_path(name), repo_root()).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let report = run_file(&scenario_path(name), repo_root(), open).unwrap_or_else(|e| panic!("{name}: {e}"));
     let json: Value = serde_json::from_str(&report.json_text()).expect("json");
     (report, json)
 }
@@ -52,7 +62,7 @@ fn every_scenario_has_a_current_golden_trace() {
     let traces: Vec<(String, String)> = scenarios
         .iter()
         .map(|(name, path)| {
-            let report = run_file(path, repo_root()).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let report = run_file(path, repo_root(), open).unwrap_or_else(|e| panic!("{name}: {e}"));
             (format!("{name}.json"), report.json_text())
         })
         .collect();
@@ -203,8 +213,22 @@ fn rat_catcher_example() {
 #[test]
 fn same_scenario_same_seed_same_bytes() {
     for name in ["rattenplage", "rat_catcher", "fire_and_thorns"] {
-        let a = run_file(&scenario_path(name), repo_root()).unwrap().json_text();
-        let b = run_file(&scenario_path(name), repo_root()).unwrap().json_text();
+        let a = run_file(&scenario_path(name), repo_root(), open).unwrap().json_text();
+        let b = run_file(&scenario_path(name), repo_root(), open).unwrap().json_text();
         assert!(a == b, "{name} is not deterministic");
     }
+}
+
+#[test]
+fn consumables_heal_and_take_item() {
+    let (_, j) = run("consumables");
+    let effect = |step: usize, path: &str| j["steps"][step].pointer(path).and_then(Value::as_str).unwrap_or_default().to_string();
+    assert_eq!(effect(0, "/effects/0/effect"), "player took 8 physical damage (12 left)");
+    // The potion's `use` heals what the damage took, and the potion is consumed.
+    assert_eq!(effect(1, "/effects/0/actions/0/effect"), "player healed 8 (20 / 20)");
+    assert_eq!(events(&j["steps"][1]), ["turn_started", "item_used"]);
+    assert_eq!(effect(2, "/effects/0/effect"), "player lost 4 × core:gold");
+    let inventory = j["final"]["player"]["inventory"].as_array().unwrap();
+    let count = |item: &str| inventory.iter().filter(|i| i["item"] == item).map(|i| i["count"].as_u64().unwrap()).sum::<u64>();
+    assert_eq!((count("core:health_potion"), count("core:gold")), (1, 6));
 }

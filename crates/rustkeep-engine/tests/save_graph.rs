@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use rustkeep_data::db::Database;
 use rustkeep_data::project::{load, Overlay, Project};
 use rustkeep_engine::game::World;
 use rustkeep_engine::graph::Graph;
@@ -12,7 +13,13 @@ use rustkeep_testutil::repo_root;
 fn world_with(mods: &[&str]) -> World {
     let r = repo_root();
     let paths: Vec<PathBuf> = mods.iter().map(|m| r.join(m)).collect();
-    World::new(load(&paths, r, &Overlay::new())).expect("world")
+    world(load(&paths, r, &Overlay::new()))
+}
+
+/// The engine validates nothing; these mods are the checked examples and the bundled core.
+fn world(project: Project) -> World {
+    let db = Database::load(&project);
+    World::new(project, db)
 }
 
 #[test]
@@ -54,7 +61,7 @@ fn loading_drops_vanished_quests_with_a_warning() {
     assert!(g.quests.iter().any(|q| q.quest == "rat_catcher:tails_for_coin"));
     let json = save::to_json(&g);
 
-    let core_only = World::new(Project::with_bundled_core()).unwrap();
+    let core_only = world(Project::with_bundled_core());
     let (loaded, warnings) = save::from_json(&json, &core_only).unwrap();
     assert!(loaded.quests.iter().all(|q| q.quest.starts_with("core:")));
     assert!(warnings.iter().any(|w| w.starts_with("quest rat_catcher:tails_for_coin no longer exists")), "{warnings:?}");
@@ -64,7 +71,7 @@ fn loading_drops_vanished_quests_with_a_warning() {
 
 #[test]
 fn corrupt_saves_are_clear_errors() {
-    let w = World::new(Project::with_bundled_core()).unwrap();
+    let w = world(Project::with_bundled_core());
     let e = save::from_json("{ not json", &w).err().unwrap();
     assert!(e.starts_with("not a valid save"), "{e}");
     let e = save::from_json(r#"{"format":"other","version":1,"game":{}}"#, &w).err().unwrap();
@@ -98,7 +105,7 @@ fn graph_marks_the_bramble_cycle() {
 
 #[test]
 fn graph_of_the_core_has_the_quest_chains() {
-    let w = World::new(Project::with_bundled_core()).unwrap();
+    let w = world(Project::with_bundled_core());
     let g = Graph::build(&w);
     let j = g.json();
     let edges = j["edges"].as_array().unwrap();
@@ -111,7 +118,7 @@ fn graph_of_the_core_has_the_quest_chains() {
 
 #[test]
 fn bad_scenarios_are_clear_errors() {
-    let w = World::new(Project::with_bundled_core()).unwrap();
+    let w = world(Project::with_bundled_core());
     let sc = Scenario::parse("[player]\noptions = [\"core:warior\"]\n[[steps]]\ntalk = \"core:eldr\"\n").unwrap();
     let e = sc.validate(&w).err().unwrap();
     assert!(e.contains("`core:warior` is not a known character option; did you mean `core:warrior`?"), "{e}");

@@ -7,7 +7,7 @@
 //! onto the schema of [`rustkeep_data::vocab`] ([`Scope`]).
 
 use rustkeep_data::text::Span;
-use rustkeep_data::vocab::{self, Event, FieldDef, FieldType, Registry};
+use rustkeep_data::vocab::{self, EventKind, FieldDef, FieldType, Registry};
 
 /// Where in the schema a table is.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -17,7 +17,7 @@ pub enum Scope {
     Entry(Registry),
     Trigger,
     /// A `when` table, with the event of its trigger if known.
-    When(Option<Event>),
+    When(Option<EventKind>),
     /// A check, with its `check` name if known.
     Check(Option<vocab::CheckKind>),
     /// An action, with its `action` name if known.
@@ -35,7 +35,7 @@ pub fn descend(scope: Scope, key: &str) -> Scope {
     if scope == Scope::Root {
         return match Registry::from_key(key) {
             Some(r) => Scope::Entry(r),
-            None if key == "balance" => Scope::Balance,
+            None if key == vocab::BALANCE_KEY => Scope::Balance,
             None => Scope::Unknown,
         };
     }
@@ -441,15 +441,15 @@ pub fn at(text: &str, offset: usize) -> Context {
 /// Fills in what a table's own values say: the check or action it is, the event of a `when`.
 fn refine(s: Scope, f: &Frame, i: usize, frames: &[Frame], scopes: &[Scope]) -> Scope {
     match s {
-        Scope::Check(_) => Scope::Check(f.string("check").and_then(vocab::CheckKind::from_name)),
-        Scope::Action(_) => Scope::Action(f.string("action").and_then(vocab::ActionKind::from_name)),
+        Scope::Check(_) => Scope::Check(f.string(vocab::field::CHECK).and_then(vocab::CheckKind::from_name)),
+        Scope::Action(_) => Scope::Action(f.string(vocab::field::ACTION).and_then(vocab::ActionKind::from_name)),
         Scope::When(_) => {
             // The event is the `on` of the table that holds the `when`.
             let on = (0..i)
                 .rev()
                 .find(|&j| !frames[j].is_array && matches!(scopes.get(j), Some(Scope::Trigger | Scope::Entry(Registry::Quests))))
-                .and_then(|j| frames[j].string("on"));
-            Scope::When(on.and_then(Event::from_name))
+                .and_then(|j| frames[j].string(vocab::field::ON));
+            Scope::When(on.and_then(EventKind::from_name))
         }
         other => other,
     }

@@ -1,4 +1,4 @@
-//! The rustkeep language server (SPEC §8): the only crate that knows LSP types.
+//! The rustkeep language server (docs/editors/lsp.md): the only crate that knows LSP types.
 //!
 //! Layout, following rust-analyzer / ruff / Tombi:
 //! - [`server`]: the tower-lsp-server glue (text-sync queue, blocking threads for analyses and
@@ -14,6 +14,8 @@
 //! Invariants: handlers never panic the server (every call goes through `catch_unwind`); document
 //! edits are applied in arrival order; no analysis runs on the async workers; one task publishes,
 //! and a file is never sent an older analysis than one it was already sent; logs go to stderr only.
+
+#![forbid(unsafe_code)]
 
 pub mod context;
 pub mod core_files;

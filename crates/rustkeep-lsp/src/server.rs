@@ -251,7 +251,7 @@ async fn publish_loop(shared: Arc<Shared>, client: Client, mut rx: UnboundedRece
     }
 }
 
-/// The encoding to use: UTF-8 if the client offers it, else UTF-16.
+/// The encoding to use: UTF-8 if the client offers it, else UTF-16 (docs/editors/lsp.md).
 pub fn negotiate(params: &InitializeParams) -> Encoding {
     let offered = params.capabilities.general.as_ref().and_then(|g| g.position_encodings.as_ref());
     if offered.is_some_and(|v| v.contains(&PositionEncodingKind::UTF8)) {

@@ -208,7 +208,7 @@ impl State {
                 return false;
             }
             Dirty::Files(set) => {
-                let mut facts = std::mem::take(&mut self.analysis.facts);
+                let mut facts = std::mem::take(&mut self.analysis.db.facts);
                 facts.resize(self.project.files.len(), None);
                 for fid in &set {
                     facts[fid.0 as usize] = lower_source(self.project.file(*fid));
@@ -252,7 +252,7 @@ impl State {
     /// The loot tables of the current analysis (exact chances for hover and inlay hints), built
     /// once per analysis.
     pub fn loot_db(&self) -> &LootDb {
-        self.loot.get_or_init(|| LootDb::new(&self.analysis))
+        self.loot.get_or_init(|| LootDb::new(&self.analysis.db))
     }
 
     /// The diagnostics to publish since the last call, for in-process drivers: `(uri,
@@ -284,7 +284,8 @@ impl State {
         Batch { revision: self.revision, files }
     }
 
-    /// The current diagnostics of one file, as LSP diagnostics.
+    /// The current diagnostics of one file, as LSP diagnostics (the fuzz target's differential
+    /// check reads them).
     pub fn diagnostics_of(&self, fid: FileId) -> Vec<lsp::Diagnostic> {
         self.analysis.diagnostics.iter().filter(|d| d.loc.file == fid).map(|d| self.to_lsp_diagnostic(d)).collect()
     }
@@ -370,7 +371,7 @@ impl State {
     }
 
     pub fn facts(&self, fid: FileId) -> Option<&FileFacts> {
-        self.analysis.facts.get(fid.0 as usize)?.as_deref()
+        self.analysis.db.facts.get(fid.0 as usize)?.as_deref()
     }
 
     /// The mod a file belongs to.

@@ -227,6 +227,8 @@ export function modRootOf(file: string, host: Host): string | undefined {
 }
 
 // The ID grammar of the data language (docs/data-language.md, "IDs and namespaces").
+// crates/rustkeep-data/tests/vocabulary.rs keeps both patterns equal to the vocabulary's
+// (`vocab::ID_PATTERN`, `vocab::SEGMENT_CHARS`).
 const ID = /^[a-z][a-z0-9_]*:[a-z0-9_]+(\/[a-z0-9_]+)*$/;
 const ID_CHAR = /[a-z0-9_:/]/;
 
@@ -266,7 +268,7 @@ export function simulateArgs(scenario: string): string[] {
   return ["simulate", scenario, "--format", "human"];
 }
 
-/** One diagnostic of `rustkeep check --format json` (docs/cli.md). */
+/** One diagnostic of `rustkeep check --format json` (docs/cli.md, `check --format json`). */
 export interface CheckPosition {
   line: number;
   column: number;
@@ -325,8 +327,8 @@ export function formatCheckReport(report: CheckReport, folder: string): string[]
 }
 
 /**
- * Converts a 1-based column counting Unicode scalar values (as `check --format json` counts them)
- * into a 0-based UTF-16 offset in `lineText` (what VS Code positions count).
+ * Converts a 1-based column counting Unicode scalar values (docs/cli.md) into a 0-based UTF-16
+ * offset in `lineText` (what VS Code positions count).
  */
 export function scalarColumnToUtf16(lineText: string, column: number): number {
   let offset = 0;

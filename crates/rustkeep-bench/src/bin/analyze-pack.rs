@@ -1,6 +1,8 @@
 //! `analyze-pack DIR`: loads and checks a workspace in-process and prints the time of each phase
 //! and the diagnostic counts — the same work as `rustkeep check` without rendering, for profiling.
 
+#![forbid(unsafe_code)]
+
 use std::io::Write;
 
 fn main() {

@@ -1,5 +1,7 @@
 //! `gen-modpack SIZE DIR`: writes a deterministic synthetic workspace (small, medium or large).
 
+#![forbid(unsafe_code)]
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (Some(size), Some(dir)) = (args.get(1).and_then(|s| rustkeep_bench::Size::by_name(s)), args.get(2)) else {

@@ -1,6 +1,8 @@
 //! `parse-floor DIR`: reads and parses every `*.toml` below DIR with the `toml` crate and nothing
 //! else, single-threaded — the floor that `rustkeep check` is measured against.
 
+#![forbid(unsafe_code)]
+
 fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
     let t = std::time::Instant::now();

@@ -1,6 +1,8 @@
 //! `reanalyze DIR [N]`: lowers a workspace once, then runs the cross-file pass N times over the
 //! cached files — what the language server does after each keystroke. Prints the median.
 
+#![forbid(unsafe_code)]
+
 fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
     let n: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(20);

@@ -1,95 +1,23 @@
-//! Loot-table rules (SPEC §4): table kinds inferred through nesting and checked at every use
+//! Loot-table rules (docs/loot.md): table kinds inferred through nesting and checked at every use
 //! (`reference-kind-mismatch`), and nesting cycles (`loot-table-cycle`).
 
 use rustkeep_data::hash::FxHashMap;
 use std::collections::BTreeMap;
 
+use rustkeep_data::db::{direct_kind, Database, TableKind};
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
-use rustkeep_data::model::{Entry, LootKind, Sp};
+use rustkeep_data::model::{LootKind, Sp};
 use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::{RefKind, Registry};
 
-use crate::Analysis;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TableKind {
-    Items,
-    Affixes,
-}
-
-impl TableKind {
-    pub fn noun(self) -> &'static str {
-        match self {
-            TableKind::Items => "an item table",
-            TableKind::Affixes => "an affix table",
-        }
-    }
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TableKind::Items => "items",
-            TableKind::Affixes => "affixes",
-        }
-    }
-}
-
-/// The kind a table's own entries give it: the kind of its first item or affix entry.
-fn direct_kind(e: &Entry) -> Option<TableKind> {
-    e.loot_entries().iter().find_map(|le| match le.kind {
-        LootKind::Item(_) => Some(TableKind::Items),
-        LootKind::Affix(_) => Some(TableKind::Affixes),
-        _ => None,
-    })
-}
-
-/// Infers the kind of every loot table in force: from its own entries, else from the tables it
-/// nests. A worklist over reverse nesting edges settles every table in linear time, however long
-/// the chains (a 10,000-table chain is a test).
-pub fn infer_kinds(analysis: &Analysis) -> FxHashMap<String, TableKind> {
-    let defs = &analysis.resolved.defs[Registry::LootTables.index()];
-    // Map order is deterministic (a fixed hasher and the load order's insertions), so CLI and
-    // language server agree without sorting thousands of IDs after every keystroke.
-    let ids: Vec<&String> = defs.keys().collect();
-    let mut kinds: FxHashMap<String, TableKind> = FxHashMap::with_capacity_and_hasher(defs.len(), Default::default());
-    // Nested table → the tables without a kind of their own that nest it.
-    let mut parents: FxHashMap<&str, Vec<&str>> = FxHashMap::default();
-    let mut queue: std::collections::VecDeque<&str> = std::collections::VecDeque::new();
-    for id in &ids {
-        let e = analysis.entry(defs[*id].current);
-        match direct_kind(e) {
-            Some(k) => {
-                kinds.insert((*id).clone(), k);
-                queue.push_back(id.as_str());
-            }
-            None => {
-                for le in e.loot_entries() {
-                    if let LootKind::Table(t) = &le.kind {
-                        parents.entry(t.value.as_str()).or_default().push(id.as_str());
-                    }
-                }
-            }
-        }
-    }
-    while let Some(child) = queue.pop_front() {
-        let Some(k) = kinds.get(child).copied() else { continue };
-        for parent in parents.get(child).map(Vec::as_slice).unwrap_or(&[]) {
-            if !kinds.contains_key(*parent) {
-                kinds.insert((*parent).to_string(), k);
-                queue.push_back(parent);
-            }
-        }
-    }
-    kinds
-}
-
-/// Needs `analysis.table_kinds` (see [`infer_kinds`]).
-pub fn check(_project: &Project, analysis: &Analysis, out: &mut Vec<Diagnostic>) {
-    let kinds = &analysis.table_kinds;
+pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+    let kinds = &db.table_kinds;
     let kind_of = |id: &str| kinds.get(id).copied();
 
     // Uses of tables outside loot tables: `loot =` and `stock =` need item tables; `affixes =` is
     // checked below with the entries.
-    for (i, ff) in analysis.facts.iter().enumerate() {
+    for (i, ff) in db.facts.iter().enumerate() {
         let Some(ff) = ff else { continue };
         for r in &ff.refs {
             let want = match r.kind {
@@ -108,10 +36,10 @@ pub fn check(_project: &Project, analysis: &Analysis, out: &mut Vec<Diagnostic>)
 
     // Entries inside tables: one kind per table; nested tables of the same kind.
     // Every loot table that was registered: the one in force and the ones it replaced.
-    let defs = &analysis.resolved.defs[Registry::LootTables.index()];
+    let defs = &db.resolved.defs[Registry::LootTables.index()];
     let registered = defs.values().flat_map(|d| d.defined.into_iter().chain(d.overrides.iter().map(|o| o.0)));
     for r in registered {
-        let (file, e) = (r.file, analysis.entry(r));
+        let (file, e) = (r.file, db.entry(r));
         let own = e.key().and_then(|k| kind_of(&k.value)).or_else(|| direct_kind(e));
         let Some(own) = own else { continue };
         let loc = |s: &Sp<String>| Loc { file, span: s.span.clone() };
@@ -147,13 +75,13 @@ pub fn check(_project: &Project, analysis: &Analysis, out: &mut Vec<Diagnostic>)
         }
     }
 
-    cycles(analysis, out);
+    cycles(db, out);
 }
 
 /// Reports every nesting cycle once, on the first table in ID order (its `table = …` entry), with
 /// related spans on the entries of the others. (See [`rustkeep_data::graph::cyclic_components`].)
-fn cycles(analysis: &Analysis, out: &mut Vec<Diagnostic>) {
-    let defs = &analysis.resolved.defs[Registry::LootTables.index()];
+fn cycles(db: &Database, out: &mut Vec<Diagnostic>) {
+    let defs = &db.resolved.defs[Registry::LootTables.index()];
     // Components are found in map order; each cycle is then ordered by ID to find its first member.
     let ids: Vec<&String> = defs.keys().collect();
     let index_of: FxHashMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
@@ -162,7 +90,7 @@ fn cycles(analysis: &Analysis, out: &mut Vec<Diagnostic>) {
         .iter()
         .map(|id| {
             let def = &defs[*id];
-            let e = analysis.entry(def.current);
+            let e = db.entry(def.current);
             let mut v = Vec::new();
             for le in e.loot_entries() {
                 let target = match &le.kind {

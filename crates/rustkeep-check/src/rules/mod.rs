@@ -1,42 +1,42 @@
 //! The cross-file rules, one module per family. Structural rules run while files are lowered
 //! (`rustkeep_data::lower`) and while registries are resolved (`rustkeep_data::resolve`).
 
+use rustkeep_data::db::Database;
 use rustkeep_data::diag::Diagnostic;
-use rustkeep_data::model::{Action, Check, Entry, Trigger};
+use rustkeep_data::model::{Action, Condition, Entry, Trigger, Value};
 use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
-use rustkeep_data::vocab::{Event, Registry, TargetPresence};
-
-use crate::Analysis;
+use rustkeep_data::vocab::{EventKind, Registry, TargetPresence};
 
 pub mod loot;
 pub mod references;
 pub mod triggers;
 pub mod usage;
+pub mod world;
 
 /// The cross-file rules, run after every change over the cached per-file facts. The three
 /// families only read the resolved data, so they run side by side when there are cores to spare.
-pub fn run_all(project: &Project, analysis: &mut Analysis, out: &mut Vec<Diagnostic>) {
-    analysis.table_kinds = loot::infer_kinds(analysis);
-    let a: &Analysis = analysis;
+pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
     if rustkeep_data::par::default_threads() < 2 {
-        references::check(project, a, out);
-        loot::check(project, a, out);
-        usage::check(project, a, out);
+        references::run(project, a, out);
+        loot::run(project, a, out);
+        usage::run(project, a, out);
+        world::run(project, a, out);
         return;
     }
     let (refs, usage) = std::thread::scope(|s| {
         let refs = s.spawn(|| {
             let mut o = Vec::new();
-            references::check(project, a, &mut o);
+            references::run(project, a, &mut o);
             o
         });
         let usage = s.spawn(|| {
             let mut o = Vec::new();
-            usage::check(project, a, &mut o);
+            usage::run(project, a, &mut o);
             o
         });
-        loot::check(project, a, out);
+        loot::run(project, a, out);
+        world::run(project, a, out);
         let join = |h: std::thread::ScopedJoinHandle<'_, Vec<Diagnostic>>| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
         (join(refs), join(usage))
     });
@@ -44,37 +44,29 @@ pub fn run_all(project: &Project, analysis: &mut Analysis, out: &mut Vec<Diagnos
     out.extend(usage);
 }
 
-/// The rules that need nothing but one file, run once per version of the file: trigger rules,
-/// and the quests the file starts (for `quest-never-started`). A file that does not parse shows
-/// only its syntax errors.
+/// The rules that need nothing but one file, run once per version of the file: the trigger
+/// rules and the prefab rules. A file that does not parse shows only its syntax errors.
 pub fn local(file: FileId, facts: &mut rustkeep_data::lower::FileFacts) {
+    if facts.has_syntax_errors {
+        return;
+    }
     let mut out = Vec::new();
-    let mut started = Vec::new();
     for e in &facts.entries {
-        triggers::check_entry(file, e, &mut out);
-        visit_entry(e, |_, _, _, actions| {
-            for a in actions {
-                if let rustkeep_data::model::ActionData::StartQuest { quest } = &a.data {
-                    started.push(quest.value.clone());
-                }
-            }
-        });
+        triggers::run_entry(file, e, &mut out);
+        world::run_entry(file, e, &mut out);
     }
-    if !facts.has_syntax_errors {
-        facts.diagnostics.extend(out);
-    }
-    facts.started_quests = started;
+    facts.diagnostics.extend(out);
 }
 
 /// Where a list of actions or checks is evaluated, and so what `target` means there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Place {
     /// A trigger of an item, affix, creature, option or status: target = the event's target.
-    Trigger(Event),
+    Trigger(EventKind),
     /// A floor or prefab trigger (self = the player): target = the event's target.
-    WorldTrigger(Event),
+    WorldTrigger(EventKind),
     /// A quest: target = the other side of the event.
-    Quest(Event),
+    Quest(EventKind),
     /// `use`, `on_create`, `on_talk`: no target.
     NoTarget(&'static str),
     /// `ai` (target = the player) or a modifier (target = the opponent of the read, if any).
@@ -100,7 +92,7 @@ impl Place {
 }
 
 /// Visits every action list and condition list of an entry with the place it runs in.
-pub fn visit_entry<'e>(e: &'e Entry, mut f: impl FnMut(Place, Option<&'e Trigger>, &'e [Check], &'e [Action])) {
+pub fn visit_entry<'e>(e: &'e Entry, mut f: impl FnMut(Place, Option<&'e Trigger>, &'e [Condition], &'e [Action])) {
     let world = matches!(e.registry, Registry::Floors | Registry::Prefabs);
     for t in e.triggers() {
         let Some(on) = &t.on else {
@@ -122,20 +114,15 @@ pub fn visit_entry<'e>(e: &'e Entry, mut f: impl FnMut(Place, Option<&'e Trigger
     for r in e.ai() {
         f(Place::TargetMaybe, None, &r.condition, &r.actions);
     }
-    for (field, what) in [("use", "use"), ("on_create", "on_create"), ("on_talk", "on_talk")] {
-        let actions = e.actions(field);
-        if !actions.is_empty() {
-            f(Place::NoTarget(what), None, &[], actions);
+    // The registries' own action lists (`use`, `on_create`, `on_talk`): every actions field of
+    // an entry but a quest's, whose `actions` belong to its flattened trigger (visited above).
+    if e.registry != Registry::Quests {
+        for field in &e.fields {
+            if let Value::Actions(actions) = &field.value {
+                if !actions.is_empty() {
+                    f(Place::NoTarget(field.def.name), None, &[], actions);
+                }
+            }
         }
     }
-}
-
-/// Every data file's entries, with their file.
-pub fn all_entries(analysis: &Analysis) -> impl Iterator<Item = (FileId, &Entry)> {
-    analysis
-        .facts
-        .iter()
-        .enumerate()
-        .filter_map(|(i, f)| f.as_ref().map(|f| (FileId(i as u32), f)))
-        .flat_map(|(fid, f)| f.entries.iter().map(move |e| (fid, e)))
 }

@@ -7,11 +7,11 @@ use rustkeep_data::source::FileId;
 use rustkeep_data::suggest;
 use rustkeep_data::vocab::{namespace_of, RefKind};
 
-use crate::Analysis;
+use rustkeep_data::db::Database;
 
-pub fn check(_project: &Project, analysis: &Analysis, out: &mut Vec<Diagnostic>) {
-    let resolved = &analysis.resolved;
-    for (i, ff) in analysis.facts.iter().enumerate() {
+pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+    let resolved = &db.resolved;
+    for (i, ff) in db.facts.iter().enumerate() {
         let Some(ff) = ff else { continue };
         let file = FileId(i as u32);
         for r in &ff.refs {

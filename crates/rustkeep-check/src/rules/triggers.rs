@@ -6,12 +6,12 @@ use rustkeep_data::model::Entry;
 use rustkeep_data::model::Who;
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest;
-use rustkeep_data::vocab::{Registry, TargetPresence};
+use rustkeep_data::vocab::{field, Registry, TargetPresence, EVENT_CAP};
 
 use super::{visit_entry, Place};
 
 /// The trigger rules of one entry; they depend on nothing outside it.
-pub fn check_entry(file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
+pub fn run_entry(file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
     {
         let loc = |span: &std::ops::Range<usize>| Loc { file, span: span.clone() };
         visit_entry(e, |place, trigger, checks, actions| {
@@ -43,7 +43,7 @@ pub fn check_entry(file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
                         for a in &t.actions {
                             if a.kind.def().emits.contains(&on.value) {
                                 let msg = format!(
-                                    "this trigger listens to `{}`, and its `{}` action raises `{}` again: it can feed itself until the event cap (100 per turn) stops it",
+                                    "this trigger listens to `{}`, and its `{}` action raises `{}` again: it can feed itself until the event cap ({EVENT_CAP} per turn) stops it",
                                     def.name,
                                     a.kind.def().name,
                                     def.name
@@ -61,12 +61,10 @@ pub fn check_entry(file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
                 Place::Trigger(ev) | Place::WorldTrigger(ev) | Place::Quest(ev) => format!("`{}` has no target", ev.name()),
                 Place::NoTarget(w) => format!(
                     "`{w}` actions run with no target (self is the {})",
-                    if w == "use" {
-                        "user"
-                    } else if w == "on_create" {
-                        "new character"
-                    } else {
-                        "player"
+                    match w {
+                        field::USE => "user",
+                        field::ON_CREATE => "new character",
+                        _ => "player",
                     }
                 ),
                 Place::TargetMaybe => unreachable!("filtered above"),

@@ -8,16 +8,16 @@ use rustkeep_data::source::FileId;
 use rustkeep_data::suggest;
 use rustkeep_data::vocab::{RefKind, Registry};
 
-use crate::Analysis;
+use rustkeep_data::db::Database;
 
-pub fn check(_project: &Project, analysis: &Analysis, out: &mut Vec<Diagnostic>) {
+pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     let mut started: FxHashSet<&str> = FxHashSet::default();
-    for ff in analysis.facts.iter().flatten() {
+    for ff in db.facts.iter().flatten() {
         started.extend(ff.started_quests.iter().map(String::as_str));
     }
     let mut carried: FxHashSet<&str> = FxHashSet::default();
     let mut used_tables: FxHashSet<&str> = FxHashSet::default();
-    for ff in analysis.facts.iter().flatten() {
+    for ff in db.facts.iter().flatten() {
         carried.extend(ff.tag_defs.iter().map(|t| t.value.as_str()));
         for r in &ff.refs {
             if matches!(r.kind, RefKind::ItemTable | RefKind::AffixTable | RefKind::NestedTable) {
@@ -26,13 +26,13 @@ pub fn check(_project: &Project, analysis: &Analysis, out: &mut Vec<Diagnostic>)
         }
     }
 
-    let resolved = &analysis.resolved;
+    let resolved = &db.resolved;
     let mut report_entries = |registry: Registry, unused: &dyn Fn(&str) -> bool, code: Code, msg: &dyn Fn(&str) -> String| {
         let mut ids: Vec<&String> = resolved.defs[registry.index()].keys().filter(|id| unused(id)).collect();
         ids.sort();
         for id in ids {
             let def = &resolved.defs[registry.index()][id];
-            let e = analysis.entry(def.current);
+            let e = db.entry(def.current);
             let span = e.key().map(|k| k.span.clone()).unwrap_or(e.span.clone());
             out.push(Diagnostic::new(code, Loc { file: def.current.file, span }, msg(id)));
         }
@@ -44,7 +44,7 @@ pub fn check(_project: &Project, analysis: &Analysis, out: &mut Vec<Diagnostic>)
         format!("nothing references the loot table `{id}`: name it in a creature's, floor's or prefab's `loot`, a shop's `stock`, a `table =` entry or an `affixes =`")
     });
 
-    for (i, ff) in analysis.facts.iter().enumerate() {
+    for (i, ff) in db.facts.iter().enumerate() {
         let Some(ff) = ff else { continue };
         for r in &ff.refs {
             if r.kind != RefKind::Tag || carried.contains(r.id.as_str()) {

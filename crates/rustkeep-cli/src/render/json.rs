@@ -1,4 +1,4 @@
-//! `--format json`: exactly the shape of SPEC §6.1.
+//! `--format json`: exactly the shape documented in docs/cli.md (`check --format json`).
 
 use rustkeep_data::diag::Diagnostic;
 use rustkeep_data::project::Project;

@@ -90,7 +90,7 @@ pub fn unique_fingerprints(project: &Project, diags: &[Diagnostic]) -> Vec<Strin
         .collect()
 }
 
-/// 1-based line/column range in Unicode scalar values (SPEC §6.1).
+/// 1-based line/column range in Unicode scalar values (docs/cli.md, `check --format json`).
 pub fn range_json(project: &Project, loc: &Loc) -> Value {
     let f = project.file(loc.file);
     let s = f.index.position(&f.text, loc.span.start, Encoding::Scalar);

@@ -4,6 +4,8 @@
 //! Targets (issue "Engine, part 1: loot"): ≥ 5 million sampled nested evaluations per second,
 //! ≤ 1 ms for the exact analysis of a depth-5 table.
 
+#![forbid(unsafe_code)]
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -44,8 +46,7 @@ const MANIFEST: &str = "[mod]\nid = \"bench\"\nname = \"Bench\"\nversion = \"0.1
 fn main() {
     let mut project = Project::with_bundled_core();
     project.add_memory_mod("bench", &[("mod.toml", MANIFEST), ("loot.toml", DEPTH5)]);
-    let analysis = rustkeep_check::analyze(&project);
-    let db = LootDb::new(&analysis);
+    let db = LootDb::new(&rustkeep_data::db::Database::load(&project));
 
     println!("{:<34} {:>8} {:>16} {:>14} {:>14}", "case", "luck", "evaluations/s", "ns/evaluation", "draws/s");
     for (table, luck) in [("core:floor_3_table", 0.0), ("core:floor_3_table", 6.0), ("bench:root", 0.0), ("bench:root", 6.0)] {

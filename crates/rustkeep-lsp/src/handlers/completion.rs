@@ -1,9 +1,9 @@
-//! `textDocument/completion` (SPEC §8): registry names after `[[`, the fields of the table being
+//! `textDocument/completion` (docs/editors/lsp.md): registry names after `[[`, the fields of the table being
 //! written (missing ones only, required first), and values by the field's type: events, `when`
 //! fields of the trigger's event, checks, `who`, attributes, damage types, actions (with a snippet
 //! of their required fields), and IDs of the right registry and loot-table kind.
 
-use rustkeep_check::TableKind;
+use rustkeep_data::db::TableKind;
 use rustkeep_data::source::FileId;
 use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{self, FieldDef, FieldType, RefKind, Registry, WhenValue};
@@ -59,7 +59,9 @@ fn headers(double: bool, prefix: &str) -> Vec<CompletionItem> {
         out.push(item(r.key.to_string(), CompletionItemKind::Class, format!("[[{}]] — {}", r.key, r.noun), r.doc));
     }
     if !double {
-        out.push(item("balance".into(), CompletionItemKind::Class, "[balance] — singleton".into(), "Balance settings (`luck_factor`)."));
+        let fields = vocab::BALANCE_FIELDS.iter().map(|f| format!("`{}`", f.name)).collect::<Vec<_>>().join(", ");
+        let key = vocab::BALANCE_KEY;
+        out.push(item(key.into(), CompletionItemKind::Class, format!("[{key}] — singleton"), &format!("Balance settings ({fields}).")));
     }
     out
 }
@@ -142,8 +144,8 @@ fn want_of(ty: FieldType, key: &str, scope: Scope) -> Want {
             Scope::Entry(r) => Want::Ids(RefKind::Registry(r)),
             _ => Want::Nothing,
         },
-        FieldType::Tag if key == "check" => Want::Checks,
-        FieldType::Tag if key == "action" => Want::Actions,
+        FieldType::Tag if key == vocab::field::CHECK => Want::Checks,
+        FieldType::Tag if key == vocab::field::ACTION => Want::Actions,
         FieldType::Bool | FieldType::True => Want::Bool,
         _ => Want::Nothing,
     }
@@ -159,7 +161,7 @@ fn values(state: &State, fid: FileId, offset: usize, ctx: &Context, string: Opti
             Some(WhenValue::Id(r)) => Want::Ids(RefKind::Registry(r)),
             None => Want::Nothing,
         },
-        Scope::Root if key == "tags" => Want::Nothing,
+        Scope::Root if key == vocab::field::TAGS => Want::Nothing,
         _ => match context::fields(scope).into_iter().find(|f| f.name == key) {
             Some(f) => want_of(f.ty, key, scope),
             None => Want::Nothing,
@@ -259,7 +261,7 @@ fn snippet(fields: &[FieldDef]) -> String {
 
 /// IDs (or tags) of the wanted kind, with "noun · name — mod" as detail.
 fn ids(state: &State, ctx: &Context, kind: RefKind) -> Vec<(String, String)> {
-    let a = &state.analysis;
+    let a = &state.analysis.db;
     let Some(reg) = kind.registry() else {
         // Tags: every tag some entry carries.
         let mut tags: Vec<String> = a.facts.iter().flatten().flat_map(|f| f.tag_defs.iter().map(|t| t.value.clone())).collect();
@@ -271,7 +273,7 @@ fn ids(state: &State, ctx: &Context, kind: RefKind) -> Vec<(String, String)> {
         RefKind::ItemTable => Some(TableKind::Items),
         RefKind::AffixTable => Some(TableKind::Affixes),
         // A nested table has the kind of the table being written.
-        RefKind::NestedTable => context::header_string(ctx, "id").and_then(|id| a.table_kinds.get(&id).copied()),
+        RefKind::NestedTable => context::header_string(ctx, vocab::field::ID).and_then(|id| a.table_kinds.get(&id).copied()),
         _ => None,
     };
     let mut out: Vec<(String, String)> = a.resolved.defs[reg.index()]

@@ -5,7 +5,7 @@
 
 use rustkeep_data::source::FileId;
 use rustkeep_data::text::Span;
-use rustkeep_data::vocab::{self, Event, FieldType, Registry};
+use rustkeep_data::vocab::{self, EventKind, FieldType, Registry};
 
 use crate::context::{self, Pos, Scope};
 use crate::ids::{self, Sym};
@@ -69,12 +69,12 @@ fn value_doc(scope: Scope, key: &str, value: &str) -> Option<String> {
         _ => context::fields(scope).into_iter().find(|f| f.name == key)?.ty,
     };
     match ty {
-        FieldType::Event => Event::from_name(value).map(event_doc),
-        FieldType::Tag if key == "check" => vocab::CheckKind::from_name(value).map(|k| {
+        FieldType::Event => EventKind::from_name(value).map(event_doc),
+        FieldType::Tag if key == vocab::field::CHECK => vocab::CheckKind::from_name(value).map(|k| {
             let d = k.def();
             format!("**{}** (check)\n\n{}\n\nFields: {}, `not`", d.name, d.doc, field_list(d.fields))
         }),
-        FieldType::Tag if key == "action" => vocab::ActionKind::from_name(value).map(|k| {
+        FieldType::Tag if key == vocab::field::ACTION => vocab::ActionKind::from_name(value).map(|k| {
             let d = k.def();
             let emits: Vec<String> = d.emits.iter().map(|e| format!("`{}`", e.name())).collect();
             format!(
@@ -104,7 +104,7 @@ fn field_list(fields: &[vocab::FieldDef]) -> String {
         .join(", ")
 }
 
-pub fn event_doc(e: Event) -> String {
+pub fn event_doc(e: EventKind) -> String {
     let d = e.def();
     let payload = if d.payload.is_empty() { "—".to_string() } else { d.payload.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ") };
     let when = if d.when.is_empty() { "—".to_string() } else { d.when.iter().map(|w| format!("`{}`", w.name())).collect::<Vec<_>>().join(", ") };
@@ -112,7 +112,7 @@ pub fn event_doc(e: Event) -> String {
 }
 
 fn id_doc(state: &State, sym: Sym, name: &str) -> String {
-    let a = &state.analysis;
+    let a = &state.analysis.db;
     let reg = match sym {
         Sym::Tag => {
             let carriers = ids::all(state, Sym::Tag, name).into_iter().filter(|o| o.role == ids::Role::Definition).count();

@@ -1,7 +1,7 @@
 //! `textDocument/semanticTokens/full`: IDs (definitions marked, core IDs as default library), tags,
 //! event names, checks and actions, and the closed vocabulary (`who`, attributes, damage types).
 
-use rustkeep_data::vocab::{self, Event};
+use rustkeep_data::vocab::{self, EventKind};
 
 use crate::context;
 use crate::ids::{self, Role, Sym};
@@ -35,9 +35,9 @@ pub fn full(state: &State, u: &Uri) -> Option<SemanticTokens> {
     for (key, span) in context::string_values(text) {
         let v = &text[span.clone()];
         let ty = match key.as_str() {
-            "on" if Event::from_name(v).is_some() => 2,
-            "check" if vocab::CheckKind::from_name(v).is_some() => 3,
-            "action" if vocab::ActionKind::from_name(v).is_some() => 3,
+            vocab::field::ON if EventKind::from_name(v).is_some() => 2,
+            vocab::field::CHECK if vocab::CheckKind::from_name(v).is_some() => 3,
+            vocab::field::ACTION if vocab::ActionKind::from_name(v).is_some() => 3,
             "who" | "target" if vocab::WHO.iter().any(|w| w.0 == v) => 4,
             "damage_type" if vocab::is_damage_type(v) => 4,
             "attribute" if vocab::is_attribute(v) => 4,

@@ -145,6 +145,8 @@ end
 
 --- The ID under (or right before) byte column `col` (1-based) of `line`, or nil.
 function M.id_at(line, col)
+  -- The ID grammar as a Lua pattern (segments are checked below); kept equal to the vocabulary's
+  -- by crates/rustkeep-data/tests/vocabulary.rs.
   local start = 1
   while true do
     local s, e = line:find("[a-z][a-z0-9_]*:[a-z0-9_/]+", start)

@@ -1,0 +1,21 @@
+//! The world the engine plays on. The engine validates nothing, so the commands that run data
+//! (`simulate`, `play`, `graph`) refuse data with validation errors here, with the validator's
+//! count and its first errors.
+
+use std::path::PathBuf;
+
+use rustkeep_data::project::{load, Overlay, Project};
+use rustkeep_engine::game::World;
+
+/// The world of a loaded project, or the refusal when the validator finds errors.
+pub fn open(project: Project) -> Result<World, String> {
+    let db = rustkeep_check::analyze(&project).into_valid(&project)?;
+    Ok(World::new(project, db))
+}
+
+/// Loads the bundled core plus `mods` (none: the core alone) and opens its world.
+pub fn load_mods(mods: &[PathBuf]) -> Result<World, String> {
+    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
+    let project = if mods.is_empty() { Project::with_bundled_core() } else { load(mods, &cwd, &Overlay::new()) };
+    open(project)
+}

@@ -1,0 +1,55 @@
+//! The engine validates nothing, so the commands that run data refuse data with validation errors
+//! before it reaches the engine (docs/ARCHITECTURE.md, "Invariants"): `simulate`, `play` and
+//! `graph` on `examples/broken` exit 2 with the validator's count and its first errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
+}
+
+fn rustkeep(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).current_dir(root()).stdin(Stdio::null()).output().expect("run rustkeep")
+}
+
+/// The error count `rustkeep check` reports for `examples/broken`.
+fn broken_errors() -> u64 {
+    let out = rustkeep(&["check", "examples/broken", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("check prints JSON");
+    json["summary"]["errors"].as_u64().expect("an error count")
+}
+
+/// Exit 2, the count of `rustkeep check`, then one `path:line: message [code]` line per error,
+/// at most five, each naming a file of the broken example.
+fn assert_refused(out: &Output, errors: u64, what: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{what}: {stderr}");
+    assert!(out.stdout.is_empty(), "{what} printed nothing on stdout: {}", String::from_utf8_lossy(&out.stdout));
+    let mut lines = stderr.lines();
+    assert_eq!(
+        lines.next(),
+        Some(format!("rustkeep: the mods have {errors} validation error(s); run `rustkeep check` for details").as_str()),
+        "{what}: {stderr}"
+    );
+    let listed: Vec<&str> = lines.collect();
+    assert_eq!(listed.len() as u64, errors.min(5), "{what}: {stderr}");
+    for l in listed {
+        assert!(l.starts_with("  examples/broken/") && l.ends_with(']'), "{what}: {l}");
+    }
+}
+
+#[test]
+fn simulate_play_and_graph_refuse_data_with_errors() {
+    let errors = broken_errors();
+    assert!(errors > 5, "examples/broken has errors to refuse");
+    let dir = std::env::temp_dir().join(format!("rustkeep-refusal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let scenario = dir.join("broken.toml");
+    let mods = root().join("examples/broken");
+    std::fs::write(&scenario, format!("seed = 1\nmods = [{:?}]\n[[steps]]\nattack = \"enemy:0\"\n", mods.to_string_lossy())).expect("write scenario");
+    assert_refused(&rustkeep(&["simulate", &scenario.to_string_lossy()]), errors, "simulate");
+    assert_refused(&rustkeep(&["play", "--mods", "examples/broken"]), errors, "play");
+    assert_refused(&rustkeep(&["graph", "--mods", "examples/broken"]), errors, "graph");
+    let _ = std::fs::remove_dir_all(&dir);
+}

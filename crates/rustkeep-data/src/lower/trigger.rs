@@ -1,0 +1,293 @@
+//! The behaviour of entries: triggers (and a quest's flattened trigger), `when` filters,
+//! modifiers, `ai` rules, and the conditions and actions inside them.
+
+use toml::de::{DeTable, DeValue};
+
+use super::{Ctx, Lower, DV};
+use crate::diag::{toml_string, Code};
+use crate::model::*;
+use crate::suggest;
+use crate::text::Span;
+use crate::vocab::{self, *};
+
+impl Lower<'_> {
+    pub(super) fn modifier(&mut self, table: &DeTable<'_>, span: Span) -> Option<Modifier> {
+        let present = self.known_fields(table, MODIFIER_FIELDS, Code::UnknownField, &"a modifier");
+        self.require(&present, MODIFIER_FIELDS, span.clone(), &"this modifier", &[]);
+        let before = self.errors;
+        let has_add = present.iter().any(|(d, _, _)| d.name == field::ADD);
+        let has_mul = present.iter().any(|(d, _, _)| d.name == field::MULTIPLY);
+        if !has_add && !has_mul {
+            self.diag(Code::MissingField, span.clone(), "this modifier needs one of `add` or `multiply`");
+        } else if has_add && has_mul {
+            let key = present.iter().find(|(d, _, _)| d.name == field::MULTIPLY).map(|p| p.1.clone()).unwrap_or(span.clone());
+            self.diag(Code::WrongType, key, "a modifier takes exactly one of `add` or `multiply`: split it into two modifiers");
+        }
+        let mut attribute = None;
+        let mut op = None;
+        let mut condition = Vec::new();
+        for (def, _, v) in present {
+            match (def.name, self.value(def, v, Ctx::Plain)) {
+                (field::ATTRIBUTE, Some(Value::Str(s))) => attribute = Some(s),
+                (field::ADD, Some(Value::Float(x))) => op = Some(ModOp::Add(x)),
+                (field::MULTIPLY, Some(Value::Float(x))) => op = Some(ModOp::Multiply(x)),
+                (field::CONDITION, Some(Value::Conditions(c))) => condition = c,
+                _ => {}
+            }
+        }
+        if self.errors > before {
+            return None;
+        }
+        Some(Modifier { span, attribute: attribute?, op: op?, condition })
+    }
+
+    pub(super) fn trigger(&mut self, table: &DeTable<'_>, span: Span) -> Trigger {
+        let before = self.errors;
+        let present = self.known_fields(table, TRIGGER_FIELDS, Code::UnknownField, &"a trigger");
+        self.require(&present, TRIGGER_FIELDS, span.clone(), &"this trigger", &[]);
+        let mut fields = Vec::new();
+        for (def, key_span, v) in present {
+            if let Some(value) = self.value(def, v, Ctx::Plain) {
+                fields.push(Field { def, key_span, span: v.span(), value });
+            }
+        }
+        let mut t = trigger_from_fields(span, &fields);
+        t.broken |= self.errors > before;
+        t
+    }
+
+    pub(super) fn ai_rule(&mut self, table: &DeTable<'_>, span: Span) -> AiRule {
+        let before = self.errors;
+        let present = self.known_fields(table, AI_FIELDS, Code::UnknownField, &"an `ai` rule");
+        let mut rule = AiRule { span, condition: Vec::new(), actions: Vec::new(), broken: false };
+        for (def, _, v) in present {
+            match self.value(def, v, Ctx::Plain) {
+                Some(Value::Conditions(c)) => rule.condition = c,
+                Some(Value::Actions(a)) => rule.actions = a,
+                _ => {}
+            }
+        }
+        rule.broken = self.errors > before;
+        rule
+    }
+
+    pub(super) fn when(&mut self, v: &DV<'_>) -> Option<Vec<When>> {
+        let DeValue::Table(t) = v.get_ref() else {
+            self.wrong_type(field::WHEN, "a table of event filters, e.g. `{ damage_type = \"fire\" }`", v);
+            return None;
+        };
+        let mut out = Vec::new();
+        for (key, val) in t.iter() {
+            let name = key.get_ref().as_ref();
+            let Some(field) = WhenField::from_name(name) else {
+                let suggestion = suggest::closest(name, WHEN_FIELDS.iter().map(|w| w.name));
+                let mut msg = format!("`{name}` is not a `when` field of any event");
+                if let Some(s) = suggestion {
+                    msg.push_str(&format!("; did you mean `{s}`?"));
+                }
+                if suggestion.is_none() {
+                    msg.push('.');
+                }
+                msg.push_str(&format!(" `when` fields: {}", suggest::list(WHEN_FIELDS.iter().map(|w| w.name))));
+                let d = self.diag(Code::UnknownWhenField, key.span(), msg);
+                if let Some(s) = suggestion {
+                    *d = d.clone().with_fix(format!("rename to `{s}`"), s);
+                }
+                continue;
+            };
+            let Some(s) = self.string(name, val) else { continue };
+            let ok = match field.def().value {
+                WhenValue::DamageType => {
+                    if vocab::is_damage_type(s) {
+                        true
+                    } else {
+                        self.unknown_name(Code::UnknownDamageType, "damage type", s, val.span(), DAMAGE_TYPES.iter().map(|d| d.0), &[]);
+                        false
+                    }
+                }
+                WhenValue::Outcome => {
+                    if OUTCOMES.contains(&s) {
+                        true
+                    } else {
+                        let msg = format!("`{name}` must be `{}` or `{}`, not {}", outcome::VICTORY, outcome::FLED, toml_string(s));
+                        let d = self.diag(Code::WrongType, val.span(), msg);
+                        if let Some(sug) = suggest::closest(s, OUTCOMES.iter().copied()) {
+                            *d = d.clone().with_fix(format!("replace with `{sug}`"), toml_string(sug));
+                        }
+                        false
+                    }
+                }
+                WhenValue::Id(r) => self.reference(RefKind::Registry(r), field.name(), val).is_some(),
+            };
+            if ok {
+                out.push(When { field, key_span: key.span(), value: Sp::new(val.span(), s.to_string()) });
+            }
+        }
+        Some(out)
+    }
+
+    /// The discriminator of a check or action: its name, or `None` if reported.
+    fn discriminator<'a>(&mut self, table: &'a DeTable<'_>, key: &str, span: Span, what: &str) -> Option<(&'a str, Span)> {
+        let Some((_, v)) = table.iter().find(|(k, _)| k.get_ref().as_ref() == key) else {
+            self.diag(Code::MissingField, span, format!("this {what} has no `{key}`: say which {what} it is"));
+            return None;
+        };
+        match v.get_ref() {
+            DeValue::String(s) => Some((s.as_ref(), v.span())),
+            _ => {
+                self.wrong_type(key, "a string", v);
+                None
+            }
+        }
+    }
+
+    pub(super) fn condition(&mut self, table: &DeTable<'_>, span: Span) -> Option<Condition> {
+        let (name, name_span) = self.discriminator(table, field::CHECK, span.clone(), "check")?;
+        let Some(kind) = CheckKind::from_name(name) else {
+            self.unknown_name(Code::UnknownCheck, "check", name, name_span, CHECKS.iter().map(|c| c.name), CHECK_ALIASES);
+            return None;
+        };
+        let cdef = kind.def();
+        let before = self.errors;
+        let first_diag = self.diags.len();
+        let defs = condition_fields(kind);
+        let present = self.known_fields(table, defs, Code::UnknownField, &format_args!("the check `{}`", cdef.name));
+        self.require(&present, defs, span.clone(), &format_args!("this `{}` check", cdef.name), &[]);
+        let mut who = None;
+        let mut who_span = span.clone();
+        let mut not = false;
+        let mut tag = None;
+        let mut attribute = None;
+        let mut at_least = None;
+        let mut below = None;
+        let mut item = None;
+        let mut count = 1u32;
+        let mut fraction = None;
+        for (def, _, v) in &present {
+            let value = self.value(def, v, Ctx::Condition);
+            match (def.name, value) {
+                (field::WHO, Some(Value::Str(s))) => {
+                    who = Some(if s == who::SELF { Who::SelfBearer } else { Who::Target });
+                    who_span = v.span();
+                }
+                (field::NOT, Some(Value::Bool(b))) => not = b,
+                (field::VALUE, Some(Value::Ref(r))) => tag = Some(r),
+                (field::VALUE, Some(Value::Float(x))) => fraction = Some(x),
+                (field::ATTRIBUTE, Some(Value::Str(s))) => attribute = Some(s),
+                (field::AT_LEAST, Some(Value::Float(x))) => at_least = Some(x),
+                (field::BELOW, Some(Value::Float(x))) => below = Some(x),
+                (field::ITEM, Some(Value::Ref(r))) => item = Some(r),
+                (field::COUNT, Some(Value::Int(n))) => count = n.min(u32::MAX as i64) as u32,
+                _ => {}
+            }
+        }
+        if kind == CheckKind::Attribute {
+            let has = |n: &str| present.iter().any(|(d, _, _)| d.name == n);
+            if !has(field::AT_LEAST) && !has(field::BELOW) {
+                self.diag(Code::MalformedCondition, span.clone(), "an `attribute` check needs `at_least`, `below` or both");
+            } else if let (Some(a), Some(b)) = (at_least, below) {
+                if a >= b {
+                    self.diag(Code::MalformedCondition, span.clone(), format!("`at_least` ({a}) must be below `below` ({b}): no value can satisfy both"));
+                }
+            }
+        }
+        self.retarget(first_diag, Code::MalformedCondition, &span);
+        if self.errors > before {
+            return None;
+        }
+        let data = match kind {
+            CheckKind::HasTag => ConditionData::HasTag { tag: tag? },
+            CheckKind::Attribute => ConditionData::Attribute { attribute: attribute?, at_least, below },
+            CheckKind::HasItem => ConditionData::HasItem { item: item?, count },
+            CheckKind::HealthBelow => ConditionData::HealthBelow { value: fraction? },
+        };
+        Some(Condition { span, kind, who: who?, who_span, not, data })
+    }
+
+    pub(super) fn action(&mut self, table: &DeTable<'_>, span: Span) -> Option<Action> {
+        let (name, name_span) = self.discriminator(table, field::ACTION, span.clone(), "action")?;
+        let Some(kind) = ActionKind::from_name(name) else {
+            self.unknown_name(Code::UnknownAction, "action", name, name_span, ACTIONS.iter().map(|a| a.name), ACTION_ALIASES);
+            return None;
+        };
+        let adef = kind.def();
+        let before = self.errors;
+        let first_diag = self.diags.len();
+        let defs = action_fields(kind);
+        let present = self.known_fields(table, defs, Code::UnknownField, &format_args!("the action `{}`", adef.name));
+        self.require(&present, defs, span.clone(), &format_args!("this `{}` action", adef.name), &[]);
+        let mut target = None;
+        let mut target_span = None;
+        let mut amount = 0u32;
+        let mut count = 1u32;
+        let mut turns = None;
+        let mut damage_type = None;
+        let mut id = None;
+        for (def, _, v) in &present {
+            let value = self.value(def, v, Ctx::Action);
+            match (def.name, value) {
+                (field::TARGET, Some(Value::Str(s))) => {
+                    target = Some(if s == who::SELF { Who::SelfBearer } else { Who::Target });
+                    target_span = Some(v.span());
+                }
+                (field::AMOUNT, Some(Value::Int(n))) => amount = n.min(u32::MAX as i64) as u32,
+                (field::COUNT, Some(Value::Int(n))) => count = n.min(u32::MAX as i64) as u32,
+                (field::TURNS, Some(Value::Int(n))) => turns = Some(n.min(u32::MAX as i64) as u32),
+                (field::DAMAGE_TYPE, Some(Value::Str(s))) => damage_type = Some(s),
+                (_, Some(Value::Ref(r))) => id = Some(r),
+                _ => {}
+            }
+        }
+        self.retarget(first_diag, Code::MalformedAction, &span);
+        if self.errors > before {
+            return None;
+        }
+        let data = match kind {
+            ActionKind::Damage => ActionData::Damage { amount, damage_type: damage_type?, target: target? },
+            ActionKind::Heal => ActionData::Heal { amount, target: target? },
+            ActionKind::GiveItem => ActionData::GiveItem { item: id?, count, target: target? },
+            ActionKind::TakeItem => ActionData::TakeItem { item: id?, count, target: target? },
+            ActionKind::ApplyStatus => ActionData::ApplyStatus { status: id?, turns, target: target? },
+            ActionKind::Spawn => ActionData::Spawn { creature: id?, count },
+            ActionKind::StartQuest => ActionData::StartQuest { quest: id? },
+            ActionKind::Flee => ActionData::Flee,
+            ActionKind::OpenShop => ActionData::OpenShop { shop: id? },
+        };
+        Some(Action { span, kind, target_span, data })
+    }
+}
+
+/// Assembles a trigger from lowered trigger fields (a trigger table or a quest's flattened fields).
+pub(super) fn trigger_from_fields(span: Span, fields: &[Field]) -> Trigger {
+    let mut t = Trigger { span, on: None, when: Vec::new(), condition: Vec::new(), chance: 1.0, actions: Vec::new(), broken: false };
+    for f in fields {
+        match (&f.value, f.def.name) {
+            (Value::Event(e), _) => t.on = Some(Sp::new(f.span.clone(), *e)),
+            (Value::When(w), _) => t.when = w.clone(),
+            (Value::Conditions(c), _) => t.condition = c.clone(),
+            (Value::Float(x), field::CHANCE) => t.chance = *x,
+            (Value::Actions(a), field::ACTIONS) => t.actions = a.clone(),
+            _ => {}
+        }
+    }
+    t.broken = t.on.is_none();
+    t
+}
+
+/// Every field a check takes, `check` and `not` included.
+fn condition_fields(kind: CheckKind) -> &'static [FieldDef] {
+    use std::sync::OnceLock;
+    static CACHE: OnceLock<Vec<Vec<FieldDef>>> = OnceLock::new();
+    let all = CACHE.get_or_init(|| CHECKS.iter().map(|c| [CHECK_FIELD].iter().chain(c.fields).chain([&NOT_FIELD]).copied().collect()).collect());
+    let i = CHECKS.iter().position(|c| c.kind == kind).expect("check row");
+    &all[i]
+}
+
+/// Every field an action takes, `action` included.
+fn action_fields(kind: ActionKind) -> &'static [FieldDef] {
+    use std::sync::OnceLock;
+    static CACHE: OnceLock<Vec<Vec<FieldDef>>> = OnceLock::new();
+    let all = CACHE.get_or_init(|| ACTIONS.iter().map(|a| [ACTION_FIELD].iter().chain(a.fields).copied().collect()).collect());
+    let i = ACTIONS.iter().position(|a| a.kind == kind).expect("action row");
+    &all[i]
+}

@@ -1,0 +1,168 @@
+//! Every name of the data language, written once. The vocabulary's rows are built from these
+//! constants, and the lowering, the rules, the language server and the engine read fields,
+//! attributes, damage types and payload keys through them, so a renamed row renames every reader
+//! and a removed row breaks the build or a test (`vocab::tests`), never a silent `None`.
+
+/// Defines a module of string constants plus `ALL`, every constant in the order written.
+macro_rules! names {
+    ($(#[$meta:meta])* pub mod $module:ident { $($(#[$cmeta:meta])* $name:ident = $value:literal,)* }) => {
+        $(#[$meta])*
+        pub mod $module {
+            $($(#[$cmeta])* pub const $name: &str = $value;)*
+            /// Every name of this module, in the order written.
+            pub const ALL: &[&str] = &[$($name),*];
+        }
+    };
+}
+
+names! {
+    /// Field keys: of registry entries, `[balance]`, triggers, modifiers, `ai` rules, loot
+    /// entries, checks and actions.
+    pub mod field {
+        ID = "id",
+        OVERRIDES = "overrides",
+        NAME = "name",
+        TAGS = "tags",
+        PRICE = "price",
+        STACKABLE = "stackable",
+        SLOT = "slot",
+        DAMAGE_TYPE = "damage_type",
+        MODIFIERS = "modifiers",
+        USE = "use",
+        TRIGGERS = "triggers",
+        PRICE_FACTOR = "price_factor",
+        ATTRIBUTES = "attributes",
+        LOOT = "loot",
+        AI = "ai",
+        ON_CREATE = "on_create",
+        TURNS = "turns",
+        ON = "on",
+        WHEN = "when",
+        CONDITION = "condition",
+        CHANCE = "chance",
+        ACTIONS = "actions",
+        COUNT = "count",
+        ROLLS = "rolls",
+        ENTRIES = "entries",
+        DEPTH = "depth",
+        PREFABS = "prefabs",
+        CREATURES = "creatures",
+        GRID = "grid",
+        NPCS = "npcs",
+        ON_TALK = "on_talk",
+        STOCK = "stock",
+        LUCK_FACTOR = "luck_factor",
+        ATTRIBUTE = "attribute",
+        ADD = "add",
+        MULTIPLY = "multiply",
+        ITEM = "item",
+        TABLE = "table",
+        AFFIX = "affix",
+        NOTHING = "nothing",
+        WEIGHT = "weight",
+        GUARANTEED = "guaranteed",
+        AFFIXES = "affixes",
+        CHECK = "check",
+        NOT = "not",
+        WHO = "who",
+        VALUE = "value",
+        AT_LEAST = "at_least",
+        BELOW = "below",
+        ACTION = "action",
+        AMOUNT = "amount",
+        TARGET = "target",
+        STATUS = "status",
+        CREATURE = "creature",
+        QUEST = "quest",
+        SHOP = "shop",
+    }
+}
+
+names! {
+    /// Attributes (the rows of [`super::ATTRIBUTES`]).
+    pub mod attr {
+        LEVEL = "level",
+        MAX_HEALTH = "max_health",
+        STRENGTH = "strength",
+        DEXTERITY = "dexterity",
+        INTELLIGENCE = "intelligence",
+        ARMOR = "armor",
+        ACCURACY = "accuracy",
+        EVASION = "evasion",
+        DAMAGE = "damage",
+        CRIT_CHANCE = "crit_chance",
+        SPEED = "speed",
+        LUCK = "luck",
+        FIRE_RESISTANCE = "fire_resistance",
+        ICE_RESISTANCE = "ice_resistance",
+        LIGHTNING_RESISTANCE = "lightning_resistance",
+        POISON_RESISTANCE = "poison_resistance",
+    }
+}
+
+names! {
+    /// Damage types (the rows of [`super::DAMAGE_TYPES`]).
+    pub mod damage {
+        PHYSICAL = "physical",
+        FIRE = "fire",
+        ICE = "ice",
+        LIGHTNING = "lightning",
+        POISON = "poison",
+    }
+}
+
+names! {
+    /// Payload keys of events, as they appear in the engine's trace. The `when` fields are payload
+    /// keys too: a filter compares the payload value under its own name.
+    pub mod payload {
+        WEAPON = "weapon",
+        DAMAGE_TYPE = "damage_type",
+        AMOUNT = "amount",
+        OUTCOME = "outcome",
+        ITEM = "item",
+        COUNT = "count",
+        AFFIXES = "affixes",
+        FLOOR = "floor",
+        DEPTH = "depth",
+        PREFAB = "prefab",
+        NPC = "npc",
+        QUEST = "quest",
+    }
+}
+
+names! {
+    /// How a combat ends (the `outcome` of `combat_ended`).
+    pub mod outcome {
+        VICTORY = "victory",
+        FLED = "fled",
+    }
+}
+
+names! {
+    /// Equipment slots of items.
+    pub mod slot {
+        WEAPON = "weapon",
+        ARMOR = "armor",
+        RING = "ring",
+        AMULET = "amulet",
+    }
+}
+
+names! {
+    /// The values of `who` (checks) and `target` (actions).
+    pub mod who {
+        SELF = "self",
+        TARGET = "target",
+    }
+}
+
+/// Glyphs of a prefab grid (the rows of [`super::GRID_GLYPHS`]).
+pub mod glyph {
+    pub const WALL: char = '#';
+    pub const FLOOR: char = '.';
+    pub const DOOR: char = '+';
+    pub const LOOT_PILE: char = 'l';
+    pub const ENEMY: char = 'e';
+    pub const NPC: char = 'n';
+    pub const ENTRY: char = '@';
+}

@@ -1,0 +1,165 @@
+//! Tests of the vocabulary's rows: counts, aliases, every typed name against its rows, the
+//! ID grammar.
+
+use super::*;
+
+#[test]
+fn twelve_events_four_checks_nine_actions() {
+    assert_eq!(EVENTS.len(), 12);
+    assert_eq!(CHECKS.len(), 4);
+    assert_eq!(ACTIONS.len(), 9);
+    assert_eq!(ATTRIBUTES.len(), 16);
+    assert_eq!(DAMAGE_TYPES.len(), 5);
+    assert_eq!(REGISTRIES.len(), Registry::ALL.len());
+    for (i, r) in Registry::ALL.iter().enumerate() {
+        assert_eq!(r.index(), i);
+        assert_eq!(Registry::from_key(r.key()), Some(*r));
+    }
+}
+
+/// Exactly one row per variant, and no row without a variant: a kind added to an enum fails here
+/// until its row is written (and `def()` could not find it at run time).
+#[test]
+fn every_kind_has_exactly_one_row() {
+    for k in EventKind::ALL {
+        assert_eq!(EVENTS.iter().filter(|d| d.event == *k).count(), 1, "{k:?}");
+    }
+    assert_eq!(EVENTS.len(), EventKind::ALL.len());
+    for k in WhenField::ALL {
+        assert_eq!(WHEN_FIELDS.iter().filter(|d| d.field == *k).count(), 1, "{k:?}");
+    }
+    assert_eq!(WHEN_FIELDS.len(), WhenField::ALL.len());
+    for k in CheckKind::ALL {
+        assert_eq!(CHECKS.iter().filter(|d| d.kind == *k).count(), 1, "{k:?}");
+    }
+    assert_eq!(CHECKS.len(), CheckKind::ALL.len());
+    for k in ActionKind::ALL {
+        assert_eq!(ACTIONS.iter().filter(|d| d.kind == *k).count(), 1, "{k:?}");
+    }
+    assert_eq!(ACTIONS.len(), ActionKind::ALL.len());
+    for r in Registry::ALL {
+        assert_eq!(REGISTRIES.iter().filter(|d| d.registry == r).count(), 1, "{r:?}");
+    }
+    assert_eq!(REGISTRIES.len(), Registry::ALL.len());
+}
+
+#[test]
+fn aliases_point_at_real_names() {
+    for (_, to) in EVENT_ALIASES {
+        assert!(EventKind::from_name(to).is_some(), "{to}");
+    }
+    for (_, to) in CHECK_ALIASES {
+        assert!(CheckKind::from_name(to).is_some(), "{to}");
+    }
+    for (_, to) in ACTION_ALIASES {
+        assert!(ActionKind::from_name(to).is_some(), "{to}");
+    }
+}
+
+/// Every field row of every table: registries, `[balance]`, triggers, modifiers, `ai` rules,
+/// loot entries, checks and actions.
+fn all_field_rows() -> Vec<&'static FieldDef> {
+    let mut out: Vec<&'static FieldDef> = Vec::new();
+    for r in REGISTRIES {
+        out.extend(r.fields);
+    }
+    for table in [BALANCE_FIELDS, TRIGGER_FIELDS, MODIFIER_FIELDS, AI_FIELDS, LOOT_ENTRY_FIELDS] {
+        out.extend(table);
+    }
+    for c in CHECKS {
+        out.extend(c.fields);
+    }
+    for a in ACTIONS {
+        out.extend(a.fields);
+    }
+    out.extend([&CHECK_FIELD, &NOT_FIELD, &ACTION_FIELD]);
+    out
+}
+
+fn assert_same_names(what: &str, typed: &[&str], rows: impl IntoIterator<Item = &'static str>) {
+    let rows: Vec<&str> = rows.into_iter().collect();
+    let mut seen = std::collections::BTreeSet::new();
+    for t in typed {
+        assert!(seen.insert(*t), "{what}: `{t}` is written twice among the typed names");
+        assert!(rows.contains(t), "{what}: the typed name `{t}` has no row; remove the constant or restore the row");
+    }
+    for r in &rows {
+        assert!(typed.contains(r), "{what}: the row `{r}` is not built from a typed name; add a constant to `vocab::names` and use it");
+    }
+}
+
+#[test]
+fn every_typed_name_has_a_row_and_every_row_a_typed_name() {
+    assert_same_names("field", field::ALL, all_field_rows().into_iter().map(|f| f.name));
+    assert_same_names("attribute", attr::ALL, ATTRIBUTES.iter().map(|a| a.0));
+    assert_same_names("damage type", damage::ALL, DAMAGE_TYPES.iter().map(|d| d.0));
+    assert_same_names("payload key", payload::ALL, EVENTS.iter().flat_map(|e| e.payload.iter().copied()));
+    assert_same_names("outcome", outcome::ALL, OUTCOMES.iter().copied());
+    assert_same_names("slot", slot::ALL, ITEM_SLOTS.iter().copied());
+    assert_same_names("who", who::ALL, WHO.iter().map(|w| w.0));
+    // The typed lists keep the order of the rows (the docs and completion list them so).
+    assert_eq!(attr::ALL, ATTRIBUTES.iter().map(|a| a.0).collect::<Vec<_>>());
+    assert_eq!(damage::ALL, DAMAGE_TYPES.iter().map(|d| d.0).collect::<Vec<_>>());
+    let glyphs = [glyph::WALL, glyph::FLOOR, glyph::DOOR, glyph::LOOT_PILE, glyph::ENEMY, glyph::NPC, glyph::ENTRY];
+    assert_eq!(glyphs.to_vec(), GRID_GLYPHS.iter().map(|g| g.0).collect::<Vec<_>>());
+}
+
+#[test]
+fn when_fields_are_payload_keys_of_the_events_that_carry_them() {
+    for w in WHEN_FIELDS {
+        assert!(payload::ALL.contains(&w.name), "the `when` field `{}` is no payload key", w.name);
+    }
+    for e in EVENTS {
+        for w in e.when {
+            assert!(e.payload.contains(&w.name()), "`{}` filters on `{}`, which its payload lacks", e.name, w.name());
+        }
+    }
+}
+
+#[test]
+fn every_damage_type_but_physical_has_a_resistance_attribute() {
+    for (d, doc) in DAMAGE_TYPES {
+        match resistance_of(d) {
+            Some(a) => {
+                assert!(is_attribute(a), "{a}");
+                assert!(doc.contains(a), "the doc of `{d}` names its resistance `{a}`");
+            }
+            None => assert_eq!(*d, damage::PHYSICAL, "`{d}` has no resistance"),
+        }
+    }
+    assert_eq!(RESISTANCES.len(), DAMAGE_TYPES.len() - 1);
+}
+
+#[test]
+fn the_luck_factor_default_is_the_row_default() {
+    let row = BALANCE_FIELDS.iter().find(|f| f.name == field::LUCK_FACTOR).expect("the luck_factor row");
+    assert_eq!(row.default.and_then(|d| d.parse::<f64>().ok()), Some(LUCK_FACTOR_DEFAULT));
+}
+
+#[test]
+fn action_and_check_names_come_from_their_rows() {
+    for a in ACTIONS {
+        assert_eq!(a.kind.name(), a.name);
+        assert_eq!(ActionKind::from_name(a.name), Some(a.kind));
+    }
+    for c in CHECKS {
+        assert_eq!(c.kind.name(), c.name);
+    }
+}
+
+#[test]
+fn id_grammar() {
+    assert_eq!(ID_PATTERN, "^[a-z][a-z0-9_]*:[a-z0-9_]+(/[a-z0-9_]+)*$");
+    assert_eq!(ID_PATTERN, format!("^{ID_GRAMMAR}$"));
+    assert!(is_valid_id("core:rat"));
+    assert!(is_valid_id("core:floors/floor_3"));
+    assert!(is_valid_id("m2:3x"));
+    assert!(!is_valid_id("Core:rat"));
+    assert!(!is_valid_id("core:Rat"));
+    assert!(!is_valid_id("core:"));
+    assert!(!is_valid_id("core:a//b"));
+    assert!(!is_valid_id("core:a/"));
+    assert!(!is_valid_id("1core:a"));
+    assert!(!is_valid_id("rat"));
+    assert!(!is_valid_id("core:rat:x"));
+}

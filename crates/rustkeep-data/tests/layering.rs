@@ -1,0 +1,130 @@
+//! The crate layering, as `cargo metadata` reports it (docs/ARCHITECTURE.md, "Crate map"):
+//!
+//! ```text
+//! rustkeep-data → { rustkeep-check, rustkeep-engine } → rustkeep-lsp → rustkeep-cli
+//! ```
+//!
+//! The validator and the engine are siblings: neither may depend on the other, not even for its
+//! tests. A crate may depend (normal, dev or build) only on the workspace crates below it; a
+//! test that needs two siblings lives in a crate above both. The benchmark crate sits on top
+//! and may use every other. A workspace crate missing from the table is a tool on top of
+//! everything (it may use any crate), and no crate of the table may depend on it: a shared test
+//! helper used by a lower crate must be given its place here, below the crates that use it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+/// Every workspace crate with the workspace crates it may depend on.
+/// `rustkeep-testutil` (repository paths, generated-file checks, required tools) sits below
+/// everything and depends on nothing of the workspace; the product crates may use it only for
+/// their tests (`the_test_helpers_are_never_linked_into_the_product`).
+const ALLOWED: &[(&str, &[&str])] = &[
+    ("rustkeep-testutil", &[]),
+    ("rustkeep-data", &["rustkeep-testutil"]),
+    ("rustkeep-check", &["rustkeep-testutil", "rustkeep-data"]),
+    ("rustkeep-engine", &["rustkeep-testutil", "rustkeep-data"]),
+    ("rustkeep-lsp", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine"]),
+    ("rustkeep-cli", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-lsp"]),
+    ("rustkeep-bench", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-lsp", "rustkeep-cli"]),
+];
+
+/// Crates that only tests may use: never a normal or build dependency of a product crate.
+const TEST_ONLY: &[&str] = &["rustkeep-testutil"];
+
+/// A dependency edge between workspace crates: the crate it names, and whether it is linked
+/// into the crate's own library and binaries (normal and build dependencies) or only into its
+/// tests (dev dependencies).
+struct Edge {
+    to: String,
+    linked: bool,
+}
+
+fn workspace_graph() -> BTreeMap<String, Vec<Edge>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out =
+        Command::new(cargo).args(["metadata", "--format-version", "1", "--no-deps", "--offline"]).current_dir(&root).output().expect("cargo metadata runs");
+    assert!(out.status.success(), "cargo metadata failed: {}", String::from_utf8_lossy(&out.stderr));
+    let meta: Value = serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON");
+    let packages = meta["packages"].as_array().expect("a package list");
+    let names: BTreeSet<String> = packages.iter().filter_map(|p| p["name"].as_str()).map(String::from).collect();
+    packages
+        .iter()
+        .map(|p| {
+            let edges = p["dependencies"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|d| {
+                    let to = d["name"].as_str()?;
+                    // Workspace crates only; `kind` is null for normal dependencies.
+                    names.contains(to).then(|| Edge { to: to.to_string(), linked: d["kind"].as_str() != Some("dev") })
+                })
+                .collect();
+            (p["name"].as_str().unwrap_or_default().to_string(), edges)
+        })
+        .collect()
+}
+
+/// The workspace crates that end up in some build of `krate`: its direct dependencies of every
+/// kind, then whatever those link in turn (a dev dependency's own dev dependencies never build
+/// with it).
+fn reachable(graph: &BTreeMap<String, Vec<Edge>>, krate: &str) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut stack: Vec<&str> = graph[krate].iter().map(|e| e.to.as_str()).collect();
+    while let Some(k) = stack.pop() {
+        if !seen.insert(k.to_string()) {
+            continue;
+        }
+        stack.extend(graph.get(k).into_iter().flatten().filter(|e| e.linked).map(|e| e.to.as_str()));
+    }
+    seen
+}
+
+#[test]
+fn every_crate_depends_only_on_the_layers_below_it() {
+    let graph = workspace_graph();
+    let allowed: BTreeMap<&str, &[&str]> = ALLOWED.iter().copied().collect();
+    let mut problems = Vec::new();
+    for krate in graph.keys() {
+        // A crate outside the table is a tool on top of everything.
+        let Some(ok) = allowed.get(krate.as_str()) else { continue };
+        for dep in reachable(&graph, krate) {
+            if !ok.contains(&dep.as_str()) {
+                problems
+                    .push(format!("`{krate}` depends on `{dep}` (directly or through another crate), which the layering forbids; see ALLOWED in {}", file!()));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_test_helpers_are_never_linked_into_the_product() {
+    let graph = workspace_graph();
+    let linked: Vec<String> = graph
+        .iter()
+        .flat_map(|(krate, edges)| edges.iter().filter(|e| e.linked && TEST_ONLY.contains(&e.to.as_str())).map(move |e| format!("`{krate}` links `{}`", e.to)))
+        .collect();
+    assert!(linked.is_empty(), "test helpers linked into the product (they are for tests only: a dev-dependency):\n{}", linked.join("\n"));
+}
+
+#[test]
+fn the_layering_table_names_real_crates_and_has_no_cycle() {
+    let graph = workspace_graph();
+    for (krate, deps) in ALLOWED {
+        assert!(graph.contains_key(*krate), "`{krate}` is in ALLOWED but not in the workspace");
+        for d in *deps {
+            assert!(graph.contains_key(*d), "`{krate}` may depend on `{d}`, which is not in the workspace");
+            // The table lists lower layers first, so a crate may only name crates before it.
+            let pos = |k: &str| ALLOWED.iter().position(|(n, _)| *n == k);
+            assert!(pos(d) < pos(krate), "`{krate}` may depend on `{d}`, which is not below it");
+        }
+    }
+    // The validator and the engine are siblings.
+    let allowed: BTreeMap<&str, &[&str]> = ALLOWED.iter().copied().collect();
+    assert!(!allowed["rustkeep-engine"].contains(&"rustkeep-check") && !allowed["rustkeep-check"].contains(&"rustkeep-engine"));
+}

@@ -1,0 +1,224 @@
+//! The nine data actions, as [`Game::apply`] and the triggers run them.
+
+use rustkeep_data::model::{ActionData, Who};
+use rustkeep_data::vocab::{attr, damage, field, outcome, payload, resistance_of, EventKind, Registry};
+use serde_json::{json, Map, Value as Json};
+
+use super::{describe_items, round_half_away, Creature, CreatureRef, Enemy, Game, ItemInstance, QuestProgress, StatusInstance, World};
+
+impl Game {
+    pub(super) fn apply_action(&mut self, w: &World, a: &ActionData, me: CreatureRef, other: Option<CreatureRef>) -> Json {
+        let name = a.kind().name();
+        let who = a.target().map(|t| match t {
+            Who::SelfBearer => Some(me),
+            Who::Target => other,
+        });
+        let mut out = Map::new();
+        out.insert("action".into(), json!(name));
+        if let Some(t) = who {
+            out.insert("target".into(), t.map(|t| json!(t.to_string())).unwrap_or(Json::Null));
+        }
+        // Every action is named here, without a catch-all: a new action does not compile until
+        // it has an effect. A targeted action whose target is absent is skipped.
+        let queued = self.events.len();
+        let target = who.flatten();
+        let skipped = || "skipped: there is no target".to_string();
+        let effect = match a {
+            ActionData::Damage { amount, damage_type, .. } => target.map_or_else(skipped, |t| self.deal_damage(w, me, t, *amount, damage_type)),
+            ActionData::Heal { amount, .. } => target.map_or_else(skipped, |t| self.heal(w, t, *amount)),
+            ActionData::GiveItem { item, count, .. } => target.map_or_else(skipped, |t| self.give(w, t, &item.value, *count, Vec::new())),
+            ActionData::TakeItem { item, count, .. } => target.map_or_else(skipped, |t| self.take(t, &item.value, *count)),
+            ActionData::ApplyStatus { status, turns, .. } => target.map_or_else(skipped, |t| self.apply_status(w, t, &status.value, *turns)),
+            ActionData::Spawn { creature, count } => self.spawn(w, &creature.value, *count),
+            ActionData::StartQuest { quest } => self.start_quest(w, &quest.value),
+            ActionData::Flee => self.flee(),
+            ActionData::OpenShop { shop } => {
+                // `play` shows the trade screen (rolling the stock on the first opening); a dry
+                // run only records the opening.
+                self.open_shop = Some(shop.value.clone());
+                format!("opened shop {}", shop.value)
+            }
+        };
+        // The trigger graph and `self-feeding-trigger` know what an action raises only from the
+        // `emits` of its row: debug builds (every test) stop when the two disagree.
+        debug_assert!(
+            self.events.iter().skip(queued).all(|e| a.kind().def().emits.contains(&e.kind)),
+            "`{name}` raised an event its row in vocab::ACTIONS does not list in `emits`"
+        );
+        out.insert("effect".into(), json!(effect));
+        Json::Object(out)
+    }
+
+    /// Damage (docs/engine.md, "Combat"): resistance, then armour for physical damage.
+    pub(super) fn deal_damage(&mut self, w: &World, dealer: CreatureRef, victim: CreatureRef, amount: u32, dtype: &str) -> String {
+        match self.creature(victim) {
+            None => return format!("no effect: {victim} is gone"),
+            Some(c) if c.health <= 0 => return format!("no effect: {victim} is already dead"),
+            _ => {}
+        }
+        let res = resistance_of(dtype).map_or(0.0, |a| self.attribute(w, victim, a, Some(dealer)).clamp(0.0, 0.9));
+        let armor = if dtype == damage::PHYSICAL { self.attribute(w, victim, attr::ARMOR, Some(dealer)) } else { 0.0 };
+        let taken = round_half_away((round_half_away(amount as f64 * (1.0 - res)) - armor).max(0.0)) as i64;
+        let c = self.creature_mut(victim).expect("checked above");
+        c.health = (c.health - taken).max(0);
+        let left = c.health;
+        let mut p = Map::new();
+        p.insert(payload::AMOUNT.into(), json!(taken));
+        p.insert(payload::DAMAGE_TYPE.into(), json!(dtype));
+        self.push(EventKind::DamageTaken, victim, Some(dealer), p);
+        if left == 0 {
+            let killer = (dealer != victim).then_some(dealer);
+            self.push(EventKind::CreatureDied, victim, killer, Map::new());
+            let mut s = format!("{victim} took {taken} {dtype} damage and died");
+            let loot = self
+                .creature(victim)
+                .and_then(|c| c.creature.clone())
+                .and_then(|id| w.entry(Registry::Creatures, &id)?.reference(field::LOOT).map(|r| r.value.clone()));
+            if let Some(table) = loot {
+                let drops = self.roll(w, &table);
+                s.push_str(&format!("; loot {table}: {}", describe_items(&drops)));
+                self.drop_loot(victim, drops);
+            }
+            s
+        } else {
+            format!("{victim} took {taken} {dtype} damage ({left} left)")
+        }
+    }
+
+    /// Rolls a loot table with the player's luck.
+    pub fn roll(&mut self, w: &World, table: &str) -> Vec<ItemInstance> {
+        let luck = self.attribute(w, CreatureRef::Player, attr::LUCK, None);
+        w.loot
+            .roll(table, luck, &mut self.rng)
+            .into_iter()
+            .map(|d| ItemInstance { item: d.item, count: d.count, affixes: d.affixes, equipped: false })
+            .filter(|i| i.count > 0)
+            .collect()
+    }
+
+    fn heal(&mut self, w: &World, t: CreatureRef, amount: u32) -> String {
+        let max = self.max_health(w, t);
+        let Some(c) = self.creature_mut(t) else { return format!("no effect: {t} is gone") };
+        if c.health <= 0 {
+            return format!("no effect: {t} is dead");
+        }
+        let before = c.health;
+        c.health = (c.health + amount as i64).min(max.max(c.health));
+        format!("{t} healed {} ({} / {max})", c.health - before, c.health)
+    }
+
+    /// Gives items; one `item_picked_up` on the receiver.
+    pub fn give(&mut self, w: &World, t: CreatureRef, item: &str, count: u32, affixes: Vec<String>) -> String {
+        if count == 0 {
+            return "nothing given".into();
+        }
+        let entry = w.entry(Registry::Items, item);
+        let stackable = entry.and_then(|e| e.bool(field::STACKABLE)).unwrap_or(false);
+        // Character creation equips what the options give into empty slots (first come, first
+        // equipped), without an event of its own.
+        let equip_slot = if self.creating && t == CreatureRef::Player { entry.and_then(|e| e.str(field::SLOT)) } else { None };
+        let equip = equip_slot.is_some_and(|slot| !self.slot_taken(w, t, slot));
+        let Some(c) = self.creature_mut(t) else { return format!("no effect: {t} is gone") };
+        if stackable {
+            if let Some(i) = c.inventory.iter_mut().find(|i| i.item == item && i.affixes == affixes && !i.equipped) {
+                i.count += count;
+            } else {
+                c.inventory.push(ItemInstance { item: item.into(), count, affixes: affixes.clone(), equipped: false });
+            }
+        } else {
+            for k in 0..count {
+                c.inventory.push(ItemInstance { item: item.into(), count: 1, affixes: affixes.clone(), equipped: equip && k == 0 });
+            }
+        }
+        let mut p = Map::new();
+        p.insert(payload::ITEM.into(), json!(item));
+        p.insert(payload::COUNT.into(), json!(count));
+        p.insert(payload::AFFIXES.into(), json!(affixes));
+        self.push(EventKind::ItemPickedUp, t, None, p);
+        format!("{t} received {count} × {item}{}", if affixes.is_empty() { String::new() } else { format!(" [{}]", affixes.join(", ")) })
+    }
+
+    pub(super) fn take(&mut self, t: CreatureRef, item: &str, count: u32) -> String {
+        let Some(c) = self.creature_mut(t) else { return format!("no effect: {t} is gone") };
+        let mut left = count;
+        // Unequipped stacks go first; the last instances go first among equals.
+        for pass in [false, true] {
+            for i in c.inventory.iter_mut().rev().filter(|i| i.item == item && i.equipped == pass) {
+                let n = left.min(i.count);
+                i.count -= n;
+                left -= n;
+            }
+        }
+        c.inventory.retain(|i| i.count > 0);
+        format!("{t} lost {} × {item}", count - left)
+    }
+
+    fn apply_status(&mut self, w: &World, t: CreatureRef, status: &str, turns: Option<u32>) -> String {
+        let dflt = w.entry(Registry::Statuses, status).and_then(|e| e.int(field::TURNS)).unwrap_or(1).clamp(1, u32::MAX as i64) as u32;
+        let turns = turns.unwrap_or(dflt);
+        let Some(c) = self.creature_mut(t) else { return format!("no effect: {t} is gone") };
+        if let Some(s) = c.statuses.iter_mut().find(|s| s.status == status) {
+            s.turns = turns;
+            format!("{t}: {status} refreshed to {turns} turns")
+        } else {
+            c.statuses.push(StatusInstance { status: status.into(), turns });
+            format!("{t}: {status} for {turns} turns")
+        }
+    }
+
+    /// Adds enemies; returns their refs.
+    pub fn add_enemies(&mut self, w: &World, creature: &str, count: u32) -> Vec<CreatureRef> {
+        let mut out = Vec::new();
+        for _ in 0..count {
+            let index = self.next_enemy;
+            self.next_enemy += 1;
+            let body = Creature { creature: Some(creature.into()), base: Game::creature_base(w, creature), ..Creature::default() };
+            self.enemies.push(Enemy { index, body });
+            let r = CreatureRef::Enemy(index);
+            let max = self.max_health(w, r);
+            if let Some(c) = self.creature_mut(r) {
+                c.health = max;
+            }
+            out.push(r);
+        }
+        out
+    }
+
+    fn spawn(&mut self, w: &World, creature: &str, count: u32) -> String {
+        let refs = self.add_enemies(w, creature, count);
+        self.place_on_map(&refs);
+        let mut s = format!("spawned {creature} as {}", refs.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(", "));
+        if !self.combat && !refs.is_empty() {
+            self.combat = true;
+            self.push(EventKind::CombatStarted, CreatureRef::Player, None, Map::new());
+            s.push_str("; combat started");
+        }
+        s
+    }
+
+    pub fn start_quest(&mut self, w: &World, quest: &str) -> String {
+        if self.quests.iter().any(|q| q.quest == quest) {
+            return format!("{quest} already started");
+        }
+        if !w.exists(Registry::Quests, quest) {
+            return format!("no effect: {quest} is not a quest");
+        }
+        self.quests.push(QuestProgress { quest: quest.into(), count: 0, done: false });
+        format!("started {quest}")
+    }
+
+    fn flee(&mut self) -> String {
+        let n = self.enemies.len();
+        self.enemies.clear();
+        self.forget_removed_enemies();
+        if self.combat {
+            self.combat = false;
+            let mut p = Map::new();
+            p.insert(payload::OUTCOME.into(), json!(outcome::FLED));
+            self.push(EventKind::CombatEnded, CreatureRef::Player, None, p);
+            format!("fled, leaving {n} enemies behind")
+        } else {
+            format!("fled (no combat was running; {n} enemies left behind)")
+        }
+    }
+}

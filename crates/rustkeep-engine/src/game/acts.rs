@@ -1,0 +1,202 @@
+//! What a scenario step or a console command does besides the data actions: attack, pick up,
+//! talk, enter a room or floor, use and equip an item.
+
+use rustkeep_data::vocab::{attr, damage, field, glyph, payload, slot, EventKind, Registry};
+use serde_json::{json, Map, Value as Json};
+
+use super::{describe_items, round_half_away, CreatureRef, Game, World};
+
+impl Game {
+    /// An attack (docs/engine.md, "Combat"): `attack_hit`, then the damage at once.
+    pub(super) fn attack(&mut self, w: &World, attacker: CreatureRef, victim: Option<CreatureRef>) -> Json {
+        let Some(victim) = victim else { return json!({ "effect": "no effect: nothing to attack" }) };
+        if !self.alive(attacker) {
+            return json!({ "effect": format!("no effect: {attacker} is dead or gone (dead creatures do not attack)") });
+        }
+        if !self.alive(victim) {
+            return json!({ "effect": format!("no effect: {victim} is dead or gone") });
+        }
+        let (weapon, dtype) = self.weapon(w, attacker);
+        let mut p = Map::new();
+        p.insert(payload::WEAPON.into(), weapon.clone().map(Json::String).unwrap_or(Json::Null));
+        p.insert(payload::DAMAGE_TYPE.into(), json!(dtype));
+        self.push(EventKind::AttackHit, attacker, Some(victim), p);
+        let amount = round_half_away(self.attribute(w, attacker, attr::DAMAGE, Some(victim))).max(0.0) as u32;
+        let effect = if amount == 0 {
+            // A zero-damage hit still lands: damage_taken { amount = 0 }.
+            let mut p = Map::new();
+            p.insert(payload::AMOUNT.into(), json!(0));
+            p.insert(payload::DAMAGE_TYPE.into(), json!(dtype));
+            self.push(EventKind::DamageTaken, victim, Some(attacker), p);
+            format!("{victim} took 0 {dtype} damage")
+        } else {
+            self.deal_damage(w, attacker, victim, amount, &dtype)
+        };
+        let with = match (&weapon, attacker) {
+            (Some(w), _) => w.clone(),
+            (None, CreatureRef::Player) => "bare hands".into(),
+            (None, _) => "its own attack".into(),
+        };
+        json!({ "effect": format!("{attacker} hits {victim} with {with} for {amount}: {effect}") })
+    }
+
+    /// The equipped weapon and the damage type of an attack.
+    pub fn weapon(&self, w: &World, r: CreatureRef) -> (Option<String>, String) {
+        let Some(c) = self.creature(r) else { return (None, damage::PHYSICAL.into()) };
+        if let Some(id) = &c.creature {
+            let dt = w.entry(Registry::Creatures, id).and_then(|e| e.str(field::DAMAGE_TYPE)).unwrap_or(damage::PHYSICAL);
+            return (None, dt.into());
+        }
+        for i in c.inventory.iter().filter(|i| i.equipped) {
+            if let Some(e) = w.entry(Registry::Items, &i.item) {
+                if e.str(field::SLOT) == Some(slot::WEAPON) {
+                    return (Some(i.item.clone()), e.str(field::DAMAGE_TYPE).unwrap_or(damage::PHYSICAL).into());
+                }
+            }
+        }
+        (None, damage::PHYSICAL.into())
+    }
+
+    pub(super) fn pickup(&mut self, w: &World, who: CreatureRef) -> Json {
+        let piles = std::mem::take(&mut self.piles);
+        let mut rolled = Vec::new();
+        for table in &piles {
+            let drops = self.roll(w, table);
+            rolled.push(format!("{table}: {}", describe_items(&drops)));
+            self.floor_loot.extend(drops);
+        }
+        let items = std::mem::take(&mut self.floor_loot);
+        // On a map: what lies on the player's own tile too.
+        let mut got = if who == CreatureRef::Player { self.pick_up_here(w) } else { Vec::new() };
+        for i in items {
+            got.push(self.give(w, who, &i.item, i.count, i.affixes));
+        }
+        let mut s = String::new();
+        if !rolled.is_empty() {
+            s.push_str(&format!("rolled {} pile(s) ({}); ", rolled.len(), rolled.join("; ")));
+        }
+        if got.is_empty() {
+            s.push_str("nothing to pick up");
+        } else {
+            s.push_str(&got.join("; "));
+        }
+        json!({ "effect": s })
+    }
+
+    pub(super) fn talk(&mut self, w: &World, who: CreatureRef, npc: &str) -> Json {
+        let Some(e) = w.entry(Registry::Npcs, npc) else { return json!({ "effect": format!("no effect: {npc} is not an NPC") }) };
+        let actions: Vec<_> = e.actions(field::ON_TALK).to_vec();
+        let mut effects = Vec::new();
+        for a in &actions {
+            effects.push(self.apply_action(w, &a.data, who, None));
+        }
+        let mut p = Map::new();
+        p.insert(payload::NPC.into(), json!(npc));
+        self.push(EventKind::NpcTalked, who, None, p);
+        json!({ "effect": format!("{who} talked to {npc}"), "actions": effects })
+    }
+
+    pub(super) fn enter(&mut self, w: &World, id: &str) -> Json {
+        if let Some(p) = w.entry(Registry::Prefabs, id) {
+            let rows = p.grid().map(|g| g.rows.clone()).unwrap_or_default();
+            let piles = rows.iter().map(|r| r.chars().filter(|c| *c == glyph::LOOT_PILE).count()).sum::<usize>();
+            let foes = rows.iter().map(|r| r.chars().filter(|c| *c == glyph::ENEMY).count()).sum::<usize>();
+            let floor = self.floor.as_deref().and_then(|f| w.entry(Registry::Floors, f));
+            let table = p.reference(field::LOOT).or_else(|| floor.and_then(|f| f.reference(field::LOOT))).map(|r| r.value.clone());
+            let fauna: Vec<String> = floor.map(|f| f.ref_list(field::CREATURES).iter().map(|c| c.value.clone()).collect()).unwrap_or_default();
+            let mut s = format!("entered room {id}");
+            match (&table, piles) {
+                (_, 0) => {}
+                (Some(t), n) => {
+                    self.piles.extend(std::iter::repeat_n(t.clone(), n));
+                    s.push_str(&format!("; {n} loot pile(s) from {t}"));
+                }
+                (None, n) => self
+                    .warnings
+                    .push(format!("step {}: room {id} has {n} loot pile(s) but neither it nor the floor has a loot table; they stay empty", self.step)),
+            }
+            if foes > 0 {
+                if fauna.is_empty() {
+                    self.warnings.push(format!("step {}: room {id} has {foes} `e` glyph(s) but no floor creatures to draw from; none appear", self.step));
+                } else {
+                    let mut appeared = Vec::new();
+                    for _ in 0..foes {
+                        let c = fauna[self.rng.below(fauna.len() as u64) as usize].clone();
+                        let r = self.add_enemies(w, &c, 1);
+                        appeared.push(format!("{} ({c})", r[0]));
+                    }
+                    s.push_str(&format!("; enemies appear: {}", appeared.join(", ")));
+                }
+            }
+            self.room = Some(id.into());
+            let mut pl = Map::new();
+            pl.insert(payload::PREFAB.into(), json!(id));
+            self.push(EventKind::RoomEntered, CreatureRef::Player, None, pl);
+            return json!({ "effect": s });
+        }
+        if let Some(f) = w.entry(Registry::Floors, id) {
+            let depth = f.int(field::DEPTH);
+            self.floor = Some(id.into());
+            self.room = None;
+            let mut pl = Map::new();
+            pl.insert(payload::FLOOR.into(), json!(id));
+            pl.insert(payload::DEPTH.into(), depth.map(|d| json!(d)).unwrap_or(Json::Null));
+            self.push(EventKind::FloorEntered, CreatureRef::Player, None, pl);
+            return json!({ "effect": format!("entered floor {id}") });
+        }
+        json!({ "effect": format!("no effect: {id} is neither a prefab nor a floor") })
+    }
+
+    pub(super) fn use_item(&mut self, w: &World, who: CreatureRef, item: &str) -> Json {
+        if self.item_count(who, item) == 0 {
+            return json!({ "effect": format!("no effect: {who} holds no {item}") });
+        }
+        let Some(e) = w.entry(Registry::Items, item) else { return json!({ "effect": format!("no effect: {item} is not an item") }) };
+        let actions: Vec<_> = e.actions(field::USE).to_vec();
+        // Using consumes one (an item with `use` is a consumable).
+        self.take(who, item, 1);
+        let mut effects = Vec::new();
+        for a in &actions {
+            effects.push(self.apply_action(w, &a.data, who, None));
+        }
+        let mut p = Map::new();
+        p.insert(payload::ITEM.into(), json!(item));
+        self.push(EventKind::ItemUsed, who, None, p);
+        json!({ "effect": format!("{who} used {item}"), "actions": effects })
+    }
+
+    pub(super) fn equip(&mut self, w: &World, who: CreatureRef, item: &str) -> Json {
+        let Some(slot) = w.entry(Registry::Items, item).and_then(|e| e.str(field::SLOT)).map(str::to_string) else {
+            return json!({ "effect": format!("no effect: {item} cannot be equipped (no slot)") });
+        };
+        let slots: Vec<Option<String>> = self
+            .creature(who)
+            .map(|c| c.inventory.iter().map(|i| w.entry(Registry::Items, &i.item).and_then(|e| e.str(field::SLOT)).map(str::to_string)).collect())
+            .unwrap_or_default();
+        let Some(c) = self.creature_mut(who) else { return json!({ "effect": format!("no effect: {who} is gone") }) };
+        let Some(pos) = c.inventory.iter().position(|i| i.item == item && !i.equipped) else {
+            return json!({ "effect": format!("no effect: {who} holds no unequipped {item}") });
+        };
+        let mut off = Vec::new();
+        for (i, inst) in c.inventory.iter_mut().enumerate() {
+            if inst.equipped && slots.get(i).cloned().flatten().as_deref() == Some(slot.as_str()) {
+                inst.equipped = false;
+                off.push(inst.item.clone());
+            }
+        }
+        if c.inventory[pos].count > 1 {
+            c.inventory[pos].count -= 1;
+            let mut one = c.inventory[pos].clone();
+            one.count = 1;
+            one.equipped = true;
+            c.inventory.push(one);
+        } else {
+            c.inventory[pos].equipped = true;
+        }
+        let mut s = format!("{who} equipped {item} ({slot})");
+        if !off.is_empty() {
+            s.push_str(&format!(", unequipped {}", off.join(", ")));
+        }
+        json!({ "effect": s })
+    }
+}

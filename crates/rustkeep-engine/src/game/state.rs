@@ -1,0 +1,187 @@
+//! The parts of the state that are plain data: creature references, creatures, item and status
+//! instances, quest progress and events; finding and counting creatures.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use rustkeep_data::vocab::EventKind;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value as Json};
+
+use super::{Game, World};
+use rustkeep_data::vocab::attr;
+
+/// `player` or `enemy:N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CreatureRef {
+    Player,
+    Enemy(usize),
+}
+
+impl fmt::Display for CreatureRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CreatureRef::Player => f.write_str("player"),
+            CreatureRef::Enemy(n) => write!(f, "enemy:{n}"),
+        }
+    }
+}
+
+impl CreatureRef {
+    pub fn parse(s: &str) -> Option<CreatureRef> {
+        if s == "player" {
+            return Some(CreatureRef::Player);
+        }
+        let n = s.strip_prefix("enemy:")?;
+        if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        n.parse().ok().map(CreatureRef::Enemy)
+    }
+}
+
+impl Serialize for CreatureRef {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for CreatureRef {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        CreatureRef::parse(&s).ok_or_else(|| serde::de::Error::custom(format!("`{s}` is not `player` or `enemy:N`")))
+    }
+}
+
+/// A stack of one item with its affixes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ItemInstance {
+    pub item: String,
+    pub count: u32,
+    #[serde(default)]
+    pub affixes: Vec<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub equipped: bool,
+}
+
+impl ItemInstance {
+    pub fn json(&self) -> Json {
+        let mut m = Map::new();
+        m.insert("item".into(), json!(self.item));
+        m.insert("count".into(), json!(self.count));
+        m.insert("affixes".into(), json!(self.affixes));
+        if self.equipped {
+            m.insert("equipped".into(), json!(true));
+        }
+        Json::Object(m)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StatusInstance {
+    pub status: String,
+    pub turns: u32,
+}
+
+/// The player or an enemy.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Creature {
+    /// The creature entry (enemies); `None` for the player.
+    #[serde(default)]
+    pub creature: Option<String>,
+    /// Character options (the player).
+    #[serde(default)]
+    pub options: Vec<String>,
+    /// Base attributes before modifiers.
+    #[serde(default)]
+    pub base: BTreeMap<String, f64>,
+    pub health: i64,
+    #[serde(default)]
+    pub inventory: Vec<ItemInstance>,
+    #[serde(default)]
+    pub statuses: Vec<StatusInstance>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Enemy {
+    /// The N of `enemy:N`: the order of appearance, never reused.
+    pub index: usize,
+    pub body: Creature,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuestProgress {
+    pub quest: String,
+    pub count: u32,
+    pub done: bool,
+}
+
+/// One event as the queue holds it (docs/engine.md, "Events and triggers").
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    pub kind: EventKind,
+    pub source: CreatureRef,
+    pub target: Option<CreatureRef>,
+    pub payload: Map<String, Json>,
+    /// The handled event (index in the step's trace) whose trigger raised this one.
+    pub cause: Option<usize>,
+}
+
+/// Rounds half away from zero, after snapping away binary noise (5 × 0.7 is 3.4999…96 in floats,
+/// and a modder who writes 0.3 resistance means 3.5 → 4).
+pub fn round_half_away(v: f64) -> f64 {
+    ((v * 1e9).round() / 1e9).round()
+}
+
+impl Game {
+    pub fn heal_player_full(&mut self, w: &World) {
+        self.player.health = self.max_health(w, CreatureRef::Player);
+    }
+
+    pub fn creature(&self, r: CreatureRef) -> Option<&Creature> {
+        match r {
+            CreatureRef::Player => Some(&self.player),
+            CreatureRef::Enemy(n) => self.enemies.iter().find(|e| e.index == n).map(|e| &e.body),
+        }
+    }
+
+    pub(super) fn creature_mut(&mut self, r: CreatureRef) -> Option<&mut Creature> {
+        match r {
+            CreatureRef::Player => Some(&mut self.player),
+            CreatureRef::Enemy(n) => self.enemies.iter_mut().find(|e| e.index == n).map(|e| &mut e.body),
+        }
+    }
+
+    pub fn alive(&self, r: CreatureRef) -> bool {
+        self.creature(r).is_some_and(|c| c.health > 0)
+    }
+
+    pub fn living_enemies(&self) -> usize {
+        self.enemies.iter().filter(|e| e.body.health > 0).count()
+    }
+
+    pub fn max_health(&self, w: &World, r: CreatureRef) -> i64 {
+        round_half_away(self.attribute(w, r, attr::MAX_HEALTH, None)).max(0.0) as i64
+    }
+}
+
+pub fn describe_items(items: &[ItemInstance]) -> String {
+    if items.is_empty() {
+        return "nothing".into();
+    }
+    items
+        .iter()
+        .map(|i| {
+            let mut s = format!("{} × {}", i.count, i.item);
+            if !i.affixes.is_empty() {
+                s.push_str(&format!(" [{}]", i.affixes.join(", ")));
+            }
+            s
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn payload_value(v: &Json) -> String {
+    v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string())
+}

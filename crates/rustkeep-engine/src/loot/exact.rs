@@ -1,0 +1,344 @@
+//! The exact analysis: per table and outcome, the probability that one evaluation yields none of
+//! it, in closed form and in log space, and the expected counts by linearity.
+
+use rustkeep_data::db::TableKind;
+use rustkeep_data::hash::FxHashMap as HashMap;
+use rustkeep_data::model::Range;
+
+use super::{sort_affixes, sort_drops, AffixStat, DropStat, LootDb, LootError, LootReport, Outcome, TableRef};
+
+/// Per-table exact statistics: for each outcome, `ln q` (q = probability of none of it in one
+/// evaluation) and the expected count; pairs (item, affix) keyed as `item << 32 | affix`.
+#[derive(Debug, Default)]
+struct Stats {
+    p: HashMap<u32, f64>,
+    e: HashMap<u32, f64>,
+    pair: HashMap<u64, f64>,
+}
+
+/// Probability that a count drawn uniformly from `r` is at least 1.
+fn p_count_positive(r: Range) -> f64 {
+    if r.max == 0 {
+        0.0
+    } else if r.min >= 1 {
+        1.0
+    } else {
+        // min = 0: every value but 0 of the max + 1 values.
+        f64::from(r.max) / (f64::from(r.max) + 1.0)
+    }
+}
+
+fn mean(r: Range) -> f64 {
+    (f64::from(r.min) + f64::from(r.max)) / 2.0
+}
+
+/// `ln E_n[(1 − d)^n]` where `d` is the probability that one roll yields the outcome and `n` is
+/// uniform on `rolls`, plus one with probability `p_extra`:
+/// `E_n[x^n] = (1 − p_extra·d) · x^a · (1 − x^m) / (m · d)` with `x = 1 − d`, `m = b − a + 1`.
+/// The geometric sum is evaluated through `ln_1p`/`exp_m1`, exact for tiny `d` and huge `m`.
+fn ln_none_from_rolls(d: f64, rolls: Range, p_extra: f64) -> f64 {
+    if d.is_nan() || d <= 0.0 {
+        return 0.0;
+    }
+    let d = d.min(1.0);
+    let a = f64::from(rolls.min);
+    let m = f64::from(rolls.max.max(rolls.min) - rolls.min) + 1.0;
+    let extra = (-p_extra * d).ln_1p();
+    if d >= 1.0 {
+        // x = 0: only n = 0 yields none, which needs a = 0 (probability 1/m) and no extra roll.
+        return if rolls.min == 0 { extra - m.ln() } else { f64::NEG_INFINITY };
+    }
+    let ln_x = (-d).ln_1p();
+    let head = if rolls.min == 0 { 0.0 } else { a * ln_x };
+    let sum = if m == 1.0 { 0.0 } else { (-(m * ln_x).exp_m1()).ln() - (m * d).ln() };
+    head + sum + extra
+}
+
+/// Adds `ln(1 − p)` to `map[key]`.
+fn add_ln_none(map: &mut HashMap<u32, f64>, key: u32, p: f64) {
+    *map.entry(key).or_insert(0.0) += (-p.clamp(0.0, 1.0)).ln_1p();
+}
+
+fn add_ln_none_pair(map: &mut HashMap<u64, f64>, key: u64, p: f64) {
+    *map.entry(key).or_insert(0.0) += (-p.clamp(0.0, 1.0)).ln_1p();
+}
+
+pub(super) fn pair_key(item: u32, affix: u32) -> u64 {
+    (u64::from(item) << 32) | u64::from(affix)
+}
+
+impl LootDb {
+    /// The exact chances of one evaluation of `table` with `luck` (`rustkeep loot`).
+    pub fn analyze(&self, table: &str, luck: f64) -> Result<LootReport, LootError> {
+        let t = self.table(table)?;
+        let p_extra = self.p_extra(luck);
+        let memo = self.exact_stats(t.0, p_extra);
+        Ok(self.report(t.0, &memo[&t.0], luck, p_extra))
+    }
+
+    /// The exact chances of every table, sharing nested tables' statistics: each table is
+    /// computed once, children first, and a child's statistics are released as soon as every
+    /// table nesting it is done — linear time and little memory for packs of long chains, where
+    /// analysing tables one by one would redo each chain below every table.
+    pub fn analyze_all(&self, luck: f64) -> Vec<(String, Result<LootReport, LootError>)> {
+        let p_extra = self.p_extra(luck);
+        let n = self.tables.len();
+        let children = |t: usize| -> Vec<u32> {
+            let tab = &self.tables[t];
+            let mut c: Vec<u32> = tab
+                .guaranteed
+                .iter()
+                .chain(&tab.weighted)
+                .filter_map(|o| match *o {
+                    Outcome::Table(u) | Outcome::Item { affixes: Some(u), .. } => Some(u),
+                    _ => None,
+                })
+                .collect();
+            c.sort_unstable();
+            c.dedup();
+            c
+        };
+        let evaluable = |t: usize| self.tables[t].refusal.is_none();
+        let mut parents_left = vec![0u32; n];
+        for t in (0..n).filter(|&t| evaluable(t)) {
+            for c in children(t) {
+                parents_left[c as usize] += 1;
+            }
+        }
+        // Post-order over every evaluable table with an explicit stack (no recursion).
+        let mut order = Vec::with_capacity(n);
+        let mut state = vec![0u8; n]; // 0 new, 1 open, 2 done
+        for root in (0..n).filter(|&t| evaluable(t)) {
+            let mut stack = vec![(root as u32, false)];
+            while let Some((t, closing)) = stack.pop() {
+                let ti = t as usize;
+                if closing {
+                    state[ti] = 2;
+                    order.push(t);
+                    continue;
+                }
+                if state[ti] != 0 {
+                    continue;
+                }
+                state[ti] = 1;
+                stack.push((t, true));
+                for c in children(ti) {
+                    if state[c as usize] == 0 {
+                        stack.push((c, false));
+                    }
+                }
+            }
+        }
+        let mut reports: Vec<Option<Result<LootReport, LootError>>> = (0..n).map(|_| None).collect();
+        let mut memo: HashMap<u32, Stats> = HashMap::default();
+        for t in order {
+            let stats = self.table_stats(t, p_extra, &memo);
+            reports[t as usize] = Some(Ok(self.report(t, &stats, luck, p_extra)));
+            memo.insert(t, stats);
+            for c in children(t as usize) {
+                let left = &mut parents_left[c as usize];
+                *left = left.saturating_sub(1);
+                if *left == 0 {
+                    memo.remove(&c);
+                }
+            }
+            if parents_left[t as usize] == 0 {
+                memo.remove(&t);
+            }
+        }
+        self.tables
+            .iter()
+            .enumerate()
+            .map(|(i, tab)| {
+                let r = match &tab.refusal {
+                    Some(e) => Err(e.clone()),
+                    None => reports[i].take().unwrap_or_else(|| Err(LootError::UnknownTable { id: tab.id.clone(), suggestion: None })),
+                };
+                (tab.id.clone(), r)
+            })
+            .collect()
+    }
+
+    /// A report from a table's statistics.
+    fn report(&self, t: u32, root: &Stats, luck: f64, p_extra: f64) -> LootReport {
+        let kind = self.kind(TableRef(t));
+        let mut pairs: HashMap<u32, Vec<AffixStat>> = HashMap::default();
+        for (&k, &p) in &root.pair {
+            let (item, affix) = ((k >> 32) as u32, k as u32);
+            pairs.entry(item).or_default().push(AffixStat { id: self.affixes[affix as usize].clone(), p_any: p });
+        }
+        let mut drops: Vec<DropStat> = root
+            .p
+            .iter()
+            .map(|(&k, &p)| {
+                let name = if kind == TableKind::Affixes { &self.affixes[k as usize] } else { &self.items[k as usize] };
+                let mut affixes = pairs.remove(&k).unwrap_or_default();
+                sort_affixes(&mut affixes);
+                DropStat { id: name.clone(), p_any: p, expected: root.e.get(&k).copied().unwrap_or(0.0), affixes }
+            })
+            .collect();
+        sort_drops(&mut drops);
+        LootReport { table: self.tables[t as usize].id.clone(), kind, luck, p_extra, drops }
+    }
+
+    /// Statistics of `root` and every table below it, children first (an explicit post-order,
+    /// so depth costs heap, not stack). Each table is computed once.
+    fn exact_stats(&self, root: u32, p_extra: f64) -> HashMap<u32, Stats> {
+        let mut memo: HashMap<u32, Stats> = HashMap::default();
+        let mut stack: Vec<(u32, bool)> = vec![(root, false)];
+        while let Some((t, children_done)) = stack.pop() {
+            if memo.contains_key(&t) {
+                continue;
+            }
+            if !children_done {
+                stack.push((t, true));
+                let tab = &self.tables[t as usize];
+                for o in tab.guaranteed.iter().chain(&tab.weighted) {
+                    match *o {
+                        Outcome::Table(u) | Outcome::Item { affixes: Some(u), .. } if !memo.contains_key(&u) => stack.push((u, false)),
+                        _ => {}
+                    }
+                }
+                continue;
+            }
+            let stats = self.table_stats(t, p_extra, &memo);
+            memo.insert(t, stats);
+        }
+        memo
+    }
+
+    /// One table's statistics from its children's.
+    ///
+    /// For an outcome X let `p_o(X)` be the probability that one entry `o`, given once, yields X.
+    /// Then `q(T) = Π_guaranteed (1 − p_g) × E_n[(1 − d)^n]` with `d = Σ_weighted (w/W)·p_o`, and
+    /// the expected count is `Σ_g e_g + E[n]·Σ (w/W)·e_o` with `E[n] = (a+b)/2 + p_extra`.
+    fn table_stats(&self, t: u32, p_extra: f64, memo: &HashMap<u32, Stats>) -> Stats {
+        let tab = &self.tables[t as usize];
+        let mut ln_q: HashMap<u32, f64> = HashMap::default();
+        let mut e: HashMap<u32, f64> = HashMap::default();
+        let mut ln_q_pair: HashMap<u64, f64> = HashMap::default();
+
+        for &o in &tab.guaranteed {
+            self.contributions(o, memo, |c| match c {
+                Contribution::Key(k, p, x) => {
+                    add_ln_none(&mut ln_q, k, p);
+                    *e.entry(k).or_insert(0.0) += x;
+                }
+                Contribution::Pair(k, p) => add_ln_none_pair(&mut ln_q_pair, k, p),
+            });
+        }
+
+        let total: f64 = tab.weights.iter().map(|&w| w as f64).sum();
+        if tab.picker.is_some() && total > 0.0 {
+            let mut d: HashMap<u32, f64> = HashMap::default();
+            let mut ew: HashMap<u32, f64> = HashMap::default();
+            let mut d_pair: HashMap<u64, f64> = HashMap::default();
+            for (&o, &w) in tab.weighted.iter().zip(&tab.weights) {
+                let share = w as f64 / total;
+                self.contributions(o, memo, |c| match c {
+                    Contribution::Key(k, p, x) => {
+                        *d.entry(k).or_insert(0.0) += share * p;
+                        *ew.entry(k).or_insert(0.0) += share * x;
+                    }
+                    Contribution::Pair(k, p) => *d_pair.entry(k).or_insert(0.0) += share * p,
+                });
+            }
+            let mean_n = mean(tab.rolls) + p_extra;
+            for (k, dk) in d {
+                *ln_q.entry(k).or_insert(0.0) += ln_none_from_rolls(dk, tab.rolls, p_extra);
+            }
+            for (k, x) in ew {
+                *e.entry(k).or_insert(0.0) += mean_n * x;
+            }
+            for (k, dk) in d_pair {
+                *ln_q_pair.entry(k).or_insert(0.0) += ln_none_from_rolls(dk, tab.rolls, p_extra);
+            }
+        } else {
+            // No weighted entries: the rolls draw nothing, but outcomes seen only there still
+            // belong to the table (with chance 0) so reports list them.
+            for &o in &tab.weighted {
+                self.contributions(o, memo, |c| match c {
+                    Contribution::Key(k, _, _) => {
+                        ln_q.entry(k).or_insert(0.0);
+                    }
+                    Contribution::Pair(k, _) => {
+                        ln_q_pair.entry(k).or_insert(0.0);
+                    }
+                });
+            }
+        }
+
+        let to_p = |l: f64| (-l.exp_m1()).clamp(0.0, 1.0);
+        let p: HashMap<u32, f64> = ln_q.into_iter().map(|(k, l)| (k, to_p(l))).collect();
+        let e = if tab.kind == Some(TableKind::Affixes) {
+            // An affix table's evaluation is a set: each affix is there once or not at all.
+            p.clone()
+        } else {
+            p.keys().map(|k| (*k, e.get(k).copied().unwrap_or(0.0))).collect()
+        };
+        Stats { p, e, pair: ln_q_pair.into_iter().map(|(k, l)| (k, to_p(l))).collect() }
+    }
+
+    /// What one entry, given once, yields: per outcome (probability, expected count), and per
+    /// (item, affix) the probability of an instance of the item carrying the affix.
+    fn contributions(&self, o: Outcome, memo: &HashMap<u32, Stats>, mut f: impl FnMut(Contribution)) {
+        match o {
+            Outcome::Item { item, count, affixes } => {
+                let c1 = p_count_positive(count);
+                f(Contribution::Key(item, c1, mean(count)));
+                if let Some(stats) = affixes.and_then(|a| memo.get(&a)) {
+                    // The instance exists (count ≥ 1) and its one affix evaluation yields A;
+                    // the count and the affix roll are independent.
+                    for (&a, &pa) in &stats.p {
+                        f(Contribution::Pair(pair_key(item, a), c1 * pa));
+                    }
+                }
+            }
+            Outcome::Table(u) => {
+                if let Some(stats) = memo.get(&u) {
+                    for (&k, &p) in &stats.p {
+                        f(Contribution::Key(k, p, stats.e.get(&k).copied().unwrap_or(0.0)));
+                    }
+                    for (&k, &p) in &stats.pair {
+                        f(Contribution::Pair(k, p));
+                    }
+                }
+            }
+            Outcome::Affix(a) => f(Contribution::Key(a, 1.0, 1.0)),
+            Outcome::Nothing => {}
+        }
+    }
+}
+
+enum Contribution {
+    /// Outcome key, probability of at least one, expected count.
+    Key(u32, f64, f64),
+    /// (item, affix) key, probability of at least one such instance.
+    Pair(u64, f64),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rolls_closed_form_matches_direct_sum() {
+        for &(min, max) in &[(0u32, 0u32), (1, 1), (0, 1), (1, 3), (2, 7), (0, 5)] {
+            for &d in &[0.0, 1e-12, 0.013, 0.5, 0.999, 1.0] {
+                for &pe in &[0.0, 0.3, 0.9] {
+                    let mut direct = 0.0;
+                    for n in min..=max {
+                        let x: f64 = 1.0 - d;
+                        direct += x.powi(n as i32) * (1.0 - pe + pe * x);
+                    }
+                    direct /= f64::from(max - min + 1);
+                    let got = ln_none_from_rolls(d, Range { min, max }, pe).exp();
+                    assert!((got - direct).abs() < 1e-13, "{min}-{max} d={d} pe={pe}: {got} vs {direct}");
+                }
+            }
+        }
+        // A huge range must neither loop nor lose precision: mean of x^n over 0..=m-1 ≈ 1/(m·d).
+        let got = ln_none_from_rolls(1e-3, Range { min: 0, max: u32::MAX }, 0.0).exp();
+        assert!((got - 1.0 / (f64::from(u32::MAX) + 1.0) / 1e-3).abs() < 1e-12, "{got}");
+    }
+}
