@@ -413,6 +413,21 @@ fn the_release_workflow_is_generated_and_builds_the_vscode_packages() {
         "it packages every platform from the archives and verifies them"
     );
     assert!(vscode.contains("name: artifacts-vscode"), "its packages are uploaded where the release collects its files");
+    if tools::pyyaml() {
+        // Both are valid workflows; PyYAML reads the key `on` as true (YAML 1.1).
+        let release = yaml(".github/workflows/release.yml");
+        let job = &release["jobs"]["custom-build-vscode"];
+        assert_eq!(job["uses"], "$/.github/workflows/build-vscode.yml");
+        assert_eq!(job["needs"], serde_json::json!(["plan", "build-local-artifacts"]), "it runs once the archives are built");
+        let vscode = yaml(".github/workflows/build-vscode.yml");
+        assert_eq!(vscode["true"]["workflow_call"]["inputs"]["plan"]["required"], true);
+        let steps = vscode["jobs"]["vscode"]["steps"].as_array().expect("steps");
+        let download =
+            steps.iter().find(|s| s["uses"].as_str().is_some_and(|u| u.starts_with("actions/download-artifact@"))).expect("it downloads the archives");
+        assert_eq!(download["with"]["pattern"], "artifacts-build-local-*");
+        let upload = steps.iter().find(|s| s["uses"].as_str().is_some_and(|u| u.starts_with("actions/upload-artifact@"))).expect("it uploads the packages");
+        assert_eq!(upload["with"]["name"], "artifacts-vscode");
+    }
     let config = read("dist-workspace.toml");
     assert!(config.contains("global-artifacts-jobs = [\"./build-vscode\"]"));
     assert!(config.contains("installers = [\"shell\", \"powershell\"]"));

@@ -83,6 +83,9 @@ fn archive(name: &str) -> PathBuf {
     if let Some((_, path)) = built.iter().find(|(n, _)| n == name) {
         return path.clone();
     }
+    if built.is_empty() {
+        remove_archives_of_finished_runs();
+    }
     let root = std::env::temp_dir().join(format!("rustkeep-install-archive-{}-{}", std::process::id(), built.len()));
     let _ = std::fs::remove_dir_all(&root);
     let stem = name.strip_suffix(".tar.xz").expect("a .tar.xz archive");
@@ -97,6 +100,19 @@ fn archive(name: &str) -> PathBuf {
     assert!(status.success(), "tar -cJf failed");
     built.push((name.to_string(), path.clone()));
     path
+}
+
+/// The archives outlive the tests of a run (no test knows it is the last to use them): those of
+/// runs whose process is gone are removed by the next run.
+fn remove_archives_of_finished_runs() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name.strip_prefix("rustkeep-install-archive-").and_then(|rest| rest.split('-').next()) else { continue };
+        if pid != std::process::id().to_string() && !Path::new("/proc").join(pid).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// Builds `dir/ARCHIVE` (see [`archive`]) and `dir/ARCHIVE.sha256` holding `checksum` (the
