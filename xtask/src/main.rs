@@ -2,7 +2,8 @@
 //!
 //! - `cargo xtask update` rewrites every committed generated file: the JSON schemas under
 //!   `schemas/` and their copy in `editors/vscode/schemas/`, `docs/diagnostics.md`,
-//!   `docs/reference.md`, the CLI snapshots, the engine's golden traces, and `fuzz/Cargo.lock`.
+//!   `docs/reference.md`, the CLI snapshots, the engine's golden traces, the shell completions and
+//!   manual pages under `assets/`, and `fuzz/Cargo.lock`.
 //! - `cargo xtask check` verifies that all of them are current, without writing anything.
 //!
 //! Each generated file is owned by one test, which knows what the file must hold and compares it
@@ -34,13 +35,15 @@ const OWNERS: &[Owner] = &[
     Owner { package: "rustkeep-engine", test: "golden", files: "crates/rustkeep-engine/tests/golden/" },
     Owner { package: "rustkeep-cli", test: "check_cli", files: "crates/rustkeep-cli/tests/snapshots/" },
     Owner { package: "rustkeep-cli", test: "ci_formats", files: "crates/rustkeep-cli/tests/snapshots/broken_*" },
+    Owner { package: "rustkeep-cli", test: "generated_assets", files: "assets/completions/, assets/man/" },
 ];
 
 const USAGE: &str = "usage: cargo xtask TASK
 
 tasks:
   update   rewrite every committed generated file (schemas, generated docs, CLI snapshots,
-           engine goldens, fuzz/Cargo.lock); review the result with `git diff`
+           engine goldens, completions and man pages, fuzz/Cargo.lock); review the result with
+           `git diff`
   check    verify that every generated file is current (writes nothing)
 ";
 

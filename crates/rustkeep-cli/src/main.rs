@@ -6,12 +6,14 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 mod arena;
 mod atomic;
+mod build_info;
 mod check;
 mod fmt;
+mod generate;
 mod graph;
 mod loot;
 mod play;
@@ -21,7 +23,7 @@ mod simulate;
 mod world;
 
 #[derive(Parser)]
-#[command(name = "rustkeep", version, about = "Validate, analyse and play-test rustkeep mods")]
+#[command(name = "rustkeep", version = build_info::long_version(), about = "Validate, analyse and play-test rustkeep mods")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -95,6 +97,25 @@ enum Command {
         #[arg(long, default_value = "text")]
         format: String,
     },
+    /// Print the completion script of a shell.
+    ///
+    /// For example `rustkeep completions bash > ~/.local/share/bash-completion/completions/rustkeep`.
+    /// The release archives ship every script in their `completions` folder.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page of rustkeep, or of one of its commands, as roff.
+    ///
+    /// For example `rustkeep man check | man -l -`. The release archives ship every page in their
+    /// `man` folder.
+    Man {
+        /// A command such as `check`; without one, the page of `rustkeep` itself.
+        command: Option<String>,
+        /// Write every page (`rustkeep.1` and `rustkeep-COMMAND.1`) into this folder instead, e.g. `~/.local/share/man/man1`.
+        #[arg(long, value_name = "DIR", conflicts_with = "command")]
+        out_dir: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -117,6 +138,9 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Explain { code, all, format } => explain(code, all, &format),
         Command::Schema { draft } => schema(&draft),
+        Command::Completions { shell } => generate::print_completions(Cli::command(), shell),
+        Command::Man { command, out_dir: None } => generate::print_man_page(Cli::command(), command.as_deref()),
+        Command::Man { out_dir: Some(dir), .. } => generate::write_man_pages(Cli::command(), &dir),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -645,5 +645,10 @@ pub fn namespace_of(id: &str) -> &str {
     }
 }
 
+/// The version of the data language these tables describe (what `rustkeep --version` reports).
+/// A new event, check, action or field raises the minor number; a change that makes valid data
+/// invalid, or valid data mean something else, raises the major one.
+pub const LANGUAGE_VERSION: &str = "1.1";
+
 #[cfg(test)]
 mod tests;
