@@ -8,7 +8,7 @@ use rustkeep_data::model::{Condition, Entry, Trigger};
 use rustkeep_data::vocab::{payload, EventKind, Registry, EVENT_CAP};
 
 use super::{describe_condition, CreatureRef, Event, Game, World};
-use crate::payload::Payload;
+use crate::payload::{Payload, Value};
 use crate::trace::{TraceEvent, TraceTrigger};
 
 impl Game {
@@ -237,10 +237,18 @@ impl fmt::Display for NotFired<'_> {
             NotFired::Broken => f.write_str("trigger has validation errors"),
             NotFired::OtherEvent(on, ev) => write!(f, "listens to {}, not {}", on.name(), ev.name()),
             NotFired::NoEvent => f.write_str("trigger has no event"),
-            NotFired::When { key, payload, wanted } => match payload.shown(key) {
-                Some(v) => write!(f, "when mismatch: {key} is {v}, wanted {wanted}"),
-                None => write!(f, "when mismatch: {key} is absent, wanted {wanted}"),
-            },
+            NotFired::When { key, payload, wanted } => {
+                write!(f, "when mismatch: {key} is ")?;
+                match payload.get(key) {
+                    Some(Value::Str(s)) => f.write_str(s)?,
+                    Some(Value::Int(i)) => write!(f, "{i}")?,
+                    Some(Value::Null) if *key == rustkeep_data::vocab::payload::AFFIXES => f.write_str(&payload.shown(key).unwrap_or_default())?,
+                    Some(Value::Null) => f.write_str("null")?,
+                    Some(Value::Other(j)) => write!(f, "{j}")?,
+                    None => f.write_str("absent")?,
+                }
+                write!(f, ", wanted {wanted}")
+            }
             NotFired::Condition(i, c) => write!(f, "condition {} ({}) is false", i + 1, describe_condition(c)),
             NotFired::Chance(c) => write!(f, "chance {c} failed"),
         }
