@@ -36,6 +36,7 @@ const OWNERS: &[Owner] = &[
     Owner { package: "rustkeep-cli", test: "check_cli", files: "crates/rustkeep-cli/tests/snapshots/" },
     Owner { package: "rustkeep-cli", test: "ci_formats", files: "crates/rustkeep-cli/tests/snapshots/broken_*" },
     Owner { package: "rustkeep-cli", test: "generated_assets", files: "assets/completions/, assets/man/" },
+    Owner { package: "rustkeep-cli", test: "arena_cli", files: "docs/images/arena_core.svg" },
 ];
 
 const USAGE: &str = "usage: cargo xtask TASK

@@ -90,3 +90,14 @@ fn usage_errors_exit_with_2() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no [[enemies]]"));
 }
+
+/// The heat map of the bundled game in docs/arena.md is what the command draws today.
+/// `cargo xtask update` redraws it.
+#[test]
+fn the_documented_heat_map_is_current() {
+    let dir = temp("docs-heat-map");
+    let out = arena(&dir, &["--matrix", "--runs", "200", "--format", "svg"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let svg = String::from_utf8(out.stdout).expect("the heat map is UTF-8");
+    rustkeep_testutil::ensure_file_contents(&rustkeep_testutil::repo_path("docs/images/arena_core.svg"), &svg);
+}

@@ -19,12 +19,15 @@
 //! - `steps`: one step = one turn, character creation, the final state.
 //! - `turns`: rounds — after the player's turn every living enemy takes its own, by its `ai`.
 
+use std::collections::HashMap;
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::{Arc, Mutex};
 
 use rustkeep_data::db::Database;
 use rustkeep_data::grid::Dir;
 use rustkeep_data::model::{ActionData, Entry};
 use rustkeep_data::project::Project;
+use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::{attr, field, EventKind, Registry};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as Json};
@@ -60,6 +63,9 @@ pub struct World {
     pub project: Project,
     pub db: Database,
     pub loot: LootDb,
+    /// `file:line` of every trigger a trace has named, made once: a turn at the event cap names
+    /// the same few triggers thousands of times.
+    places: Mutex<HashMap<(FileId, usize), Arc<str>>>,
 }
 
 impl World {
@@ -68,7 +74,7 @@ impl World {
     /// validator's analysis), because broken data would run only half.
     pub fn new(project: Project, db: Database) -> World {
         let loot = LootDb::new(&db);
-        World { project, db, loot }
+        World { project, db, loot, places: Mutex::default() }
     }
 
     /// The entry in force for an ID.
@@ -84,6 +90,12 @@ impl World {
     pub fn at(&self, entry: &Entry, span_start: usize) -> String {
         let f = self.project.file(entry.file);
         format!("{}:{}", f.path, f.index.line_of(span_start) + 1)
+    }
+
+    /// [`World::at`], shared: the same place is one string however often a trace names it.
+    pub fn place(&self, entry: &Entry, span_start: usize) -> Arc<str> {
+        let mut places = self.places.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        places.entry((entry.file, span_start)).or_insert_with(|| self.at(entry, span_start).into()).clone()
     }
 
     /// Every ID in force in a registry, sorted.

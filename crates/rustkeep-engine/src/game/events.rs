@@ -2,7 +2,8 @@
 //! offered to the source creature's triggers, then the floor's or prefab's, then the started
 //! quests, and [`Game::trigger_fires`] answers whether a trigger fires.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
+use std::sync::Arc;
 
 use rustkeep_data::model::{Condition, Entry, Trigger};
 use rustkeep_data::vocab::{payload, EventKind, Registry, EVENT_CAP};
@@ -177,13 +178,19 @@ impl Game {
     /// The trace record of one trigger's verdict (empty when no trace is recorded).
     fn trace_trigger(&self, w: &World, entry: &Entry, owner: &str, t: &Trigger, verdict: &Result<(), NotFired<'_>>) -> TraceTrigger {
         if !self.tracing {
-            return TraceTrigger { owner: String::new(), at: String::new(), fired: verdict.is_ok(), reason: None, progress: None, actions: Vec::new() };
+            return TraceTrigger { owner: String::new(), at: Arc::from(""), fired: verdict.is_ok(), reason: None, progress: None, actions: Vec::new() };
         }
         TraceTrigger {
             owner: owner.to_string(),
-            at: w.at(entry, t.span.start),
+            at: w.place(entry, t.span.start),
             fired: verdict.is_ok(),
-            reason: verdict.as_ref().err().map(|r| r.to_string()),
+            // One allocation of the usual size instead of a string grown piece by piece: a turn
+            // at the event cap writes thousands of these.
+            reason: verdict.as_ref().err().map(|r| {
+                let mut s = String::with_capacity(96);
+                let _ = write!(s, "{r}");
+                s
+            }),
             progress: None,
             actions: Vec::new(),
         }
