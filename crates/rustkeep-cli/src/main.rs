@@ -17,7 +17,6 @@ mod generate;
 mod graph;
 mod loot;
 mod play;
-mod play_line;
 mod render;
 mod simulate;
 mod world;

@@ -140,6 +140,9 @@ pub enum Act<'a> {
     Move(Dir),
     /// The player waits a turn.
     Wait,
+    /// The player drops one of the inventory entry at this index onto the tile it stands on (the
+    /// floor, without a map); no event.
+    Drop(usize),
 }
 
 impl Act<'_> {
@@ -157,6 +160,7 @@ impl Act<'_> {
             Act::StartRun(f) => format!("{source} enters the dungeon{}", f.map(|f| format!(" at {f}")).unwrap_or_default()),
             Act::Move(d) => format!("{source} moves {}", d.name()),
             Act::Wait => format!("{source} waits"),
+            Act::Drop(i) => format!("{source} drops inventory entry {i}"),
             Act::Inject(e) => {
                 format!("inject {} (source {}, target {})", e.kind.name(), e.source, e.target.map(|t| t.to_string()).unwrap_or_else(|| "-".into()))
             }
@@ -219,6 +223,12 @@ pub struct Game {
     /// Whether the player left the deepest floor: the run is won (and over).
     #[serde(default)]
     pub won: bool,
+    /// The seed the game was started with (shown by `play`, so that a run can be reproduced).
+    #[serde(default)]
+    pub seed: u64,
+    /// How many enemies died in the run.
+    #[serde(default)]
+    pub kills: u64,
     /// Whether steps record their causal trace. The arena turns it off: nobody reads the traces
     /// of ten thousand fights, and building them is most of a fight's cost.
     #[serde(skip, default = "tracing_on")]
@@ -263,6 +273,8 @@ impl Game {
             shops: BTreeMap::new(),
             open_shop: None,
             won: false,
+            seed,
+            kills: 0,
             tracing: true,
             creating: false,
             bearer_cache: Default::default(),
@@ -299,6 +311,7 @@ impl Game {
             Act::StartRun(f) => self.start_dungeon(w, f),
             Act::Move(d) => self.player_move(w, d),
             Act::Wait => json!({ "effect": format!("{source} waits") }),
+            Act::Drop(i) => self.drop_item(i),
             Act::Inject(ev) => {
                 let d = format!("injected {}", ev.kind.name());
                 self.events.push_back(Event { cause: None, ..ev });

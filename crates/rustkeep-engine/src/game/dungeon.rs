@@ -301,6 +301,35 @@ impl Game {
         json!({ "effect": s })
     }
 
+    /// The player drops one of inventory entry `index` where it stands: onto its tile on a map,
+    /// else onto the floor. Dropping an equipped item takes it off.
+    pub(super) fn drop_item(&mut self, index: usize) -> Json {
+        let Some(inst) = self.player.inventory.get(index).cloned() else {
+            return json!({ "effect": format!("no effect: the player has no inventory entry {index}") });
+        };
+        let one = ItemInstance { count: 1, equipped: false, ..inst.clone() };
+        if inst.count > 1 {
+            self.player.inventory[index].count -= 1;
+        } else {
+            self.player.inventory.remove(index);
+        }
+        if inst.equipped {
+            self.bearers_changed(CreatureRef::Player);
+        }
+        let item = one.item.clone();
+        match self.map_mut() {
+            Some(m) => {
+                let pos = m.player;
+                m.loot.push(Dropped { pos, item: one });
+                json!({ "effect": format!("player dropped {item} at {pos}") })
+            }
+            None => {
+                self.floor_loot.push(one);
+                json!({ "effect": format!("player dropped {item} on the floor") })
+            }
+        }
+    }
+
     /// Rolls the piles and takes the loot on the player's tile: one `item_picked_up` per instance.
     pub(super) fn pick_up_here(&mut self, w: &World) -> Vec<String> {
         let Some(m) = self.map_mut() else { return Vec::new() };
