@@ -37,17 +37,18 @@ pub struct Target {
 
 /// Every schema, the default first.
 ///
-/// Adding one is one line here: `toml::<Type>(…)` for a TOML file users write (versioned with the
-/// data language), `json::<Type>(…, 1, …)` for the JSON output of a command, where `Type` derives
-/// `serde` and `schemars::JsonSchema` with doc comments. Then `cargo xtask update` writes its files
-/// in `schemas/` (and, for a TOML file, its copy and mapping in the VS Code extension).
+/// Adding one is one line here: `toml_file::<Type>(…)` for a TOML file users write (versioned
+/// with the data language), `json_output::<Type>(…, 1, …)` for the JSON a command writes, where
+/// `Type` derives `serde` and `schemars::JsonSchema` with doc comments. Then `cargo xtask update`
+/// writes its files in `schemas/` (and, for a TOML file editors map, its copy and mapping in the
+/// VS Code extension).
 pub const TARGETS: &[Target] = &[
     Target { name: "data", about: "a data file of a mod (registry arrays and [balance])", stem: "rustkeep", version: LANGUAGE, build: data_file_schema },
-    toml::<ModToml>("mod", "mod.toml, the manifest of a mod"),
-    toml::<RustkeepToml>("workspace", "rustkeep.toml, the workspace file"),
-    json::<CheckReport<'static>>("check-json", 1, "the output of `rustkeep check --format json`"),
-    json::<LootJson<'static>>("loot-json", 1, "the output of `rustkeep loot --format json`"),
-    json::<GraphReport<'static>>("graph-json", 1, "the output of `rustkeep graph --format json`"),
+    toml_file::<ModToml>("mod", "mod.toml, the manifest of a mod"),
+    toml_file::<RustkeepToml>("workspace", "rustkeep.toml, the workspace file"),
+    json_output::<CheckReport<'static>>("check-json", 1, "the output of `rustkeep check --format json`"),
+    json_output::<LootJson<'static>>("loot-json", 1, "the output of `rustkeep loot --format json`"),
+    json_output::<GraphReport<'static>>("graph-json", 1, "the output of `rustkeep graph --format json`"),
 ];
 
 /// The major version of the data language: the version of the schemas of files users write.
@@ -66,12 +67,12 @@ const fn major(version: &str) -> u32 {
 }
 
 /// A TOML file users write, described by the serde type `T` it deserializes into.
-const fn toml<T: JsonSchema>(name: &'static str, about: &'static str) -> Target {
+const fn toml_file<T: JsonSchema>(name: &'static str, about: &'static str) -> Target {
     Target { name, about, stem: name, version: LANGUAGE, build: derived_value::<T, true> }
 }
 
 /// The JSON output of a command, described by the serde type `T` it is serialized from.
-const fn json<T: JsonSchema>(name: &'static str, version: u32, about: &'static str) -> Target {
+const fn json_output<T: JsonSchema>(name: &'static str, version: u32, about: &'static str) -> Target {
     Target { name, about, stem: name, version, build: derived_value::<T, false> }
 }
 
