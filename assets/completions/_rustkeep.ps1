@@ -33,7 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('arena', 'arena', [CompletionResultType]::ParameterValue, 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)')
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked')
             [CompletionResult]::new('play', 'play', [CompletionResultType]::ParameterValue, 'Interactive play-test console on the loaded mods (reads commands from stdin)')
-            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a data file (for editors and other tools; docs/cli.md)')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a command''s JSON output (docs/json-schemas.md)')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'What a diagnostic code means, an example, and how to fix or silence it')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script of a shell')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page of rustkeep, or of one of its commands, as roff')
@@ -117,9 +117,11 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             break
         }
         'rustkeep;schema' {
+            [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'Which schema; `--list` shows them all with their files')
             [CompletionResult]::new('--draft', '--draft', [CompletionResultType]::ParameterName, '`2020-12` (the default) or `07` (what Taplo and Tombi read)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List every schema: its name, its file in the repository''s `schemas/`, what it describes')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'rustkeep;explain' {
@@ -149,7 +151,7 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('arena', 'arena', [CompletionResultType]::ParameterValue, 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)')
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked')
             [CompletionResult]::new('play', 'play', [CompletionResultType]::ParameterValue, 'Interactive play-test console on the loaded mods (reads commands from stdin)')
-            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a data file (for editors and other tools; docs/cli.md)')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a command''s JSON output (docs/json-schemas.md)')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'What a diagnostic code means, an example, and how to fix or silence it')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script of a shell')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page of rustkeep, or of one of its commands, as roff')

@@ -555,14 +555,18 @@ _rustkeep() {
             return 0
             ;;
         rustkeep__subcmd__schema)
-            opts="-h --draft --help"
+            opts="-h --for --draft --list --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --for)
+                    COMPREPLY=($(compgen -W "data mod workspace check-json loot-json graph-json" -- "${cur}"))
+                    return 0
+                    ;;
                 --draft)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "2020-12 07" -- "${cur}"))
                     return 0
                     ;;
                 *)

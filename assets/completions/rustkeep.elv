@@ -30,7 +30,7 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand arena 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)'
             cand graph 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
             cand play 'Interactive play-test console on the loaded mods (reads commands from stdin)'
-            cand schema 'Print the JSON Schema of a data file (for editors and other tools; docs/cli.md)'
+            cand schema 'Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a command''s JSON output (docs/json-schemas.md)'
             cand explain 'What a diagnostic code means, an example, and how to fix or silence it'
             cand completions 'Print the completion script of a shell'
             cand man 'Print the manual page of rustkeep, or of one of its commands, as roff'
@@ -105,9 +105,11 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand --help 'Print help'
         }
         &'rustkeep;schema'= {
+            cand --for 'Which schema; `--list` shows them all with their files'
             cand --draft '`2020-12` (the default) or `07` (what Taplo and Tombi read)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand --list 'List every schema: its name, its file in the repository''s `schemas/`, what it describes'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'rustkeep;explain'= {
             cand --format '`text` (default) or `markdown`'
@@ -133,7 +135,7 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand arena 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)'
             cand graph 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
             cand play 'Interactive play-test console on the loaded mods (reads commands from stdin)'
-            cand schema 'Print the JSON Schema of a data file (for editors and other tools; docs/cli.md)'
+            cand schema 'Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a command''s JSON output (docs/json-schemas.md)'
             cand explain 'What a diagnostic code means, an example, and how to fix or silence it'
             cand completions 'Print the completion script of a shell'
             cand man 'Print the manual page of rustkeep, or of one of its commands, as roff'

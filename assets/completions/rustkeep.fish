@@ -34,7 +34,7 @@ complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "simulate" -d 'Dry
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "arena" -d 'Many fights of a scenario\'s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)'
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "graph" -d 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "play" -d 'Interactive play-test console on the loaded mods (reads commands from stdin)'
-complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "schema" -d 'Print the JSON Schema of a data file (for editors and other tools; docs/cli.md)'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "schema" -d 'Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a command\'s JSON output (docs/json-schemas.md)'
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "explain" -d 'What a diagnostic code means, an example, and how to fix or silence it'
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "completions" -d 'Print the completion script of a shell'
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "man" -d 'Print the manual page of rustkeep, or of one of its commands, as roff'
@@ -88,8 +88,16 @@ complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l option -d 'A 
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l load -d 'Start from a save instead of a new character' -r -F
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l no-color -d 'Disable colours'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -s h -l help -d 'Print help'
-complete -c rustkeep -n "__fish_rustkeep_using_subcommand schema" -l draft -d '`2020-12` (the default) or `07` (what Taplo and Tombi read)' -r
-complete -c rustkeep -n "__fish_rustkeep_using_subcommand schema" -s h -l help -d 'Print help'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand schema" -l for -d 'Which schema; `--list` shows them all with their files' -r -f -a "data\t'a data file of a mod (registry arrays and [balance])'
+mod\t'mod.toml, the manifest of a mod'
+workspace\t'rustkeep.toml, the workspace file'
+check-json\t'the output of `rustkeep check --format json`'
+loot-json\t'the output of `rustkeep loot --format json`'
+graph-json\t'the output of `rustkeep graph --format json`'"
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand schema" -l draft -d '`2020-12` (the default) or `07` (what Taplo and Tombi read)' -r -f -a "2020-12\t''
+07\t''"
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand schema" -l list -d 'List every schema: its name, its file in the repository\'s `schemas/`, what it describes'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand explain" -l format -d '`text` (default) or `markdown`' -r
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand explain" -l all -d 'Print every code'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand explain" -s h -l help -d 'Print help'
@@ -104,7 +112,7 @@ complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_s
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "arena" -d 'Many fights of a scenario\'s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "graph" -d 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "play" -d 'Interactive play-test console on the loaded mods (reads commands from stdin)'
-complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "schema" -d 'Print the JSON Schema of a data file (for editors and other tools; docs/cli.md)'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "schema" -d 'Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a command\'s JSON output (docs/json-schemas.md)'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "explain" -d 'What a diagnostic code means, an example, and how to fix or silence it'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "completions" -d 'Print the completion script of a shell'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "man" -d 'Print the manual page of rustkeep, or of one of its commands, as roff'

@@ -18,6 +18,7 @@ mod graph;
 mod loot;
 mod play;
 mod render;
+mod schema;
 mod simulate;
 mod world;
 
@@ -79,12 +80,9 @@ enum Command {
     Graph(graph::Args),
     /// Interactive play-test console on the loaded mods (reads commands from stdin).
     Play(play::Args),
-    /// Print the JSON Schema of a data file (for editors and other tools; docs/cli.md).
-    Schema {
-        /// `2020-12` (the default) or `07` (what Taplo and Tombi read).
-        #[arg(long, default_value = "2020-12")]
-        draft: String,
-    },
+    /// Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a
+    /// command's JSON output (docs/json-schemas.md).
+    Schema(schema::Args),
     /// What a diagnostic code means, an example, and how to fix or silence it.
     Explain {
         /// A diagnostic code such as `unknown-event`.
@@ -136,7 +134,7 @@ fn main() -> ExitCode {
         Command::Graph(args) => graph::run(args),
         Command::Play(args) => play::run(args),
         Command::Explain { code, all, format } => explain(code, all, &format),
-        Command::Schema { draft } => schema(&draft),
+        Command::Schema(args) => schema::run(args),
         Command::Completions { shell } => generate::print_completions(Cli::command(), shell),
         Command::Man { command, out_dir: None } => generate::print_man_page(Cli::command(), command.as_deref()),
         Command::Man { out_dir: Some(dir), .. } => generate::write_man_pages(Cli::command(), &dir),
@@ -148,19 +146,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-fn schema(draft: &str) -> Result<u8, String> {
-    use rustkeep_data::schema::{data_file_schema, Draft};
-    let d = match draft {
-        "2020-12" => Draft::D2020_12,
-        "07" | "draft-07" => Draft::D07,
-        other => return Err(format!("unknown draft `{other}`: use 2020-12 or 07")),
-    };
-    let mut text = serde_json::to_string_pretty(&data_file_schema(d)).map_err(|e| e.to_string())?;
-    text.push('\n');
-    std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| e.to_string())?;
-    Ok(0)
 }
 
 fn explain(code: Option<String>, all: bool, format: &str) -> Result<u8, String> {

@@ -616,6 +616,8 @@ macro_rules! segment_chars {
 
 /// A mod id, and so the namespace of an ID, as a regular expression.
 pub const NAMESPACE_GRAMMAR: &str = namespace_grammar!();
+/// A mod id as an anchored regular expression (the JSON Schemas of `mod.toml`).
+pub const NAMESPACE_PATTERN: &str = concat!("^", namespace_grammar!(), "$");
 /// The characters of one `/`-separated segment of an ID's name, as a character-class body.
 pub const SEGMENT_CHARS: &str = segment_chars!();
 /// An ID, `namespace:name`, as a regular expression (unanchored, for messages).

@@ -180,8 +180,8 @@ pub fn sentences(names: &Names<'_>, steps: &[StepTrace]) -> Vec<String> {
             action_sentences(names, effect, &mut out);
         }
         let mut hit: Option<(&str, &str)> = None; // (attacker, victim) of the last attack_hit
-        // In causal order, as the trace shows it: an event, what its triggers did, then the
-        // events it caused.
+                                                  // In causal order, as the trace shows it: an event, what its triggers did, then the
+                                                  // events it caused.
         let mut order = Vec::with_capacity(step.events.len());
         let mut stack: Vec<usize> = step.events.iter().enumerate().filter(|(_, e)| e.cause.is_none()).map(|(i, _)| i).rev().collect();
         while let Some(i) = stack.pop() {

@@ -97,13 +97,10 @@ pub fn mismatches(recorded: &[ModStamp], loaded: &[ModStamp]) -> Vec<String> {
     for r in recorded {
         match loaded.iter().find(|l| l.id == r.id) {
             None => out.push(format!("mod `{}` {} is not loaded", r.id, r.version)),
-            Some(l) if l.version != r.version => {
-                out.push(format!("mod `{}` was version {} when recorded; version {} is loaded", r.id, r.version, l.version))
+            Some(l) if l.version != r.version => out.push(format!("mod `{}` was version {} when recorded; version {} is loaded", r.id, r.version, l.version)),
+            Some(l) if l.hash != r.hash => {
+                out.push(format!("the data of mod `{}` {} changed since the recording (data hash {} then, {} now)", r.id, r.version, r.hash, l.hash))
             }
-            Some(l) if l.hash != r.hash => out.push(format!(
-                "the data of mod `{}` {} changed since the recording (data hash {} then, {} now)",
-                r.id, r.version, r.hash, l.hash
-            )),
             Some(_) => {}
         }
     }

@@ -223,7 +223,9 @@ impl Session {
             }
             Command::Load(p) => {
                 if self.recorder.is_some() {
-                    return Err("a recorded game cannot load a save (the recording would no longer replay); quit and start `rustkeep play --load` instead".into());
+                    return Err(
+                        "a recorded game cannot load a save (the recording would no longer replay); quit and start `rustkeep play --load` instead".into()
+                    );
                 }
                 let (g, warnings) = save::read(p, &self.w)?;
                 self.g = g;
@@ -390,7 +392,9 @@ impl Session {
         match p {
             Pick::Number(n) if (1..=stock.len()).contains(n) => Ok(n - 1),
             Pick::Number(n) => Err(format!("there is no stock entry {n} ({} has {} entries)", entry_name(&self.w, Registry::Shops, shop), stock.len())),
-            Pick::Id(id) => stock.iter().position(|i| &i.item == id).ok_or_else(|| format!("{} has no {id} in stock", entry_name(&self.w, Registry::Shops, shop))),
+            Pick::Id(id) => {
+                stock.iter().position(|i| &i.item == id).ok_or_else(|| format!("{} has no {id} in stock", entry_name(&self.w, Registry::Shops, shop)))
+            }
         }
     }
 
@@ -546,7 +550,12 @@ impl Session {
             s.push_str(&format!("\n{c} {name} (enemy:{i})"));
         }
         for n in &m.npcs {
-            s.push_str(&format!("\n{} {} (NPC {})", entry_name(&self.w, Registry::Npcs, &n.npc).chars().next().unwrap_or('N'), entry_name(&self.w, Registry::Npcs, &n.npc), n.npc));
+            s.push_str(&format!(
+                "\n{} {} (NPC {})",
+                entry_name(&self.w, Registry::Npcs, &n.npc).chars().next().unwrap_or('N'),
+                entry_name(&self.w, Registry::Npcs, &n.npc),
+                n.npc
+            ));
         }
         s
     }

@@ -39,15 +39,29 @@ pub enum PromptKind {
 pub enum Overlay {
     None,
     Help,
-    Inventory { cursor: usize },
+    Inventory {
+        cursor: usize,
+    },
     Quests,
-    Shop { side: Side, cursor: usize },
+    Shop {
+        side: Side,
+        cursor: usize,
+    },
     /// The `:` command line being typed.
-    CommandLine { text: String },
+    CommandLine {
+        text: String,
+    },
     /// A file name being typed for `S` or `L`.
-    Prompt { kind: PromptKind, text: String },
+    Prompt {
+        kind: PromptKind,
+        text: String,
+    },
     /// The text a `:` command printed.
-    Output { title: String, text: String, scroll: u16 },
+    Output {
+        title: String,
+        text: String,
+        scroll: u16,
+    },
     ConfirmQuit,
 }
 

@@ -69,7 +69,10 @@ fn bar(left: i64, max: i64, width: usize) -> String {
 
 fn popup<'a>(f: &mut Frame, area: Rect, title: &'a str, body: Text<'a>, footer: &'a str) {
     f.render_widget(Clear, area);
-    let block = Block::default().borders(Borders::ALL).title(Span::styled(format!(" {title} "), bold())).title_bottom(Line::from(Span::styled(format!(" {footer} "), dim())));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(format!(" {title} "), bold()))
+        .title_bottom(Line::from(Span::styled(format!(" {footer} "), dim())));
     f.render_widget(Paragraph::new(body).block(block).wrap(Wrap { trim: false }), area);
 }
 
@@ -464,7 +467,10 @@ fn draw_overlay(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint
             let lines = text.lines().count() as u16;
             let r = centered(area, 90, (lines + 2).clamp(3, area.height));
             f.render_widget(Clear, r);
-            let block = Block::default().borders(Borders::ALL).title(format!(" {title} ")).title_bottom(Line::from(Span::styled(" ↑↓ scroll · any key closes ", dim())));
+            let block = Block::default()
+                .borders(Borders::ALL)
+                .title(format!(" {title} "))
+                .title_bottom(Line::from(Span::styled(" ↑↓ scroll · any key closes ", dim())));
             f.render_widget(Paragraph::new(text.as_str()).block(block).scroll((*scroll, 0)), r);
         }
         Overlay::ConfirmQuit => {
@@ -479,7 +485,10 @@ fn draw_shop(f: &mut Frame, s: &Session, area: Rect, side: Side, cursor: usize) 
     let r = centered(area, 96, 20);
     f.render_widget(Clear, r);
     let title = format!(" {} — you have {} gold ", entry_name(&s.w, Registry::Shops, shop), s.g.gold());
-    let block = Block::default().borders(Borders::ALL).title(Span::styled(title, bold())).title_bottom(Line::from(Span::styled(" Enter buy/sell · Tab switch · ↑↓ choose · Esc leave ", dim())));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(title, bold()))
+        .title_bottom(Line::from(Span::styled(" Enter buy/sell · Tab switch · ↑↓ choose · Esc leave ", dim())));
     let inner = block.inner(r);
     f.render_widget(block, r);
     let [buy, sell] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(inner);
