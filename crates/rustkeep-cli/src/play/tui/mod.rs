@@ -5,6 +5,12 @@
 
 mod app;
 mod draw;
+#[cfg(test)]
+mod key_tests;
+#[cfg(test)]
+mod screen_tests;
+#[cfg(test)]
+mod testing;
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,6 +18,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ratatui::crossterm::event::{self, Event, KeyEventKind};
+use ratatui::crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
+use ratatui::crossterm::{execute, queue};
 use rustkeep_engine::game::World;
 
 pub use app::{App, Flow};
@@ -56,8 +64,10 @@ pub fn app_for(w: World, args: &Args, colour: bool) -> Result<App, String> {
 /// Restores the terminal: raw mode off, the main screen back, the cursor shown. Safe to call
 /// more than once and when nothing was set up.
 fn restore() {
+    // A frame cut short (by a panic) must not leave the terminal waiting for its end.
+    let _ = execute!(std::io::stdout(), EndSynchronizedUpdate);
     ratatui::restore();
-    let _ = ratatui::crossterm::execute!(std::io::stdout(), ratatui::crossterm::cursor::Show);
+    let _ = execute!(std::io::stdout(), ratatui::crossterm::cursor::Show);
 }
 
 /// Puts the terminal back however the game ends: dropped on return, on an error and while a
@@ -88,7 +98,11 @@ pub fn run(w: World, args: &Args) -> Result<u8, String> {
     let _restorer = Restorer;
     let result = (|| -> Result<(), String> {
         loop {
+            // Each frame is one synchronized update: a terminal that knows the mode shows it
+            // whole (no tearing), the others ignore the two sequences.
+            queue!(terminal.backend_mut(), BeginSynchronizedUpdate).map_err(|e| format!("cannot draw: {e}"))?;
             terminal.draw(|f| draw(f, &mut app)).map_err(|e| format!("cannot draw: {e}"))?;
+            execute!(terminal.backend_mut(), EndSynchronizedUpdate).map_err(|e| format!("cannot draw: {e}"))?;
             if stop.load(Ordering::Relaxed) {
                 return Ok(());
             }
