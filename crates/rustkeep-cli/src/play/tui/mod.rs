@@ -13,7 +13,7 @@ mod screen_tests;
 mod testing;
 
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -82,12 +82,12 @@ impl Drop for Restorer {
 
 pub fn run(w: World, args: &Args) -> Result<u8, String> {
     let mut app = app_for(w, args, colour_wanted(args.common.no_color))?;
-    // A terminating signal sets the flag; the loop sees it within one poll and leaves normally,
-    // so the terminal is restored and the recording flushed.
-    let stop = Arc::new(AtomicBool::new(false));
+    // A terminating signal stores its number in the flag (0: none); the loop sees it within one
+    // poll and leaves normally, so the terminal is restored and the recording flushed.
+    let stop = Arc::new(AtomicUsize::new(0));
     #[cfg(unix)]
     for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP, signal_hook::consts::SIGINT] {
-        signal_hook::flag::register(signal, stop.clone()).map_err(|e| format!("cannot watch for signals: {e}"))?;
+        signal_hook::flag::register_usize(signal, stop.clone(), signal as usize).map_err(|e| format!("cannot watch for signals: {e}"))?;
     }
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -103,7 +103,7 @@ pub fn run(w: World, args: &Args) -> Result<u8, String> {
             queue!(terminal.backend_mut(), BeginSynchronizedUpdate).map_err(|e| format!("cannot draw: {e}"))?;
             terminal.draw(|f| draw(f, &mut app)).map_err(|e| format!("cannot draw: {e}"))?;
             execute!(terminal.backend_mut(), EndSynchronizedUpdate).map_err(|e| format!("cannot draw: {e}"))?;
-            if stop.load(Ordering::Relaxed) {
+            if stop.load(Ordering::Relaxed) != 0 {
                 return Ok(());
             }
             if !event::poll(Duration::from_millis(100)).map_err(|e| format!("cannot read the terminal: {e}"))? {
@@ -128,5 +128,9 @@ pub fn run(w: World, args: &Args) -> Result<u8, String> {
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(text.as_bytes());
     }
-    Ok(if stop.load(Ordering::Relaxed) { 130 } else { 0 })
+    // Ended by a signal: the shell's convention, 128 + its number (143 for SIGTERM).
+    Ok(match stop.load(Ordering::Relaxed) {
+        0 => 0,
+        signal => u8::try_from(128 + signal).unwrap_or(u8::MAX),
+    })
 }
