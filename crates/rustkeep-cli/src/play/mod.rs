@@ -4,6 +4,8 @@
 //! recording back without a terminal and prints (or saves) the final state.
 
 pub mod command;
+#[cfg(test)]
+mod hostile_tests;
 mod line;
 mod line_edit;
 pub mod narrate;

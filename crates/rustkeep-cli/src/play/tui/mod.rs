@@ -23,6 +23,8 @@ use ratatui::crossterm::{execute, queue};
 use rustkeep_engine::game::World;
 
 pub use app::{App, Flow};
+#[cfg(test)]
+pub use app::{Overlay, Side};
 pub use draw::draw;
 
 use super::session::Session;
