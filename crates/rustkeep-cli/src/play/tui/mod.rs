@@ -111,14 +111,13 @@ pub fn run(w: World, args: &Args) -> Result<u8, String> {
             if !event::poll(Duration::from_millis(100)).map_err(|e| format!("cannot read the terminal: {e}"))? {
                 continue;
             }
-            match event::read().map_err(|e| format!("cannot read the terminal: {e}"))? {
-                Event::Key(k) if k.kind != KeyEventKind::Release => {
-                    if app.key(k) == Flow::Quit {
-                        return Ok(());
-                    }
-                }
+            let flow = match event::read().map_err(|e| format!("cannot read the terminal: {e}"))? {
+                Event::Key(k) if k.kind != KeyEventKind::Release => app.key(k),
                 // A resize is drawn by the next pass of the loop.
-                _ => {}
+                _ => Flow::Continue,
+            };
+            if flow == Flow::Quit {
+                return Ok(());
             }
         }
     })();
