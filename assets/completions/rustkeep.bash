@@ -525,7 +525,7 @@ _rustkeep() {
             return 0
             ;;
         rustkeep__subcmd__play)
-            opts="-h --mods --no-color --seed --option --floor --load --line --record --replay --save --force --format --help"
+            opts="-h --mods --no-color --seed --option --load --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -543,28 +543,8 @@ _rustkeep() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --floor)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --load)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --record)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --replay)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --save)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -78,8 +78,7 @@ enum Command {
     Arena(arena::Args),
     /// The trigger graph: events, the triggers listening to them, the events they raise; cycles marked.
     Graph(graph::Args),
-    /// Play-test the loaded mods: a full-screen roguelike on a terminal, else a line console that
-    /// reads commands from stdin (docs/play.md).
+    /// Interactive play-test console on the loaded mods (reads commands from stdin).
     Play(play::Args),
     /// Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a
     /// command's JSON output (docs/json-schemas.md).
