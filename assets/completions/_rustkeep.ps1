@@ -108,10 +108,17 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
         }
         'rustkeep;play' {
             [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md')
-            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the game''s generator')
-            [CompletionResult]::new('--option', '--option', [CompletionResultType]::ParameterName, 'A character option for the new character (repeatable), e.g. `core:warrior`')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the game''s generator (default: 0 in the line console, a fresh one in the full-screen game); the game always shows it, so a run can be played again')
+            [CompletionResult]::new('--option', '--option', [CompletionResultType]::ParameterName, 'A character option for the new character (repeatable), e.g. `core:warrior`; without one, the full-screen game lets you choose')
+            [CompletionResult]::new('--floor', '--floor', [CompletionResultType]::ParameterName, 'Start the run on this floor instead of the first')
             [CompletionResult]::new('--load', '--load', [CompletionResultType]::ParameterName, 'Start from a save instead of a new character')
+            [CompletionResult]::new('--record', '--record', [CompletionResultType]::ParameterName, 'Write a recording of the game: the seed, the mods with a hash of their data, every input')
+            [CompletionResult]::new('--replay', '--replay', [CompletionResultType]::ParameterName, 'Play a recording back without a terminal and print the final state')
+            [CompletionResult]::new('--save', '--save', [CompletionResultType]::ParameterName, 'With `--replay`: write the final state as a save')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'With `--replay`: `human` (a summary) or `json` (the final state, as `simulate` prints it)')
             [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
+            [CompletionResult]::new('--line', '--line', [CompletionResultType]::ParameterName, 'The line console even on a terminal')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'With `--replay`: play it back even when the mods'' data changed since it was recorded')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break

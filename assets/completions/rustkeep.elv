@@ -97,10 +97,17 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
         }
         &'rustkeep;play'= {
             cand --mods 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md'
-            cand --seed 'Seed of the game''s generator'
-            cand --option 'A character option for the new character (repeatable), e.g. `core:warrior`'
+            cand --seed 'Seed of the game''s generator (default: 0 in the line console, a fresh one in the full-screen game); the game always shows it, so a run can be played again'
+            cand --option 'A character option for the new character (repeatable), e.g. `core:warrior`; without one, the full-screen game lets you choose'
+            cand --floor 'Start the run on this floor instead of the first'
             cand --load 'Start from a save instead of a new character'
+            cand --record 'Write a recording of the game: the seed, the mods with a hash of their data, every input'
+            cand --replay 'Play a recording back without a terminal and print the final state'
+            cand --save 'With `--replay`: write the final state as a save'
+            cand --format 'With `--replay`: `human` (a summary) or `json` (the final state, as `simulate` prints it)'
             cand --no-color 'Disable colours'
+            cand --line 'The line console even on a terminal'
+            cand --force 'With `--replay`: play it back even when the mods'' data changed since it was recorded'
             cand -h 'Print help'
             cand --help 'Print help'
         }
