@@ -2,6 +2,7 @@
 # Seeds the fuzz corpora (fuzz/corpus/<target>/) from the examples and fixtures.
 #  - data_file: every .toml of examples/ and tests/fixtures/, prefixed with the selector byte the
 #    target reads first (0x00: a data file, 0x01: the manifest).
+#  - play_save, play_recording: a save and a recording of a short game played by the CLI.
 #  - toml_mutate, lsp_edits, loot_tables, format: the inputs are `arbitrary` choices over files
 #    compiled into the targets, so their seeds are a few deterministic pseudo-random byte strings.
 set -euo pipefail
@@ -27,4 +28,8 @@ for target in ("toml_mutate", "lsp_edits", "loot_tables", "format"):
         with open(os.path.join(corpus, target, f"seed-{i}"), "wb") as f:
             f.write(bytes(rng.randrange(256) for _ in range(size)))
 PY
+# play_save, play_recording: a real save and recording of a short game, from the CLI itself.
+mkdir -p "$corpus"/{play_save,play_recording}
+(cd "$repo" && printf 'enter core:elders_hall\ngive core:gold 50\ntalk core:elder\nbuy 1\nleave\nspawn core:rat 2\nattack enemy:0\nwait\nmove n\nsave %s\nquit\n' "$corpus/play_save/seed-1" |
+  cargo run --quiet -p rustkeep-cli -- play --line --seed 3 --option core:warrior --record "$corpus/play_recording/seed-1" >/dev/null)
 echo "seeded: $(ls "$corpus/data_file" | wc -l) data files, 32 each for the arbitrary-driven targets"

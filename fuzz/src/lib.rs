@@ -1,6 +1,8 @@
 //! Shared helpers of the fuzz targets: building an in-memory project around fuzzed text, and the
 //! invariants every analysis must keep whatever the input (docs/ARCHITECTURE.md, invariant 6).
 
+pub mod play;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 

@@ -3,42 +3,59 @@
 //! - `cargo xtask update` rewrites every committed generated file: the JSON schemas under
 //!   `schemas/`, their copies in `editors/vscode/schemas/` and the extension's mapping of files to
 //!   them (`tomlValidation` in `editors/vscode/package.json`), `docs/diagnostics.md`,
-//!   `docs/reference.md`, the CLI snapshots, the engine's golden traces, the shell completions and
-//!   manual pages under `assets/`, and `fuzz/Cargo.lock`.
+//!   `docs/reference.md`, the CLI snapshots, the screens of `rustkeep play`, the engine's golden
+//!   traces, the shell completions and manual pages under `assets/`, and `fuzz/Cargo.lock`.
 //! - `cargo xtask check` verifies that all of them are current, without writing anything.
 //!
 //! Each generated file is owned by one test, which knows what the file must hold and compares it
 //! through `rustkeep_testutil::ensure_file_contents`. This task runs those tests: without
 //! `UPDATE_EXPECT` they check, with `UPDATE_EXPECT=1` they rewrite. So there is one definition of
-//! each generated file, and `cargo test --workspace` checks them all as well.
+//! each generated file, and `cargo test --workspace` checks them all as well. The screens of
+//! `rustkeep play` are `insta` snapshots: there `INSTA_UPDATE=always` rewrites and `no` checks.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 /// The environment variable of `rustkeep-testutil` that turns checks into rewrites.
 const UPDATE_VAR: &str = "UPDATE_EXPECT";
+/// The environment variable of `insta` (snapshots of the screens of `rustkeep play`): `always`
+/// writes the snapshots in place, `no` only compares.
+const INSTA_VAR: &str = "INSTA_UPDATE";
 
 /// One test target that owns generated files.
 struct Owner {
     package: &'static str,
-    test: &'static str,
+    test: Target,
     files: &'static str,
+}
+
+/// Where an owner's tests are: an integration test, or unit tests of a binary (by name filter).
+enum Target {
+    Test(&'static str),
+    Bin { bin: &'static str, filter: &'static str },
 }
 
 /// The owners, in an order where no test reads a file that a later one writes:
 /// `check_cli` compares `rustkeep explain` with `docs/diagnostics.md`, written by the first.
 const OWNERS: &[Owner] = &[
     // First: formatting moves lines of the core and the examples, which later owners quote.
-    Owner { package: "rustkeep-fmt", test: "repository", files: "crates/rustkeep-data/core/, examples/, docs/ snippets (formatted)" },
-    Owner { package: "rustkeep-check", test: "docs", files: "docs/diagnostics.md" },
-    Owner { package: "rustkeep-data", test: "reference_docs", files: "docs/reference.md" },
-    Owner { package: "rustkeep-cli", test: "schema", files: "schemas/*.schema.json" },
-    Owner { package: "rustkeep-cli", test: "editor_schemas", files: "editors/vscode/schemas/, tomlValidation in editors/vscode/package.json" },
-    Owner { package: "rustkeep-engine", test: "golden", files: "crates/rustkeep-engine/tests/golden/" },
-    Owner { package: "rustkeep-cli", test: "check_cli", files: "crates/rustkeep-cli/tests/snapshots/" },
-    Owner { package: "rustkeep-cli", test: "ci_formats", files: "crates/rustkeep-cli/tests/snapshots/broken_*" },
-    Owner { package: "rustkeep-cli", test: "generated_assets", files: "assets/completions/, assets/man/" },
-    Owner { package: "rustkeep-cli", test: "arena_cli", files: "docs/images/arena_core.svg" },
+    Owner { package: "rustkeep-fmt", test: Target::Test("repository"), files: "crates/rustkeep-data/core/, examples/, docs/ snippets (formatted)" },
+    Owner { package: "rustkeep-check", test: Target::Test("docs"), files: "docs/diagnostics.md" },
+    Owner { package: "rustkeep-data", test: Target::Test("reference_docs"), files: "docs/reference.md" },
+    Owner { package: "rustkeep-cli", test: Target::Test("schema"), files: "schemas/*.schema.json" },
+    Owner { package: "rustkeep-cli", test: Target::Test("editor_schemas"), files: "editors/vscode/schemas/, tomlValidation in editors/vscode/package.json" },
+    Owner { package: "rustkeep-engine", test: Target::Test("golden"), files: "crates/rustkeep-engine/tests/golden/" },
+    Owner { package: "rustkeep-cli", test: Target::Test("check_cli"), files: "crates/rustkeep-cli/tests/snapshots/" },
+    Owner { package: "rustkeep-cli", test: Target::Test("ci_formats"), files: "crates/rustkeep-cli/tests/snapshots/broken_*" },
+    // The screens of `rustkeep play` are insta snapshots (unit tests of the binary, which has no
+    // library): INSTA_UPDATE below turns their check into a rewrite.
+    Owner {
+        package: "rustkeep-cli",
+        test: Target::Bin { bin: "rustkeep", filter: "play::tui::screen_tests" },
+        files: "crates/rustkeep-cli/tests/snapshots/play/",
+    },
+    Owner { package: "rustkeep-cli", test: Target::Test("generated_assets"), files: "assets/completions/, assets/man/" },
+    Owner { package: "rustkeep-cli", test: Target::Test("arena_cli"), files: "docs/images/arena_core.svg" },
 ];
 
 const USAGE: &str = "usage: cargo xtask TASK
@@ -102,12 +119,16 @@ fn run(update: bool) -> Result<(), String> {
     let mut failed = Vec::new();
     for owner in OWNERS {
         let mut test = cargo();
-        test.args(["test", "--quiet", "--package", owner.package, "--test", owner.test]);
-        // An exported UPDATE_EXPECT must not turn `check` into a rewrite.
+        test.args(["test", "--quiet", "--package", owner.package]);
+        match owner.test {
+            Target::Test(name) => test.args(["--test", name]),
+            Target::Bin { bin, filter } => test.args(["--bin", bin, filter]),
+        };
+        // An exported UPDATE_EXPECT (or INSTA_UPDATE) must not turn `check` into a rewrite.
         if update {
-            test.env(UPDATE_VAR, "1");
+            test.env(UPDATE_VAR, "1").env(INSTA_VAR, "always");
         } else {
-            test.env_remove(UPDATE_VAR);
+            test.env_remove(UPDATE_VAR).env(INSTA_VAR, "no").env_remove("INSTA_FORCE_PASS");
         }
         // A rewrite stops at the first failure (a later owner may read what an earlier one
         // writes); a check goes on, to list every stale file at once.

@@ -9,6 +9,7 @@
 
 use std::path::Path;
 
+use rustkeep_data::grid::Pos;
 use rustkeep_data::vocab::Registry;
 use serde::{Deserialize, Serialize};
 
@@ -101,6 +102,9 @@ pub fn from_json(text: &str, w: &World) -> Result<(Game, Vec<String>), String> {
     {
         return Err(format!("not a valid save: {who} has health {h}, below 0"));
     }
+    if let Some(d) = &g.dungeon {
+        check_dungeon(d).map_err(|e| format!("not a valid save: {e}"))?;
+    }
     let mut warnings = Vec::new();
     g.quests.retain(|q| {
         let keep = w.exists(Registry::Quests, &q.quest);
@@ -165,6 +169,36 @@ pub fn from_json(text: &str, w: &World) -> Result<(Game, Vec<String>), String> {
     }
     g.warnings.extend(warnings.iter().cloned());
     Ok((g, warnings))
+}
+
+/// The dungeon of a save must be one the game could have made: its floor among its floors, a
+/// rectangular map, and everyone on it inside it. (Found by the hostile-save tests of `play`: a
+/// player outside the map made the way to the nearest door index past the room.)
+fn check_dungeon(d: &crate::game::Dungeon) -> Result<(), String> {
+    if d.floor >= d.floors.len() {
+        return Err(format!("the dungeon is on floor {} of {}", d.floor.saturating_add(1), d.floors.len()));
+    }
+    if d.room > d.rooms.len() {
+        return Err(format!("the dungeon is in room {} of {}", d.room.saturating_add(1), d.rooms.len()));
+    }
+    let m = &d.map;
+    let (w, h) = (m.width(), m.height());
+    if let Some(y) = m.rows.iter().position(|r| r.len() != m.rows[0].len()) {
+        return Err(format!("row {y} of the map is {} wide, row 0 is {}", m.rows[y].len(), m.rows[0].len()));
+    }
+    if m.rows.iter().any(|r| !r.is_ascii()) || i64::from(w) * i64::from(h) > 1 << 24 {
+        return Err("the map is not a grid of tiles".into());
+    }
+    let inside = |p: Pos| p.x >= 0 && p.y >= 0 && p.x < w && p.y < h;
+    let mut spots: Vec<(String, Pos)> = vec![("the player".into(), m.player)];
+    spots.extend(m.enemies.iter().map(|(i, p)| (format!("enemy:{i}"), *p)));
+    spots.extend(m.npcs.iter().map(|n| (n.npc.clone(), n.pos)));
+    spots.extend(m.piles.iter().map(|p| ("a loot pile".into(), p.pos)));
+    spots.extend(m.loot.iter().map(|l| (l.item.item.clone(), l.pos)));
+    match spots.into_iter().find(|(_, p)| !inside(*p)) {
+        Some((who, p)) => Err(format!("{who} is at {p}, outside the map ({w} × {h})")),
+        None => Ok(()),
+    }
 }
 
 fn keep(w: &World, reg: Registry, id: &str, who: &str, noun: &str, warnings: &mut Vec<String>) -> bool {

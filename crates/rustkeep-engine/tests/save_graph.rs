@@ -84,6 +84,31 @@ fn corrupt_saves_are_clear_errors() {
     assert!(e.contains("generator state"), "{e}");
 }
 
+/// A save's map must be one the game could have made: found by the hostile-save tests of `rustkeep
+/// play`, where a player outside the map made the way to the nearest door index past the room.
+#[test]
+fn a_save_with_someone_outside_its_map_is_refused() {
+    use rustkeep_engine::game::{Act, CreatureRef, Game};
+    let w = world(Project::with_bundled_core());
+    let mut g = Game::new(3, vec![], &Default::default());
+    g.create_character(&w, &[]);
+    g.run_step(&w, Act::StartRun(None), CreatureRef::Player, None);
+    let good: serde_json::Value = serde_json::from_str(&save::to_json(&g)).unwrap();
+    assert!(save::from_json(&good.to_string(), &w).is_ok());
+    let refused = |edit: &dyn Fn(&mut serde_json::Value), why: &str| {
+        let mut bad = good.clone();
+        edit(&mut bad["game"]["dungeon"]);
+        let e = save::from_json(&bad.to_string(), &w).err().unwrap_or_else(|| panic!("refused: {why}"));
+        assert!(e.starts_with("not a valid save: ") && e.contains(why), "{e}");
+    };
+    refused(&|d| d["map"]["player"]["x"] = serde_json::json!(-1), "the player is at (-1, ");
+    refused(&|d| d["map"]["player"]["y"] = serde_json::json!(99), "outside the map");
+    refused(&|d| d["map"]["rows"][1] = serde_json::json!("#"), "row 1 of the map is 1 wide");
+    refused(&|d| d["floor"] = serde_json::json!(99), "the dungeon is on floor 100 of");
+    refused(&|d| d["room"] = serde_json::json!(99), "the dungeon is in room 100 of");
+    refused(&|d| d["map"]["piles"] = serde_json::json!([{ "pos": { "x": 0, "y": 999 }, "table": null }]), "a loot pile is at (0, 999)");
+}
+
 #[test]
 fn graph_marks_the_bramble_cycle() {
     let w = world_with(&["crates/rustkeep-engine/tests/mods/thorns"]);

@@ -3,12 +3,12 @@
 //! Generates the synthetic packs (small, medium, large), then measures in one run, on the same
 //! files: the parse floor, `rustkeep check` end to end (wall, CPU, peak memory) with one thread
 //! and with every core, `rustkeep fmt --check` beside it, scaling from medium to large, and every
-//! figure the other components provide (language server latency, loot, engine). Prints a table of
+//! figure the other components provide (language server latency, loot, engine, the full-screen game). Prints a table of
 //! each figure beside its target and writes the same as JSON. Medians over `--runs` repetitions.
 //!
 //! Options: `--runs N` (default 5), `--sizes small,medium,large`, `--out FILE` (default
 //! `target/bench/report.json`), `--rustkeep PATH` (default: the `rustkeep` binary next to this one),
-//! `--only GROUPS` (a comma list of `packs`, `lsp`, `loot`, `engine`, `arena`: measure only those).
+//! `--only GROUPS` (a comma list of `packs`, `lsp`, `loot`, `engine`, `arena`, `play`: measure only those).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -4,10 +4,13 @@
 //! recording back without a terminal and prints (or saves) the final state.
 
 pub mod command;
+#[cfg(test)]
+mod hostile_tests;
 mod line;
 mod line_edit;
 pub mod narrate;
 pub mod record;
+pub mod replay;
 pub mod session;
 pub mod tui;
 
@@ -17,7 +20,6 @@ use std::path::PathBuf;
 use rustkeep_engine::save;
 
 use crate::Common;
-use command::Command;
 use session::Session;
 
 #[derive(clap::Args)]
@@ -112,36 +114,17 @@ pub fn start_recording(s: &Session, path: &std::path::Path, floor: Option<String
 /// Plays a recording back: the same new game, the same inputs, and the final state.
 fn replay(w: rustkeep_engine::game::World, path: &std::path::Path, args: &Args) -> Result<u8, String> {
     let rec = record::read(path)?;
-    let diff = record::mismatches(&rec.header.mods, &record::stamps(&w.project));
+    let shown = path.display().to_string();
     let mut out = std::io::stdout().lock();
-    if !diff.is_empty() {
-        if !args.force {
-            return Err(format!(
-                "{}: the recording does not fit the loaded mods:\n  {}\nit would not play the same game; load the mods it was made with, or replay it anyway with --force",
-                path.display(),
-                diff.join("\n  ")
-            ));
-        }
-        for d in &diff {
-            eprintln!("warning: {d} (replaying anyway: --force)");
-        }
+    for d in replay::check_fit(&w, &rec, &shown, args.force)? {
+        eprintln!("warning: {d}");
     }
-    let mut s = Session::new_game(w, rec.header.seed, rec.header.options.clone(), rec.header.floor.as_deref())
-        .map_err(|e| format!("{}: the recording cannot start its game: {e}", path.display()))?;
-    for (i, input) in rec.inputs.iter().enumerate() {
-        // The header is line 1; inputs follow, one per line.
-        let at = format!("{}: input {} (line {}) `{input}`", path.display(), i + 1, i + 2);
-        let cmd = Command::parse(input).map_err(|e| format!("{at}: {e}"))?.ok_or_else(|| format!("{at}: an empty input"))?;
-        if !cmd.changes_the_game() {
-            return Err(format!("{at}: a recording holds only commands that change the game"));
-        }
-        if let Err(e) = s.execute(&cmd) {
-            if !args.force {
-                return Err(format!("{at}: {e}; the recording no longer plays as it was recorded"));
-            }
-            eprintln!("warning: {at}: {e} (skipped: --force)");
-        }
+    let mut warnings = Vec::new();
+    let played = replay::play_back(w, &rec, &shown, args.force, &mut warnings);
+    for x in &warnings {
+        eprintln!("warning: {x}");
     }
+    let s = played?;
     if let Some(p) = &args.save {
         save::write(p, &s.g)?;
     }

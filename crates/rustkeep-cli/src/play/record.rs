@@ -176,8 +176,13 @@ pub fn read(path: &Path) -> Result<Recording, String> {
         return Err(format!("{shown}: {} bytes is more than a recording may hold ({MAX_BYTES})", meta.len()));
     }
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read the recording {shown}: {e}"))?;
-    let text = String::from_utf8(bytes).map_err(|e| format!("{shown}: not a recording: invalid UTF-8 at byte {}", e.utf8_error().valid_up_to()))?;
-    parse(&text).map_err(|e| format!("{shown}: {e}"))
+    from_bytes(&bytes).map_err(|e| format!("{shown}: {e}"))
+}
+
+/// Reads a recording from the bytes of its file.
+pub fn from_bytes(bytes: &[u8]) -> Result<Recording, String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| format!("not a recording: invalid UTF-8 at byte {}", e.valid_up_to()))?;
+    parse(text)
 }
 
 /// Reads a recording from its text.

@@ -126,10 +126,15 @@ impl Session {
     /// knows).
     pub fn from_save(w: World, path: &Path) -> Result<(Session, Vec<String>), String> {
         let (g, warnings) = save::read(path, &w)?;
+        Ok((Session::loaded(w, g), warnings))
+    }
+
+    /// A game read from a save ([`save::from_json`]), ready to play on.
+    pub fn loaded(w: World, g: Game) -> Session {
         let mut s = Session::around(w, g);
         s.warnings_seen = s.g.warnings.len();
         s.learn_enemies();
-        Ok((s, warnings))
+        s
     }
 
     fn around(w: World, g: Game) -> Session {

@@ -97,6 +97,10 @@ impl Game {
 
     pub(super) fn enter(&mut self, w: &World, id: &str) -> Json {
         if let Some(p) = w.entry(Registry::Prefabs, id) {
+            // A played run has a map: the prefab becomes the room the player stands in.
+            if self.dungeon.is_some() {
+                return json!({ "effect": self.enter_prefab_in_dungeon(w, id) });
+            }
             let rows = p.grid().map(|g| g.rows.clone()).unwrap_or_default();
             let piles = rows.iter().map(|r| r.chars().filter(|c| *c == glyph::LOOT_PILE).count()).sum::<usize>();
             let foes = rows.iter().map(|r| r.chars().filter(|c| *c == glyph::ENEMY).count()).sum::<usize>();

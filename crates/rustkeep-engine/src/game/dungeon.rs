@@ -237,17 +237,7 @@ impl Game {
     /// Leaves the room through a door: a flight if its enemies live, then the next room, the
     /// next floor, or victory out of the deepest floor.
     fn leave_room(&mut self, w: &World) -> String {
-        let mut s = String::new();
-        let living = self.living_enemies();
-        if living > 0 {
-            self.enemies.clear();
-            self.forget_removed_enemies();
-            s.push_str(&format!("fled, leaving {living} enemies behind; "));
-        }
-        if self.combat {
-            self.combat = false;
-            self.push(EventKind::CombatEnded, CreatureRef::Player, None, Payload::CombatEnded { outcome: outcome::FLED });
-        }
+        let mut s = self.flee_room();
         let d = self.dungeon.as_ref().expect("a played run");
         let (room, rooms, floor, floors) = (d.room, d.rooms.len(), d.floor, d.floors.len());
         if room + 1 < rooms {
@@ -259,6 +249,39 @@ impl Game {
             self.over = true;
             s.push_str("left the deepest floor: the run is won");
         }
+        s
+    }
+
+    /// Leaving a room while its enemies live is a flight: they are removed, and a running combat
+    /// ends as fled. Returns what happened, for the step's effect.
+    fn flee_room(&mut self) -> String {
+        let mut s = String::new();
+        let living = self.living_enemies();
+        if living > 0 {
+            self.enemies.clear();
+            self.forget_removed_enemies();
+            s.push_str(&format!("fled, leaving {living} enemies behind; "));
+        }
+        if self.combat {
+            self.combat = false;
+            self.push(EventKind::CombatEnded, CreatureRef::Player, None, Payload::CombatEnded { outcome: outcome::FLED });
+        }
+        s
+    }
+
+    /// `enter PREFAB` in a played run: the prefab takes the place of the room the player is in, as
+    /// if a door had led into it (enemies left behind are a flight), its grid instantiated like
+    /// any room's. The floor's later rooms stay as they were, so its doors lead on as before.
+    pub(super) fn enter_prefab_in_dungeon(&mut self, w: &World, id: &str) -> String {
+        let mut s = self.flee_room();
+        let d = self.dungeon.as_mut().expect("a played run");
+        let index = d.room.min(d.rooms.len());
+        if index < d.rooms.len() {
+            d.rooms[index] = id.to_string();
+        } else {
+            d.rooms.push(id.to_string());
+        }
+        s.push_str(&self.enter_room(w, index));
         s
     }
 

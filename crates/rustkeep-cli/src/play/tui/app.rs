@@ -130,6 +130,13 @@ fn describe_option(w: &World, id: &str) -> String {
     s
 }
 
+/// Picks `i` if it is not picked, else unpicks it.
+fn toggle(picked: &mut BTreeSet<usize>, i: usize) {
+    if !picked.remove(&i) {
+        picked.insert(i);
+    }
+}
+
 /// The direction a key moves in: arrows, `hjkl yubn`, the numpad (digits, and Home, End,
 /// PageUp, PageDown for the diagonals).
 pub fn direction(code: KeyCode) -> Option<Dir> {
@@ -322,11 +329,7 @@ impl App {
         match k.code {
             KeyCode::Up | KeyCode::Char('k') if n > 0 => st.cursor = (st.cursor + n - 1) % n,
             KeyCode::Down | KeyCode::Char('j') if n > 0 => st.cursor = (st.cursor + 1) % n,
-            KeyCode::Char(' ') if n > 0 => {
-                if !st.chosen.remove(&st.cursor) {
-                    st.chosen.insert(st.cursor);
-                }
-            }
+            KeyCode::Char(' ') if n > 0 => toggle(&mut st.chosen, st.cursor),
             KeyCode::Char('q') | KeyCode::Esc => self.overlay = Overlay::ConfirmQuit,
             KeyCode::Enter => self.begin(),
             _ => {}

@@ -5,16 +5,26 @@
 
 mod app;
 mod draw;
+#[cfg(test)]
+mod key_tests;
+#[cfg(test)]
+mod screen_tests;
+#[cfg(test)]
+mod testing;
 
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use ratatui::crossterm::event::{self, Event, KeyEventKind};
+use ratatui::crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
+use ratatui::crossterm::{execute, queue};
 use rustkeep_engine::game::World;
 
 pub use app::{App, Flow};
+#[cfg(test)]
+pub use app::{Overlay, Side};
 pub use draw::draw;
 
 use super::session::Session;
@@ -56,8 +66,10 @@ pub fn app_for(w: World, args: &Args, colour: bool) -> Result<App, String> {
 /// Restores the terminal: raw mode off, the main screen back, the cursor shown. Safe to call
 /// more than once and when nothing was set up.
 fn restore() {
+    // A frame cut short (by a panic) must not leave the terminal waiting for its end.
+    let _ = execute!(std::io::stdout(), EndSynchronizedUpdate);
     ratatui::restore();
-    let _ = ratatui::crossterm::execute!(std::io::stdout(), ratatui::crossterm::cursor::Show);
+    let _ = execute!(std::io::stdout(), ratatui::crossterm::cursor::Show);
 }
 
 /// Puts the terminal back however the game ends: dropped on return, on an error and while a
@@ -72,12 +84,12 @@ impl Drop for Restorer {
 
 pub fn run(w: World, args: &Args) -> Result<u8, String> {
     let mut app = app_for(w, args, colour_wanted(args.common.no_color))?;
-    // A terminating signal sets the flag; the loop sees it within one poll and leaves normally,
-    // so the terminal is restored and the recording flushed.
-    let stop = Arc::new(AtomicBool::new(false));
+    // A terminating signal stores its number in the flag (0: none); the loop sees it within one
+    // poll and leaves normally, so the terminal is restored and the recording flushed.
+    let stop = Arc::new(AtomicUsize::new(0));
     #[cfg(unix)]
     for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP, signal_hook::consts::SIGINT] {
-        signal_hook::flag::register(signal, stop.clone()).map_err(|e| format!("cannot watch for signals: {e}"))?;
+        signal_hook::flag::register_usize(signal, stop.clone(), signal as usize).map_err(|e| format!("cannot watch for signals: {e}"))?;
     }
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -88,21 +100,24 @@ pub fn run(w: World, args: &Args) -> Result<u8, String> {
     let _restorer = Restorer;
     let result = (|| -> Result<(), String> {
         loop {
+            // Each frame is one synchronized update: a terminal that knows the mode shows it
+            // whole (no tearing), the others ignore the two sequences.
+            queue!(terminal.backend_mut(), BeginSynchronizedUpdate).map_err(|e| format!("cannot draw: {e}"))?;
             terminal.draw(|f| draw(f, &mut app)).map_err(|e| format!("cannot draw: {e}"))?;
-            if stop.load(Ordering::Relaxed) {
+            execute!(terminal.backend_mut(), EndSynchronizedUpdate).map_err(|e| format!("cannot draw: {e}"))?;
+            if stop.load(Ordering::Relaxed) != 0 {
                 return Ok(());
             }
             if !event::poll(Duration::from_millis(100)).map_err(|e| format!("cannot read the terminal: {e}"))? {
                 continue;
             }
-            match event::read().map_err(|e| format!("cannot read the terminal: {e}"))? {
-                Event::Key(k) if k.kind != KeyEventKind::Release => {
-                    if app.key(k) == Flow::Quit {
-                        return Ok(());
-                    }
-                }
+            let flow = match event::read().map_err(|e| format!("cannot read the terminal: {e}"))? {
+                Event::Key(k) if k.kind != KeyEventKind::Release => app.key(k),
                 // A resize is drawn by the next pass of the loop.
-                _ => {}
+                _ => Flow::Continue,
+            };
+            if flow == Flow::Quit {
+                return Ok(());
             }
         }
     })();
@@ -114,5 +129,9 @@ pub fn run(w: World, args: &Args) -> Result<u8, String> {
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(text.as_bytes());
     }
-    Ok(if stop.load(Ordering::Relaxed) { 130 } else { 0 })
+    // Ended by a signal: the shell's convention, 128 + its number (143 for SIGTERM).
+    Ok(match stop.load(Ordering::Relaxed) {
+        0 => 0,
+        signal => u8::try_from(128 + signal).unwrap_or(u8::MAX),
+    })
 }

@@ -1,0 +1,181 @@
+//! The full-screen game end to end: the real binary in a pseudo-terminal (`portable-pty`), its
+//! output parsed by a terminal emulator (`vt100`) into the screen a player sees. Start, move,
+//! open the help and close it, quit with confirmation: the screen shows the map and the health
+//! bar, and afterwards the terminal is back as it was (main screen, cursor shown) and the exit
+//! code is 0. A SIGTERM restores the terminal too.
+
+use std::io::{Read, Write};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};
+use rustkeep_testutil::repo_root;
+
+const ROWS: u16 = 24;
+const COLS: u16 = 80;
+/// How long the game may take to show what a test waits for (a loaded machine builds and runs
+/// several test binaries at once).
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// The game running in a pseudo-terminal, with the emulator that reads its output.
+struct Game {
+    child: Box<dyn Child + Send + Sync>,
+    writer: Box<dyn Write + Send>,
+    output: Receiver<Vec<u8>>,
+    parser: vt100::Parser,
+    /// Kept open for the child's whole life: closing it would hang up the terminal.
+    _master: Box<dyn MasterPty + Send>,
+    /// Whether the child's side of the terminal was closed (it exited).
+    closed: bool,
+}
+
+impl Game {
+    fn start(args: &[&str]) -> Game {
+        let pair = native_pty_system().openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 }).expect("a pseudo-terminal");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_rustkeep"));
+        cmd.arg("play");
+        cmd.args(args);
+        cmd.cwd(repo_root());
+        cmd.env("TERM", "xterm-256color");
+        cmd.env_remove("NO_COLOR");
+        let child = pair.slave.spawn_command(cmd).expect("rustkeep starts");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().expect("a reader");
+        let writer = pair.master.take_writer().expect("a writer");
+        let (tx, output) = channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            // Linux answers EIO once the child's side is closed: the end, like EOF.
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        Game { child, writer, output, parser: vt100::Parser::new(ROWS, COLS, 0), _master: pair.master, closed: false }
+    }
+
+    /// Feeds the output that arrived within `wait` to the emulator.
+    fn pump(&mut self, wait: Duration) {
+        match self.output.recv_timeout(wait) {
+            Ok(bytes) => self.parser.process(&bytes),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => return,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                self.closed = true;
+                return;
+            }
+        }
+        while let Ok(bytes) = self.output.try_recv() {
+            self.parser.process(&bytes);
+        }
+    }
+
+    fn screen(&self) -> String {
+        self.parser.screen().contents()
+    }
+
+    /// Waits until the screen's text satisfies `what`; panics with the screen after [`PATIENCE`].
+    fn wait_for(&mut self, label: &str, what: impl Fn(&str) -> bool) {
+        self.wait_for_state(label, |s| what(&s.contents()));
+    }
+
+    /// Waits until the emulator's screen (its text and modes) satisfies `what`.
+    fn wait_for_state(&mut self, label: &str, what: impl Fn(&vt100::Screen) -> bool) {
+        let start = Instant::now();
+        while !what(self.parser.screen()) {
+            assert!(start.elapsed() < PATIENCE && !self.closed, "waited for {label}; the screen:\n{}", self.screen());
+            self.pump(Duration::from_millis(50));
+        }
+    }
+
+    fn keys(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).and_then(|()| self.writer.flush()).expect("keys written");
+    }
+
+    /// Waits for the child to exit, reading its last output; its exit code.
+    fn exit_code(&mut self) -> u32 {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("the child's status") {
+                // What it wrote on the way out (restoring the terminal) is read to the end.
+                let drain = Instant::now();
+                while !self.closed && drain.elapsed() < Duration::from_secs(5) {
+                    self.pump(Duration::from_millis(50));
+                }
+                return status.exit_code();
+            }
+            assert!(start.elapsed() < PATIENCE, "rustkeep did not exit; the screen:\n{}", self.screen());
+            self.pump(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Game {
+    fn drop(&mut self) {
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// The turn the title line shows (`… · turn N · seed …`).
+fn turn(screen: &str) -> Option<usize> {
+    let title = screen.lines().next()?;
+    title.split(" · ").find_map(|part| part.strip_prefix("turn ")).and_then(|n| n.trim().parse().ok())
+}
+
+/// The game is on screen: the title with the seed, the map with walls and the player, the
+/// health bar.
+fn playing(s: &str) -> bool {
+    s.contains("seed 5") && s.contains('@') && s.contains("# #") && s.contains("HP █") && s.contains("30/30")
+}
+
+#[test]
+fn start_move_help_and_quit_restore_the_terminal() {
+    let mut g = Game::start(&["--seed", "5", "--option", "core:warrior"]);
+    g.wait_for("the map and the health bar", playing);
+    // The cursor is hidden once the frame is out, on the alternate screen.
+    g.wait_for_state("a hidden cursor on the alternate screen", |s| s.alternate_screen() && s.hide_cursor());
+    let first = turn(&g.screen()).expect("a turn in the title");
+
+    // A move or a wait is a turn: the title counts it. (The warrior starts on a room's `@`,
+    // where a wall may be in any one direction, so both are tried.)
+    g.keys(b".");
+    g.wait_for("the next turn", |s| turn(s) == Some(first + 1));
+    g.keys(b"j");
+    g.keys(b"k");
+    g.wait_for("a move", |s| turn(s) == Some(first + 2) || turn(s) == Some(first + 3));
+
+    // `?` opens the help with every key; Esc closes it.
+    g.keys(b"?");
+    g.wait_for("the help", |s| s.contains("Help") && s.contains("command line") && s.contains("quit (asks first)"));
+    g.keys(b"\x1b");
+    g.wait_for("the map again", |s| !s.contains("quit (asks first)") && playing(s));
+
+    // `q` asks; `y` quits.
+    g.keys(b"q");
+    g.wait_for("the question", |s| s.contains("Quit the game?"));
+    g.keys(b"y");
+    assert_eq!(g.exit_code(), 0, "the screen:\n{}", g.screen());
+    let screen = g.parser.screen();
+    assert!(!screen.alternate_screen(), "back on the main screen");
+    assert!(!screen.hide_cursor(), "the cursor is shown again");
+    // The run's summary is printed on the main screen.
+    assert!(g.screen().contains("run in progress") && g.screen().contains("seed 5"), "{}", g.screen());
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_restores_the_terminal() {
+    let mut g = Game::start(&["--seed", "5", "--option", "core:warrior"]);
+    g.wait_for("the map and the health bar", playing);
+    assert!(g.parser.screen().alternate_screen());
+    let pid = g.child.process_id().expect("a pid");
+    let status = std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status().expect("kill runs");
+    assert!(status.success());
+    assert_eq!(g.exit_code(), 128 + 15, "the shell's code of a death by SIGTERM");
+    let screen = g.parser.screen();
+    assert!(!screen.alternate_screen(), "back on the main screen after SIGTERM");
+    assert!(!screen.hide_cursor(), "the cursor is shown after SIGTERM");
+}

@@ -1,0 +1,8 @@
+//! (g) Arbitrary bytes as a recording of `rustkeep play` (`--replay`, with and without `--force`):
+//! through the CLI's own reading and replaying of recordings, then played on. A clear refusal or
+//! a game that plays; never a panic.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| rustkeep_fuzz::play::replay_recording(data));

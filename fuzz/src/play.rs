@@ -1,0 +1,89 @@
+//! The saves and recordings of `rustkeep play`, read by the CLI's own code: the modules below
+//! are the source files of `crates/rustkeep-cli/src/play/` compiled into this crate (the CLI is a
+//! binary without a library), so a fuzz target runs exactly what `--load`, `load` and `--replay`
+//! run. The CLI's test `play::hostile_tests` runs the same functions on mutations of a real save
+//! and recording on a stable toolchain.
+
+// The CLI uses what these modules offer; the fuzz targets only part of it.
+#![allow(dead_code)]
+
+#[path = "../../crates/rustkeep-cli/src/play/command.rs"]
+pub mod command;
+#[path = "../../crates/rustkeep-cli/src/play/narrate.rs"]
+pub mod narrate;
+#[path = "../../crates/rustkeep-cli/src/play/record.rs"]
+pub mod record;
+#[path = "../../crates/rustkeep-cli/src/play/replay.rs"]
+pub mod replay;
+#[path = "../../crates/rustkeep-cli/src/play/session.rs"]
+pub mod session;
+
+use std::sync::OnceLock;
+
+use rustkeep_data::grid::Dir;
+use rustkeep_data::project::Project;
+use rustkeep_engine::game::World;
+use rustkeep_engine::save;
+
+use command::{Command, Pick};
+use session::Session;
+
+/// The world `rustkeep play` opens without `--mods`: the bundled core, validated.
+pub fn world() -> World {
+    let project = Project::with_bundled_core();
+    let db = rustkeep_check::analyze(&project).into_valid(&project).expect("the bundled core is valid");
+    World::new(project, db)
+}
+
+/// One world for the checks that only read it (a session owns its own).
+fn shared_world() -> &'static World {
+    static WORLD: OnceLock<World> = OnceLock::new();
+    WORLD.get_or_init(world)
+}
+
+/// Plays on a game that loaded or replayed: the views, every kind of turn, a trade.
+pub fn exercise(mut s: Session) {
+    for cmd in [Command::Status, Command::Map, Command::Inventory, Command::Quests] {
+        let _ = s.execute(&cmd);
+    }
+    let _ = s.shop_text();
+    let _ = s.living();
+    for d in Dir::ALL {
+        let _ = s.execute(&Command::Move(d));
+    }
+    for cmd in [Command::Wait, Command::Pickup, Command::Descend, Command::Attack(0), Command::Buy(Pick::Number(1)), Command::Sell(Pick::Number(1)), Command::Leave] {
+        let _ = s.execute(&cmd);
+    }
+    let _ = save::to_json(&s.g);
+}
+
+/// Arbitrary bytes as a save, as `rustkeep play --load` reads it: refused with a reason, or
+/// loaded and played on.
+pub fn load_save(bytes: &[u8]) {
+    // `save::read` reads the file as UTF-8 text first.
+    let Ok(text) = std::str::from_utf8(bytes) else { return };
+    match save::from_json(text, shared_world()) {
+        Ok((g, _warnings)) => exercise(Session::loaded(world(), g)),
+        Err(e) => assert!(!e.trim().is_empty(), "a refusal says why"),
+    }
+}
+
+/// Arbitrary bytes as a recording, as `rustkeep play --replay` reads it (with and without
+/// `--force`): refused with a reason, or played back and played on.
+pub fn replay_recording(bytes: &[u8]) {
+    let rec = match record::from_bytes(bytes) {
+        Ok(r) => r,
+        Err(e) => {
+            assert!(!e.trim().is_empty(), "a refusal says why");
+            return;
+        }
+    };
+    for force in [false, true] {
+        if replay::check_fit(shared_world(), &rec, "fuzzed", force).is_err() {
+            continue;
+        }
+        if let Ok(s) = replay::play_back(world(), &rec, "fuzzed", force, &mut Vec::new()) {
+            exercise(s);
+        }
+    }
+}
