@@ -92,7 +92,13 @@ fn payload_str<'e>(e: &'e TraceEvent, key: &str) -> &'e str {
 fn action_sentences(names: &Names<'_>, effect: &Json, out: &mut Vec<String>) {
     let action = effect.get("action").and_then(Json::as_str);
     let text = effect.get("effect").and_then(Json::as_str).unwrap_or("");
-    if let Some(a) = action {
+    if let (Some("spawn"), Some(rest)) = (action, text.strip_prefix("spawned ")) {
+        // `spawned core:rat as enemy:0, enemy:1; …`: the creature once, then how many came.
+        let creature = rest.split_whitespace().next().unwrap_or("");
+        let name = entry_name(names.w, Registry::Creatures, creature);
+        let n = rest.matches("enemy:").count();
+        out.push(if n == 1 { format!("The {name} appears.") } else { format!("{n} × {name} appear.") });
+    } else if let Some(a) = action {
         let told_by_an_event = matches!(a, "damage" | "give_item");
         if !told_by_an_event && !text.is_empty() && !text.starts_with("no effect") {
             out.push(capitalized(&names.words(text)) + ".");

@@ -99,21 +99,28 @@ pub fn run(w: World, args: &Args) -> Result<u8, String> {
     let mut terminal = ratatui::try_init().map_err(|e| format!("cannot open the terminal: {e}"))?;
     let _restorer = Restorer;
     let result = (|| -> Result<(), String> {
+        // Nothing on screen changes but by an event: frames are drawn after one, not on a clock.
+        let mut stale = true;
         loop {
-            // Each frame is one synchronized update: a terminal that knows the mode shows it
-            // whole (no tearing), the others ignore the two sequences.
-            queue!(terminal.backend_mut(), BeginSynchronizedUpdate).map_err(|e| format!("cannot draw: {e}"))?;
-            terminal.draw(|f| draw(f, &mut app)).map_err(|e| format!("cannot draw: {e}"))?;
-            execute!(terminal.backend_mut(), EndSynchronizedUpdate).map_err(|e| format!("cannot draw: {e}"))?;
+            if stale {
+                // Each frame is one synchronized update: a terminal that knows the mode shows it
+                // whole (no tearing), the others ignore the two sequences.
+                queue!(terminal.backend_mut(), BeginSynchronizedUpdate).map_err(|e| format!("cannot draw: {e}"))?;
+                terminal.draw(|f| draw(f, &mut app)).map_err(|e| format!("cannot draw: {e}"))?;
+                execute!(terminal.backend_mut(), EndSynchronizedUpdate).map_err(|e| format!("cannot draw: {e}"))?;
+                stale = false;
+            }
             if stop.load(Ordering::Relaxed) != 0 {
                 return Ok(());
             }
+            // The timeout only bounds how late a signal is noticed.
             if !event::poll(Duration::from_millis(100)).map_err(|e| format!("cannot read the terminal: {e}"))? {
                 continue;
             }
+            stale = true;
             let flow = match event::read().map_err(|e| format!("cannot read the terminal: {e}"))? {
                 Event::Key(k) if k.kind != KeyEventKind::Release => app.key(k),
-                // A resize is drawn by the next pass of the loop.
+                // A resize (or focus, paste, mouse) is drawn by the next pass of the loop.
                 _ => Flow::Continue,
             };
             if flow == Flow::Quit {
