@@ -114,7 +114,9 @@ pub fn stamps(project: &Project) -> Vec<ModStamp> {
                 fnv1a(&mut hash, text.as_bytes());
                 fnv1a(&mut hash, &[0]);
             }
-            ModStamp { id: m.id.clone(), version: m.manifest.version.clone().unwrap_or_default(), hash: format!("fnv1a64:{hash:016x}") }
+            // The bundled core has no manifest: its version is the toolkit's that carries it.
+            let version = m.manifest.version.clone().unwrap_or_else(|| if m.root.is_none() { env!("CARGO_PKG_VERSION").to_string() } else { String::new() });
+            ModStamp { id: m.id.clone(), version, hash: format!("fnv1a64:{hash:016x}") }
         })
         .collect()
 }
