@@ -68,6 +68,10 @@ fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
 }
 
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
+}
+
 fn json(o: &Output) -> Value {
     serde_json::from_str(&stdout(o)).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", stdout(o)))
 }
@@ -276,14 +280,107 @@ fn fix_repairs_typos_in_place_and_keeps_the_layout() {
     let found = codes_and_lines(&json(&o));
     assert_eq!(found, [("quests.toml".to_string(), "unknown-event".to_string(), 11), ("quests.toml".into(), "unknown-reference".into(), 12)]);
 
+    // The event is one letter from one event name: safe. The prefab is another ID: only on request.
     let o = run(&t.0, &["check", "--fix", "--format", "json"]);
+    assert_eq!(code(&o), 1, "the unknown prefab is left: {}", stdout(&o));
+    assert_eq!(codes_and_lines(&json(&o)), [("quests.toml".to_string(), "unknown-reference".to_string(), 12)]);
+    let err = stderr(&o);
+    assert!(err.contains("quests.toml:11: `\"room_entred\"` → `\"room_entered\"` (replace with `room_entered`)"), "{err}");
+    assert!(err.contains("applied 1 fix in 1 file"), "{err}");
+    assert!(err.contains("1 more fix is available with `--fix --unsafe-fixes`"), "{err}");
+    assert_eq!(t.read("quests.toml"), before.replace("\"room_entred\"", "\"room_entered\""));
+
+    let o = run(&t.0, &["check", "--fix", "--unsafe-fixes", "--format", "json"]);
     assert_eq!(code(&o), 0, "after fixing, the mod is clean: {}", stdout(&o));
     assert!(json(&o)["diagnostics"].as_array().expect("an array").is_empty());
+    assert!(stderr(&o).contains("quests.toml:12: `\"core:libary\"` → `\"core:library\"` (replace with `core:library`, unsafe)"), "{}", stderr(&o));
     let after = t.read("quests.toml");
     let expected = before.replace("\"room_entred\"", "\"room_entered\"").replace("\"core:libary\"", "\"core:library\"");
     assert_eq!(after, expected, "only the two values changed; comments and alignment kept");
     let o = run(&t.0, &["check"]);
     assert_eq!(code(&o), 0);
+    assert_eq!(code(&run(&t.0, &["check", "--unsafe-fixes"])), 2, "`--unsafe-fixes` goes with `--fix` or `--diff`");
+}
+
+/// The issue that made fixes safe: `core:sword` is no item, and the nearest ID by spelling
+/// (`core:gold`) is an unrelated one. `--fix` must leave it for the author.
+#[test]
+fn fix_never_replaces_an_id_by_another_one() {
+    let t = TempDir::new("fix_ids");
+    t.write("mod.toml", "[mod]\nid = \"lantern_guild\"\nname = \"Lantern Guild\"\nversion = \"0.1.0\"\n");
+    let text = "[[items]]\nid = \"lantern_guild:docht\"\nname = \"Wick\"\n\n[[loot_tables]]\nid = \"lantern_guild:stash\"\nentries = [\n  { item = \"core:sword\", weight = 1 },\n  { item = \"lantern_guild:ol\", weight = 1 },\n  { item = \"lantern_guild:docht\", weight = 1 },\n]\n\n[[creatures]]\nid = \"lantern_guild:moth\"\nname = \"Moth\"\nloot = \"lantern_guild:stash\"\n";
+    t.write("data.toml", text);
+    let o = run(&t.0, &["check", "--fix"]);
+    assert_eq!(code(&o), 1);
+    assert_eq!(t.read("data.toml"), text, "nothing was changed");
+    assert!(!stderr(&o).contains("applied"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("2 more fixes are available with `--fix --unsafe-fixes`"), "{}", stderr(&o));
+    // The human report says which fixes are safe.
+    assert!(stdout(&o).contains("(unsafe: only with `--fix --unsafe-fixes`, or in the editor)"), "{}", stdout(&o));
+}
+
+/// `examples/broken` holds mistakes whose fixes uncover each other's neighbours; one `--fix` run
+/// settles them all and lists every change, and a second run has nothing left to do.
+#[test]
+fn fix_on_the_broken_example_settles_in_one_run_and_lists_every_change() {
+    let t = TempDir::copy_of("examples/broken");
+    let o = run(&t.0, &["check", "--fix", "--format", "json"]);
+    assert_eq!(code(&o), 1, "the broken example keeps the mistakes no fix can repair");
+    assert_snapshot("fix_broken_changes.txt", &stderr(&o));
+    let again = run(&t.0, &["check", "--fix", "--format", "json"]);
+    assert!(!stderr(&again).contains("applied"), "a second run changed something:\n{}", stderr(&again));
+    assert_eq!(stdout(&again), stdout(&o), "the report after the first run is the final one");
+
+    // `--diff` on a fresh copy shows the same changes and writes nothing.
+    let fresh = TempDir::copy_of("examples/broken");
+    let before = fresh.read("smithy/items.toml");
+    let d = run(&fresh.0, &["check", "--diff"]);
+    assert_eq!(code(&d), 1, "something would change");
+    assert_eq!(fresh.read("smithy/items.toml"), before, "--diff writes nothing");
+    assert!(stdout(&d).contains("--- a/smithy/items.toml\n+++ b/smithy/items.toml\n"), "{}", stdout(&d));
+    assert!(stdout(&d).contains("-[[item]] # expect: unknown-registry\n+[[items]] # expect: unknown-registry\n"), "{}", stdout(&d));
+    let listed: Vec<String> = stderr(&d).lines().filter(|l| l.contains(" → ")).map(String::from).collect();
+    let applied: Vec<String> = stderr(&o).lines().filter(|l| l.contains(" → ")).map(String::from).collect();
+    assert_eq!(listed, applied);
+    // Nothing to fix: exit 0, empty diff.
+    let clean = TempDir::copy_of("tests/fixtures/clean_everything");
+    let d = run(&clean.0, &["check", "--diff"]);
+    assert_eq!((code(&d), stdout(&d)), (0, String::new()));
+}
+
+/// Three mistakes in one action, each hidden behind the one before it, and a registry written as
+/// one table followed by a sub-table header: one run fixes them all.
+#[test]
+fn fix_repeats_until_nothing_changes() {
+    let t = TempDir::new("fix_passes");
+    t.write("mod.toml", "[mod]\nid = \"passes\"\nname = \"Passes\"\nversion = \"0.1.0\"\n");
+    t.write(
+        "data.toml",
+        "[[npcs]]\nid = \"passes:guide\"\nname = \"Guide\"\non_talk = [ { action = \"strat_quest\", qest = \"passes:walk\" } ]\n\n[[quests]]\nid = \"passes:walk\"\nname = \"Walk\"\non = \"turn_startd\"\nactions = [ { acton = \"heal\", amout = 2, taget = \"self\" } ]\n\n[[item]]\nid = \"passes:lamp\"\nname = \"Lamp\"\n\n[[items.triggers]]\non = \"item_used\"\nactions = [ { action = \"heal\", amount = 1, target = \"self\" } ]\n",
+    );
+    let o = run(&t.0, &["check", "--fix"]);
+    assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
+    let fixed = t.read("data.toml");
+    assert!(fixed.contains("{ action = \"start_quest\", quest = \"passes:walk\" }"), "{fixed}");
+    assert!(fixed.contains("on = \"turn_started\""), "{fixed}");
+    assert!(fixed.contains("{ action = \"heal\", amount = 2, target = \"self\" }"), "{fixed}");
+    assert!(fixed.contains("[[items]]\nid = \"passes:lamp\""), "{fixed}");
+    assert_eq!(stderr(&o).lines().filter(|l| l.contains(" → ")).count(), 7, "{}", stderr(&o));
+}
+
+#[test]
+fn a_registry_written_as_one_table_is_fixed_and_a_stray_sub_table_is_explained() {
+    let t = TempDir::new("fix_tables");
+    t.write("mod.toml", "[mod]\nid = \"tables\"\nname = \"Tables\"\nversion = \"0.1.0\"\n");
+    t.write("a.toml", "[items]\nid = \"tables:lamp\"\nname = \"Lamp\"\n");
+    t.write("b.toml", "[[npcs]]\nid = \"tables:guide\"\nname = \"Guide\"\n\n[[items.triggers]]\non = \"item_used\"\n");
+    let o = run(&t.0, &["check", "--format", "json"]);
+    let v = json(&o);
+    let msgs: Vec<&str> = v["diagnostics"].as_array().unwrap().iter().map(|d| d["message"].as_str().unwrap()).collect();
+    assert!(msgs.iter().any(|m| m.contains("write `[[items]]`, not `[items]`")), "{msgs:?}");
+    assert!(msgs.iter().any(|m| m.contains("`[[items.triggers]]` adds to the last `[[items]]` entry above it, but there is none")), "{msgs:?}");
+    run(&t.0, &["check", "--fix"]);
+    assert_eq!(t.read("a.toml"), "[[items]]\nid = \"tables:lamp\"\nname = \"Lamp\"\n");
 }
 
 // ---------------------------------------------------------------------------------------------

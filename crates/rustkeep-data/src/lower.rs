@@ -261,7 +261,8 @@ impl<'t> Lower<'t> {
             }
             let Some(registry) = Registry::from_key(name) else {
                 let candidates = REGISTRIES.iter().map(|r| r.key).chain([BALANCE_KEY]);
-                let suggestion = suggest::closest(name, candidates);
+                let judged = suggest::closest_judged(name, candidates);
+                let suggestion = judged.map(|j| j.0);
                 let mut msg = format!("`{name}` is not a registry");
                 if let Some(s) = suggestion {
                     msg.push_str(&format!("; did you mean `{s}`?"));
@@ -269,8 +270,8 @@ impl<'t> Lower<'t> {
                 msg.push_str(&format!(" Registries: {}, and the table `[balance]`", suggest::list(REGISTRIES.iter().map(|r| r.key))));
                 let span = key.span();
                 let d = self.diag(Code::UnknownRegistry, span, msg);
-                if let Some(s) = suggestion {
-                    *d = d.clone().with_fix(format!("rename to `{s}`"), s);
+                if let Some((s, safety)) = judged {
+                    *d = d.clone().with_fix(format!("rename to `{s}`"), s, safety);
                 }
                 continue;
             };
@@ -283,11 +284,41 @@ impl<'t> Lower<'t> {
                         }
                     }
                 }
-                DeValue::Table(_) => {
-                    self.diag(Code::WrongType, key.span(), format!("`{name}` must be an array of tables: write `[[{name}]]`, not `[{name}]`"));
-                }
+                DeValue::Table(_) => self.registry_as_table(name, key.span(), value.span()),
                 _ => self.wrong_type(name, "an array of tables", value),
             }
+        }
+    }
+
+    /// A registry written as one table instead of an array of tables: a `[items]` header, an
+    /// inline `items = { … }`, or a `[[items.triggers]]` header with no `[[items]]` entry before
+    /// it (TOML then makes `items` a table of its own). Each gets the fix that keeps what was
+    /// written; the last has none, as the entry's own header is what is missing.
+    fn registry_as_table(&mut self, name: &str, key: Span, value: Span) {
+        let text = self.text;
+        let before = text[..key.start].trim_end_matches([' ', '\t']);
+        let after = text[key.end..].trim_start_matches([' ', '\t']);
+        if before.ends_with('[') && !before.ends_with("[[") && after.starts_with(']') && !after.starts_with("]]") {
+            let open = before.len() - 1;
+            let close = text.len() - after.len() + 1;
+            let header = &text[open..close];
+            let msg = format!("`{name}` must be an array of tables: write `[[{name}]]`, not `{header}`");
+            let fixed = format!("[{header}]");
+            let d = self.diag(Code::WrongType, key, msg);
+            *d = d.clone().with_fix_at(open..close, format!("write `{fixed}`"), fixed, crate::diag::Applicability::Safe);
+        } else if before.ends_with("[[") && after.starts_with('.') {
+            let sub = after[1..].split([']', ' ', '\t']).next().unwrap_or("");
+            let msg = format!(
+                "`[[{name}.{sub}]]` adds to the last `[[{name}]]` entry above it, but there is none: write the entry's `[[{name}]]` header first (or fix its spelling)"
+            );
+            self.diag(Code::WrongType, key, msg);
+        } else if text.get(value.clone()).is_some_and(|v| v.starts_with('{')) {
+            let msg = format!("`{name}` must be an array of tables: write `{name} = [{{ … }}]`, not `{name} = {{ … }}`");
+            let fixed = format!("[{}]", &text[value.clone()]);
+            let d = self.diag(Code::WrongType, value.clone(), msg);
+            *d = d.clone().with_fix("put the table in a list", fixed, crate::diag::Applicability::Safe);
+        } else {
+            self.diag(Code::WrongType, key, format!("`{name}` must be an array of tables: write `[[{name}]]`, not `[{name}]`"));
         }
     }
 
@@ -319,6 +350,7 @@ impl<'t> Lower<'t> {
                 None => {
                     let present: Vec<&str> = table.keys().map(|k| k.get_ref().as_ref()).collect();
                     let suggestion = suggest::closest(name, defs.iter().map(|d| d.name).filter(|n| !present.contains(n)));
+                    let safety = suggestion.map(|s| suggest::judge(name, s, defs.iter().map(|d| d.name)));
                     let mut msg = format!("{what} has no field `{name}`");
                     if let Some(s) = suggestion {
                         msg.push_str(&format!("; did you mean `{s}`?"));
@@ -326,8 +358,8 @@ impl<'t> Lower<'t> {
                     msg.push_str(&format!(" Fields: {}", suggest::list(defs.iter().map(|d| d.name))));
                     let span = key.span();
                     let d = self.diag(code, span, msg);
-                    if let Some(s) = suggestion {
-                        *d = d.clone().with_fix(format!("rename to `{s}`"), s);
+                    if let (Some(s), Some(safety)) = (suggestion, safety) {
+                        *d = d.clone().with_fix(format!("rename to `{s}`"), s, safety);
                     }
                 }
             }
@@ -398,7 +430,7 @@ impl<'t> Lower<'t> {
         let msg = format!("`{s}` is not a valid {what}: IDs are `namespace:name` in lower case letters, digits and `_` (`{ID_GRAMMAR}`)");
         let d = self.diag(Code::InvalidId, span, msg);
         if vocab::is_valid_id(&fixed) {
-            *d = d.clone().with_fix(format!("write `{fixed}`"), toml_string(&fixed));
+            *d = d.clone().with_fix(format!("write `{fixed}`"), toml_string(&fixed), suggest::judge_id(s, &fixed));
         }
     }
 
@@ -457,7 +489,8 @@ impl<'t> Lower<'t> {
         names: impl Iterator<Item = &'a str> + Clone,
         aliases: &'a [(&'a str, &'a str)],
     ) {
-        let suggestion = suggest::closest_with_aliases(s, names.clone(), aliases);
+        let judged = suggest::closest_judged_with_aliases(s, names.clone(), aliases);
+        let suggestion = judged.map(|j| j.0);
         let mut msg = format!("`{s}` is not {} {noun}", if noun.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" });
         if let Some(sug) = suggestion {
             msg.push_str(&format!("; did you mean `{sug}`?"));
@@ -469,8 +502,8 @@ impl<'t> Lower<'t> {
         }
         msg.push_str(&format!(" {plural}: {}", suggest::list(names)));
         let d = self.diag(code, span, msg);
-        if let Some(sug) = suggestion {
-            *d = d.clone().with_fix(format!("replace with `{sug}`"), toml_string(sug));
+        if let Some((sug, safety)) = judged {
+            *d = d.clone().with_fix(format!("replace with `{sug}`"), toml_string(sug), safety);
         }
     }
 }

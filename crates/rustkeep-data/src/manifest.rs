@@ -27,15 +27,16 @@ fn diag(out: &mut Vec<Diagnostic>, file: FileId, code: Code, span: Span, msg: im
 }
 
 fn unknown_key(out: &mut Vec<Diagnostic>, file: FileId, key: &str, span: Span, known: &[&str], what: &str) {
-    let suggestion = suggest::closest(key, known.iter().copied());
+    let judged = suggest::closest_judged(key, known.iter().copied());
+    let suggestion = judged.map(|j| j.0);
     let mut msg = format!("{what} has no field `{key}`");
     if let Some(s) = suggestion {
         msg.push_str(&format!("; did you mean `{s}`?"));
     }
     msg.push_str(&format!(" Fields: {}", suggest::list(known)));
     let mut d = Diagnostic::new(Code::UnknownField, Loc { file, span }, msg);
-    if let Some(s) = suggestion {
-        d = d.with_fix(format!("rename to `{s}`"), s);
+    if let Some((s, safety)) = judged {
+        d = d.with_fix(format!("rename to `{s}`"), s, safety);
     }
     out.push(d);
 }

@@ -115,7 +115,7 @@ pub fn load_order(project: &Project, diags: &mut Vec<Diagnostic>) -> Vec<usize> 
                         }
                         let mut d = Diagnostic::new(Code::UnknownDependency, Loc { file: f, span: dep.span.clone() }, msg);
                         if let Some(s) = sug {
-                            d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s));
+                            d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s), suggest::judge_id(&dep.value, s));
                         }
                         diags.push(d);
                     }
@@ -268,7 +268,9 @@ fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut
                         format!("`id` is `{}` but `overrides` is `{}`: an override keeps the ID it replaces", id.value, ov.value),
                     )
                     .with_related(loc(&ov.span), "the ID being overridden")
-                    .with_fix(format!("use `{}`", ov.value), crate::diag::toml_string(&ov.value)),
+                    // The entry already stands for the ID it overrides: writing that ID changes nothing
+                    // but the mistake.
+                    .with_fix(format!("use `{}`", ov.value), crate::diag::toml_string(&ov.value), crate::diag::Applicability::Safe),
                 );
             }
         }
@@ -298,7 +300,7 @@ fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut
                 }
                 let mut d = Diagnostic::new(Code::OverrideMissingTarget, loc(&ov.span), msg);
                 if let Some(s) = sug {
-                    d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s));
+                    d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s), suggest::judge_id(&ov.value, s));
                 }
                 diags.push(d);
             }

@@ -1,4 +1,8 @@
-//! "Did you mean": the closest candidate by edit distance, plus known aliases.
+//! "Did you mean": the closest candidate by edit distance, plus known aliases, and whether a
+//! suggestion is certain enough to be applied without asking ([`judge`]; docs/checking.md, "Fix
+//! safety").
+
+use crate::diag::Applicability;
 
 /// Levenshtein distance over Unicode scalar values, bounded: returns `None` once it exceeds `max`.
 /// IDs and names are ASCII, so that case runs on bytes with one reusable row and no allocation
@@ -81,6 +85,104 @@ pub fn closest_with_aliases<'a>(word: &str, candidates: impl IntoIterator<Item =
     closest(word, candidates)
 }
 
+/// The optimal-string-alignment distance of two short ASCII-or-not strings, bounded like
+/// [`distance`]: Levenshtein plus the swap of two neighbouring characters as one edit
+/// (`atack` → `attack` is one edit, and so is `tonsg` → `tongs`).
+pub fn swap_distance(a: &str, b: &str, max: usize) -> Option<usize> {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > max {
+        return None;
+    }
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for (i, row) in d.chunks_mut(w).enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d.iter_mut().enumerate().take(w) {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        let mut row_min = usize::MAX;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * w + j] + 1).min(d[i * w + j - 1] + 1).min(d[(i - 1) * w + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+            row_min = row_min.min(v);
+        }
+        if b.is_empty() {
+            row_min = d[i * w];
+        }
+        if row_min > max {
+            return None;
+        }
+    }
+    let v = d[a.len() * w + b.len()];
+    (v <= max).then_some(v)
+}
+
+/// Whether replacing `word` by `suggestion`, one of the names of a closed vocabulary
+/// (`candidates`: registry names, field names, events, checks, actions, attributes, damage types,
+/// the values of an enumeration), is certainly what was meant. It is when the two are the same
+/// name but for case and surrounding spaces, or when they are one edit apart (one character
+/// inserted, deleted, replaced, or two neighbours swapped) and no other candidate is within one
+/// edit of `word`. Anything else is a guess, applied only on request.
+///
+/// IDs are not a closed vocabulary: a different ID is a different thing, so a fix that changes
+/// an ID is judged by [`judge_id`], never by this.
+pub fn judge<'a>(word: &str, suggestion: &str, candidates: impl IntoIterator<Item = &'a str>) -> Applicability {
+    let w = word.trim().to_lowercase();
+    if w == suggestion.to_lowercase() {
+        return Applicability::Safe;
+    }
+    if swap_distance(&w, suggestion, 1).is_none() {
+        return Applicability::Unsafe;
+    }
+    let close = candidates.into_iter().filter(|c| swap_distance(&w, &c.to_lowercase(), 1).is_some()).take(2).count();
+    if close == 1 {
+        Applicability::Safe
+    } else {
+        Applicability::Unsafe
+    }
+}
+
+/// Whether replacing the ID (or tag, or mod id) `from` by `to` keeps its meaning: only when they
+/// differ in case alone. Any other change names a different thing, however close the spelling
+/// (`core:rat` and `core:bat` are one letter apart).
+pub fn judge_id(from: &str, to: &str) -> Applicability {
+    if from.trim().eq_ignore_ascii_case(to) {
+        Applicability::Safe
+    } else {
+        Applicability::Unsafe
+    }
+}
+
+/// [`closest`] together with its [`judge`]ment over the same candidates.
+pub fn closest_judged<'a, I>(word: &str, candidates: I) -> Option<(&'a str, Applicability)>
+where
+    I: IntoIterator<Item = &'a str> + Clone,
+{
+    let s = closest(word, candidates.clone())?;
+    Some((s, judge(word, s, candidates)))
+}
+
+/// [`closest_with_aliases`] with its judgement: an alias is a different word for the same thing
+/// in another game's terms (`enemy_killed` → `creature_died`), never a typo, so it is not applied
+/// without asking.
+pub fn closest_judged_with_aliases<'a, I>(word: &str, candidates: I, aliases: &'a [(&'a str, &'a str)]) -> Option<(&'a str, Applicability)>
+where
+    I: IntoIterator<Item = &'a str> + Clone,
+{
+    let lower = word.trim().to_lowercase();
+    if let Some((_, to)) = aliases.iter().find(|(from, _)| *from == lower) {
+        return Some((to, Applicability::Unsafe));
+    }
+    closest_judged(word, candidates)
+}
+
 /// A bounded list of names for messages: "`a`, `b`, `c`".
 pub fn list(names: impl IntoIterator<Item = impl AsRef<str>>) -> String {
     names.into_iter().map(|n| format!("`{}`", n.as_ref())).collect::<Vec<_>>().join(", ")
@@ -99,5 +201,36 @@ mod tests {
         assert_eq!(closest("self ", ["self", "target"]), Some("self"));
         assert_eq!(closest("xyzzy", ["quests", "items"]), None);
         assert_eq!(closest_with_aliases("enemy_killed", ["creature_died"], &[("enemy_killed", "creature_died")]), Some("creature_died"));
+    }
+
+    #[test]
+    fn swaps_count_as_one_edit() {
+        assert_eq!(swap_distance("tonsg", "tongs", 3), Some(1));
+        assert_eq!(swap_distance("atack", "attack", 3), Some(1));
+        assert_eq!(swap_distance("sword", "gold", 3), Some(3));
+        assert_eq!(swap_distance("", "ab", 3), Some(2));
+        assert_eq!(swap_distance("ab", "", 3), Some(2));
+        assert_eq!(swap_distance("abcdef", "uvwxyz", 2), None);
+    }
+
+    #[test]
+    fn only_unique_close_suggestions_are_safe() {
+        use Applicability::{Safe, Unsafe};
+        // Case and spaces only.
+        assert_eq!(judge("Items", "items", ["items", "affixes"]), Safe);
+        assert_eq!(judge("self ", "self", ["self", "target"]), Safe);
+        // One edit, one candidate that close.
+        assert_eq!(judge("prise", "price", ["price", "name", "tags"]), Safe);
+        assert_eq!(judge("item", "items", ["items", "affixes", "quests"]), Safe);
+        // One edit, but another name is just as close: a guess.
+        assert_eq!(judge("cat", "bat", ["bat", "rat"]), Unsafe);
+        // Two edits: a guess.
+        assert_eq!(judge("dmg", "damage", ["damage", "armor"]), Unsafe);
+        // An alias is another word, not a typo.
+        assert_eq!(closest_judged_with_aliases("enemy_killed", ["creature_died"], &[("enemy_killed", "creature_died")]), Some(("creature_died", Unsafe)));
+        // IDs: case only.
+        assert_eq!(judge_id("core:Rat", "core:rat"), Safe);
+        assert_eq!(judge_id("core:bat", "core:rat"), Unsafe);
+        assert_eq!(judge_id("core:sword", "core:gold"), Unsafe);
     }
 }

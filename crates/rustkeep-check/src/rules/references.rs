@@ -46,7 +46,7 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
             }
             let mut d = Diagnostic::new(Code::UnknownReference, loc, msg);
             if let Some(s) = sug {
-                d = d.with_fix(format!("replace with `{s}`"), toml_string(s));
+                d = d.with_fix(format!("replace with `{s}`"), toml_string(s), suggest::judge_id(&r.id, s));
             }
             out.push(d);
         }

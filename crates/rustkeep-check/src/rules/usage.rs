@@ -57,7 +57,7 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
             }
             let mut d = Diagnostic::new(Code::UnknownTag, Loc { file: FileId(i as u32), span: r.span.clone() }, msg);
             if let Some(s) = sug {
-                d = d.with_fix(format!("replace with `{s}`"), rustkeep_data::diag::toml_string(s));
+                d = d.with_fix(format!("replace with `{s}`"), rustkeep_data::diag::toml_string(s), suggest::judge_id(&r.id, s));
             }
             out.push(d);
         }

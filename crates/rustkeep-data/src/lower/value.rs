@@ -98,11 +98,11 @@ impl Lower<'_> {
                 if options.contains(&s) {
                     return Some(Value::Str(s.to_string()));
                 }
-                let suggestion = suggest::closest(s, options.iter().copied());
+                let suggestion = suggest::closest_judged(s, options.iter().copied());
                 let msg = format!("`{s}` is not a valid `{name}`; expected {}", def.ty.describe());
                 let d = self.diag(Code::WrongType, span, msg);
-                if let Some(sug) = suggestion {
-                    *d = d.clone().with_fix(format!("replace with `{sug}`"), toml_string(sug));
+                if let Some((sug, safety)) = suggestion {
+                    *d = d.clone().with_fix(format!("replace with `{sug}`"), toml_string(sug), safety);
                 }
                 None
             }
@@ -128,10 +128,10 @@ impl Lower<'_> {
                     who::SELF | who::TARGET => Some(Value::Str(s.to_string())),
                     _ => {
                         let code = if ctx == Ctx::Action { Code::MalformedAction } else { Code::MalformedCondition };
-                        let suggestion = suggest::closest(s, who::ALL.iter().copied());
+                        let suggestion = suggest::closest_judged(s, who::ALL.iter().copied());
                         let d = self.diag(code, span, format!("`{name}` must be `self` or `target`, not {}", toml_string(s)));
-                        if let Some(sug) = suggestion {
-                            *d = d.clone().with_fix(format!("replace with `{sug}`"), toml_string(sug));
+                        if let Some((sug, safety)) = suggestion {
+                            *d = d.clone().with_fix(format!("replace with `{sug}`"), toml_string(sug), safety);
                         }
                         None
                     }

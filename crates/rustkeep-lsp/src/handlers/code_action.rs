@@ -43,7 +43,9 @@ pub fn actions_for(state: &State, fid: FileId, u: &Uri, d: &Diagnostic) -> Vec<C
     let text = state.text(fid);
     let mut out = Vec::new();
     if let Some(fix) = &d.fix {
-        let e = TextEdit { range: state.range(fid, &d.loc.span), new_text: fix.replacement.clone() };
+        // Every fix is offered here, the unsafe ones too (the author sees the edit before taking
+        // it); only a safe one is the preferred action that editors apply with one key.
+        let e = TextEdit { range: state.range(fid, &fix.span), new_text: fix.replacement.clone() };
         out.push(action(capitalize(&fix.message), &ld, u, vec![e], rustkeep_check::fix::is_safe(d)));
     }
     if d.code == Code::MissingField {
