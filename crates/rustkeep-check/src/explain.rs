@@ -152,9 +152,9 @@ docs! {
         "Set `id` to the overridden ID, or omit it."
     }
     OverrideConflict => {
-        "Two mods override the same ID (or set the same `[balance]` key). The later mod in load order wins and the earlier override has no effect. Overriding a core entry once is normal.",
+        "Two mods override the same ID (or set the same `[balance]` key) and neither names the other in `depends` or `load_after`, so which one wins depends on their ids alone: the later in load order wins and the earlier override has no effect. Overriding a core entry once is normal, and so is a mod that declares its place after the other (layering).",
         "# mods/a/floors.toml and mods/b/floors.toml both:\n[[floors]]\noverrides = \"core:floor_3\"\nloot = \"a:floor_3\"",
-        "Decide which mod owns the entry; make the other nest the first's table instead (tables in tables are the hook point), or order them explicitly with `load_after`."
+        "If the later override is meant to replace the earlier one, say so: list the earlier mod in the later mod's `load_after` (or `depends`), and the warning goes. Otherwise decide which mod owns the entry, and make the other nest the first's table instead (tables in tables are the hook point)."
     }
     UnknownDependency => {
         "`depends` names a mod that is not loaded.",
