@@ -110,17 +110,33 @@ pub fn run(args: Args) -> Result<u8, String> {
         run.write()?;
         run.report(&analysis.diagnostics, which);
     }
+    let recorded = analysis.diagnostics.len();
     if let Some(path) = &args.write_baseline {
         write_atomically(path, &baseline::write(&project, &analysis.diagnostics)).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     let mut diags = std::mem::take(&mut analysis.diagnostics);
+    let mut hidden = None;
     if let Some(path) = &args.baseline {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read the baseline {}: {e}", path.display()))?;
+        let before = diags.len();
         diags = baseline::filter(&project, diags, baseline::read(&text)?);
+        hidden = Some(before - diags.len());
     }
 
     for (format, path) in &outputs {
-        emit(*format, path.as_deref(), &project, &diags, &cwd, args.common.no_color)?;
+        emit(*format, path.as_deref(), &project, &diags, hidden, &cwd, args.common.no_color)?;
+    }
+    if let Some(path) = &args.write_baseline {
+        // Recording is the point of this run: it succeeded, whatever it recorded.
+        let n = recorded;
+        eprintln!("rustkeep: recorded {n} {} in the baseline {}", plural(n, "finding", "findings"), path.display());
+        std::mem::forget(diags);
+        std::mem::forget(analysis);
+        std::mem::forget(project);
+        return Ok(0);
+    }
+    if let Some(n) = hidden.filter(|n| *n > 0) {
+        eprintln!("rustkeep: the baseline hid {n} known {}", plural(n, "finding", "findings"));
     }
     let errors = diags.iter().any(|d| d.severity == Severity::Error);
     let warnings = diags.iter().any(|d| d.severity == Severity::Warning);
@@ -138,11 +154,12 @@ fn emit(
     path: Option<&Path>,
     project: &rustkeep_data::project::Project,
     diags: &[rustkeep_data::diag::Diagnostic],
+    hidden: Option<usize>,
     cwd: &Path,
     no_color: bool,
 ) -> Result<(), String> {
     let text = match format {
-        Format::Json => render::json::render(project, diags),
+        Format::Json => render::json::render(project, diags, hidden),
         Format::JsonLines => render::json_lines::render(project, diags),
         Format::Sarif => render::sarif::render(project, diags, cwd),
         Format::Github => render::github::render(project, diags),
@@ -152,7 +169,7 @@ fn emit(
         Format::Human => {
             if let Some(path) = path {
                 let mut buf = codespan_reporting::term::termcolor::NoColor::new(Vec::new());
-                render::human::render(project, diags, &mut buf).map_err(|e| e.to_string())?;
+                render::human::render(project, diags, hidden, &mut buf).map_err(|e| e.to_string())?;
                 let text = String::from_utf8_lossy(&buf.into_inner()).into_owned();
                 return write_atomically(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()));
             }
@@ -162,7 +179,7 @@ fn emit(
                 ColorChoice::Auto
             };
             let mut out = StandardStream::stdout(color);
-            return render::human::render(project, diags, &mut out).map_err(|e| e.to_string());
+            return render::human::render(project, diags, hidden, &mut out).map_err(|e| e.to_string());
         }
     };
     match path {

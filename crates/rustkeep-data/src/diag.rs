@@ -83,6 +83,8 @@ codes! {
     PrefabNpcMismatch = "prefab-npc-mismatch", Warning, "a prefab has a different number of `n` glyphs than entries in `npcs`";
     UnreachablePrefabTile = "unreachable-prefab-tile", Warning, "a loot pile, enemy, NPC or door of a prefab cannot be reached from its entry point";
     FloorWithoutExit = "floor-without-exit", Warning, "a prefab used by a floor has no door, so the run cannot go on from it";
+    UnknownLint = "unknown-lint", Warning, "an allow comment names no diagnostic code";
+    UnusedSuppression = "unused-suppression", Warning, "an allow comment or lint level that silences nothing";
 }
 
 /// A location: a file and a byte span in it.

@@ -138,21 +138,38 @@ pub fn scalar_errors(text: &str, root: &Spanned<DeTable<'_>>) -> Vec<(Span, Stri
     out
 }
 
-/// Finds `# rustkeep: allow(code, …) -- reason` comments.
+/// Finds `# rustkeep: allow(code, …) -- reason` comments, with the span of each code.
 pub fn allow_comments(text: &str) -> Vec<AllowComment> {
     let mut out = Vec::new();
     if !text.contains("rustkeep:") {
         return out;
     }
-    for (line, raw) in text.lines().enumerate() {
+    let mut line_start = 0;
+    for (line, raw) in text.split_inclusive('\n').enumerate() {
+        let start = line_start;
+        line_start += raw.len();
+        let raw = raw.trim_end_matches(['\n', '\r']);
         let Some(hash) = raw.find('#') else { continue };
         let comment = raw[hash + 1..].trim_start();
         let Some(rest) = comment.strip_prefix("rustkeep:") else { continue };
         let rest = rest.trim_start();
         let Some(rest) = rest.strip_prefix("allow(") else { continue };
         let Some(close) = rest.find(')') else { continue };
-        let codes = rest[..close].split(',').map(|c| c.trim().to_string()).filter(|c| !c.is_empty()).collect();
-        out.push(AllowComment { line, codes });
+        // Offsets are recovered from the slices, which all point into `raw`.
+        let list_at = start + (rest.as_ptr() as usize - raw.as_ptr() as usize);
+        let mut codes = Vec::new();
+        let mut code_spans = Vec::new();
+        let mut at = 0;
+        for part in rest[..close].split(',') {
+            let lead = part.len() - part.trim_start().len();
+            let code = part.trim();
+            if !code.is_empty() {
+                codes.push(code.to_string());
+                code_spans.push(list_at + at + lead..list_at + at + lead + code.len());
+            }
+            at += part.len() + 1;
+        }
+        out.push(AllowComment { line, codes, code_spans, span: start + hash..start + raw.len() });
     }
     out
 }
@@ -514,7 +531,11 @@ mod tests {
 
     #[test]
     fn allow_comments_are_found() {
-        let a = allow_comments("x = 1\n# rustkeep: allow(unknown-tag, unused-loot-table) -- set by the companion mod\n[[items]]\n");
-        assert_eq!(a, vec![AllowComment { line: 1, codes: vec!["unknown-tag".into(), "unused-loot-table".into()] }]);
+        let text = "x = 1\n# rustkeep: allow(unknown-tag, unused-loot-table) -- set by the companion mod\r\n[[items]]\n";
+        let a = allow_comments(text);
+        assert_eq!(a.len(), 1);
+        assert_eq!((a[0].line, a[0].codes.clone()), (1, vec!["unknown-tag".to_string(), "unused-loot-table".to_string()]));
+        assert_eq!(a[0].code_spans.iter().map(|s| &text[s.clone()]).collect::<Vec<_>>(), ["unknown-tag", "unused-loot-table"]);
+        assert_eq!(&text[a[0].span.clone()], "# rustkeep: allow(unknown-tag, unused-loot-table) -- set by the companion mod");
     }
 }

@@ -244,6 +244,13 @@ pub fn read_workspace(file: FileId, text: &str) -> (WorkspaceConfig, Vec<Diagnos
                             continue;
                         }
                     };
+                    if code == Code::TomlSyntax {
+                        // A file that does not parse is not checked at all: its syntax errors are
+                        // the only sign of that, so they are always shown.
+                        let msg = "`toml-syntax` cannot be given a level: a file that does not parse is not checked at all, so its syntax errors are always errors; remove this";
+                        diag(&mut out, file, Code::UnusedSuppression, k.span(), msg);
+                        continue;
+                    }
                     cfg.lints.push((code, level));
                 }
             }

@@ -376,4 +376,8 @@ pub struct AllowComment {
     /// Zero-based line of the comment.
     pub line: usize,
     pub codes: Vec<String>,
+    /// Where each code is written (same order as `codes`).
+    pub code_spans: Vec<Span>,
+    /// The comment, from `#` to the end of its line (without the line break).
+    pub span: Span,
 }

@@ -8,7 +8,8 @@ use rustkeep_data::project::Project;
 
 use super::Summary;
 
-pub fn render(project: &Project, diags: &[Diagnostic], out: &mut dyn WriteColor) -> std::io::Result<()> {
+/// `hidden`: how many known findings a baseline hid, when one is in use.
+pub fn render(project: &Project, diags: &[Diagnostic], hidden: Option<usize>, out: &mut dyn WriteColor) -> std::io::Result<()> {
     let mut files = SimpleFiles::new();
     let mut ids = std::collections::HashMap::new();
     let mut file_id = |fid: rustkeep_data::source::FileId, files: &mut SimpleFiles<String, std::sync::Arc<str>>| {
@@ -44,9 +45,13 @@ pub fn render(project: &Project, diags: &[Diagnostic], out: &mut dyn WriteColor)
         }
     }
     let s = Summary::of(project, diags);
+    let known = match hidden {
+        Some(n) => format!("; {n} known {} hidden by the baseline", if n == 1 { "finding" } else { "findings" }),
+        None => String::new(),
+    };
     writeln!(
         out,
-        "{} {}, {} {} in {} {} of {} {} (and the core)",
+        "{} {}, {} {} in {} {} of {} {} (and the core){known}",
         s.errors,
         if s.errors == 1 { "error" } else { "errors" },
         s.warnings,

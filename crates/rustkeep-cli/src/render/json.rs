@@ -25,12 +25,17 @@ pub fn diagnostic(project: &Project, d: &Diagnostic) -> Value {
     v
 }
 
-pub fn render(project: &Project, diags: &[Diagnostic]) -> String {
+/// `hidden`: how many known findings a baseline hid, when one is in use (the summary then says
+/// so in `baselined`).
+pub fn render(project: &Project, diags: &[Diagnostic], hidden: Option<usize>) -> String {
     let s = Summary::of(project, diags);
-    let doc = json!({
+    let mut doc = json!({
         "diagnostics": diags.iter().map(|d| diagnostic(project, d)).collect::<Vec<_>>(),
         "summary": { "errors": s.errors, "warnings": s.warnings, "files": s.files, "mods": s.mods },
     });
+    if let Some(n) = hidden {
+        doc["summary"]["baselined"] = json!(n);
+    }
     let mut out = serde_json::to_string_pretty(&doc).expect("JSON values serialize");
     out.push('\n');
     out
