@@ -14,7 +14,7 @@ use rustkeep_data::diag::{Code, Diagnostic, Severity};
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::manifest::Level;
 use rustkeep_data::project::Project;
-use rustkeep_data::source::SourceFile;
+use rustkeep_data::source::{FileKind, SourceFile};
 
 pub mod baseline;
 pub mod explain;
@@ -42,18 +42,40 @@ impl Analysis {
     /// The model, if the data has no errors; otherwise a refusal that names the first five.
     /// Whoever runs the data (the engine's callers) refuses broken data through this, because
     /// half-understood data would run only half.
+    ///
+    /// Errors in scenario files do not count here: the game does not run them (`rustkeep
+    /// simulate` refuses a broken scenario itself, with [`Analysis::scenario_errors`]).
     pub fn into_valid(self, project: &Project) -> Result<Database, String> {
-        let errors = self.errors();
+        let data_error = |d: &&Diagnostic| d.severity == Severity::Error && project.file(d.loc.file).kind != FileKind::Scenario;
+        let errors = self.diagnostics.iter().filter(data_error).count();
         if errors == 0 {
             return Ok(self.db);
         }
-        let mut msg = format!("the mods have {errors} validation error(s); run `rustkeep check` for details");
-        for d in self.diagnostics.iter().filter(|d| d.severity == Severity::Error).take(5) {
+        let mut msg = format!("the mods have {errors} validation {}; run `rustkeep check` for details", if errors == 1 { "error" } else { "errors" });
+        for d in self.diagnostics.iter().filter(data_error).take(5) {
             let f = project.file(d.loc.file);
             let line = f.index.line_of(d.loc.span.start) + 1;
             msg.push_str(&format!("\n  {}:{line}: {} [{}]", f.path, d.message, d.code.name()));
         }
         Err(msg)
+    }
+}
+
+impl Analysis {
+    /// The errors of one scenario file, as `path:line: message [code]` lines (at most `max`), or
+    /// `None` when it has none.
+    pub fn scenario_errors(&self, project: &Project, file: rustkeep_data::source::FileId, max: usize) -> Option<String> {
+        let errors: Vec<&Diagnostic> = self.diagnostics.iter().filter(|d| d.severity == Severity::Error && d.loc.file == file).collect();
+        if errors.is_empty() {
+            return None;
+        }
+        let f = project.file(file);
+        let mut msg = format!("the scenario has {} {}; run `rustkeep check {}` for details", errors.len(), if errors.len() == 1 { "error" } else { "errors" }, f.path);
+        for d in errors.iter().take(max) {
+            let line = f.index.line_of(d.loc.span.start) + 1;
+            msg.push_str(&format!("\n  {}:{line}: {} [{}]", f.path, d.message, d.code.name()));
+        }
+        Some(msg)
     }
 }
 

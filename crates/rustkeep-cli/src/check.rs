@@ -8,7 +8,7 @@ use std::sync::Arc;
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use rustkeep_check::{analyze, baseline, fix, Analysis};
 use rustkeep_data::diag::Severity;
-use rustkeep_data::project::{load, Overlay, Project};
+use rustkeep_data::project::{discover, load, Overlay, Project, WhenNothing};
 
 use crate::{render, Common, Format};
 
@@ -91,14 +91,11 @@ pub fn run(args: Args) -> Result<u8, String> {
     if paths.is_empty() {
         paths.push(PathBuf::from("."));
     }
-    // A path that does not exist is an I/O failure (exit 2, docs/cli.md), not a finding in a mod.
-    if let Some(missing) = paths.iter().find(|p| !cwd.join(p).exists()) {
-        return Err(format!("{}: no such file or folder", missing.display()));
-    }
     if args.unsafe_fixes && !args.fix && !args.diff {
         return Err("`--unsafe-fixes` goes with `--fix` or `--diff`".into());
     }
-    let mut project = load(&paths, &cwd, &Overlay::new());
+    // A path that does not exist is an I/O failure (exit 2, docs/cli.md), not a finding in a mod.
+    let mut project = discover(&paths, &cwd, WhenNothing::Report)?;
     let mut analysis = analyze(&project);
 
     if args.fix || args.diff {

@@ -7,10 +7,10 @@
 //! unknown table ID.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use rustkeep_check::analyze;
-use rustkeep_data::project::{load, Overlay, Project};
+use rustkeep_data::project::{discover, WhenNothing};
 use rustkeep_engine::loot::{evaluations_for, one_in, DropStat, LootDb, LootError, LootReport, SampleReport};
 use serde_json::{json, Value};
 
@@ -45,20 +45,6 @@ pub struct Args {
     pub common: Common,
 }
 
-/// The mods `loot` looks at: the `--mods` paths, else the current folder when it holds mods,
-/// else the bundled core alone (asking about a core table needs no mod).
-fn load_project(mods: &[PathBuf], cwd: &Path) -> Project {
-    let overlay = Overlay::new();
-    if !mods.is_empty() {
-        return load(mods, cwd, &overlay);
-    }
-    let here = load(&[PathBuf::from(".")], cwd, &overlay);
-    if here.mods.len() > 1 || here.config.file.is_some() {
-        here
-    } else {
-        load(&[], cwd, &overlay)
-    }
-}
 
 pub fn run(args: Args) -> Result<u8, String> {
     if !args.luck.is_finite() {
@@ -71,7 +57,9 @@ pub fn run(args: Args) -> Result<u8, String> {
         return Err("--plot draws sampled against exact counts: add --samples N".into());
     }
     let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
-    let project = load_project(&args.common.mods, &cwd);
+    // The one discovery rule; outside any mod, the bundled core alone (asking about a core table
+    // needs no mod).
+    let project = discover(&args.common.mods, &cwd, WhenNothing::CoreAlone)?;
     let analysis = analyze(&project);
     let db = LootDb::new(&analysis.db);
 

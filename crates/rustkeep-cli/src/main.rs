@@ -50,7 +50,10 @@ pub enum Format {
 /// Options every command that loads mods shares.
 #[derive(clap::Args, Clone, Debug)]
 pub struct Common {
-    /// A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md.
+    /// Where to find the mods to load (repeatable). Default: the current folder, read by the one
+    /// rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the
+    /// mod it is in, else the mods below it; no mod at all: the bundled core alone. See
+    /// docs/data-language.md, "Which mods a path loads".
     #[arg(long = "mods", value_name = "PATH")]
     pub mods: Vec<PathBuf>,
     /// Disable colours.
@@ -79,6 +82,9 @@ enum Command {
         /// `2020-12` (the default) or `07` (what Taplo and Tombi read).
         #[arg(long, default_value = "2020-12")]
         draft: String,
+        /// The schema of a scenario file instead (`rustkeep simulate`, `rustkeep arena`).
+        #[arg(long)]
+        scenario: bool,
     },
     /// What a diagnostic code means, an example, and how to fix or silence it.
     Explain {
@@ -111,7 +117,7 @@ fn main() -> ExitCode {
         Command::Graph(args) => graph::run(args),
         Command::Play(args) => play::run(args),
         Command::Explain { code, all, format } => explain(code, all, &format),
-        Command::Schema { draft } => schema(&draft),
+        Command::Schema { draft, scenario } => schema(&draft, scenario),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -122,14 +128,15 @@ fn main() -> ExitCode {
     }
 }
 
-fn schema(draft: &str) -> Result<u8, String> {
-    use rustkeep_data::schema::{data_file_schema, Draft};
+fn schema(draft: &str, scenario: bool) -> Result<u8, String> {
+    use rustkeep_data::schema::{data_file_schema, scenario_schema, Draft};
     let d = match draft {
         "2020-12" => Draft::D2020_12,
         "07" | "draft-07" => Draft::D07,
         other => return Err(format!("unknown draft `{other}`: use 2020-12 or 07")),
     };
-    let mut text = serde_json::to_string_pretty(&data_file_schema(d)).map_err(|e| e.to_string())?;
+    let schema = if scenario { scenario_schema(d) } else { data_file_schema(d) };
+    let mut text = serde_json::to_string_pretty(&schema).map_err(|e| e.to_string())?;
     text.push('\n');
     std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| e.to_string())?;
     Ok(0)

@@ -17,8 +17,30 @@ fn run(args: &[&str]) -> (i32, String, String) {
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
+/// `rustkeep play` in an empty folder, where the discovery rule finds no mod: the bundled core
+/// alone, plus the `--mods` given (paths relative to the repository).
 fn play(args: &[&str], script: &str) -> (i32, String, String) {
-    let mut child = bin().arg("play").args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn play");
+    // Shared by the tests of this process and never removed while they run.
+    let empty = std::env::temp_dir().join(format!("rustkeep-cli-play-cwd-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).expect("temp dir");
+    let mut prev = "";
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| {
+            let v = if prev == "--mods" { repo_root().join(a).to_string_lossy().into_owned() } else { a.to_string() };
+            prev = a;
+            v
+        })
+        .collect();
+    let mut child = bin()
+        .current_dir(&empty)
+        .arg("play")
+        .args(&args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn play");
     child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("write script");
     let out = child.wait_with_output().expect("play output");
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
@@ -74,7 +96,8 @@ fn simulate_unknown_ids_are_clear_errors() {
     let (code, out, err) = run(&["simulate", f.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(out.is_empty());
-    assert!(err.contains("enemies: `core:ratt` is not a known creature; did you mean `core:rat`?"), "{err}");
+    assert!(err.contains("the scenario has 1 error"), "{err}");
+    assert!(err.contains("bad.toml:2: no creature named `core:ratt` exists in the mods this scenario loads; did you mean `core:rat`? [unknown-reference]"), "{err}");
     let (code, _, err) = run(&["simulate", dir.join("missing.toml").to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read"), "{err}");

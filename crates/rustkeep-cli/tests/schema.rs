@@ -8,7 +8,11 @@ use std::process::Command;
 use rustkeep_testutil::{ensure_file_contents, repo_path, repo_root, tools};
 
 fn generated(draft: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(["schema", "--draft", draft]).output().unwrap();
+    generated_with(&["schema", "--draft", draft])
+}
+
+fn generated_with(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).output().unwrap();
     assert!(out.status.success());
     String::from_utf8(out.stdout).unwrap()
 }
@@ -18,6 +22,7 @@ fn committed_schemas_are_current() {
     for (draft, file) in [("2020-12", "rustkeep.schema.json"), ("07", "rustkeep.draft-07.schema.json")] {
         ensure_file_contents(&repo_path("schemas").join(file), &generated(draft));
     }
+    ensure_file_contents(&repo_path("schemas/rustkeep-scenario.schema.json"), &generated_with(&["schema", "--scenario"]));
     // VS Code's TOML extension reads the schema from the extension's own folder.
     ensure_file_contents(&repo_path("editors/vscode/schemas/rustkeep.draft-07.schema.json"), &generated("07"));
 }
@@ -37,6 +42,43 @@ fn core_and_examples_validate_against_the_schema() {
         assert!(out.status.success(), "{schema}:\n{text}{}", String::from_utf8_lossy(&out.stderr));
         assert!(text.contains(" 0 invalid"), "{text}");
     }
+    // Every scenario of the examples and of the engine's golden traces fits the scenario schema.
+    let out = Command::new("python3")
+        .current_dir(repo_root())
+        .args(["scripts/validate_schema.py", "schemas/rustkeep-scenario.schema.json", "examples/scenarios", "crates/rustkeep-engine/tests/scenarios"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "scenarios:\n{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains(" 0 invalid"), "{text}");
+}
+
+#[test]
+fn the_scenario_schema_sees_a_scenarios_mistakes() {
+    if !(tools::jsonschema() && tools::python_module("tomli", "python3 -m pip install tomli (it reads the TOML 1.1 of the formatted data)")) {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("rustkeep-scenario-schema-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        ("unknown_key.toml", "sede = 1\n"),
+        ("two_acts.toml", "[[steps]]\nattack = \"enemy:0\"\npickup = true\n"),
+        ("bad_actor.toml", "[[steps]]\nattack = \"goblin\"\n"),
+        ("bad_damage_type.toml", "[[steps]]\nevent = \"damage_taken\"\npayload = { damage_type = \"fyre\" }\n"),
+        ("no_creature.toml", "[[enemies]]\ncount = 2\n"),
+    ];
+    for (name, text) in cases {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let out = Command::new("python3")
+        .current_dir(repo_root())
+        .args(["scripts/validate_schema.py", "schemas/rustkeep-scenario.schema.json", dir.to_str().unwrap(), "--expect-invalid"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "some mistake passed the schema:\n{text}");
+    assert!(text.contains(&format!("0 valid, {} invalid", cases.len())), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! - [`vocab`]: the engine vocabulary and registry schemas, as data (the single source of truth).
 //! - [`text`]: byte spans and the line index that converts them at the edges.
 //! - [`source`], [`project`]: sources and mod discovery (workspaces, manifests, the bundled core).
-//! - [`lower`]: one data file → typed [`model`] entries plus structural diagnostics.
+//! - [`lower`]: one data file → typed [`model`] entries plus structural diagnostics; one
+//!   scenario file → its [`scenario`] model, with the same diagnostics.
 //! - [`resolve`]: load order and the resolved registries (overrides, namespaces, duplicates).
 //! - [`db`]: the model of a loaded project (facts, resolved registries, loot-table kinds), which
 //!   the validator and the engine both read; [`graph`]: the one cycle finder.
@@ -24,6 +25,7 @@ pub mod par;
 pub mod project;
 pub mod reference;
 pub mod resolve;
+pub mod scenario;
 pub mod schema;
 pub mod source;
 pub mod suggest;

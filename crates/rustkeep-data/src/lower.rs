@@ -22,6 +22,7 @@ use crate::vocab::{self, *};
 
 mod grid;
 mod loot;
+mod scenario;
 mod trigger;
 mod value;
 
@@ -43,6 +44,8 @@ pub struct FileFacts {
     /// Quests named by `start_quest` anywhere in this file, gathered while lowering so that the
     /// cross-file rules need not walk every action again after each keystroke.
     pub started_quests: Vec<String>,
+    /// For a scenario file: what it says (its `refs` are the IDs it names).
+    pub scenario: Option<Box<crate::scenario::Scenario>>,
 }
 
 /// Parses and lowers one data file.
@@ -81,6 +84,37 @@ pub fn lower_file(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> F
     facts.tag_defs.shrink_to_fit();
     facts.diagnostics.extend(lower.diags);
     facts.started_quests = started_quests(&facts.entries);
+    facts
+}
+
+/// Parses and lowers one scenario file: the same diagnostics as a data file, for the scenario's
+/// keys (docs/engine.md, "Scenarios"). The IDs it names are its `refs`; they are checked against
+/// the mods the scenario loads, which lowering does not know (`scenario::check`).
+pub fn lower_scenario(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> FileFacts {
+    let mut facts = FileFacts { allows: allow_comments(text), ..FileFacts::default() };
+    if let Some(at) = invalid_utf8_at {
+        facts.has_syntax_errors = true;
+        facts.diagnostics.push(Diagnostic::new(Code::TomlSyntax, Loc { file, span: at..at + 1 }, "invalid UTF-8: TOML files must be UTF-8 encoded"));
+        facts.scenario = Some(Box::new(crate::scenario::Scenario { broken: true, ..Default::default() }));
+        return facts;
+    }
+    let (root, errors) = parse_toml(text);
+    let mut lower = Lower::new(file, text);
+    for e in &errors {
+        lower.diag(Code::TomlSyntax, e.span().unwrap_or(0..0), e.message().trim().to_string());
+    }
+    for (span, msg) in scalar_errors(text, &root) {
+        lower.diag(Code::TomlSyntax, span, msg);
+    }
+    facts.has_syntax_errors = lower.diags.iter().any(|d| d.code == Code::TomlSyntax);
+    let mut sc = lower.scenario(&root);
+    if facts.has_syntax_errors {
+        lower.diags.retain(|d| d.code == Code::TomlSyntax);
+        sc.broken = true;
+    }
+    facts.refs = lower.refs;
+    facts.diagnostics.extend(lower.diags);
+    facts.scenario = Some(Box::new(sc));
     facts
 }
 

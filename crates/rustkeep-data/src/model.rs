@@ -218,6 +218,8 @@ pub enum Value {
     When(Vec<When>),
     LootEntries(Vec<LootEntry>),
     Grid(Grid),
+    /// A list of plain strings with their spans (a scenario's `mods`).
+    Strs(Vec<Sp<String>>),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -9,11 +9,15 @@ use rustkeep_data::vocab::{namespace_of, RefKind};
 
 use rustkeep_data::db::Database;
 
-pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     let resolved = &db.resolved;
     for (i, ff) in db.facts.iter().enumerate() {
         let Some(ff) = ff else { continue };
         let file = FileId(i as u32);
+        // A scenario sees only the mods it loads: `rules::scenario` checks its IDs.
+        if ff.scenario.is_some() && project.files.get(i).is_some_and(|f| f.kind == rustkeep_data::source::FileKind::Scenario) {
+            continue;
+        }
         for r in &ff.refs {
             let Some(registry) = r.kind.registry() else { continue };
             if resolved.get(registry, &r.id).is_some() {

@@ -214,6 +214,38 @@ impl Lower<'_> {
                 }
             }
             FieldType::When => self.when(v).map(Value::When),
+            FieldType::Paths => {
+                let items = self.array(name, v)?;
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    if let Some(s) = self.string(name, item) {
+                        out.push(Sp::new(item.span(), s.to_string()));
+                    }
+                }
+                Some(Value::Strs(out))
+            }
+            FieldType::Actor => {
+                let s = self.string(name, v)?;
+                if crate::scenario::Actor::parse(s).is_some() {
+                    Some(Value::Str(s.to_string()))
+                } else {
+                    self.diag(Code::WrongType, span, format!("`{name}` must be `player` or `enemy:N`, not {}", toml_string(s)));
+                    None
+                }
+            }
+            // Tables whose content depends on their neighbours (a scenario's player, enemies and
+            // steps, a step's action and payload) are read where that is known
+            // (`lower/scenario.rs`); here only their shape is checked.
+            FieldType::Table(_) | FieldType::Payload | FieldType::Action => {
+                if !matches!(v.get_ref(), DeValue::Table(_)) {
+                    self.wrong_type(name, "a table", v);
+                }
+                None
+            }
+            FieldType::TableList(_) => {
+                self.tables(name, v);
+                None
+            }
             FieldType::LootEntries => {
                 let tables = self.tables(name, v);
                 let entries: Vec<LootEntry> = tables.into_iter().filter_map(|(t, s)| self.loot_entry(t, s)).collect();
