@@ -112,7 +112,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Fmt(args) => fmt::run(args),
         Command::Loot(args) => loot::run(args),
-        Command::Lsp => rustkeep_lsp::run().map(|()| 0).map_err(|e| format!("language server: {e}")),
+        Command::Lsp => rustkeep_lsp::run().map_err(|e| format!("language server: {e}")),
         Command::Simulate(args) => simulate::run(args),
         Command::Graph(args) => graph::run(args),
         Command::Play(args) => play::run(args),
