@@ -34,6 +34,7 @@ const OWNERS: &[Owner] = &[
     Owner { package: "rustkeep-engine", test: "golden", files: "crates/rustkeep-engine/tests/golden/" },
     Owner { package: "rustkeep-cli", test: "check_cli", files: "crates/rustkeep-cli/tests/snapshots/" },
     Owner { package: "rustkeep-cli", test: "ci_formats", files: "crates/rustkeep-cli/tests/snapshots/broken_*" },
+    Owner { package: "rustkeep-cli", test: "base_game", files: "crates/rustkeep-cli/tests/snapshots/show_*" },
 ];
 
 const USAGE: &str = "usage: cargo xtask TASK

@@ -13,9 +13,11 @@ mod check;
 mod fmt;
 mod graph;
 mod loot;
+mod new;
 mod play;
 mod play_line;
 mod render;
+mod show;
 mod simulate;
 mod world;
 
@@ -77,6 +79,13 @@ enum Command {
     Graph(graph::Args),
     /// Interactive play-test console on the loaded mods (reads commands from stdin).
     Play(play::Args),
+    /// An entry as written, with its file: where to copy from to override it (docs/getting-started.md).
+    Show(show::Args),
+    /// The bundled core as files.
+    #[command(subcommand)]
+    Core(show::CoreCommand),
+    /// Create a mod skeleton that checks clean, with a scenario to simulate.
+    New(new::Args),
     /// Print the JSON Schema of a data file (for editors and other tools; docs/cli.md).
     Schema {
         /// `2020-12` (the default) or `07` (what Taplo and Tombi read).
@@ -116,6 +125,9 @@ fn main() -> ExitCode {
         Command::Simulate(args) => simulate::run(args),
         Command::Graph(args) => graph::run(args),
         Command::Play(args) => play::run(args),
+        Command::Show(args) => show::run(args),
+        Command::Core(cmd) => show::core(cmd),
+        Command::New(args) => new::run(args),
         Command::Explain { code, all, format } => explain(code, all, &format),
         Command::Schema { draft, scenario } => schema(&draft, scenario),
     };

@@ -9,10 +9,12 @@
 //! - [`db`]: the model of a loaded project (facts, resolved registries, loot-table kinds), which
 //!   the validator and the engine both read; [`graph`]: the one cycle finder.
 //! - [`diag`]: diagnostics as values; [`suggest`]: "did you mean".
+//! - [`copy`]: one entry's TOML as written, and as an override a mod can start from.
 //! - [`reference`]: the modders' data reference (`docs/reference.md`), generated from [`vocab`].
 
 #![forbid(unsafe_code)]
 
+pub mod copy;
 pub mod db;
 pub mod diag;
 pub mod graph;

@@ -76,6 +76,25 @@ where
     best.map(|(_, c)| c)
 }
 
+/// For an ID: a word without a namespace means the ID of that name (`moth_loot` →
+/// `lantern_guild:moth_loot`; the first by ID when several mods have one), or the ID whose name is
+/// closest to it; a word with a namespace, the [`closest`] ID.
+pub fn closest_id<'a, I>(word: &str, candidates: I) -> Option<&'a str>
+where
+    I: IntoIterator<Item = &'a str> + Clone,
+{
+    let w = word.trim();
+    if w.contains(':') {
+        return closest(word, candidates);
+    }
+    let name_of = |c: &'a str| c.split_once(':').map_or(c, |(_, n)| n);
+    if let Some(named) = candidates.clone().into_iter().filter(|c| name_of(c) == w).min() {
+        return Some(named);
+    }
+    let best = closest(w, candidates.clone().into_iter().map(name_of))?;
+    candidates.into_iter().filter(|c| name_of(c) == best).min()
+}
+
 /// Like [`closest`], but a known alias wins (`enemy_killed` → `creature_died`).
 pub fn closest_with_aliases<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>, aliases: &'a [(&'a str, &'a str)]) -> Option<&'a str> {
     let lower = word.trim().to_lowercase();
@@ -232,5 +251,13 @@ mod tests {
         assert_eq!(judge_id("core:Rat", "core:rat"), Safe);
         assert_eq!(judge_id("core:bat", "core:rat"), Unsafe);
         assert_eq!(judge_id("core:sword", "core:gold"), Unsafe);
+    }
+
+    #[test]
+    fn a_name_without_namespace_finds_its_id() {
+        assert_eq!(closest_id("moth_loot", ["guild:moth_loot", "core:rat_loot"]), Some("guild:moth_loot"));
+        assert_eq!(closest_id("moth_lot", ["guild:moth_loot", "core:rat_loot"]), Some("guild:moth_loot"));
+        assert_eq!(closest_id("xyzzy", ["guild:moth_loot", "core:rat_loot"]), None);
+        assert_eq!(closest_id("core:rat_lot", ["guild:moth_loot", "core:rat_loot"]), Some("core:rat_loot"));
     }
 }

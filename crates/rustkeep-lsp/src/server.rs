@@ -300,7 +300,7 @@ pub fn capabilities(enc: Encoding) -> ServerCapabilities {
         "referencesProvider": true,
         "documentHighlightProvider": true,
         "renameProvider": { "prepareProvider": true },
-        "codeActionProvider": { "codeActionKinds": ["quickfix"] },
+        "codeActionProvider": { "codeActionKinds": ["quickfix", "refactor.rewrite"] },
         "documentSymbolProvider": true,
         "workspaceSymbolProvider": true,
         "inlayHintProvider": true,

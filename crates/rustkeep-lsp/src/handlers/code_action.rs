@@ -1,6 +1,7 @@
 //! `textDocument/codeAction`: quick fixes for the diagnostics under the cursor — the diagnostic's
 //! own suggested fix ("did you mean"), "add missing required field", and "silence with
-//! `# rustkeep: allow(code)`". Computed from the server's current diagnostics, so stale client
+//! `# rustkeep: allow(code)`" — and, on an ID of another mod or the core, "override this entry in
+//! my mod" ([`super::override_entry`]). Computed from the server's current diagnostics, so stale client
 //! copies cannot produce wrong edits.
 
 use std::collections::HashMap;
@@ -20,6 +21,7 @@ pub fn code_actions(state: &State, u: &Uri, range: Range) -> Option<Vec<CodeActi
     for d in state.analysis.diagnostics.iter().filter(|d| d.loc.file == fid && d.loc.span.start <= end && start <= d.loc.span.end) {
         out.extend(actions_for(state, fid, u, d).into_iter().map(CodeActionResponse::CodeAction));
     }
+    out.extend(super::override_entry::actions(state, fid, start).into_iter().map(CodeActionResponse::CodeAction));
     Some(out)
 }
 
