@@ -76,7 +76,8 @@ pub fn run(args: Args) -> Result<u8, String> {
         },
     };
     if analysis.errors() > 0 {
-        eprintln!("note: the loaded mods have {} error(s) elsewhere; `rustkeep check` lists them", analysis.errors());
+        let n = analysis.errors();
+        eprintln!("note: the loaded mods have {n} {} elsewhere; `rustkeep check` lists them", if n == 1 { "error" } else { "errors" });
     }
 
     if let (Some(path), Some(s)) = (&args.plot, &samples) {
@@ -95,10 +96,16 @@ pub fn run(args: Args) -> Result<u8, String> {
     Ok(0)
 }
 
+/// A product of inputs (`luck × luck_factor`) as the inputs meant it: `3 × 0.05` is `0.15`, not
+/// the nearest double's `0.15000000000000002`. Twelve decimals keep every value a modder writes.
+fn tidy(x: f64) -> f64 {
+    format!("{x:.12}").parse().unwrap_or(x)
+}
+
 fn data_error(e: &LootError, errors: usize) -> u8 {
     eprintln!("error: {e}");
     if errors > 0 {
-        eprintln!("note: `rustkeep check` shows where ({errors} error(s) in the loaded mods)");
+        eprintln!("note: `rustkeep check` shows where ({errors} {} in the loaded mods)", if errors == 1 { "error" } else { "errors" });
     }
     1
 }
@@ -117,7 +124,7 @@ pub fn to_json(r: &LootReport, samples: Option<&SampleReport>) -> Value {
             })
         })
         .collect();
-    let mut v = json!({ "table": r.table, "kind": r.kind.as_str(), "luck": r.luck, "p_extra": r.p_extra, "drops": drops });
+    let mut v = json!({ "table": r.table, "kind": r.kind.as_str(), "luck": r.luck, "p_extra": tidy(r.p_extra), "drops": drops });
     if let Some(s) = samples {
         v["samples"] = json!({
             "n": s.n,

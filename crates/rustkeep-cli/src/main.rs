@@ -163,9 +163,18 @@ fn explain(code: Option<String>, all: bool, format: &str) -> Result<u8, String> 
         out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
         return Ok(0);
     }
-    let Some(name) = code else { return Err("usage: rustkeep explain CODE (or --all)".into()) };
+    let Some(name) = code else {
+        // Without a code: the list of codes, one per line, to pick from.
+        let width = Code::ALL.iter().map(|c| c.name().len()).max().unwrap_or(0);
+        let mut text = String::from("The diagnostic codes (`rustkeep explain CODE` explains one, `--all` every one):\n\n");
+        for c in Code::ALL {
+            text.push_str(&format!("  {:<width$}  {:<7}  {}\n", c.name(), c.default_severity().as_str(), c.summary()));
+        }
+        out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+        return Ok(0);
+    };
     let Some(c) = Code::from_name(&name) else {
-        let sug = rustkeep_data::suggest::closest(&name, Code::ALL.iter().map(|c| c.name()));
+        let sug = rustkeep_data::suggest::closest_judged(&name, Code::ALL.iter().map(|c| c.name())).map(|j| j.0);
         let mut msg = format!("`{name}` is not a diagnostic code");
         if let Some(s) = sug {
             msg.push_str(&format!("; did you mean `{s}`?"));

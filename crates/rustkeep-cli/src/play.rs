@@ -224,6 +224,15 @@ impl Console {
             "use" => {
                 let id = arg(1, "ITEM")?;
                 self.need(&[Registry::Items], id)?;
+                // Using an item spends it; one without `use` actions would vanish for nothing.
+                if self.w.entry(Registry::Items, id).is_some_and(|e| e.actions(rustkeep_data::vocab::field::USE).is_empty()) {
+                    let hint = if self.w.entry(Registry::Items, id).and_then(|e| e.str(rustkeep_data::vocab::field::SLOT)).is_some() {
+                        format!("; equip it instead (`equip {id}`)")
+                    } else {
+                        String::new()
+                    };
+                    return Err(format!("`{id}` has no `use` actions: using it would only use it up{hint}"));
+                }
                 Ok(self.turn(Act::Use(id), None))
             }
             "talk" => {

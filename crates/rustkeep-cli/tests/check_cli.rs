@@ -483,3 +483,78 @@ fn a_missing_path_exits_with_2() {
     assert!(o.stdout.is_empty(), "nothing on stdout");
     assert!(String::from_utf8_lossy(&o.stderr).contains("no/such/folder"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Messages that say what was meant
+
+#[test]
+fn messages_say_what_was_meant() {
+    let t = TempDir::new("messages");
+    t.write("mod.toml", "[mod]\nid = \"lantern_guild\"\nname = \"Lantern Guild\"\nversion = \"0.1.0\"\n");
+    t.write(
+        "data.toml",
+        "[[loot_tables]]\nid = \"lantern_guild:moth_loot\"\nrolls = \"1..2\"\nentries = [ { item = \"core:gold\", weight = 1 } ]\n\n\
+         [[creatures]]\nid = \"lantern_guild:moth\"\nname = \"Moth\"\nloot = \"moth_loot\"\nattributes = { health = 3, dmg = 1 }\n\n\
+         [[npcs]]\nid = \"lantern_guild:keeper\"\nname = \"Keeper\"\non_talk = [ { action = \"start_quest\", quest = \"lantern_guild:moths\" } ]\n\n\
+         [[quests]]\nid = \"lantern_guild:moths\"\nname = \"Moths\"\non = \"turn_started\"\nwhen = { damage_type = \"fire\" }\n\
+         condition = [ { check = \"has_tag\", who = \"player\", value = \"core:undead\" } ]\n",
+    );
+    let v = json(&run(&t.0, &["check", "--format", "json"]));
+    let msgs: Vec<(String, String)> =
+        v["diagnostics"].as_array().unwrap().iter().map(|d| (d["code"].as_str().unwrap().to_string(), d["message"].as_str().unwrap().to_string())).collect();
+    let has = |code: &str, text: &str| msgs.iter().any(|(c, m)| c == code && m.contains(text));
+    assert!(has("invalid-range", "write `\"1-2\"` (min-max, both included)"), "{msgs:#?}");
+    assert!(has("invalid-id", "this one has no namespace; did you mean `lantern_guild:moth_loot`?"), "{msgs:#?}");
+    assert!(has("unknown-attribute", "`health` is not an attribute; did you mean `max_health`?"), "{msgs:#?}");
+    assert!(has("unknown-attribute", "`dmg` is not an attribute; did you mean `damage`?"), "{msgs:#?}");
+    assert!(has("malformed-condition", "the player in a quest"), "{msgs:#?}");
+    assert!(has("when-field-not-carried", "`turn_started` carries no `when` fields at all"), "{msgs:#?}");
+    // The table named without its namespace is not also reported as unused: one mistake, one
+    // diagnostic.
+    assert!(!msgs.iter().any(|(c, _)| c == "unused-loot-table"), "{msgs:#?}");
+    // The missing namespace is fixed safely: one ID has that name.
+    let o = run(&t.0, &["check", "--fix", "--format", "json"]);
+    assert!(t.read("data.toml").contains("loot = \"lantern_guild:moth_loot\""), "{}", stderr(&o));
+}
+
+#[test]
+fn a_manifest_without_its_header_is_one_mistake() {
+    let t = TempDir::new("headless");
+    t.write("mod.toml", "id = \"headless\"\nname = \"Headless\"\nversion = \"0.1.0\"\n");
+    t.write("items.toml", "[[items]]\nid = \"headless:cap\"\nname = \"Cap\"\n");
+    let v = json(&run(&t.0, &["check", "--format", "json"]));
+    let codes: Vec<&str> = v["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["invalid-manifest"], "{v}");
+    run(&t.0, &["check", "--fix"]);
+    assert!(t.read("mod.toml").starts_with("[mod]\nid = \"headless\""));
+    assert_eq!(code(&run(&t.0, &["check"])), 0);
+}
+
+#[test]
+fn the_human_report_lists_errors_before_the_warnings_they_may_cause() {
+    let t = TempDir::new("order");
+    t.write("mod.toml", "[mod]\nid = \"order\"\nname = \"Order\"\nversion = \"0.1.0\"\n");
+    t.write(
+        "data.toml",
+        "[[loot_tables]]\nid = \"order:spare\"\nentries = [ { item = \"core:gold\", weight = 1 } ]\n\n[[creatures]]\nid = \"order:rat\"\nname = \"Rat\"\nlot = \"order:spare\"\n",
+    );
+    let out = stdout(&run(&t.0, &["check", "--no-color"]));
+    let error = out.find("error[unknown-field]").expect("the misspelt key");
+    let warning = out.find("warning[unused-loot-table]").expect("its consequence");
+    assert!(error < warning, "{out}");
+    assert!(out.contains("1 error, 1 warning"), "{out}");
+}
+
+#[test]
+fn explain_without_a_code_lists_the_codes() {
+    let t = TempDir::new("explain_list");
+    let o = run(&t.0, &["explain"]);
+    assert_eq!(code(&o), 0);
+    let text = stdout(&o);
+    for c in ["toml-syntax", "unknown-lint", "unused-suppression", "override-conflict"] {
+        assert!(text.contains(&format!("  {c} ")), "{c}: {text}");
+    }
+    let o = run(&t.0, &["explain", "quest-never-startd"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("did you mean `quest-never-started`?"), "{}", stderr(&o));
+}

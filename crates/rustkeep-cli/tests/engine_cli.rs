@@ -191,3 +191,12 @@ fn play_rejects_bad_commands_without_acting() {
     assert_eq!(rolls[0], rolls[1]);
     assert!(!out.contains("step 0"), "no command above took a turn");
 }
+
+/// `use` spends the item; an item without `use` actions (a sword) is refused, not destroyed.
+#[test]
+fn play_refuses_to_use_an_item_without_use_actions() {
+    let (code, out, err) = play(&["--option", "core:warrior"], "use core:iron_sword\ninventory\nquit\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("`core:iron_sword` has no `use` actions: using it would only use it up; equip it instead"), "{out}");
+    assert!(out.trim_end().lines().any(|l| l.contains("core:iron_sword") && !l.contains("use")), "the sword is still carried: {out}");
+}

@@ -491,6 +491,12 @@ impl<'t> Lower<'t> {
             return None;
         };
         if !vocab::is_valid_id(s) {
+            if kind != RefKind::Tag && !s.contains(':') && vocab::is_valid_id(&format!("x:{s}")) {
+                // A name without its namespace: the rules know which IDs have that name, and
+                // report it (`invalid-id`, with the ID meant).
+                self.refs.push(Reference { span: v.span(), id: s.to_string(), kind, context });
+                return Some(Sp::new(v.span(), s.to_string()));
+            }
             self.invalid_id(s, v.span(), if kind == RefKind::Tag { "tag" } else { "ID" });
             return None;
         }

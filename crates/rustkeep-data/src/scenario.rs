@@ -125,6 +125,12 @@ pub fn check(file: FileId, refs: &[crate::model::Reference], sc: &Scenario, db: 
         }
         let loc = Loc { file, span: r.span.clone() };
         let nouns = regs.iter().map(|r| r.noun()).collect::<Vec<_>>().join(" or ");
+        if !r.id.contains(':') {
+            let ids = regs.iter().flat_map(|reg| db.resolved.defs[reg.index()].iter().filter(|(_, d)| visible(d)).map(|(id, _)| id.as_str()));
+            let ids: Vec<&str> = ids.collect();
+            out.push(suggest::namespace_missing(loc, &r.id, &format!("{nouns} ID"), ids.iter().copied()));
+            continue;
+        }
         if let Some(other) = Registry::ALL.into_iter().find(|reg| !regs.contains(reg) && known(*reg, &r.id)) {
             let msg = format!("`{}` is {} {}, but `{}` needs {} {nouns}", r.id, article(other.noun()), other.noun(), r.context, article(&nouns));
             out.push(Diagnostic::new(Code::ReferenceKindMismatch, loc, msg));

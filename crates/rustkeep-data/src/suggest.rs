@@ -179,13 +179,38 @@ pub fn judge_id(from: &str, to: &str) -> Applicability {
     }
 }
 
-/// [`closest`] together with its [`judge`]ment over the same candidates.
+/// [`closest`] together with its [`judge`]ment over the same candidates. For the names of a
+/// closed vocabulary a word too far from every name by spelling may still name one plainly: as
+/// one part of it (`health` → `max_health`) or as its abbreviation (`dmg` → `damage`), when only
+/// one name fits.
 pub fn closest_judged<'a, I>(word: &str, candidates: I) -> Option<(&'a str, Applicability)>
 where
     I: IntoIterator<Item = &'a str> + Clone,
 {
-    let s = closest(word, candidates.clone())?;
+    let s = closest(word, candidates.clone()).or_else(|| part_or_abbreviation(word, candidates.clone()))?;
     Some((s, judge(word, s, candidates)))
+}
+
+/// The one candidate that has `word` as one of its `_`-separated parts, else the one whose letters
+/// contain `word`'s in order, starting with the same letter.
+fn part_or_abbreviation<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str> + Clone) -> Option<&'a str> {
+    let w = word.trim().to_lowercase();
+    if w.len() < 2 || !w.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') {
+        return None;
+    }
+    fn unique<'a>(mut it: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+        let first = it.next()?;
+        it.next().is_none().then_some(first)
+    }
+    let by_part = unique(candidates.clone().into_iter().filter(|c| c.split('_').any(|p| p == w)));
+    if by_part.is_some() {
+        return by_part;
+    }
+    let abbreviation = |c: &str| {
+        let mut rest = c.chars();
+        c.starts_with(&w[..1]) && w.chars().all(|x| rest.any(|y| y == x))
+    };
+    unique(candidates.into_iter().filter(|c| abbreviation(c)))
 }
 
 /// [`closest_with_aliases`] with its judgement: an alias is a different word for the same thing
@@ -200,6 +225,25 @@ where
         return Some((to, Applicability::Unsafe));
     }
     closest_judged(word, candidates)
+}
+
+/// `invalid-id` for a reference written without its namespace (`loot = "moth_loot"`), with the ID
+/// of that name among `ids` (the IDs of the registry it must name). Adding the namespace is safe
+/// when exactly one ID has that name.
+pub fn namespace_missing<'a>(loc: crate::diag::Loc, name: &str, what: &str, ids: impl IntoIterator<Item = &'a str> + Clone) -> crate::diag::Diagnostic {
+    let named: Vec<&str> = ids.clone().into_iter().filter(|c| c.split_once(':').is_some_and(|(_, n)| n == name)).collect();
+    let meant = closest_id(name, ids);
+    let mut msg = format!("`{name}` is not a valid {what}: IDs are `namespace:name`, and this one has no namespace");
+    match meant {
+        Some(m) => msg.push_str(&format!("; did you mean `{m}`?")),
+        None => msg.push_str(&format!(" (a {what} of this mod is `your_mod_id:{name}`)")),
+    }
+    let mut d = crate::diag::Diagnostic::new(crate::diag::Code::InvalidId, loc, msg);
+    if let Some(m) = meant {
+        let safety = if named.len() == 1 { Applicability::Safe } else { Applicability::Unsafe };
+        d = d.with_fix(format!("write `{m}`"), crate::diag::toml_string(m), safety);
+    }
+    d
 }
 
 /// A bounded list of names for messages: "`a`, `b`, `c`".
@@ -251,6 +295,17 @@ mod tests {
         assert_eq!(judge_id("core:Rat", "core:rat"), Safe);
         assert_eq!(judge_id("core:bat", "core:rat"), Unsafe);
         assert_eq!(judge_id("core:sword", "core:gold"), Unsafe);
+    }
+
+    #[test]
+    fn a_part_or_an_abbreviation_names_a_vocabulary_word() {
+        let attrs = ["level", "max_health", "strength", "dexterity", "damage", "crit_chance", "fire_resistance", "ice_resistance"];
+        assert_eq!(closest_judged("health", attrs), Some(("max_health", Applicability::Unsafe)));
+        assert_eq!(closest_judged("dmg", attrs), Some(("damage", Applicability::Unsafe)));
+        assert_eq!(closest_judged("str", attrs), Some(("strength", Applicability::Unsafe)));
+        // Several fit: no guess.
+        assert_eq!(closest_judged("resistance", attrs), None);
+        assert_eq!(closest_judged("zzz", attrs), None);
     }
 
     #[test]

@@ -24,6 +24,11 @@ pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             let loc = Loc { file, span: r.span.clone() };
+            if !r.id.contains(':') {
+                let ids = resolved.defs[registry.index()].keys().map(String::as_str);
+                out.push(suggest::namespace_missing(loc, &r.id, &format!("{} ID", describe(r.kind)), ids));
+                continue;
+            }
             let elsewhere = resolved.registries_of(&r.id);
             if let Some(other) = elsewhere.first() {
                 let msg = format!(

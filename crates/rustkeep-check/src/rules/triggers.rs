@@ -20,19 +20,25 @@ pub fn run_entry(file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
                     let def = on.value.def();
                     for w in &t.when {
                         if !on.value.carries(w.field) {
-                            let carried = if def.when.is_empty() {
-                                format!("`{}` carries no `when` fields", def.name)
-                            } else {
-                                format!("`{}` carries only {}", def.name, suggest::list(def.when.iter().map(|f| f.name())))
-                            };
                             let carriers: Vec<&str> = rustkeep_data::vocab::EVENTS.iter().filter(|ev| ev.when.contains(&w.field)).map(|ev| ev.name).collect();
-                            let msg = format!(
-                                "`{}` is not carried by `{}`, so this filter could never match: {carried}. `{}` belongs to {}",
-                                w.field.name(),
-                                def.name,
-                                w.field.name(),
-                                suggest::list(carriers)
-                            );
+                            let msg = if def.when.is_empty() {
+                                format!(
+                                    "`{}` carries no `when` fields at all, so this filter could never match: remove `when`, or listen to an event that carries `{}` ({})",
+                                    def.name,
+                                    w.field.name(),
+                                    suggest::list(carriers)
+                                )
+                            } else {
+                                format!(
+                                    "`{}` is not carried by `{}`, so this filter could never match: `{}` carries only {}. `{}` belongs to {}",
+                                    w.field.name(),
+                                    def.name,
+                                    def.name,
+                                    suggest::list(def.when.iter().map(|f| f.name())),
+                                    w.field.name(),
+                                    suggest::list(carriers)
+                                )
+                            };
                             out.push(Diagnostic::new(Code::WhenFieldNotCarried, loc(&w.key_span), msg).with_related(loc(&on.span), "the trigger's event"));
                         }
                     }

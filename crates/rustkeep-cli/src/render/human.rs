@@ -19,7 +19,10 @@ pub fn render(project: &Project, diags: &[Diagnostic], hidden: Option<usize>, ou
         })
     };
     let config = term::Config::default();
-    for d in diags {
+    // Errors first: a warning is often the consequence of an error (a table unused because the
+    // reference to it is misspelt), and the cause should be read first.
+    let ordered = diags.iter().filter(|d| d.severity == Severity::Error).chain(diags.iter().filter(|d| d.severity != Severity::Error));
+    for d in ordered {
         let primary = file_id(d.loc.file, &mut files);
         let mut labels = vec![Label::primary(primary, clamp(project, d.loc.file, d.loc.span.clone()))];
         for r in &d.related {

@@ -128,8 +128,13 @@ impl Lower<'_> {
                     who::SELF | who::TARGET => Some(Value::Str(s.to_string())),
                     _ => {
                         let code = if ctx == Ctx::Action { Code::MalformedAction } else { Code::MalformedCondition };
-                        let suggestion = suggest::closest_judged(s, who::ALL.iter().copied());
-                        let d = self.diag(code, span, format!("`{name}` must be `self` or `target`, not {}", toml_string(s)));
+                        let suggestion = suggest::closest_judged(s, who::ALL.iter().copied())
+                            .or_else(|| (s.trim().eq_ignore_ascii_case("player")).then_some((who::SELF, crate::diag::Applicability::Unsafe)));
+                        let mut msg = format!("`{name}` must be `self` or `target`, not {}", toml_string(s));
+                        if s.trim().eq_ignore_ascii_case("player") {
+                            msg.push_str(": there is no `player` here — `self` is the bearer, which is the player in a quest, a floor's or prefab's trigger and in `use`, `on_create` and `on_talk` actions; `target` is the other side of the event");
+                        }
+                        let d = self.diag(code, span, msg);
                         if let Some((sug, safety)) = suggestion {
                             *d = d.clone().with_fix(format!("replace with `{sug}`"), toml_string(sug), safety);
                         }
@@ -284,7 +289,21 @@ impl Lower<'_> {
             DeValue::String(s) => match parse_range(s) {
                 Ok(r) => Some(r),
                 Err(why) => {
-                    self.diag(Code::InvalidRange, v.span(), format!("`{name}` = {} is not a valid range: {why}; write `\"2\"` or `\"1-3\"`", toml_string(s)));
+                    // `1..3`, `1–3`, `1 to 3`, `1, 3`: the bounds are plain, only the separator is not.
+                    let meant = ["..", "–", "—", " to ", ",", ":"].iter().find_map(|sep| {
+                        let (a, b) = s.split_once(sep)?;
+                        let r = parse_range(&format!("{}-{}", a.trim(), b.trim())).ok()?;
+                        Some(format!("{}-{}", r.min, r.max))
+                    });
+                    let msg = match &meant {
+                        Some(m) => format!("`{name}` = {} is not a valid range: write `\"{m}\"` (min-max, both included)", toml_string(s)),
+                        None => format!("`{name}` = {} is not a valid range: {why}; write a number such as `\"2\"` or min-max such as `\"1-3\"`", toml_string(s)),
+                    };
+                    let d = self.diag(Code::InvalidRange, v.span(), msg);
+                    if let Some(m) = meant {
+                        // Whether `1..3` means 1 to 3 or (as in Rust) 1 to 2 is the author's call.
+                        *d = d.clone().with_fix(format!("write `\"{m}\"`"), toml_string(&m), crate::diag::Applicability::Unsafe);
+                    }
                     None
                 }
             },
