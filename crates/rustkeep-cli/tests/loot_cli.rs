@@ -174,8 +174,12 @@ fn human_output_and_plot() {
     assert!(text.starts_with("<svg") && text.trim_end().ends_with("</svg>"));
     assert!(text.contains("core:iron_sword"));
 
-    let o = run(&dir.0, &["loot", "core:floor_3_table", "--plot", "x.svg"]);
-    assert_eq!(code(&o), 2, "--plot needs --samples");
+    // Without samples: the exact values alone; `--plot-of chance` draws the chances, in percent.
+    let o = run(&dir.0, &["loot", "core:floor_3_table", "--plot", "x.svg", "--plot-of", "chance"]);
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(dir.0.join("x.svg")).expect("the plot is written");
+    assert!(text.contains("chance of at least one per evaluation") && text.contains(">100.00 %<") && !text.contains("sampled"), "{text}");
+    assert_eq!(code(&run(&dir.0, &["loot", "core:floor_3_table", "--plot-of", "chance"])), 2, "--plot-of goes with --plot");
     let o = run(&dir.0, &["loot", "core:floor_3_table", "--luck", "NaN"]);
     assert_eq!(code(&o), 2);
     let o = run(&dir.0, &["loot", "core:floor_3_table", "--format", "sarif"]);
