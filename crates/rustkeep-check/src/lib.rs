@@ -70,7 +70,8 @@ impl Analysis {
             return None;
         }
         let f = project.file(file);
-        let mut msg = format!("the scenario has {} {}; run `rustkeep check {}` for details", errors.len(), if errors.len() == 1 { "error" } else { "errors" }, f.path);
+        let mut msg =
+            format!("the scenario has {} {}; run `rustkeep check {}` for details", errors.len(), if errors.len() == 1 { "error" } else { "errors" }, f.path);
         for d in errors.iter().take(max) {
             let line = f.index.line_of(d.loc.span.start) + 1;
             msg.push_str(&format!("\n  {}:{line}: {} [{}]", f.path, d.message, d.code.name()));

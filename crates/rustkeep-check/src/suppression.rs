@@ -41,11 +41,8 @@ pub fn report(file: &SourceFile, allows: &[AllowComment], used: &HashSet<(usize,
             } else {
                 format!("`allow({name})` silences nothing: no `{name}` is reported on the line below it or in the entry or field it stands above; remove it")
             };
-            let (span, what) = if unused.len() == a.codes.len() {
-                (whole_comment(file, a), "remove the comment")
-            } else {
-                (one_code(a, c), "remove the code from the list")
-            };
+            let (span, what) =
+                if unused.len() == a.codes.len() { (whole_comment(file, a), "remove the comment") } else { (one_code(a, c), "remove the code from the list") };
             // Removing a comment that silences nothing changes nothing but the comment.
             out.push(Diagnostic::new(Code::UnusedSuppression, loc, msg).with_fix_at(span, what, "", Applicability::Safe));
         }

@@ -126,7 +126,8 @@ fn generate(seed: u64) -> Case {
         refs[1].push(r);
     }
     let r = reference(&mut rng, &ids);
-    users.push_str(&format!("[[npcs]]\nid = \"pt:trader\"\nname = \"Trader\"\non_talk = [ {{ action = \"give_item\", item = \"{r}\", target = \"self\" }} ]\n"));
+    users
+        .push_str(&format!("[[npcs]]\nid = \"pt:trader\"\nname = \"Trader\"\non_talk = [ {{ action = \"give_item\", item = \"{r}\", target = \"self\" }} ]\n"));
     refs[1].push(r);
     Case { files: vec![("items.toml".into(), items), ("users.toml".into(), users)], refs }
 }

@@ -59,7 +59,6 @@ pub struct Args {
     pub common: Common,
 }
 
-
 pub fn run(args: Args) -> Result<u8, String> {
     if !args.luck.is_finite() {
         return Err(format!("--luck must be a finite number, not {}", args.luck));
@@ -241,7 +240,13 @@ pub fn svg_plot(r: &LootReport, s: Option<&SampleReport>, of: PlotOf) -> String 
     let sampled = |id: &str| s.and_then(|s| s.drops.iter().find(|d| &*d.id == id)).map(value).unwrap_or(0.0);
     let max = drops.iter().map(|d| value(d).max(sampled(&d.id))).fold(0.0f64, f64::max);
     // Chances share one scale, 0 to 100 %, so that plots of different tables compare.
-    let scale = if of == PlotOf::Chance { 1.0 } else if max > 0.0 { max } else { 1.0 };
+    let scale = if of == PlotOf::Chance {
+        1.0
+    } else if max > 0.0 {
+        max
+    } else {
+        1.0
+    };
     let show = |x: f64| if of == PlotOf::Chance { pct(x) } else { format!("{x:.4}") };
     let label_w = drops.iter().map(|d| d.id.len()).max().unwrap_or(4) as f64 * 7.5 + 20.0;
     let bar_w = 520.0;

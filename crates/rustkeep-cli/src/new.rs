@@ -16,10 +16,7 @@ pub struct Args {
 pub fn skeleton(id: &str) -> Vec<(&'static str, String)> {
     let title = id.split('_').filter(|w| !w.is_empty()).map(|w| w[..1].to_uppercase() + &w[1..]).collect::<Vec<_>>().join(" ");
     vec![
-        (
-            "mod.toml",
-            format!("[mod]\nid = \"{id}\"\nname = \"{title}\"\nversion = \"0.1.0\"\ndepends = [\"core\"]\n"),
-        ),
+        ("mod.toml", format!("[mod]\nid = \"{id}\"\nname = \"{title}\"\nversion = \"0.1.0\"\ndepends = [\"core\"]\n")),
         (
             "items.toml",
             format!(

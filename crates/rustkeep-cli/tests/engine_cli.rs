@@ -32,15 +32,8 @@ fn play(args: &[&str], script: &str) -> (i32, String, String) {
             v
         })
         .collect();
-    let mut child = bin()
-        .current_dir(&empty)
-        .arg("play")
-        .args(&args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn play");
+    let mut child =
+        bin().current_dir(&empty).arg("play").args(&args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn play");
     child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("write script");
     let out = child.wait_with_output().expect("play output");
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
@@ -97,7 +90,10 @@ fn simulate_unknown_ids_are_clear_errors() {
     assert_eq!(code, 2);
     assert!(out.is_empty());
     assert!(err.contains("the scenario has 1 error"), "{err}");
-    assert!(err.contains("bad.toml:2: no creature named `core:ratt` exists in the mods this scenario loads; did you mean `core:rat`? [unknown-reference]"), "{err}");
+    assert!(
+        err.contains("bad.toml:2: no creature named `core:ratt` exists in the mods this scenario loads; did you mean `core:rat`? [unknown-reference]"),
+        "{err}"
+    );
     let (code, _, err) = run(&["simulate", dir.join("missing.toml").to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read"), "{err}");

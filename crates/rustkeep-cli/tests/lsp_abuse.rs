@@ -293,14 +293,19 @@ fn without_dynamic_registration_saves_read_the_disk_again() {
     assert_eq!(started["params"]["type"], 3, "information: {started}");
     let items = root.join("m/items.toml");
     let uri = file_uri(&items);
-    c.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "toml", "version": 1, "text": std::fs::read_to_string(&items).unwrap() } }));
+    c.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "toml", "version": 1, "text": std::fs::read_to_string(&items).unwrap() } }),
+    );
     // Another file changes on disk, outside the editor; no watcher reports it. A save does.
     let more = root.join("m/more.toml");
     std::fs::write(&more, "[[items]]\nid = \"m:b\"\nname = \"B\"\nprise = 3\n").expect("writable");
     c.notify("textDocument/didSave", json!({ "textDocument": { "uri": uri } }));
     let more_uri = file_uri(&more);
     let published = c.wait("the diagnostics of the file changed on disk", |m| {
-        m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == more_uri.as_str() && !m["params"]["diagnostics"].as_array().is_some_and(Vec::is_empty)
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == more_uri.as_str()
+            && !m["params"]["diagnostics"].as_array().is_some_and(Vec::is_empty)
     });
     assert_eq!(published["params"]["diagnostics"][0]["code"], "unknown-field", "{published}");
     c.request(3, "shutdown", Value::Null);

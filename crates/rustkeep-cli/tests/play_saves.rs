@@ -7,8 +7,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use rustkeep_testutil::repo_root;
-
 /// An empty folder to run in, shared by the tests of this process (never removed while they run:
 /// a command's current folder must not vanish under it).
 fn empty_cwd() -> PathBuf {

@@ -88,7 +88,10 @@ mod tests {
     fn a_header_entry_comes_with_its_comments_and_sub_tables_not_its_neighbours() {
         let text = "# a lamp\n[[items]]\nid = \"m:lamp\"\nname = \"Lamp\"\n\n[[items.triggers]]\non = \"item_used\"\nactions = []\n\n# the next one\n[[items]]\nid = \"m:oil\"\nname = \"Oil\"\n";
         let (index, e) = first_entry(text);
-        assert_eq!(entry_text(text, &index, &e), "# a lamp\n[[items]]\nid = \"m:lamp\"\nname = \"Lamp\"\n\n[[items.triggers]]\non = \"item_used\"\nactions = []\n");
+        assert_eq!(
+            entry_text(text, &index, &e),
+            "# a lamp\n[[items]]\nid = \"m:lamp\"\nname = \"Lamp\"\n\n[[items.triggers]]\non = \"item_used\"\nactions = []\n"
+        );
         let copy = override_text(text, &index, &e);
         assert!(copy.contains("[[items]]\noverrides = \"m:lamp\"\nname = \"Lamp\""), "{copy}");
         assert!(!copy.contains("id = "), "{copy}");

@@ -116,7 +116,7 @@ pub fn registries_for(context: &str, registry: Registry) -> &'static [Registry] 
 /// whether an ID's definition is in a mod the scenario loads (the core and its `mods`).
 pub fn check(file: FileId, refs: &[crate::model::Reference], sc: &Scenario, db: &Database, visible: &dyn Fn(&Def) -> bool) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let known = |r: Registry, id: &str| db.resolved.get(r, id).is_some_and(|d| visible(d));
+    let known = |r: Registry, id: &str| db.resolved.get(r, id).is_some_and(visible);
     for r in refs {
         let Some(registry) = r.kind.registry() else { continue };
         let regs = registries_for(r.context, registry);
@@ -136,8 +136,7 @@ pub fn check(file: FileId, refs: &[crate::model::Reference], sc: &Scenario, db: 
             out.push(Diagnostic::new(Code::ReferenceKindMismatch, loc, msg));
             continue;
         }
-        let pool: Vec<&str> =
-            regs.iter().flat_map(|reg| db.resolved.defs[reg.index()].iter().filter(|(_, d)| visible(d)).map(|(id, _)| id.as_str())).collect();
+        let pool: Vec<&str> = regs.iter().flat_map(|reg| db.resolved.defs[reg.index()].iter().filter(|(_, d)| visible(d)).map(|(id, _)| id.as_str())).collect();
         let sug = suggest::closest(&r.id, pool.iter().copied());
         let mut msg = format!("no {nouns} named `{}` exists in the mods this scenario loads", r.id);
         if let Some(s) = sug {
@@ -178,10 +177,14 @@ fn check_enemies(file: FileId, sc: &Scenario, db: &Database, visible: &dyn Fn(&D
     }
     uncertain |= in_play.iter().any(|c| creature_spawns(db, c, visible));
     for step in &sc.steps {
-        let refs = [match &step.act {
-            StepAct::Attack(a) => Some(a),
-            _ => None,
-        }, step.source.as_ref(), step.target.as_ref()];
+        let refs = [
+            match &step.act {
+                StepAct::Attack(a) => Some(a),
+                _ => None,
+            },
+            step.source.as_ref(),
+            step.target.as_ref(),
+        ];
         for a in refs.into_iter().flatten() {
             let Actor::Enemy(n) = a.value else { continue };
             if u64::from(n) < present || uncertain {

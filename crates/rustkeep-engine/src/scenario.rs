@@ -77,8 +77,7 @@ impl Scenario {
     /// scenarios); its errors, located by line, when it has any.
     pub fn parse(text: &str) -> Result<Scenario, String> {
         let facts = lower_scenario(FileId(0), text, None);
-        let errors: Vec<&rustkeep_data::diag::Diagnostic> =
-            facts.diagnostics.iter().filter(|d| d.severity == rustkeep_data::diag::Severity::Error).collect();
+        let errors: Vec<&rustkeep_data::diag::Diagnostic> = facts.diagnostics.iter().filter(|d| d.severity == rustkeep_data::diag::Severity::Error).collect();
         if !errors.is_empty() {
             return Err(format!("the scenario is not valid:\n{}", located(text, &errors)));
         }

@@ -368,7 +368,7 @@ pub fn at_in(text: &str, offset: usize, root: Scope) -> Context {
                 }
                 // Right after a closed string value: completion replaces that string instead of
                 // writing a second one after it.
-                Tok::Str { span, closed: true, .. } if offset == span.end && !(expect_key[top] && !arena[top].is_array) => {
+                Tok::Str { span, closed: true, .. } if offset == span.end && (!expect_key[top] || arena[top].is_array) => {
                     Some(Pos::Value { key: value_key(&arena, &stack, &pending), string: None, closed: false, token: Some(span.clone()) })
                 }
                 Tok::Bare(s) if s.start < offset && offset <= s.end => Some(if expect_key[top] && !arena[top].is_array {

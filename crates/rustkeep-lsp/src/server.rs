@@ -52,10 +52,23 @@ pub struct Backend {
 
 /// A text-sync notification waiting to be applied; each becomes exactly one revision of the state.
 enum Change {
-    Open { path: PathBuf, text: String, version: i32 },
-    Edit { uri: Uri, path: PathBuf, version: i32, changes: Vec<TextDocumentContentChangeEvent> },
-    Close { path: PathBuf },
-    Disk { paths: Vec<PathBuf> },
+    Open {
+        path: PathBuf,
+        text: String,
+        version: i32,
+    },
+    Edit {
+        uri: Uri,
+        path: PathBuf,
+        version: i32,
+        changes: Vec<TextDocumentContentChangeEvent>,
+    },
+    Close {
+        path: PathBuf,
+    },
+    Disk {
+        paths: Vec<PathBuf>,
+    },
     /// Re-read every file that is not open (a save or an open, when no file watcher reports
     /// changes made outside the editor).
     Rescan,
@@ -328,15 +341,7 @@ impl Backend {
             hooks: TestHooks::from_env(),
         });
         tokio::spawn(publish_loop(shared.clone(), client.clone(), rx));
-        Backend {
-            client,
-            shared,
-            core_cache,
-            dynamic_watch: AtomicBool::new(false),
-            watching: AtomicBool::new(false),
-            shutdown,
-            started: Mutex::new(None),
-        }
+        Backend { client, shared, core_cache, dynamic_watch: AtomicBool::new(false), watching: AtomicBool::new(false), shutdown, started: Mutex::new(None) }
     }
 
     /// Without a file watcher, changes made outside the editor (a `git checkout`, a generator)
@@ -401,13 +406,8 @@ impl LanguageServer for Backend {
                 None
             }
         };
-        let dynamic = params
-            .capabilities
-            .workspace
-            .as_ref()
-            .and_then(|w| w.did_change_watched_files.as_ref())
-            .and_then(|d| d.dynamic_registration)
-            .unwrap_or(false);
+        let dynamic =
+            params.capabilities.workspace.as_ref().and_then(|w| w.did_change_watched_files.as_ref()).and_then(|d| d.dynamic_registration).unwrap_or(false);
         self.dynamic_watch.store(dynamic, Ordering::SeqCst);
         // Clients log standard error as errors: what is merely informative goes to the client's
         // log as information, once the connection is up (`initialized`).
@@ -448,7 +448,9 @@ impl LanguageServer for Backend {
             match self.client.register_capability(vec![reg]).await {
                 Ok(()) => self.watching.store(true, Ordering::SeqCst),
                 Err(e) => {
-                    let msg = format!("rustkeep: the client did not register the file watcher ({e:?}); files changed outside the editor are read again on save and open");
+                    let msg = format!(
+                        "rustkeep: the client did not register the file watcher ({e:?}); files changed outside the editor are read again on save and open"
+                    );
                     self.client.log_message(MessageType::Warning, msg).await;
                 }
             }

@@ -46,7 +46,7 @@ fn a_reference_to_a_core_entry_offers_a_copy_as_override_that_checks_clean() {
     assert!(text.starts_with("# Overrides `core:rat_loot` (<core>/loot_tables.toml:"), "{text}");
 
     // The mod loads the copy and is clean; the entry in force is the mod's.
-    f.state.disk_changed(&[path.clone()]);
+    f.state.disk_changed(std::slice::from_ref(&path));
     f.state.refresh();
     assert_eq!(f.state.analysis.diagnostics, vec![], "the copy checks clean");
     let def = f.state.analysis.db.resolved.get(Registry::LootTables, "core:rat_loot").expect("the table exists");

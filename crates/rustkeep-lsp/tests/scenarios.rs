@@ -47,7 +47,15 @@ fn a_scenario_with_five_kinds_of_mistakes_gets_five_located_diagnostics() {
         .state
         .diagnostics_of(fid)
         .iter()
-        .map(|d| (d.range.start.line + 1, match &d.code { Some(Code::String(s)) => s.clone(), _ => String::new() }))
+        .map(|d| {
+            (
+                d.range.start.line + 1,
+                match &d.code {
+                    Some(Code::String(s)) => s.clone(),
+                    _ => String::new(),
+                },
+            )
+        })
         .collect();
     got.sort();
     assert_eq!(

@@ -297,7 +297,9 @@ impl Lower<'_> {
                     });
                     let msg = match &meant {
                         Some(m) => format!("`{name}` = {} is not a valid range: write `\"{m}\"` (min-max, both included)", toml_string(s)),
-                        None => format!("`{name}` = {} is not a valid range: {why}; write a number such as `\"2\"` or min-max such as `\"1-3\"`", toml_string(s)),
+                        None => {
+                            format!("`{name}` = {} is not a valid range: {why}; write a number such as `\"2\"` or min-max such as `\"1-3\"`", toml_string(s))
+                        }
                     };
                     let d = self.diag(Code::InvalidRange, v.span(), msg);
                     if let Some(m) = meant {

@@ -73,6 +73,9 @@ fn absolute(p: &Path, cwd: &Path) -> PathBuf {
     normalize(&if p.is_absolute() { p.to_path_buf() } else { cwd.join(p) })
 }
 
+/// A scenario's `mods` path that leads nowhere, and why.
+type PathProblem = (Sp<String>, String);
+
 /// What the discovery of one load keeps track of.
 #[derive(Default)]
 struct Found {
@@ -119,7 +122,7 @@ fn load_from(paths: &[PathBuf], cwd: &Path, overlay: &Overlay, scenario: Option<
     }
     // Mods, then the mods their scenarios name (which may bring scenarios of their own), until
     // nothing new comes up.
-    let mut scenario_mods: Vec<(PathBuf, Vec<PathBuf>, Vec<(Sp<String>, String)>)> = Vec::new();
+    let mut scenario_mods: Vec<(PathBuf, Vec<PathBuf>, Vec<PathProblem>)> = Vec::new();
     let mut loaded: HashSet<PathBuf> = HashSet::new();
     loop {
         for dir in std::mem::take(&mut mod_dirs) {
@@ -231,7 +234,7 @@ impl Loader<'_> {
 
     /// The mod folders a scenario's `mods` lead to (each path relative to the scenario, read by
     /// the rule), and the paths that lead nowhere.
-    fn scenario_mod_dirs(&mut self, path: &Path, found: &mut Found) -> (Vec<PathBuf>, Vec<(Sp<String>, String)>) {
+    fn scenario_mod_dirs(&mut self, path: &Path, found: &mut Found) -> (Vec<PathBuf>, Vec<PathProblem>) {
         let Ok(bytes) = read_with(self.overlay, path) else { return (Vec::new(), Vec::new()) };
         let (text, bad) = SourceFile::decode(&bytes);
         let facts = crate::lower::lower_scenario(crate::source::FileId(0), &text, bad);

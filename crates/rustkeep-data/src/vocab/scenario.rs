@@ -9,7 +9,11 @@ use super::{field, payload, FieldDef, FieldType, RefKind, Registry, OUTCOMES};
 pub const SCENARIO_FIELDS: &[FieldDef] = &[
     dflt(field::SEED, FieldType::Int { min: 0 }, "0", "The seed of the run's generator: the same seed, data and steps give the same trace."),
     dflt(field::ENEMIES_ACT, FieldType::Bool, "false", "After each step of the player, every living enemy takes its own turn (by its `ai`)."),
-    opt(field::MODS, FieldType::Paths, "Mods to load besides the bundled core: folders relative to the scenario file, each read like a path given to `rustkeep check`."),
+    opt(
+        field::MODS,
+        FieldType::Paths,
+        "Mods to load besides the bundled core: folders relative to the scenario file, each read like a path given to `rustkeep check`.",
+    ),
     opt(field::PLAYER, FieldType::Table(SCENARIO_PLAYER_FIELDS), "The player at the start."),
     opt(field::ENEMIES, FieldType::TableList(SCENARIO_ENEMY_FIELDS), "The enemies at the start, `enemy:0` first, in the order listed."),
     opt(field::STEPS, FieldType::TableList(SCENARIO_STEP_FIELDS), "The steps, one turn each; every step does exactly one thing."),
@@ -17,7 +21,11 @@ pub const SCENARIO_FIELDS: &[FieldDef] = &[
 
 /// `[player]`.
 pub const SCENARIO_PLAYER_FIELDS: &[FieldDef] = &[
-    opt(field::OPTIONS, FieldType::RefList(RefKind::Registry(Registry::CharacterOptions)), "Character options (classes, backgrounds); their `on_create` actions run at the start."),
+    opt(
+        field::OPTIONS,
+        FieldType::RefList(RefKind::Registry(Registry::CharacterOptions)),
+        "Character options (classes, backgrounds); their `on_create` actions run at the start.",
+    ),
     opt(field::ITEMS, FieldType::TableList(SCENARIO_ITEM_FIELDS), "The starting kit, placed without events: `{ item, count, affixes, equipped }`."),
     opt(field::ATTRIBUTES, FieldType::AttributeTable, "Base attributes, before modifiers."),
     opt(field::QUESTS, FieldType::RefList(RefKind::Registry(Registry::Quests)), "Quests started at the beginning."),
@@ -47,7 +55,11 @@ pub const SCENARIO_STEP_FIELDS: &[FieldDef] = &[
     opt(field::TARGET, FieldType::Actor, "The target of an injected event or an action."),
     opt(field::PICKUP, FieldType::True, "`true`: picks up everything on the floor (room piles are rolled now)."),
     opt(field::TALK, FieldType::Ref(RefKind::Registry(Registry::Npcs)), "Talks to this NPC: its `on_talk` runs, then `npc_talked`."),
-    opt(field::ENTER, FieldType::Ref(RefKind::Registry(Registry::Prefabs)), "Enters this prefab (or floor): its `l` piles and `e` enemies appear, then `room_entered`."),
+    opt(
+        field::ENTER,
+        FieldType::Ref(RefKind::Registry(Registry::Prefabs)),
+        "Enters this prefab (or floor): its `l` piles and `e` enemies appear, then `room_entered`.",
+    ),
     opt(field::USE, FieldType::Ref(RefKind::Registry(Registry::Items)), "Uses this item: its `use` actions run, then `item_used`."),
     opt(field::EQUIP, FieldType::Ref(RefKind::Registry(Registry::Items)), "Equips this item."),
 ];

@@ -59,8 +59,12 @@ pub fn actions(state: &State, fid: FileId, offset: usize) -> Vec<CodeAction> {
         });
         let Ok(edit) = serde_json::from_value::<WorkspaceEdit>(edit) else { continue };
         let title = match own {
-            Some(_) => format!("Override `{}` in this mod (copy it to overrides/{})", o.name, target.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()),
-            None => format!("Override `{}` in `{}` (copy it to overrides/{})", o.name, m.id, target.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()),
+            Some(_) => {
+                format!("Override `{}` in this mod (copy it to overrides/{})", o.name, target.file_name().map(|n| n.to_string_lossy()).unwrap_or_default())
+            }
+            None => {
+                format!("Override `{}` in `{}` (copy it to overrides/{})", o.name, m.id, target.file_name().map(|n| n.to_string_lossy()).unwrap_or_default())
+            }
         };
         out.push(CodeAction { title, kind: Some(CodeActionKind::RefactorRewrite), edit: Some(edit), ..Default::default() });
     }
