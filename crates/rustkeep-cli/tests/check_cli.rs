@@ -558,3 +558,39 @@ fn explain_without_a_code_lists_the_codes() {
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("did you mean `quest-never-started`?"), "{}", stderr(&o));
 }
+
+/// A scenario with five kinds of mistakes — a value of the wrong type, an unknown ID, a misspelt
+/// key, an enemy the scenario does not have, a damage type that does not exist — gets five
+/// diagnostics from `rustkeep check`, each on its line; `simulate` refuses it with the same lines.
+/// (The language server's side is `crates/rustkeep-lsp/tests/scenarios.rs`.)
+#[test]
+fn a_scenario_with_five_kinds_of_mistakes_gets_five_located_diagnostics() {
+    let t = TempDir::new("scenario_mistakes");
+    t.write("mod.toml", "[mod]\nid = \"testmod\"\nname = \"Test\"\nversion = \"0.1.0\"\n");
+    t.write("creatures.toml", "[[creatures]]\nid = \"testmod:brawler\"\nname = \"Brawler\"\nattributes = { max_health = 12, damage = 3 }\n");
+    t.write(
+        "scenarios/fight.toml",
+        "seed = \"forty-two\"\nmods = [\"..\"]\n\n[player]\noptions = [\"core:warior\"]\n\n[[enemies]]\ncreature = \"testmod:brawler\"\ncount = 2\n\n[[steps]]\nattack = \"enemy:0\"\nsorce = \"player\"\n\n[[steps]]\nattack = \"enemy:5\"\n\n[[steps]]\nevent = \"damage_taken\"\npayload = { amount = 2, damage_type = \"fyre\" }\n",
+    );
+    let o = run(&t.0, &["check", "--format", "json"]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let mut got: Vec<(String, u64)> = codes_and_lines(&json(&o))
+        .into_iter()
+        .filter(|(file, _, _)| file.ends_with("scenarios/fight.toml"))
+        .map(|(_, code, line)| (code, line))
+        .collect();
+    got.sort_by_key(|(_, line)| *line);
+    let expected = [("wrong-type", 1), ("unknown-reference", 5), ("unknown-field", 13), ("unknown-reference", 16), ("unknown-damage-type", 20)];
+    assert_eq!(got, expected.map(|(c, l)| (c.to_string(), l)), "{}", stdout(&o));
+    // The human report names each file:line, with a did-you-mean where there is one.
+    let human = stdout(&run(&t.0, &["check"]));
+    for needle in ["fight.toml:5:", "core:warrior", "fight.toml:13:", "`source`", "fight.toml:16:", "fight.toml:20:", "fight.toml:1:"] {
+        assert!(human.contains(needle), "`{needle}` missing:\n{human}");
+    }
+    // `simulate` refuses the scenario, naming the lines.
+    let s = run(&t.0, &["simulate", "scenarios/fight.toml"]);
+    assert_eq!(code(&s), 2, "{}", stderr(&s));
+    for line in [":1:", ":5:", ":13:", ":16:", ":20:"] {
+        assert!(stderr(&s).contains(&format!("fight.toml{line}")), "line {line} missing:\n{}", stderr(&s));
+    }
+}
