@@ -574,11 +574,8 @@ fn a_scenario_with_five_kinds_of_mistakes_gets_five_located_diagnostics() {
     );
     let o = run(&t.0, &["check", "--format", "json"]);
     assert_eq!(code(&o), 1, "{}", stderr(&o));
-    let mut got: Vec<(String, u64)> = codes_and_lines(&json(&o))
-        .into_iter()
-        .filter(|(file, _, _)| file.ends_with("scenarios/fight.toml"))
-        .map(|(_, code, line)| (code, line))
-        .collect();
+    let mut got: Vec<(String, u64)> =
+        codes_and_lines(&json(&o)).into_iter().filter(|(file, _, _)| file.ends_with("scenarios/fight.toml")).map(|(_, code, line)| (code, line)).collect();
     got.sort_by_key(|(_, line)| *line);
     let expected = [("wrong-type", 1), ("unknown-reference", 5), ("unknown-field", 13), ("unknown-reference", 16), ("unknown-damage-type", 20)];
     assert_eq!(got, expected.map(|(c, l)| (c.to_string(), l)), "{}", stdout(&o));

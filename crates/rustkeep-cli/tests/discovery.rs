@@ -1,7 +1,7 @@
 //! One discovery rule for every command and the language server (docs/data-language.md, "Which
 //! mods a path loads"): from a standalone mod's folder, a workspace's folder and a folder inside
-//! one of its members, `check`, `loot`, `graph`, `play`, `simulate` (with `--mods .`) and the
-//! language server load the same mods — the mod alone, or the whole workspace wherever in it the
+//! one of its members, `check`, `loot`, `graph`, `play`, `simulate` (with `--mods .`), `arena`
+//! (`--matrix`, and a scenario with `--mods .`) and the language server load the same mods — the mod alone, or the whole workspace wherever in it the
 //! command runs. A path that does not exist is exit 2 for every command.
 
 use std::collections::BTreeSet;
@@ -109,6 +109,26 @@ fn loaded_by_every_command(t: &TempDir, cwd: &Path) -> Vec<(&'static str, BTreeS
         .collect();
     out.push(("simulate", simulate));
 
+    // arena --matrix: every loaded creature is a row of the matrix.
+    let o = run(cwd, &["arena", "--matrix", "--runs", "1", "--format", "json"], "");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("arena prints JSON ({e}): {}", String::from_utf8_lossy(&o.stderr)));
+    let arena = v["creatures"].as_array().expect("creatures").iter().filter_map(|c| c.as_str()?.strip_suffix(":imp").map(String::from)).collect();
+    out.push(("arena --matrix", arena));
+
+    // arena with a scenario and `--mods .`: the fight runs exactly when the creature is loaded.
+    let arena = IDS
+        .iter()
+        .filter(|id| {
+            let scenario = t.0.join(format!("{id}.arena.scenario.toml"));
+            std::fs::write(&scenario, format!("[[enemies]]\ncreature = \"{id}:imp\"\n")).expect("write the scenario");
+            let ok = run(cwd, &["arena", scenario.to_str().expect("UTF-8"), "--mods", ".", "--runs", "1"], "").status.code() == Some(0);
+            std::fs::remove_file(&scenario).expect("remove the scenario");
+            ok
+        })
+        .map(|id| id.to_string())
+        .collect();
+    out.push(("arena", arena));
+
     // The language server, opened on the folder.
     let state = rustkeep_lsp::state::State::new(vec![cwd.to_path_buf()], Encoding::Utf16, None);
     let lsp = state.project.mods.iter().filter(|m| !m.is_core).map(|m| m.id.clone()).collect();
@@ -148,6 +168,7 @@ fn a_path_that_does_not_exist_is_exit_2_for_every_command() {
         vec!["loot", "core:rat_loot", "--mods", "no/such"],
         vec!["graph", "--mods", "no/such"],
         vec!["play", "--mods", "no/such"],
+        vec!["arena", "--matrix", "--mods", "no/such"],
         vec!["fmt", "no/such"],
     ] {
         let o = run(&cwd, &args, "quit\n");
@@ -162,7 +183,7 @@ fn a_path_that_does_not_exist_is_exit_2_for_every_command() {
 /// The help of `--mods` says what is loaded without it.
 #[test]
 fn the_help_of_mods_states_the_default() {
-    for command in ["loot", "graph", "play", "check"] {
+    for command in ["loot", "graph", "play", "check", "arena"] {
         let o = run(Path::new("."), &[command, "--help"], "");
         let help = String::from_utf8_lossy(&o.stdout);
         assert!(help.contains("the nearest `rustkeep.toml` at or above it"), "{command}: {help}");

@@ -185,7 +185,8 @@ fn play_rejects_bad_commands_without_acting() {
     let rolls: Vec<&str> = out.lines().filter(|l| l.starts_with("core:rat_loot would give")).collect();
     assert_eq!(rolls.len(), 2);
     assert_eq!(rolls[0], rolls[1]);
-    assert!(!out.contains("step 0"), "no command above took a turn");
+    // Step 0 is the way into the dungeon; no command above took a turn after it.
+    assert!(out.contains("step 0: player enters the dungeon") && !out.contains("step 1"), "{out}");
 }
 
 /// `use` spends the item; an item without `use` actions (a sword) is refused, not destroyed.
@@ -193,6 +194,6 @@ fn play_rejects_bad_commands_without_acting() {
 fn play_refuses_to_use_an_item_without_use_actions() {
     let (code, out, err) = play(&["--option", "core:warrior"], "use core:iron_sword\ninventory\nquit\n");
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("`core:iron_sword` has no `use` actions: using it would only use it up; equip it instead"), "{out}");
+    assert!(out.contains("`core:iron_sword` has no `use` actions, so using it would only use it up; equip it instead (`equip core:iron_sword`)"), "{out}");
     assert!(out.trim_end().lines().any(|l| l.contains("core:iron_sword") && !l.contains("use")), "the sword is still carried: {out}");
 }

@@ -2,6 +2,9 @@
 
 use toml::de::DeValue;
 
+mod shape;
+pub use shape::*;
+
 use crate::diag::{Code, Diagnostic, Loc, Severity};
 use crate::lower::parse_toml;
 use crate::model::Sp;
@@ -155,10 +158,14 @@ fn is_semver(s: &str) -> bool {
 }
 
 /// A lint level from `rustkeep.toml [lints]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum Level {
+    /// The code is not reported.
     Allow,
+    /// The code is reported as a warning.
     Warn,
+    /// The code is reported as an error.
     Deny,
 }
 

@@ -8,6 +8,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::db::Database;
 use crate::diag::{toml_string, Code, Diagnostic, Loc};
+use crate::grid::Dir;
 use crate::model::{Action, ActionData, Sp, Value};
 use crate::resolve::Def;
 use crate::source::FileId;
@@ -74,6 +75,11 @@ pub enum StepAct {
     Enter(Sp<String>),
     Use(Sp<String>),
     Equip(Sp<String>),
+    /// Enters the dungeon: at its first floor (`start = true`) or at the floor named.
+    Start(Option<Sp<String>>),
+    /// Moves the player one tile on the dungeon's map.
+    Move(Sp<Dir>),
+    Wait,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -164,7 +170,7 @@ fn article(noun: &str) -> &'static str {
 
 /// `enemy:N` must name an enemy that has appeared by the time its step runs. The enemies listed
 /// and those a step's own `spawn` action adds are counted; when anything else may add enemies
-/// before a step (entering a room, or a `spawn` in a trigger, `ai` rule or action list of
+/// before a step (entering a room or the dungeon, moving into a room, or a `spawn` in a trigger, `ai` rule or action list of
 /// something that can be in play), references beyond the count are not judged.
 fn check_enemies(file: FileId, sc: &Scenario, db: &Database, visible: &dyn Fn(&Def) -> bool, out: &mut Vec<Diagnostic>) {
     let mut present: u64 = sc.enemies.iter().map(|e| u64::from(e.count)).sum();
@@ -205,7 +211,8 @@ fn check_enemies(file: FileId, sc: &Scenario, db: &Database, visible: &dyn Fn(&D
         }
         match &step.act {
             StepAct::Action(Action { data: ActionData::Spawn { count, .. }, .. }) => present += u64::from(*count),
-            StepAct::Enter(_) => uncertain = true,
+            // Rooms bring their enemies: entering one, the dungeon, or walking into the next.
+            StepAct::Enter(_) | StepAct::Start(_) | StepAct::Move(_) => uncertain = true,
             _ => {}
         }
     }

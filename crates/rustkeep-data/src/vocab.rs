@@ -618,6 +618,8 @@ macro_rules! segment_chars {
 
 /// A mod id, and so the namespace of an ID, as a regular expression.
 pub const NAMESPACE_GRAMMAR: &str = namespace_grammar!();
+/// A mod id as an anchored regular expression (the JSON Schemas of `mod.toml`).
+pub const NAMESPACE_PATTERN: &str = concat!("^", namespace_grammar!(), "$");
 /// The characters of one `/`-separated segment of an ID's name, as a character-class body.
 pub const SEGMENT_CHARS: &str = segment_chars!();
 /// An ID, `namespace:name`, as a regular expression (unanchored, for messages).
@@ -646,6 +648,11 @@ pub fn namespace_of(id: &str) -> &str {
         None => "",
     }
 }
+
+/// The version of the data language these tables describe (what `rustkeep --version` reports).
+/// A new event, check, action or field raises the minor number; a change that makes valid data
+/// invalid, or valid data mean something else, raises the major one.
+pub const LANGUAGE_VERSION: &str = "1.1";
 
 #[cfg(test)]
 mod tests;

@@ -19,12 +19,15 @@
 //! - `steps`: one step = one turn, character creation, the final state.
 //! - `turns`: rounds — after the player's turn every living enemy takes its own, by its `ai`.
 
+use std::collections::HashMap;
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::{Arc, Mutex};
 
 use rustkeep_data::db::Database;
 use rustkeep_data::grid::Dir;
 use rustkeep_data::model::{ActionData, Entry};
 use rustkeep_data::project::Project;
+use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::{attr, field, EventKind, Registry};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as Json};
@@ -60,6 +63,9 @@ pub struct World {
     pub project: Project,
     pub db: Database,
     pub loot: LootDb,
+    /// `file:line` of every trigger a trace has named, made once: a turn at the event cap names
+    /// the same few triggers thousands of times.
+    places: Mutex<HashMap<(FileId, usize), Arc<str>>>,
 }
 
 impl World {
@@ -68,7 +74,7 @@ impl World {
     /// validator's analysis), because broken data would run only half.
     pub fn new(project: Project, db: Database) -> World {
         let loot = LootDb::new(&db);
-        World { project, db, loot }
+        World { project, db, loot, places: Mutex::default() }
     }
 
     /// The entry in force for an ID.
@@ -84,6 +90,12 @@ impl World {
     pub fn at(&self, entry: &Entry, span_start: usize) -> String {
         let f = self.project.file(entry.file);
         format!("{}:{}", f.path, f.index.line_of(span_start) + 1)
+    }
+
+    /// [`World::at`], shared: the same place is one string however often a trace names it.
+    pub fn place(&self, entry: &Entry, span_start: usize) -> Arc<str> {
+        let mut places = self.places.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        places.entry((entry.file, span_start)).or_insert_with(|| self.at(entry, span_start).into()).clone()
     }
 
     /// Every ID in force in a registry, sorted.
@@ -121,13 +133,16 @@ pub enum Act<'a> {
     /// An enemy's own action: its first `ai` rule whose condition holds, else an attack on the
     /// player when in reach, else a move towards the player (docs/engine.md, "Rounds").
     EnemyTurn,
-    /// The start of a played run: the first floor, then its first room.
-    StartRun,
+    /// The start of a played run: the first floor (or the floor named), then its first room.
+    StartRun(Option<&'a str>),
     /// The player moves one tile on the map (attacking, talking, leaving through a door, picking
     /// up on the way).
     Move(Dir),
     /// The player waits a turn.
     Wait,
+    /// The player drops one of the inventory entry at this index onto the tile it stands on (the
+    /// floor, without a map); no event.
+    Drop(usize),
 }
 
 impl Act<'_> {
@@ -142,9 +157,10 @@ impl Act<'_> {
             Act::Use(i) => format!("{source} uses {i}"),
             Act::Equip(i) => format!("{source} equips {i}"),
             Act::EnemyTurn => format!("{source} takes its turn"),
-            Act::StartRun => format!("{source} enters the dungeon"),
+            Act::StartRun(f) => format!("{source} enters the dungeon{}", f.map(|f| format!(" at {f}")).unwrap_or_default()),
             Act::Move(d) => format!("{source} moves {}", d.name()),
             Act::Wait => format!("{source} waits"),
+            Act::Drop(i) => format!("{source} drops inventory entry {i}"),
             Act::Inject(e) => {
                 format!("inject {} (source {}, target {})", e.kind.name(), e.source, e.target.map(|t| t.to_string()).unwrap_or_else(|| "-".into()))
             }
@@ -207,6 +223,12 @@ pub struct Game {
     /// Whether the player left the deepest floor: the run is won (and over).
     #[serde(default)]
     pub won: bool,
+    /// The seed the game was started with (shown by `play`, so that a run can be reproduced).
+    #[serde(default)]
+    pub seed: u64,
+    /// How many enemies died in the run.
+    #[serde(default)]
+    pub kills: u64,
     /// Whether steps record their causal trace. The arena turns it off: nobody reads the traces
     /// of ten thousand fights, and building them is most of a fight's cost.
     #[serde(skip, default = "tracing_on")]
@@ -251,6 +273,8 @@ impl Game {
             shops: BTreeMap::new(),
             open_shop: None,
             won: false,
+            seed,
+            kills: 0,
             tracing: true,
             creating: false,
             bearer_cache: Default::default(),
@@ -284,9 +308,10 @@ impl Game {
             Act::Use(item) => self.use_item(w, source, item),
             Act::Equip(item) => self.equip(w, source, item),
             Act::EnemyTurn => self.enemy_act(w, source),
-            Act::StartRun => self.start_dungeon(w),
+            Act::StartRun(f) => self.start_dungeon(w, f),
             Act::Move(d) => self.player_move(w, d),
             Act::Wait => json!({ "effect": format!("{source} waits") }),
+            Act::Drop(i) => self.drop_item(i),
             Act::Inject(ev) => {
                 let d = format!("injected {}", ev.kind.name());
                 self.events.push_back(Event { cause: None, ..ev });

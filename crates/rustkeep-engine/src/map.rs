@@ -100,26 +100,53 @@ impl Room {
         (p.y * self.width() + p.x) as usize
     }
 
+    /// Which tiles the enemy `mover` may walk onto (indexed like [`Room::distances_to_player`]):
+    /// not walls, nobody else standing there. Built once per search, so that the search itself
+    /// asks nothing but this table.
+    fn walkable(&self, mover: Option<usize>) -> Vec<bool> {
+        let (w, h) = (self.width().max(0), self.height().max(0));
+        let mut ok = Vec::with_capacity((w * h) as usize);
+        for row in &self.rows {
+            ok.extend(row.bytes().map(|b| b != glyph::WALL as u8));
+        }
+        ok.resize((w * h) as usize, false);
+        let mut block = |p: Pos| {
+            if p.x >= 0 && p.y >= 0 && p.x < w && p.y < h {
+                ok[(p.y * w + p.x) as usize] = false;
+            }
+        };
+        block(self.player);
+        for n in &self.npcs {
+            block(n.pos);
+        }
+        for (i, p) in &self.enemies {
+            if Some(*i) != mover {
+                block(*p);
+            }
+        }
+        ok
+    }
+
     /// Steps from every tile to the nearest free tile next to the player, over free tiles
     /// (`u32::MAX`: no path); computed for the enemy `mover`, which does not block itself.
     pub fn distances_to_player(&self, mover: Option<usize>) -> Vec<u32> {
-        let mut dist = vec![u32::MAX; (self.width().max(0) * self.height().max(0)) as usize];
+        let (w, h) = (self.width(), self.height());
+        let ok = self.walkable(mover);
+        let free = |p: Pos| p.x >= 0 && p.y >= 0 && p.x < w && p.y < h && ok[(p.y * w + p.x) as usize];
+        let mut dist = vec![u32::MAX; ok.len()];
         let mut queue = VecDeque::new();
         for d in Dir::ALL {
             let t = self.player.step(d);
-            if self.passable(t, mover) {
-                let i = self.index(t);
-                if dist[i] == u32::MAX {
-                    dist[i] = 0;
-                    queue.push_back(t);
-                }
+            if free(t) && dist[self.index(t)] == u32::MAX {
+                dist[self.index(t)] = 0;
+                queue.push_back(t);
             }
         }
         while let Some(p) = queue.pop_front() {
             let next = dist[self.index(p)] + 1;
             for d in Dir::ALL {
                 let q = p.step(d);
-                if self.passable(q, mover) && dist[self.index(q)] == u32::MAX {
+                if free(q) && dist[self.index(q)] == u32::MAX {
                     dist[self.index(q)] = next;
                     queue.push_back(q);
                 }

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use rustkeep_data::grid::Dir;
 use rustkeep_data::lower::lower_scenario;
 use rustkeep_data::model::{ActionData, Reference};
 use rustkeep_data::project::{load, Overlay, Project};
@@ -30,6 +31,10 @@ pub enum StepKind {
     Enter(String),
     Use(String),
     Equip(String),
+    /// Enter the dungeon, at its first floor or at the floor named.
+    Start(Option<String>),
+    Move(Dir),
+    Wait,
 }
 
 #[derive(Clone, Debug)]
@@ -101,6 +106,9 @@ impl Scenario {
                     StepAct::Enter(n) => StepKind::Enter(n.value.clone()),
                     StepAct::Use(n) => StepKind::Use(n.value.clone()),
                     StepAct::Equip(n) => StepKind::Equip(n.value.clone()),
+                    StepAct::Start(f) => StepKind::Start(f.as_ref().map(|f| f.value.clone())),
+                    StepAct::Move(d) => StepKind::Move(d.value),
+                    StepAct::Wait => StepKind::Wait,
                 };
                 let target = match &s.act {
                     StepAct::Attack(a) => Some(creature(a.value)),
@@ -180,6 +188,9 @@ pub fn run_step(g: &mut Game, w: &World, s: &Step) -> StepTrace {
         StepKind::Enter(n) => Act::Enter(n),
         StepKind::Use(n) => Act::Use(n),
         StepKind::Equip(n) => Act::Equip(n),
+        StepKind::Start(f) => Act::StartRun(f.as_deref()),
+        StepKind::Move(d) => Act::Move(*d),
+        StepKind::Wait => Act::Wait,
     };
     g.run_step(w, act, s.source, s.target)
 }

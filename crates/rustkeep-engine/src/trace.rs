@@ -2,6 +2,8 @@
 //! it (fired or not, and why not), and the renderers for JSON (keys stable, docs/cli.md) and for
 //! humans (an indented tree: an event raised while handling another sits below it).
 
+use std::sync::Arc;
+
 use serde_json::{json, Map, Value as Json};
 
 use crate::game::payload_value;
@@ -34,7 +36,7 @@ pub struct TraceTrigger {
     /// The entry ID of the trigger's bearer.
     pub owner: String,
     /// `file:line` of the trigger.
-    pub at: String,
+    pub at: Arc<str>,
     pub fired: bool,
     pub reason: Option<String>,
     /// For quests: `count/needed` after this event.
@@ -60,7 +62,7 @@ impl TraceTrigger {
     pub fn json(&self) -> Json {
         let mut m = Map::new();
         m.insert("owner".into(), json!(self.owner));
-        m.insert("at".into(), json!(self.at));
+        m.insert("at".into(), json!(&*self.at));
         m.insert("fired".into(), json!(self.fired));
         if let Some(r) = &self.reason {
             m.insert("reason".into(), json!(r));

@@ -7,7 +7,8 @@
 //! each figure beside its target and writes the same as JSON. Medians over `--runs` repetitions.
 //!
 //! Options: `--runs N` (default 5), `--sizes small,medium,large`, `--out FILE` (default
-//! `target/bench/report.json`), `--rustkeep PATH` (default: the `rustkeep` binary next to this one).
+//! `target/bench/report.json`), `--rustkeep PATH` (default: the `rustkeep` binary next to this one),
+//! `--only GROUPS` (a comma list of `packs`, `lsp`, `loot`, `engine`, `arena`: measure only those).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -17,6 +18,8 @@ use serde_json::{json, Value};
 
 struct Opts {
     runs: usize,
+    /// The groups of figures to measure (`None`: all).
+    only: Option<Vec<String>>,
     sizes: Vec<rustkeep_bench::Size>,
     out: PathBuf,
     rustkeep: PathBuf,
@@ -33,6 +36,7 @@ fn opts() -> Opts {
         .collect();
     Opts {
         runs: get("--runs").and_then(|r| r.parse().ok()).unwrap_or(5).max(1),
+        only: get("--only").map(|g| g.split(',').map(|s| s.trim().to_string()).collect()),
         sizes,
         out: get("--out").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("target/bench/report.json")),
         rustkeep: get("--rustkeep").map(PathBuf::from).unwrap_or_else(|| exe.with_file_name("rustkeep")),
@@ -122,7 +126,8 @@ fn main() {
     let mut report = json!({ "machine": { "cores": cores, "os": std::env::consts::OS, "arch": std::env::consts::ARCH }, "runs": opts.runs, "sizes": {} });
     let mut per_size: Vec<(rustkeep_bench::Size, f64, u64)> = Vec::new();
 
-    for size in &opts.sizes {
+    let wanted = |group: &str| opts.only.as_ref().is_none_or(|g| g.iter().any(|x| x == group));
+    for size in opts.sizes.iter().filter(|_| wanted("packs")) {
         let pack = root.join(size.name);
         let (files, bytes) = rustkeep_bench::generate(&pack, *size).expect("pack written");
         eprintln!("{}: {} entries, {files} files, {:.1} MB", size.name, size.entries(), bytes as f64 / 1e6);
@@ -212,7 +217,7 @@ fn main() {
         report["targets"]["scaling"] = json!(growth);
     }
 
-    for extra in rustkeep_bench::extra_figures(&root, opts.runs) {
+    for extra in rustkeep_bench::extra_figures(&root, opts.runs, &wanted) {
         rows.push(Row { figure: extra.figure, value: extra.value, target: extra.target, ok: extra.ok });
         report["extra"][&rows.last().unwrap().figure] = extra.json;
     }

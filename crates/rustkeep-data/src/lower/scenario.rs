@@ -8,6 +8,7 @@ use toml::Spanned;
 
 use super::{int_of, num_of, Ctx, Lower, DV};
 use crate::diag::{toml_string, Code};
+use crate::grid::Dir;
 use crate::model::{Sp, Value};
 use crate::scenario::{Actor, EnemyGroup, Scenario, StartItem, Step, StepAct};
 use crate::suggest;
@@ -170,6 +171,29 @@ impl Lower<'_> {
                     }
                     _ => self.wrong_type(def.name, "`true`", v),
                 },
+                field::WAIT => match v.get_ref() {
+                    DeValue::Boolean(true) => act = Some(StepAct::Wait),
+                    DeValue::Boolean(false) => {
+                        let d = self.diag(Code::WrongType, v.span(), "`wait = false` does nothing; write `wait = true`");
+                        *d = d.clone().with_fix("write `true`", "true", crate::diag::Applicability::Unsafe);
+                    }
+                    _ => self.wrong_type(def.name, "`true`", v),
+                },
+                field::START => match self.value(def, v, Ctx::Plain) {
+                    Some(Value::Bool(true)) => act = Some(StepAct::Start(None)),
+                    Some(Value::Bool(false)) => {
+                        let msg = "`start = false` does nothing; write `start = true` (the dungeon's first floor) or a floor's ID";
+                        let d = self.diag(Code::WrongType, v.span(), msg);
+                        *d = d.clone().with_fix("write `true`", "true", crate::diag::Applicability::Unsafe);
+                    }
+                    Some(Value::Ref(r)) => act = Some(StepAct::Start(Some(r))),
+                    _ => {}
+                },
+                field::MOVE => {
+                    if let Some(Value::Str(s)) = self.value(def, v, Ctx::Plain) {
+                        act = Dir::from_name(&s).map(|d| StepAct::Move(Sp::new(v.span(), d)));
+                    }
+                }
                 _ => {
                     if let Some(Value::Ref(r)) = self.value(def, v, Ctx::Plain) {
                         act = Some(match def.name {

@@ -143,6 +143,14 @@ impl Lower<'_> {
                 }
             }
             FieldType::Ref(kind) => self.reference(kind, name, v).map(Value::Ref),
+            FieldType::StartAt => match v.get_ref() {
+                DeValue::Boolean(b) => Some(Value::Bool(*b)),
+                DeValue::String(_) => self.reference(RefKind::Registry(Registry::Floors), name, v).map(Value::Ref),
+                _ => {
+                    self.wrong_type(name, "`true` (the dungeon's first floor) or a floor ID", v);
+                    None
+                }
+            },
             FieldType::RefList(kind) => {
                 let items = self.array(name, v)?;
                 let mut out = Vec::with_capacity(items.len());

@@ -71,6 +71,10 @@ pub const FORMAT_KEYS: &[ConfigKey] = &[
     ),
 ];
 
+/// A semantic version as `[mod] version` accepts it: three numbers, then optionally `-pre` or
+/// `+build` (anything after the sign), as an anchored regular expression.
+pub const SEMVER_PATTERN: &str = r"^[0-9]+\.[0-9]+\.[0-9]+([-+][\s\S]*)?$";
+
 /// The bounds of `[format] line_width`.
 pub const LINE_WIDTH_RANGE: std::ops::RangeInclusive<i64> = 20..=1000;
 

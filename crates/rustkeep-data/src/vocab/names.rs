@@ -93,6 +93,9 @@ names! {
         TALK = "talk",
         ENTER = "enter",
         EQUIP = "equip",
+        START = "start",
+        MOVE = "move",
+        WAIT = "wait",
     }
 }
 

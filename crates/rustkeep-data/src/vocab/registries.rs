@@ -153,6 +153,8 @@ pub enum FieldType {
     Payload,
     /// One action as an inline table (a scenario step's `action`).
     Action,
+    /// Where a scenario's `start` step enters the dungeon: `true` (its first floor) or a floor ID.
+    StartAt,
 }
 
 impl FieldType {
@@ -195,6 +197,7 @@ impl FieldType {
             FieldType::Actor => "`player` or `enemy:N`".into(),
             FieldType::Payload => "a table of the event's payload keys".into(),
             FieldType::Action => "an action as an inline table".into(),
+            FieldType::StartAt => "`true` (the first floor) or a floor ID".into(),
         }
     }
 }

@@ -62,10 +62,25 @@ pub const SCENARIO_STEP_FIELDS: &[FieldDef] = &[
     ),
     opt(field::USE, FieldType::Ref(RefKind::Registry(Registry::Items)), "Uses this item: its `use` actions run, then `item_used`."),
     opt(field::EQUIP, FieldType::Ref(RefKind::Registry(Registry::Items)), "Equips this item."),
+    opt(
+        field::START,
+        FieldType::StartAt,
+        "Enters the dungeon: `true` at its first floor, or a floor's ID to start there; the player stands at the entrance of the first room.",
+    ),
+    opt(
+        field::MOVE,
+        FieldType::Enum(DIRECTIONS),
+        "Moves the player one tile on the dungeon's map (walking into an enemy attacks it, onto the exit leaves the room).",
+    ),
+    opt(field::WAIT, FieldType::True, "`true`: the player lets a turn pass."),
 ];
 
+/// The directions of a `move` step, north first and clockwise (`grid::Dir`).
+pub const DIRECTIONS: &[&str] = &["n", "ne", "e", "se", "s", "sw", "w", "nw"];
+
 /// The keys of a step that say what it does; a step has exactly one of them.
-pub const STEP_ACTS: &[&str] = &[field::ATTACK, field::EVENT, field::ACTION, field::PICKUP, field::TALK, field::ENTER, field::USE, field::EQUIP];
+pub const STEP_ACTS: &[&str] =
+    &[field::ATTACK, field::EVENT, field::ACTION, field::PICKUP, field::TALK, field::ENTER, field::USE, field::EQUIP, field::START, field::MOVE, field::WAIT];
 
 /// The payload keys an injected event may carry, with what their values must be.
 pub const PAYLOAD_FIELDS: &[FieldDef] = &[

@@ -71,6 +71,9 @@ impl Game {
         self.push(EventKind::DamageTaken, victim, Some(dealer), Payload::DamageTaken { amount: taken, damage_type: damage_type_name(dtype) });
         if left == 0 {
             let killer = (dealer != victim).then_some(dealer);
+            if matches!(victim, CreatureRef::Enemy(_)) {
+                self.kills += 1;
+            }
             self.push(EventKind::CreatureDied, victim, killer, Payload::None);
             let mut s = if self.tracing { format!("{victim} took {taken} {dtype} damage and died") } else { String::new() };
             let loot = self

@@ -125,16 +125,24 @@ impl Game {
     // Floors and rooms
     // ---------------------------------------------------------------------------------------
 
-    /// The start of a played run: the first floor (`floor_entered`), then its first room.
-    pub(super) fn start_dungeon(&mut self, w: &World) -> Json {
+    /// The start of a played run: the first floor (or the floor `at`), `floor_entered`, then its
+    /// first room.
+    pub(super) fn start_dungeon(&mut self, w: &World, at: Option<&str>) -> Json {
         let floors = floor_order(w);
         if floors.is_empty() {
             return json!({ "effect": "no floors are loaded: there is no dungeon to enter" });
         }
+        let first = match at {
+            None => 0,
+            Some(f) => match floors.iter().position(|x| x == f) {
+                Some(i) => i,
+                None => return json!({ "effect": format!("no effect: {f} is not a floor") }),
+            },
+        };
         let empty =
             Room { prefab: None, rows: Vec::new(), player: Pos::default(), enemies: Default::default(), npcs: Vec::new(), piles: Vec::new(), loot: Vec::new() };
-        self.dungeon = Some(Dungeon { floors, floor: 0, rooms: Vec::new(), room: 0, map: empty });
-        json!({ "effect": self.enter_floor(w, 0) })
+        self.dungeon = Some(Dungeon { floors, floor: first, rooms: Vec::new(), room: 0, map: empty });
+        json!({ "effect": self.enter_floor(w, first) })
     }
 
     /// Enters floor `index` of the dungeon: `floor_entered`, the rooms shuffled, the first room.
@@ -291,6 +299,35 @@ impl Game {
             s.push_str(&format!("; {}", got.join("; ")));
         }
         json!({ "effect": s })
+    }
+
+    /// The player drops one of inventory entry `index` where it stands: onto its tile on a map,
+    /// else onto the floor. Dropping an equipped item takes it off.
+    pub(super) fn drop_item(&mut self, index: usize) -> Json {
+        let Some(inst) = self.player.inventory.get(index).cloned() else {
+            return json!({ "effect": format!("no effect: the player has no inventory entry {index}") });
+        };
+        let one = ItemInstance { count: 1, equipped: false, ..inst.clone() };
+        if inst.count > 1 {
+            self.player.inventory[index].count -= 1;
+        } else {
+            self.player.inventory.remove(index);
+        }
+        if inst.equipped {
+            self.bearers_changed(CreatureRef::Player);
+        }
+        let item = one.item.clone();
+        match self.map_mut() {
+            Some(m) => {
+                let pos = m.player;
+                m.loot.push(Dropped { pos, item: one });
+                json!({ "effect": format!("player dropped {item} at {pos}") })
+            }
+            None => {
+                self.floor_loot.push(one);
+                json!({ "effect": format!("player dropped {item} on the floor") })
+            }
+        }
     }
 
     /// Rolls the piles and takes the loot on the player's tile: one `item_picked_up` per instance.

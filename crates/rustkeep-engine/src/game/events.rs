@@ -2,13 +2,14 @@
 //! offered to the source creature's triggers, then the floor's or prefab's, then the started
 //! quests, and [`Game::trigger_fires`] answers whether a trigger fires.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
+use std::sync::Arc;
 
 use rustkeep_data::model::{Condition, Entry, Trigger};
 use rustkeep_data::vocab::{payload, EventKind, Registry, EVENT_CAP};
 
 use super::{describe_condition, CreatureRef, Event, Game, World};
-use crate::payload::Payload;
+use crate::payload::{Payload, Value};
 use crate::trace::{TraceEvent, TraceTrigger};
 
 impl Game {
@@ -177,13 +178,19 @@ impl Game {
     /// The trace record of one trigger's verdict (empty when no trace is recorded).
     fn trace_trigger(&self, w: &World, entry: &Entry, owner: &str, t: &Trigger, verdict: &Result<(), NotFired<'_>>) -> TraceTrigger {
         if !self.tracing {
-            return TraceTrigger { owner: String::new(), at: String::new(), fired: verdict.is_ok(), reason: None, progress: None, actions: Vec::new() };
+            return TraceTrigger { owner: String::new(), at: Arc::from(""), fired: verdict.is_ok(), reason: None, progress: None, actions: Vec::new() };
         }
         TraceTrigger {
             owner: owner.to_string(),
-            at: w.at(entry, t.span.start),
+            at: w.place(entry, t.span.start),
             fired: verdict.is_ok(),
-            reason: verdict.as_ref().err().map(|r| r.to_string()),
+            // One allocation of the usual size instead of a string grown piece by piece: a turn
+            // at the event cap writes thousands of these.
+            reason: verdict.as_ref().err().map(|r| {
+                let mut s = String::with_capacity(96);
+                let _ = write!(s, "{r}");
+                s
+            }),
             progress: None,
             actions: Vec::new(),
         }
@@ -237,10 +244,18 @@ impl fmt::Display for NotFired<'_> {
             NotFired::Broken => f.write_str("trigger has validation errors"),
             NotFired::OtherEvent(on, ev) => write!(f, "listens to {}, not {}", on.name(), ev.name()),
             NotFired::NoEvent => f.write_str("trigger has no event"),
-            NotFired::When { key, payload, wanted } => match payload.shown(key) {
-                Some(v) => write!(f, "when mismatch: {key} is {v}, wanted {wanted}"),
-                None => write!(f, "when mismatch: {key} is absent, wanted {wanted}"),
-            },
+            NotFired::When { key, payload, wanted } => {
+                write!(f, "when mismatch: {key} is ")?;
+                match payload.get(key) {
+                    Some(Value::Str(s)) => f.write_str(s)?,
+                    Some(Value::Int(i)) => write!(f, "{i}")?,
+                    Some(Value::Null) if *key == rustkeep_data::vocab::payload::AFFIXES => f.write_str(&payload.shown(key).unwrap_or_default())?,
+                    Some(Value::Null) => f.write_str("null")?,
+                    Some(Value::Other(j)) => write!(f, "{j}")?,
+                    None => f.write_str("absent")?,
+                }
+                write!(f, ", wanted {wanted}")
+            }
             NotFired::Condition(i, c) => write!(f, "condition {} ({}) is false", i + 1, describe_condition(c)),
             NotFired::Chance(c) => write!(f, "chance {c} failed"),
         }

@@ -29,7 +29,8 @@ impl Game {
         self.trace = Trace::default();
         let mut effects = Vec::new();
         if self.over {
-            self.warnings.push(format!("step {step}: the run is over (the player died); step skipped"));
+            let why = if self.won { "the run is won" } else { "the player died" };
+            self.warnings.push(format!("step {step}: the run is over ({why}); step skipped"));
             return StepTrace { step, source: None, act: description, effects, events: Vec::new() };
         }
         if self.creature(source).is_none() {
@@ -57,6 +58,9 @@ impl Game {
         if self.player.health <= 0 && !self.over {
             self.over = true;
             self.warnings.push(format!("the player died in step {step}; the run ends"));
+        }
+        if self.won && self.warnings.last().is_none_or(|w| !w.starts_with("the player left the deepest floor")) {
+            self.warnings.push(format!("the player left the deepest floor in step {step}; the run is won"));
         }
         let events = std::mem::take(&mut self.trace.events);
         StepTrace { step, source: None, act: description, effects, events }
@@ -117,7 +121,7 @@ impl Game {
     /// The state as JSON (`final` of the scenario trace).
     pub fn final_json(&self, w: &World) -> Json {
         let statuses: Vec<Json> = self.player.statuses.iter().map(|s| json!({ "status": s.status, "turns": s.turns })).collect();
-        json!({
+        let mut out = json!({
             "player": {
                 "health": self.player.health,
                 "max_health": self.max_health(w, CreatureRef::Player),
@@ -134,6 +138,19 @@ impl Game {
             "floor": self.floor,
             "room": self.room,
             "combat": self.combat,
-        })
+        });
+        // A run in the dungeon also says where the player stands (dry runs without one keep
+        // their shape).
+        if let Some(d) = &self.dungeon {
+            out["dungeon"] = json!({
+                "floor": d.floors.get(d.floor),
+                "rooms": d.rooms,
+                "room": d.room,
+                "position": { "x": d.map.player.x, "y": d.map.player.y },
+                "enemies": d.map.enemies.iter().map(|(i, p)| json!({ "ref": CreatureRef::Enemy(*i).to_string(), "x": p.x, "y": p.y })).collect::<Vec<_>>(),
+                "won": self.won,
+            });
+        }
+        out
     }
 }

@@ -154,6 +154,7 @@ fn want_of(ty: FieldType, key: &str, scope: Scope) -> Want {
         FieldType::Who => Want::Names(vocab::WHO.to_vec(), CompletionItemKind::EnumMember),
         FieldType::Enum(v) => Want::Names(v.iter().map(|s| (*s, "")).collect(), CompletionItemKind::EnumMember),
         FieldType::Ref(k) | FieldType::RefList(k) => Want::Ids(k),
+        FieldType::StartAt => Want::Ids(RefKind::Registry(vocab::Registry::Floors)),
         FieldType::Overrides => match scope {
             Scope::Entry(r) => Want::Ids(RefKind::Registry(r)),
             _ => Want::Nothing,
