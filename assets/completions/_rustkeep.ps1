@@ -32,8 +32,11 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'Dry-run a scenario (docs/engine.md) and print the causal trace')
             [CompletionResult]::new('arena', 'arena', [CompletionResultType]::ParameterValue, 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)')
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked')
-            [CompletionResult]::new('play', 'play', [CompletionResultType]::ParameterValue, 'Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise; recordings and replays (docs/play.md)')
-            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print a JSON Schema: of a data file (the default), `mod.toml`, `rustkeep.toml`, a save, a recording, or a command''s JSON output (docs/json-schemas.md)')
+            [CompletionResult]::new('play', 'play', [CompletionResultType]::ParameterValue, 'Interactive play-test console on the loaded mods (reads commands from stdin)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'An entry as written, with its file: where to copy from to override it (docs/getting-started.md)')
+            [CompletionResult]::new('core', 'core', [CompletionResultType]::ParameterValue, 'The bundled core as files')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a mod skeleton that checks clean, with a scenario to simulate')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a command''s JSON output (docs/json-schemas.md)')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'What a diagnostic code means, an example, and how to fix or silence it')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script of a shell')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page of rustkeep, or of one of its commands, as roff')
@@ -41,20 +44,22 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             break
         }
         'rustkeep;check' {
-            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md')
+            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'Where to find the mods to load (repeatable). Default: the current folder, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format, optionally with a file to write it to: `--format sarif:rustkeep.sarif`. Repeatable, to print one format and write others in the same run. Formats: human, json, json-lines, sarif, github, gitlab, junit, rdjson')
             [CompletionResult]::new('--output-file', '--output-file', [CompletionResultType]::ParameterName, 'Write the output of every `--format` that names no file of its own to this file instead of standard output')
             [CompletionResult]::new('--baseline', '--baseline', [CompletionResultType]::ParameterName, 'Report only diagnostics not recorded in this baseline file')
             [CompletionResult]::new('--write-baseline', '--write-baseline', [CompletionResultType]::ParameterName, 'Record the current diagnostics as the baseline')
             [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
             [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Exit with 1 on warnings too')
-            [CompletionResult]::new('--fix', '--fix', [CompletionResultType]::ParameterName, 'Apply every safe suggested fix, keeping layout and comments')
+            [CompletionResult]::new('--fix', '--fix', [CompletionResultType]::ParameterName, 'Apply every safe suggested fix (docs/checking.md, "Fix safety"), keeping layout and comments, pass after pass until nothing is left to fix; lists every change')
+            [CompletionResult]::new('--unsafe-fixes', '--unsafe-fixes', [CompletionResultType]::ParameterName, 'With `--fix` or `--diff`: also apply the unsafe fixes (another ID, a guess among several close names, a change of behaviour)')
+            [CompletionResult]::new('--diff', '--diff', [CompletionResultType]::ParameterName, 'Change nothing: print the unified diff of what `--fix` would change, and exit with 1 if it would change anything')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'rustkeep;fmt' {
-            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md')
+            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'Where to find the mods to load (repeatable). Default: the current folder, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"')
             [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'With `-`: the path the text on standard input belongs to (which key orders apply, and the `[format]` options of its workspace)')
             [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
             [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Change nothing; list the files that would change and exit with 1 if there are any')
@@ -68,11 +73,12 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('--samples', '--samples', [CompletionResultType]::ParameterName, 'Also roll the table this many times and show the sampled frequencies next to the exact ones')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the sampled rolls')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--plot', '--plot', [CompletionResultType]::ParameterName, 'Write an SVG bar chart of sampled vs exact expected counts (needs --samples)')
-            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md')
+            [CompletionResult]::new('--plot', '--plot', [CompletionResultType]::ParameterName, 'Write an SVG bar chart per drop: its expected count or its chance (see --plot-of), exact, and sampled next to it with --samples')
+            [CompletionResult]::new('--plot-of', '--plot-of', [CompletionResultType]::ParameterName, 'What --plot draws: `expected` counts per evaluation, or the `chance` of at least one (the histogram of the drop chances)')
+            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'Where to find the mods to load (repeatable). Default: the current folder, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"')
             [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'rustkeep;lsp' {
@@ -82,24 +88,24 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
         }
         'rustkeep;simulate' {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`human` (an indented causal trace) or `json` (the stable keys documented in docs/cli.md)')
+            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'More mods to load besides the scenario''s own `mods` (repeatable), each read by the one rule of every command (docs/data-language.md, "Which mods a path loads"). Default: only the scenario''s `mods`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'rustkeep;arena' {
-            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md')
+            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'Where to find the mods to load (repeatable). With a scenario: these besides the scenario''s own `mods` (default: only those). Without one (`--matrix`): the current folder by default, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"')
             [CompletionResult]::new('--runs', '--runs', [CompletionResultType]::ParameterName, 'How many fights (each cell of the matrix fights this many times)')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'The seed of the batch; fight `i` uses a generator derived from it and `i` alone (default: the scenario''s `seed`, else 0)')
             [CompletionResult]::new('--rounds', '--rounds', [CompletionResultType]::ParameterName, 'Rounds after which a fight is a draw')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`human` (a short table), `json` (the keys in docs/arena.md) or, with `--matrix`, `svg` (a heat map)')
-            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
             [CompletionResult]::new('--matrix', '--matrix', [CompletionResultType]::ParameterName, 'Every character option (as a new character with its starting kit) against one of every creature, one on one')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'rustkeep;graph' {
-            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md')
+            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'Where to find the mods to load (repeatable). Default: the current folder, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`dot` (Graphviz) or `json`')
             [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -107,7 +113,7 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             break
         }
         'rustkeep;play' {
-            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md')
+            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'Where to find the mods to load (repeatable). Default: the current folder, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the game''s generator (default: 0 in the line console, a fresh one in the full-screen game); the game always shows it, so a run can be played again')
             [CompletionResult]::new('--option', '--option', [CompletionResultType]::ParameterName, 'A character option for the new character (repeatable), e.g. `core:warrior`; without one, the full-screen game lets you choose')
             [CompletionResult]::new('--floor', '--floor', [CompletionResultType]::ParameterName, 'Start the run on this floor instead of the first')
@@ -119,6 +125,45 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
             [CompletionResult]::new('--line', '--line', [CompletionResultType]::ParameterName, 'The line console even on a terminal')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'With `--replay`: play it back even when the mods'' data changed since it was recorded')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rustkeep;show' {
+            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'Where to find the mods to load (repeatable). Default: the current folder, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"')
+            [CompletionResult]::new('--override', '--override', [CompletionResultType]::ParameterName, 'Print the entry as an override to paste into your mod: `overrides = "ID"` instead of `id = "ID"`')
+            [CompletionResult]::new('--core-dir', '--core-dir', [CompletionResultType]::ParameterName, 'Print the folder the bundled core''s files are served from (the language server''s go-to-definition opens them there), writing them first if needed')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rustkeep;core' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write the bundled core''s data files into DIR (the same files the language server serves; `<core>/affixes.toml` in traces and messages is DIR/affixes.toml)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'rustkeep;core;export' {
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Overwrite files that exist with another content')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rustkeep;core;help' {
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write the bundled core''s data files into DIR (the same files the language server serves; `<core>/affixes.toml` in traces and messages is DIR/affixes.toml)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'rustkeep;core;help;export' {
+            break
+        }
+        'rustkeep;core;help;help' {
+            break
+        }
+        'rustkeep;new' {
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The folder to create (default: NAME in the current folder)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -157,8 +202,11 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'Dry-run a scenario (docs/engine.md) and print the causal trace')
             [CompletionResult]::new('arena', 'arena', [CompletionResultType]::ParameterValue, 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)')
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked')
-            [CompletionResult]::new('play', 'play', [CompletionResultType]::ParameterValue, 'Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise; recordings and replays (docs/play.md)')
-            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print a JSON Schema: of a data file (the default), `mod.toml`, `rustkeep.toml`, a save, a recording, or a command''s JSON output (docs/json-schemas.md)')
+            [CompletionResult]::new('play', 'play', [CompletionResultType]::ParameterValue, 'Interactive play-test console on the loaded mods (reads commands from stdin)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'An entry as written, with its file: where to copy from to override it (docs/getting-started.md)')
+            [CompletionResult]::new('core', 'core', [CompletionResultType]::ParameterValue, 'The bundled core as files')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a mod skeleton that checks clean, with a scenario to simulate')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a command''s JSON output (docs/json-schemas.md)')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'What a diagnostic code means, an example, and how to fix or silence it')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script of a shell')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page of rustkeep, or of one of its commands, as roff')
@@ -187,6 +235,19 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             break
         }
         'rustkeep;help;play' {
+            break
+        }
+        'rustkeep;help;show' {
+            break
+        }
+        'rustkeep;help;core' {
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write the bundled core''s data files into DIR (the same files the language server serves; `<core>/affixes.toml` in traces and messages is DIR/affixes.toml)')
+            break
+        }
+        'rustkeep;help;core;export' {
+            break
+        }
+        'rustkeep;help;new' {
             break
         }
         'rustkeep;help;schema' {

@@ -25,6 +25,9 @@ _rustkeep() {
             rustkeep,completions)
                 cmd="rustkeep__subcmd__completions"
                 ;;
+            rustkeep,core)
+                cmd="rustkeep__subcmd__core"
+                ;;
             rustkeep,explain)
                 cmd="rustkeep__subcmd__explain"
                 ;;
@@ -46,14 +49,32 @@ _rustkeep() {
             rustkeep,man)
                 cmd="rustkeep__subcmd__man"
                 ;;
+            rustkeep,new)
+                cmd="rustkeep__subcmd__new"
+                ;;
             rustkeep,play)
                 cmd="rustkeep__subcmd__play"
                 ;;
             rustkeep,schema)
                 cmd="rustkeep__subcmd__schema"
                 ;;
+            rustkeep,show)
+                cmd="rustkeep__subcmd__show"
+                ;;
             rustkeep,simulate)
                 cmd="rustkeep__subcmd__simulate"
+                ;;
+            rustkeep__subcmd__core,export)
+                cmd="rustkeep__subcmd__core__subcmd__export"
+                ;;
+            rustkeep__subcmd__core,help)
+                cmd="rustkeep__subcmd__core__subcmd__help"
+                ;;
+            rustkeep__subcmd__core__subcmd__help,export)
+                cmd="rustkeep__subcmd__core__subcmd__help__subcmd__export"
+                ;;
+            rustkeep__subcmd__core__subcmd__help,help)
+                cmd="rustkeep__subcmd__core__subcmd__help__subcmd__help"
                 ;;
             rustkeep__subcmd__help,arena)
                 cmd="rustkeep__subcmd__help__subcmd__arena"
@@ -63,6 +84,9 @@ _rustkeep() {
                 ;;
             rustkeep__subcmd__help,completions)
                 cmd="rustkeep__subcmd__help__subcmd__completions"
+                ;;
+            rustkeep__subcmd__help,core)
+                cmd="rustkeep__subcmd__help__subcmd__core"
                 ;;
             rustkeep__subcmd__help,explain)
                 cmd="rustkeep__subcmd__help__subcmd__explain"
@@ -85,14 +109,23 @@ _rustkeep() {
             rustkeep__subcmd__help,man)
                 cmd="rustkeep__subcmd__help__subcmd__man"
                 ;;
+            rustkeep__subcmd__help,new)
+                cmd="rustkeep__subcmd__help__subcmd__new"
+                ;;
             rustkeep__subcmd__help,play)
                 cmd="rustkeep__subcmd__help__subcmd__play"
                 ;;
             rustkeep__subcmd__help,schema)
                 cmd="rustkeep__subcmd__help__subcmd__schema"
                 ;;
+            rustkeep__subcmd__help,show)
+                cmd="rustkeep__subcmd__help__subcmd__show"
+                ;;
             rustkeep__subcmd__help,simulate)
                 cmd="rustkeep__subcmd__help__subcmd__simulate"
+                ;;
+            rustkeep__subcmd__help__subcmd__core,export)
+                cmd="rustkeep__subcmd__help__subcmd__core__subcmd__export"
                 ;;
             *)
                 ;;
@@ -101,7 +134,7 @@ _rustkeep() {
 
     case "${cmd}" in
         rustkeep)
-            opts="-h -V --help --version check fmt loot lsp simulate arena graph play schema explain completions man help"
+            opts="-h -V --help --version check fmt loot lsp simulate arena graph play show core new schema explain completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -115,7 +148,7 @@ _rustkeep() {
             return 0
             ;;
         rustkeep__subcmd__arena)
-            opts="-h --mods --no-color --runs --seed --rounds --matrix --format --help"
+            opts="-h --mods --runs --seed --rounds --matrix --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -149,7 +182,7 @@ _rustkeep() {
             return 0
             ;;
         rustkeep__subcmd__check)
-            opts="-h --mods --no-color --format --output-file --deny-warnings --fix --baseline --write-baseline --help"
+            opts="-h --mods --no-color --format --output-file --deny-warnings --fix --unsafe-fixes --diff --baseline --write-baseline --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -185,6 +218,76 @@ _rustkeep() {
         rustkeep__subcmd__completions)
             opts="-h --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rustkeep__subcmd__core)
+            opts="-h --help export help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rustkeep__subcmd__core__subcmd__export)
+            opts="-h --force --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rustkeep__subcmd__core__subcmd__help)
+            opts="export help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rustkeep__subcmd__core__subcmd__help__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rustkeep__subcmd__core__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -259,7 +362,7 @@ _rustkeep() {
             return 0
             ;;
         rustkeep__subcmd__help)
-            opts="check fmt loot lsp simulate arena graph play schema explain completions man help"
+            opts="check fmt loot lsp simulate arena graph play show core new schema explain completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -303,6 +406,34 @@ _rustkeep() {
         rustkeep__subcmd__help__subcmd__completions)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rustkeep__subcmd__help__subcmd__core)
+            opts="export"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rustkeep__subcmd__help__subcmd__core__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -412,6 +543,20 @@ _rustkeep() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        rustkeep__subcmd__help__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         rustkeep__subcmd__help__subcmd__play)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -440,6 +585,20 @@ _rustkeep() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        rustkeep__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         rustkeep__subcmd__help__subcmd__simulate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -455,7 +614,7 @@ _rustkeep() {
             return 0
             ;;
         rustkeep__subcmd__loot)
-            opts="-h --luck --samples --seed --format --plot --mods --no-color --help"
+            opts="-h --luck --samples --seed --format --plot --plot-of --mods --no-color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -479,6 +638,10 @@ _rustkeep() {
                     ;;
                 --plot)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plot-of)
+                    COMPREPLY=($(compgen -W "expected chance" -- "${cur}"))
                     return 0
                     ;;
                 --mods)
@@ -514,6 +677,24 @@ _rustkeep() {
             fi
             case "${prev}" in
                 --out-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rustkeep__subcmd__new)
+            opts="-h --path --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --path)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -582,7 +763,7 @@ _rustkeep() {
             fi
             case "${prev}" in
                 --for)
-                    COMPREPLY=($(compgen -W "data mod workspace check-json loot-json graph-json simulate-json arena-json save recording" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "data mod scenario workspace check-json loot-json graph-json" -- "${cur}"))
                     return 0
                     ;;
                 --draft)
@@ -596,8 +777,26 @@ _rustkeep() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        rustkeep__subcmd__show)
+            opts="-h --override --core-dir --mods --no-color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --mods)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         rustkeep__subcmd__simulate)
-            opts="-h --format --help"
+            opts="-h --format --mods --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -605,6 +804,10 @@ _rustkeep() {
             case "${prev}" in
                 --format)
                     COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                --mods)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -29,27 +29,32 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand simulate 'Dry-run a scenario (docs/engine.md) and print the causal trace'
             cand arena 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)'
             cand graph 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
-            cand play 'Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise; recordings and replays (docs/play.md)'
-            cand schema 'Print a JSON Schema: of a data file (the default), `mod.toml`, `rustkeep.toml`, a save, a recording, or a command''s JSON output (docs/json-schemas.md)'
+            cand play 'Interactive play-test console on the loaded mods (reads commands from stdin)'
+            cand show 'An entry as written, with its file: where to copy from to override it (docs/getting-started.md)'
+            cand core 'The bundled core as files'
+            cand new 'Create a mod skeleton that checks clean, with a scenario to simulate'
+            cand schema 'Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a command''s JSON output (docs/json-schemas.md)'
             cand explain 'What a diagnostic code means, an example, and how to fix or silence it'
             cand completions 'Print the completion script of a shell'
             cand man 'Print the manual page of rustkeep, or of one of its commands, as roff'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'rustkeep;check'= {
-            cand --mods 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md'
+            cand --mods 'Where to find the mods to load (repeatable). Default: the current folder, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"'
             cand --format 'Output format, optionally with a file to write it to: `--format sarif:rustkeep.sarif`. Repeatable, to print one format and write others in the same run. Formats: human, json, json-lines, sarif, github, gitlab, junit, rdjson'
             cand --output-file 'Write the output of every `--format` that names no file of its own to this file instead of standard output'
             cand --baseline 'Report only diagnostics not recorded in this baseline file'
             cand --write-baseline 'Record the current diagnostics as the baseline'
             cand --no-color 'Disable colours'
             cand --deny-warnings 'Exit with 1 on warnings too'
-            cand --fix 'Apply every safe suggested fix, keeping layout and comments'
+            cand --fix 'Apply every safe suggested fix (docs/checking.md, "Fix safety"), keeping layout and comments, pass after pass until nothing is left to fix; lists every change'
+            cand --unsafe-fixes 'With `--fix` or `--diff`: also apply the unsafe fixes (another ID, a guess among several close names, a change of behaviour)'
+            cand --diff 'Change nothing: print the unified diff of what `--fix` would change, and exit with 1 if it would change anything'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'rustkeep;fmt'= {
-            cand --mods 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md'
+            cand --mods 'Where to find the mods to load (repeatable). Default: the current folder, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"'
             cand --stdin-filename 'With `-`: the path the text on standard input belongs to (which key orders apply, and the `[format]` options of its workspace)'
             cand --no-color 'Disable colours'
             cand --check 'Change nothing; list the files that would change and exit with 1 if there are any'
@@ -62,11 +67,12 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand --samples 'Also roll the table this many times and show the sampled frequencies next to the exact ones'
             cand --seed 'Seed of the sampled rolls'
             cand --format 'Output format'
-            cand --plot 'Write an SVG bar chart of sampled vs exact expected counts (needs --samples)'
-            cand --mods 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md'
+            cand --plot 'Write an SVG bar chart per drop: its expected count or its chance (see --plot-of), exact, and sampled next to it with --samples'
+            cand --plot-of 'What --plot draws: `expected` counts per evaluation, or the `chance` of at least one (the histogram of the drop chances)'
+            cand --mods 'Where to find the mods to load (repeatable). Default: the current folder, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"'
             cand --no-color 'Disable colours'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'rustkeep;lsp'= {
             cand -h 'Print help'
@@ -74,29 +80,29 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
         }
         &'rustkeep;simulate'= {
             cand --format '`human` (an indented causal trace) or `json` (the stable keys documented in docs/cli.md)'
+            cand --mods 'More mods to load besides the scenario''s own `mods` (repeatable), each read by the one rule of every command (docs/data-language.md, "Which mods a path loads"). Default: only the scenario''s `mods`'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'rustkeep;arena'= {
-            cand --mods 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md'
+            cand --mods 'Where to find the mods to load (repeatable). With a scenario: these besides the scenario''s own `mods` (default: only those). Without one (`--matrix`): the current folder by default, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"'
             cand --runs 'How many fights (each cell of the matrix fights this many times)'
             cand --seed 'The seed of the batch; fight `i` uses a generator derived from it and `i` alone (default: the scenario''s `seed`, else 0)'
             cand --rounds 'Rounds after which a fight is a draw'
             cand --format '`human` (a short table), `json` (the keys in docs/arena.md) or, with `--matrix`, `svg` (a heat map)'
-            cand --no-color 'Disable colours'
             cand --matrix 'Every character option (as a new character with its starting kit) against one of every creature, one on one'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'rustkeep;graph'= {
-            cand --mods 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md'
+            cand --mods 'Where to find the mods to load (repeatable). Default: the current folder, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"'
             cand --format '`dot` (Graphviz) or `json`'
             cand --no-color 'Disable colours'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'rustkeep;play'= {
-            cand --mods 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md'
+            cand --mods 'Where to find the mods to load (repeatable). Default: the current folder, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"'
             cand --seed 'Seed of the game''s generator (default: 0 in the line console, a fresh one in the full-screen game); the game always shows it, so a run can be played again'
             cand --option 'A character option for the new character (repeatable), e.g. `core:warrior`; without one, the full-screen game lets you choose'
             cand --floor 'Start the run on this floor instead of the first'
@@ -108,6 +114,38 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand --no-color 'Disable colours'
             cand --line 'The line console even on a terminal'
             cand --force 'With `--replay`: play it back even when the mods'' data changed since it was recorded'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;show'= {
+            cand --mods 'Where to find the mods to load (repeatable). Default: the current folder, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"'
+            cand --override 'Print the entry as an override to paste into your mod: `overrides = "ID"` instead of `id = "ID"`'
+            cand --core-dir 'Print the folder the bundled core''s files are served from (the language server''s go-to-definition opens them there), writing them first if needed'
+            cand --no-color 'Disable colours'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;core'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand export 'Write the bundled core''s data files into DIR (the same files the language server serves; `<core>/affixes.toml` in traces and messages is DIR/affixes.toml)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'rustkeep;core;export'= {
+            cand --force 'Overwrite files that exist with another content'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;core;help'= {
+            cand export 'Write the bundled core''s data files into DIR (the same files the language server serves; `<core>/affixes.toml` in traces and messages is DIR/affixes.toml)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'rustkeep;core;help;export'= {
+        }
+        &'rustkeep;core;help;help'= {
+        }
+        &'rustkeep;new'= {
+            cand --path 'The folder to create (default: NAME in the current folder)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -141,8 +179,11 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand simulate 'Dry-run a scenario (docs/engine.md) and print the causal trace'
             cand arena 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)'
             cand graph 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
-            cand play 'Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise; recordings and replays (docs/play.md)'
-            cand schema 'Print a JSON Schema: of a data file (the default), `mod.toml`, `rustkeep.toml`, a save, a recording, or a command''s JSON output (docs/json-schemas.md)'
+            cand play 'Interactive play-test console on the loaded mods (reads commands from stdin)'
+            cand show 'An entry as written, with its file: where to copy from to override it (docs/getting-started.md)'
+            cand core 'The bundled core as files'
+            cand new 'Create a mod skeleton that checks clean, with a scenario to simulate'
+            cand schema 'Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a command''s JSON output (docs/json-schemas.md)'
             cand explain 'What a diagnostic code means, an example, and how to fix or silence it'
             cand completions 'Print the completion script of a shell'
             cand man 'Print the manual page of rustkeep, or of one of its commands, as roff'
@@ -163,6 +204,15 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
         &'rustkeep;help;graph'= {
         }
         &'rustkeep;help;play'= {
+        }
+        &'rustkeep;help;show'= {
+        }
+        &'rustkeep;help;core'= {
+            cand export 'Write the bundled core''s data files into DIR (the same files the language server serves; `<core>/affixes.toml` in traces and messages is DIR/affixes.toml)'
+        }
+        &'rustkeep;help;core;export'= {
+        }
+        &'rustkeep;help;new'= {
         }
         &'rustkeep;help;schema'= {
         }

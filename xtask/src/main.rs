@@ -47,6 +47,7 @@ const OWNERS: &[Owner] = &[
     Owner { package: "rustkeep-engine", test: Target::Test("golden"), files: "crates/rustkeep-engine/tests/golden/" },
     Owner { package: "rustkeep-cli", test: Target::Test("check_cli"), files: "crates/rustkeep-cli/tests/snapshots/" },
     Owner { package: "rustkeep-cli", test: Target::Test("ci_formats"), files: "crates/rustkeep-cli/tests/snapshots/broken_*" },
+    Owner { package: "rustkeep-cli", test: Target::Test("base_game"), files: "crates/rustkeep-cli/tests/snapshots/show_*" },
     // The screens of `rustkeep play` are insta snapshots (unit tests of the binary, which has no
     // library): INSTA_UPDATE below turns their check into a rewrite.
     Owner {

@@ -152,9 +152,9 @@ docs! {
         "Set `id` to the overridden ID, or omit it."
     }
     OverrideConflict => {
-        "Two mods override the same ID (or set the same `[balance]` key). The later mod in load order wins and the earlier override has no effect. Overriding a core entry once is normal.",
+        "Two mods override the same ID (or set the same `[balance]` key) and neither names the other in `depends` or `load_after`, so which one wins depends on their ids alone: the later in load order wins and the earlier override has no effect. Overriding a core entry once is normal, and so is a mod that declares its place after the other (layering).",
         "# mods/a/floors.toml and mods/b/floors.toml both:\n[[floors]]\noverrides = \"core:floor_3\"\nloot = \"a:floor_3\"",
-        "Decide which mod owns the entry; make the other nest the first's table instead (tables in tables are the hook point), or order them explicitly with `load_after`."
+        "If the later override is meant to replace the earlier one, say so: list the earlier mod in the later mod's `load_after` (or `depends`), and the warning goes. Otherwise decide which mod owns the entry, and make the other nest the first's table instead (tables in tables are the hook point)."
     }
     UnknownDependency => {
         "`depends` names a mod that is not loaded.",
@@ -211,6 +211,16 @@ docs! {
         "[[floors]]\nid = \"mymod:cellar\"\ndepth = 1\nprefabs = [\"mymod:closet\"]\n\n[[prefabs]]\nid = \"mymod:closet\"\ngrid = \"\"\"\n#####\n#.@.#\n#####\n\"\"\"",
         "Put a `+` into the prefab's walls, or take the prefab out of the floor's `prefabs`."
     }
+    UnknownLint => {
+        "A `# rustkeep: allow(…)` comment names something that is not a diagnostic code, so it silences nothing — and the mistake it was meant to silence is reported after all. The warning sits on the name; the message suggests the closest code.",
+        "# rustkeep: allow(quest-never-startd)\n[[quests]]\nid = \"mymod:rats\"\nname = \"Rats\"\non = \"creature_died\"",
+        "Write the code as `rustkeep explain` lists it (`quest-never-started`); the fix does it when one code is certainly meant."
+    }
+    UnusedSuppression => {
+        "An allow comment (or one code in it) that silences nothing: no diagnostic of that code is reported on the line below it or in the entry or field it stands above — usually because the mistake was fixed, or the comment stands above the wrong entry. Left in place, it would silently hide the next mistake of that kind. Also reported for `toml-syntax`, in a comment or under `[lints]`: a file that does not parse is not checked at all, so its syntax errors cannot be silenced. Silence this warning only with a lint level (`[lints] unused-suppression = \"allow\"`).",
+        "# rustkeep: allow(unused-loot-table)\n[[quests]]\nid = \"mymod:rats\"\nname = \"Rats\"\non = \"creature_died\"",
+        "Remove the comment (or the code from its list); the fix does it, and `rustkeep check --fix` applies it. If the comment belongs to another entry, move it above that one."
+    }
 }
 
 pub fn doc(code: Code) -> &'static CodeDoc {
@@ -225,10 +235,17 @@ fn severity(code: Code) -> &'static str {
 }
 
 fn silence(code: Code) -> String {
-    format!(
-        "Put `# rustkeep: allow({0}) -- reason` on the line above the entry or field, or set `{0} = \"allow\"` under `[lints]` in `rustkeep.toml` (\"warn\" and \"deny\" change its severity).",
-        code.name()
-    )
+    match code {
+        Code::TomlSyntax => "It cannot be silenced: a file that does not parse is not checked at all, and the syntax errors are the only sign of that.".to_string(),
+        Code::UnknownLint | Code::UnusedSuppression => format!(
+            "Set `{0} = \"allow\"` under `[lints]` in `rustkeep.toml` (\"warn\" and \"deny\" change its severity); allow comments do not cover it.",
+            code.name()
+        ),
+        _ => format!(
+            "Put `# rustkeep: allow({0}) -- reason` on the line above the entry or field, or set `{0} = \"allow\"` under `[lints]` in `rustkeep.toml` (\"warn\" and \"deny\" change its severity).",
+            code.name()
+        ),
+    }
 }
 
 /// Plain text for `rustkeep explain CODE`.

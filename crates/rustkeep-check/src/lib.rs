@@ -6,7 +6,7 @@
 
 #![forbid(unsafe_code)]
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use rustkeep_data::db::Database;
@@ -14,12 +14,13 @@ use rustkeep_data::diag::{Code, Diagnostic, Severity};
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::manifest::Level;
 use rustkeep_data::project::Project;
-use rustkeep_data::source::SourceFile;
+use rustkeep_data::source::{FileKind, SourceFile};
 
 pub mod baseline;
 pub mod explain;
 pub mod fix;
 pub mod rules;
+mod suppression;
 
 /// The result of checking a project: the model and what is wrong with it.
 #[derive(Clone, Debug, Default)]
@@ -41,18 +42,41 @@ impl Analysis {
     /// The model, if the data has no errors; otherwise a refusal that names the first five.
     /// Whoever runs the data (the engine's callers) refuses broken data through this, because
     /// half-understood data would run only half.
+    ///
+    /// Errors in scenario files do not count here: the game does not run them (`rustkeep
+    /// simulate` refuses a broken scenario itself, with [`Analysis::scenario_errors`]).
     pub fn into_valid(self, project: &Project) -> Result<Database, String> {
-        let errors = self.errors();
+        let data_error = |d: &&Diagnostic| d.severity == Severity::Error && project.file(d.loc.file).kind != FileKind::Scenario;
+        let errors = self.diagnostics.iter().filter(data_error).count();
         if errors == 0 {
             return Ok(self.db);
         }
-        let mut msg = format!("the mods have {errors} validation error(s); run `rustkeep check` for details");
-        for d in self.diagnostics.iter().filter(|d| d.severity == Severity::Error).take(5) {
+        let mut msg = format!("the mods have {errors} validation {}; run `rustkeep check` for details", if errors == 1 { "error" } else { "errors" });
+        for d in self.diagnostics.iter().filter(data_error).take(5) {
             let f = project.file(d.loc.file);
             let line = f.index.line_of(d.loc.span.start) + 1;
             msg.push_str(&format!("\n  {}:{line}: {} [{}]", f.path, d.message, d.code.name()));
         }
         Err(msg)
+    }
+}
+
+impl Analysis {
+    /// The errors of one scenario file, as `path:line: message [code]` lines (at most `max`), or
+    /// `None` when it has none.
+    pub fn scenario_errors(&self, project: &Project, file: rustkeep_data::source::FileId, max: usize) -> Option<String> {
+        let errors: Vec<&Diagnostic> = self.diagnostics.iter().filter(|d| d.severity == Severity::Error && d.loc.file == file).collect();
+        if errors.is_empty() {
+            return None;
+        }
+        let f = project.file(file);
+        let mut msg =
+            format!("the scenario has {} {}; run `rustkeep check {}` for details", errors.len(), if errors.len() == 1 { "error" } else { "errors" }, f.path);
+        for d in errors.iter().take(max) {
+            let line = f.index.line_of(d.loc.span.start) + 1;
+            msg.push_str(&format!("\n  {}:{line}: {} [{}]", f.path, d.message, d.code.name()));
+        }
+        Some(msg)
     }
 }
 
@@ -98,15 +122,29 @@ pub fn analyze_with(project: &Project, facts: Vec<Option<Arc<FileFacts>>>) -> An
     Analysis { db, diagnostics }
 }
 
-/// Applies lint levels and `# rustkeep: allow(...)` comments, drops what lies in the bundled core
-/// (its cleanliness is the toolkit's own test), dedupes and sorts.
+/// Applies `# rustkeep: allow(...)` comments and lint levels, drops what lies in the bundled core
+/// (its cleanliness is the toolkit's own test), reports allow comments that name no code or
+/// silence nothing, dedupes and sorts. `toml-syntax` is never silenced: a file that does not parse
+/// is not checked at all, and hiding that would hide everything in it.
 fn finish(project: &Project, facts: &[Option<Arc<FileFacts>>], diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let levels: HashMap<Code, Level> = project.config.lints.iter().copied().collect();
     let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len());
+    // Per file: the (comment, code) pairs of allow comments that silenced something.
+    let mut used: HashMap<rustkeep_data::source::FileId, HashSet<(usize, usize)>> = HashMap::new();
     for mut d in diags {
         let file = project.file(d.loc.file);
         if file.bundled {
             continue;
+        }
+        if d.code == Code::TomlSyntax {
+            out.push(d);
+            continue;
+        }
+        if let Some(Some(ff)) = facts.get(d.loc.file.0 as usize) {
+            if let Some(hit) = suppressed(file, ff, &d) {
+                used.entry(d.loc.file).or_default().insert(hit);
+                continue;
+            }
         }
         if let Some(level) = levels.get(&d.code) {
             match level {
@@ -115,12 +153,26 @@ fn finish(project: &Project, facts: &[Option<Arc<FileFacts>>], diags: Vec<Diagno
                 Level::Deny => d.severity = Severity::Error,
             }
         }
-        if let Some(Some(ff)) = facts.get(d.loc.file.0 as usize) {
-            if suppressed(file, ff, &d) {
-                continue;
-            }
-        }
         out.push(d);
+    }
+    for (i, ff) in facts.iter().enumerate() {
+        let Some(ff) = ff else { continue };
+        let file = project.file(rustkeep_data::source::FileId(i as u32));
+        if file.bundled || ff.has_syntax_errors || ff.allows.is_empty() {
+            continue;
+        }
+        let none = HashSet::new();
+        let used = used.get(&file.id).unwrap_or(&none);
+        for mut d in suppression::report(file, &ff.allows, used) {
+            if let Some(level) = levels.get(&d.code) {
+                match level {
+                    Level::Allow => continue,
+                    Level::Warn => d.severity = Severity::Warning,
+                    Level::Deny => d.severity = Severity::Error,
+                }
+            }
+            out.push(d);
+        }
     }
     out.sort_by(|a, b| {
         let fa = &project.file(a.loc.file).path;
@@ -131,11 +183,12 @@ fn finish(project: &Project, facts: &[Option<Arc<FileFacts>>], diags: Vec<Diagno
     out
 }
 
-/// Whether an allow comment covers the diagnostic: in the block of comment lines directly above
-/// its own line, or above the first line of any entry or sub-table that encloses it.
-fn suppressed(file: &SourceFile, ff: &FileFacts, d: &Diagnostic) -> bool {
+/// The allow comment (its index in `FileFacts::allows`) and the code in it that covers the
+/// diagnostic: one in the block of comment lines directly above its own line, or above the
+/// first line of any entry or sub-table that encloses it.
+fn suppressed(file: &SourceFile, ff: &FileFacts, d: &Diagnostic) -> Option<(usize, usize)> {
     if ff.allows.is_empty() {
-        return false;
+        return None;
     }
     let idx = &file.index;
     let text = &file.text;
@@ -162,7 +215,7 @@ fn suppressed(file: &SourceFile, ff: &FileFacts, d: &Diagnostic) -> bool {
         }
     }
     let name = d.code.name();
-    anchors.into_iter().any(|line| {
+    anchors.into_iter().find_map(|line| {
         let mut l = line;
         while l > 0 {
             l -= 1;
@@ -171,10 +224,12 @@ fn suppressed(file: &SourceFile, ff: &FileFacts, d: &Diagnostic) -> bool {
             if !t.starts_with('#') {
                 break;
             }
-            if ff.allows.iter().any(|a| a.line == l && a.codes.iter().any(|c| c == name)) {
-                return true;
+            for (i, a) in ff.allows.iter().enumerate().filter(|(_, a)| a.line == l) {
+                if let Some(c) = a.codes.iter().position(|c| c == name) {
+                    return Some((i, c));
+                }
             }
         }
-        false
+        None
     })
 }

@@ -1,22 +1,28 @@
 //! `rustkeep arena`: many fights for balancing (docs/arena.md). A scenario's `[player]` against
 //! its `[[enemies]]`, or with `--matrix` every character option against one of every creature.
+//!
+//! The mods come as for `rustkeep simulate`: a scenario's own `mods` plus `--mods`, and the
+//! scenario is checked like data first (located mistakes refuse the run); without a scenario,
+//! `--matrix` loads what the one discovery rule finds from `--mods` or the current folder, as
+//! `play` and `graph` do.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use rustkeep_data::project::{load, Overlay};
 use rustkeep_engine::arena::{self, ArenaJson, Lineup, DEFAULT_ROUNDS, DEFAULT_RUNS};
-use rustkeep_engine::scenario::Scenario;
-
-use crate::Common;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// The scenario whose `[player]` fights its `[[enemies]]` (its steps are ignored); optional
     /// with `--matrix`, where it only names the mods and the seed.
     pub scenario: Option<PathBuf>,
-    #[command(flatten)]
-    pub common: Common,
+    /// Where to find the mods to load (repeatable). With a scenario: these besides the scenario's
+    /// own `mods` (default: only those). Without one (`--matrix`): the current folder by default,
+    /// read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that
+    /// workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core
+    /// alone. See docs/data-language.md, "Which mods a path loads".
+    #[arg(long = "mods", value_name = "PATH")]
+    pub mods: Vec<PathBuf>,
     /// How many fights (each cell of the matrix fights this many times).
     #[arg(long, default_value_t = DEFAULT_RUNS, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub runs: u64,
@@ -44,40 +50,20 @@ pub enum ArenaFormat {
     Svg,
 }
 
-fn absolute(cwd: &Path, p: &Path) -> PathBuf {
-    if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        cwd.join(p)
-    }
-}
-
 pub fn run(args: Args) -> Result<u8, String> {
-    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
     if args.format == ArenaFormat::Svg && !args.matrix {
         return Err("`--format svg` draws the matrix's heat map: add `--matrix`".into());
     }
-    let scenario = match &args.scenario {
+    // The same loading as `simulate` (the scenario's mods, checked like data), or the discovery
+    // rule of `play` and `graph` when there is no scenario.
+    let (w, scenario) = match &args.scenario {
         Some(p) => {
-            let path = absolute(&cwd, p);
-            let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-            let sc = Scenario::parse(&text).map_err(|e| format!("{}: {e}", p.display()))?;
-            Some((path, sc))
+            let (w, sc) = crate::simulate::open(p, &args.mods)?;
+            (w, Some((p.clone(), sc)))
         }
-        None if args.matrix => None,
+        None if args.matrix => (crate::world::load_mods(&args.mods)?, None),
         None => return Err("usage: rustkeep arena SCENARIO.toml [--runs N] [--seed S] [--rounds MAX] (or --matrix)".into()),
     };
-    // The mods: the scenario's (relative to its folder) and `--mods`; the bundled core always.
-    let mut mods: Vec<PathBuf> = args.common.mods.iter().map(|m| absolute(&cwd, m)).collect();
-    if let Some((path, sc)) = &scenario {
-        let base = path.parent().map(Path::to_path_buf).unwrap_or_else(|| cwd.clone());
-        mods.extend(sc.mods.iter().map(|m| base.join(m)));
-    }
-    if let Some(missing) = mods.iter().find(|m| !m.exists()) {
-        return Err(format!("{}: no such file or folder", missing.display()));
-    }
-    let project = if mods.is_empty() { rustkeep_data::project::Project::with_bundled_core() } else { load(&mods, &cwd, &Overlay::new()) };
-    let w = crate::world::open(project)?;
     let seed = args.seed.or(scenario.as_ref().map(|(_, sc)| sc.seed)).unwrap_or(0);
 
     let text = if args.matrix {
@@ -88,8 +74,8 @@ pub fn run(args: Args) -> Result<u8, String> {
             ArenaFormat::Svg => m.svg(),
         }
     } else {
+        // `simulate::open` checked the scenario's IDs and enemies against these mods.
         let (path, sc) = scenario.expect("a scenario without --matrix");
-        sc.validate(&w).map_err(|e| format!("{}: {e}", path.display()))?;
         let lineup = Lineup {
             options: sc.options.clone(),
             items: sc.items.clone(),

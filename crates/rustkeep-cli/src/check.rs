@@ -1,12 +1,14 @@
 //! `rustkeep check`.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
-use rustkeep_check::{analyze, baseline, fix};
+use rustkeep_check::{analyze, baseline, fix, Analysis};
 use rustkeep_data::diag::Severity;
-use rustkeep_data::project::{load, Overlay};
+use rustkeep_data::project::{discover, load, Overlay, Project, WhenNothing};
 
 use crate::{render, Common, Format};
 
@@ -28,9 +30,18 @@ pub struct Args {
     /// Exit with 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
-    /// Apply every safe suggested fix, keeping layout and comments.
+    /// Apply every safe suggested fix (docs/checking.md, "Fix safety"), keeping layout and
+    /// comments, pass after pass until nothing is left to fix; lists every change.
     #[arg(long)]
     pub fix: bool,
+    /// With `--fix` or `--diff`: also apply the unsafe fixes (another ID, a guess among several
+    /// close names, a change of behaviour).
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+    /// Change nothing: print the unified diff of what `--fix` would change, and exit with 1 if it
+    /// would change anything.
+    #[arg(long)]
+    pub diff: bool,
     /// Report only diagnostics not recorded in this baseline file.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
@@ -80,46 +91,49 @@ pub fn run(args: Args) -> Result<u8, String> {
     if paths.is_empty() {
         paths.push(PathBuf::from("."));
     }
-    // A path that does not exist is an I/O failure (exit 2, docs/cli.md), not a finding in a mod.
-    if let Some(missing) = paths.iter().find(|p| !cwd.join(p).exists()) {
-        return Err(format!("{}: no such file or folder", missing.display()));
+    if args.unsafe_fixes && !args.fix && !args.diff {
+        return Err("`--unsafe-fixes` goes with `--fix` or `--diff`".into());
     }
-    let overlay = Overlay::new();
-    let mut project = load(&paths, &cwd, &overlay);
+    // A path that does not exist is an I/O failure (exit 2, docs/cli.md), not a finding in a mod.
+    let mut project = discover(&paths, &cwd, WhenNothing::Report)?;
     let mut analysis = analyze(&project);
 
-    if args.fix {
-        let edits = fix::apply(&project, &analysis.diagnostics);
-        let mut applied = 0;
-        for (fid, text, n) in &edits {
-            let path = project.file(*fid).disk_path.clone().expect("fixes apply to files on disk");
-            let text = keep_formatted(&project, *fid, text);
-            write_atomically(&path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            applied += n;
+    if args.fix || args.diff {
+        let which = if args.unsafe_fixes { fix::Which::All } else { fix::Which::Safe };
+        let run = fix_to_fixed_point(&paths, &cwd, which, &mut project, &mut analysis);
+        if args.diff {
+            return show_diff(&run);
         }
-        if applied > 0 {
-            eprintln!(
-                "rustkeep: applied {applied} fix{} in {} file{}",
-                if applied == 1 { "" } else { "es" },
-                edits.len(),
-                if edits.len() == 1 { "" } else { "s" }
-            );
-            project = load(&paths, &cwd, &overlay);
-            analysis = analyze(&project);
-        }
+        run.write()?;
+        run.report(&analysis.diagnostics, which);
     }
-
+    let recorded = analysis.diagnostics.len();
     if let Some(path) = &args.write_baseline {
         write_atomically(path, &baseline::write(&project, &analysis.diagnostics)).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     let mut diags = std::mem::take(&mut analysis.diagnostics);
+    let mut hidden = None;
     if let Some(path) = &args.baseline {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read the baseline {}: {e}", path.display()))?;
+        let before = diags.len();
         diags = baseline::filter(&project, diags, baseline::read(&text)?);
+        hidden = Some(before - diags.len());
     }
 
     for (format, path) in &outputs {
-        emit(*format, path.as_deref(), &project, &diags, &cwd, args.common.no_color)?;
+        emit(*format, path.as_deref(), &project, &diags, hidden, &cwd, args.common.no_color)?;
+    }
+    if let Some(path) = &args.write_baseline {
+        // Recording is the point of this run: it succeeded, whatever it recorded.
+        let n = recorded;
+        eprintln!("rustkeep: recorded {n} {} in the baseline {}", plural(n, "finding", "findings"), path.display());
+        std::mem::forget(diags);
+        std::mem::forget(analysis);
+        std::mem::forget(project);
+        return Ok(0);
+    }
+    if let Some(n) = hidden.filter(|n| *n > 0) {
+        eprintln!("rustkeep: the baseline hid {n} known {}", plural(n, "finding", "findings"));
     }
     let errors = diags.iter().any(|d| d.severity == Severity::Error);
     let warnings = diags.iter().any(|d| d.severity == Severity::Warning);
@@ -137,11 +151,12 @@ fn emit(
     path: Option<&Path>,
     project: &rustkeep_data::project::Project,
     diags: &[rustkeep_data::diag::Diagnostic],
+    hidden: Option<usize>,
     cwd: &Path,
     no_color: bool,
 ) -> Result<(), String> {
     let text = match format {
-        Format::Json => render::json::render(project, diags),
+        Format::Json => render::json::render(project, diags, hidden),
         Format::JsonLines => render::json_lines::render(project, diags),
         Format::Sarif => render::sarif::render(project, diags, cwd),
         Format::Github => render::github::render(project, diags),
@@ -151,7 +166,7 @@ fn emit(
         Format::Human => {
             if let Some(path) = path {
                 let mut buf = codespan_reporting::term::termcolor::NoColor::new(Vec::new());
-                render::human::render(project, diags, &mut buf).map_err(|e| e.to_string())?;
+                render::human::render(project, diags, hidden, &mut buf).map_err(|e| e.to_string())?;
                 let text = String::from_utf8_lossy(&buf.into_inner()).into_owned();
                 return write_atomically(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()));
             }
@@ -161,7 +176,7 @@ fn emit(
                 ColorChoice::Auto
             };
             let mut out = StandardStream::stdout(color);
-            return render::human::render(project, diags, &mut out).map_err(|e| e.to_string());
+            return render::human::render(project, diags, hidden, &mut out).map_err(|e| e.to_string());
         }
     };
     match path {
@@ -184,14 +199,127 @@ pub fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<(
     crate::atomic::write(path, text.as_bytes())
 }
 
-/// The fixed text of a file, formatted if the file was formatted before the fix (so that `--fix`
-/// never leaves a formatted file unformatted); else as the fixes left it.
-fn keep_formatted(project: &rustkeep_data::project::Project, fid: rustkeep_data::source::FileId, fixed: &str) -> String {
-    let f = project.file(fid);
-    let options = rustkeep_fmt::FormatOptions::from_config(&project.config.format, f.kind.into());
-    let was_formatted = rustkeep_fmt::format_for_comparison(&f.text, &options).is_ok_and(|t| t == *f.text);
-    match rustkeep_fmt::format_document(fixed, &options) {
-        Ok(t) if was_formatted => t,
-        _ => fixed.to_string(),
+/// What the passes of `--fix` did: the files changed (original and fixed text) and every change
+/// in the order applied.
+struct FixRun {
+    /// By path on disk: (the path shown, the text before any fix, the text after the last pass).
+    files: BTreeMap<PathBuf, (String, Arc<str>, String)>,
+    /// (the path shown, the change).
+    changes: Vec<(String, fix::Change)>,
+    /// Whether the last pass found nothing more to fix (false: stopped after `MAX_PASSES`).
+    settled: bool,
+}
+
+/// Runs fix passes until one changes nothing: each pass applies the fixes of the current
+/// analysis to the texts in memory, then loads and analyses again. `project` and `analysis` end
+/// as the fixed texts' (nothing is written here).
+fn fix_to_fixed_point(paths: &[PathBuf], cwd: &Path, which: fix::Which, project: &mut Project, analysis: &mut Analysis) -> FixRun {
+    let mut overlay = Overlay::new();
+    let mut run = FixRun { files: BTreeMap::new(), changes: Vec::new(), settled: false };
+    // Whether each file was formatted before the first fix: `--fix` never leaves a formatted file
+    // unformatted.
+    let mut formatted: BTreeMap<PathBuf, bool> = BTreeMap::new();
+    for _ in 0..fix::MAX_PASSES {
+        let fixes = fix::apply(project, &analysis.diagnostics, which);
+        if fixes.is_empty() {
+            run.settled = true;
+            return run;
+        }
+        for ff in fixes {
+            let f = project.file(ff.file);
+            let Some(path) = f.disk_path.clone() else { continue };
+            let options = rustkeep_fmt::FormatOptions::from_config(&project.config.format, f.kind.into());
+            let was_formatted =
+                *formatted.entry(path.clone()).or_insert_with(|| rustkeep_fmt::format_for_comparison(&f.text, &options).is_ok_and(|t| t == *f.text));
+            let text = match rustkeep_fmt::format_document(&ff.text, &options) {
+                Ok(t) if was_formatted => t,
+                _ => ff.text,
+            };
+            run.files.entry(path.clone()).or_insert_with(|| (f.path.clone(), f.text.clone(), String::new())).2 = text.clone();
+            run.changes.extend(ff.changes.into_iter().map(|c| (f.path.clone(), c)));
+            overlay.insert(path, Arc::from(text));
+        }
+        *project = load(paths, cwd, &overlay);
+        *analysis = analyze(project);
     }
+    run
+}
+
+impl FixRun {
+    fn changed(&self) -> impl Iterator<Item = (&PathBuf, &(String, Arc<str>, String))> {
+        self.files.iter().filter(|(_, (_, old, new))| **old != **new)
+    }
+
+    fn write(&self) -> Result<(), String> {
+        for (path, (_, _, text)) in self.changed() {
+            write_atomically(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        Ok(())
+    }
+
+    /// Lists every change on standard error (standard output holds the report, which may be
+    /// JSON), then the count, and what is left for `--unsafe-fixes`.
+    fn report(&self, remaining: &[rustkeep_data::diag::Diagnostic], which: fix::Which) {
+        let mut err = std::io::stderr().lock();
+        for (shown, c) in &self.changes {
+            let _ = writeln!(err, "{}", change_line(shown, c));
+        }
+        let n = self.changes.len();
+        let files = self.changed().count();
+        if n > 0 {
+            let _ = writeln!(err, "rustkeep: applied {n} {} in {files} {}", plural(n, "fix", "fixes"), plural(files, "file", "files"));
+        }
+        if !self.settled {
+            let _ = writeln!(err, "rustkeep: stopped after {} passes of fixes; run `rustkeep check --fix` again", fix::MAX_PASSES);
+        }
+        let left = fix::unsafe_available(remaining);
+        if which == fix::Which::Safe && left > 0 {
+            let _ = writeln!(
+                err,
+                "rustkeep: {left} more {} {} available with `--fix --unsafe-fixes` (they change an ID or guess among names; review them first)",
+                plural(left, "fix", "fixes"),
+                if left == 1 { "is" } else { "are" }
+            );
+        }
+    }
+}
+
+/// `path:line: before → after (message)`, one line, the texts quoted.
+fn change_line(shown: &str, c: &fix::Change) -> String {
+    let quote = |t: &str| {
+        let t = t.trim_end_matches('\n');
+        if t.is_empty() {
+            "nothing".to_string()
+        } else {
+            format!("`{}`", t.replace('\n', "\\n"))
+        }
+    };
+    let unsafe_note = if c.applicability == rustkeep_data::diag::Applicability::Unsafe { ", unsafe" } else { "" };
+    format!("{shown}:{}: {} → {} ({}{unsafe_note})", c.line + 1, quote(&c.before), quote(&c.after), c.message)
+}
+
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
+
+/// `--diff`: the unified diff of every file the fixes would change, the changes listed on
+/// standard error; exit 1 when anything would change.
+fn show_diff(run: &FixRun) -> Result<u8, String> {
+    let mut text = String::new();
+    for (_, (shown, old, new)) in run.changed() {
+        text.push_str(&rustkeep_fmt::diff::unified(shown, old, new));
+    }
+    print(&text)?;
+    let mut err = std::io::stderr().lock();
+    for (shown, c) in &run.changes {
+        let _ = writeln!(err, "{}", change_line(shown, c));
+    }
+    let n = run.changes.len();
+    let files = run.changed().count();
+    let _ = writeln!(err, "rustkeep: {n} {} would change {files} {}", plural(n, "fix", "fixes"), plural(files, "file", "files"));
+    Ok(u8::from(files > 0))
 }

@@ -7,16 +7,25 @@
 //! unknown table ID.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use rustkeep_check::analyze;
 use rustkeep_data::db::TableKind;
-use rustkeep_data::project::{load, Overlay, Project};
+use rustkeep_data::project::{discover, WhenNothing};
 use rustkeep_engine::loot::{evaluations_for, one_in, DropStat, LootDb, LootError, LootReport, SampleReport};
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::Common;
+
+/// What `--plot` draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlotOf {
+    /// The expected count per evaluation.
+    Expected,
+    /// The chance of at least one per evaluation.
+    Chance,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum LootFormat {
@@ -40,26 +49,16 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: LootFormat,
-    /// Write an SVG bar chart of sampled vs exact expected counts (needs --samples).
+    /// Write an SVG bar chart per drop: its expected count or its chance (see --plot-of), exact,
+    /// and sampled next to it with --samples.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// What --plot draws: `expected` counts per evaluation, or the `chance` of at least one (the
+    /// histogram of the drop chances).
+    #[arg(long, value_enum, default_value = "expected", requires = "plot")]
+    pub plot_of: PlotOf,
     #[command(flatten)]
     pub common: Common,
-}
-
-/// The mods `loot` looks at: the `--mods` paths, else the current folder when it holds mods,
-/// else the bundled core alone (asking about a core table needs no mod).
-fn load_project(mods: &[PathBuf], cwd: &Path) -> Project {
-    let overlay = Overlay::new();
-    if !mods.is_empty() {
-        return load(mods, cwd, &overlay);
-    }
-    let here = load(&[PathBuf::from(".")], cwd, &overlay);
-    if here.mods.len() > 1 || here.config.file.is_some() {
-        here
-    } else {
-        load(&[], cwd, &overlay)
-    }
 }
 
 pub fn run(args: Args) -> Result<u8, String> {
@@ -69,11 +68,10 @@ pub fn run(args: Args) -> Result<u8, String> {
     if args.samples == Some(0) {
         return Err("--samples must be at least 1".into());
     }
-    if args.plot.is_some() && args.samples.is_none() {
-        return Err("--plot draws sampled against exact counts: add --samples N".into());
-    }
     let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
-    let project = load_project(&args.common.mods, &cwd);
+    // The one discovery rule; outside any mod, the bundled core alone (asking about a core table
+    // needs no mod).
+    let project = discover(&args.common.mods, &cwd, WhenNothing::CoreAlone)?;
     let analysis = analyze(&project);
     let db = LootDb::new(&analysis.db);
 
@@ -90,11 +88,12 @@ pub fn run(args: Args) -> Result<u8, String> {
         },
     };
     if analysis.errors() > 0 {
-        eprintln!("note: the loaded mods have {} error(s) elsewhere; `rustkeep check` lists them", analysis.errors());
+        let n = analysis.errors();
+        eprintln!("note: the loaded mods have {n} {} elsewhere; `rustkeep check` lists them", if n == 1 { "error" } else { "errors" });
     }
 
-    if let (Some(path), Some(s)) = (&args.plot, &samples) {
-        std::fs::write(path, svg_plot(&report, s)).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if let Some(path) = &args.plot {
+        std::fs::write(path, svg_plot(&report, samples.as_ref(), args.plot_of)).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     let text = match args.format {
         LootFormat::Json => {
@@ -109,10 +108,16 @@ pub fn run(args: Args) -> Result<u8, String> {
     Ok(0)
 }
 
+/// A product of inputs (`luck × luck_factor`) as the inputs meant it: `3 × 0.05` is `0.15`, not
+/// the nearest double's `0.15000000000000002`. Twelve decimals keep every value a modder writes.
+fn tidy(x: f64) -> f64 {
+    format!("{x:.12}").parse().unwrap_or(x)
+}
+
 fn data_error(e: &LootError, errors: usize) -> u8 {
     eprintln!("error: {e}");
     if errors > 0 {
-        eprintln!("note: `rustkeep check` shows where ({errors} error(s) in the loaded mods)");
+        eprintln!("note: `rustkeep check` shows where ({errors} {} in the loaded mods)", if errors == 1 { "error" } else { "errors" });
     }
     1
 }
@@ -200,7 +205,8 @@ pub fn to_json<'a>(r: &'a LootReport, samples: Option<&'a SampleReport>) -> Loot
         table: &r.table,
         kind: r.kind,
         luck: r.luck,
-        p_extra: r.p_extra,
+        // The clamp's product (0.15000000000000002) is written as the number it means.
+        p_extra: tidy(r.p_extra),
         drops: r
             .drops
             .iter()
@@ -308,11 +314,20 @@ fn xml_escape(s: &str) -> String {
 }
 
 /// A horizontal bar chart: per drop, the exact expected count and the sampled mean, on one scale.
-pub fn svg_plot(r: &LootReport, s: &SampleReport) -> String {
+pub fn svg_plot(r: &LootReport, s: Option<&SampleReport>, of: PlotOf) -> String {
     let drops: Vec<&DropStat> = r.drops.iter().collect();
-    let sampled = |id: &str| s.drops.iter().find(|d| &*d.id == id).map(|d| d.expected).unwrap_or(0.0);
-    let max = drops.iter().map(|d| d.expected.max(sampled(&d.id))).fold(0.0f64, f64::max);
-    let scale = if max > 0.0 { max } else { 1.0 };
+    let value = |d: &DropStat| if of == PlotOf::Chance { d.p_any } else { d.expected };
+    let sampled = |id: &str| s.and_then(|s| s.drops.iter().find(|d| &*d.id == id)).map(value).unwrap_or(0.0);
+    let max = drops.iter().map(|d| value(d).max(sampled(&d.id))).fold(0.0f64, f64::max);
+    // Chances share one scale, 0 to 100 %, so that plots of different tables compare.
+    let scale = if of == PlotOf::Chance {
+        1.0
+    } else if max > 0.0 {
+        max
+    } else {
+        1.0
+    };
+    let show = |x: f64| if of == PlotOf::Chance { pct(x) } else { format!("{x:.4}") };
     let label_w = drops.iter().map(|d| d.id.len()).max().unwrap_or(4) as f64 * 7.5 + 20.0;
     let bar_w = 520.0;
     let row_h = 30.0;
@@ -325,25 +340,31 @@ pub fn svg_plot(r: &LootReport, s: &SampleReport) -> String {
     ));
     svg.push_str(&format!("<rect width=\"{width:.0}\" height=\"{height:.0}\" fill=\"white\"/>\n"));
     svg.push_str(&format!(
-        "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{} — expected count per evaluation (luck {})</text>\n",
+        "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{} — {} per evaluation (luck {})</text>\n",
         xml_escape(&r.table),
+        if of == PlotOf::Chance { "chance of at least one" } else { "expected count" },
         r.luck
     ));
-    svg.push_str(&format!(
-        "<rect x=\"10\" y=\"32\" width=\"12\" height=\"10\" fill=\"#4472c4\"/><text x=\"26\" y=\"41\">exact</text>\
-         <rect x=\"80\" y=\"32\" width=\"12\" height=\"10\" fill=\"#ed7d31\"/><text x=\"96\" y=\"41\">sampled ({} evaluations, seed {})</text>\n",
-        s.n, s.seed
-    ));
+    svg.push_str("<rect x=\"10\" y=\"32\" width=\"12\" height=\"10\" fill=\"#4472c4\"/><text x=\"26\" y=\"41\">exact</text>");
+    if let Some(s) = s {
+        svg.push_str(&format!(
+            "<rect x=\"80\" y=\"32\" width=\"12\" height=\"10\" fill=\"#ed7d31\"/><text x=\"96\" y=\"41\">sampled ({} evaluations, seed {})</text>",
+            s.n, s.seed
+        ));
+    }
+    svg.push('\n');
     for (i, d) in drops.iter().enumerate() {
         let y = top + row_h * i as f64;
-        let exact_w = d.expected / scale * bar_w;
-        let samp = sampled(&d.id);
-        let samp_w = samp / scale * bar_w;
+        let exact_w = value(d) / scale * bar_w;
         svg.push_str(&format!("<text x=\"10\" y=\"{:.1}\">{}</text>\n", y + 17.0, xml_escape(&d.id)));
         svg.push_str(&format!("<rect x=\"{label_w:.1}\" y=\"{:.1}\" width=\"{exact_w:.2}\" height=\"11\" fill=\"#4472c4\"/>\n", y + 4.0));
-        svg.push_str(&format!("<rect x=\"{label_w:.1}\" y=\"{:.1}\" width=\"{samp_w:.2}\" height=\"11\" fill=\"#ed7d31\"/>\n", y + 16.0));
-        svg.push_str(&format!("<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\">{:.4}</text>\n", label_w + exact_w + 4.0, y + 13.0, d.expected));
-        svg.push_str(&format!("<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\">{samp:.4}</text>\n", label_w + samp_w + 4.0, y + 25.0));
+        svg.push_str(&format!("<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\">{}</text>\n", label_w + exact_w + 4.0, y + 13.0, show(value(d))));
+        if s.is_some() {
+            let samp = sampled(&d.id);
+            let samp_w = samp / scale * bar_w;
+            svg.push_str(&format!("<rect x=\"{label_w:.1}\" y=\"{:.1}\" width=\"{samp_w:.2}\" height=\"11\" fill=\"#ed7d31\"/>\n", y + 16.0));
+            svg.push_str(&format!("<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\">{}</text>\n", label_w + samp_w + 4.0, y + 25.0, show(samp)));
+        }
     }
     svg.push_str("</svg>\n");
     svg

@@ -16,9 +16,11 @@ mod fmt;
 mod generate;
 mod graph;
 mod loot;
+mod new;
 mod play;
 mod render;
 mod schema;
+mod show;
 mod simulate;
 mod world;
 
@@ -53,7 +55,10 @@ pub enum Format {
 /// Options every command that loads mods shares.
 #[derive(clap::Args, Clone, Debug)]
 pub struct Common {
-    /// A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md.
+    /// Where to find the mods to load (repeatable). Default: the current folder, read by the one
+    /// rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the
+    /// mod it is in, else the mods below it; no mod at all: the bundled core alone. See
+    /// docs/data-language.md, "Which mods a path loads".
     #[arg(long = "mods", value_name = "PATH")]
     pub mods: Vec<PathBuf>,
     /// Disable colours.
@@ -81,6 +86,13 @@ enum Command {
     /// Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise;
     /// recordings and replays (docs/play.md).
     Play(play::Args),
+    /// An entry as written, with its file: where to copy from to override it (docs/getting-started.md).
+    Show(show::Args),
+    /// The bundled core as files.
+    #[command(subcommand)]
+    Core(show::CoreCommand),
+    /// Create a mod skeleton that checks clean, with a scenario to simulate.
+    New(new::Args),
     /// Print a JSON Schema: of a data file (the default), `mod.toml`, `rustkeep.toml`, a save, a
     /// recording, or a command's JSON output (docs/json-schemas.md).
     Schema(schema::Args),
@@ -129,11 +141,14 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Fmt(args) => fmt::run(args),
         Command::Loot(args) => loot::run(args),
-        Command::Lsp => rustkeep_lsp::run().map(|()| 0).map_err(|e| format!("language server: {e}")),
+        Command::Lsp => rustkeep_lsp::run().map_err(|e| format!("language server: {e}")),
         Command::Simulate(args) => simulate::run(args),
         Command::Arena(args) => arena::run(args),
         Command::Graph(args) => graph::run(args),
         Command::Play(args) => play::run(args),
+        Command::Show(args) => show::run(args),
+        Command::Core(cmd) => show::core(cmd),
+        Command::New(args) => new::run(args),
         Command::Explain { code, all, format } => explain(code, all, &format),
         Command::Schema(args) => schema::run(args),
         Command::Completions { shell } => generate::print_completions(Cli::command(), shell),
@@ -158,9 +173,18 @@ fn explain(code: Option<String>, all: bool, format: &str) -> Result<u8, String> 
         out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
         return Ok(0);
     }
-    let Some(name) = code else { return Err("usage: rustkeep explain CODE (or --all)".into()) };
+    let Some(name) = code else {
+        // Without a code: the list of codes, one per line, to pick from.
+        let width = Code::ALL.iter().map(|c| c.name().len()).max().unwrap_or(0);
+        let mut text = String::from("The diagnostic codes (`rustkeep explain CODE` explains one, `--all` every one):\n\n");
+        for c in Code::ALL {
+            text.push_str(&format!("  {:<width$}  {:<7}  {}\n", c.name(), c.default_severity().as_str(), c.summary()));
+        }
+        out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+        return Ok(0);
+    };
     let Some(c) = Code::from_name(&name) else {
-        let sug = rustkeep_data::suggest::closest(&name, Code::ALL.iter().map(|c| c.name()));
+        let sug = rustkeep_data::suggest::closest_judged(&name, Code::ALL.iter().map(|c| c.name())).map(|j| j.0);
         let mut msg = format!("`{name}` is not a diagnostic code");
         if let Some(s) = sug {
             msg.push_str(&format!("; did you mean `{s}`?"));

@@ -1,8 +1,9 @@
 //! `rustkeep schema`: the JSON Schemas of the files users write and of the JSON the commands print
 //! (docs/json-schemas.md), all from one registry, [`TARGETS`].
 //!
-//! The data-file schema is assembled from the vocabulary's field tables
-//! ([`rustkeep_data::schema::data_file_schema`]); every other one is derived from the serde types
+//! The schemas of data files and scenario files are assembled from the vocabulary's field tables
+//! ([`rustkeep_data::schema::data_file_schema`], [`rustkeep_data::schema::scenario_schema`]), the
+//! tables the validator walks; every other one is derived from the serde types
 //! that read or write the file with `schemars`, so a changed type changes its schema. Each schema
 //! gets an `$id` with its version; the repository keeps every one in `schemas/`, in both
 //! dialects, current by `crates/rustkeep-cli/tests/schema.rs` (`cargo xtask update` rewrites them).
@@ -11,7 +12,7 @@ use std::io::Write;
 
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use rustkeep_data::manifest::{ModToml, RustkeepToml};
-use rustkeep_data::schema::{data_file_schema, derived, Draft, Kind};
+use rustkeep_data::schema::{data_file_schema, derived, scenario_schema, Draft, Kind};
 use rustkeep_data::vocab::LANGUAGE_VERSION;
 use rustkeep_engine::arena::ArenaJson;
 use rustkeep_engine::graph::GraphReport;
@@ -49,6 +50,13 @@ pub struct Target {
 pub const TARGETS: &[Target] = &[
     Target { name: "data", about: "a data file of a mod (registry arrays and [balance])", stem: "rustkeep", version: LANGUAGE, build: data_file_schema },
     toml_file::<ModToml>("mod", "mod.toml, the manifest of a mod"),
+    Target {
+        name: "scenario",
+        about: "a scenario file of `rustkeep simulate` and `rustkeep arena` (`*.scenario.toml`, `scenarios/*.toml`)",
+        stem: "scenario",
+        version: LANGUAGE,
+        build: scenario_schema,
+    },
     toml_file::<RustkeepToml>("workspace", "rustkeep.toml, the workspace file"),
     json_output::<CheckReport<'static>>("check-json", 1, "the output of `rustkeep check --format json`"),
     json_output::<LootJson<'static>>("loot-json", 1, "the output of `rustkeep loot --format json`"),

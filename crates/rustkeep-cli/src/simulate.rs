@@ -1,9 +1,15 @@
 //! `rustkeep simulate SCENARIO.toml`: dry-runs a scenario (docs/engine.md) and prints its trace.
+//!
+//! The scenario is checked like data first: it is loaded with the mods it names (and `--mods`),
+//! the validator reports its mistakes with their lines, and a scenario or data with errors is
+//! refused before the engine sees it.
 
 use std::io::Write;
 use std::path::PathBuf;
 
-use rustkeep_engine::scenario;
+use rustkeep_data::project::{load_scenario, Overlay};
+use rustkeep_engine::game::World;
+use rustkeep_engine::scenario::{self, Scenario};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -12,6 +18,11 @@ pub struct Args {
     /// `human` (an indented causal trace) or `json` (the stable keys documented in docs/cli.md).
     #[arg(long, value_enum, default_value = "human")]
     pub format: TraceFormat,
+    /// More mods to load besides the scenario's own `mods` (repeatable), each read by the one
+    /// rule of every command (docs/data-language.md, "Which mods a path loads"). Default: only
+    /// the scenario's `mods`.
+    #[arg(long = "mods", value_name = "PATH")]
+    pub mods: Vec<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -20,10 +31,33 @@ pub enum TraceFormat {
     Json,
 }
 
-pub fn run(args: Args) -> Result<u8, String> {
+/// The world and the scenario of a run, or the refusal: a scenario file that cannot be read, a
+/// scenario with errors (located), or data with errors.
+pub fn open(path: &PathBuf, mods: &[PathBuf]) -> Result<(World, Scenario), String> {
     let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
-    let path = if args.scenario.is_absolute() { args.scenario.clone() } else { cwd.join(&args.scenario) };
-    let report = scenario::run_file(&path, &cwd, crate::world::open)?;
+    let path = if path.is_absolute() { path.clone() } else { cwd.join(path) };
+    std::fs::metadata(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if let Some(missing) = mods.iter().find(|p| !cwd.join(p).exists()) {
+        return Err(format!("{}: no such file or folder", missing.display()));
+    }
+    let project = load_scenario(&path, mods, &cwd, &Overlay::new());
+    let info = project.scenarios.first().ok_or_else(|| format!("cannot read {}", path.display()))?;
+    let file = info.file;
+    let analysis = rustkeep_check::analyze(&project);
+    if let Some(refusal) = analysis.scenario_errors(&project, file, 5) {
+        return Err(refusal);
+    }
+    let facts = analysis.db.facts.get(file.0 as usize).cloned().flatten().ok_or_else(|| format!("cannot read {}", path.display()))?;
+    let model = facts.scenario.clone().map(|b| *b).unwrap_or_default();
+    let text = project.file(file).text.to_string();
+    let db = analysis.into_valid(&project)?;
+    let sc = Scenario::from_model(model, facts.refs.clone(), text);
+    Ok((World::new(project, db), sc))
+}
+
+pub fn run(args: Args) -> Result<u8, String> {
+    let (w, sc) = open(&args.scenario, &args.mods)?;
+    let report = scenario::run(&w, &sc).map_err(|e| format!("{}: {e}", args.scenario.display()))?;
     let text = match args.format {
         TraceFormat::Json => report.json_text(),
         TraceFormat::Human => report.human(),

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use rustkeep_data::project::{load, Overlay, Project};
+use rustkeep_data::project::{discover, Project, WhenNothing};
 use rustkeep_engine::game::World;
 
 /// The world of a loaded project, or the refusal when the validator finds errors.
@@ -13,9 +13,9 @@ pub fn open(project: Project) -> Result<World, String> {
     Ok(World::new(project, db))
 }
 
-/// Loads the bundled core plus `mods` (none: the core alone) and opens its world.
+/// Loads the bundled core plus the mods found by the one discovery rule from `mods` (none: from
+/// the current folder; no mod there: the core alone) and opens its world.
 pub fn load_mods(mods: &[PathBuf]) -> Result<World, String> {
     let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
-    let project = if mods.is_empty() { Project::with_bundled_core() } else { load(mods, &cwd, &Overlay::new()) };
-    open(project)
+    open(discover(mods, &cwd, WhenNothing::CoreAlone)?)
 }

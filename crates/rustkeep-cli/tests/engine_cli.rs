@@ -17,8 +17,23 @@ fn run(args: &[&str]) -> (i32, String, String) {
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
+/// `rustkeep play` in an empty folder, where the discovery rule finds no mod: the bundled core
+/// alone, plus the `--mods` given (paths relative to the repository).
 fn play(args: &[&str], script: &str) -> (i32, String, String) {
-    let mut child = bin().arg("play").args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn play");
+    // Shared by the tests of this process and never removed while they run.
+    let empty = std::env::temp_dir().join(format!("rustkeep-cli-play-cwd-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).expect("temp dir");
+    let mut prev = "";
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| {
+            let v = if prev == "--mods" { repo_root().join(a).to_string_lossy().into_owned() } else { a.to_string() };
+            prev = a;
+            v
+        })
+        .collect();
+    let mut child =
+        bin().current_dir(&empty).arg("play").args(&args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn play");
     child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("write script");
     let out = child.wait_with_output().expect("play output");
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
@@ -74,7 +89,11 @@ fn simulate_unknown_ids_are_clear_errors() {
     let (code, out, err) = run(&["simulate", f.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(out.is_empty());
-    assert!(err.contains("enemies: `core:ratt` is not a known creature; did you mean `core:rat`?"), "{err}");
+    assert!(err.contains("the scenario has 1 error"), "{err}");
+    assert!(
+        err.contains("bad.toml:2: no creature named `core:ratt` exists in the mods this scenario loads; did you mean `core:rat`? [unknown-reference]"),
+        "{err}"
+    );
     let (code, _, err) = run(&["simulate", dir.join("missing.toml").to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read"), "{err}");
@@ -168,4 +187,13 @@ fn play_rejects_bad_commands_without_acting() {
     assert_eq!(rolls[0], rolls[1]);
     // Step 0 is the way into the dungeon; no command above took a turn after it.
     assert!(out.contains("step 0: player enters the dungeon") && !out.contains("step 1"), "{out}");
+}
+
+/// `use` spends the item; an item without `use` actions (a sword) is refused, not destroyed.
+#[test]
+fn play_refuses_to_use_an_item_without_use_actions() {
+    let (code, out, err) = play(&["--option", "core:warrior"], "use core:iron_sword\ninventory\nquit\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("`core:iron_sword` has no `use` actions, so using it would only use it up; equip it instead (`equip core:iron_sword`)"), "{out}");
+    assert!(out.trim_end().lines().any(|l| l.contains("core:iron_sword") && !l.contains("use")), "the sword is still carried: {out}");
 }

@@ -174,10 +174,26 @@ fn human_output_and_plot() {
     assert!(text.starts_with("<svg") && text.trim_end().ends_with("</svg>"));
     assert!(text.contains("core:iron_sword"));
 
-    let o = run(&dir.0, &["loot", "core:floor_3_table", "--plot", "x.svg"]);
-    assert_eq!(code(&o), 2, "--plot needs --samples");
+    // Without samples: the exact values alone; `--plot-of chance` draws the chances, in percent.
+    let o = run(&dir.0, &["loot", "core:floor_3_table", "--plot", "x.svg", "--plot-of", "chance"]);
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(dir.0.join("x.svg")).expect("the plot is written");
+    assert!(text.contains("chance of at least one per evaluation") && text.contains(">100.00 %<") && !text.contains("sampled"), "{text}");
+    assert_eq!(code(&run(&dir.0, &["loot", "core:floor_3_table", "--plot-of", "chance"])), 2, "--plot-of goes with --plot");
     let o = run(&dir.0, &["loot", "core:floor_3_table", "--luck", "NaN"]);
     assert_eq!(code(&o), 2);
     let o = run(&dir.0, &["loot", "core:floor_3_table", "--format", "sarif"]);
     assert_eq!(code(&o), 2);
+}
+
+/// `p_extra` is `luck × luck_factor` as the inputs meant it: `3 × 0.05` prints as `0.15`.
+#[test]
+fn json_p_extra_is_the_product_as_written() {
+    let dir = std::env::temp_dir().join(format!("rustkeep-loot-tidy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let o = run(&dir, &["loot", "core:rat_loot", "--luck", "3", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("\"p_extra\": 0.15,"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

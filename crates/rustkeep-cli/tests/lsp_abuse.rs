@@ -46,13 +46,17 @@ fn workspace() -> PathBuf {
 
 impl Client {
     fn start() -> Client {
+        Client::start_with(Stdio::null())
+    }
+
+    fn start_with(stderr: Stdio) -> Client {
         let cache = temp_dir("cache");
         let mut child = Command::new(env!("CARGO_BIN_EXE_rustkeep"))
             .arg("lsp")
             .env("XDG_CACHE_HOME", &cache)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .expect("start rustkeep lsp");
         let stdin = child.stdin.take();
@@ -255,4 +259,73 @@ fn a_client_that_disappears_before_initialize_leaves_no_server_behind() {
     let mut c = Client::start();
     drop(c.stdin.take());
     assert!(c.exits_by_itself(), "the server exits when its client is gone");
+}
+
+/// The protocol's rule: `exit` after `shutdown` ends with 0, without it with 1.
+#[test]
+fn exit_without_shutdown_ends_with_code_1() {
+    let root = workspace();
+    let mut c = Client::start();
+    c.initialize(&root);
+    c.notify("exit", Value::Null);
+    assert!(c.exits_by_itself(), "the server exits after `exit`");
+    assert_eq!(c.child.wait().expect("an exit status").code(), Some(1));
+
+    let mut c = Client::start();
+    c.initialize(&root);
+    c.request(2, "shutdown", Value::Null);
+    c.response(2);
+    c.notify("exit", Value::Null);
+    assert!(c.exits_by_itself(), "the server exits after `exit`");
+    assert_eq!(c.child.wait().expect("an exit status").code(), Some(0));
+}
+
+/// A client without dynamic registration (Neovim 0.7) is not asked to watch files — it would
+/// only log a warning — and files changed outside the editor are read again on save. The
+/// startup line goes to the client's log as information, not to standard error (which clients
+/// log as errors).
+#[test]
+fn without_dynamic_registration_saves_read_the_disk_again() {
+    let root = workspace();
+    let mut c = Client::start_with(Stdio::piped());
+    c.initialize(&root);
+    let started = c.wait("the startup line", |m| m["method"] == "window/logMessage" && m["params"]["message"].as_str().is_some_and(|t| t.contains("roots")));
+    assert_eq!(started["params"]["type"], 3, "information: {started}");
+    let items = root.join("m/items.toml");
+    let uri = file_uri(&items);
+    c.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "toml", "version": 1, "text": std::fs::read_to_string(&items).unwrap() } }),
+    );
+    // Another file changes on disk, outside the editor; no watcher reports it. A save does.
+    let more = root.join("m/more.toml");
+    std::fs::write(&more, "[[items]]\nid = \"m:b\"\nname = \"B\"\nprise = 3\n").expect("writable");
+    c.notify("textDocument/didSave", json!({ "textDocument": { "uri": uri } }));
+    let more_uri = file_uri(&more);
+    let published = c.wait("the diagnostics of the file changed on disk", |m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == more_uri.as_str()
+            && !m["params"]["diagnostics"].as_array().is_some_and(Vec::is_empty)
+    });
+    assert_eq!(published["params"]["diagnostics"][0]["code"], "unknown-field", "{published}");
+    c.request(3, "shutdown", Value::Null);
+    c.response(3);
+    c.notify("exit", Value::Null);
+    assert!(c.exits_by_itself());
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut c.child.stderr.take().expect("piped stderr"), &mut err).expect("stderr is text");
+    assert!(!err.contains("roots"), "the startup line is not on stderr: {err}");
+}
+
+/// A client that can register a watcher is asked to.
+#[test]
+fn with_dynamic_registration_the_file_watcher_is_registered() {
+    let root = workspace();
+    let mut c = Client::start();
+    let caps = json!({ "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } });
+    c.request(1, "initialize", json!({ "capabilities": caps, "workspaceFolders": [ { "uri": file_uri(&root), "name": "ws" } ] }));
+    c.response(1);
+    c.notify("initialized", json!({}));
+    let reg = c.wait("the watcher registration", |m| m["method"] == "client/registerCapability");
+    assert_eq!(reg["params"]["registrations"][0]["method"], "workspace/didChangeWatchedFiles", "{reg}");
 }

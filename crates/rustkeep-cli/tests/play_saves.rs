@@ -7,7 +7,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use rustkeep_testutil::repo_root;
+/// An empty folder to run in, shared by the tests of this process (never removed while they run:
+/// a command's current folder must not vanish under it).
+fn empty_cwd() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("rustkeep-play-saves-cwd-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
 
 struct Run {
     code: Option<i32>,
@@ -15,10 +21,11 @@ struct Run {
     err: String,
 }
 
-/// Runs `rustkeep play` with `script` on stdin; `crash` sets the save's crash hook.
+/// Runs `rustkeep play` with `script` on stdin, in an empty folder (no mod there: the bundled core
+/// alone); `crash` sets the save's crash hook.
 fn play(args: &[&str], script: &str, crash: Option<&str>) -> Run {
     let mut c = Command::new(env!("CARGO_BIN_EXE_rustkeep"));
-    c.current_dir(repo_root()).arg("play").args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    c.current_dir(empty_cwd()).arg("play").args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     match crash {
         Some(mode) => c.env("RUSTKEEP_TEST_CRASH_BEFORE_RENAME", mode),
         None => c.env_remove("RUSTKEEP_TEST_CRASH_BEFORE_RENAME"),

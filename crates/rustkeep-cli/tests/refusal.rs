@@ -29,7 +29,7 @@ fn assert_refused(out: &Output, errors: u64, what: &str) {
     let mut lines = stderr.lines();
     assert_eq!(
         lines.next(),
-        Some(format!("rustkeep: the mods have {errors} validation error(s); run `rustkeep check` for details").as_str()),
+        Some(format!("rustkeep: the mods have {errors} validation errors; run `rustkeep check` for details").as_str()),
         "{what}: {stderr}"
     );
     let listed: Vec<&str> = lines.collect();
@@ -47,7 +47,11 @@ fn simulate_play_and_graph_refuse_data_with_errors() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let scenario = dir.join("broken.toml");
     let mods = root().join("examples/broken");
-    std::fs::write(&scenario, format!("seed = 1\nmods = [{:?}]\n[[steps]]\nattack = \"enemy:0\"\n", mods.to_string_lossy())).expect("write scenario");
+    std::fs::write(
+        &scenario,
+        format!("seed = 1\nmods = [{:?}]\n[[enemies]]\ncreature = \"core:rat\"\n[[steps]]\nattack = \"enemy:0\"\n", mods.to_string_lossy()),
+    )
+    .expect("write scenario");
     assert_refused(&rustkeep(&["simulate", &scenario.to_string_lossy()]), errors, "simulate");
     assert_refused(&rustkeep(&["play", "--mods", "examples/broken"]), errors, "play");
     assert_refused(&rustkeep(&["graph", "--mods", "examples/broken"]), errors, "graph");

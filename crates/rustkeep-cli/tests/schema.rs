@@ -58,7 +58,7 @@ fn schema_path(name: &str, draft: &str) -> String {
 #[test]
 fn committed_schemas_are_current() {
     let targets = targets();
-    for wanted in ["data", "mod", "workspace", "check-json", "loot-json", "graph-json", "simulate-json", "arena-json", "save", "recording"] {
+    for wanted in ["data", "mod", "scenario", "workspace", "check-json", "loot-json", "graph-json", "simulate-json", "arena-json", "save", "recording"] {
         assert!(targets.iter().any(|(n, _)| n == wanted), "`rustkeep schema --list` lacks {wanted}");
     }
     let mut files = Vec::new();
@@ -97,6 +97,37 @@ fn core_and_examples_validate_against_the_schema() {
         let text = validate(&schema_path("data", draft), &["crates/rustkeep-data/core", "examples/fire_and_thorns", "examples/rat_catcher"], false);
         assert!(text.contains(" 0 invalid"), "{text}");
     }
+    // Every scenario of the examples and of the engine's golden traces fits the scenario schema.
+    for draft in DRAFTS {
+        let text = validate(&schema_path("scenario", draft), &["examples/scenarios", "crates/rustkeep-engine/tests/scenarios"], false);
+        assert!(text.contains(" 0 invalid"), "{text}");
+    }
+}
+
+#[test]
+fn the_scenario_schema_sees_a_scenarios_mistakes() {
+    if !have_validator() {
+        return;
+    }
+    let dir = temp("scenario-mistakes");
+    let cases = [
+        ("unknown_key.toml", "sede = 1\n"),
+        ("two_acts.toml", "[[steps]]\nattack = \"enemy:0\"\npickup = true\n"),
+        ("bad_actor.toml", "[[steps]]\nattack = \"goblin\"\n"),
+        ("bad_damage_type.toml", "[[steps]]\nevent = \"damage_taken\"\npayload = { damage_type = \"fyre\" }\n"),
+        ("no_creature.toml", "[[enemies]]\ncount = 2\n"),
+        ("bad_direction.toml", "[[steps]]\nmove = \"up\"\n"),
+        ("wait_false.toml", "[[steps]]\nwait = false\n"),
+        ("start_number.toml", "[[steps]]\nstart = 1\n"),
+    ];
+    for (name, text) in cases {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    for draft in DRAFTS {
+        let text = validate(&schema_path("scenario", draft), &[dir.to_str().unwrap()], true);
+        assert!(text.contains(&format!("0 valid, {} invalid", cases.len())), "{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -185,7 +216,10 @@ fn manifests_and_workspace_files_validate_as_the_reader_reads_them() {
     ];
     let workspaces = [
         "[workspace]\nmods = [\"mods/*\"]\ncore = \"core_data\"\n[format]\nline_width = 20\nreorder_keys = true\n",
-        "[lints]\nunknown-tag = \"allow\"\nunused-loot-table = \"warn\"\ntoml-syntax = \"deny\"\n",
+        "[lints]\nunknown-tag = \"allow\"\nunused-loot-table = \"warn\"\nunknown-event = \"deny\"\n",
+        "[workspace]\nmods = [\"a\", \"more/*\"]\n[lints]\nunused-suppression = \"allow\"\n",
+        // A file that does not parse is always an error: `toml-syntax` takes no level.
+        "[lints]\ntoml-syntax = \"deny\"\n",
         "[lints]\nunknown-tags = \"deny\"\n",
         "[lints]\nunknown-tag = \"off\"\n",
         "[format]\nline_width = 19\n",
@@ -286,17 +320,26 @@ fn command_outputs_validate_against_their_schemas() {
         "the broken example shows fixes and related spans"
     );
 
+    // The core alone: from a folder with no mod in or below it (the repository's root would load
+    // every example, the broken one too).
+    let core_only = temp("core-only");
     let mut loot = Vec::new();
     let tables = core_loot_tables();
     assert!(tables.len() > 10, "{tables:?}");
     for (i, table) in tables.iter().enumerate() {
-        loot.push(capture(&out, &format!("loot-{i}"), root, &["loot", table, "--format", "json"], 0));
-        loot.push(capture(&out, &format!("loot-{i}-lucky"), root, &["loot", table, "--format", "json", "--luck", "7.5", "--samples", "300", "--seed", "3"], 0));
+        loot.push(capture(&out, &format!("loot-{i}"), &core_only, &["loot", table, "--format", "json"], 0));
+        loot.push(capture(
+            &out,
+            &format!("loot-{i}-lucky"),
+            &core_only,
+            &["loot", table, "--format", "json", "--luck", "7.5", "--samples", "300", "--seed", "3"],
+            0,
+        ));
     }
-    loot.push(capture(&out, "loot-unlucky", root, &["loot", "core:floor_3_table", "--format", "json", "--luck", "-2"], 0));
+    loot.push(capture(&out, "loot-unlucky", &core_only, &["loot", "core:floor_3_table", "--format", "json", "--luck", "-2"], 0));
 
     let graph = vec![
-        capture(&out, "graph-core", root, &["graph", "--format", "json"], 0),
+        capture(&out, "graph-core", &core_only, &["graph", "--format", "json"], 0),
         capture(&out, "graph-examples", root, &["graph", "--format", "json", "--mods", "examples/fire_and_thorns", "--mods", "examples/rat_catcher"], 0),
         capture(&out, "graph-thorns", root, &["graph", "--format", "json", "--mods", "crates/rustkeep-engine/tests/mods/thorns"], 0),
     ];
@@ -369,6 +412,7 @@ fn command_outputs_validate_against_their_schemas() {
         }
     }
     let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&core_only);
 }
 
 /// The output schemas are strict enough to fail outputs that are not theirs: a check report

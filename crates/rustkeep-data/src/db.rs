@@ -65,9 +65,14 @@ pub struct Database {
     pub table_kinds: FxHashMap<String, TableKind>,
 }
 
-/// Lowers one file if it is a data file (manifests and workspace files have no entries).
+/// Lowers one file if it is a data file or a scenario (manifests and workspace files have no
+/// entries).
 pub fn lower_source(f: &SourceFile) -> Option<FileFacts> {
-    (f.kind == FileKind::Data).then(|| lower_file(f.id, &f.text, f.invalid_utf8_at))
+    match f.kind {
+        FileKind::Data => Some(lower_file(f.id, &f.text, f.invalid_utf8_at)),
+        FileKind::Scenario => Some(crate::lower::lower_scenario(f.id, &f.text, f.invalid_utf8_at)),
+        FileKind::Manifest | FileKind::Workspace => None,
+    }
 }
 
 impl Database {

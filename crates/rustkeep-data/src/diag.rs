@@ -91,6 +91,8 @@ codes! {
     PrefabNpcMismatch = "prefab-npc-mismatch", Warning, "a prefab has a different number of `n` glyphs than entries in `npcs`";
     UnreachablePrefabTile = "unreachable-prefab-tile", Warning, "a loot pile, enemy, NPC or door of a prefab cannot be reached from its entry point";
     FloorWithoutExit = "floor-without-exit", Warning, "a prefab used by a floor has no door, so the run cannot go on from it";
+    UnknownLint = "unknown-lint", Warning, "an allow comment names no diagnostic code";
+    UnusedSuppression = "unused-suppression", Warning, "an allow comment or lint level that silences nothing";
 }
 
 /// A code is written as its name (`unknown-event`) wherever it leaves the program: JSON output,
@@ -147,13 +149,38 @@ pub struct Related {
     pub loc: Loc,
 }
 
+/// Whether a fix may be applied without asking (docs/checking.md, "Fix safety"). Decided where
+/// the fix is built, by what it changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Applicability {
+    /// Certainly what was meant, and the data means the same afterwards except that the mistake
+    /// is gone: a name of a closed vocabulary with one close candidate, the case of an ID, the
+    /// brackets of a registry header, a suppression that suppresses nothing. `check --fix`
+    /// applies it.
+    Safe,
+    /// A guess, or a change of behaviour: another ID, a name several candidates are close to, an
+    /// alias, `target` → `self`. Offered in the editor; `check --fix` applies it only with
+    /// `--unsafe-fixes`.
+    Unsafe,
+}
+
+impl Applicability {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Applicability::Safe => "safe",
+            Applicability::Unsafe => "unsafe",
+        }
+    }
+}
+
 /// A suggested fix: replace `span` (the diagnostic's primary span, unless the diagnostic was
-/// moved onto an enclosing table afterwards) with `replacement`.
+/// moved onto an enclosing table afterwards or the fix names its own span) with `replacement`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fix {
     pub message: String,
     pub replacement: String,
     pub span: Span,
+    pub applicability: Applicability,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -174,8 +201,15 @@ impl Diagnostic {
         self.related.push(Related { message: message.into(), loc });
         self
     }
-    pub fn with_fix(mut self, message: impl Into<String>, replacement: impl Into<String>) -> Diagnostic {
-        self.fix = Some(Fix { message: message.into(), replacement: replacement.into(), span: self.loc.span.clone() });
+    /// A fix that replaces the diagnostic's primary span.
+    pub fn with_fix(mut self, message: impl Into<String>, replacement: impl Into<String>, applicability: Applicability) -> Diagnostic {
+        self.fix = Some(Fix { message: message.into(), replacement: replacement.into(), span: self.loc.span.clone(), applicability });
+        self
+    }
+    /// A fix that replaces another span of the same file (brackets around the primary span, a
+    /// whole comment line).
+    pub fn with_fix_at(mut self, span: Span, message: impl Into<String>, replacement: impl Into<String>, applicability: Applicability) -> Diagnostic {
+        self.fix = Some(Fix { message: message.into(), replacement: replacement.into(), span, applicability });
         self
     }
 }

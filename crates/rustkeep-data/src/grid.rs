@@ -199,6 +199,7 @@ mod tests {
     fn directions_break_ties_clockwise_from_north() {
         let names: Vec<&str> = Dir::ALL.iter().map(|d| d.name()).collect();
         assert_eq!(names, ["n", "ne", "e", "se", "s", "sw", "w", "nw"]);
+        assert_eq!(names, crate::vocab::DIRECTIONS, "a scenario's `move` takes the same names");
         assert_eq!(Pos::new(3, 3).step(Dir::N), Pos::new(3, 2));
         assert_eq!(Pos::new(3, 3).step(Dir::SW), Pos::new(2, 4));
         assert_eq!(Dir::from_name("NE"), Some(Dir::NE));

@@ -3,15 +3,18 @@
 //! - [`vocab`]: the engine vocabulary and registry schemas, as data (the single source of truth).
 //! - [`text`]: byte spans and the line index that converts them at the edges.
 //! - [`source`], [`project`]: sources and mod discovery (workspaces, manifests, the bundled core).
-//! - [`lower`]: one data file → typed [`model`] entries plus structural diagnostics.
+//! - [`lower`]: one data file → typed [`model`] entries plus structural diagnostics; one
+//!   scenario file → its [`scenario`] model, with the same diagnostics.
 //! - [`resolve`]: load order and the resolved registries (overrides, namespaces, duplicates).
 //! - [`db`]: the model of a loaded project (facts, resolved registries, loot-table kinds), which
 //!   the validator and the engine both read; [`graph`]: the one cycle finder.
 //! - [`diag`]: diagnostics as values; [`suggest`]: "did you mean".
+//! - [`copy`]: one entry's TOML as written, and as an override a mod can start from.
 //! - [`reference`]: the modders' data reference (`docs/reference.md`), generated from [`vocab`].
 
 #![forbid(unsafe_code)]
 
+pub mod copy;
 pub mod db;
 pub mod diag;
 pub mod graph;
@@ -24,6 +27,7 @@ pub mod par;
 pub mod project;
 pub mod reference;
 pub mod resolve;
+pub mod scenario;
 pub mod schema;
 pub mod source;
 pub mod suggest;

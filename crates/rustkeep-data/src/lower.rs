@@ -22,6 +22,7 @@ use crate::vocab::{self, *};
 
 mod grid;
 mod loot;
+mod scenario;
 mod trigger;
 mod value;
 
@@ -43,6 +44,8 @@ pub struct FileFacts {
     /// Quests named by `start_quest` anywhere in this file, gathered while lowering so that the
     /// cross-file rules need not walk every action again after each keystroke.
     pub started_quests: Vec<String>,
+    /// For a scenario file: what it says (its `refs` are the IDs it names).
+    pub scenario: Option<Box<crate::scenario::Scenario>>,
 }
 
 /// Parses and lowers one data file.
@@ -81,6 +84,37 @@ pub fn lower_file(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> F
     facts.tag_defs.shrink_to_fit();
     facts.diagnostics.extend(lower.diags);
     facts.started_quests = started_quests(&facts.entries);
+    facts
+}
+
+/// Parses and lowers one scenario file: the same diagnostics as a data file, for the scenario's
+/// keys (docs/engine.md, "Scenarios"). The IDs it names are its `refs`; they are checked against
+/// the mods the scenario loads, which lowering does not know (`scenario::check`).
+pub fn lower_scenario(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> FileFacts {
+    let mut facts = FileFacts { allows: allow_comments(text), ..FileFacts::default() };
+    if let Some(at) = invalid_utf8_at {
+        facts.has_syntax_errors = true;
+        facts.diagnostics.push(Diagnostic::new(Code::TomlSyntax, Loc { file, span: at..at + 1 }, "invalid UTF-8: TOML files must be UTF-8 encoded"));
+        facts.scenario = Some(Box::new(crate::scenario::Scenario { broken: true, ..Default::default() }));
+        return facts;
+    }
+    let (root, errors) = parse_toml(text);
+    let mut lower = Lower::new(file, text);
+    for e in &errors {
+        lower.diag(Code::TomlSyntax, e.span().unwrap_or(0..0), e.message().trim().to_string());
+    }
+    for (span, msg) in scalar_errors(text, &root) {
+        lower.diag(Code::TomlSyntax, span, msg);
+    }
+    facts.has_syntax_errors = lower.diags.iter().any(|d| d.code == Code::TomlSyntax);
+    let mut sc = lower.scenario(&root);
+    if facts.has_syntax_errors {
+        lower.diags.retain(|d| d.code == Code::TomlSyntax);
+        sc.broken = true;
+    }
+    facts.refs = lower.refs;
+    facts.diagnostics.extend(lower.diags);
+    facts.scenario = Some(Box::new(sc));
     facts
 }
 
@@ -138,21 +172,38 @@ pub fn scalar_errors(text: &str, root: &Spanned<DeTable<'_>>) -> Vec<(Span, Stri
     out
 }
 
-/// Finds `# rustkeep: allow(code, …) -- reason` comments.
+/// Finds `# rustkeep: allow(code, …) -- reason` comments, with the span of each code.
 pub fn allow_comments(text: &str) -> Vec<AllowComment> {
     let mut out = Vec::new();
     if !text.contains("rustkeep:") {
         return out;
     }
-    for (line, raw) in text.lines().enumerate() {
+    let mut line_start = 0;
+    for (line, raw) in text.split_inclusive('\n').enumerate() {
+        let start = line_start;
+        line_start += raw.len();
+        let raw = raw.trim_end_matches(['\n', '\r']);
         let Some(hash) = raw.find('#') else { continue };
         let comment = raw[hash + 1..].trim_start();
         let Some(rest) = comment.strip_prefix("rustkeep:") else { continue };
         let rest = rest.trim_start();
         let Some(rest) = rest.strip_prefix("allow(") else { continue };
         let Some(close) = rest.find(')') else { continue };
-        let codes = rest[..close].split(',').map(|c| c.trim().to_string()).filter(|c| !c.is_empty()).collect();
-        out.push(AllowComment { line, codes });
+        // Offsets are recovered from the slices, which all point into `raw`.
+        let list_at = start + (rest.as_ptr() as usize - raw.as_ptr() as usize);
+        let mut codes = Vec::new();
+        let mut code_spans = Vec::new();
+        let mut at = 0;
+        for part in rest[..close].split(',') {
+            let lead = part.len() - part.trim_start().len();
+            let code = part.trim();
+            if !code.is_empty() {
+                codes.push(code.to_string());
+                code_spans.push(list_at + at + lead..list_at + at + lead + code.len());
+            }
+            at += part.len() + 1;
+        }
+        out.push(AllowComment { line, codes, code_spans, span: start + hash..start + raw.len() });
     }
     out
 }
@@ -261,7 +312,8 @@ impl<'t> Lower<'t> {
             }
             let Some(registry) = Registry::from_key(name) else {
                 let candidates = REGISTRIES.iter().map(|r| r.key).chain([BALANCE_KEY]);
-                let suggestion = suggest::closest(name, candidates);
+                let judged = suggest::closest_judged(name, candidates);
+                let suggestion = judged.map(|j| j.0);
                 let mut msg = format!("`{name}` is not a registry");
                 if let Some(s) = suggestion {
                     msg.push_str(&format!("; did you mean `{s}`?"));
@@ -269,8 +321,8 @@ impl<'t> Lower<'t> {
                 msg.push_str(&format!(" Registries: {}, and the table `[balance]`", suggest::list(REGISTRIES.iter().map(|r| r.key))));
                 let span = key.span();
                 let d = self.diag(Code::UnknownRegistry, span, msg);
-                if let Some(s) = suggestion {
-                    *d = d.clone().with_fix(format!("rename to `{s}`"), s);
+                if let Some((s, safety)) = judged {
+                    *d = d.clone().with_fix(format!("rename to `{s}`"), s, safety);
                 }
                 continue;
             };
@@ -283,11 +335,41 @@ impl<'t> Lower<'t> {
                         }
                     }
                 }
-                DeValue::Table(_) => {
-                    self.diag(Code::WrongType, key.span(), format!("`{name}` must be an array of tables: write `[[{name}]]`, not `[{name}]`"));
-                }
+                DeValue::Table(_) => self.registry_as_table(name, key.span(), value.span()),
                 _ => self.wrong_type(name, "an array of tables", value),
             }
+        }
+    }
+
+    /// A registry written as one table instead of an array of tables: a `[items]` header, an
+    /// inline `items = { … }`, or a `[[items.triggers]]` header with no `[[items]]` entry before
+    /// it (TOML then makes `items` a table of its own). Each gets the fix that keeps what was
+    /// written; the last has none, as the entry's own header is what is missing.
+    fn registry_as_table(&mut self, name: &str, key: Span, value: Span) {
+        let text = self.text;
+        let before = text[..key.start].trim_end_matches([' ', '\t']);
+        let after = text[key.end..].trim_start_matches([' ', '\t']);
+        if before.ends_with('[') && !before.ends_with("[[") && after.starts_with(']') && !after.starts_with("]]") {
+            let open = before.len() - 1;
+            let close = text.len() - after.len() + 1;
+            let header = &text[open..close];
+            let msg = format!("`{name}` must be an array of tables: write `[[{name}]]`, not `{header}`");
+            let fixed = format!("[{header}]");
+            let d = self.diag(Code::WrongType, key, msg);
+            *d = d.clone().with_fix_at(open..close, format!("write `{fixed}`"), fixed, crate::diag::Applicability::Safe);
+        } else if before.ends_with("[[") && after.starts_with('.') {
+            let sub = after[1..].split([']', ' ', '\t']).next().unwrap_or("");
+            let msg = format!(
+                "`[[{name}.{sub}]]` adds to the last `[[{name}]]` entry above it, but there is none: write the entry's `[[{name}]]` header first (or fix its spelling)"
+            );
+            self.diag(Code::WrongType, key, msg);
+        } else if text.get(value.clone()).is_some_and(|v| v.starts_with('{')) {
+            let msg = format!("`{name}` must be an array of tables: write `{name} = [{{ … }}]`, not `{name} = {{ … }}`");
+            let fixed = format!("[{}]", &text[value.clone()]);
+            let d = self.diag(Code::WrongType, value.clone(), msg);
+            *d = d.clone().with_fix("put the table in a list", fixed, crate::diag::Applicability::Safe);
+        } else {
+            self.diag(Code::WrongType, key, format!("`{name}` must be an array of tables: write `[[{name}]]`, not `[{name}]`"));
         }
     }
 
@@ -319,6 +401,7 @@ impl<'t> Lower<'t> {
                 None => {
                     let present: Vec<&str> = table.keys().map(|k| k.get_ref().as_ref()).collect();
                     let suggestion = suggest::closest(name, defs.iter().map(|d| d.name).filter(|n| !present.contains(n)));
+                    let safety = suggestion.map(|s| suggest::judge(name, s, defs.iter().map(|d| d.name)));
                     let mut msg = format!("{what} has no field `{name}`");
                     if let Some(s) = suggestion {
                         msg.push_str(&format!("; did you mean `{s}`?"));
@@ -326,8 +409,8 @@ impl<'t> Lower<'t> {
                     msg.push_str(&format!(" Fields: {}", suggest::list(defs.iter().map(|d| d.name))));
                     let span = key.span();
                     let d = self.diag(code, span, msg);
-                    if let Some(s) = suggestion {
-                        *d = d.clone().with_fix(format!("rename to `{s}`"), s);
+                    if let (Some(s), Some(safety)) = (suggestion, safety) {
+                        *d = d.clone().with_fix(format!("rename to `{s}`"), s, safety);
                     }
                 }
             }
@@ -398,7 +481,7 @@ impl<'t> Lower<'t> {
         let msg = format!("`{s}` is not a valid {what}: IDs are `namespace:name` in lower case letters, digits and `_` (`{ID_GRAMMAR}`)");
         let d = self.diag(Code::InvalidId, span, msg);
         if vocab::is_valid_id(&fixed) {
-            *d = d.clone().with_fix(format!("write `{fixed}`"), toml_string(&fixed));
+            *d = d.clone().with_fix(format!("write `{fixed}`"), toml_string(&fixed), suggest::judge_id(s, &fixed));
         }
     }
 
@@ -408,6 +491,12 @@ impl<'t> Lower<'t> {
             return None;
         };
         if !vocab::is_valid_id(s) {
+            if kind != RefKind::Tag && !s.contains(':') && vocab::is_valid_id(&format!("x:{s}")) {
+                // A name without its namespace: the rules know which IDs have that name, and
+                // report it (`invalid-id`, with the ID meant).
+                self.refs.push(Reference { span: v.span(), id: s.to_string(), kind, context });
+                return Some(Sp::new(v.span(), s.to_string()));
+            }
             self.invalid_id(s, v.span(), if kind == RefKind::Tag { "tag" } else { "ID" });
             return None;
         }
@@ -457,7 +546,8 @@ impl<'t> Lower<'t> {
         names: impl Iterator<Item = &'a str> + Clone,
         aliases: &'a [(&'a str, &'a str)],
     ) {
-        let suggestion = suggest::closest_with_aliases(s, names.clone(), aliases);
+        let judged = suggest::closest_judged_with_aliases(s, names.clone(), aliases);
+        let suggestion = judged.map(|j| j.0);
         let mut msg = format!("`{s}` is not {} {noun}", if noun.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" });
         if let Some(sug) = suggestion {
             msg.push_str(&format!("; did you mean `{sug}`?"));
@@ -469,8 +559,8 @@ impl<'t> Lower<'t> {
         }
         msg.push_str(&format!(" {plural}: {}", suggest::list(names)));
         let d = self.diag(code, span, msg);
-        if let Some(sug) = suggestion {
-            *d = d.clone().with_fix(format!("replace with `{sug}`"), toml_string(sug));
+        if let Some((sug, safety)) = judged {
+            *d = d.clone().with_fix(format!("replace with `{sug}`"), toml_string(sug), safety);
         }
     }
 }
@@ -481,7 +571,11 @@ mod tests {
 
     #[test]
     fn allow_comments_are_found() {
-        let a = allow_comments("x = 1\n# rustkeep: allow(unknown-tag, unused-loot-table) -- set by the companion mod\n[[items]]\n");
-        assert_eq!(a, vec![AllowComment { line: 1, codes: vec!["unknown-tag".into(), "unused-loot-table".into()] }]);
+        let text = "x = 1\n# rustkeep: allow(unknown-tag, unused-loot-table) -- set by the companion mod\r\n[[items]]\n";
+        let a = allow_comments(text);
+        assert_eq!(a.len(), 1);
+        assert_eq!((a[0].line, a[0].codes.clone()), (1, vec!["unknown-tag".to_string(), "unused-loot-table".to_string()]));
+        assert_eq!(a[0].code_spans.iter().map(|s| &text[s.clone()]).collect::<Vec<_>>(), ["unknown-tag", "unused-loot-table"]);
+        assert_eq!(&text[a[0].span.clone()], "# rustkeep: allow(unknown-tag, unused-loot-table) -- set by the companion mod");
     }
 }

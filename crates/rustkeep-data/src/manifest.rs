@@ -30,15 +30,16 @@ fn diag(out: &mut Vec<Diagnostic>, file: FileId, code: Code, span: Span, msg: im
 }
 
 fn unknown_key(out: &mut Vec<Diagnostic>, file: FileId, key: &str, span: Span, known: &[&str], what: &str) {
-    let suggestion = suggest::closest(key, known.iter().copied());
+    let judged = suggest::closest_judged(key, known.iter().copied());
+    let suggestion = judged.map(|j| j.0);
     let mut msg = format!("{what} has no field `{key}`");
     if let Some(s) = suggestion {
         msg.push_str(&format!("; did you mean `{s}`?"));
     }
     msg.push_str(&format!(" Fields: {}", suggest::list(known)));
     let mut d = Diagnostic::new(Code::UnknownField, Loc { file, span }, msg);
-    if let Some(s) = suggestion {
-        d = d.with_fix(format!("rename to `{s}`"), s);
+    if let Some((s, safety)) = judged {
+        d = d.with_fix(format!("rename to `{s}`"), s, safety);
     }
     out.push(d);
 }
@@ -78,6 +79,23 @@ pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -
         }
         return (m, out);
     }
+    let keys_at_top = !root.get_ref().iter().any(|(k, _)| k.get_ref().as_ref() == "mod")
+        && root.get_ref().iter().any(|(k, _)| vocab::MOD_KEYS.iter().any(|c| c.name == k.get_ref().as_ref()));
+    if keys_at_top {
+        // The `[mod]` header is missing and its keys stand at the top: one mistake, one
+        // diagnostic, and the keys are still read so that nothing else follows from it.
+        let first = root.get_ref().iter().map(|(k, _)| k.span().start).min().unwrap_or(0);
+        let line_start = text[..first].rfind('\n').map_or(0, |i| i + 1);
+        let d = Diagnostic::new(
+            Code::InvalidManifest,
+            Loc { file, span: line_start..line_start },
+            "`mod.toml` has its keys at the top level: put the `[mod]` header above them",
+        )
+        .with_fix_at(line_start..line_start, "insert `[mod]`", "[mod]\n", crate::diag::Applicability::Safe);
+        out.push(d);
+        mod_table(&mut out, file, root.get_ref(), &mut m);
+        return (m, out);
+    }
     let mut saw_mod = false;
     for (key, value) in root.get_ref().iter() {
         if key.get_ref().as_ref() != "mod" {
@@ -90,36 +108,7 @@ pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -
             continue;
         };
         m.span = value.span();
-        for (k, v) in t.iter() {
-            match k.get_ref().as_ref() {
-                "id" => match v.get_ref() {
-                    DeValue::String(s) if s == "core" => {
-                        diag(&mut out, file, Code::InvalidManifest, v.span(), "the mod id `core` is reserved for the base game")
-                    }
-                    DeValue::String(s) if vocab::is_valid_namespace(s) => m.id = Some(Sp::new(v.span(), s.to_string())),
-                    DeValue::String(s) => diag(
-                        &mut out,
-                        file,
-                        Code::InvalidManifest,
-                        v.span(),
-                        format!("`{s}` is not a valid mod id: lower case letters, digits and `_`, starting with a letter (`[a-z][a-z0-9_]*`)"),
-                    ),
-                    _ => diag(&mut out, file, Code::InvalidManifest, v.span(), "the mod `id` must be a string"),
-                },
-                "name" => match v.get_ref() {
-                    DeValue::String(s) => m.name = Some(s.to_string()),
-                    _ => diag(&mut out, file, Code::WrongType, v.span(), "`name` must be a string"),
-                },
-                "version" => match v.get_ref() {
-                    DeValue::String(s) if is_semver(s) => m.version = Some(s.to_string()),
-                    DeValue::String(s) => diag(&mut out, file, Code::InvalidManifest, v.span(), format!("`{s}` is not a semantic version such as `0.1.0`")),
-                    _ => diag(&mut out, file, Code::WrongType, v.span(), "`version` must be a string such as \"0.1.0\""),
-                },
-                "depends" => m.depends = string_list(&mut out, file, "depends", v),
-                "load_after" => m.load_after = string_list(&mut out, file, "load_after", v),
-                other => unknown_key(&mut out, file, other, k.span(), &vocab::config_key_names(vocab::MOD_KEYS), "`[mod]`"),
-            }
-        }
+        mod_table(&mut out, file, t, &mut m);
         if !t.iter().any(|(k, _)| k.get_ref().as_ref() == "id") {
             diag(&mut out, file, Code::MissingField, value.span(), "`[mod]` is missing the required field `id` (the mod's namespace)");
         }
@@ -128,6 +117,38 @@ pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -
         diag(&mut out, file, Code::InvalidManifest, 0..0, "`mod.toml` has no `[mod]` table: add `[mod]` with `id`, `name`, `version`");
     }
     (m, out)
+}
+
+/// The keys of `[mod]`.
+fn mod_table(out: &mut Vec<Diagnostic>, file: FileId, t: &toml::de::DeTable<'_>, m: &mut Manifest) {
+    for (k, v) in t.iter() {
+        match k.get_ref().as_ref() {
+            "id" => match v.get_ref() {
+                DeValue::String(s) if s == "core" => diag(out, file, Code::InvalidManifest, v.span(), "the mod id `core` is reserved for the base game"),
+                DeValue::String(s) if vocab::is_valid_namespace(s) => m.id = Some(Sp::new(v.span(), s.to_string())),
+                DeValue::String(s) => diag(
+                    out,
+                    file,
+                    Code::InvalidManifest,
+                    v.span(),
+                    format!("`{s}` is not a valid mod id: lower case letters, digits and `_`, starting with a letter (`[a-z][a-z0-9_]*`)"),
+                ),
+                _ => diag(out, file, Code::InvalidManifest, v.span(), "the mod `id` must be a string"),
+            },
+            "name" => match v.get_ref() {
+                DeValue::String(s) => m.name = Some(s.to_string()),
+                _ => diag(out, file, Code::WrongType, v.span(), "`name` must be a string"),
+            },
+            "version" => match v.get_ref() {
+                DeValue::String(s) if is_semver(s) => m.version = Some(s.to_string()),
+                DeValue::String(s) => diag(out, file, Code::InvalidManifest, v.span(), format!("`{s}` is not a semantic version such as `0.1.0`")),
+                _ => diag(out, file, Code::WrongType, v.span(), "`version` must be a string such as \"0.1.0\""),
+            },
+            "depends" => m.depends = string_list(out, file, "depends", v),
+            "load_after" => m.load_after = string_list(out, file, "load_after", v),
+            other => unknown_key(out, file, other, k.span(), &vocab::config_key_names(vocab::MOD_KEYS), "`[mod]`"),
+        }
+    }
 }
 
 fn is_semver(s: &str) -> bool {
@@ -250,6 +271,13 @@ pub fn read_workspace(file: FileId, text: &str) -> (WorkspaceConfig, Vec<Diagnos
                             continue;
                         }
                     };
+                    if code == Code::TomlSyntax {
+                        // A file that does not parse is not checked at all: its syntax errors are
+                        // the only sign of that, so they are always shown.
+                        let msg = "`toml-syntax` cannot be given a level: a file that does not parse is not checked at all, so its syntax errors are always errors; remove this";
+                        diag(&mut out, file, Code::UnusedSuppression, k.span(), msg);
+                        continue;
+                    }
                     cfg.lints.push((code, level));
                 }
             }

@@ -218,6 +218,8 @@ pub enum Value {
     When(Vec<When>),
     LootEntries(Vec<LootEntry>),
     Grid(Grid),
+    /// A list of plain strings with their spans (a scenario's `mods`).
+    Strs(Vec<Sp<String>>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -376,4 +378,8 @@ pub struct AllowComment {
     /// Zero-based line of the comment.
     pub line: usize,
     pub codes: Vec<String>,
+    /// Where each code is written (same order as `codes`).
+    pub code_spans: Vec<Span>,
+    /// The comment, from `#` to the end of its line (without the line break).
+    pub span: Span,
 }

@@ -10,9 +10,13 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diag::{Code, Diagnostic, Loc};
-use crate::manifest::{read_manifest, read_workspace, Manifest, WorkspaceConfig};
+use crate::manifest::{read_manifest, Manifest, WorkspaceConfig};
 use crate::model::Sp;
 use crate::source::{FileId, FileKind, SourceFile};
+
+mod discover;
+
+pub use discover::{discover, enclosing_mod, load, load_scenario, nearest_workspace, WhenNothing};
 
 /// The base game's data files, compiled into the binary.
 pub mod bundled {
@@ -52,6 +56,17 @@ pub struct Project {
     pub diagnostics: Vec<Diagnostic>,
     /// The workspace root, if one was found.
     pub root: Option<PathBuf>,
+    /// The scenario files found or given, with the mods each loads.
+    pub scenarios: Vec<ScenarioInfo>,
+}
+
+/// A scenario file of the project (docs/engine.md, "Scenario files") and the mods it runs on.
+#[derive(Clone, Debug)]
+pub struct ScenarioInfo {
+    pub file: FileId,
+    /// The mods (indices into [`Project::mods`]) its `mods` (and a command's `--mods`) lead to;
+    /// the core is always visible besides these.
+    pub mods: Vec<usize>,
 }
 
 impl Project {
@@ -133,11 +148,22 @@ fn core_info(bundled: bool) -> ModInfo {
     ModInfo { id: "core".into(), manifest: Manifest::default(), root: None, manifest_file: None, data_files: Vec::new(), is_core: true, bundled }
 }
 
-/// Shows `path` relative to `cwd` where it lies below it, with `/` separators.
+/// Shows `path` relative to `cwd` where it lies below it, with `/` separators; a file up to three
+/// folders above `cwd` (a sibling mod of the workspace member the command runs in) as
+/// `../other/file.toml`; anything else as the absolute path.
 pub fn display_path(path: &Path, cwd: &Path) -> String {
     let shown = path.strip_prefix(cwd).unwrap_or(path);
     let s = shown.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/");
     if path.is_absolute() && !path.starts_with(cwd) {
+        for (up, base) in cwd.ancestors().enumerate().skip(1).take(3) {
+            if base.parent().is_some() && path.starts_with(base) {
+                let rest = path.strip_prefix(base).unwrap_or(path);
+                let mut parts = vec![".."; up];
+                let tail: Vec<String> = rest.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+                parts.extend(tail.iter().map(String::as_str));
+                return parts.join("/");
+            }
+        }
         let s = path.to_string_lossy().replace('\\', "/");
         return s;
     }
@@ -172,6 +198,8 @@ struct Loader<'a> {
     overlay: &'a Overlay,
     /// Files read ahead in parallel: decoded text and line index per path.
     prefetched: HashMap<PathBuf, std::io::Result<Prepared>>,
+    /// Scenario files found so far (absolute), in the order found.
+    scenario_paths: Vec<PathBuf>,
 }
 
 fn read_with(overlay: &Overlay, path: &Path) -> std::io::Result<Vec<u8>> {
@@ -249,8 +277,9 @@ impl Loader<'_> {
         if let Some(fid) = self.add_disk(&dir.join("mod.toml"), FileKind::Manifest) {
             self.project.read_manifest_into(&mut info, fid);
         }
-        let mut rels = data_files(dir);
-        let unsaved = unsaved_data_files(dir, self.overlay);
+        let (mut rels, scenarios) = mod_files(dir);
+        let (unsaved, unsaved_scenarios): (Vec<PathBuf>, Vec<PathBuf>) =
+            unsaved_data_files(dir, self.overlay).into_iter().partition(|rel| !crate::vocab::is_scenario_path(rel));
         if !unsaved.is_empty() {
             rels.extend(unsaved);
             rels.sort_by_key(|p| rel_key(p));
@@ -261,6 +290,7 @@ impl Loader<'_> {
             }
         }
         self.project.mods.push(info);
+        self.scenario_paths.extend(scenarios.into_iter().chain(unsaved_scenarios).map(|rel| dir.join(rel)));
     }
 
     /// Loads a core folder given by `core = "path"`.
@@ -276,11 +306,18 @@ impl Loader<'_> {
     }
 }
 
-/// Every `*.toml` below `dir` except its `mod.toml`, skipping folders that are mods of their own,
-/// hidden folders and build output; symbolic links are not followed (no loops, nothing outside
-/// the tree is read). Sorted byte-wise by relative path.
+/// Every data file below `dir`: each `*.toml` except its `mod.toml` and its scenarios, skipping
+/// folders that are mods of their own, hidden folders and build output; symbolic links are not
+/// followed (no loops, nothing outside the tree is read). Sorted byte-wise by relative path.
 pub fn data_files(dir: &Path) -> Vec<PathBuf> {
+    mod_files(dir).0
+}
+
+/// The data files and the scenario files of the mod in `dir` (see [`data_files`] and
+/// [`crate::vocab::is_scenario_path`]), both sorted byte-wise by relative path.
+pub fn mod_files(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let mut out = Vec::new();
+    let mut scenarios = Vec::new();
     let mut stack = vec![(dir.to_path_buf(), 0usize)];
     while let Some((d, depth)) = stack.pop() {
         let Ok(rd) = std::fs::read_dir(&d) else { continue };
@@ -292,7 +329,7 @@ pub fn data_files(dir: &Path) -> Vec<PathBuf> {
                 continue;
             }
             if ft.is_dir() {
-                if depth < MAX_DEPTH && !name.starts_with('.') && name != "target" && name != "node_modules" && !p.join("mod.toml").exists() {
+                if depth < MAX_DEPTH && !skipped_folder(&name) && !p.join("mod.toml").exists() {
                     stack.push((p, depth + 1));
                 }
             } else if ft.is_file() && name.ends_with(".toml") {
@@ -300,12 +337,22 @@ pub fn data_files(dir: &Path) -> Vec<PathBuf> {
                 if rel == Path::new("mod.toml") || (depth == 0 && name == "rustkeep.toml") {
                     continue;
                 }
-                out.push(rel);
+                if crate::vocab::is_scenario_path(&rel) {
+                    scenarios.push(rel);
+                } else {
+                    out.push(rel);
+                }
             }
         }
     }
     out.sort_by_key(|p| rel_key(p));
-    out
+    scenarios.sort_by_key(|p| rel_key(p));
+    (out, scenarios)
+}
+
+/// Folders discovery never enters: hidden ones and build output.
+fn skipped_folder(name: &str) -> bool {
+    name.starts_with('.') || name == "target" || name == "node_modules"
 }
 
 /// Open buffers below the mod folder `dir` that are not on disk yet (a new, unsaved file in the
@@ -349,9 +396,11 @@ fn rel_key(p: &Path) -> Vec<u8> {
     p.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/").into_bytes()
 }
 
-/// Folders below `dir` holding a `mod.toml` (not descending into a mod once found).
-fn find_mods(dir: &Path) -> Vec<PathBuf> {
+/// Folders below `dir` holding a `mod.toml` (not descending into a mod once found), and the
+/// scenario files below `dir` outside those mods (a mod's own scenarios are found with its files).
+fn find_mods_and_scenarios(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let mut out = Vec::new();
+    let mut scenarios = Vec::new();
     let mut stack = vec![(dir.to_path_buf(), 0usize)];
     while let Some((d, depth)) = stack.pop() {
         if d.join("mod.toml").is_file() {
@@ -362,117 +411,16 @@ fn find_mods(dir: &Path) -> Vec<PathBuf> {
         for e in rd.flatten() {
             let Ok(ft) = e.file_type() else { continue };
             let name = e.file_name().to_string_lossy().into_owned();
-            if ft.is_dir() && !ft.is_symlink() && depth < MAX_DEPTH && !name.starts_with('.') && name != "target" && name != "node_modules" {
+            if ft.is_dir() && !ft.is_symlink() && depth < MAX_DEPTH && !skipped_folder(&name) {
                 stack.push((e.path(), depth + 1));
+            } else if ft.is_file() && crate::vocab::is_scenario_path(&e.path()) {
+                scenarios.push(e.path());
             }
         }
     }
     out.sort();
-    out
-}
-
-/// Loads the core and every mod reachable from `paths` (docs/data-language.md, "Which mods a path loads").
-pub fn load(paths: &[PathBuf], cwd: &Path, overlay: &Overlay) -> Project {
-    let mut l = Loader { project: Project::default(), cwd: cwd.to_path_buf(), overlay, prefetched: HashMap::new() };
-    let abs: Vec<PathBuf> = paths.iter().map(|p| normalize(&if p.is_absolute() { p.clone() } else { cwd.join(p) })).collect();
-
-    // A workspace file at a given path decides that path's mods and the core.
-    let mut core_dir: Option<PathBuf> = None;
-    let mut mod_dirs: Vec<PathBuf> = Vec::new();
-    for root in &abs {
-        if !root.exists() {
-            let fid = l.project.add(display_path(root, cwd), Some(root.clone()), b"", FileKind::Manifest, false);
-            l.project.diagnostics.push(Diagnostic::new(
-                Code::InvalidManifest,
-                Loc { file: fid, span: 0..0 },
-                format!("{} does not exist", display_path(root, cwd)),
-            ));
-            continue;
-        }
-        // `rustkeep.toml` configures lints and the core wherever it stands; its `mods` globs apply
-        // only when the path is not itself a mod (a path holding `mod.toml` is a mod).
-        let ws_file = root.join("rustkeep.toml");
-        let mut workspace_mods: Option<Vec<PathBuf>> = None;
-        if root.is_dir() && ws_file.is_file() {
-            if let Some(fid) = l.add_disk(&ws_file, FileKind::Workspace) {
-                let (cfg, diags) = read_workspace(fid, &l.project.files[fid.0 as usize].text);
-                l.project.diagnostics.extend(diags);
-                if l.project.root.is_none() {
-                    l.project.root = Some(root.clone());
-                }
-                if let Some(core) = &cfg.core {
-                    match resolve_inside(root, &core.value) {
-                        Some(p) if p.is_dir() => core_dir = Some(p),
-                        _ => l.project.diagnostics.push(Diagnostic::new(
-                            Code::InvalidManifest,
-                            Loc { file: fid, span: core.span.clone() },
-                            format!("`core = \"{}\"` is not a folder inside the workspace", core.value),
-                        )),
-                    }
-                }
-                if !root.join("mod.toml").is_file() {
-                    let mut found = Vec::new();
-                    if let Some(globs) = &cfg.mods {
-                        for g in globs {
-                            found.extend(expand_glob(root, g, fid, &mut l.project.diagnostics));
-                        }
-                    } else {
-                        found.extend(find_mods(root));
-                    }
-                    workspace_mods = Some(found);
-                }
-                if l.project.config.file.is_none() {
-                    l.project.config = cfg;
-                }
-            }
-        }
-        if let Some(found) = workspace_mods {
-            mod_dirs.extend(found);
-            continue;
-        }
-        if root.is_dir() && root.join("mod.toml").is_file() {
-            mod_dirs.push(root.clone());
-            if l.project.root.is_none() {
-                l.project.root = Some(root.clone());
-            }
-            continue;
-        }
-        if root.is_dir() {
-            let found = find_mods(root);
-            if found.is_empty() {
-                let fid = l.project.add(display_path(&root.join("mod.toml"), cwd), Some(root.join("mod.toml")), b"", FileKind::Manifest, false);
-                l.project.diagnostics.push(Diagnostic::new(
-                    Code::InvalidManifest,
-                    Loc { file: fid, span: 0..0 },
-                    format!("no `mod.toml` in {} or below it: a mod is a folder with a `mod.toml`", display_path(root, cwd)),
-                ));
-            }
-            if l.project.root.is_none() {
-                l.project.root = Some(root.clone());
-            }
-            mod_dirs.extend(found);
-        } else {
-            // A file: its folder is the mod.
-            if let Some(parent) = root.parent() {
-                mod_dirs.push(parent.to_path_buf());
-            }
-        }
-    }
-
-    let mut all_dirs = mod_dirs.clone();
-    all_dirs.extend(core_dir.iter().cloned());
-    l.prefetch(&all_dirs);
-    match core_dir {
-        Some(dir) => l.load_core_dir(&dir),
-        None => l.project.add_bundled_core(),
-    }
-    for dir in mod_dirs {
-        if core_dir_is(&l.project, &dir) {
-            continue;
-        }
-        l.load_mod(&dir);
-    }
-    l.project
+    scenarios.sort();
+    (out, scenarios)
 }
 
 fn core_dir_is(p: &Project, dir: &Path) -> bool {

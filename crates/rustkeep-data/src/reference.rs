@@ -6,8 +6,9 @@
 
 use crate::vocab::{
     FieldDef, FieldType, TargetPresence, ACTIONS, ACTION_ALIASES, ACTION_FIELD, AI_FIELDS, ATTRIBUTES, BALANCE_FIELDS, CHECKS, CHECK_ALIASES, CHECK_FIELD,
-    DAMAGE_TYPES, EVENTS, EVENT_ALIASES, GRID_GLYPHS, ITEM_SLOTS, LOOT_ENTRY_FIELDS, MANIFEST_TABLES, MODIFIER_FIELDS, NOT_FIELD, OUTCOMES, REGISTRIES,
-    TRIGGER_FIELDS, WHEN_FIELDS, WHO, WORKSPACE_TABLES,
+    DAMAGE_TYPES, EVENTS, EVENT_ALIASES, GRID_GLYPHS, ITEM_SLOTS, LOOT_ENTRY_FIELDS, MANIFEST_TABLES, MODIFIER_FIELDS, NOT_FIELD, OUTCOMES, PAYLOAD_FIELDS,
+    REGISTRIES, SCENARIO_ENEMY_FIELDS, SCENARIO_FIELDS, SCENARIO_ITEM_FIELDS, SCENARIO_PLAYER_FIELDS, SCENARIO_STEP_FIELDS, STEP_ACTS, TRIGGER_FIELDS,
+    WHEN_FIELDS, WHO, WORKSPACE_TABLES,
 };
 use std::fmt::Write;
 
@@ -48,6 +49,7 @@ pub fn reference_markdown() -> String {
     line(o, "- [Actions](#actions)");
     line(o, "- [Attributes](#attributes), [damage types](#damage-types), [`who`](#who), [item slots](#item-slots), [prefab glyphs](#prefab-glyphs)");
     line(o, "- [`mod.toml` and `rustkeep.toml`](#modtoml-and-rustkeeptoml)");
+    line(o, "- [Scenario files](#scenario-files)");
     line(o, "- [Names that are not vocabulary](#names-that-are-not-vocabulary)");
     line(o, "");
 
@@ -228,6 +230,7 @@ pub fn reference_markdown() -> String {
     line(o, "");
 
     config_files(o);
+    scenario_files(o);
 
     line(o, "## Names that are not vocabulary");
     line(o, "");
@@ -312,6 +315,38 @@ fn config_files(o: &mut String) {
     }
 }
 
+/// The keys of a scenario file, its `[player]`, its items, enemy groups, steps and payloads.
+fn scenario_files(o: &mut String) {
+    line(o, "## Scenario files");
+    line(o, "");
+    line(o, "The files of `rustkeep simulate` and `rustkeep arena`: a file whose name ends in `.scenario.toml`,");
+    line(o, "or any `.toml` file directly in a folder named `scenarios` ([the engine](engine.md#scenario-files)).");
+    line(o, "`rustkeep check` checks them like data files, against the core and the mods they name.");
+    line(o, "");
+    line(o, "### The top level");
+    line(o, "");
+    field_table(o, SCENARIO_FIELDS);
+    line(o, "### `[player]`");
+    line(o, "");
+    field_table(o, SCENARIO_PLAYER_FIELDS);
+    line(o, "### `[player] items`");
+    line(o, "");
+    field_table(o, SCENARIO_ITEM_FIELDS);
+    line(o, "### `[[enemies]]`");
+    line(o, "");
+    field_table(o, SCENARIO_ENEMY_FIELDS);
+    line(o, "### `[[steps]]`");
+    line(o, "");
+    line(o, &format!("A step does exactly one of {}; `source` and `target` say who.", code_list(STEP_ACTS)));
+    line(o, "");
+    field_table(o, SCENARIO_STEP_FIELDS);
+    line(o, "### `payload`");
+    line(o, "");
+    line(o, "An injected event carries only its own payload keys ([events](#events)); each value is checked as below.");
+    line(o, "");
+    field_table(o, PAYLOAD_FIELDS);
+}
+
 /// "a" or "an" before a noun (the registry nouns: item, affix, NPC, …).
 fn article(noun: &str) -> &'static str {
     match noun.chars().next() {
@@ -370,6 +405,8 @@ fn type_text(ty: FieldType) -> String {
         FieldType::Who => "[`self` or `target`](#who)".into(),
         FieldType::Ref(crate::vocab::RefKind::Tag) => "a tag (same grammar as an ID; free vocabulary)".into(),
         FieldType::Tag => "the name in the heading".into(),
+        FieldType::Action => "an [action](#actions) as an inline table".into(),
+        FieldType::Payload => "a table of [payload](#payload) keys".into(),
         FieldType::Ref(k) => format!("{} {} ID", article(k.describe()), k.describe()),
         other => other.describe(),
     }

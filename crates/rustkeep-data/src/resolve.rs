@@ -115,7 +115,7 @@ pub fn load_order(project: &Project, diags: &mut Vec<Diagnostic>) -> Vec<usize> 
                         }
                         let mut d = Diagnostic::new(Code::UnknownDependency, Loc { file: f, span: dep.span.clone() }, msg);
                         if let Some(s) = sug {
-                            d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s));
+                            d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s), suggest::judge_id(&dep.value, s));
                         }
                         diags.push(d);
                     }
@@ -205,6 +205,29 @@ fn report_cycles(mods: &[crate::project::ModInfo], preds: &[Vec<Pred>], rest: &[
     }
 }
 
+/// Whether mod `later` declares that it loads after mod `earlier`: `earlier` is named in its
+/// `depends` or `load_after`, or in those of a mod it names there, and so on. Asked only when two
+/// mods touch the same entry or balance key, which is rare, so nothing is precomputed.
+pub fn declared_after(project: &Project, later: usize, earlier: usize) -> bool {
+    let mods = &project.mods;
+    let Some(target) = mods.get(earlier).map(|m| m.id.as_str()) else { return false };
+    let mut seen = vec![false; mods.len()];
+    let mut stack = vec![later];
+    while let Some(i) = stack.pop() {
+        if std::mem::replace(&mut seen[i], true) {
+            continue;
+        }
+        let m = &mods[i];
+        for dep in m.manifest.depends.iter().chain(&m.manifest.load_after) {
+            if dep.value == target {
+                return true;
+            }
+            stack.extend(mods.iter().position(|x| x.id == dep.value).filter(|j| !seen[*j]));
+        }
+    }
+    false
+}
+
 /// Builds the registries in load order, reporting namespace, duplicate and override problems.
 pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
     let mut diags = Vec::new();
@@ -226,8 +249,11 @@ pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
                     balance.luck_factor = b.value;
                 }
                 if !m.is_core {
-                    if let Some((pf, ps, pm)) = balance_set.get(b.key) {
-                        let msg = format!("`[balance] {}` is also set by `{}`; `{}` loads later and wins", b.key, project.mods[*pm].id, m.id);
+                    if let Some((pf, ps, pm)) = balance_set.get(b.key).filter(|(_, _, pm)| !declared_after(project, mi, *pm)) {
+                        let msg = format!(
+                            "`[balance] {}` is also set by `{}`, and neither mod names the other in `depends` or `load_after`; `{}` loads later and wins",
+                            b.key, project.mods[*pm].id, m.id
+                        );
                         diags.push(
                             Diagnostic::new(Code::OverrideConflict, Loc { file: fid, span: b.key_span.clone() }, msg)
                                 .with_related(Loc { file: *pf, span: ps.clone() }, "the earlier setting, which loses"),
@@ -268,18 +294,23 @@ fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut
                         format!("`id` is `{}` but `overrides` is `{}`: an override keeps the ID it replaces", id.value, ov.value),
                     )
                     .with_related(loc(&ov.span), "the ID being overridden")
-                    .with_fix(format!("use `{}`", ov.value), crate::diag::toml_string(&ov.value)),
+                    // The entry already stands for the ID it overrides: writing that ID changes nothing
+                    // but the mistake.
+                    .with_fix(format!("use `{}`", ov.value), crate::diag::toml_string(&ov.value), crate::diag::Applicability::Safe),
                 );
             }
         }
         match map.get_mut(&ov.value) {
             Some(def) => {
-                if let Some(&(prev, prev_mod)) = def.overrides.last() {
+                // Two overrides are a conflict only when nothing orders the mods: a mod that names
+                // the other in `depends` or `load_after` (directly or through other mods) layers
+                // its change on top on purpose.
+                if let Some(&(prev, prev_mod)) = def.overrides.last().filter(|(_, pm)| *pm != mi && !declared_after(project, mi, *pm)) {
                     let prev_e = entry(facts, prev);
                     let prev_span = prev_e.overrides.as_ref().map(|o| o.span.clone()).unwrap_or(prev_e.span.clone());
                     let msg = format!(
-                        "`{}` is overridden by both `{}` and `{}`; `{}` loads later and wins, the other override has no effect",
-                        ov.value, project.mods[prev_mod].id, m.id, m.id
+                        "`{}` is overridden by both `{}` and `{}`, and neither names the other in `depends` or `load_after`; `{}` loads later and wins, the other override has no effect. If that is intended, add `load_after = [\"{}\"]` to `{}`'s mod.toml",
+                        ov.value, project.mods[prev_mod].id, m.id, m.id, project.mods[prev_mod].id, m.id
                     );
                     diags.push(
                         Diagnostic::new(Code::OverrideConflict, loc(&ov.span), msg)
@@ -298,7 +329,7 @@ fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut
                 }
                 let mut d = Diagnostic::new(Code::OverrideMissingTarget, loc(&ov.span), msg);
                 if let Some(s) = sug {
-                    d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s));
+                    d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s), suggest::judge_id(&ov.value, s));
                 }
                 diags.push(d);
             }

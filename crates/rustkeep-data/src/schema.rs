@@ -120,8 +120,18 @@ fn field_schema(d: Draft, ty: FieldType) -> Value {
         FieldType::Event => d.r("event"),
         FieldType::When => d.r("when"),
         FieldType::LootEntries => json!({ "type": "array", "items": d.r("loot_entry") }),
+        FieldType::Paths => json!({ "type": "array", "items": { "type": "string" } }),
+        FieldType::Table(fields) => object(d, fields, &[]),
+        FieldType::TableList(fields) => json!({ "type": "array", "items": object(d, fields, &[]) }),
+        FieldType::Actor => json!({ "type": "string", "pattern": ACTOR_PATTERN }),
+        FieldType::Payload => object(d, PAYLOAD_FIELDS, &[]),
+        FieldType::Action => d.r("action"),
+        FieldType::StartAt => json!({ "anyOf": [ { "const": true }, d.r("id") ] }),
     }
 }
+
+/// `player` or `enemy:N`.
+const ACTOR_PATTERN: &str = "^(player|enemy:[0-9]+)$";
 
 fn object(d: Draft, fields: &[FieldDef], extra_required: &[&str]) -> Value {
     let mut props = Map::new();
@@ -210,8 +220,9 @@ fn toml_has_no_null(schema: &mut Schema) {
     }
 }
 
-/// The schema of one data file.
-pub fn data_file_schema(d: Draft) -> Value {
+/// The definitions both schemas refer to: IDs, ranges, the closed vocabularies, `when`, checks,
+/// actions and the other nested tables.
+fn shared_defs(d: Draft) -> Map<String, Value> {
     let mut defs = Map::new();
     defs.insert("id".into(), json!({ "type": "string", "pattern": ID_PATTERN, "description": "An ID `namespace:name`." }));
     defs.insert("range".into(), json!({ "description": "An integer, or a string \"min-max\".", "oneOf": [ { "type": "integer", "minimum": 0 }, { "type": "string", "pattern": RANGE_PATTERN } ] }));
@@ -246,7 +257,12 @@ pub fn data_file_schema(d: Draft) -> Value {
     let mut loot = object(d, LOOT_ENTRY_FIELDS, &[]);
     loot["oneOf"] = json!([ { "required": [field::ITEM] }, { "required": [field::TABLE] }, { "required": [field::AFFIX] }, { "required": [field::NOTHING] } ]);
     defs.insert("loot_entry".into(), loot);
+    defs
+}
 
+/// The schema of one data file.
+pub fn data_file_schema(d: Draft) -> Value {
+    let mut defs = shared_defs(d);
     let mut props = Map::new();
     for r in REGISTRIES {
         let mut entry = object(d, r.fields, &[]);
@@ -267,6 +283,19 @@ pub fn data_file_schema(d: Draft) -> Value {
     root
 }
 
+/// The schema of a scenario file (`rustkeep schema --for scenario`): its keys, `[player]`, the
+/// enemy groups and the steps, each step with exactly one act.
+pub fn scenario_schema(d: Draft) -> Value {
+    let mut root = object(d, SCENARIO_FIELDS, &[]);
+    let step = &mut root["properties"][field::STEPS]["items"];
+    step["oneOf"] = Value::Array(STEP_ACTS.iter().map(|a| json!({ "required": [a] })).collect());
+    root["$schema"] = json!(d.uri());
+    root["title"] = json!("rustkeep scenario");
+    root["description"] = json!("A scenario of `rustkeep simulate` and `rustkeep arena`: the player, the enemies and the steps.");
+    root[d.defs_key()] = Value::Object(shared_defs(d));
+    root
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,6 +312,11 @@ mod tests {
             assert_eq!(defs["check"]["oneOf"].as_array().unwrap().len(), CHECKS.len());
             assert_eq!(defs["action"]["oneOf"].as_array().unwrap().len(), ACTIONS.len());
             assert_eq!(defs["attribute"]["enum"].as_array().unwrap().len(), ATTRIBUTES.len());
+            let sc = scenario_schema(d);
+            for f in SCENARIO_FIELDS {
+                assert!(sc["properties"][f.name].is_object(), "{}", f.name);
+            }
+            assert_eq!(sc["properties"][field::STEPS]["items"]["oneOf"].as_array().unwrap().len(), STEP_ACTS.len());
         }
     }
 }

@@ -16,6 +16,8 @@ pub enum FileKind {
     Manifest,
     /// A `rustkeep.toml`.
     Workspace,
+    /// A scenario of `rustkeep simulate` (docs/engine.md, "Scenario files").
+    Scenario,
 }
 
 #[derive(Clone, Debug)]

@@ -10,10 +10,12 @@
 mod config;
 mod names;
 mod registries;
+mod scenario;
 
 pub use config::*;
 pub use names::{attr, damage, field, glyph, outcome, payload, slot, who};
 pub use registries::*;
+pub use scenario::*;
 
 /// At most this many events are handled in one step (one turn); the rest are dropped with a
 /// warning. Self-feeding triggers are cut off here.

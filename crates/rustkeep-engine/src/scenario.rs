@@ -1,94 +1,26 @@
-//! Scenario files for `rustkeep simulate` (docs/engine.md, "Scenarios"): parsing, checking every ID before anything
-//! runs (a typo is a clear error, never a silent no-op or a panic), and running them into a
-//! trace.
+//! Scenario files for `rustkeep simulate` (docs/engine.md, "Scenarios"): the data model read by
+//! the validator's lowering (`rustkeep_data::scenario`), turned into the engine's terms, checked
+//! against a world before anything runs (a typo is a clear error, never a silent no-op or a
+//! panic), and run into a trace.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use rustkeep_data::grid::Dir;
-use rustkeep_data::lower::lower_file;
-use rustkeep_data::model::ActionData;
+use rustkeep_data::lower::lower_scenario;
+use rustkeep_data::model::{ActionData, Reference};
 use rustkeep_data::project::{load, Overlay, Project};
+use rustkeep_data::scenario::{self as model, Actor, StepAct};
 use rustkeep_data::source::FileId;
-use rustkeep_data::suggest::closest;
-use rustkeep_data::vocab::{is_attribute, EventKind, Registry, ATTRIBUTES};
+use rustkeep_data::text::LineIndex;
+use rustkeep_data::vocab::EventKind;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Map, Value as Json};
 
 use crate::game::{Act, CreatureRef, Event, Game, ItemInstance, World};
 use crate::payload::Payload;
 use crate::trace::StepTrace;
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawScenario {
-    seed: Option<u64>,
-    #[serde(default)]
-    enemies_act: bool,
-    #[serde(default)]
-    mods: Vec<String>,
-    #[serde(default)]
-    player: RawPlayer,
-    #[serde(default)]
-    enemies: Vec<RawEnemies>,
-    #[serde(default)]
-    steps: Vec<RawStep>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct RawPlayer {
-    #[serde(default)]
-    options: Vec<String>,
-    #[serde(default)]
-    items: Vec<RawItem>,
-    #[serde(default)]
-    attributes: BTreeMap<String, f64>,
-    #[serde(default)]
-    quests: Vec<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawItem {
-    item: String,
-    count: Option<u32>,
-    #[serde(default)]
-    affixes: Vec<String>,
-    #[serde(default)]
-    equipped: bool,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawEnemies {
-    creature: String,
-    count: Option<u32>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawStep {
-    attack: Option<String>,
-    event: Option<String>,
-    payload: Option<toml::Table>,
-    action: Option<toml::Spanned<toml::Table>>,
-    source: Option<String>,
-    target: Option<String>,
-    pickup: Option<bool>,
-    talk: Option<String>,
-    enter: Option<String>,
-    #[serde(rename = "use")]
-    use_: Option<String>,
-    equip: Option<String>,
-    /// Enter the dungeon: `true` (its first floor) or a floor's ID (start there).
-    start: Option<toml::Value>,
-    /// Move the player one tile on the map: n, ne, e, se, s, sw, w, nw.
-    #[serde(rename = "move")]
-    move_: Option<String>,
-    wait: Option<bool>,
-}
 
 /// What a step does.
 #[derive(Clone, Debug)]
@@ -114,7 +46,8 @@ pub struct Step {
     pub target: Option<CreatureRef>,
 }
 
-/// A parsed scenario; IDs are checked against a [`World`] by [`Scenario::validate`].
+/// A scenario ready to run: the data model (`rustkeep_data::scenario`) in the engine's terms. IDs
+/// are checked against a [`World`] by [`Scenario::validate`].
 #[derive(Clone, Debug)]
 pub struct Scenario {
     pub seed: u64,
@@ -127,210 +60,98 @@ pub struct Scenario {
     pub quests: Vec<String>,
     pub enemies: Vec<(String, u32)>,
     pub steps: Vec<Step>,
+    /// The model it was made from, the IDs it names and its text (for located messages).
+    model: model::Scenario,
+    refs: Vec<Reference>,
+    text: String,
 }
 
-fn creature_ref(s: &str, what: &str, step: usize) -> Result<CreatureRef, String> {
-    CreatureRef::parse(s).ok_or_else(|| format!("step {step}: `{what} = \"{s}\"` is not `player` or `enemy:N`"))
-}
-
-fn toml_to_json(v: &toml::Value) -> Json {
-    match v {
-        toml::Value::String(s) => json!(s),
-        toml::Value::Integer(i) => json!(i),
-        toml::Value::Float(f) => json!(f),
-        toml::Value::Boolean(b) => json!(b),
-        toml::Value::Datetime(d) => json!(d.to_string()),
-        toml::Value::Array(a) => Json::Array(a.iter().map(toml_to_json).collect()),
-        toml::Value::Table(t) => Json::Object(t.iter().map(|(k, v)| (k.clone(), toml_to_json(v))).collect()),
+fn creature(a: Actor) -> CreatureRef {
+    match a {
+        Actor::Player => CreatureRef::Player,
+        Actor::Enemy(n) => CreatureRef::Enemy(n as usize),
     }
 }
 
-/// Lowers an inline action table with the validator's own lowering (one grammar everywhere).
-fn lower_action(text: &str, span: std::ops::Range<usize>, step: usize) -> Result<ActionData, String> {
-    let slice = text.get(span).unwrap_or("").trim();
-    if !slice.starts_with('{') {
-        return Err(format!("step {step}: write `action` as an inline table: action = {{ action = \"damage\", … }}"));
-    }
-    let file = format!("[[quests]]\nid = \"scenario:step\"\nname = \"step\"\non = \"turn_started\"\nactions = [ {slice} ]\n");
-    let facts = lower_file(FileId(0), &file, None);
-    if let Some(d) = facts.diagnostics.first() {
-        return Err(format!("step {step}: the action is malformed: {} [{}]", d.message, d.code.name()));
-    }
-    let t = facts.entries.first().and_then(|e| e.quest_trigger.as_ref()).ok_or_else(|| format!("step {step}: the action could not be read"))?;
-    if t.broken {
-        return Err(format!("step {step}: the action is malformed"));
-    }
-    t.actions.first().map(|a| a.data.clone()).ok_or_else(|| format!("step {step}: the action could not be read"))
+/// `line N: message [code]`, one line per diagnostic.
+fn located(text: &str, diags: &[&rustkeep_data::diag::Diagnostic]) -> String {
+    let index = LineIndex::new(text);
+    diags.iter().map(|d| format!("line {}: {} [{}]", index.line_of(d.loc.span.start) + 1, d.message, d.code.name())).collect::<Vec<_>>().join("\n")
 }
 
 impl Scenario {
-    /// Parses a scenario's text (TOML).
+    /// Reads a scenario's text with the validator's lowering (one grammar for data files and
+    /// scenarios); its errors, located by line, when it has any.
     pub fn parse(text: &str) -> Result<Scenario, String> {
-        let raw: RawScenario = toml::from_str(text).map_err(|e| format!("the scenario is not valid: {}", e.to_string().trim_end()))?;
-        let mut steps = Vec::new();
-        for (i, s) in raw.steps.iter().enumerate() {
-            steps.push(Self::step(text, i, s)?);
+        let facts = lower_scenario(FileId(0), text, None);
+        let errors: Vec<&rustkeep_data::diag::Diagnostic> = facts.diagnostics.iter().filter(|d| d.severity == rustkeep_data::diag::Severity::Error).collect();
+        if !errors.is_empty() {
+            return Err(format!("the scenario is not valid:\n{}", located(text, &errors)));
         }
-        let items = raw
-            .player
-            .items
+        let m = facts.scenario.map(|b| *b).unwrap_or_default();
+        Ok(Scenario::from_model(m, facts.refs, text.to_string()))
+    }
+
+    /// The engine's form of a scenario model without errors (`refs`: the IDs it names, `text`:
+    /// its text, both for [`Scenario::validate`]).
+    pub fn from_model(m: model::Scenario, refs: Vec<Reference>, text: String) -> Scenario {
+        let steps = m
+            .steps
             .iter()
-            .map(|r| ItemInstance { item: r.item.clone(), count: r.count.unwrap_or(1).max(1), affixes: r.affixes.clone(), equipped: r.equipped })
+            .map(|s| {
+                let kind = match &s.act {
+                    StepAct::Attack(_) => StepKind::Attack,
+                    StepAct::Event(e, payload) => StepKind::Event(e.value, payload.clone()),
+                    StepAct::Action(a) => StepKind::Action(a.data.clone()),
+                    StepAct::Pickup => StepKind::Pickup,
+                    StepAct::Talk(n) => StepKind::Talk(n.value.clone()),
+                    StepAct::Enter(n) => StepKind::Enter(n.value.clone()),
+                    StepAct::Use(n) => StepKind::Use(n.value.clone()),
+                    StepAct::Equip(n) => StepKind::Equip(n.value.clone()),
+                    StepAct::Start(f) => StepKind::Start(f.as_ref().map(|f| f.value.clone())),
+                    StepAct::Move(d) => StepKind::Move(d.value),
+                    StepAct::Wait => StepKind::Wait,
+                };
+                let target = match &s.act {
+                    StepAct::Attack(a) => Some(creature(a.value)),
+                    _ => s.target.as_ref().map(|t| creature(t.value)),
+                };
+                Step { kind, source: s.source.as_ref().map_or(CreatureRef::Player, |a| creature(a.value)), target }
+            })
             .collect();
-        Ok(Scenario {
-            seed: raw.seed.unwrap_or(0),
-            enemies_act: raw.enemies_act,
-            mods: raw.mods,
-            options: raw.player.options,
-            items,
-            attributes: raw.player.attributes,
-            quests: raw.player.quests,
-            enemies: raw.enemies.iter().map(|e| (e.creature.clone(), e.count.unwrap_or(1))).collect(),
+        Scenario {
+            seed: m.seed,
+            enemies_act: m.enemies_act,
+            mods: m.mods.iter().map(|p| p.value.clone()).collect(),
+            options: m.options.iter().map(|o| o.value.clone()).collect(),
+            items: m
+                .items
+                .iter()
+                .map(|i| ItemInstance {
+                    item: i.item.value.clone(),
+                    count: i.count.max(1),
+                    affixes: i.affixes.iter().map(|a| a.value.clone()).collect(),
+                    equipped: i.equipped,
+                })
+                .collect(),
+            attributes: m.attributes.iter().map(|(k, v)| (k.value.clone(), *v)).collect(),
+            quests: m.quests.iter().map(|q| q.value.clone()).collect(),
+            enemies: m.enemies.iter().map(|e| (e.creature.value.clone(), e.count)).collect(),
             steps,
-        })
+            model: m,
+            refs,
+            text,
+        }
     }
 
-    fn step(text: &str, i: usize, s: &RawStep) -> Result<Step, String> {
-        let acts = [
-            s.attack.is_some(),
-            s.event.is_some(),
-            s.action.is_some(),
-            s.pickup.is_some(),
-            s.talk.is_some(),
-            s.enter.is_some(),
-            s.use_.is_some(),
-            s.equip.is_some(),
-            s.start.is_some(),
-            s.move_.is_some(),
-            s.wait.is_some(),
-        ];
-        let n = acts.iter().filter(|a| **a).count();
-        if n != 1 {
-            return Err(format!("step {i}: a step does exactly one of attack, event, action, pickup, talk, enter, use, equip, start, move, wait ({n} given)"));
-        }
-        let source = match &s.source {
-            Some(x) => creature_ref(x, "source", i)?,
-            None => CreatureRef::Player,
-        };
-        let target = match &s.target {
-            Some(x) => Some(creature_ref(x, "target", i)?),
-            None => None,
-        };
-        if s.payload.is_some() && s.event.is_none() {
-            return Err(format!("step {i}: `payload` belongs to an `event` step"));
-        }
-        if s.target.is_some() && s.event.is_none() && s.action.is_none() {
-            return Err(format!("step {i}: `target` belongs to an `event` or `action` step"));
-        }
-        let kind = if let Some(t) = &s.attack {
-            return Ok(Step { kind: StepKind::Attack, source, target: Some(creature_ref(t, "attack", i)?) });
-        } else if let Some(name) = &s.event {
-            let ev = EventKind::from_name(name).ok_or_else(|| {
-                let sug = closest(name, EventKind::all().map(|e| e.name())).map(|s| format!("; did you mean `{s}`?")).unwrap_or_default();
-                format!("step {i}: `{name}` is not an event{sug}")
-            })?;
-            let mut payload = Map::new();
-            for (k, v) in s.payload.iter().flatten() {
-                if !ev.def().payload.contains(&k.as_str()) {
-                    return Err(format!(
-                        "step {i}: `{}` does not carry `{k}` (its payload: {})",
-                        ev.name(),
-                        if ev.def().payload.is_empty() { "none".to_string() } else { ev.def().payload.join(", ") }
-                    ));
-                }
-                payload.insert(k.clone(), toml_to_json(v));
-            }
-            StepKind::Event(ev, payload)
-        } else if let Some(a) = &s.action {
-            StepKind::Action(lower_action(text, a.span(), i)?)
-        } else if let Some(p) = s.pickup {
-            if !p {
-                return Err(format!("step {i}: `pickup = false` does nothing; write `pickup = true`"));
-            }
-            StepKind::Pickup
-        } else if let Some(n) = &s.talk {
-            StepKind::Talk(n.clone())
-        } else if let Some(n) = &s.enter {
-            StepKind::Enter(n.clone())
-        } else if let Some(n) = &s.use_ {
-            StepKind::Use(n.clone())
-        } else if let Some(n) = &s.equip {
-            StepKind::Equip(n.clone())
-        } else if let Some(v) = &s.start {
-            match v {
-                toml::Value::Boolean(true) => StepKind::Start(None),
-                toml::Value::String(f) => StepKind::Start(Some(f.clone())),
-                _ => return Err(format!("step {i}: `start` is `true` (the first floor) or a floor's ID")),
-            }
-        } else if let Some(d) = &s.move_ {
-            let dir = Dir::from_name(d).ok_or_else(|| format!("step {i}: `move = \"{d}\"` is not a direction; the directions: n, ne, e, se, s, sw, w, nw"))?;
-            StepKind::Move(dir)
-        } else if let Some(w) = s.wait {
-            if !w {
-                return Err(format!("step {i}: `wait = false` does nothing; write `wait = true`"));
-            }
-            StepKind::Wait
-        } else {
-            unreachable!("exactly one act is present")
-        };
-        Ok(Step { kind, source, target })
-    }
-
-    /// Checks every ID the scenario names against the loaded data.
+    /// Checks every ID the scenario names against the loaded data, and that every `enemy:N` it
+    /// names has appeared by its step (the validator's own check, over the whole world).
     pub fn validate(&self, w: &World) -> Result<(), String> {
-        let mut errors = Vec::new();
-        let mut need = |reg: &[Registry], id: &str, what: &str| {
-            if reg.iter().any(|r| w.exists(*r, id)) {
-                return;
-            }
-            let pool: Vec<String> = reg.iter().flat_map(|r| w.ids(*r)).collect();
-            let sug = closest(id, pool.iter().map(String::as_str)).map(|s| format!("; did you mean `{s}`?")).unwrap_or_default();
-            errors.push(format!("{what}: `{id}` is not {}{sug}", reg.iter().map(|r| format!("a known {}", r.noun())).collect::<Vec<_>>().join(" or ")));
-        };
-        for o in &self.options {
-            need(&[Registry::CharacterOptions], o, "player.options");
+        let diags = model::check(FileId(0), &self.refs, &self.model, &w.db, &|_| true);
+        if diags.is_empty() {
+            return Ok(());
         }
-        for it in &self.items {
-            need(&[Registry::Items], &it.item, "player.items");
-            for a in &it.affixes {
-                need(&[Registry::Affixes], a, "player.items affixes");
-            }
-        }
-        for q in &self.quests {
-            need(&[Registry::Quests], q, "player.quests");
-        }
-        for (c, _) in &self.enemies {
-            need(&[Registry::Creatures], c, "enemies");
-        }
-        for (i, s) in self.steps.iter().enumerate() {
-            let what = format!("step {i}");
-            match &s.kind {
-                StepKind::Talk(n) => need(&[Registry::Npcs], n, &what),
-                StepKind::Enter(n) => need(&[Registry::Prefabs, Registry::Floors], n, &what),
-                StepKind::Use(n) | StepKind::Equip(n) => need(&[Registry::Items], n, &what),
-                StepKind::Start(Some(f)) => need(&[Registry::Floors], f, &what),
-                StepKind::Action(a) => match a {
-                    ActionData::GiveItem { item, .. } | ActionData::TakeItem { item, .. } => need(&[Registry::Items], &item.value, &what),
-                    ActionData::ApplyStatus { status, .. } => need(&[Registry::Statuses], &status.value, &what),
-                    ActionData::Spawn { creature, .. } => need(&[Registry::Creatures], &creature.value, &what),
-                    ActionData::StartQuest { quest } => need(&[Registry::Quests], &quest.value, &what),
-                    ActionData::OpenShop { shop } => need(&[Registry::Shops], &shop.value, &what),
-                    ActionData::Damage { .. } | ActionData::Heal { .. } | ActionData::Flee => {}
-                },
-                _ => {}
-            }
-        }
-        for k in self.attributes.keys() {
-            if !is_attribute(k) {
-                let sug = closest(k, ATTRIBUTES.iter().map(|(a, _)| *a)).map(|s| format!("; did you mean `{s}`?")).unwrap_or_default();
-                errors.push(format!("player.attributes: `{k}` is not an attribute{sug}"));
-            }
-        }
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(errors.join("\n"))
-        }
+        Err(located(&self.text, &diags.iter().collect::<Vec<_>>()))
     }
 
     /// Loads the bundled core and the scenario's mods (relative to `base`, the scenario's folder).

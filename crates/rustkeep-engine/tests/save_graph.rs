@@ -146,8 +146,11 @@ fn bad_scenarios_are_clear_errors() {
     let w = world(Project::with_bundled_core());
     let sc = Scenario::parse("[player]\noptions = [\"core:warior\"]\n[[steps]]\ntalk = \"core:eldr\"\n").unwrap();
     let e = sc.validate(&w).err().unwrap();
-    assert!(e.contains("`core:warior` is not a known character option; did you mean `core:warrior`?"), "{e}");
-    assert!(e.contains("did you mean `core:elder`?"), "{e}");
+    assert!(
+        e.contains("line 2: no character option named `core:warior` exists in the mods this scenario loads; did you mean `core:warrior`? [unknown-reference]"),
+        "{e}"
+    );
+    assert!(e.contains("line 4: no NPC named `core:eldr` exists") && e.contains("did you mean `core:elder`?"), "{e}");
     let e = Scenario::parse("[[steps]]\nattack = \"enemy:0\"\npickup = true\n").err().unwrap();
     assert!(e.contains("exactly one"), "{e}");
     let e = Scenario::parse("[[steps]]\nattack = \"goblin\"\n").err().unwrap();

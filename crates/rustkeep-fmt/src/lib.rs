@@ -55,11 +55,13 @@ pub enum FileKind {
 }
 
 impl FileKind {
-    /// The kind a file's name implies: `mod.toml`, `rustkeep.toml`, else a data file.
+    /// The kind a file's name implies: `mod.toml`, `rustkeep.toml`, a scenario (layout only),
+    /// else a data file.
     pub fn of_path(path: &Path) -> FileKind {
         match path.file_name().and_then(|n| n.to_str()) {
             Some("mod.toml") => FileKind::Manifest,
             Some("rustkeep.toml") => FileKind::Workspace,
+            _ if rustkeep_data::vocab::is_scenario_path(path) => FileKind::Plain,
             _ => FileKind::Data,
         }
     }
@@ -71,6 +73,8 @@ impl From<rustkeep_data::source::FileKind> for FileKind {
             rustkeep_data::source::FileKind::Data => FileKind::Data,
             rustkeep_data::source::FileKind::Manifest => FileKind::Manifest,
             rustkeep_data::source::FileKind::Workspace => FileKind::Workspace,
+            // Scenario keys have no reference order of their own yet: layout only.
+            rustkeep_data::source::FileKind::Scenario => FileKind::Plain,
         }
     }
 }

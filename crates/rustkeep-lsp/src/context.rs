@@ -27,6 +27,10 @@ pub enum Scope {
     LootEntry,
     /// `attributes = { … }`: keys are attributes.
     Attributes,
+    /// A table whose keys are these fields (a scenario file, its `[player]`, enemies and steps).
+    Fields(&'static [FieldDef]),
+    /// An injected event's `payload`, with the step's event if known.
+    Payload(Option<EventKind>),
     Unknown,
 }
 
@@ -49,7 +53,18 @@ pub fn descend(scope: Scope, key: &str) -> Scope {
         FieldType::LootEntries => Scope::LootEntry,
         FieldType::When => Scope::When(None),
         FieldType::AttributeTable => Scope::Attributes,
+        FieldType::Table(f) | FieldType::TableList(f) => Scope::Fields(f),
+        FieldType::Payload => Scope::Payload(None),
+        FieldType::Action => Scope::Action(None),
         _ => Scope::Unknown,
+    }
+}
+
+/// The scope at the top of a file of this kind: a data file's registries, or a scenario's keys.
+pub fn root_of(kind: rustkeep_data::source::FileKind) -> Scope {
+    match kind {
+        rustkeep_data::source::FileKind::Scenario => Scope::Fields(vocab::SCENARIO_FIELDS),
+        _ => Scope::Root,
     }
 }
 
@@ -63,6 +78,8 @@ pub fn fields(scope: Scope) -> Vec<&'static FieldDef> {
         Scope::Modifier => vocab::MODIFIER_FIELDS.iter().collect(),
         Scope::Ai => vocab::AI_FIELDS.iter().collect(),
         Scope::LootEntry => vocab::LOOT_ENTRY_FIELDS.iter().collect(),
+        Scope::Fields(f) => f.iter().collect(),
+        Scope::Payload(ev) => vocab::PAYLOAD_FIELDS.iter().filter(|f| ev.is_none_or(|e| e.def().payload.contains(&f.name))).collect(),
         Scope::Check(k) => {
             let mut v = vec![&vocab::CHECK_FIELD];
             if let Some(k) = k {
@@ -262,8 +279,13 @@ fn typing_header(before: &str) -> bool {
     t.starts_with('[') && !t.contains(['=', '{', '"', '\'', ',', ']'])
 }
 
-/// Reads the context at byte `offset` of `text`.
+/// Reads the context at byte `offset` of a data file's `text`.
 pub fn at(text: &str, offset: usize) -> Context {
+    at_in(text, offset, Scope::Root)
+}
+
+/// Reads the context at byte `offset` of `text`, whose top level is `root` ([`root_of`]).
+pub fn at_in(text: &str, offset: usize, root: Scope) -> Context {
     let mut offset = offset.min(text.len());
     while offset > 0 && !text.is_char_boundary(offset) {
         offset -= 1;
@@ -293,7 +315,7 @@ pub fn at(text: &str, offset: usize) -> Context {
                     return Context {
                         pos: Pos::Header { double, prefix: after_brackets.to_string(), start },
                         frames: vec![Frame::default()],
-                        scopes: vec![Scope::Root],
+                        scopes: vec![root],
                     };
                 }
             }
@@ -314,7 +336,7 @@ pub fn at(text: &str, offset: usize) -> Context {
     let toks = tokenize(text, seg_start.min(seg_end), seg_end);
 
     // Scope of the header's table.
-    let mut scope = Scope::Root;
+    let mut scope = root;
     for k in &path {
         scope = descend(scope, k);
     }
@@ -343,6 +365,11 @@ pub fn at(text: &str, offset: usize) -> Context {
                 Tok::Str { span, content, closed } if span.start < offset && (offset < span.end || (!closed && offset <= span.end)) => {
                     let end = if *closed { content.end } else { offset.max(content.start) };
                     Some(Pos::Value { key: value_key(&arena, &stack, &pending), string: Some(content.start..end), closed: *closed, token: Some(span.clone()) })
+                }
+                // Right after a closed string value: completion replaces that string instead of
+                // writing a second one after it.
+                Tok::Str { span, closed: true, .. } if offset == span.end && (!expect_key[top] || arena[top].is_array) => {
+                    Some(Pos::Value { key: value_key(&arena, &stack, &pending), string: None, closed: false, token: Some(span.clone()) })
                 }
                 Tok::Bare(s) if s.start < offset && offset <= s.end => Some(if expect_key[top] && !arena[top].is_array {
                     Pos::Key { token: Some(s.clone()) }
@@ -443,6 +470,8 @@ fn refine(s: Scope, f: &Frame, i: usize, frames: &[Frame], scopes: &[Scope]) -> 
     match s {
         Scope::Check(_) => Scope::Check(f.string(vocab::field::CHECK).and_then(vocab::CheckKind::from_name)),
         Scope::Action(_) => Scope::Action(f.string(vocab::field::ACTION).and_then(vocab::ActionKind::from_name)),
+        // The event of a payload is the `event` of the step that holds it.
+        Scope::Payload(_) => Scope::Payload(i.checked_sub(1).and_then(|j| frames[j].string(vocab::field::EVENT)).and_then(EventKind::from_name)),
         Scope::When(_) => {
             // The event is the `on` of the table that holds the `when`.
             let on = (0..i)

@@ -29,12 +29,13 @@ pub mod uri;
 
 pub use tower_lsp_server::gen_lsp_types as lsp;
 
-/// Runs the language server on stdin/stdout until the client sends `exit`. Blocking.
-pub fn run() -> std::io::Result<()> {
+/// Runs the language server on stdin/stdout until the client sends `exit`. Blocking. Returns the
+/// process's exit code: 0 when `shutdown` came before `exit`, else 1 (the protocol's rule).
+pub fn run() -> std::io::Result<u8> {
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
-    rt.block_on(server::serve_stdio());
+    let shut_down = rt.block_on(server::serve_stdio());
     // A handler still running, or the thread blocked reading stdin, must not keep the process
     // alive once the client is gone.
     rt.shutdown_timeout(std::time::Duration::from_millis(500));
-    Ok(())
+    Ok(if shut_down { 0 } else { 1 })
 }

@@ -40,14 +40,38 @@ pub struct Backend {
     shared: Arc<Shared>,
     /// Where the core's files are written for go-to-definition; `None`: [`crate::core_files::cache_dir`].
     core_cache: Option<PathBuf>,
+    /// Whether the client may register capabilities dynamically (the file watcher needs it).
+    dynamic_watch: AtomicBool,
+    /// Whether the file watcher is registered; without it, saves and opens re-read the disk.
+    watching: AtomicBool,
+    /// Set by `shutdown`: an `exit` without it ends the process with code 1.
+    shutdown: Arc<AtomicBool>,
+    /// The startup line, sent to the client's log once it is initialized.
+    started: Mutex<Option<String>>,
 }
 
 /// A text-sync notification waiting to be applied; each becomes exactly one revision of the state.
 enum Change {
-    Open { path: PathBuf, text: String, version: i32 },
-    Edit { uri: Uri, path: PathBuf, version: i32, changes: Vec<TextDocumentContentChangeEvent> },
-    Close { path: PathBuf },
-    Disk { paths: Vec<PathBuf> },
+    Open {
+        path: PathBuf,
+        text: String,
+        version: i32,
+    },
+    Edit {
+        uri: Uri,
+        path: PathBuf,
+        version: i32,
+        changes: Vec<TextDocumentContentChangeEvent>,
+    },
+    Close {
+        path: PathBuf,
+    },
+    Disk {
+        paths: Vec<PathBuf>,
+    },
+    /// Re-read every file that is not open (a save or an open, when no file watcher reports
+    /// changes made outside the editor).
+    Rescan,
 }
 
 impl Change {
@@ -57,6 +81,7 @@ impl Change {
             Change::Edit { .. } => "didChange",
             Change::Close { .. } => "didClose",
             Change::Disk { .. } => "didChangeWatchedFiles",
+            Change::Rescan => "didSave",
         }
     }
 
@@ -70,6 +95,7 @@ impl Change {
             }
             Change::Close { path } => s.close(&path),
             Change::Disk { paths } => s.disk_changed(&paths),
+            Change::Rescan => s.reload_from_disk(),
         }
     }
 }
@@ -280,14 +306,14 @@ pub fn capabilities(enc: Encoding) -> ServerCapabilities {
     let legend = handlers::semantic_tokens::legend();
     serde_json::from_value(serde_json::json!({
         "positionEncoding": if enc == Encoding::Utf8 { "utf-8" } else { "utf-16" },
-        "textDocumentSync": { "openClose": true, "change": 2 },
+        "textDocumentSync": { "openClose": true, "change": 2, "save": { "includeText": false } },
         "completionProvider": { "triggerCharacters": ["[", "\"", "=", " ", ",", "{", ":"] },
         "hoverProvider": true,
         "definitionProvider": true,
         "referencesProvider": true,
         "documentHighlightProvider": true,
         "renameProvider": { "prepareProvider": true },
-        "codeActionProvider": { "codeActionKinds": ["quickfix"] },
+        "codeActionProvider": { "codeActionKinds": ["quickfix", "refactor.rewrite"] },
         "documentSymbolProvider": true,
         "workspaceSymbolProvider": true,
         "inlayHintProvider": true,
@@ -299,7 +325,12 @@ pub fn capabilities(enc: Encoding) -> ServerCapabilities {
 }
 
 impl Backend {
+    #[cfg(test)]
     fn new(client: Client, core_cache: Option<PathBuf>) -> Backend {
+        Backend::with_shutdown_flag(client, core_cache, Arc::new(AtomicBool::new(false)))
+    }
+
+    fn with_shutdown_flag(client: Client, core_cache: Option<PathBuf>, shutdown: Arc<AtomicBool>) -> Backend {
         let (tx, rx) = unbounded_channel();
         let shared = Arc::new(Shared {
             state: Mutex::new(None),
@@ -310,7 +341,15 @@ impl Backend {
             hooks: TestHooks::from_env(),
         });
         tokio::spawn(publish_loop(shared.clone(), client.clone(), rx));
-        Backend { client, shared, core_cache }
+        Backend { client, shared, core_cache, dynamic_watch: AtomicBool::new(false), watching: AtomicBool::new(false), shutdown, started: Mutex::new(None) }
+    }
+
+    /// Without a file watcher, changes made outside the editor (a `git checkout`, a generator)
+    /// reach the server only when the disk is read again: on every save and open.
+    fn rescan_without_watcher(&self) {
+        if !self.watching.load(Ordering::SeqCst) {
+            self.notify(Change::Rescan);
+        }
     }
 
     /// Runs `f` on the up-to-date state on a blocking thread, turning a panic into an error.
@@ -367,7 +406,15 @@ impl LanguageServer for Backend {
                 None
             }
         };
-        eprintln!("rustkeep-lsp: roots {roots:?}, encoding {enc:?}, core served from {core_dir:?}");
+        let dynamic =
+            params.capabilities.workspace.as_ref().and_then(|w| w.did_change_watched_files.as_ref()).and_then(|d| d.dynamic_registration).unwrap_or(false);
+        self.dynamic_watch.store(dynamic, Ordering::SeqCst);
+        // Clients log standard error as errors: what is merely informative goes to the client's
+        // log as information, once the connection is up (`initialized`).
+        let started = format!("rustkeep {}: roots {roots:?}, encoding {enc:?}, core served from {core_dir:?}", env!("CARGO_PKG_VERSION"));
+        if let Ok(mut g) = self.started.lock() {
+            *g = Some(started);
+        }
         // The first load reads and analyses the whole workspace: a blocking thread's work.
         let loaded =
             tokio::task::spawn_blocking(move || catch_unwind(AssertUnwindSafe(|| State::new(roots, enc, core_dir))).map_err(|p| panic_message(&*p))).await;
@@ -388,23 +435,46 @@ impl LanguageServer for Backend {
     }
 
     async fn initialized(&self, _: InitializedParams) {
-        // Watch data files so that edits outside the editor reload unopened files.
-        let opts = serde_json::json!({ "watchers": [ { "globPattern": "**/*.toml" } ] });
-        let reg = Registration { id: "rustkeep-watch".into(), method: "workspace/didChangeWatchedFiles".into(), register_options: Some(opts) };
-        if let Err(e) = self.client.register_capability(vec![reg]).await {
-            eprintln!("rustkeep-lsp: the client does not watch files for us: {e:?}");
+        let started = self.started.lock().ok().and_then(|mut g| g.take());
+        if let Some(line) = started {
+            self.client.log_message(MessageType::Info, line).await;
+        }
+        // Watch data files so that edits outside the editor reload unopened files — where the
+        // client can register a watcher. Registering with one that cannot only makes it log a
+        // warning (Neovim 0.7); saves and opens re-read the disk instead.
+        if self.dynamic_watch.load(Ordering::SeqCst) {
+            let opts = serde_json::json!({ "watchers": [ { "globPattern": "**/*.toml" } ] });
+            let reg = Registration { id: "rustkeep-watch".into(), method: "workspace/didChangeWatchedFiles".into(), register_options: Some(opts) };
+            match self.client.register_capability(vec![reg]).await {
+                Ok(()) => self.watching.store(true, Ordering::SeqCst),
+                Err(e) => {
+                    let msg = format!(
+                        "rustkeep: the client did not register the file watcher ({e:?}); files changed outside the editor are read again on save and open"
+                    );
+                    self.client.log_message(MessageType::Warning, msg).await;
+                }
+            }
+        } else {
+            let msg = "rustkeep: the client cannot register a file watcher; files changed outside the editor are read again on save and open";
+            self.client.log_message(MessageType::Info, msg).await;
         }
         let _ = self.shared.to_publisher.send(ToPublisher::Wake);
     }
 
     async fn shutdown(&self) -> Result<()> {
+        self.shutdown.store(true, Ordering::SeqCst);
         Ok(())
+    }
+
+    async fn did_save(&self, _: DidSaveTextDocumentParams) {
+        self.rescan_without_watcher();
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let d = params.text_document;
         let Some(path) = path_of(&d.uri) else { return };
         self.notify(Change::Open { path, text: d.text, version: d.version });
+        self.rescan_without_watcher();
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
@@ -524,9 +594,12 @@ pub const GRACE_AFTER_EOF: Duration = Duration::from_secs(2);
 /// Serves on stdin/stdout until `exit` or until the client closes stdin (at most
 /// [`GRACE_AFTER_EOF`] later: a request to the client that will never be answered must not keep
 /// the process alive). Input goes through [`crate::stdio::sanitize`] so that malformed messages get
-/// JSON-RPC errors instead of ending the connection.
-pub async fn serve_stdio() {
-    let (service, socket) = LspService::build(|client| Backend::new(client, None))
+/// JSON-RPC errors instead of ending the connection. Returns whether `shutdown` came first (the
+/// process then exits with 0, else with 1, as the protocol asks).
+pub async fn serve_stdio() -> bool {
+    let shutdown = Arc::new(AtomicBool::new(false));
+    let flag = shutdown.clone();
+    let (service, socket) = LspService::build(move |client| Backend::with_shutdown_flag(client, None, flag))
         .custom_method(crate::stdio::PARSE_ERROR_METHOD, Backend::parse_error)
         .custom_method(crate::stdio::INVALID_REQUEST_METHOD, Backend::invalid_request)
         .finish();
@@ -539,6 +612,7 @@ pub async fn serve_stdio() {
         _ = Server::new(server_in, tokio::io::stdout(), socket).serve(service) => {}
         _ = pump => eprintln!("rustkeep-lsp: the client is gone (`exit` or end of input) but work was pending; exiting"),
     }
+    shutdown.load(Ordering::SeqCst)
 }
 
 #[cfg(test)]

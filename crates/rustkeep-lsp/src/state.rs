@@ -127,6 +127,13 @@ impl State {
         }
     }
 
+    /// Reads every file that is not open from disk again (a save or an open, when the client
+    /// cannot watch files: changes made outside the editor arrive this way).
+    pub fn reload_from_disk(&mut self) {
+        self.revision += 1;
+        self.dirty = Dirty::Reload;
+    }
+
     /// Files changed on disk (watched-file notifications). Open buffers keep shadowing them.
     pub fn disk_changed(&mut self, paths: &[PathBuf]) {
         self.revision += 1;

@@ -10,6 +10,7 @@ use rustkeep_data::vocab::{EventKind, Registry, TargetPresence};
 
 pub mod loot;
 pub mod references;
+pub mod scenario;
 pub mod triggers;
 pub mod usage;
 pub mod world;
@@ -22,6 +23,7 @@ pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
         loot::run(project, a, out);
         usage::run(project, a, out);
         world::run(project, a, out);
+        scenario::run(project, a, out);
         return;
     }
     let (refs, usage) = std::thread::scope(|s| {
@@ -37,6 +39,7 @@ pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
         });
         loot::run(project, a, out);
         world::run(project, a, out);
+        scenario::run(project, a, out);
         let join = |h: std::thread::ScopedJoinHandle<'_, Vec<Diagnostic>>| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
         (join(refs), join(usage))
     });

@@ -9,17 +9,26 @@ use rustkeep_data::vocab::{namespace_of, RefKind};
 
 use rustkeep_data::db::Database;
 
-pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     let resolved = &db.resolved;
     for (i, ff) in db.facts.iter().enumerate() {
         let Some(ff) = ff else { continue };
         let file = FileId(i as u32);
+        // A scenario sees only the mods it loads: `rules::scenario` checks its IDs.
+        if ff.scenario.is_some() && project.files.get(i).is_some_and(|f| f.kind == rustkeep_data::source::FileKind::Scenario) {
+            continue;
+        }
         for r in &ff.refs {
             let Some(registry) = r.kind.registry() else { continue };
             if resolved.get(registry, &r.id).is_some() {
                 continue;
             }
             let loc = Loc { file, span: r.span.clone() };
+            if !r.id.contains(':') {
+                let ids = resolved.defs[registry.index()].keys().map(String::as_str);
+                out.push(suggest::namespace_missing(loc, &r.id, &format!("{} ID", describe(r.kind)), ids));
+                continue;
+            }
             let elsewhere = resolved.registries_of(&r.id);
             if let Some(other) = elsewhere.first() {
                 let msg = format!(
@@ -46,7 +55,7 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
             }
             let mut d = Diagnostic::new(Code::UnknownReference, loc, msg);
             if let Some(s) = sug {
-                d = d.with_fix(format!("replace with `{s}`"), toml_string(s));
+                d = d.with_fix(format!("replace with `{s}`"), toml_string(s), suggest::judge_id(&r.id, s));
             }
             out.push(d);
         }

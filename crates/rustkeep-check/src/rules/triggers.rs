@@ -1,7 +1,7 @@
 //! Trigger rules that need the trigger's event: `when-field-not-carried`,
 //! `target-never-present`, `self-feeding-trigger`.
 
-use rustkeep_data::diag::{Code, Diagnostic, Loc};
+use rustkeep_data::diag::{Applicability, Code, Diagnostic, Loc};
 use rustkeep_data::model::Entry;
 use rustkeep_data::model::Who;
 use rustkeep_data::source::FileId;
@@ -20,19 +20,25 @@ pub fn run_entry(file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
                     let def = on.value.def();
                     for w in &t.when {
                         if !on.value.carries(w.field) {
-                            let carried = if def.when.is_empty() {
-                                format!("`{}` carries no `when` fields", def.name)
-                            } else {
-                                format!("`{}` carries only {}", def.name, suggest::list(def.when.iter().map(|f| f.name())))
-                            };
                             let carriers: Vec<&str> = rustkeep_data::vocab::EVENTS.iter().filter(|ev| ev.when.contains(&w.field)).map(|ev| ev.name).collect();
-                            let msg = format!(
-                                "`{}` is not carried by `{}`, so this filter could never match: {carried}. `{}` belongs to {}",
-                                w.field.name(),
-                                def.name,
-                                w.field.name(),
-                                suggest::list(carriers)
-                            );
+                            let msg = if def.when.is_empty() {
+                                format!(
+                                    "`{}` carries no `when` fields at all, so this filter could never match: remove `when`, or listen to an event that carries `{}` ({})",
+                                    def.name,
+                                    w.field.name(),
+                                    suggest::list(carriers)
+                                )
+                            } else {
+                                format!(
+                                    "`{}` is not carried by `{}`, so this filter could never match: `{}` carries only {}. `{}` belongs to {}",
+                                    w.field.name(),
+                                    def.name,
+                                    def.name,
+                                    suggest::list(def.when.iter().map(|f| f.name())),
+                                    w.field.name(),
+                                    suggest::list(carriers)
+                                )
+                            };
                             out.push(Diagnostic::new(Code::WhenFieldNotCarried, loc(&w.key_span), msg).with_related(loc(&on.span), "the trigger's event"));
                         }
                     }
@@ -73,7 +79,9 @@ pub fn run_entry(file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
                 if c.who == Who::Target {
                     let msg = format!("`who = \"target\"` can never hold here: {why}, so this check is always false");
                     let mut d = Diagnostic::new(Code::TargetNeverPresent, loc(&c.who_span), msg);
-                    d = d.with_fix("use `self`", "\"self\"");
+                    // `self` is someone else: the check then asks about the bearer, a change of
+                    // behaviour that only the author can choose.
+                    d = d.with_fix("use `self`", "\"self\"", Applicability::Unsafe);
                     out.push(d);
                 }
             }
@@ -81,7 +89,7 @@ pub fn run_entry(file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
                 if a.data.target() == Some(Who::Target) {
                     let span = a.target_span.clone().unwrap_or(a.span.clone());
                     let msg = format!("`target = \"target\"` names no one here: {why}, so this `{}` does nothing", a.kind.def().name);
-                    out.push(Diagnostic::new(Code::TargetNeverPresent, loc(&span), msg).with_fix("use `self`", "\"self\""));
+                    out.push(Diagnostic::new(Code::TargetNeverPresent, loc(&span), msg).with_fix("use `self`", "\"self\"", Applicability::Unsafe));
                 }
             }
         });

@@ -27,6 +27,16 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     }
 
     let resolved = &db.resolved;
+    // A table named without its namespace (`loot = "moth_loot"`, an `invalid-id`) is the one
+    // meant, not an unused one: one mistake, one diagnostic.
+    let bare: Vec<&str> = used_tables.iter().copied().filter(|id| !id.contains(':')).collect();
+    if !bare.is_empty() {
+        for id in resolved.defs[Registry::LootTables.index()].keys() {
+            if id.split_once(':').is_some_and(|(_, name)| bare.contains(&name)) {
+                used_tables.insert(id.as_str());
+            }
+        }
+    }
     let mut report_entries = |registry: Registry, unused: &dyn Fn(&str) -> bool, code: Code, msg: &dyn Fn(&str) -> String| {
         let mut ids: Vec<&String> = resolved.defs[registry.index()].keys().filter(|id| unused(id)).collect();
         ids.sort();
@@ -57,7 +67,7 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
             }
             let mut d = Diagnostic::new(Code::UnknownTag, Loc { file: FileId(i as u32), span: r.span.clone() }, msg);
             if let Some(s) = sug {
-                d = d.with_fix(format!("replace with `{s}`"), rustkeep_data::diag::toml_string(s));
+                d = d.with_fix(format!("replace with `{s}`"), rustkeep_data::diag::toml_string(s), suggest::judge_id(&r.id, s));
             }
             out.push(d);
         }

@@ -330,8 +330,13 @@ impl Session {
                 if !self.g.player.inventory.iter().any(|x| &x.item == i) {
                     return Err(format!("you carry no {}", entry_name(w, Registry::Items, i)));
                 }
-                if w.entry(Registry::Items, i).is_some_and(|e| e.actions(field::USE).is_empty()) {
-                    return Err(format!("{} cannot be used", entry_name(w, Registry::Items, i)));
+                // Using an item spends it; one without `use` actions would vanish for nothing.
+                if let Some(e) = w.entry(Registry::Items, i).filter(|e| e.actions(field::USE).is_empty()) {
+                    let hint = if e.str(field::SLOT).is_some() { format!("; equip it instead (`equip {i}`)") } else { String::new() };
+                    return Err(format!(
+                        "{} cannot be used: `{i}` has no `use` actions, so using it would only use it up{hint}",
+                        entry_name(w, Registry::Items, i)
+                    ));
                 }
                 plain(ActKind::Use(i.clone()))
             }

@@ -3,12 +3,13 @@
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, Severity as CsSeverity};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor::WriteColor};
-use rustkeep_data::diag::{Diagnostic, Severity};
+use rustkeep_data::diag::{Applicability, Diagnostic, Severity};
 use rustkeep_data::project::Project;
 
 use super::Summary;
 
-pub fn render(project: &Project, diags: &[Diagnostic], out: &mut dyn WriteColor) -> std::io::Result<()> {
+/// `hidden`: how many known findings a baseline hid, when one is in use.
+pub fn render(project: &Project, diags: &[Diagnostic], hidden: Option<usize>, out: &mut dyn WriteColor) -> std::io::Result<()> {
     let mut files = SimpleFiles::new();
     let mut ids = std::collections::HashMap::new();
     let mut file_id = |fid: rustkeep_data::source::FileId, files: &mut SimpleFiles<String, std::sync::Arc<str>>| {
@@ -18,7 +19,10 @@ pub fn render(project: &Project, diags: &[Diagnostic], out: &mut dyn WriteColor)
         })
     };
     let config = term::Config::default();
-    for d in diags {
+    // Errors first: a warning is often the consequence of an error (a table unused because the
+    // reference to it is misspelt), and the cause should be read first.
+    let ordered = diags.iter().filter(|d| d.severity == Severity::Error).chain(diags.iter().filter(|d| d.severity != Severity::Error));
+    for d in ordered {
         let primary = file_id(d.loc.file, &mut files);
         let mut labels = vec![Label::primary(primary, clamp(project, d.loc.file, d.loc.span.clone()))];
         for r in &d.related {
@@ -31,7 +35,11 @@ pub fn render(project: &Project, diags: &[Diagnostic], out: &mut dyn WriteColor)
         };
         let mut notes = Vec::new();
         if let Some(fix) = &d.fix {
-            notes.push(format!("fix: {} (`{}`)", fix.message, fix.replacement));
+            // The message names the replacement already ("replace with `x`").
+            notes.push(match fix.applicability {
+                Applicability::Safe => format!("fix: {} (safe: `rustkeep check --fix` applies it)", fix.message),
+                Applicability::Unsafe => format!("fix: {} (unsafe: only with `--fix --unsafe-fixes`, or in the editor)", fix.message),
+            });
         }
         notes.push(format!("see `rustkeep explain {}`", d.code.name()));
         let cs = CsDiagnostic::new(sev).with_code(d.code.name()).with_message(d.message.clone()).with_labels(labels).with_notes(notes);
@@ -40,9 +48,13 @@ pub fn render(project: &Project, diags: &[Diagnostic], out: &mut dyn WriteColor)
         }
     }
     let s = Summary::of(project, diags);
+    let known = match hidden {
+        Some(n) => format!("; {n} known {} hidden by the baseline", if n == 1 { "finding" } else { "findings" }),
+        None => String::new(),
+    };
     writeln!(
         out,
-        "{} {}, {} {} in {} {} of {} {} (and the core)",
+        "{} {}, {} {} in {} {} of {} {} (and the core){known}",
         s.errors,
         if s.errors == 1 { "error" } else { "errors" },
         s.warnings,

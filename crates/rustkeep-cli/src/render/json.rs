@@ -95,6 +95,10 @@ pub struct JsonSummary {
     pub files: usize,
     /// Mods loaded.
     pub mods: usize,
+    /// How many known findings the baseline hid; only with `--baseline`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "usize")]
+    pub baselined: Option<usize>,
 }
 
 /// 1-based line/column range in Unicode scalar values.
@@ -120,11 +124,13 @@ pub fn diagnostic<'a>(project: &'a Project, d: &'a Diagnostic) -> JsonDiagnostic
     }
 }
 
-pub fn render(project: &Project, diags: &[Diagnostic]) -> String {
+/// `hidden`: how many known findings a baseline hid, when one is in use (the summary then says
+/// so in `baselined`).
+pub fn render(project: &Project, diags: &[Diagnostic], hidden: Option<usize>) -> String {
     let s = Summary::of(project, diags);
     let report = CheckReport {
         diagnostics: diags.iter().map(|d| diagnostic(project, d)).collect(),
-        summary: JsonSummary { errors: s.errors, warnings: s.warnings, files: s.files, mods: s.mods },
+        summary: JsonSummary { errors: s.errors, warnings: s.warnings, files: s.files, mods: s.mods, baselined: hidden },
     };
     let mut out = serde_json::to_string_pretty(&report).expect("the report serializes");
     out.push('\n');

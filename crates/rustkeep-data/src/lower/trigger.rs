@@ -80,7 +80,8 @@ impl Lower<'_> {
         for (key, val) in t.iter() {
             let name = key.get_ref().as_ref();
             let Some(field) = WhenField::from_name(name) else {
-                let suggestion = suggest::closest(name, WHEN_FIELDS.iter().map(|w| w.name));
+                let judged = suggest::closest_judged(name, WHEN_FIELDS.iter().map(|w| w.name));
+                let suggestion = judged.map(|j| j.0);
                 let mut msg = format!("`{name}` is not a `when` field of any event");
                 if let Some(s) = suggestion {
                     msg.push_str(&format!("; did you mean `{s}`?"));
@@ -90,8 +91,8 @@ impl Lower<'_> {
                 }
                 msg.push_str(&format!(" `when` fields: {}", suggest::list(WHEN_FIELDS.iter().map(|w| w.name))));
                 let d = self.diag(Code::UnknownWhenField, key.span(), msg);
-                if let Some(s) = suggestion {
-                    *d = d.clone().with_fix(format!("rename to `{s}`"), s);
+                if let Some((s, safety)) = judged {
+                    *d = d.clone().with_fix(format!("rename to `{s}`"), s, safety);
                 }
                 continue;
             };
@@ -111,8 +112,8 @@ impl Lower<'_> {
                     } else {
                         let msg = format!("`{name}` must be `{}` or `{}`, not {}", outcome::VICTORY, outcome::FLED, toml_string(s));
                         let d = self.diag(Code::WrongType, val.span(), msg);
-                        if let Some(sug) = suggest::closest(s, OUTCOMES.iter().copied()) {
-                            *d = d.clone().with_fix(format!("replace with `{sug}`"), toml_string(sug));
+                        if let Some((sug, safety)) = suggest::closest_judged(s, OUTCOMES.iter().copied()) {
+                            *d = d.clone().with_fix(format!("replace with `{sug}`"), toml_string(sug), safety);
                         }
                         false
                     }
@@ -129,7 +130,25 @@ impl Lower<'_> {
     /// The discriminator of a check or action: its name, or `None` if reported.
     fn discriminator<'a>(&mut self, table: &'a DeTable<'_>, key: &str, span: Span, what: &str) -> Option<(&'a str, Span)> {
         let Some((_, v)) = table.iter().find(|(k, _)| k.get_ref().as_ref() == key) else {
-            self.diag(Code::MissingField, span, format!("this {what} has no `{key}`: say which {what} it is"));
+            // A misspelled discriminator (`acton`) hides every other key of the table: offer
+            // the rename here, where the other keys cannot be checked yet.
+            let known: Vec<&str> = if key == field::ACTION {
+                ACTIONS.iter().flat_map(|a| a.fields.iter().map(|f| f.name)).chain([field::ACTION]).collect()
+            } else {
+                CHECKS.iter().flat_map(|c| c.fields.iter().map(|f| f.name)).chain([field::CHECK, field::NOT]).collect()
+            };
+            let typo = table
+                .keys()
+                .find(|k| suggest::swap_distance(&k.get_ref().to_lowercase(), key, 1).is_some() && known.iter().all(|n| *n != k.get_ref().as_ref()));
+            let mut msg = format!("this {what} has no `{key}`: say which {what} it is");
+            let fix = typo.map(|k| (k.span(), k.get_ref().to_string(), suggest::judge(k.get_ref(), key, known.iter().copied())));
+            if let Some((_, name, _)) = &fix {
+                msg.push_str(&format!("; did you mean `{key}` for `{name}`?"));
+            }
+            let d = self.diag(Code::MissingField, span, msg);
+            if let Some((at, _, safety)) = fix {
+                *d = d.clone().with_fix_at(at, format!("rename to `{key}`"), key, safety);
+            }
             return None;
         };
         match v.get_ref() {

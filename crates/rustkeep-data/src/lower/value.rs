@@ -98,11 +98,11 @@ impl Lower<'_> {
                 if options.contains(&s) {
                     return Some(Value::Str(s.to_string()));
                 }
-                let suggestion = suggest::closest(s, options.iter().copied());
+                let suggestion = suggest::closest_judged(s, options.iter().copied());
                 let msg = format!("`{s}` is not a valid `{name}`; expected {}", def.ty.describe());
                 let d = self.diag(Code::WrongType, span, msg);
-                if let Some(sug) = suggestion {
-                    *d = d.clone().with_fix(format!("replace with `{sug}`"), toml_string(sug));
+                if let Some((sug, safety)) = suggestion {
+                    *d = d.clone().with_fix(format!("replace with `{sug}`"), toml_string(sug), safety);
                 }
                 None
             }
@@ -128,16 +128,29 @@ impl Lower<'_> {
                     who::SELF | who::TARGET => Some(Value::Str(s.to_string())),
                     _ => {
                         let code = if ctx == Ctx::Action { Code::MalformedAction } else { Code::MalformedCondition };
-                        let suggestion = suggest::closest(s, who::ALL.iter().copied());
-                        let d = self.diag(code, span, format!("`{name}` must be `self` or `target`, not {}", toml_string(s)));
-                        if let Some(sug) = suggestion {
-                            *d = d.clone().with_fix(format!("replace with `{sug}`"), toml_string(sug));
+                        let suggestion = suggest::closest_judged(s, who::ALL.iter().copied())
+                            .or_else(|| (s.trim().eq_ignore_ascii_case("player")).then_some((who::SELF, crate::diag::Applicability::Unsafe)));
+                        let mut msg = format!("`{name}` must be `self` or `target`, not {}", toml_string(s));
+                        if s.trim().eq_ignore_ascii_case("player") {
+                            msg.push_str(": there is no `player` here — `self` is the bearer, which is the player in a quest, a floor's or prefab's trigger and in `use`, `on_create` and `on_talk` actions; `target` is the other side of the event");
+                        }
+                        let d = self.diag(code, span, msg);
+                        if let Some((sug, safety)) = suggestion {
+                            *d = d.clone().with_fix(format!("replace with `{sug}`"), toml_string(sug), safety);
                         }
                         None
                     }
                 }
             }
             FieldType::Ref(kind) => self.reference(kind, name, v).map(Value::Ref),
+            FieldType::StartAt => match v.get_ref() {
+                DeValue::Boolean(b) => Some(Value::Bool(*b)),
+                DeValue::String(_) => self.reference(RefKind::Registry(Registry::Floors), name, v).map(Value::Ref),
+                _ => {
+                    self.wrong_type(name, "`true` (the dungeon's first floor) or a floor ID", v);
+                    None
+                }
+            },
             FieldType::RefList(kind) => {
                 let items = self.array(name, v)?;
                 let mut out = Vec::with_capacity(items.len());
@@ -214,6 +227,38 @@ impl Lower<'_> {
                 }
             }
             FieldType::When => self.when(v).map(Value::When),
+            FieldType::Paths => {
+                let items = self.array(name, v)?;
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    if let Some(s) = self.string(name, item) {
+                        out.push(Sp::new(item.span(), s.to_string()));
+                    }
+                }
+                Some(Value::Strs(out))
+            }
+            FieldType::Actor => {
+                let s = self.string(name, v)?;
+                if crate::scenario::Actor::parse(s).is_some() {
+                    Some(Value::Str(s.to_string()))
+                } else {
+                    self.diag(Code::WrongType, span, format!("`{name}` must be `player` or `enemy:N`, not {}", toml_string(s)));
+                    None
+                }
+            }
+            // Tables whose content depends on their neighbours (a scenario's player, enemies and
+            // steps, a step's action and payload) are read where that is known
+            // (`lower/scenario.rs`); here only their shape is checked.
+            FieldType::Table(_) | FieldType::Payload | FieldType::Action => {
+                if !matches!(v.get_ref(), DeValue::Table(_)) {
+                    self.wrong_type(name, "a table", v);
+                }
+                None
+            }
+            FieldType::TableList(_) => {
+                self.tables(name, v);
+                None
+            }
             FieldType::LootEntries => {
                 let tables = self.tables(name, v);
                 let entries: Vec<LootEntry> = tables.into_iter().filter_map(|(t, s)| self.loot_entry(t, s)).collect();
@@ -252,7 +297,23 @@ impl Lower<'_> {
             DeValue::String(s) => match parse_range(s) {
                 Ok(r) => Some(r),
                 Err(why) => {
-                    self.diag(Code::InvalidRange, v.span(), format!("`{name}` = {} is not a valid range: {why}; write `\"2\"` or `\"1-3\"`", toml_string(s)));
+                    // `1..3`, `1–3`, `1 to 3`, `1, 3`: the bounds are plain, only the separator is not.
+                    let meant = ["..", "–", "—", " to ", ",", ":"].iter().find_map(|sep| {
+                        let (a, b) = s.split_once(sep)?;
+                        let r = parse_range(&format!("{}-{}", a.trim(), b.trim())).ok()?;
+                        Some(format!("{}-{}", r.min, r.max))
+                    });
+                    let msg = match &meant {
+                        Some(m) => format!("`{name}` = {} is not a valid range: write `\"{m}\"` (min-max, both included)", toml_string(s)),
+                        None => {
+                            format!("`{name}` = {} is not a valid range: {why}; write a number such as `\"2\"` or min-max such as `\"1-3\"`", toml_string(s))
+                        }
+                    };
+                    let d = self.diag(Code::InvalidRange, v.span(), msg);
+                    if let Some(m) = meant {
+                        // Whether `1..3` means 1 to 3 or (as in Rust) 1 to 2 is the author's call.
+                        *d = d.clone().with_fix(format!("write `\"{m}\"`"), toml_string(&m), crate::diag::Applicability::Unsafe);
+                    }
                     None
                 }
             },

@@ -39,7 +39,13 @@ pub const MOD_KEYS: &[ConfigKey] = &[
 /// The tables of a `rustkeep.toml`.
 pub const WORKSPACE_TABLES: &[ConfigKey] = &[
     config_table("workspace", "a table", false, WORKSPACE_KEYS, "Where the mods and the core are."),
-    config_table("lints", "any diagnostic code, set to `\"allow\"`, `\"warn\"` or `\"deny\"`", false, &[], "Lint levels for the whole workspace."),
+    config_table(
+        "lints",
+        "any diagnostic code but `toml-syntax` (a file that does not parse is always an error), set to `\"allow\"`, `\"warn\"` or `\"deny\"`",
+        false,
+        &[],
+        "Lint levels for the whole workspace.",
+    ),
     config_table("format", "a table", false, FORMAT_KEYS, "Options of `rustkeep fmt` and of formatting in the editor."),
 ];
 

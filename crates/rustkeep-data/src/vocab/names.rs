@@ -17,7 +17,7 @@ macro_rules! names {
 
 names! {
     /// Field keys: of registry entries, `[balance]`, triggers, modifiers, `ai` rules, loot
-    /// entries, checks and actions.
+    /// entries, checks and actions, and of scenario files.
     pub mod field {
         ID = "id",
         OVERRIDES = "overrides",
@@ -75,6 +75,27 @@ names! {
         CREATURE = "creature",
         QUEST = "quest",
         SHOP = "shop",
+        SEED = "seed",
+        ENEMIES_ACT = "enemies_act",
+        MODS = "mods",
+        PLAYER = "player",
+        ENEMIES = "enemies",
+        STEPS = "steps",
+        OPTIONS = "options",
+        ITEMS = "items",
+        QUESTS = "quests",
+        EQUIPPED = "equipped",
+        ATTACK = "attack",
+        EVENT = "event",
+        PAYLOAD = "payload",
+        SOURCE = "source",
+        PICKUP = "pickup",
+        TALK = "talk",
+        ENTER = "enter",
+        EQUIP = "equip",
+        START = "start",
+        MOVE = "move",
+        WAIT = "wait",
     }
 }
 

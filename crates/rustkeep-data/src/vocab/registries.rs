@@ -141,6 +141,20 @@ pub enum FieldType {
     True,
     /// The discriminator (`check = …`, `action = …`).
     Tag,
+    /// A list of folder paths (a scenario's `mods`, relative to the scenario file).
+    Paths,
+    /// A table with these fields (a scenario's `[player]`).
+    Table(&'static [FieldDef]),
+    /// A list of tables with these fields (a scenario's `[[enemies]]` and `[[steps]]`).
+    TableList(&'static [FieldDef]),
+    /// A creature of a scenario: `player` or `enemy:N`.
+    Actor,
+    /// An injected event's payload: the event's own payload keys.
+    Payload,
+    /// One action as an inline table (a scenario step's `action`).
+    Action,
+    /// Where a scenario's `start` step enters the dungeon: `true` (its first floor) or a floor ID.
+    StartAt,
 }
 
 impl FieldType {
@@ -177,6 +191,13 @@ impl FieldType {
             FieldType::LootEntries => "a list of loot entries".into(),
             FieldType::True => "`true`".into(),
             FieldType::Tag => "a name".into(),
+            FieldType::Paths => "a list of folder paths".into(),
+            FieldType::Table(_) => "a table".into(),
+            FieldType::TableList(_) => "a list of tables".into(),
+            FieldType::Actor => "`player` or `enemy:N`".into(),
+            FieldType::Payload => "a table of the event's payload keys".into(),
+            FieldType::Action => "an action as an inline table".into(),
+            FieldType::StartAt => "`true` (the first floor) or a floor ID".into(),
         }
     }
 }

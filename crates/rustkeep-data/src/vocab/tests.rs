@@ -63,7 +63,18 @@ fn all_field_rows() -> Vec<&'static FieldDef> {
     for r in REGISTRIES {
         out.extend(r.fields);
     }
-    for table in [BALANCE_FIELDS, TRIGGER_FIELDS, MODIFIER_FIELDS, AI_FIELDS, LOOT_ENTRY_FIELDS] {
+    for table in [
+        BALANCE_FIELDS,
+        TRIGGER_FIELDS,
+        MODIFIER_FIELDS,
+        AI_FIELDS,
+        LOOT_ENTRY_FIELDS,
+        SCENARIO_FIELDS,
+        SCENARIO_PLAYER_FIELDS,
+        SCENARIO_ITEM_FIELDS,
+        SCENARIO_ENEMY_FIELDS,
+        SCENARIO_STEP_FIELDS,
+    ] {
         out.extend(table);
     }
     for c in CHECKS {
@@ -94,6 +105,7 @@ fn every_typed_name_has_a_row_and_every_row_a_typed_name() {
     assert_same_names("attribute", attr::ALL, ATTRIBUTES.iter().map(|a| a.0));
     assert_same_names("damage type", damage::ALL, DAMAGE_TYPES.iter().map(|d| d.0));
     assert_same_names("payload key", payload::ALL, EVENTS.iter().flat_map(|e| e.payload.iter().copied()));
+    assert_same_names("payload key of a scenario", payload::ALL, PAYLOAD_FIELDS.iter().map(|f| f.name));
     assert_same_names("outcome", outcome::ALL, OUTCOMES.iter().copied());
     assert_same_names("slot", slot::ALL, ITEM_SLOTS.iter().copied());
     assert_same_names("who", who::ALL, WHO.iter().map(|w| w.0));
@@ -102,6 +114,19 @@ fn every_typed_name_has_a_row_and_every_row_a_typed_name() {
     assert_eq!(damage::ALL, DAMAGE_TYPES.iter().map(|d| d.0).collect::<Vec<_>>());
     let glyphs = [glyph::WALL, glyph::FLOOR, glyph::DOOR, glyph::LOOT_PILE, glyph::ENEMY, glyph::NPC, glyph::ENTRY];
     assert_eq!(glyphs.to_vec(), GRID_GLYPHS.iter().map(|g| g.0).collect::<Vec<_>>());
+}
+
+#[test]
+fn every_step_act_is_a_step_field_and_scenario_paths_are_recognised() {
+    for a in STEP_ACTS {
+        assert!(SCENARIO_STEP_FIELDS.iter().any(|f| f.name == *a), "{a}");
+    }
+    use std::path::Path;
+    assert!(is_scenario_path(Path::new("scenarios/fight.toml")));
+    assert!(is_scenario_path(Path::new("mods/pit/pit.scenario.toml")));
+    assert!(!is_scenario_path(Path::new("scenarios/notes.md")));
+    assert!(!is_scenario_path(Path::new("scenarios/deeper/fight.toml")));
+    assert!(!is_scenario_path(Path::new("items.toml")));
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! `textDocument/codeAction`: quick fixes for the diagnostics under the cursor — the diagnostic's
 //! own suggested fix ("did you mean"), "add missing required field", and "silence with
-//! `# rustkeep: allow(code)`". Computed from the server's current diagnostics, so stale client
+//! `# rustkeep: allow(code)`" — and, on an ID of another mod or the core, "override this entry in
+//! my mod" ([`super::override_entry`]). Computed from the server's current diagnostics, so stale client
 //! copies cannot produce wrong edits.
 
 use std::collections::HashMap;
@@ -20,6 +21,7 @@ pub fn code_actions(state: &State, u: &Uri, range: Range) -> Option<Vec<CodeActi
     for d in state.analysis.diagnostics.iter().filter(|d| d.loc.file == fid && d.loc.span.start <= end && start <= d.loc.span.end) {
         out.extend(actions_for(state, fid, u, d).into_iter().map(CodeActionResponse::CodeAction));
     }
+    out.extend(super::override_entry::actions(state, fid, start).into_iter().map(CodeActionResponse::CodeAction));
     Some(out)
 }
 
@@ -43,7 +45,9 @@ pub fn actions_for(state: &State, fid: FileId, u: &Uri, d: &Diagnostic) -> Vec<C
     let text = state.text(fid);
     let mut out = Vec::new();
     if let Some(fix) = &d.fix {
-        let e = TextEdit { range: state.range(fid, &d.loc.span), new_text: fix.replacement.clone() };
+        // Every fix is offered here, the unsafe ones too (the author sees the edit before taking
+        // it); only a safe one is the preferred action that editors apply with one key.
+        let e = TextEdit { range: state.range(fid, &fix.span), new_text: fix.replacement.clone() };
         out.push(action(capitalize(&fix.message), &ld, u, vec![e], rustkeep_check::fix::is_safe(d)));
     }
     if d.code == Code::MissingField {

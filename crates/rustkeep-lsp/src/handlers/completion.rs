@@ -26,7 +26,7 @@ pub fn completion(state: &State, p: &TextDocumentPositionParams) -> Option<Vec<C
 /// The completion list; `is_incomplete` when IDs were left out (see [`ID_LIMIT`]).
 pub fn completion_list(state: &State, p: &TextDocumentPositionParams) -> Option<CompletionList> {
     let (fid, offset) = state.locate(p)?;
-    let ctx = context::at(state.text(fid), offset);
+    let ctx = context::at_in(state.text(fid), offset, context::root_of(state.project.file(fid).kind));
     Some(complete_list(state, fid, offset, &ctx))
 }
 
@@ -36,7 +36,10 @@ pub fn complete(state: &State, fid: FileId, offset: usize, ctx: &Context) -> Vec
 
 fn complete_list(state: &State, fid: FileId, offset: usize, ctx: &Context) -> CompletionList {
     let (items, is_incomplete) = match &ctx.pos {
-        Pos::Header { double, prefix, .. } => (headers(*double, prefix), false),
+        Pos::Header { double, prefix, .. } => match ctx.scopes.first() {
+            Some(Scope::Fields(fields)) => (table_headers(fields, *double), false),
+            _ => (headers(*double, prefix), false),
+        },
         Pos::Key { .. } => (keys(ctx), false),
         Pos::Value { string, closed, .. } => values(state, fid, offset, ctx, string.clone(), *closed),
         Pos::Other => (Vec::new(), false),
@@ -64,6 +67,15 @@ fn headers(double: bool, prefix: &str) -> Vec<CompletionItem> {
         out.push(item(key.into(), CompletionItemKind::Class, format!("[{key}] — singleton"), &format!("Balance settings ({fields}).")));
     }
     out
+}
+
+/// `[[…]]` and `[…]` in a scenario file: its lists of tables and its tables.
+fn table_headers(fields: &[FieldDef], double: bool) -> Vec<CompletionItem> {
+    fields
+        .iter()
+        .filter(|f| if double { matches!(f.ty, FieldType::TableList(_)) } else { matches!(f.ty, FieldType::Table(_)) })
+        .map(|f| item(f.name.to_string(), CompletionItemKind::Class, f.ty.describe(), f.doc))
+        .collect()
 }
 
 fn item(label: String, kind: CompletionItemKind, detail: String, doc: &str) -> CompletionItem {
@@ -129,6 +141,8 @@ enum Want {
     Checks,
     Actions,
     Bool,
+    /// `player` and the enemies of the scenario.
+    Actors,
     Nothing,
 }
 
@@ -140,6 +154,7 @@ fn want_of(ty: FieldType, key: &str, scope: Scope) -> Want {
         FieldType::Who => Want::Names(vocab::WHO.to_vec(), CompletionItemKind::EnumMember),
         FieldType::Enum(v) => Want::Names(v.iter().map(|s| (*s, "")).collect(), CompletionItemKind::EnumMember),
         FieldType::Ref(k) | FieldType::RefList(k) => Want::Ids(k),
+        FieldType::StartAt => Want::Ids(RefKind::Registry(vocab::Registry::Floors)),
         FieldType::Overrides => match scope {
             Scope::Entry(r) => Want::Ids(RefKind::Registry(r)),
             _ => Want::Nothing,
@@ -147,12 +162,18 @@ fn want_of(ty: FieldType, key: &str, scope: Scope) -> Want {
         FieldType::Tag if key == vocab::field::CHECK => Want::Checks,
         FieldType::Tag if key == vocab::field::ACTION => Want::Actions,
         FieldType::Bool | FieldType::True => Want::Bool,
+        FieldType::Actor => Want::Actors,
         _ => Want::Nothing,
     }
 }
 
 /// The values for the field under the cursor, and whether IDs were left out.
 fn values(state: &State, fid: FileId, offset: usize, ctx: &Context, string: Option<Span>, closed: bool) -> (Vec<CompletionItem>, bool) {
+    // The cursor right after a closed string: the string is replaced, quotes and all.
+    let after_string = match &ctx.pos {
+        Pos::Value { string: None, token: Some(t), .. } if t.end == offset && state.text(fid)[t.clone()].ends_with(['"', '\'']) => Some(t.clone()),
+        _ => None,
+    };
     let Some((scope, key)) = ctx.value_field() else { return (Vec::new(), false) };
     let want = match scope {
         Scope::When(_) => match vocab::WhenField::from_name(key).map(|w| w.def().value) {
@@ -175,7 +196,7 @@ fn values(state: &State, fid: FileId, offset: usize, ctx: &Context, string: Opti
                 let end = if quoted_tail && closed { s.end + 1 } else { s.end };
                 (s.start..end.min(text.len()), true)
             }
-            None => (offset..offset, false),
+            None => (after_string.clone().unwrap_or(offset..offset), false),
         }
     };
     // Every item replaces the same range: compute it (and its LSP form) once.
@@ -208,12 +229,29 @@ fn values(state: &State, fid: FileId, offset: usize, ctx: &Context, string: Opti
         Want::Names(names, kind) => names.into_iter().map(|(n, d)| mk(n, kind, String::new(), d, None)).collect(),
         Want::Checks => vocab::CHECKS.iter().map(|c| mk(c.name, CompletionItemKind::Function, "check".into(), c.doc, Some(snippet(c.fields)))).collect(),
         Want::Actions => vocab::ACTIONS.iter().map(|a| mk(a.name, CompletionItemKind::Function, "action".into(), a.doc, Some(snippet(a.fields)))).collect(),
+        Want::Actors => {
+            let enemies = state.facts(fid).and_then(|f| f.scenario.as_ref()).map_or(0, |s| s.enemies.iter().map(|e| e.count as usize).sum::<usize>());
+            let mut names = vec![("player".to_string(), "the player".to_string())];
+            names.extend((0..enemies.min(ID_LIMIT)).map(|n| (format!("enemy:{n}"), format!("the {} enemy listed", ordinal(n + 1)))));
+            names.into_iter().map(|(n, d)| mk(&n, CompletionItemKind::EnumMember, d, "", None)).collect()
+        }
         Want::Bool => {
             ["true", "false"].iter().map(|b| CompletionItem { label: b.to_string(), kind: Some(CompletionItemKind::Value), ..Default::default() }).collect()
         }
         Want::Nothing => Vec::new(),
     };
     (items, false)
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, … for completion details.
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, x) if x != 11 => "st",
+        (2, x) if x != 12 => "nd",
+        (3, x) if x != 13 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// Applies [`ID_LIMIT`]: returns the IDs to offer and whether some were left out.

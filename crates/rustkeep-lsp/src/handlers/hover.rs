@@ -27,7 +27,7 @@ pub fn hover_at(state: &State, fid: FileId, offset: usize) -> Option<(String, Sp
     // Look at the token under the cursor, not the position between tokens.
     let probe = if text[offset.min(text.len())..].chars().next().is_some_and(|c| !c.is_whitespace()) { offset + 1 } else { offset };
     let probe = (probe..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
-    let ctx = context::at(text, probe);
+    let ctx = context::at_in(text, probe, context::root_of(state.project.file(fid).kind));
     match &ctx.pos {
         Pos::Value { key, token: Some(tok), .. } => {
             let value = text[ids::inner(text, tok)].to_string();

@@ -8,6 +8,7 @@ pub mod document_symbol;
 pub mod formatting;
 pub mod hover;
 pub mod inlay_hint;
+pub mod override_entry;
 pub mod range_formatting;
 pub mod references;
 pub mod rename;

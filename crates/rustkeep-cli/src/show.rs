@@ -1,0 +1,149 @@
+//! `rustkeep show ID`: the entry in force for an ID as written, with its file — overrides replace
+//! whole entries, so this is where a modder copies from (`--override` prints the copy ready to
+//! paste); `rustkeep show --core-dir`: the folder the bundled core is served from; `rustkeep core
+//! export DIR`: the bundled core as files (docs/getting-started.md, "Change a core entry").
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use rustkeep_data::db::Database;
+use rustkeep_data::project::{bundled::CORE_FILES, discover, Project, WhenNothing, CORE_PREFIX};
+use rustkeep_data::vocab::Registry;
+
+use crate::Common;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The ID, e.g. `core:flaming` (a name without namespace finds the ID of that name).
+    #[arg(required_unless_present = "core_dir")]
+    pub id: Option<String>,
+    /// Print the entry as an override to paste into your mod: `overrides = "ID"` instead of
+    /// `id = "ID"`.
+    #[arg(long = "override")]
+    pub as_override: bool,
+    /// Print the folder the bundled core's files are served from (the language server's
+    /// go-to-definition opens them there), writing them first if needed.
+    #[arg(long, conflicts_with_all = ["id", "as_override"])]
+    pub core_dir: bool,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `rustkeep core …`.
+#[derive(clap::Subcommand)]
+pub enum CoreCommand {
+    /// Write the bundled core's data files into DIR (the same files the language server serves;
+    /// `<core>/affixes.toml` in traces and messages is DIR/affixes.toml).
+    Export {
+        /// The folder to write into (created if missing).
+        dir: PathBuf,
+        /// Overwrite files that exist with another content.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+/// Where a file of the project is, for people: a mod's file by its path, a core file by its path
+/// in the bundled core and the name `rustkeep core export` gives it.
+pub fn where_is(project: &Project, file: rustkeep_data::source::FileId, line: usize) -> String {
+    let f = project.file(file);
+    match f.path.strip_prefix(CORE_PREFIX) {
+        Some(name) if f.bundled => {
+            let name = name.trim_start_matches('/');
+            format!("{}:{line} (the bundled core's {name}; `rustkeep core export DIR` writes it as DIR/{name})", f.path)
+        }
+        _ => format!("{}:{line}", f.path),
+    }
+}
+
+pub fn run(args: Args) -> Result<u8, String> {
+    if args.core_dir {
+        let dir = rustkeep_lsp::core_files::materialize(&rustkeep_lsp::core_files::cache_dir()).map_err(|e| format!("cannot write the core files: {e}"))?;
+        print(&format!("{}\n", dir.display()))?;
+        return Ok(0);
+    }
+    let Some(id) = args.id else { return Err("usage: rustkeep show ID (or --core-dir)".into()) };
+    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
+    let project = discover(&args.common.mods, &cwd, WhenNothing::CoreAlone)?;
+    let db = Database::load(&project);
+    let all: Vec<&str> = Registry::ALL.iter().flat_map(|r| db.resolved.defs[r.index()].keys().map(String::as_str)).collect();
+    // A name without namespace stands for the ID of that name.
+    let id = match db.resolved.registries_of(&id).is_empty() && !id.contains(':') {
+        true => all.iter().filter(|c| c.split_once(':').is_some_and(|(_, n)| n == id)).min().map_or(id.clone(), |c| c.to_string()),
+        false => id,
+    };
+    let registries = db.resolved.registries_of(&id);
+    if registries.is_empty() {
+        let mut msg = format!("`{id}` names no entry of the loaded mods");
+        if let Some(s) = rustkeep_data::suggest::closest_id(&id, all.iter().copied()) {
+            msg.push_str(&format!("; did you mean `{s}`?"));
+        }
+        return Err(msg);
+    }
+    let mut out = String::new();
+    for (n, r) in registries.into_iter().enumerate() {
+        let def = db.resolved.get(r, &id).expect("listed by registries_of");
+        let e = db.entry(def.current);
+        let f = project.file(e.file);
+        let line = f.index.line_of(e.span.start) + 1;
+        let m = &project.mods[def.mod_idx];
+        if n > 0 {
+            out.push('\n');
+        }
+        let noun = r.noun();
+        out.push_str(&format!("# {id}: {} {noun} of `{}`, {}\n", article(noun), m.id, where_is(&project, e.file, line)));
+        if !def.overrides.is_empty() {
+            let first = db.entry(def.defined.unwrap_or(def.overrides[0].0));
+            let ff = project.file(first.file);
+            out.push_str(&format!("# it overrides the entry of {}\n", where_is(&project, first.file, ff.index.line_of(first.span.start) + 1)));
+        }
+        if args.as_override {
+            out.push_str("# An override replaces the whole entry: keep what you want to keep, change the rest.\n");
+            out.push_str(&rustkeep_data::copy::override_text(&f.text, &f.index, e));
+        } else {
+            out.push_str(&rustkeep_data::copy::entry_text(&f.text, &f.index, e));
+        }
+    }
+    print(&out)?;
+    Ok(0)
+}
+
+fn article(noun: &str) -> &'static str {
+    if noun.starts_with(['a', 'e', 'i', 'o', 'u']) || noun.starts_with("NPC") {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+pub fn core(cmd: CoreCommand) -> Result<u8, String> {
+    match cmd {
+        CoreCommand::Export { dir, force } => export(&dir, force),
+    }
+}
+
+/// Writes the core's files; refuses to overwrite a file with other content unless `force`.
+fn export(dir: &Path, force: bool) -> Result<u8, String> {
+    if !force {
+        let changed: Vec<String> = CORE_FILES
+            .iter()
+            .filter(|(name, text)| std::fs::read(dir.join(name)).is_ok_and(|old| old != text.as_bytes()))
+            .map(|(name, _)| dir.join(name).display().to_string())
+            .collect();
+        if !changed.is_empty() {
+            return Err(format!("{} exist(s) with other content; add --force to overwrite: {}", changed.len(), changed.join(", ")));
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for (name, text) in CORE_FILES {
+        let path = dir.join(name);
+        crate::atomic::write(&path, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    eprintln!("rustkeep: wrote the {} files of the bundled core to {}", CORE_FILES.len(), dir.display());
+    Ok(0)
+}
+
+fn print(s: &str) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(s.as_bytes()).and_then(|_| out.flush()).map_err(|e| e.to_string())
+}

@@ -1,0 +1,121 @@
+//! The base game at hand from the command line: `rustkeep show ID` (the entry as written, with its
+//! file, and `--override` as a copy to paste), `rustkeep core export DIR` and `show --core-dir`
+//! (the bundled core as files), and `rustkeep new NAME` (a mod that checks clean, with a scenario
+//! that runs) — as a modder starting out would use them.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use rustkeep_testutil::ensure_file_contents;
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("rustkeep-base-game-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("the temp folder is writable");
+        TempDir(dir.canonicalize().expect("the temp folder exists"))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn run(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).current_dir(cwd).env("NO_COLOR", "1").output().expect("the rustkeep binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn show_prints_a_core_entry_as_written_with_its_file() {
+    let t = TempDir::new("show");
+    let o = run(&t.0, &["show", "core:flaming"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    ensure_file_contents(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/show_flaming.txt"), &stdout(&o));
+    // A name without namespace finds the ID; a typo gets a suggestion and exit 2.
+    assert_eq!(stdout(&run(&t.0, &["show", "flaming"])), stdout(&o));
+    let o = run(&t.0, &["show", "core:flamng"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("`core:flamng` names no entry of the loaded mods; did you mean `core:flaming`?"), "{}", stderr(&o));
+}
+
+#[test]
+fn the_override_copy_of_show_makes_a_mod_that_checks_clean() {
+    let t = TempDir::new("override");
+    std::fs::write(t.0.join("mod.toml"), "[mod]\nid = \"hot\"\nname = \"Hot\"\nversion = \"0.1.0\"\n").unwrap();
+    let o = run(&t.0, &["show", "core:flaming", "--override"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let copy = stdout(&o);
+    assert!(copy.contains("overrides = \"core:flaming\"") && !copy.contains("id = \"core:flaming\""), "{copy}");
+    std::fs::write(t.0.join("affixes.toml"), copy.replace("price_factor = 1.5", "price_factor = 1.7")).unwrap();
+    let o = run(&t.0, &["check", "--format", "json", "--deny-warnings"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    // Now the mod's entry is the one in force, and `show` says where it is and what it replaces.
+    let o = run(&t.0, &["show", "core:flaming"]);
+    let shown = stdout(&o);
+    assert!(shown.starts_with("# core:flaming: an affix of `hot`, affixes.toml:"), "{shown}");
+    assert!(shown.contains("# it overrides the entry of <core>/affixes.toml:"), "{shown}");
+    assert!(shown.contains("price_factor = 1.7"), "{shown}");
+}
+
+#[test]
+fn core_export_writes_the_files_the_traces_name() {
+    let t = TempDir::new("export");
+    let dir = t.0.join("core");
+    let o = run(&t.0, &["core", "export", "core"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for (name, text) in rustkeep_data::project::bundled::CORE_FILES {
+        assert_eq!(std::fs::read_to_string(dir.join(name)).unwrap(), *text, "{name}");
+    }
+    // `<core>/affixes.toml:10` in a trace is line 10 of the exported affixes.toml.
+    let shown = stdout(&run(&t.0, &["show", "core:flaming"]));
+    let line: usize = shown.split("<core>/affixes.toml:").nth(1).and_then(|r| r.split(' ').next()).and_then(|n| n.parse().ok()).expect("a line");
+    let exported = std::fs::read_to_string(dir.join("affixes.toml")).unwrap();
+    assert!(exported.lines().nth(line - 1).unwrap().contains('{'), "line {line} opens the entry");
+    assert!(exported.lines().nth(line).unwrap().contains("id = \"core:flaming\""));
+    // Exporting again over the same files is fine; over changed ones only with --force.
+    assert_eq!(run(&t.0, &["core", "export", "core"]).status.code(), Some(0));
+    std::fs::write(dir.join("items.toml"), "# mine\n").unwrap();
+    let o = run(&t.0, &["core", "export", "core"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--force"), "{}", stderr(&o));
+    assert_eq!(run(&t.0, &["core", "export", "core", "--force"]).status.code(), Some(0));
+    // `show --core-dir` prints the folder the language server serves the same files from.
+    let o = Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(["show", "--core-dir"]).env("XDG_CACHE_HOME", t.0.join("cache")).output().unwrap();
+    let served = PathBuf::from(stdout(&o).trim());
+    assert!(served.starts_with(t.0.join("cache")), "{}", served.display());
+    assert_eq!(std::fs::read_to_string(served.join("affixes.toml")).unwrap(), exported);
+}
+
+#[test]
+fn new_creates_a_mod_that_checks_clean_and_a_scenario_that_runs() {
+    let t = TempDir::new("new");
+    let o = run(&t.0, &["new", "lantern_guild"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let m = t.0.join("lantern_guild");
+    let o = run(&m, &["check", "--deny-warnings"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).starts_with("0 errors, 0 warnings in 4 files of 1 mod"), "{}", stdout(&o));
+    let o = run(&m, &["simulate", "scenarios/smoke.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("lantern_guild:lucky_coin"), "{}", stdout(&o));
+    // The formatter has nothing to change in it.
+    assert_eq!(run(&m, &["fmt", "--check"]).status.code(), Some(0));
+    // A bad name, `core`, or a folder that is not empty: exit 2, nothing written.
+    for args in [vec!["new", "Lantern-Guild"], vec!["new", "core"], vec!["new", "lantern_guild"]] {
+        let o = run(&t.0, &args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+    assert!(!t.0.join("Lantern-Guild").exists());
+}
