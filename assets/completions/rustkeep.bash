@@ -763,7 +763,7 @@ _rustkeep() {
             fi
             case "${prev}" in
                 --for)
-                    COMPREPLY=($(compgen -W "data mod scenario workspace check-json loot-json graph-json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "data mod scenario workspace check-json loot-json graph-json simulate-json arena-json save recording" -- "${cur}"))
                     return 0
                     ;;
                 --draft)

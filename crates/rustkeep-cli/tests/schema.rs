@@ -363,14 +363,14 @@ fn command_outputs_validate_against_their_schemas() {
 
     let arena = vec![
         capture(&out, "arena-rats", root, &["arena", "examples/scenarios/rattenplage.toml", "--runs", "40", "--format", "json"], 0),
-        capture(&out, "arena-matrix", root, &["arena", "--matrix", "--runs", "3", "--format", "json"], 0),
+        capture(&out, "arena-matrix", &core_only, &["arena", "--matrix", "--runs", "3", "--format", "json"], 0),
     ];
 
     // A played game: its recording (one schema per line) and its save.
     let rec = out.join("game.jsonl");
     let save = out.join("game-save.json");
     let played = Command::new(env!("CARGO_BIN_EXE_rustkeep"))
-        .current_dir(root)
+        .current_dir(&core_only)
         .args(["play", "--line", "--seed", "5", "--record", rec.to_str().unwrap()])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::null())
