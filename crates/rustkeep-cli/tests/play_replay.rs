@@ -19,7 +19,7 @@ struct Run {
 /// Runs `rustkeep play ARGS` with `script` on stdin.
 fn play(args: &[&str], script: &str) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_rustkeep"))
-        .current_dir(repo_root())
+        .current_dir(core_only())
         .arg("play")
         .args(args)
         .env_remove("NO_COLOR")
@@ -219,4 +219,12 @@ fn broken_and_foreign_saves_are_refused_and_change_nothing() {
         assert_eq!(std::fs::read(&path).expect("still there"), bytes, "{name}: the file is untouched");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An empty folder to run in: without `--mods`, `play` loads the mods it finds from its folder
+/// (the repository root would bring every example, the broken ones too), so here only the core.
+fn core_only() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("play-core-only");
+    std::fs::create_dir_all(&dir).expect("an empty folder");
+    dir
 }
