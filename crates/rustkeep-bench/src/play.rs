@@ -46,6 +46,10 @@ impl Game {
         let pair = native_pty_system().openpty(PtySize { rows, cols, pixel_width: 0, pixel_height: 0 }).map_err(|e| format!("no pseudo-terminal: {e}"))?;
         let mut cmd = CommandBuilder::new(exe);
         cmd.args(["play", "--seed", "1", "--option", "core:warrior"]);
+        // The bundled core alone: without `--mods`, play loads the mods of its folder.
+        let empty = std::env::temp_dir().join(format!("rustkeep-bench-play-{}", std::process::id()));
+        std::fs::create_dir_all(&empty).map_err(|e| format!("cannot create {}: {e}", empty.display()))?;
+        cmd.cwd(&empty);
         cmd.env("TERM", "xterm-256color");
         let child = pair.slave.spawn_command(cmd).map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
         drop(pair.slave);
