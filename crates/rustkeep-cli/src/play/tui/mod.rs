@@ -91,6 +91,32 @@ pub fn run(w: World, args: &Args) -> Result<u8, String> {
     for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP, signal_hook::consts::SIGINT] {
         signal_hook::flag::register_usize(signal, stop.clone(), signal as usize).map_err(|e| format!("cannot watch for signals: {e}"))?;
     }
+    // The loop may never come back to look at the flag: once the terminal hangs up, reading it
+    // gives end-of-file forever and crossterm's read keeps trying. So a watcher gives the loop
+    // half a second after a signal, then restores what it can and ends the process itself (every
+    // input of a recording is already on disk).
+    let finished = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    {
+        let (stop, finished) = (stop.clone(), finished.clone());
+        std::thread::spawn(move || {
+            let mut since: Option<std::time::Instant> = None;
+            loop {
+                std::thread::sleep(Duration::from_millis(50));
+                if finished.load(Ordering::Relaxed) {
+                    return;
+                }
+                let signal = stop.load(Ordering::Relaxed);
+                if signal == 0 {
+                    continue;
+                }
+                let at = *since.get_or_insert_with(std::time::Instant::now);
+                if at.elapsed() > Duration::from_millis(500) {
+                    restore();
+                    std::process::exit(i32::try_from(128 + signal).unwrap_or(255));
+                }
+            }
+        });
+    }
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore();
@@ -128,6 +154,7 @@ pub fn run(w: World, args: &Args) -> Result<u8, String> {
             }
         }
     })();
+    finished.store(true, Ordering::Relaxed);
     drop(terminal);
     restore();
     let closing = app.close();
