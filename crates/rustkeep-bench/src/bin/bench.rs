@@ -7,7 +7,9 @@
 //! target and writes the same as JSON. Medians over `--runs` repetitions.
 //!
 //! Options: `--runs N` (default 5), `--sizes small,medium,large`, `--out FILE` (default
-//! `target/bench/report.json`), `--rustkeep PATH` (default: the `rustkeep` binary next to this one).
+//! `target/bench/report.json`), `--rustkeep PATH` (default: the `rustkeep` binary next to this one),
+//! `--baseline FILE` (an earlier report: its value of each figure is printed beside the new one),
+//! `--only lsp` (only the language-server figures, on the packs of `--sizes`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -20,6 +22,8 @@ struct Opts {
     sizes: Vec<rustkeep_bench::Size>,
     out: PathBuf,
     rustkeep: PathBuf,
+    baseline: Option<PathBuf>,
+    only_lsp: bool,
 }
 
 fn opts() -> Opts {
@@ -36,6 +40,12 @@ fn opts() -> Opts {
         sizes,
         out: get("--out").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("target/bench/report.json")),
         rustkeep: get("--rustkeep").map(PathBuf::from).unwrap_or_else(|| exe.with_file_name("rustkeep")),
+        baseline: get("--baseline").map(PathBuf::from),
+        only_lsp: match get("--only").as_deref() {
+            None => false,
+            Some("lsp") => true,
+            Some(other) => panic!("unknown --only {other} (known: lsp)"),
+        },
     }
 }
 
@@ -103,6 +113,14 @@ struct Row {
     ok: Option<bool>,
 }
 
+/// The value of every figure of an earlier report, by figure.
+fn baseline(path: &Path) -> std::collections::HashMap<String, String> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read the baseline {}: {e}", path.display()));
+    let report: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("the baseline {} is no report: {e}", path.display()));
+    let rows = report["rows"].as_array().cloned().unwrap_or_default();
+    rows.iter().filter_map(|r| Some((r["figure"].as_str()?.to_string(), r["value"].as_str()?.to_string()))).collect()
+}
+
 fn main() {
     let opts = opts();
     let root = PathBuf::from("target/bench/packs");
@@ -115,6 +133,9 @@ fn main() {
         let pack = root.join(size.name);
         let (files, bytes) = rustkeep_bench::generate(&pack, *size).expect("pack written");
         eprintln!("{}: {} entries, {files} files, {:.1} MB", size.name, size.entries(), bytes as f64 / 1e6);
+        if opts.only_lsp {
+            continue;
+        }
         let floor = parse_floor(&opts, &pack);
         let (wall1, cpu1, rss1) = check_runs(&opts, &pack, 1);
         let (wall_n, cpu_n, rss_n) = check_runs(&opts, &pack, cores);
@@ -181,12 +202,15 @@ fn main() {
         report["targets"]["scaling"] = json!(growth);
     }
 
-    for extra in rustkeep_bench::extra_figures(&root, opts.runs) {
+    let extras =
+        if opts.only_lsp { rustkeep_bench::lsp::lsp_figures(&root, &opts.rustkeep) } else { rustkeep_bench::extra_figures(&root, &opts.rustkeep, opts.runs) };
+    for extra in extras {
         rows.push(Row { figure: extra.figure, value: extra.value, target: extra.target, ok: extra.ok });
         report["extra"][&rows.last().unwrap().figure] = extra.json;
     }
 
-    print_table(&rows);
+    let before = opts.baseline.as_deref().map(baseline);
+    print_table(&rows, before.as_ref());
     report["rows"] = Value::Array(rows.iter().map(|r| json!({ "figure": r.figure, "value": r.value, "target": r.target, "met": r.ok })).collect());
     if let Some(dir) = opts.out.parent() {
         let _ = std::fs::create_dir_all(dir);
@@ -204,18 +228,32 @@ fn ms(s: f64) -> String {
     }
 }
 
-fn print_table(rows: &[Row]) {
+/// Prints the rows as a Markdown table; with a baseline, its values in a column before them.
+fn print_table(rows: &[Row], before: Option<&std::collections::HashMap<String, String>>) {
+    let old = |r: &Row| before.map(|b| b.get(&r.figure).cloned().unwrap_or_else(|| "—".into()));
     let w0 = rows.iter().map(|r| r.figure.chars().count()).max().unwrap_or(6).max(6);
     let w1 = rows.iter().map(|r| r.value.chars().count()).max().unwrap_or(5).max(5);
     let w2 = rows.iter().map(|r| r.target.chars().count()).max().unwrap_or(6).max(6);
-    println!("| {:w0$} | {:w1$} | {:w2$} | met |", "figure", "value", "target");
-    println!("|{}|{}|{}|-----|", "-".repeat(w0 + 2), "-".repeat(w1 + 2), "-".repeat(w2 + 2));
+    let wb = rows.iter().filter_map(|r| old(r)).map(|v| v.chars().count()).max().unwrap_or(6).max(6);
+    match before {
+        Some(_) => {
+            println!("| {:w0$} | {:wb$} | {:w1$} | {:w2$} | met |", "figure", "before", "value", "target");
+            println!("|{}|{}|{}|{}|-----|", "-".repeat(w0 + 2), "-".repeat(wb + 2), "-".repeat(w1 + 2), "-".repeat(w2 + 2));
+        }
+        None => {
+            println!("| {:w0$} | {:w1$} | {:w2$} | met |", "figure", "value", "target");
+            println!("|{}|{}|{}|-----|", "-".repeat(w0 + 2), "-".repeat(w1 + 2), "-".repeat(w2 + 2));
+        }
+    }
     for r in rows {
         let met = match r.ok {
             Some(true) => "yes",
             Some(false) => "NO",
             None => "",
         };
-        println!("| {:w0$} | {:w1$} | {:w2$} | {met:3} |", r.figure, r.value, r.target);
+        match old(r) {
+            Some(b) => println!("| {:w0$} | {b:wb$} | {:w1$} | {:w2$} | {met:3} |", r.figure, r.value, r.target),
+            None => println!("| {:w0$} | {:w1$} | {:w2$} | {met:3} |", r.figure, r.value, r.target),
+        }
     }
 }
