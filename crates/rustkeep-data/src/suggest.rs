@@ -47,25 +47,54 @@ fn bounded<T: PartialEq>(a: &[T], b: &[T], max: usize) -> Option<usize> {
     (d <= max).then_some(d)
 }
 
-/// The candidate closest to `word`, if it is close enough to be a plausible typo.
+/// How close a candidate is to a word, ordered closest first: the word itself without
+/// surrounding blanks, then the word in lower case, then by edit distance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Closeness(u8, usize);
+
+/// A word to find plausible typos of, prepared once for many candidates.
+#[derive(Clone, Debug)]
+pub struct Matcher {
+    word: String,
+    trimmed: String,
+    lower: String,
+    max: usize,
+}
+
+impl Matcher {
+    pub fn new(word: &str) -> Matcher {
+        let trimmed = word.trim();
+        let max = (trimmed.chars().count() / 3).clamp(1, 4);
+        Matcher { word: word.to_string(), trimmed: trimmed.to_string(), lower: trimmed.to_lowercase(), max }
+    }
+
+    /// How close `candidate` is, or `None` when it is the word itself or too far to be a typo.
+    pub fn closeness(&self, candidate: &str) -> Option<Closeness> {
+        if candidate == self.word {
+            None
+        } else if candidate == self.trimmed {
+            Some(Closeness(0, 0))
+        } else if candidate == self.lower {
+            Some(Closeness(1, 0))
+        } else {
+            distance(&self.lower, candidate, self.max).map(|d| Closeness(2, d))
+        }
+    }
+}
+
+/// The candidate closest to `word`, if it is close enough to be a plausible typo. Ties go to the
+/// candidate that sorts first, so the answer never depends on the order of the candidates (the
+/// language server updates suggestions as IDs come and go, and must agree with a fresh check).
 pub fn closest<'a, I>(word: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
-    let word_trim = word.trim();
-    let max = (word_trim.chars().count() / 3).clamp(1, 4);
-    let lower = word_trim.to_lowercase();
-    let mut best: Option<(usize, &'a str)> = None;
+    let m = Matcher::new(word);
+    let mut best: Option<(Closeness, &'a str)> = None;
     for c in candidates {
-        if c == word {
-            continue;
-        }
-        if c == word_trim || c == lower {
-            return Some(c);
-        }
-        if let Some(d) = distance(&lower, c, max) {
-            if best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
-                best = Some((d, c));
+        if let Some(k) = m.closeness(c) {
+            if best.is_none_or(|b| (k, c) < b) {
+                best = Some((k, c));
             }
         }
     }
@@ -99,5 +128,15 @@ mod tests {
         assert_eq!(closest("self ", ["self", "target"]), Some("self"));
         assert_eq!(closest("xyzzy", ["quests", "items"]), None);
         assert_eq!(closest_with_aliases("enemy_killed", ["creature_died"], &[("enemy_killed", "creature_died")]), Some("creature_died"));
+    }
+
+    #[test]
+    fn the_answer_does_not_depend_on_the_order_of_the_candidates() {
+        // Equally close: the first in sort order, whichever comes first.
+        assert_eq!(closest("m:itex", ["m:itey", "m:item"]), Some("m:item"));
+        assert_eq!(closest("m:itex", ["m:item", "m:itey"]), Some("m:item"));
+        // The word without blanks beats the word in lower case, in either order.
+        assert_eq!(closest(" Ab ", ["ab", "Ab"]), Some("Ab"));
+        assert_eq!(closest(" Ab ", ["Ab", "ab"]), Some("Ab"));
     }
 }
