@@ -19,6 +19,7 @@ use rustkeep_data::source::SourceFile;
 pub mod baseline;
 pub mod explain;
 pub mod fix;
+pub mod incremental;
 pub mod rules;
 
 /// The result of checking a project: the model and what is wrong with it.
@@ -101,32 +102,53 @@ pub fn analyze_with(project: &Project, facts: Vec<Option<Arc<FileFacts>>>) -> An
 /// Applies lint levels and `# rustkeep: allow(...)` comments, drops what lies in the bundled core
 /// (its cleanliness is the toolkit's own test), dedupes and sorts.
 fn finish(project: &Project, facts: &[Option<Arc<FileFacts>>], diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    let levels: HashMap<Code, Level> = project.config.lints.iter().copied().collect();
+    let levels = lint_levels(project);
     let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len());
-    for mut d in diags {
-        let file = project.file(d.loc.file);
-        if file.bundled {
-            continue;
-        }
-        if let Some(level) = levels.get(&d.code) {
-            match level {
-                Level::Allow => continue,
-                Level::Warn => d.severity = Severity::Warning,
-                Level::Deny => d.severity = Severity::Error,
-            }
-        }
-        if let Some(Some(ff)) = facts.get(d.loc.file.0 as usize) {
-            if suppressed(file, ff, &d) {
-                continue;
-            }
-        }
-        out.push(d);
+    for d in diags {
+        let ff = facts.get(d.loc.file.0 as usize).and_then(|f| f.as_deref());
+        out.extend(finish_one(project, &levels, ff, d));
     }
     out.sort_by(|a, b| {
         let fa = &project.file(a.loc.file).path;
         let fb = &project.file(b.loc.file).path;
         (fa, a.loc.span.start, a.loc.span.end, a.code, &a.message).cmp(&(fb, b.loc.span.start, b.loc.span.end, b.code, &b.message))
     });
+    out.dedup_by(|a, b| a.code == b.code && a.loc == b.loc && a.message == b.message);
+    out
+}
+
+/// The `[lints]` levels of the workspace, by code.
+fn lint_levels(project: &Project) -> HashMap<Code, Level> {
+    project.config.lints.iter().copied().collect()
+}
+
+/// One diagnostic through the lint levels and the allow comments of its file (`facts`); `None`
+/// when it is not shown.
+fn finish_one(project: &Project, levels: &HashMap<Code, Level>, facts: Option<&FileFacts>, mut d: Diagnostic) -> Option<Diagnostic> {
+    let file = project.file(d.loc.file);
+    if file.bundled {
+        return None;
+    }
+    if let Some(level) = levels.get(&d.code) {
+        match level {
+            Level::Allow => return None,
+            Level::Warn => d.severity = Severity::Warning,
+            Level::Deny => d.severity = Severity::Error,
+        }
+    }
+    if let Some(ff) = facts {
+        if suppressed(file, ff, &d) {
+            return None;
+        }
+    }
+    Some(d)
+}
+
+/// [`finish`] for the diagnostics of one file: the same filters, order and deduplication, so that
+/// a list finished file by file equals that file's part of the whole list.
+fn finish_file(project: &Project, levels: &HashMap<Code, Level>, facts: Option<&FileFacts>, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut out: Vec<Diagnostic> = diags.into_iter().filter_map(|d| finish_one(project, levels, facts, d)).collect();
+    out.sort_by(|a, b| (a.loc.span.start, a.loc.span.end, a.code, &a.message).cmp(&(b.loc.span.start, b.loc.span.end, b.code, &b.message)));
     out.dedup_by(|a, b| a.code == b.code && a.loc == b.loc && a.message == b.message);
     out
 }
