@@ -52,11 +52,85 @@ impl Interner {
     }
 }
 
+/// A short list kept without a heap allocation while it holds at most one item: most IDs have
+/// one definition, are named from one file and nested by one table, and a workspace has a
+/// hundred thousand of them.
+#[derive(Clone, Debug, Default)]
+pub(super) enum Few<T> {
+    #[default]
+    Zero,
+    One(T),
+    Many(Vec<T>),
+}
+
+impl<T: Copy> Few<T> {
+    pub fn as_slice(&self) -> &[T] {
+        match self {
+            Few::Zero => &[],
+            Few::One(x) => std::slice::from_ref(x),
+            Few::Many(v) => v,
+        }
+    }
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        match self {
+            Few::Zero => &mut [],
+            Few::One(x) => std::slice::from_mut(x),
+            Few::Many(v) => v,
+        }
+    }
+    pub fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn insert(&mut self, i: usize, x: T) {
+        match self {
+            Few::Zero => *self = Few::One(x),
+            Few::One(y) => {
+                let mut v = vec![*y];
+                v.insert(i.min(1), x);
+                *self = Few::Many(v);
+            }
+            Few::Many(v) => v.insert(i.min(v.len()), x),
+        }
+    }
+    pub fn remove(&mut self, i: usize) {
+        match self {
+            Few::One(_) if i == 0 => *self = Few::Zero,
+            Few::Many(v) if i < v.len() => {
+                v.remove(i);
+                match v.len() {
+                    0 => *self = Few::Zero,
+                    1 => *self = Few::One(v[0]),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Adds or takes one from the count of `key` in a list of counted keys.
+fn bump<K: Copy + PartialEq>(list: &mut Few<(K, u32)>, key: K, add: bool) {
+    match list.as_slice().iter().position(|(k, _)| *k == key) {
+        Some(i) if add => list.as_mut_slice()[i].1 += 1,
+        Some(i) => {
+            list.as_mut_slice()[i].1 -= 1;
+            if list.as_slice()[i].1 == 0 {
+                list.remove(i);
+            }
+        }
+        None if add => list.insert(list.len(), (key, 1)),
+        None => {}
+    }
+}
+
 /// The counts and referrers of one name.
 #[derive(Clone, Debug, Default)]
 pub(super) struct SymInfo {
     /// Files whose references name it, with how many references each.
-    pub referrers: Vec<(FileId, u32)>,
+    pub referrers: Few<(FileId, u32)>,
     /// `start_quest` actions naming it.
     pub started: u32,
     /// References that use it as a loot table.
@@ -76,11 +150,11 @@ pub(super) struct Index {
     /// Per name (indexed by [`Sym`]).
     pub syms: Vec<SymInfo>,
     /// The entries resolved under each ID of each registry, in load order.
-    pub chains: FxHashMap<(Registry, Sym), Vec<EntryRef>>,
+    pub chains: FxHashMap<(Registry, Sym), Few<EntryRef>>,
     /// Table → the loot tables (by the ID their entries are resolved under) whose entries nest it
     /// or name it as `affixes`, with how many such entries; an override whose `id` differs from
     /// what it overrides also counts as naming its `id` (its kind is checked against that ID).
-    pub mentions: FxHashMap<Sym, Vec<(Sym, u32)>>,
+    pub mentions: FxHashMap<Sym, Few<(Sym, u32)>>,
     /// Per file, the interned ID of each reference (parallel to `FileFacts::refs`).
     pub ref_syms: Vec<Vec<Sym>>,
     /// Tags carried by at least one entry.
@@ -105,20 +179,6 @@ fn count(c: &mut u32, add: bool, s: Sym, crossed: &mut FxHashSet<Sym>) {
     }
 }
 
-fn bump(list: &mut Vec<(FileId, u32)>, f: FileId, add: bool) {
-    match list.iter().position(|(x, _)| *x == f) {
-        Some(i) if add => list[i].1 += 1,
-        Some(i) => {
-            list[i].1 -= 1;
-            if list[i].1 == 0 {
-                list.swap_remove(i);
-            }
-        }
-        None if add => list.push((f, 1)),
-        None => {}
-    }
-}
-
 impl Index {
     pub fn intern(&mut self, s: &str) -> Sym {
         let i = self.names.intern(s);
@@ -139,17 +199,7 @@ impl Index {
 
     fn mention(&mut self, target: Sym, by: Sym, add: bool) {
         let list = self.mentions.entry(target).or_default();
-        match list.iter().position(|(p, _)| *p == by) {
-            Some(i) if add => list[i].1 += 1,
-            Some(i) => {
-                list[i].1 -= 1;
-                if list[i].1 == 0 {
-                    list.swap_remove(i);
-                }
-            }
-            None if add => list.push((by, 1)),
-            None => {}
-        }
+        bump(list, by, add);
         if list.is_empty() {
             self.mentions.remove(&target);
         }
@@ -157,7 +207,7 @@ impl Index {
 
     /// The tables whose entries name `target` (see [`Index::mentions`]).
     pub fn mentioned_by(&self, target: Sym) -> impl Iterator<Item = Sym> + '_ {
-        self.mentions.get(&target).into_iter().flatten().map(|(p, _)| *p)
+        self.mentions.get(&target).map(Few::as_slice).unwrap_or(&[]).iter().map(|(p, _)| *p)
     }
 
     /// Adds (`add`) or takes out what one file contributes, noting in `w` what that touches.
@@ -172,11 +222,11 @@ impl Index {
                 let rank = &self.rank;
                 let at = |x: &EntryRef| (rank.get(x.file.0 as usize).copied().flatten().unwrap_or(u32::MAX), x.index);
                 let chain = self.chains.entry((e.registry, s)).or_default();
-                let i = chain.partition_point(|x| at(x) < pos);
+                let i = chain.as_slice().partition_point(|x| at(x) < pos);
                 if add {
                     chain.insert(i, r);
                 } else {
-                    if chain.get(i) == Some(&r) {
+                    if chain.as_slice().get(i) == Some(&r) {
                         chain.remove(i);
                     }
                     if chain.is_empty() {

@@ -92,6 +92,8 @@ struct Work {
     missing_new: FxHashSet<EntryRef>,
     /// References naming these are checked again.
     ref_syms: FxHashSet<Sym>,
+    /// Building from nothing: sorted indexes are built at the end instead of entry by entry.
+    bulk: bool,
 }
 
 /// The one ID a chain of entries is resolved under, as [`resolve_entry`] sees its registry.
@@ -193,7 +195,7 @@ impl Incremental {
         // Files in load order first: each resolve chain is then built by appending.
         let mut changes: Vec<(FileId, Option<Arc<FileFacts>>)> = ranked.iter().map(|f| (*f, facts[f.0 as usize].take())).collect();
         changes.extend(facts.into_iter().enumerate().filter(|(_, f)| f.is_some()).map(|(i, f)| (FileId(i as u32), f)));
-        inc.apply(project, changes);
+        inc.apply(project, changes, true);
         inc.changed = (0..n).map(|i| FileId(i as u32)).collect();
         inc
     }
@@ -202,7 +204,7 @@ impl Incremental {
     /// `project` must be the project the analysis was made for, with the new texts: the same
     /// files, mods and workspace settings (anything else needs [`Incremental::new`]).
     pub fn update(&mut self, project: &Project, changes: Vec<(FileId, Option<Arc<FileFacts>>)>) {
-        self.apply(project, changes);
+        self.apply(project, changes, false);
     }
 
     /// The data model: facts, the registries in force and the loot-table kinds. (Its
@@ -246,7 +248,7 @@ impl Incremental {
 
     /// The files whose references name `id` (an ID or a tag).
     pub fn files_naming(&self, id: &str) -> Vec<FileId> {
-        self.ix.sym(id).map(|s| self.ix.syms[s as usize].referrers.iter().map(|(f, _)| *f).collect()).unwrap_or_default()
+        self.ix.sym(id).map(|s| self.ix.syms[s as usize].referrers.as_slice().iter().map(|(f, _)| *f).collect()).unwrap_or_default()
     }
 
     /// How long the parts of the last update took.
@@ -254,10 +256,10 @@ impl Incremental {
         self.timings
     }
 
-    fn apply(&mut self, project: &Project, changes: Vec<(FileId, Option<Arc<FileFacts>>)>) {
+    fn apply(&mut self, project: &Project, changes: Vec<(FileId, Option<Arc<FileFacts>>)>, bulk: bool) {
         let start = Instant::now();
         let n = self.db.facts.len();
-        let mut w = Work { changed: vec![false; n], keys: (0..Registry::ALL.len()).map(|_| KeyChanges::default()).collect(), ..Work::default() };
+        let mut w = Work { changed: vec![false; n], keys: (0..Registry::ALL.len()).map(|_| KeyChanges::default()).collect(), bulk, ..Work::default() };
         for (fid, new) in changes {
             let f = fid.0 as usize;
             if f >= n {
@@ -278,6 +280,15 @@ impl Incremental {
             }
         }
         self.resolve(project, &mut w);
+        if bulk {
+            self.ix.syms.shrink_to_fit();
+            for reg in Registry::ALL {
+                let mut ids: Vec<Arc<str>> =
+                    self.db.resolved.defs[reg.index()].keys().filter_map(|k| self.ix.sym(k)).map(|s| self.ix.names.shared(s).clone()).collect();
+                ids.sort_unstable();
+                self.ids[reg.index()] = ids.into_iter().collect();
+            }
+        }
         self.missing_targets(&w);
         let resolved = Instant::now();
         self.loot_tables(&mut w);
@@ -297,9 +308,9 @@ impl Incremental {
         chains.sort_unstable();
         for (reg, s) in chains {
             let name = self.ix.names.shared(s).clone();
-            let entries: Vec<EntryRef> = self.ix.chains.get(&(reg, s)).cloned().unwrap_or_default();
+            let entries: index::Few<EntryRef> = self.ix.chains.get_mut(&(reg, s)).map(std::mem::take).unwrap_or_default();
             let mut map = OneDef { key: &name, def: None };
-            for &r in &entries {
+            for &r in entries.as_slice() {
                 let Some(mi) = self.file_mod[r.file.0 as usize] else { continue };
                 let mut diags = Vec::new();
                 resolve_entry(project, mi, entry(&self.db.facts, r), r, &mut map, &mut diags, &self.db.facts);
@@ -317,6 +328,9 @@ impl Incremental {
                     self.slots.set(r.file, Slot::LootEntries, r.index, Vec::new());
                 }
             }
+            if let Some(chain) = self.ix.chains.get_mut(&(reg, s)) {
+                *chain = entries;
+            }
             let new = map.def;
             let defs = &mut self.db.resolved.defs[reg.index()];
             let keys = &mut w.keys[reg.index()];
@@ -333,7 +347,9 @@ impl Incremental {
                     defs.insert(name.to_string(), def);
                     keys.added.push(s);
                     w.present.push((reg, s));
-                    self.ids[reg.index()].insert(name.clone());
+                    if !w.bulk {
+                        self.ids[reg.index()].insert(name.clone());
+                    }
                 }
                 (Some(_), None) => {
                     defs.remove(&*name);
@@ -544,7 +560,7 @@ impl Incremental {
                 let name = self.ix.names.name(word);
                 let defs = &self.db.resolved.defs[reg.index()];
                 let new = suggest::revise(cur, &changes.added, &changes.removed, &self.ix, &suggest::reference_rank(name))
-                    .unwrap_or_else(|()| suggest::unknown_reference(&self.ix, defs, name));
+                    .unwrap_or_else(|()| suggest::unknown_reference(&self.ix, &self.ids[reg.index()], defs, name));
                 if new != cur {
                     self.sugg.refs.insert((reg, word), new);
                     w.ref_syms.insert(word);
@@ -583,15 +599,12 @@ impl Incremental {
         for &(_, s) in &w.present {
             w.ref_syms.insert(s);
         }
-        for &fid in &w.files {
-            let count = self.db.facts[fid.0 as usize].as_ref().map_or(0, |f| f.refs.len());
-            for i in 0..count {
-                self.check_ref(fid, i);
-            }
-        }
+        let files = std::mem::take(&mut w.files);
+        self.check_files(&files);
+        w.files = files;
         let mut others: BTreeSet<FileId> = BTreeSet::new();
         for s in &w.ref_syms {
-            for (f, _) in &self.ix.syms[*s as usize].referrers {
+            for (f, _) in self.ix.syms[*s as usize].referrers.as_slice() {
                 if !w.changed[f.0 as usize] {
                     others.insert(*f);
                 }
@@ -605,39 +618,103 @@ impl Incremental {
         }
     }
 
-    /// The three rules about one reference: table kind, registry, tag.
-    fn check_ref(&mut self, fid: FileId, i: usize) {
-        let Some(ff) = self.db.facts[fid.0 as usize].clone() else { return };
-        let Some(r) = ff.refs.get(i) else { return };
+    /// The diagnostics of one reference under the three rules about it (table kind, registry,
+    /// tag), or `Err(())` when a did-you-mean it needs is not known yet.
+    fn ref_diagnostics(&self, fid: FileId, ff: &FileFacts, i: usize) -> Result<[Option<Diagnostic>; 3], ()> {
+        let Some(r) = ff.refs.get(i) else { return Ok([None, None, None]) };
         let s = self.ix.ref_syms[fid.0 as usize][i];
         let kinds = &self.db.table_kinds;
         let kind_of = |id: &str| -> Option<TableKind> { kinds.get(id).copied() };
         let used = loot::check_use(&kind_of, fid, r);
-        // The did-you-mean of an ID no registry has is kept per registry and ID.
-        let resolved = &self.db.resolved;
-        if let Some(reg) = r.kind.registry() {
-            if !self.sugg.refs.contains_key(&(reg, s)) && Registry::ALL.iter().all(|o| resolved.get(*o, &r.id).is_none()) {
-                let sug = suggest::unknown_reference(&self.ix, &resolved.defs[reg.index()], &r.id);
-                self.sugg.refs.insert((reg, s), sug);
-            }
-        }
         let names = &self.ix.names;
         let cache = &self.sugg.refs;
-        let reference = references::check(resolved, fid, r, |reg| cache.get(&(reg, s)).copied().flatten().map(|x| names.name(x)));
-        let tag = if r.kind == rustkeep_data::vocab::RefKind::Tag && self.ix.syms[s as usize].carried == 0 {
-            if !self.sugg.tags.contains_key(&s) {
-                let sug = suggest::unknown_tag(&self.ix, &r.id);
-                self.sugg.tags.insert(s, sug);
+        let mut missing = false;
+        let reference = references::check(&self.db.resolved, fid, r, |reg| match cache.get(&(reg, s)) {
+            Some(sug) => sug.map(|x| names.name(x)),
+            None => {
+                missing = true;
+                None
             }
-            let sug = self.sugg.tags.get(&s).copied().flatten().map(|x| self.ix.names.name(x));
-            Some(usage::unknown_tag(fid, r, sug))
+        });
+        let tag = if r.kind == rustkeep_data::vocab::RefKind::Tag && self.ix.syms[s as usize].carried == 0 {
+            match self.sugg.tags.get(&s) {
+                Some(sug) => Some(usage::unknown_tag(fid, r, sug.map(|x| self.ix.names.name(x)))),
+                None => return Err(()),
+            }
         } else {
             None
         };
+        if missing {
+            return Err(());
+        }
+        Ok([used, reference, tag])
+    }
+
+    /// Finds the did-you-means one reference needs.
+    fn find_suggestions(&mut self, fid: FileId, ff: &FileFacts, i: usize) {
+        let Some(r) = ff.refs.get(i) else { return };
+        let s = self.ix.ref_syms[fid.0 as usize][i];
+        if let Some(reg) = r.kind.registry() {
+            if !self.sugg.refs.contains_key(&(reg, s)) {
+                let resolved = &self.db.resolved;
+                let sug = suggest::unknown_reference(&self.ix, &self.ids[reg.index()], &resolved.defs[reg.index()], &r.id);
+                self.sugg.refs.insert((reg, s), sug);
+            }
+        }
+        if r.kind == rustkeep_data::vocab::RefKind::Tag && !self.sugg.tags.contains_key(&s) {
+            let sug = suggest::unknown_tag(&self.ix, &r.id);
+            self.sugg.tags.insert(s, sug);
+        }
+    }
+
+    fn set_ref(&mut self, fid: FileId, i: usize, [used, reference, tag]: [Option<Diagnostic>; 3]) {
         let i = i as u32;
         self.slots.set(fid, Slot::LootUse, i, used.into_iter().collect());
         self.slots.set(fid, Slot::Reference, i, reference.into_iter().collect());
         self.slots.set(fid, Slot::Tag, i, tag.into_iter().collect());
+    }
+
+    /// Checks one reference again.
+    fn check_ref(&mut self, fid: FileId, i: usize) {
+        let Some(ff) = self.db.facts[fid.0 as usize].clone() else { return };
+        let diags = match self.ref_diagnostics(fid, &ff, i) {
+            Ok(d) => d,
+            Err(()) => {
+                self.find_suggestions(fid, &ff, i);
+                self.ref_diagnostics(fid, &ff, i).unwrap_or_default()
+            }
+        };
+        self.set_ref(fid, i, diags);
+    }
+
+    /// Checks every reference of some files again, the files spread over the cores (the first
+    /// analysis checks them all).
+    fn check_files(&mut self, files: &[FileId]) {
+        let this = &*self;
+        let results: Vec<(Vec<(usize, [Option<Diagnostic>; 3])>, Vec<usize>)> =
+            rustkeep_data::par::par_map(files, if files.len() > 8 { crate::default_threads() } else { 1 }, |fid| {
+                let mut found = Vec::new();
+                let mut later = Vec::new();
+                if let Some(ff) = this.db.facts[fid.0 as usize].as_deref() {
+                    for i in 0..ff.refs.len() {
+                        match this.ref_diagnostics(*fid, ff, i) {
+                            Ok(d) if d.iter().all(Option::is_none) => {}
+                            Ok(d) => found.push((i, d)),
+                            Err(()) => later.push(i),
+                        }
+                    }
+                }
+                (found, later)
+            });
+        for (fid, (found, later)) in files.iter().zip(results) {
+            // The file's slots were emptied with its facts: only what is found goes in.
+            for (i, d) in found {
+                self.set_ref(*fid, i, d);
+            }
+            for i in later {
+                self.check_ref(*fid, i);
+            }
+        }
     }
 
     /// `[balance]` settings: few, so all of them again.

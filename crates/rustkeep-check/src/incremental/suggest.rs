@@ -7,10 +7,14 @@
 //! per tag nothing carries (`unknown-tag`), and per `overrides` without a target
 //! (`override-missing-target`, among the IDs defined before it in load order).
 
+use std::collections::BTreeSet;
+use std::ops::Bound;
+use std::sync::Arc;
+
 use rustkeep_data::hash::FxHashMap;
 use rustkeep_data::resolve::{Def, EntryRef};
 use rustkeep_data::suggest::{Closeness, Matcher};
-use rustkeep_data::vocab::Registry;
+use rustkeep_data::vocab::{namespace_of, Registry};
 
 use super::index::{Index, Sym};
 use crate::rules::references;
@@ -87,9 +91,17 @@ pub(super) fn missing_target(ix: &Index, defs: &FxHashMap<String, Def>, at: Entr
     best(earlier, rank).and_then(|s| ix.sym(s))
 }
 
-/// The suggestion for an ID that no registry has, among the IDs of `registry`.
-pub(super) fn unknown_reference(ix: &Index, defs: &FxHashMap<String, Def>, word: &str) -> Option<Sym> {
-    best(defs.keys().map(String::as_str), reference_rank(word)).and_then(|s| ix.sym(s))
+/// The suggestion for an ID that no registry has, among the IDs of a registry (`sorted`, the same
+/// as the keys of `defs`): the IDs of its namespace first (a range of the sorted IDs), all of them
+/// only when none of those is close enough.
+pub(super) fn unknown_reference(ix: &Index, sorted: &BTreeSet<Arc<str>>, defs: &FxHashMap<String, Def>, word: &str) -> Option<Sym> {
+    let ns = namespace_of(word);
+    let from = format!("{ns}:");
+    let same = sorted.range::<str, _>((Bound::Included(from.as_str()), Bound::Unbounded)).take_while(|k| k.starts_with(&from)).map(|k| &**k);
+    // Without a colon the namespace is empty, and the IDs that share it are not one range.
+    let same: Box<dyn Iterator<Item = &str>> =
+        if word.contains(':') { Box::new(same) } else { Box::new(defs.keys().map(String::as_str).filter(|k| namespace_of(k).is_empty())) };
+    references::best_of(word, same).or_else(|| references::best_of(word, defs.keys().map(String::as_str))).and_then(|s| ix.sym(s))
 }
 
 /// The suggestion for a tag nothing carries, among the carried tags.

@@ -24,9 +24,9 @@ const FAR: u32 = u32::MAX;
 pub(super) struct Shape {
     pub direct: Option<TableKind>,
     /// The targets of its `table =` entries, in entry order.
-    pub nested: Vec<Sym>,
+    pub nested: Box<[Sym]>,
     /// Every table it evaluates (see [`nesting_edges`]), in entry order.
-    pub edges: Vec<Sym>,
+    pub edges: Box<[Sym]>,
 }
 
 impl Shape {

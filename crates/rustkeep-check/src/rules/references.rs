@@ -56,13 +56,22 @@ pub fn closeness(m: &Matcher, id: &str, candidate: &str) -> Option<(bool, Closen
 }
 
 /// The did-you-mean for an ID that no registry has: the closest ID of `registry` (see
-/// [`closeness`]), ties broken by ID.
+/// [`closeness`]), ties broken by ID. IDs of the same namespace are looked through first, and
+/// the others only when none of those is close enough, which keeps it cheap in packs with many
+/// mods.
 pub fn suggestion<'a>(resolved: &'a Resolved, registry: Registry, id: &str) -> Option<&'a str> {
+    let keys = &resolved.defs[registry.index()];
+    let ns = namespace_of(id);
+    best_of(id, keys.keys().map(String::as_str).filter(|k| namespace_of(k) == ns)).or_else(|| best_of(id, keys.keys().map(String::as_str)))
+}
+
+/// The best did-you-mean for `id` among `candidates` by [`closeness`], ties broken by ID.
+pub fn best_of<'a>(id: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let m = Matcher::new(id);
     let mut best: Option<((bool, Closeness), &str)> = None;
-    for k in resolved.defs[registry.index()].keys() {
+    for k in candidates {
         if let Some(c) = closeness(&m, id, k) {
-            if best.is_none_or(|b| (c, k.as_str()) < b) {
+            if best.is_none_or(|b| (c, k) < b) {
                 best = Some((c, k));
             }
         }
