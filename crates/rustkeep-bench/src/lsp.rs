@@ -61,12 +61,18 @@ pub fn lsp_figures(root: &Path, exe: &Path) -> Vec<ExtraFigure> {
                 dependent: large.join("mods/m101/content_01.toml"),
             }),
             hovers: vec![
-                Hover { what: "an item ID", file: large.join("mods/m150/content_00.toml"), anchor: "item = \"m150:item_3\"", after_edit: false },
+                Hover { what: "an item ID", file: large.join("mods/m150/content_00.toml"), anchor: "item = \"m150:item_3\"", after: After::Nothing },
                 Hover {
-                    what: "the top of a 200-deep loot chain, exact chances, first after an edit",
+                    what: "the top of a 200-deep loot chain (exact chances), after an edit elsewhere",
                     file: large.join("mods/m199/content_00.toml"),
                     anchor: "id = \"m199:table_0\"",
-                    after_edit: true,
+                    after: After::Elsewhere,
+                },
+                Hover {
+                    what: "the top of a 200-deep loot chain (exact chances), after an edit of a table in it",
+                    file: large.join("mods/m199/content_00.toml"),
+                    anchor: "id = \"m199:table_0\"",
+                    after: After::InChain,
                 },
             ],
             targets: Targets { keystroke: KEYSTROKE_MS, completion: COMPLETION_MS, start: Some(START_S), memory: true },
@@ -140,8 +146,19 @@ struct Hover {
     file: PathBuf,
     /// Text whose quoted value is hovered (the middle of the value).
     anchor: &'static str,
-    /// Each hover follows an edit of the keystroke file (and its diagnostics).
-    after_edit: bool,
+    after: After,
+}
+
+/// What happens before each hover.
+#[derive(Clone, Copy, PartialEq)]
+enum After {
+    Nothing,
+    /// A keystroke in the keystroke file (and its diagnostics): nothing the hovered table
+    /// depends on changes.
+    Elsewhere,
+    /// The weight of an entry of the keystroke file's first loot table (`table_0` of its mod),
+    /// which the hovered table reaches, goes up or down by one (and its diagnostics arrive).
+    InChain,
 }
 
 struct Targets {
@@ -438,21 +455,42 @@ impl Doc {
     }
 }
 
-/// The keystroke edit: the last character of an ID reference, toggled between a typo and itself.
-struct Keystroke {
+/// An edit toggled back and forth: `forth` then `back` (each a range and its new text), every
+/// time waiting for the edited file's diagnostics (both directions change them).
+struct Toggle {
     doc: Doc,
-    start: Value,
-    end: Value,
-    original: String,
+    forth: Value,
+    back: Value,
     count: usize,
 }
 
-impl Keystroke {
-    /// Sends the next toggle and waits for the edited file's diagnostics; returns the latency.
+impl Toggle {
+    /// The last character of an ID reference, toggled between a typo (`x`) and itself.
+    fn typo(doc: Doc, text: &str, at: usize) -> Toggle {
+        let (start, end) = (position(text, at), position(text, at + 1));
+        Toggle {
+            doc,
+            forth: json!({ "range": { "start": start, "end": end }, "text": "x" }),
+            back: json!({ "range": { "start": start, "end": end }, "text": &text[at..at + 1] }),
+            count: 0,
+        }
+    }
+
+    /// The character at `at` deleted and put back.
+    fn deletion(doc: Doc, text: &str, at: usize) -> Toggle {
+        let (start, end) = (position(text, at), position(text, at + 1));
+        Toggle {
+            doc,
+            forth: json!({ "range": { "start": start, "end": end }, "text": "" }),
+            back: json!({ "range": { "start": start, "end": start }, "text": &text[at..at + 1] }),
+            count: 0,
+        }
+    }
+
+    /// Sends the next edit and waits for the edited file's diagnostics; returns the latency.
     fn step(&mut self, c: &mut Client) -> Result<f64, String> {
-        let new = if self.count % 2 == 0 { "x".to_string() } else { self.original.clone() };
+        let change = if self.count % 2 == 0 { self.forth.clone() } else { self.back.clone() };
         self.count += 1;
-        let change = json!({ "range": { "start": self.start, "end": self.end }, "text": new });
         let t = Instant::now();
         self.doc.change(c, change)?;
         let uri = self.doc.uri.clone();
@@ -497,13 +535,7 @@ fn measure(exe: &Path, plan: &Plan, cache: &Path) -> Result<Measured, String> {
     while c.rx.try_recv().is_ok() {}
 
     let doc = Doc::open(&mut c, &file, &text)?;
-    let mut keys = Keystroke {
-        doc,
-        start: position(&text, value_end - 1),
-        end: position(&text, value_end),
-        original: text[value_end - 1..value_end].to_string(),
-        count: 0,
-    };
+    let mut keys = Toggle::typo(doc, &text, value_end - 1);
     for _ in 0..SAMPLES {
         let t = keys.step(&mut c)?;
         m.diagnostics.push(t);
@@ -554,6 +586,12 @@ fn measure(exe: &Path, plan: &Plan, cache: &Path) -> Result<Measured, String> {
         }
     }
 
+    // The edit of a table in the chain: the `1` of `weight = 10` of the `nothing` entry of the
+    // edited file's first loot table, deleted (`invalid-weight`) and put back.
+    let weight_at = text
+        .find("[[loot_tables]]\nid = \"")
+        .and_then(|t| text[t..].find("{ nothing = true, weight = 10 }").map(|i| t + i + "{ nothing = true, weight = ".len()));
+    let mut weight_count = 0;
     for h in &plan.hovers {
         let path = canonical(&h.file)?;
         let htext = read(&path)?;
@@ -561,11 +599,27 @@ fn measure(exe: &Path, plan: &Plan, cache: &Path) -> Result<Measured, String> {
         let quote = h.anchor.find('"').unwrap_or(0);
         let middle = at + quote + (h.anchor.len() - quote) / 2;
         let params = json!({ "textDocument": { "uri": file_uri(&path) }, "position": position(&htext, middle) });
-        let samples = if h.after_edit { SAMPLES / 2 } else { SAMPLES };
+        let samples = if h.after == After::Nothing { SAMPLES } else { SAMPLES / 2 };
+        if keys.count % 2 == 1 {
+            keys.step(&mut c)?;
+        }
         let mut times = Vec::with_capacity(samples);
         for _ in 0..samples {
-            if h.after_edit {
-                keys.step(&mut c)?;
+            match h.after {
+                After::Nothing => {}
+                After::Elsewhere => {
+                    keys.step(&mut c)?;
+                }
+                After::InChain => {
+                    let Some(at) = weight_at else { return Err("no `{ nothing = true, weight = 10 }` in the edited file's loot tables".into()) };
+                    // Both toggles edit one document; the typo is out (an even count), so the
+                    // offsets of the original text hold.
+                    let mut w = Toggle::deletion(Doc { uri: keys.doc.uri.clone(), version: keys.doc.version }, &text, at);
+                    w.count = weight_count;
+                    w.step(&mut c)?;
+                    weight_count = w.count;
+                    keys.doc.version = w.doc.version;
+                }
             }
             let t = Instant::now();
             let r = c.request("textDocument/hover", params.clone())?;

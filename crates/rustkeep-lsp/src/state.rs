@@ -104,6 +104,13 @@ struct Listed {
     diagnostics: Arc<Vec<lsp::Diagnostic>>,
 }
 
+/// An exact loot report and the names it depends on.
+#[derive(Clone, Debug)]
+struct LootEntry {
+    report: Arc<Result<LootReport, LootError>>,
+    deps: Vec<String>,
+}
+
 /// Lowered facts kept for the next reload, by display path.
 #[derive(Clone, Debug)]
 struct Cached {
@@ -131,8 +138,9 @@ pub struct State {
     dirty: Dirty,
     /// Per file: the client's view of it, for user files on disk.
     listed: Vec<Option<Listed>>,
-    /// Exact loot reports of the current analysis, per table, built on first use (hover).
-    loot: Mutex<HashMap<String, Arc<Result<LootReport, LootError>>>>,
+    /// Exact loot reports, per table, built on first use (hover), with the names each depends on;
+    /// kept until an analysis changes one of those.
+    loot: Mutex<HashMap<String, LootEntry>>,
     /// Publication for in-process drivers ([`State::take_publish`]); the server has its own.
     publisher: Publisher,
     /// The number of text-sync calls applied so far (open, change, close, files changed on disk).
@@ -351,7 +359,7 @@ impl State {
         let publish = Instant::now();
         self.convert_changed();
         self.phases.publish = publish.elapsed();
-        self.loot.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.forget_stale_loot();
         self.dirty = Dirty::Clean;
         Refreshed::Done
     }
@@ -440,17 +448,32 @@ impl State {
         self.analysis.diagnostics(fid)
     }
 
-    /// The exact drop chances of a loot table (luck 0), from the engine, computed once per
-    /// analysis and table. Only the tables it reaches are compiled (see
-    /// [`crate::handlers::hover`]).
+    /// The exact drop chances of a loot table (luck 0), from the engine. Only the tables it
+    /// reaches are compiled (see [`crate::handlers::hover`]), and the report is kept until an
+    /// analysis changes something it depends on.
     pub fn loot_report(&self, id: &str) -> Arc<Result<LootReport, LootError>> {
         let mut cache = self.loot.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(r) = cache.get(id) {
-            return r.clone();
+            return r.report.clone();
         }
-        let report = Arc::new(crate::handlers::hover::exact_report(self.db(), id));
-        cache.insert(id.to_string(), report.clone());
+        let (report, deps) = crate::handlers::hover::exact_report(self.db(), id);
+        let report = Arc::new(report);
+        cache.insert(id.to_string(), LootEntry { report: report.clone(), deps });
         report
+    }
+
+    /// Drops the loot reports the last analysis may have changed.
+    fn forget_stale_loot(&mut self) {
+        let changes = self.analysis.loot_changes();
+        let cache = self.loot.get_mut().unwrap_or_else(|e| e.into_inner());
+        if changes.all || changes.balance {
+            cache.clear();
+            return;
+        }
+        if changes.tables.is_empty() && changes.named.is_empty() {
+            return;
+        }
+        cache.retain(|_, e| !e.deps.iter().any(|d| changes.tables.contains(d.as_str()) || changes.named.contains(d.as_str())));
     }
 
     /// The diagnostics to publish since the last call, for in-process drivers: `(uri,

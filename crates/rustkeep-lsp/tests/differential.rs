@@ -8,7 +8,8 @@
 //!   deleted and added, references pointed across mods, at nothing and back, loot tables nested
 //!   into cycles and across kinds, tags, quests, `[balance]`, broken TOML; in open documents, in
 //!   files changed on disk, in files opened with new text and closed again; and dependencies
-//!   between mods broken and fixed in their manifests. Compared after every step.
+//!   between mods broken and fixed in their manifests. Compared after every step, and so are the
+//!   exact loot chances hover shows (kept between analyses) with the engine's over everything.
 //!
 //! The `lsp_edits` fuzz target (fuzz/) checks the same property on fuzzed edits.
 
@@ -248,7 +249,9 @@ fn run_workspace_case(seed: u64) -> usize {
     let mut with_diagnostics = 0;
     for step in 0..30 {
         // The current text of a file: the open buffer's, else what is on disk.
-        let current = |state: &rustkeep_lsp::state::State, p: &std::path::Path| state.docs.get(p).map(|d| d.text.clone()).unwrap_or_else(|| std::fs::read_to_string(p).unwrap());
+        let current = |state: &rustkeep_lsp::state::State, p: &std::path::Path| {
+            state.docs.get(p).map(|d| d.text.clone()).unwrap_or_else(|| std::fs::read_to_string(p).unwrap())
+        };
         version += 1;
         let what = g.below(20);
         if what < 2 {
@@ -281,6 +284,13 @@ fn run_workspace_case(seed: u64) -> usize {
         let (fresh, fresh_kinds) = fresh_lists(&root, &state, enc);
         assert_eq!(published, fresh, "seed {seed}, step {step} ({enc:?}): the server and a fresh check disagree");
         assert_eq!(kinds(state.db()), fresh_kinds, "seed {seed}, step {step}: the loot-table kinds differ");
+        // Loot chances for hover, kept across analyses, equal the engine's over the whole workspace.
+        let whole = rustkeep_engine::loot::LootDb::new(state.db());
+        let mut tables: Vec<String> = state.db().resolved.defs[rustkeep_data::vocab::Registry::LootTables.index()].keys().cloned().collect();
+        tables.sort();
+        for id in tables.iter().filter(|t| t.starts_with('w')) {
+            assert_eq!(*state.loot_report(id), whole.analyze(id, 0.0), "seed {seed}, step {step}: the loot chances of `{id}`");
+        }
         with_diagnostics += usize::from(published.values().any(|l| !l.is_empty()));
     }
     std::fs::remove_dir_all(&root).ok();

@@ -56,6 +56,19 @@ pub struct Timings {
     pub changed_files: usize,
 }
 
+/// What an update changed that exact loot chances depend on (see [`Incremental::loot_changes`]).
+#[derive(Clone, Debug, Default)]
+pub struct LootChanges {
+    /// Everything (the first analysis).
+    pub all: bool,
+    /// Loot tables that appeared, disappeared, or whose kind, `rolls` or entries changed.
+    pub tables: FxHashSet<Arc<str>>,
+    /// Items and affixes that appeared or disappeared.
+    pub named: FxHashSet<Arc<str>>,
+    /// The `[balance]` luck factor changed.
+    pub balance: bool,
+}
+
 /// The IDs of one registry whose definition appeared, disappeared, or moved in load order.
 #[derive(Debug, Default)]
 struct KeyChanges {
@@ -92,8 +105,6 @@ struct Work {
     missing_new: FxHashSet<EntryRef>,
     /// References naming these are checked again.
     ref_syms: FxHashSet<Sym>,
-    /// Building from nothing: sorted indexes are built at the end instead of entry by entry.
-    bulk: bool,
 }
 
 /// The one ID a chain of entries is resolved under, as [`resolve_entry`] sees its registry.
@@ -135,13 +146,14 @@ pub struct Incremental {
     order_diags: Vec<Vec<Diagnostic>>,
     balance_files: Vec<FileId>,
     levels: HashMap<Code, Level>,
-    /// Per registry, the IDs in force, sorted.
-    ids: Vec<BTreeSet<Arc<str>>>,
+    /// Per registry, the IDs in force, sorted: built on first use (completion), then kept.
+    ids: Vec<std::sync::OnceLock<BTreeSet<Arc<str>>>>,
     /// The tags some entry carries, sorted.
     tags: BTreeSet<Arc<str>>,
     /// Files whose finished list changed since [`Incremental::take_changed`].
     changed: Vec<FileId>,
     timings: Timings,
+    loot_changes: LootChanges,
 }
 
 impl Incremental {
@@ -187,16 +199,18 @@ impl Incremental {
             order_diags: by_file(order_diags),
             balance_files: Vec::new(),
             levels: crate::lint_levels(project),
-            ids: vec![BTreeSet::new(); Registry::ALL.len()],
+            ids: (0..Registry::ALL.len()).map(|_| std::sync::OnceLock::new()).collect(),
             tags: BTreeSet::new(),
             changed: Vec::new(),
             timings: Timings::default(),
+            loot_changes: LootChanges::default(),
         };
         // Files in load order first: each resolve chain is then built by appending.
         let mut changes: Vec<(FileId, Option<Arc<FileFacts>>)> = ranked.iter().map(|f| (*f, facts[f.0 as usize].take())).collect();
         changes.extend(facts.into_iter().enumerate().filter(|(_, f)| f.is_some()).map(|(i, f)| (FileId(i as u32), f)));
         inc.apply(project, changes, true);
         inc.changed = (0..n).map(|i| FileId(i as u32)).collect();
+        inc.loot_changes.all = true;
         inc
     }
 
@@ -233,7 +247,12 @@ impl Incremental {
 
     /// The IDs in force in a registry, sorted.
     pub fn ids(&self, registry: Registry) -> &BTreeSet<Arc<str>> {
-        &self.ids[registry.index()]
+        self.ids[registry.index()].get_or_init(|| {
+            let mut ids: Vec<Arc<str>> =
+                self.db.resolved.defs[registry.index()].keys().filter_map(|k| self.ix.sym(k)).map(|s| self.ix.names.shared(s).clone()).collect();
+            ids.sort_unstable();
+            ids.into_iter().collect()
+        })
     }
 
     /// The tags some entry carries, sorted.
@@ -256,10 +275,18 @@ impl Incremental {
         self.timings
     }
 
+    /// What the last update changed that exact loot chances depend on: a loot report computed
+    /// before it is still right if its table reaches none of these tables, names none of these
+    /// items or affixes, and the luck factor stayed.
+    pub fn loot_changes(&self) -> &LootChanges {
+        &self.loot_changes
+    }
+
     fn apply(&mut self, project: &Project, changes: Vec<(FileId, Option<Arc<FileFacts>>)>, bulk: bool) {
         let start = Instant::now();
         let n = self.db.facts.len();
-        let mut w = Work { changed: vec![false; n], keys: (0..Registry::ALL.len()).map(|_| KeyChanges::default()).collect(), bulk, ..Work::default() };
+        let mut w = Work { changed: vec![false; n], keys: (0..Registry::ALL.len()).map(|_| KeyChanges::default()).collect(), ..Work::default() };
+        self.loot_changes = LootChanges::default();
         for (fid, new) in changes {
             let f = fid.0 as usize;
             if f >= n {
@@ -280,14 +307,13 @@ impl Incremental {
             }
         }
         self.resolve(project, &mut w);
+        for &(reg, s) in &w.present {
+            if matches!(reg, Registry::Items | Registry::Affixes) {
+                self.loot_changes.named.insert(self.ix.names.shared(s).clone());
+            }
+        }
         if bulk {
             self.ix.syms.shrink_to_fit();
-            for reg in Registry::ALL {
-                let mut ids: Vec<Arc<str>> =
-                    self.db.resolved.defs[reg.index()].keys().filter_map(|k| self.ix.sym(k)).map(|s| self.ix.names.shared(s).clone()).collect();
-                ids.sort_unstable();
-                self.ids[reg.index()] = ids.into_iter().collect();
-            }
         }
         self.missing_targets(&w);
         let resolved = Instant::now();
@@ -347,15 +373,17 @@ impl Incremental {
                     defs.insert(name.to_string(), def);
                     keys.added.push(s);
                     w.present.push((reg, s));
-                    if !w.bulk {
-                        self.ids[reg.index()].insert(name.clone());
+                    if let Some(ids) = self.ids[reg.index()].get_mut() {
+                        ids.insert(name.clone());
                     }
                 }
                 (Some(_), None) => {
                     defs.remove(&*name);
                     keys.removed.push(s);
                     w.present.push((reg, s));
-                    self.ids[reg.index()].remove(&name);
+                    if let Some(ids) = self.ids[reg.index()].get_mut() {
+                        ids.remove(&name);
+                    }
                 }
                 (None, None) => {}
             }
@@ -424,18 +452,23 @@ impl Incremental {
                     if info.shape.direct != shape.direct || info.shape.nested != shape.nested {
                         kind_roots.insert(s);
                     }
+                    if info.shape.content != shape.content || info.shape.edges != shape.edges {
+                        self.loot_changes.tables.insert(self.ix.names.shared(s).clone());
+                    }
                     if info.shape.edges != shape.edges {
                         cycle_nodes.insert(s);
                     }
                     info.shape = shape;
                 }
                 (None, Some(shape)) => {
+                    self.loot_changes.tables.insert(self.ix.names.shared(s).clone());
                     self.tables.info.insert(s, TableInfo { shape, dist: u32::MAX, kind: None });
                     kind_roots.insert(s);
                     cycle_nodes.insert(s);
                     cycle_nodes.extend(self.ix.mentioned_by(s));
                 }
                 (Some(_), None) => {
+                    self.loot_changes.tables.insert(self.ix.names.shared(s).clone());
                     if let Some(old) = self.tables.info.remove(&s) {
                         if old.kind.is_some() {
                             changes.push((s, old.kind, None));
@@ -450,6 +483,7 @@ impl Incremental {
         }
         changes.extend(self.tables.settle_kinds(&self.ix, &kind_roots));
         for &(s, _, kind) in &changes {
+            self.loot_changes.tables.insert(self.ix.names.shared(s).clone());
             let name = self.ix.names.name(s);
             match kind {
                 Some(k) => {
@@ -560,7 +594,7 @@ impl Incremental {
                 let name = self.ix.names.name(word);
                 let defs = &self.db.resolved.defs[reg.index()];
                 let new = suggest::revise(cur, &changes.added, &changes.removed, &self.ix, &suggest::reference_rank(name))
-                    .unwrap_or_else(|()| suggest::unknown_reference(&self.ix, &self.ids[reg.index()], defs, name));
+                    .unwrap_or_else(|()| suggest::unknown_reference(&self.ix, self.ids[reg.index()].get(), defs, name));
                 if new != cur {
                     self.sugg.refs.insert((reg, word), new);
                     w.ref_syms.insert(word);
@@ -657,7 +691,7 @@ impl Incremental {
         if let Some(reg) = r.kind.registry() {
             if !self.sugg.refs.contains_key(&(reg, s)) {
                 let resolved = &self.db.resolved;
-                let sug = suggest::unknown_reference(&self.ix, &self.ids[reg.index()], &resolved.defs[reg.index()], &r.id);
+                let sug = suggest::unknown_reference(&self.ix, self.ids[reg.index()].get(), &resolved.defs[reg.index()], &r.id);
                 self.sugg.refs.insert((reg, s), sug);
             }
         }
@@ -720,6 +754,7 @@ impl Incremental {
     /// `[balance]` settings: few, so all of them again.
     fn balance(&mut self, project: &Project) {
         let (balance, diags) = resolve_balance(project, &self.db.resolved.order, &self.db.facts);
+        self.loot_changes.balance = balance.luck_factor.to_bits() != self.db.resolved.balance.luck_factor.to_bits();
         self.db.resolved.balance = balance;
         for f in std::mem::take(&mut self.balance_files) {
             self.slots.set(f, Slot::Balance, 0, Vec::new());

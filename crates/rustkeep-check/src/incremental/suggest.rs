@@ -91,16 +91,19 @@ pub(super) fn missing_target(ix: &Index, defs: &FxHashMap<String, Def>, at: Entr
     best(earlier, rank).and_then(|s| ix.sym(s))
 }
 
-/// The suggestion for an ID that no registry has, among the IDs of a registry (`sorted`, the same
-/// as the keys of `defs`): the IDs of its namespace first (a range of the sorted IDs), all of them
-/// only when none of those is close enough.
-pub(super) fn unknown_reference(ix: &Index, sorted: &BTreeSet<Arc<str>>, defs: &FxHashMap<String, Def>, word: &str) -> Option<Sym> {
+/// The suggestion for an ID that no registry has, among the IDs of a registry (`defs`; `sorted`,
+/// its IDs sorted, if built): the IDs of its namespace first (a range of the sorted IDs, else a
+/// pass over all), all of them only when none of those is close enough.
+pub(super) fn unknown_reference(ix: &Index, sorted: Option<&BTreeSet<Arc<str>>>, defs: &FxHashMap<String, Def>, word: &str) -> Option<Sym> {
     let ns = namespace_of(word);
     let from = format!("{ns}:");
-    let same = sorted.range::<str, _>((Bound::Included(from.as_str()), Bound::Unbounded)).take_while(|k| k.starts_with(&from)).map(|k| &**k);
-    // Without a colon the namespace is empty, and the IDs that share it are not one range.
-    let same: Box<dyn Iterator<Item = &str>> =
-        if word.contains(':') { Box::new(same) } else { Box::new(defs.keys().map(String::as_str).filter(|k| namespace_of(k).is_empty())) };
+    let same: Box<dyn Iterator<Item = &str>> = match sorted {
+        // Without a colon the namespace is empty, and the IDs that share it are not one range.
+        Some(sorted) if word.contains(':') => {
+            Box::new(sorted.range::<str, _>((Bound::Included(from.as_str()), Bound::Unbounded)).take_while(|k| k.starts_with(&from)).map(|k| &**k))
+        }
+        _ => Box::new(defs.keys().map(String::as_str).filter(|k| namespace_of(k) == ns)),
+    };
     references::best_of(word, same).or_else(|| references::best_of(word, defs.keys().map(String::as_str))).and_then(|s| ix.sym(s))
 }
 

@@ -9,9 +9,12 @@ use std::collections::BinaryHeap;
 
 use rustkeep_data::db::{direct_kind, TableKind};
 use rustkeep_data::graph::{is_cycle, strongly_connected_components};
-use rustkeep_data::hash::{FxHashMap, FxHashSet};
+use std::hash::{Hash, Hasher};
+
+use rustkeep_data::hash::{FxHashMap, FxHashSet, FxHasher};
 use rustkeep_data::model::{Entry, LootKind};
 use rustkeep_data::resolve::EntryRef;
+use rustkeep_data::vocab::field;
 
 use super::index::{Index, Sym};
 use crate::rules::loot::nesting_edges;
@@ -27,6 +30,10 @@ pub(super) struct Shape {
     pub nested: Box<[Sym]>,
     /// Every table it evaluates (see [`nesting_edges`]), in entry order.
     pub edges: Box<[Sym]>,
+    /// A hash of what one evaluation of it depends on besides other tables: `rolls` and its
+    /// entries without their places in the text (so that typing elsewhere in the file does not
+    /// count as a change).
+    pub content: u64,
 }
 
 impl Shape {
@@ -40,8 +47,24 @@ impl Shape {
             })
             .collect();
         let edges = nesting_edges(e).map(|t| ix.intern(&t.value)).collect();
-        Shape { direct: direct_kind(e), nested, edges }
+        Shape { direct: direct_kind(e), nested, edges, content: content(e) }
     }
+}
+
+/// See [`Shape::content`].
+fn content(e: &Entry) -> u64 {
+    let mut h = FxHasher::default();
+    e.range(field::ROLLS).map(|r| (r.min, r.max)).hash(&mut h);
+    for le in e.loot_entries() {
+        match &le.kind {
+            LootKind::Item(s) => (0u8, s.value.as_str()).hash(&mut h),
+            LootKind::Table(s) => (1u8, s.value.as_str()).hash(&mut h),
+            LootKind::Affix(s) => (2u8, s.value.as_str()).hash(&mut h),
+            LootKind::Nothing => 3u8.hash(&mut h),
+        }
+        (le.weight, le.guaranteed, le.count.min, le.count.max, le.affixes.as_ref().map(|a| a.value.as_str())).hash(&mut h);
+    }
+    h.finish()
 }
 
 #[derive(Clone, Debug)]

@@ -162,14 +162,18 @@ fn id_doc(state: &State, sym: Sym, name: &str) -> String {
 }
 
 /// The tables `root` reaches, with the items and affixes they name, as a database of their own:
-/// what the engine needs to analyse `root` exactly as in the whole workspace.
-fn reachable(db: &Database, root: &str) -> Database {
+/// what the engine needs to analyse `root` exactly as in the whole workspace. Also every name the
+/// result depends on: the tables reached or named (named ones may appear later), and the items
+/// and affixes named.
+fn reachable(db: &Database, root: &str) -> (Database, Vec<String>) {
     let tables = &db.resolved.defs[Registry::LootTables.index()];
     let mut defs = vec![FxHashMap::default(); Registry::ALL.len()];
     let mut kinds = FxHashMap::default();
     let mut seen: FxHashSet<&str> = FxHashSet::default();
+    let mut deps: FxHashSet<&str> = FxHashSet::default();
     let mut stack = vec![root];
     while let Some(id) = stack.pop() {
+        deps.insert(id);
         let Some(def) = tables.get(id) else { continue };
         if !seen.insert(id) {
             continue;
@@ -192,6 +196,7 @@ fn reachable(db: &Database, root: &str) -> Database {
                 LootKind::Nothing => None,
             };
             if let Some((reg, s)) = named {
+                deps.insert(s);
                 if let Some(d) = db.resolved.get(reg, s) {
                     defs[reg.index()].insert(s.clone(), d.clone());
                 }
@@ -199,12 +204,15 @@ fn reachable(db: &Database, root: &str) -> Database {
         }
     }
     let resolved = Resolved { order: Vec::new(), defs, balance: db.resolved.balance.clone(), diagnostics: Vec::new() };
-    Database { facts: db.facts.clone(), resolved, table_kinds: kinds }
+    let deps = deps.into_iter().map(str::to_string).collect();
+    (Database { facts: db.facts.clone(), resolved, table_kinds: kinds }, deps)
 }
 
-/// The exact analysis of one table (luck 0), compiling only the tables it reaches.
-pub fn exact_report(db: &Database, id: &str) -> Result<LootReport, LootError> {
-    LootDb::new(&reachable(db, id)).analyze(id, 0.0)
+/// The exact analysis of one table (luck 0), compiling only the tables it reaches; and the names
+/// it depends on (see `reachable`).
+pub fn exact_report(db: &Database, id: &str) -> (Result<LootReport, LootError>, Vec<String>) {
+    let (sub, deps) = reachable(db, id);
+    (LootDb::new(&sub).analyze(id, 0.0), deps)
 }
 
 /// The exact drop chances of a loot table (luck 0), kept per analysis.
