@@ -487,9 +487,14 @@ impl Toggle {
         }
     }
 
+    /// Whether the last edit sent was `forth` (the next is `back`).
+    fn is_back(&self) -> bool {
+        self.count & 1 == 1
+    }
+
     /// Sends the next edit and waits for the edited file's diagnostics; returns the latency.
     fn step(&mut self, c: &mut Client) -> Result<f64, String> {
-        let change = if self.count % 2 == 0 { self.forth.clone() } else { self.back.clone() };
+        let change = if self.is_back() { self.back.clone() } else { self.forth.clone() };
         self.count += 1;
         let t = Instant::now();
         self.doc.change(c, change)?;
@@ -541,7 +546,7 @@ fn measure(exe: &Path, plan: &Plan, cache: &Path) -> Result<Measured, String> {
         m.diagnostics.push(t);
     }
     // Leave the file as it was (an even number of toggles already does).
-    if keys.count % 2 == 1 {
+    if keys.is_back() {
         keys.step(&mut c)?;
     }
 
@@ -554,7 +559,7 @@ fn measure(exe: &Path, plan: &Plan, cache: &Path) -> Result<Measured, String> {
         let dependent = file_uri(&canonical(&r.dependent)?);
         let mut doc = Doc::open(&mut c, &def_file, &def_text)?;
         for i in 0..SAMPLES {
-            let change = if i % 2 == 0 {
+            let change = if i & 1 == 0 {
                 json!({ "range": { "start": from, "end": to }, "text": "" })
             } else {
                 json!({ "range": { "start": after_removal, "end": after_removal }, "text": r.line })
@@ -600,7 +605,7 @@ fn measure(exe: &Path, plan: &Plan, cache: &Path) -> Result<Measured, String> {
         let middle = at + quote + (h.anchor.len() - quote) / 2;
         let params = json!({ "textDocument": { "uri": file_uri(&path) }, "position": position(&htext, middle) });
         let samples = if h.after == After::Nothing { SAMPLES } else { SAMPLES / 2 };
-        if keys.count % 2 == 1 {
+        if keys.is_back() {
             keys.step(&mut c)?;
         }
         let mut times = Vec::with_capacity(samples);

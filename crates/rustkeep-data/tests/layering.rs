@@ -106,7 +106,7 @@ fn every_crate_depends_only_on_the_layers_below_it() {
 fn the_test_helpers_are_never_linked_into_the_product() {
     let graph = workspace_graph();
     for (krate, edges) in &graph {
-        for e in edges.iter().filter(|e| e.linked && TEST_ONLY.contains(&e.to.as_str())) {
+        if let Some(e) = edges.iter().find(|e| e.linked && TEST_ONLY.contains(&e.to.as_str())) {
             panic!("`{krate}` links `{}` into its library or binaries; it is for tests only (a dev-dependency)", e.to);
         }
     }

@@ -13,7 +13,7 @@ impl Gen {
     pub fn new(seed: u64) -> Gen {
         Gen(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -21,7 +21,7 @@ impl Gen {
     }
     /// A number in `0..n` (0 when `n` is 0).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % (n.max(1) as u64)) as usize
+        (self.next_u64() % (n.max(1) as u64)) as usize
     }
     pub fn chance(&mut self, percent: usize) -> bool {
         self.below(100) < percent

@@ -53,7 +53,7 @@ fn main() {
     let broken = format!("{}x{}", &original[..end - 1], &original[end..]);
     let (mut total, mut lower, mut resolve, mut rules, mut finish) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for i in 0..n {
-        let text = if i % 2 == 0 { &broken } else { &original };
+        let text = if i & 1 == 0 { &broken } else { &original };
         let t = Instant::now();
         let f = &mut project.files[fid.0 as usize];
         let (decoded, bad) = SourceFile::decode(text.as_bytes());

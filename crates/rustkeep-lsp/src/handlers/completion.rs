@@ -237,7 +237,7 @@ fn select<'a>(sorted: &'a BTreeSet<Arc<str>>, typed: &str, own_mod: Option<&str>
     let first: Vec<&str> = sorted.iter().map(|id| &**id).filter(|id| keep(id)).take(ID_LIMIT + 1).collect();
     let small = first.len() <= ID_LIMIT;
     let mut found: Vec<&str> = if small || typed.is_empty() {
-        let mut v = if small { Vec::new() } else { own_mod.map(|m| from(m)).unwrap_or_default() };
+        let mut v = if small { Vec::new() } else { own_mod.map(&from).unwrap_or_default() };
         v.extend(first);
         v
     } else {
