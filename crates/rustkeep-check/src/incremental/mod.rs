@@ -332,14 +332,13 @@ impl Incremental {
     fn resolve(&mut self, project: &Project, w: &mut Work) {
         let mut chains: Vec<(Registry, Sym)> = w.chains.drain().collect();
         chains.sort_unstable();
-        for (reg, s) in chains {
+        // Each ID resolves on its own: a first analysis spreads them over the cores.
+        let this = &*self;
+        let threads = if chains.len() > 4096 { crate::default_threads() } else { 1 };
+        let results = rustkeep_data::par::par_map(&chains, threads, |&(reg, s)| this.resolve_chain(project, reg, s));
+        for (&(reg, s), (per_entry, new)) in chains.iter().zip(results) {
             let name = self.ix.names.shared(s).clone();
-            let entries: index::Few<EntryRef> = self.ix.chains.get_mut(&(reg, s)).map(std::mem::take).unwrap_or_default();
-            let mut map = OneDef { key: &name, def: None };
-            for &r in entries.as_slice() {
-                let Some(mi) = self.file_mod[r.file.0 as usize] else { continue };
-                let mut diags = Vec::new();
-                resolve_entry(project, mi, entry(&self.db.facts, r), r, &mut map, &mut diags, &self.db.facts);
+            for (r, diags) in per_entry {
                 if diags.iter().any(|d| d.code == Code::OverrideMissingTarget) {
                     self.sugg.missing.insert(r, Missing { registry: reg, word: s, suggestion: None });
                     w.missing_new.insert(r);
@@ -354,10 +353,6 @@ impl Incremental {
                     self.slots.set(r.file, Slot::LootEntries, r.index, Vec::new());
                 }
             }
-            if let Some(chain) = self.ix.chains.get_mut(&(reg, s)) {
-                *chain = entries;
-            }
-            let new = map.def;
             let defs = &mut self.db.resolved.defs[reg.index()];
             let keys = &mut w.keys[reg.index()];
             match (defs.get_mut(&*name), new) {
@@ -394,6 +389,21 @@ impl Incremental {
                 w.tables.insert(s);
             }
         }
+    }
+
+    /// Resolves the entries of one ID in load order: each entry's diagnostics, and the ID's
+    /// definition in force (the one-ID view of `rustkeep_data::resolve::resolve`).
+    fn resolve_chain(&self, project: &Project, reg: Registry, s: Sym) -> (Vec<(EntryRef, Vec<Diagnostic>)>, Option<Def>) {
+        let Some(entries) = self.ix.chains.get(&(reg, s)) else { return (Vec::new(), None) };
+        let mut map = OneDef { key: self.ix.names.name(s), def: None };
+        let mut out = Vec::with_capacity(entries.len());
+        for &r in entries.as_slice() {
+            let Some(mi) = self.file_mod[r.file.0 as usize] else { continue };
+            let mut diags = Vec::new();
+            resolve_entry(project, mi, entry(&self.db.facts, r), r, &mut map, &mut diags, &self.db.facts);
+            out.push((r, diags));
+        }
+        (out, map.def)
     }
 
     /// The did-you-mean of every `overrides` without a target that is new or whose registry's IDs
