@@ -2,13 +2,13 @@
 # Seeds the fuzz corpora (fuzz/corpus/<target>/) from the examples and fixtures.
 #  - data_file: every .toml of examples/ and tests/fixtures/, prefixed with the selector byte the
 #    target reads first (0x00: a data file, 0x01: the manifest).
-#  - toml_mutate, lsp_edits, loot_tables: the inputs are `arbitrary` choices over files compiled
-#    into the targets, so their seeds are a few deterministic pseudo-random byte strings.
+#  - toml_mutate, lsp_edits, loot_tables, format: the inputs are `arbitrary` choices over files
+#    compiled into the targets, so their seeds are a few deterministic pseudo-random byte strings.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
 corpus="$here/corpus"
-mkdir -p "$corpus"/{data_file,toml_mutate,lsp_edits,loot_tables}
+mkdir -p "$corpus"/{data_file,toml_mutate,lsp_edits,loot_tables,format}
 
 n=0
 while IFS= read -r -d '' f; do
@@ -21,7 +21,7 @@ python3 - "$corpus" <<'PY'
 import random, sys, os
 corpus = sys.argv[1]
 rng = random.Random(1)
-for target in ("toml_mutate", "lsp_edits", "loot_tables"):
+for target in ("toml_mutate", "lsp_edits", "loot_tables", "format"):
     for i in range(32):
         size = rng.choice([16, 64, 256, 1024, 4096])
         with open(os.path.join(corpus, target, f"seed-{i}"), "wb") as f:

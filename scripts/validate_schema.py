@@ -1,19 +1,27 @@
 #!/usr/bin/env python3
-"""Validate mod data files against the committed JSON Schema with an independent validator.
+"""Validate files against a committed JSON Schema with an independent validator.
 
 usage: validate_schema.py SCHEMA.json FILE_OR_DIR... [--expect-invalid]
 
-Every `*.toml` data file (not mod.toml / rustkeep.toml) is read with tomllib and validated with
-the `jsonschema` package (Draft 2020-12 or draft-07, by the schema's `$schema`). Prints one line
-per invalid file. Exit 0 when every file is valid (or, with --expect-invalid, when every file is
-invalid), 1 otherwise, 2 on usage errors or when a file is not TOML.
+A folder stands for every `*.toml` data file below it (not mod.toml / rustkeep.toml); a file
+named on the command line is validated as it is: `*.toml` (data files, mod.toml, rustkeep.toml)
+read with tomli, `*.json` (what a command printed) read as JSON. The validator is the
+`jsonschema` package (Draft 2020-12 or draft-07, by the schema's `$schema`). Prints one line per
+invalid file. Exit 0 when every file is valid (or, with --expect-invalid, when every file is
+invalid), 1 otherwise, 2 on usage errors or when a file cannot be read.
 """
 import json
 import pathlib
 import sys
-import tomllib
 
 import jsonschema
+
+# Mod data is TOML 1.1 (`rustkeep fmt` writes inline tables too long for one line over several
+# lines); tomli reads TOML 1.1, Python's own tomllib only TOML 1.0 before Python 3.14.
+try:
+    import tomli as tomllib
+except ImportError:
+    import tomllib
 
 
 def data_files(paths):
@@ -38,14 +46,16 @@ def main(argv):
     validator = cls(schema)
     bad = good = 0
     for f in data_files(args[1:]):
+        language = "JSON" if f.suffix == ".json" else "TOML"
         try:
-            doc = tomllib.loads(f.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+            text = f.read_text(encoding="utf-8")
+            doc = json.loads(text) if language == "JSON" else tomllib.loads(text)
+        except (tomllib.TOMLDecodeError, json.JSONDecodeError, UnicodeDecodeError) as e:
             if expect_invalid:
                 bad += 1
-                print(f"{f}: not TOML ({e})")
+                print(f"{f}: not {language} ({e})")
                 continue
-            print(f"{f}: not TOML: {e}", file=sys.stderr)
+            print(f"{f}: not {language}: {e}", file=sys.stderr)
             return 2
         errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.path))
         if errors:

@@ -1,8 +1,10 @@
 //! The project's own tasks, run as `cargo xtask TASK` (an alias in `.cargo/config.toml`).
 //!
 //! - `cargo xtask update` rewrites every committed generated file: the JSON schemas under
-//!   `schemas/` and their copy in `editors/vscode/schemas/`, `docs/diagnostics.md`,
-//!   `docs/reference.md`, the CLI snapshots, the engine's golden traces, and `fuzz/Cargo.lock`.
+//!   `schemas/`, their copies in `editors/vscode/schemas/` and the extension's mapping of files to
+//!   them (`tomlValidation` in `editors/vscode/package.json`), `docs/diagnostics.md`,
+//!   `docs/reference.md`, the CLI snapshots, the engine's golden traces, the shell completions and
+//!   manual pages under `assets/`, and `fuzz/Cargo.lock`.
 //! - `cargo xtask check` verifies that all of them are current, without writing anything.
 //!
 //! Each generated file is owned by one test, which knows what the file must hold and compares it
@@ -26,19 +28,25 @@ struct Owner {
 /// The owners, in an order where no test reads a file that a later one writes:
 /// `check_cli` compares `rustkeep explain` with `docs/diagnostics.md`, written by the first.
 const OWNERS: &[Owner] = &[
+    // First: formatting moves lines of the core and the examples, which later owners quote.
+    Owner { package: "rustkeep-fmt", test: "repository", files: "crates/rustkeep-data/core/, examples/, docs/ snippets (formatted)" },
     Owner { package: "rustkeep-check", test: "docs", files: "docs/diagnostics.md" },
     Owner { package: "rustkeep-data", test: "reference_docs", files: "docs/reference.md" },
-    Owner { package: "rustkeep-cli", test: "schema", files: "schemas/*.schema.json, editors/vscode/schemas/" },
+    Owner { package: "rustkeep-cli", test: "schema", files: "schemas/*.schema.json" },
+    Owner { package: "rustkeep-cli", test: "editor_schemas", files: "editors/vscode/schemas/, tomlValidation in editors/vscode/package.json" },
     Owner { package: "rustkeep-engine", test: "golden", files: "crates/rustkeep-engine/tests/golden/" },
     Owner { package: "rustkeep-cli", test: "check_cli", files: "crates/rustkeep-cli/tests/snapshots/" },
     Owner { package: "rustkeep-cli", test: "ci_formats", files: "crates/rustkeep-cli/tests/snapshots/broken_*" },
+    Owner { package: "rustkeep-cli", test: "generated_assets", files: "assets/completions/, assets/man/" },
+    Owner { package: "rustkeep-cli", test: "arena_cli", files: "docs/images/arena_core.svg" },
 ];
 
 const USAGE: &str = "usage: cargo xtask TASK
 
 tasks:
   update   rewrite every committed generated file (schemas, generated docs, CLI snapshots,
-           engine goldens, fuzz/Cargo.lock); review the result with `git diff`
+           engine goldens, completions and man pages, fuzz/Cargo.lock); review the result with
+           `git diff`
   check    verify that every generated file is current (writes nothing)
 ";
 

@@ -126,3 +126,105 @@ pub fn turn_at_cap(runs: usize) -> Vec<ExtraFigure> {
         json: json!({ "events": handled, "median_s": p50 }),
     }]
 }
+
+/// Arena fights per second: three `core:rat` against a `core:warrior` (new character, starting
+/// kit equipped), on one thread and on every core.
+pub fn arena_figures(runs: usize) -> Vec<ExtraFigure> {
+    use rustkeep_engine::arena::{self, Lineup};
+    let project = Project::with_bundled_core();
+    let db = rustkeep_data::db::Database::load(&project);
+    let world = World::new(project, db);
+    let lineup = Lineup { options: vec!["core:warrior".into()], enemies: vec![("core:rat".into(), 3)], new_character: true, ..Lineup::default() };
+    let fights = 100_000u64;
+    let rate = |threads: usize| -> f64 {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
+        let times: Vec<f64> = (0..runs.max(1))
+            .map(|r| {
+                let start = Instant::now();
+                let report = pool.install(|| arena::run(&world, &lineup, fights, r as u64, 100));
+                std::hint::black_box(report);
+                start.elapsed().as_secs_f64()
+            })
+            .collect();
+        fights as f64 / median(times)
+    };
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let one = rate(1);
+    let all = rate(cores);
+    vec![
+        ExtraFigure {
+            figure: "arena: fights/s, 1 core (3 × core:rat vs core:warrior)".into(),
+            value: format!("{:.0} fights/s", one),
+            target: "≥ 100,000/s".into(),
+            ok: Some(one >= 100_000.0),
+            json: json!({ "fights_per_s": one }),
+        },
+        ExtraFigure {
+            figure: format!("arena: speed-up on {cores} cores"),
+            value: format!("{:.2} × ({:.0} fights/s)", all / one, all),
+            target: "≥ 1.8 ×".into(),
+            ok: Some(cores < 2 || all / one >= 1.8),
+            json: json!({ "cores": cores, "fights_per_s": all, "speedup": all / one }),
+        },
+    ]
+}
+
+/// One enemy's turn in a 30 × 30 room with 20 enemies far from the player, behind walls with
+/// gaps, so that each turn searches the room for a shortest way; median over many turns.
+pub fn enemy_turn_figure(runs: usize) -> Vec<ExtraFigure> {
+    let mut grid = String::from("grid = \"\"\"\n");
+    for y in 0..30 {
+        for x in 0..30 {
+            let wall = x == 0 || y == 0 || x == 29 || y == 29 || (y % 6 == 3 && x % 9 != 4);
+            let c = if wall {
+                if y == 0 && x == 15 {
+                    '+'
+                } else {
+                    '#'
+                }
+            } else if y == 26 && x == 15 {
+                '@'
+            } else if y <= 2 && x % 3 == 1 && x < 29 {
+                'e'
+            } else {
+                '.'
+            };
+            grid.push(c);
+        }
+        grid.push('\n');
+    }
+    grid.push_str("\"\"\"\n");
+    let data = format!(
+        "[[creatures]]\nid = \"bench:walker\"\nname = \"Walker\"\nattributes = {{ max_health = 100, damage = 1 }}\n\n[[floors]]\nid = \"bench:hall_floor\"\ndepth = 99\nprefabs = [\"bench:hall\"]\ncreatures = [\"bench:walker\"]\n\n[[prefabs]]\nid = \"bench:hall\"\n{grid}"
+    );
+    let mut project = Project::with_bundled_core();
+    project.add_memory_mod("bench", &[("mod.toml", "[mod]\nid = \"bench\"\nname = \"Bench\"\nversion = \"1.0.0\"\n"), ("hall.toml", &data)]);
+    let db = rustkeep_data::db::Database::load(&project);
+    let world = World::new(project, db);
+    let mut times = Vec::new();
+    let mut enemies = 0;
+    for r in 0..(runs.max(1) * 40) {
+        let mut g = Game::new(r as u64, Vec::new(), &Default::default());
+        g.setup(&world, &[]);
+        g.tracing = false;
+        g.run_step(&world, Act::StartRun(Some("bench:hall_floor")), rustkeep_engine::game::CreatureRef::Player, None);
+        enemies = g.living_enemies();
+        // Several rounds, so that the walkers spread out along their paths.
+        for _ in 0..5 {
+            let step = g.step;
+            g.run_step(&world, Act::Wait, rustkeep_engine::game::CreatureRef::Player, None);
+            let start = Instant::now();
+            let turns = g.enemy_turns(&world, step);
+            let t = start.elapsed().as_secs_f64();
+            times.push(t / turns.len().max(1) as f64);
+        }
+    }
+    let p50 = median(times.clone());
+    vec![ExtraFigure {
+        figure: format!("engine: one enemy turn, {enemies} enemies in a 30 × 30 room"),
+        value: format!("{:.4} ms (median of {})", p50 * 1e3, times.len()),
+        target: "≤ 0.1 ms".into(),
+        ok: Some(p50 <= 1e-4),
+        json: json!({ "enemies": enemies, "median_s": p50 }),
+    }]
+}

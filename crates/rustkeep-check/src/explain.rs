@@ -196,6 +196,21 @@ docs! {
         "[[prefabs]]\nid = \"mymod:hall\"\ngrid = \"\"\"\n#####\n#.x.#\n####\n\"\"\"",
         "Use only the seven glyphs and pad every row to the same width."
     }
+    PrefabNpcMismatch => {
+        "The grid of a prefab has a different number of `n` glyphs than entries in its `npcs` list. The i-th `n` in reading order (row by row, left to right) is the i-th NPC of the list: an `n` without an NPC stays an empty floor tile, and an NPC without an `n` never appears. The warning sits on `npcs` (on the grid when `npcs` is missing).",
+        "[[prefabs]]\nid = \"mymod:hall\"\nnpcs = [\"mymod:elder\"]\ngrid = \"\"\"\n#######\n#n.@.n#\n###+###\n\"\"\"",
+        "Name one NPC per `n` glyph, in reading order, or turn the extra glyphs into floor (`.`)."
+    }
+    UnreachablePrefabTile => {
+        "A loot pile (`l`), enemy (`e`), NPC (`n`) or door (`+`) of a prefab cannot be reached from the entry point (`@`, else the first floor tile) by walking in the eight directions over tiles that are not walls: the player can never pick up that pile, meet that creature or NPC, or leave through that door. The warning sits on the grid; each unreachable glyph is a related location.",
+        "[[prefabs]]\nid = \"mymod:vault\"\ngrid = \"\"\"\n#######\n#.@.#l#\n#####+#\n\"\"\"",
+        "Open a way through the walls (diagonal gaps count), or move the glyph into the part the player can walk."
+    }
+    FloorWithoutExit => {
+        "A prefab that a floor uses has no door (`+`). Stepping onto a door is the only way to leave a room for the next room or floor, so a run that enters this room can never go on. The warning sits on the floor's `prefabs` entry naming the prefab; the prefab's grid is a related location.",
+        "[[floors]]\nid = \"mymod:cellar\"\ndepth = 1\nprefabs = [\"mymod:closet\"]\n\n[[prefabs]]\nid = \"mymod:closet\"\ngrid = \"\"\"\n#####\n#.@.#\n#####\n\"\"\"",
+        "Put a `+` into the prefab's walls, or take the prefab out of the floor's `prefabs`."
+    }
 }
 
 pub fn doc(code: Code) -> &'static CodeDoc {

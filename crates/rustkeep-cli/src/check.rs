@@ -93,7 +93,8 @@ pub fn run(args: Args) -> Result<u8, String> {
         let mut applied = 0;
         for (fid, text, n) in &edits {
             let path = project.file(*fid).disk_path.clone().expect("fixes apply to files on disk");
-            write_atomically(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            let text = keep_formatted(&project, *fid, text);
+            write_atomically(&path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             applied += n;
         }
         if applied > 0 {
@@ -176,14 +177,21 @@ fn print(s: &str) -> Result<(), String> {
 
 /// Writes through a temporary file in the same folder, then renames it over the target.
 pub fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "file".into());
-    let tmp = dir.join(format!(".{name}.rustkeep-tmp-{}", std::process::id()));
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
+    // A report may go into a folder that does not exist yet (`--format sarif:reports/x.sarif`).
+    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
     }
-    std::fs::rename(&tmp, path)
+    crate::atomic::write(path, text.as_bytes())
+}
+
+/// The fixed text of a file, formatted if the file was formatted before the fix (so that `--fix`
+/// never leaves a formatted file unformatted); else as the fixes left it.
+fn keep_formatted(project: &rustkeep_data::project::Project, fid: rustkeep_data::source::FileId, fixed: &str) -> String {
+    let f = project.file(fid);
+    let options = rustkeep_fmt::FormatOptions::from_config(&project.config.format, f.kind.into());
+    let was_formatted = rustkeep_fmt::format_for_comparison(&f.text, &options).is_ok_and(|t| t == *f.text);
+    match rustkeep_fmt::format_document(fixed, &options) {
+        Ok(t) if was_formatted => t,
+        _ => fixed.to_string(),
+    }
 }

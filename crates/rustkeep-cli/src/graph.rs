@@ -28,7 +28,7 @@ pub fn run(args: Args) -> Result<u8, String> {
     let text = match args.format {
         GraphFormat::Dot => g.dot(),
         GraphFormat::Json => {
-            let mut s = serde_json::to_string_pretty(&g.json()).map_err(|e| e.to_string())?;
+            let mut s = serde_json::to_string_pretty(&g.report()).map_err(|e| e.to_string())?;
             s.push('\n');
             s
         }

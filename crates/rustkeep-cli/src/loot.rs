@@ -10,9 +10,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rustkeep_check::analyze;
+use rustkeep_data::db::TableKind;
 use rustkeep_data::project::{load, Overlay, Project};
 use rustkeep_engine::loot::{evaluations_for, one_in, DropStat, LootDb, LootError, LootReport, SampleReport};
-use serde_json::{json, Value};
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use crate::Common;
 
@@ -115,29 +117,106 @@ fn data_error(e: &LootError, errors: usize) -> u8 {
     1
 }
 
-/// §6.2. `p_any` and `expected` are exact; `samples` only with `--samples`.
-pub fn to_json(r: &LootReport, samples: Option<&SampleReport>) -> Value {
-    let drops: Vec<Value> = r
-        .drops
-        .iter()
-        .map(|d| {
-            json!({
-                "id": d.id,
-                "p_any": d.p_any,
-                "expected": d.expected,
-                "affixes": d.affixes.iter().map(|a| json!({ "id": a.id, "p_any": a.p_any })).collect::<Vec<_>>(),
+/// The output of `rustkeep loot --format json` (docs/cli.md): the exact chances of one table.
+#[derive(Serialize, JsonSchema)]
+#[schemars(title = "rustkeep loot --format json", deny_unknown_fields)]
+pub struct LootJson<'a> {
+    /// The table's ID.
+    pub table: &'a str,
+    /// Whether the table gives items or affixes.
+    pub kind: TableKind,
+    /// The `--luck` given.
+    pub luck: f64,
+    /// The chance of one extra draw that luck gives: clamp(luck × balance.luck_factor, 0, 0.9).
+    #[schemars(range(min = 0.0, max = 0.9))]
+    pub p_extra: f64,
+    /// One record per item (for an affix table: per affix) the table can give, sorted by `p_any`
+    /// from high to low, then by ID. Exact values, accurate to better than 1e-9.
+    pub drops: Vec<JsonDrop<'a>>,
+    /// Frequencies measured over `--samples N` seeded evaluations; only with `--samples`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "JsonSamples")]
+    pub samples: Option<JsonSamples<'a>>,
+}
+
+/// What one evaluation of the table gives of one item or affix.
+#[derive(Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct JsonDrop<'a> {
+    /// The item's (for an affix table: the affix's) ID.
+    pub id: &'a str,
+    /// The probability that one evaluation yields at least one.
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub p_any: f64,
+    /// The expected total count per evaluation (for an affix table it equals `p_any`).
+    #[schemars(range(min = 0.0))]
+    pub expected: f64,
+    /// Per affix the item can carry: the probability that one evaluation yields at least one
+    /// instance of this item carrying it. Empty for affix tables.
+    pub affixes: Vec<JsonAffix<'a>>,
+}
+
+/// The chance of an item with one affix.
+#[derive(Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct JsonAffix<'a> {
+    /// The affix's ID.
+    pub id: &'a str,
+    /// The probability that one evaluation yields at least one instance of the item carrying it.
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub p_any: f64,
+}
+
+/// Sampled frequencies, to set beside the exact ones.
+#[derive(Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct JsonSamples<'a> {
+    /// The number of evaluations rolled.
+    #[schemars(range(min = 1))]
+    pub n: u64,
+    /// The `--seed` of the rolls.
+    pub seed: u64,
+    /// The outcomes seen at least once, sorted like the exact `drops`.
+    pub drops: Vec<JsonSampledDrop<'a>>,
+}
+
+/// How often one item or affix came up in the sampled evaluations.
+#[derive(Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct JsonSampledDrop<'a> {
+    /// The item's (for an affix table: the affix's) ID.
+    pub id: &'a str,
+    /// The share of evaluations that yielded at least one.
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub p_any: f64,
+    /// The mean count per evaluation.
+    #[schemars(range(min = 0.0))]
+    pub expected: f64,
+}
+
+/// `p_any` and `expected` are exact; `samples` only with `--samples`.
+pub fn to_json<'a>(r: &'a LootReport, samples: Option<&'a SampleReport>) -> LootJson<'a> {
+    LootJson {
+        table: &r.table,
+        kind: r.kind,
+        luck: r.luck,
+        p_extra: r.p_extra,
+        drops: r
+            .drops
+            .iter()
+            .map(|d| JsonDrop {
+                id: &d.id,
+                p_any: d.p_any,
+                expected: d.expected,
+                affixes: d.affixes.iter().map(|a| JsonAffix { id: &a.id, p_any: a.p_any }).collect(),
             })
-        })
-        .collect();
-    let mut v = json!({ "table": r.table, "kind": r.kind.as_str(), "luck": r.luck, "p_extra": r.p_extra, "drops": drops });
-    if let Some(s) = samples {
-        v["samples"] = json!({
-            "n": s.n,
-            "seed": s.seed,
-            "drops": s.drops.iter().map(|d| json!({ "id": d.id, "p_any": d.p_any, "expected": d.expected })).collect::<Vec<_>>(),
-        });
+            .collect(),
+        samples: samples.map(|s| JsonSamples {
+            n: s.n,
+            seed: s.seed,
+            drops: s.drops.iter().map(|d| JsonSampledDrop { id: &d.id, p_any: d.p_any, expected: d.expected }).collect(),
+        }),
     }
-    v
 }
 
 /// A percentage readable at any size: two decimals down to 0.1 %, then three significant digits.

@@ -6,19 +6,24 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
+mod arena;
+mod atomic;
+mod build_info;
 mod check;
+mod fmt;
+mod generate;
 mod graph;
 mod loot;
 mod play;
-mod play_line;
 mod render;
+mod schema;
 mod simulate;
 mod world;
 
 #[derive(Parser)]
-#[command(name = "rustkeep", version, about = "Validate, analyse and play-test rustkeep mods")]
+#[command(name = "rustkeep", version = build_info::long_version(), about = "Validate, analyse and play-test rustkeep mods")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -60,22 +65,24 @@ pub struct Common {
 enum Command {
     /// Validate a mod, several mods or a workspace (default: the current folder).
     Check(check::Args),
+    /// Format data files, `mod.toml` and `rustkeep.toml` in one canonical layout (see docs/formatting.md).
+    Fmt(fmt::Args),
     /// Exact drop chances of one loot table, optionally checked by sampled rolls (docs/loot.md).
     Loot(loot::Args),
     /// The language server on stdin/stdout (docs/editors/lsp.md).
     Lsp,
     /// Dry-run a scenario (docs/engine.md) and print the causal trace.
     Simulate(simulate::Args),
+    /// Many fights of a scenario's player against its enemies (or every option against every
+    /// creature): win rate, rounds, health left, loot (docs/arena.md).
+    Arena(arena::Args),
     /// The trigger graph: events, the triggers listening to them, the events they raise; cycles marked.
     Graph(graph::Args),
     /// Interactive play-test console on the loaded mods (reads commands from stdin).
     Play(play::Args),
-    /// Print the JSON Schema of a data file (for editors and other tools; docs/cli.md).
-    Schema {
-        /// `2020-12` (the default) or `07` (what Taplo and Tombi read).
-        #[arg(long, default_value = "2020-12")]
-        draft: String,
-    },
+    /// Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a
+    /// command's JSON output (docs/json-schemas.md).
+    Schema(schema::Args),
     /// What a diagnostic code means, an example, and how to fix or silence it.
     Explain {
         /// A diagnostic code such as `unknown-event`.
@@ -86,6 +93,25 @@ enum Command {
         /// `text` (default) or `markdown`.
         #[arg(long, default_value = "text")]
         format: String,
+    },
+    /// Print the completion script of a shell.
+    ///
+    /// For example `rustkeep completions bash > ~/.local/share/bash-completion/completions/rustkeep`.
+    /// The release archives ship every script in their `completions` folder.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page of rustkeep, or of one of its commands, as roff.
+    ///
+    /// For example `rustkeep man check | man -l -`. The release archives ship every page in their
+    /// `man` folder.
+    Man {
+        /// A command such as `check`; without one, the page of `rustkeep` itself.
+        command: Option<String>,
+        /// Write every page (`rustkeep.1` and `rustkeep-COMMAND.1`) into this folder instead, e.g. `~/.local/share/man/man1`.
+        #[arg(long, value_name = "DIR", conflicts_with = "command")]
+        out_dir: Option<PathBuf>,
     },
 }
 
@@ -100,13 +126,18 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Check(args) => check::run(args),
+        Command::Fmt(args) => fmt::run(args),
         Command::Loot(args) => loot::run(args),
         Command::Lsp => rustkeep_lsp::run().map(|()| 0).map_err(|e| format!("language server: {e}")),
         Command::Simulate(args) => simulate::run(args),
+        Command::Arena(args) => arena::run(args),
         Command::Graph(args) => graph::run(args),
         Command::Play(args) => play::run(args),
         Command::Explain { code, all, format } => explain(code, all, &format),
-        Command::Schema { draft } => schema(&draft),
+        Command::Schema(args) => schema::run(args),
+        Command::Completions { shell } => generate::print_completions(Cli::command(), shell),
+        Command::Man { command, out_dir: None } => generate::print_man_page(Cli::command(), command.as_deref()),
+        Command::Man { out_dir: Some(dir), .. } => generate::write_man_pages(Cli::command(), &dir),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -115,19 +146,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-fn schema(draft: &str) -> Result<u8, String> {
-    use rustkeep_data::schema::{data_file_schema, Draft};
-    let d = match draft {
-        "2020-12" => Draft::D2020_12,
-        "07" | "draft-07" => Draft::D07,
-        other => return Err(format!("unknown draft `{other}`: use 2020-12 or 07")),
-    };
-    let mut text = serde_json::to_string_pretty(&data_file_schema(d)).map_err(|e| e.to_string())?;
-    text.push('\n');
-    std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| e.to_string())?;
-    Ok(0)
 }
 
 fn explain(code: Option<String>, all: bool, format: &str) -> Result<u8, String> {

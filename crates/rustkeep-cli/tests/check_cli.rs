@@ -333,6 +333,19 @@ fn the_bundled_core_alone_and_the_examples_are_clean() {
     }
 }
 
+/// The bundled core's own diagnostics are never shown (it is the toolkit's data), so the core is
+/// also checked as a folder given by path, where every diagnostic counts: not even a warning.
+#[test]
+fn the_core_checked_as_a_folder_has_no_diagnostic_at_all() {
+    let t = TempDir::new("core_as_path");
+    copy_dir(&repo_root().join("crates/rustkeep-data/core"), &t.path("core"));
+    t.write("rustkeep.toml", "[workspace]\ncore = \"core\"\nmods = []\n");
+    let o = run(&t.0, &["check", "--format", "json", "--deny-warnings"]);
+    assert_eq!(json(&o)["diagnostics"], serde_json::json!([]), "{}", stdout(&o));
+    assert_eq!(code(&o), 0);
+    assert!(json(&o)["summary"]["files"].as_u64().unwrap() >= 11, "the core's files were checked: {}", stdout(&o));
+}
+
 /// A path that does not exist is an I/O failure: exit 2 and a message, not a diagnostic.
 #[test]
 fn a_missing_path_exits_with_2() {

@@ -1,4 +1,5 @@
-//! `docs/getting-started.md` is executable: this test replays the page in a temporary folder.
+//! `docs/getting-started.md` and `docs/arena.md` are executable: this test replays each page in a
+//! temporary folder.
 //!
 //! - A ```` ```toml ```` block directly preceded by a line that is only a file name in backticks and a
 //!   colon (`` `mod.toml`: ``) is written to that file, relative to the current folder.
@@ -8,15 +9,14 @@
 //! - A plain ```` ``` ```` block right after a `sh` block is the output of its last command: every
 //!   line of it, except those holding `…`, must appear in that output, in that order.
 //!
-//! The page must create a mod, `rustkeep check` it, `rustkeep loot` one of its tables and
-//! `rustkeep simulate` a scenario of it; the test fails if it stops doing any of them.
+//! Getting started must create a mod, `rustkeep check` it, `rustkeep loot` one of its tables and
+//! `rustkeep simulate` a scenario of it; the arena page must run `rustkeep arena` on the
+//! scenarios it writes. The test fails if a page stops doing any of them.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use rustkeep_testutil::{repo_path, repo_root, tools};
-
-const PAGE: &str = "docs/getting-started.md";
 
 #[derive(Debug)]
 enum Block {
@@ -112,8 +112,8 @@ fn expected_exit(comment: Option<&str>) -> i32 {
 struct TempDir(PathBuf);
 
 impl TempDir {
-    fn new() -> TempDir {
-        let dir = std::env::temp_dir().join(format!("rustkeep-docs-commands-{}", std::process::id()));
+    fn new(tag: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("rustkeep-docs-commands-{}-{tag}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("create the temp folder");
         TempDir(dir.canonicalize().expect("the temp folder exists"))
@@ -142,20 +142,27 @@ fn inside(root: &Path, dir: &Path) -> bool {
     dir.starts_with(root)
 }
 
-#[test]
-fn getting_started_commands_run_as_shown() {
-    let page = std::fs::read_to_string(repo_path(PAGE)).expect("read getting-started.md");
-    let tmp = TempDir::new();
+/// What replaying a page did: how many files it wrote and which subcommands ran successfully.
+struct Replay {
+    files_written: usize,
+    ran: Vec<String>,
+}
+
+/// Replays `page` (a path from the repository root) in a temporary folder of its own.
+fn replay(page: &str) -> Replay {
+    let text = std::fs::read_to_string(repo_path(page)).unwrap_or_else(|e| panic!("read {page}: {e}"));
+    let tag = page.rsplit('/').next().unwrap_or(page).trim_end_matches(".md");
+    let tmp = TempDir::new(tag);
     let mut cwd = tmp.0.clone();
     let mut last: Option<(String, String)> = None; // the last command and its output
     let mut ran: Vec<String> = Vec::new(); // subcommands run successfully
     let mut files_written = 0;
 
-    for block in blocks(&page) {
+    for block in blocks(&text) {
         match block {
             Block::File { name, body } => {
                 let path = cwd.join(&name);
-                assert!(inside(&tmp.0, &path), "`{name}` leaves the temp folder");
+                assert!(inside(&tmp.0, &path), "{page}: `{name}` leaves the temp folder");
                 std::fs::create_dir_all(path.parent().expect("a file has a folder")).expect("create the file's folder");
                 std::fs::write(&path, body).unwrap_or_else(|e| panic!("write {name}: {e}"));
                 files_written += 1;
@@ -201,17 +208,29 @@ fn getting_started_commands_run_as_shown() {
                             }
                             last = Some((line.clone(), text));
                         }
-                        _ => panic!("getting-started.md runs `{line}`; this test knows only mkdir, cd and rustkeep"),
+                        _ => panic!("{page} runs `{line}`; this test knows only mkdir, cd and rustkeep"),
                     }
                 }
             }
         }
     }
+    Replay { files_written, ran }
+}
 
+#[test]
+fn getting_started_commands_run_as_shown() {
+    let Replay { files_written, ran } = replay("docs/getting-started.md");
     assert!(files_written >= 4, "the page writes the mod's files (mod.toml and data files); it wrote {files_written}");
     for needed in ["check", "loot", "simulate"] {
         assert!(ran.iter().any(|c| c == needed), "the page must run `rustkeep {needed}` successfully; it ran {ran:?}");
     }
+}
+
+#[test]
+fn arena_page_commands_run_as_shown() {
+    let Replay { files_written, ran } = replay("docs/arena.md");
+    assert!(files_written >= 2, "the page writes the scenarios it fights; it wrote {files_written}");
+    assert!(ran.iter().filter(|c| *c == "arena").count() >= 2, "the page runs `rustkeep arena` on its scenarios; it ran {ran:?}");
 }
 
 #[test]

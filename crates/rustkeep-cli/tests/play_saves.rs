@@ -113,7 +113,7 @@ fn corrupt_or_truncated_saves_are_refused_clearly_and_change_nothing() {
         ("empty", Vec::new(), "not a valid save"),
         ("binary", vec![0xFF, 0x00, 0xC3, 0x28], "cannot read"),
         ("other format", text.replacen("\"rustkeep-save\"", "\"other-save\"", 1).into_bytes(), "not a rustkeep save"),
-        ("future version", text.replacen("\"version\": 1", "\"version\": 99", 1).into_bytes(), "version 99 is not supported"),
+        ("future version", text.replacen("\"version\": 2", "\"version\": 99", 1).into_bytes(), "version 99 is not supported"),
         ("bad generator", text.replacen("\"chacha8:", "\"chacha8:zz", 1).into_bytes(), "generator state"),
         ("negative health", text.replacen("\"health\": ", "\"health\": -", 1).into_bytes(), "not a valid save"),
     ];

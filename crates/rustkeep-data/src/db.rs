@@ -20,9 +20,13 @@ use crate::source::{FileKind, SourceFile};
 use crate::vocab::Registry;
 
 /// Whether a loot table gives items or affixes (docs/loot.md: a table holds one or the other).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// It serializes as `as_str` names it (`rustkeep loot --format json`); a test keeps the two equal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum TableKind {
+    /// An item table: its entries give items (and nested item tables).
     Items,
+    /// An affix table: its entries give affixes (and nested affix tables).
     Affixes,
 }
 
@@ -202,5 +206,12 @@ entries = [ { nothing = true, weight = 1 }, { table = "m:missing", weight = 1 } 
                 ("m:tie_items_first".to_string(), "items"),
             ]
         );
+    }
+
+    #[test]
+    fn table_kinds_serialize_as_their_names() {
+        for k in [TableKind::Items, TableKind::Affixes] {
+            assert_eq!(serde_json::to_value(k).unwrap(), k.as_str());
+        }
     }
 }

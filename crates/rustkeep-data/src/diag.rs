@@ -1,12 +1,20 @@
 //! Diagnostics are values (architecture invariant 5): a stable code, a severity, a primary span,
 //! related spans and an optional fix. Renderers live at the edges (CLI, LSP).
 
+use std::borrow::Cow;
+
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+
 use crate::source::FileId;
 use crate::text::Span;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// How bad a diagnostic is; `[lints]` levels change it per code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// Fails `rustkeep check` (exit code 1).
     Error,
+    /// Reported; fails `rustkeep check` only with `--deny-warnings`.
     Warning,
 }
 
@@ -27,7 +35,7 @@ macro_rules! codes {
 
         impl Code {
             pub const ALL: &'static [Code] = &[ $( Code::$variant, )* ];
-            pub fn name(self) -> &'static str {
+            pub const fn name(self) -> &'static str {
                 match self { $( Code::$variant => $name, )* }
             }
             pub fn default_severity(self) -> Severity {
@@ -80,6 +88,50 @@ codes! {
     UnusedLootTable = "unused-loot-table", Warning, "a loot table nothing references";
     SelfFeedingTrigger = "self-feeding-trigger", Warning, "a trigger's actions raise the event it listens to";
     InvalidPrefabGrid = "invalid-prefab-grid", Error, "ragged rows or an unknown glyph in a prefab grid";
+    PrefabNpcMismatch = "prefab-npc-mismatch", Warning, "a prefab has a different number of `n` glyphs than entries in `npcs`";
+    UnreachablePrefabTile = "unreachable-prefab-tile", Warning, "a loot pile, enemy, NPC or door of a prefab cannot be reached from its entry point";
+    FloorWithoutExit = "floor-without-exit", Warning, "a prefab used by a floor has no door, so the run cannot go on from it";
+}
+
+/// A code is written as its name (`unknown-event`) wherever it leaves the program: JSON output,
+/// `[lints]` keys, suppression comments.
+impl serde::Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Code {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Code, D::Error> {
+        let name = <Cow<'de, str>>::deserialize(d)?;
+        Code::from_name(&name).ok_or_else(|| serde::de::Error::unknown_variant(&name, CODE_NAMES))
+    }
+}
+
+/// The names of [`Code::ALL`], for serde's "expected one of" messages.
+const CODE_NAMES: &[&str] = &{
+    let mut names = [""; Code::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Code::ALL[i].name();
+        i += 1;
+    }
+    names
+};
+
+/// The schema of a code: one of the names of [`Code::ALL`], so a new code reaches every schema
+/// that mentions codes (`check --format json`, `[lints]`) without a second list.
+impl JsonSchema for Code {
+    fn schema_name() -> Cow<'static, str> {
+        "Code".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "A diagnostic code; every code is explained in docs/diagnostics.md and by `rustkeep explain CODE`.",
+            "type": "string",
+            "enum": CODE_NAMES,
+        })
+    }
 }
 
 /// A location: a file and a byte span in it.
@@ -144,4 +196,23 @@ pub fn toml_string(s: &str) -> String {
     }
     out.push('"');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// JSON output and `[lints]` spell codes and severities as their names.
+    #[test]
+    fn codes_and_severities_serialize_as_their_names() {
+        for &c in Code::ALL {
+            let v = serde_json::to_value(c).unwrap();
+            assert_eq!(v, c.name());
+            assert_eq!(serde_json::from_value::<Code>(v).unwrap(), c);
+        }
+        assert!(serde_json::from_value::<Code>("unknown-evnt".into()).is_err());
+        for s in [Severity::Error, Severity::Warning] {
+            assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
+        }
+    }
 }

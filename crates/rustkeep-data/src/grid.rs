@@ -7,20 +7,10 @@
 //! lowering rejects anything else), so a row's byte index is its column.
 
 use crate::model::Grid;
+use crate::vocab::glyph;
 
-/// Glyphs of a prefab grid with a meaning for the geometry.
-pub mod glyph {
-    pub const WALL: u8 = b'#';
-    pub const FLOOR: u8 = b'.';
-    pub const DOOR: u8 = b'+';
-    pub const PILE: u8 = b'l';
-    pub const ENEMY: u8 = b'e';
-    pub const NPC: u8 = b'n';
-    pub const ENTRY: u8 = b'@';
-}
-
-/// A tile position: column and row, 0-based.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+/// A tile position: column and row, 0-based. Saves write it as `{ "x": …, "y": … }`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default, serde::Serialize, serde::Deserialize)]
 pub struct Pos {
     pub x: i32,
     pub y: i32,
@@ -116,10 +106,18 @@ impl Grid {
 
     /// The glyph at a position (`None` outside the grid).
     pub fn glyph(&self, p: Pos) -> Option<u8> {
+        // Glyphs are ASCII (the lowering rejects anything else): a byte is a glyph.
         if !self.contains(p) {
             return None;
         }
         self.rows[p.y as usize].as_bytes().get(p.x as usize).copied()
+    }
+
+    /// The byte span of the glyph at `p` in its file, where the grid's literal allows it.
+    pub fn glyph_span(&self, p: Pos) -> Option<std::ops::Range<usize>> {
+        self.glyph(p)?;
+        let start = self.row_starts.get(p.y as usize)? + p.x as usize;
+        Some(start..start + 1)
     }
 
     /// Every position holding `g`, in reading order (row by row, left to right).
@@ -138,11 +136,11 @@ impl Grid {
     /// Where the player enters: the `@`, else the first plain floor tile in reading order (not a
     /// wall, door, pile, enemy or NPC), else the first tile that is no wall.
     pub fn entry(&self) -> Option<Pos> {
-        if let Some(p) = self.positions_of(glyph::ENTRY).first() {
+        if let Some(p) = self.positions_of(glyph::ENTRY as u8).first() {
             return Some(*p);
         }
         let first = |ok: &dyn Fn(u8) -> bool| self.rows.iter().enumerate().find_map(|(y, row)| row.bytes().position(ok).map(|x| Pos::new(x as i32, y as i32)));
-        first(&|b| b == glyph::FLOOR).or_else(|| first(&|b| b != glyph::WALL))
+        first(&|b| b == (glyph::FLOOR as u8)).or_else(|| first(&|b| b != (glyph::WALL as u8)))
     }
 
     /// Which tiles can be walked to from `from` over tiles that are not walls, moving in the eight
@@ -150,7 +148,7 @@ impl Grid {
     pub fn reachable_from(&self, from: Pos) -> Vec<bool> {
         let (w, h) = (self.width(), self.height());
         let mut seen = vec![false; (w.max(0) * h.max(0)) as usize];
-        if self.glyph(from).is_none_or(|g| g == glyph::WALL) {
+        if self.glyph(from).is_none_or(|g| g == (glyph::WALL as u8)) {
             return seen;
         }
         let mut queue = std::collections::VecDeque::from([from]);
@@ -159,7 +157,7 @@ impl Grid {
             for d in Dir::ALL {
                 let q = p.step(d);
                 match self.glyph(q) {
-                    Some(g) if g != glyph::WALL && !seen[(q.y * w + q.x) as usize] => {
+                    Some(g) if g != (glyph::WALL as u8) && !seen[(q.y * w + q.x) as usize] => {
                         seen[(q.y * w + q.x) as usize] = true;
                         queue.push_back(q);
                     }
@@ -173,7 +171,7 @@ impl Grid {
     /// The `l`, `e`, `n` and `+` glyphs that cannot be walked to from the entry point, in reading
     /// order (all of them when there is no entry point at all).
     pub fn unreachable_features(&self) -> Vec<(Pos, u8)> {
-        let features = [glyph::PILE, glyph::ENEMY, glyph::NPC, glyph::DOOR];
+        let features = [(glyph::LOOT_PILE as u8), (glyph::ENEMY as u8), (glyph::NPC as u8), (glyph::DOOR as u8)];
         let seen = self.entry().map(|e| self.reachable_from(e)).unwrap_or_default();
         let w = self.width();
         let mut out = Vec::new();
@@ -194,7 +192,7 @@ mod tests {
     use super::*;
 
     fn grid(s: &str) -> Grid {
-        Grid { rows: s.lines().map(str::to_string).collect() }
+        Grid { rows: s.lines().map(str::to_string).collect(), row_starts: Vec::new() }
     }
 
     #[test]

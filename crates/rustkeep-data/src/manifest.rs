@@ -2,6 +2,9 @@
 
 use toml::de::DeValue;
 
+mod shape;
+pub use shape::*;
+
 use crate::diag::{Code, Diagnostic, Loc, Severity};
 use crate::lower::parse_toml;
 use crate::model::Sp;
@@ -21,8 +24,6 @@ pub struct Manifest {
     pub depends: Vec<Sp<String>>,
     pub load_after: Vec<Sp<String>>,
 }
-
-const MOD_FIELDS: &[&str] = &["id", "name", "version", "depends", "load_after"];
 
 fn diag(out: &mut Vec<Diagnostic>, file: FileId, code: Code, span: Span, msg: impl Into<String>) {
     out.push(Diagnostic::new(code, Loc { file, span }, msg));
@@ -116,7 +117,7 @@ pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -
                 },
                 "depends" => m.depends = string_list(&mut out, file, "depends", v),
                 "load_after" => m.load_after = string_list(&mut out, file, "load_after", v),
-                other => unknown_key(&mut out, file, other, k.span(), MOD_FIELDS, "`[mod]`"),
+                other => unknown_key(&mut out, file, other, k.span(), &vocab::config_key_names(vocab::MOD_KEYS), "`[mod]`"),
             }
         }
         if !t.iter().any(|(k, _)| k.get_ref().as_ref() == "id") {
@@ -136,10 +137,14 @@ fn is_semver(s: &str) -> bool {
 }
 
 /// A lint level from `rustkeep.toml [lints]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum Level {
+    /// The code is not reported.
     Allow,
+    /// The code is reported as a warning.
     Warn,
+    /// The code is reported as an error.
     Deny,
 }
 
@@ -161,6 +166,36 @@ pub struct WorkspaceConfig {
     /// `core = "path"`; `None` = bundled.
     pub core: Option<Sp<String>>,
     pub lints: Vec<(Code, Level)>,
+    /// `[format]`: options of `rustkeep fmt`.
+    pub format: FormatConfig,
+}
+
+/// `[format]` in `rustkeep.toml`; `None` where the key is absent (the formatter's default holds).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FormatConfig {
+    pub line_width: Option<usize>,
+    pub reorder_keys: Option<bool>,
+}
+
+/// Reads `[format]`; a key of the wrong type or out of range is reported and left at its default.
+fn read_format(out: &mut Vec<Diagnostic>, file: FileId, t: &toml::de::DeTable<'_>) -> FormatConfig {
+    let mut cfg = FormatConfig::default();
+    for (k, v) in t.iter() {
+        match (k.get_ref().as_ref(), v.get_ref()) {
+            ("line_width", DeValue::Integer(i)) => match i64::from_str_radix(i.as_str(), i.radix()) {
+                Ok(n) if vocab::LINE_WIDTH_RANGE.contains(&n) => cfg.line_width = Some(n as usize),
+                _ => {
+                    let (lo, hi) = (vocab::LINE_WIDTH_RANGE.start(), vocab::LINE_WIDTH_RANGE.end());
+                    diag(out, file, Code::WrongType, v.span(), format!("`line_width` must be an integer from {lo} to {hi}"))
+                }
+            },
+            ("reorder_keys", DeValue::Boolean(b)) => cfg.reorder_keys = Some(*b),
+            ("line_width", _) => diag(out, file, Code::WrongType, v.span(), "`line_width` must be an integer such as 100"),
+            ("reorder_keys", _) => diag(out, file, Code::WrongType, v.span(), "`reorder_keys` must be `true` or `false`"),
+            (other, _) => unknown_key(out, file, other, k.span(), &vocab::config_key_names(vocab::FORMAT_KEYS), "`[format]`"),
+        }
+    }
+    cfg
 }
 
 /// Reads a `rustkeep.toml`.
@@ -195,7 +230,7 @@ pub fn read_workspace(file: FileId, text: &str) -> (WorkspaceConfig, Vec<Diagnos
                             }
                         }
                         ("mods" | "core", _) => diag(&mut out, file, Code::WrongType, v.span(), format!("`{}` has the wrong type", k.get_ref())),
-                        (other, _) => unknown_key(&mut out, file, other, k.span(), &["mods", "core"], "`[workspace]`"),
+                        (other, _) => unknown_key(&mut out, file, other, k.span(), &vocab::config_key_names(vocab::WORKSPACE_KEYS), "`[workspace]`"),
                     }
                 }
             }
@@ -218,8 +253,9 @@ pub fn read_workspace(file: FileId, text: &str) -> (WorkspaceConfig, Vec<Diagnos
                     cfg.lints.push((code, level));
                 }
             }
-            ("workspace" | "lints", _) => diag(&mut out, file, Code::WrongType, value.span(), format!("`{}` must be a table", key.get_ref())),
-            (other, _) => unknown_key(&mut out, file, other, key.span(), &["workspace", "lints"], "`rustkeep.toml`"),
+            ("format", DeValue::Table(t)) => cfg.format = read_format(&mut out, file, t),
+            ("workspace" | "lints" | "format", _) => diag(&mut out, file, Code::WrongType, value.span(), format!("`{}` must be a table", key.get_ref())),
+            (other, _) => unknown_key(&mut out, file, other, key.span(), &vocab::config_key_names(vocab::WORKSPACE_TABLES), "`rustkeep.toml`"),
         }
     }
     (cfg, out)

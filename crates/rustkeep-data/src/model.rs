@@ -192,6 +192,9 @@ pub struct LootEntry {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Grid {
     pub rows: Vec<String>,
+    /// Where each row starts in the file (byte offsets), when the literal holds the rows verbatim
+    /// (no escapes); empty otherwise. Diagnostics point at single glyphs through it.
+    pub row_starts: Vec<usize>,
 }
 
 /// The value of a registry field, by its [`crate::vocab::FieldType`].

@@ -6,8 +6,8 @@
 
 use crate::vocab::{
     FieldDef, FieldType, TargetPresence, ACTIONS, ACTION_ALIASES, ACTION_FIELD, AI_FIELDS, ATTRIBUTES, BALANCE_FIELDS, CHECKS, CHECK_ALIASES, CHECK_FIELD,
-    DAMAGE_TYPES, EVENTS, EVENT_ALIASES, GRID_GLYPHS, ITEM_SLOTS, LOOT_ENTRY_FIELDS, MODIFIER_FIELDS, NOT_FIELD, OUTCOMES, REGISTRIES, TRIGGER_FIELDS,
-    WHEN_FIELDS, WHO,
+    DAMAGE_TYPES, EVENTS, EVENT_ALIASES, GRID_GLYPHS, ITEM_SLOTS, LOOT_ENTRY_FIELDS, MANIFEST_TABLES, MODIFIER_FIELDS, NOT_FIELD, OUTCOMES, REGISTRIES,
+    TRIGGER_FIELDS, WHEN_FIELDS, WHO, WORKSPACE_TABLES,
 };
 use std::fmt::Write;
 
@@ -47,6 +47,7 @@ pub fn reference_markdown() -> String {
     line(o, "- [Checks](#checks) (conditions)");
     line(o, "- [Actions](#actions)");
     line(o, "- [Attributes](#attributes), [damage types](#damage-types), [`who`](#who), [item slots](#item-slots), [prefab glyphs](#prefab-glyphs)");
+    line(o, "- [`mod.toml` and `rustkeep.toml`](#modtoml-and-rustkeeptoml)");
     line(o, "- [Names that are not vocabulary](#names-that-are-not-vocabulary)");
     line(o, "");
 
@@ -226,6 +227,8 @@ pub fn reference_markdown() -> String {
     }
     line(o, "");
 
+    config_files(o);
+
     line(o, "## Names that are not vocabulary");
     line(o, "");
     line(o, "Names modders often reach for, and what `rustkeep check` suggests instead.");
@@ -274,6 +277,39 @@ pub fn event_sides_table() -> String {
         line(o, &format!("| [`{}`](reference.md#{}) | {} | {} |", e.name, e.name, cell(e.source), target));
     }
     out
+}
+
+/// The tables and keys of `mod.toml` and `rustkeep.toml`.
+fn config_files(o: &mut String) {
+    line(o, "## `mod.toml` and `rustkeep.toml`");
+    line(o, "");
+    line(o, "A mod's manifest and a workspace's settings. An unknown key is `unknown-field`; `rustkeep fmt` writes the");
+    line(o, "keys of each table in the order below ([formatting](formatting.md)).");
+    line(o, "");
+    for (file, tables) in [("mod.toml", MANIFEST_TABLES), ("rustkeep.toml", WORKSPACE_TABLES)] {
+        for t in tables {
+            line(o, &format!("### `[{}]` in `{file}`", t.name));
+            line(o, "");
+            line(o, &format!("{}{}", t.doc, if t.required { " Required." } else { "" }));
+            line(o, "");
+            if t.keys.is_empty() {
+                line(o, &format!("Keys: {}.", cell(t.value)));
+                line(o, "");
+                continue;
+            }
+            line(o, "| key | value | required | default | description |");
+            line(o, "|---|---|---|---|---|");
+            for k in t.keys {
+                let default = match (k.default, k.required) {
+                    (Some(d), _) => format!("`{d}`"),
+                    (None, true) => "—".to_string(),
+                    (None, false) => "absent".to_string(),
+                };
+                line(o, &format!("| `{}` | {} | {} | {} | {} |", k.name, cell(k.value), if k.required { "yes" } else { "no" }, default, cell(k.doc)));
+            }
+            line(o, "");
+        }
+    }
 }
 
 /// "a" or "an" before a noun (the registry nouns: item, affix, NPC, …).

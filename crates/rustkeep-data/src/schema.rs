@@ -1,7 +1,13 @@
 //! The JSON Schema of a data file (`rustkeep schema`, docs/cli.md), generated from the same field tables the loader
 //! walks ([`crate::vocab`]), so the schema cannot drift from the validator. Editors with only a
 //! generic TOML extension (Taplo / Even Better TOML, Tombi) get structure, enums and docs from it.
+//!
+//! Every other schema (`mod.toml`, `rustkeep.toml`, the JSON the commands print) is derived from
+//! serde types with `schemars` through [`derived`]; `rustkeep schema --for …` lists them all.
 
+use schemars::generate::SchemaSettings;
+use schemars::transform::{RecursiveTransform, RestrictFormats};
+use schemars::{JsonSchema, Schema};
 use serde_json::{json, Map, Value};
 
 use crate::vocab::*;
@@ -16,6 +22,42 @@ pub enum Draft {
 }
 
 impl Draft {
+    /// Both dialects, the default first.
+    pub const ALL: [Draft; 2] = [Draft::D2020_12, Draft::D07];
+
+    /// The name `rustkeep schema --draft` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Draft::D2020_12 => "2020-12",
+            Draft::D07 => "07",
+        }
+    }
+
+    /// The dialect named `name` (`2020-12`, `07` or `draft-07`).
+    pub fn from_name(name: &str) -> Option<Draft> {
+        match name {
+            "2020-12" => Some(Draft::D2020_12),
+            "07" | "draft-07" => Some(Draft::D07),
+            _ => None,
+        }
+    }
+
+    /// What the committed file of a schema in this dialect is called: `STEM.schema.json` for
+    /// 2020-12, `STEM.draft-07.schema.json` for draft-07.
+    pub fn file_name(self, stem: &str) -> String {
+        match self {
+            Draft::D2020_12 => format!("{stem}.schema.json"),
+            Draft::D07 => format!("{stem}.draft-07.schema.json"),
+        }
+    }
+
+    fn settings(self) -> SchemaSettings {
+        match self {
+            Draft::D2020_12 => SchemaSettings::draft2020_12(),
+            Draft::D07 => SchemaSettings::draft07(),
+        }
+    }
+
     fn uri(self) -> &'static str {
         match self {
             Draft::D2020_12 => "https://json-schema.org/draft/2020-12/schema",
@@ -116,6 +158,58 @@ fn tagged(d: Draft, tag: &str, name: &str, doc: &str, fields: &[FieldDef], with_
     described(o, doc)
 }
 
+/// What a derived schema describes, which decides how serde types map to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A TOML file a user writes and `rustkeep` reads: the types as they deserialize; an
+    /// optional key may be left out but is never `null`, since TOML has no null.
+    Toml,
+    /// JSON that `rustkeep` prints: the types as they serialize, `null` where they print it.
+    Json,
+}
+
+/// The schema of the serde type `T` in dialect `d`. Doc comments are descriptions; formats that
+/// only name a Rust type (`uint32`, `double`) are left out, since they are none of the standard's.
+pub fn derived<T: JsonSchema>(d: Draft, kind: Kind) -> Schema {
+    let mut settings = match kind {
+        Kind::Toml => d.settings().for_deserialize(),
+        Kind::Json => d.settings().for_serialize(),
+    };
+    if kind == Kind::Toml {
+        // Before the dialect's own transforms: taking `null` out of `anyOf` can leave a `$ref`
+        // beside a description, which draft-07 then wraps in `allOf`.
+        settings.transforms.insert(0, Box::new(RecursiveTransform(toml_has_no_null)));
+    }
+    settings.with_transform(RestrictFormats::default()).into_generator().into_root_schema_for::<T>()
+}
+
+/// Takes `null` out of a schema: from a list of types, and as an alternative of `anyOf` /
+/// `oneOf` (where `Option<T>` puts it). An absent key is how TOML says "none".
+fn toml_has_no_null(schema: &mut Schema) {
+    let Some(obj) = schema.as_object_mut() else { return };
+    if let Some(Value::Array(types)) = obj.get_mut("type") {
+        types.retain(|t| t != "null");
+        if let [only] = types.as_slice() {
+            let only = only.clone();
+            obj.insert("type".into(), only);
+        }
+    }
+    for key in ["anyOf", "oneOf"] {
+        let Some(Value::Array(alternatives)) = obj.get_mut(key) else { continue };
+        alternatives.retain(|a| a.get("type") != Some(&Value::from("null")));
+        if let [only] = alternatives.as_slice() {
+            // One alternative left: it is the schema, with the siblings (description, default).
+            let only = only.clone();
+            obj.remove(key);
+            if let Value::Object(inner) = only {
+                for (k, v) in inner {
+                    obj.entry(k).or_insert(v);
+                }
+            }
+        }
+    }
+}
+
 /// The schema of one data file.
 pub fn data_file_schema(d: Draft) -> Value {
     let mut defs = Map::new();
@@ -163,7 +257,6 @@ pub fn data_file_schema(d: Draft) -> Value {
     props.insert(BALANCE_KEY.into(), described(object(d, BALANCE_FIELDS, &[]), "Balance settings; core's values are defaults a mod may set."));
     let mut root = json!({
         "$schema": d.uri(),
-        "$id": "https://rustkeep.invalid/schemas/rustkeep.schema.json",
         "title": "rustkeep mod data file",
         "description": "A data file of a rustkeep mod: registry arrays ([[items]], [[quests]], …) and at most the table [balance].",
         "type": "object",

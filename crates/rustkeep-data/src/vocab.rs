@@ -7,15 +7,20 @@
 //! row here. Every name is written once, in `vocab::names`: the rows below are built from those
 //! constants, and code elsewhere reads fields, attributes and payload keys through them.
 
+mod config;
 mod names;
 mod registries;
 
+pub use config::*;
 pub use names::{attr, damage, field, glyph, outcome, payload, slot, who};
 pub use registries::*;
 
 /// At most this many events are handled in one step (one turn); the rest are dropped with a
 /// warning. Self-feeding triggers are cut off here.
 pub const EVENT_CAP: usize = 100;
+
+/// The item prices are paid in: shops sell for it and buy for it (docs/engine.md, "Shops").
+pub const CURRENCY: &str = "core:gold";
 
 /// The key of the singleton `[balance]` table of a data file (beside the registry arrays).
 pub const BALANCE_KEY: &str = "balance";
@@ -611,6 +616,8 @@ macro_rules! segment_chars {
 
 /// A mod id, and so the namespace of an ID, as a regular expression.
 pub const NAMESPACE_GRAMMAR: &str = namespace_grammar!();
+/// A mod id as an anchored regular expression (the JSON Schemas of `mod.toml`).
+pub const NAMESPACE_PATTERN: &str = concat!("^", namespace_grammar!(), "$");
 /// The characters of one `/`-separated segment of an ID's name, as a character-class body.
 pub const SEGMENT_CHARS: &str = segment_chars!();
 /// An ID, `namespace:name`, as a regular expression (unanchored, for messages).
@@ -639,6 +646,11 @@ pub fn namespace_of(id: &str) -> &str {
         None => "",
     }
 }
+
+/// The version of the data language these tables describe (what `rustkeep --version` reports).
+/// A new event, check, action or field raises the minor number; a change that makes valid data
+/// invalid, or valid data mean something else, raises the major one.
+pub const LANGUAGE_VERSION: &str = "1.1";
 
 #[cfg(test)]
 mod tests;

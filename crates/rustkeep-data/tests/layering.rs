@@ -1,7 +1,7 @@
 //! The crate layering, as `cargo metadata` reports it (docs/ARCHITECTURE.md, "Crate map"):
 //!
 //! ```text
-//! rustkeep-data → { rustkeep-check, rustkeep-engine } → rustkeep-lsp → rustkeep-cli
+//! rustkeep-data → { rustkeep-check, rustkeep-engine, rustkeep-fmt } → rustkeep-lsp → rustkeep-cli
 //! ```
 //!
 //! The validator and the engine are siblings: neither may depend on the other, not even for its
@@ -26,9 +26,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("rustkeep-data", &["rustkeep-testutil"]),
     ("rustkeep-check", &["rustkeep-testutil", "rustkeep-data"]),
     ("rustkeep-engine", &["rustkeep-testutil", "rustkeep-data"]),
-    ("rustkeep-lsp", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine"]),
-    ("rustkeep-cli", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-lsp"]),
-    ("rustkeep-bench", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-lsp", "rustkeep-cli"]),
+    ("rustkeep-fmt", &["rustkeep-testutil", "rustkeep-data"]),
+    ("rustkeep-lsp", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt"]),
+    ("rustkeep-cli", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-lsp"]),
+    ("rustkeep-bench", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-lsp", "rustkeep-cli"]),
 ];
 
 /// Crates that only tests may use: never a normal or build dependency of a product crate.
@@ -105,11 +106,11 @@ fn every_crate_depends_only_on_the_layers_below_it() {
 #[test]
 fn the_test_helpers_are_never_linked_into_the_product() {
     let graph = workspace_graph();
-    for (krate, edges) in &graph {
-        if let Some(e) = edges.iter().find(|e| e.linked && TEST_ONLY.contains(&e.to.as_str())) {
-            panic!("`{krate}` links `{}` into its library or binaries; it is for tests only (a dev-dependency)", e.to);
-        }
-    }
+    let linked: Vec<String> = graph
+        .iter()
+        .flat_map(|(krate, edges)| edges.iter().filter(|e| e.linked && TEST_ONLY.contains(&e.to.as_str())).map(move |e| format!("`{krate}` links `{}`", e.to)))
+        .collect();
+    assert!(linked.is_empty(), "test helpers linked into the product (they are for tests only: a dev-dependency):\n{}", linked.join("\n"));
 }
 
 #[test]

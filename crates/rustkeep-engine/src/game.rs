@@ -12,31 +12,47 @@
 //! - `actions`: the nine data actions (damage, heal, give_item, …).
 //! - `acts`: what a scenario step or a console command does (attack, pickup, talk, enter, use,
 //!   equip).
+//! - `dungeon`: floors and rooms of a played run, the map, the player's moves on it.
+//! - `trade`: shops' stock, prices, buying and selling.
+//! - `sheet`: the character sheet against the enemies present.
 //! - `events`: the event queue, worked off FIFO under the cap, and which triggers fire.
 //! - `steps`: one step = one turn, character creation, the final state.
+//! - `turns`: rounds — after the player's turn every living enemy takes its own, by its `ai`.
 
+use std::collections::HashMap;
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::{Arc, Mutex};
 
 use rustkeep_data::db::Database;
+use rustkeep_data::grid::Dir;
 use rustkeep_data::model::{ActionData, Entry};
 use rustkeep_data::project::Project;
+use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::{attr, field, EventKind, Registry};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value as Json};
+use serde_json::{json, Value as Json};
 
 use crate::loot::LootDb;
+use crate::payload::Payload;
 use crate::rng::Rng;
 use crate::trace::Trace;
 
 mod actions;
 mod acts;
 mod attributes;
+mod dungeon;
 mod events;
+mod sheet;
 mod state;
 mod steps;
+mod trade;
+mod turns;
 
 pub use attributes::describe_condition;
+pub use dungeon::{floor_order, Dungeon};
+pub use sheet::{shown, SheetLine};
 pub use state::{describe_items, payload_value, round_half_away, Creature, CreatureRef, Enemy, Event, ItemInstance, QuestProgress, StatusInstance};
+pub use trade::{buy_price, sell_price, Trade};
 
 /// The player's base attributes where the scenario or console sets none. The player has no
 /// creature entry; these make an unequipped character playable (20 health, 1 damage with fists).
@@ -47,6 +63,9 @@ pub struct World {
     pub project: Project,
     pub db: Database,
     pub loot: LootDb,
+    /// `file:line` of every trigger a trace has named, made once: a turn at the event cap names
+    /// the same few triggers thousands of times.
+    places: Mutex<HashMap<(FileId, usize), Arc<str>>>,
 }
 
 impl World {
@@ -55,7 +74,7 @@ impl World {
     /// validator's analysis), because broken data would run only half.
     pub fn new(project: Project, db: Database) -> World {
         let loot = LootDb::new(&db);
-        World { project, db, loot }
+        World { project, db, loot, places: Mutex::default() }
     }
 
     /// The entry in force for an ID.
@@ -71,6 +90,12 @@ impl World {
     pub fn at(&self, entry: &Entry, span_start: usize) -> String {
         let f = self.project.file(entry.file);
         format!("{}:{}", f.path, f.index.line_of(span_start) + 1)
+    }
+
+    /// [`World::at`], shared: the same place is one string however often a trace names it.
+    pub fn place(&self, entry: &Entry, span_start: usize) -> Arc<str> {
+        let mut places = self.places.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        places.entry((entry.file, span_start)).or_insert_with(|| self.at(entry, span_start).into()).clone()
     }
 
     /// Every ID in force in a registry, sorted.
@@ -105,6 +130,19 @@ pub enum Act<'a> {
     Equip(&'a str),
     /// Append an event as given; nothing else happens.
     Inject(Event),
+    /// An enemy's own action: its first `ai` rule whose condition holds, else an attack on the
+    /// player when in reach, else a move towards the player (docs/engine.md, "Rounds").
+    EnemyTurn,
+    /// The start of a played run: the first floor (or the floor named), then its first room.
+    StartRun(Option<&'a str>),
+    /// The player moves one tile on the map (attacking, talking, leaving through a door, picking
+    /// up on the way).
+    Move(Dir),
+    /// The player waits a turn.
+    Wait,
+    /// The player drops one of the inventory entry at this index onto the tile it stands on (the
+    /// floor, without a map); no event.
+    Drop(usize),
 }
 
 impl Act<'_> {
@@ -118,6 +156,11 @@ impl Act<'_> {
             Act::Enter(p) => format!("{source} enters {p}"),
             Act::Use(i) => format!("{source} uses {i}"),
             Act::Equip(i) => format!("{source} equips {i}"),
+            Act::EnemyTurn => format!("{source} takes its turn"),
+            Act::StartRun(f) => format!("{source} enters the dungeon{}", f.map(|f| format!(" at {f}")).unwrap_or_default()),
+            Act::Move(d) => format!("{source} moves {}", d.name()),
+            Act::Wait => format!("{source} waits"),
+            Act::Drop(i) => format!("{source} drops inventory entry {i}"),
             Act::Inject(e) => {
                 format!("inject {} (source {}, target {})", e.kind.name(), e.source, e.target.map(|t| t.to_string()).unwrap_or_else(|| "-".into()))
             }
@@ -167,6 +210,42 @@ pub struct Game {
     /// Engine warnings of the run so far.
     #[serde(skip)]
     pub warnings: Vec<String>,
+    /// The dungeon of a played run: its floors, the rooms of this floor and the map of the room
+    /// the player is in. `None` in dry runs (`simulate`, the arena) and in saves of version 1.
+    #[serde(default)]
+    pub dungeon: Option<Dungeon>,
+    /// Each shop's stock, rolled the first time the shop opens and kept for the run.
+    #[serde(default)]
+    pub shops: BTreeMap<String, Vec<ItemInstance>>,
+    /// The shop the last `open_shop` opened, until the player leaves it (`play`'s trade screen).
+    #[serde(default)]
+    pub open_shop: Option<String>,
+    /// Whether the player left the deepest floor: the run is won (and over).
+    #[serde(default)]
+    pub won: bool,
+    /// The seed the game was started with (shown by `play`, so that a run can be reproduced).
+    #[serde(default)]
+    pub seed: u64,
+    /// How many enemies died in the run.
+    #[serde(default)]
+    pub kills: u64,
+    /// Whether steps record their causal trace. The arena turns it off: nobody reads the traces
+    /// of ten thousand fights, and building them is most of a fight's cost.
+    #[serde(skip, default = "tracing_on")]
+    pub tracing: bool,
+    /// During character creation: items given to the player are equipped into empty slots.
+    #[serde(skip)]
+    creating: bool,
+    /// Which entries each creature bears, remembered between attribute reads.
+    #[serde(skip)]
+    bearer_cache: attributes::BearerCache,
+    /// The entries of the started quests, remembered between events.
+    #[serde(skip)]
+    quest_entries: Vec<(String, Option<rustkeep_data::resolve::EntryRef>)>,
+}
+
+fn tracing_on() -> bool {
+    true
 }
 
 impl Game {
@@ -190,10 +269,29 @@ impl Game {
             over: false,
             trace: Trace::default(),
             warnings: Vec::new(),
+            dungeon: None,
+            shops: BTreeMap::new(),
+            open_shop: None,
+            won: false,
+            seed,
+            kills: 0,
+            tracing: true,
+            creating: false,
+            bearer_cache: Default::default(),
+            quest_entries: Vec::new(),
         }
     }
 
-    fn push(&mut self, kind: EventKind, source: CreatureRef, target: Option<CreatureRef>, payload: Map<String, Json>) {
+    /// A description for the trace, built only when a trace is recorded.
+    fn note(&self, describe: impl FnOnce() -> String) -> String {
+        if self.tracing {
+            describe()
+        } else {
+            String::new()
+        }
+    }
+
+    fn push(&mut self, kind: EventKind, source: CreatureRef, target: Option<CreatureRef>, payload: Payload) {
         let cause = self.trace.current;
         self.events.push_back(Event { kind, source, target, payload, cause });
     }
@@ -209,6 +307,11 @@ impl Game {
             Act::Enter(id) => self.enter(w, id),
             Act::Use(item) => self.use_item(w, source, item),
             Act::Equip(item) => self.equip(w, source, item),
+            Act::EnemyTurn => self.enemy_act(w, source),
+            Act::StartRun(f) => self.start_dungeon(w, f),
+            Act::Move(d) => self.player_move(w, d),
+            Act::Wait => json!({ "effect": format!("{source} waits") }),
+            Act::Drop(i) => self.drop_item(i),
             Act::Inject(ev) => {
                 let d = format!("injected {}", ev.kind.name());
                 self.events.push_back(Event { cause: None, ..ev });

@@ -7,8 +7,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rustkeep_data::vocab::{EventKind, Registry};
-use serde_json::{json, Value as Json};
+use rustkeep_data::vocab::{EventKind, FieldType, Registry, REGISTRIES};
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::Serialize;
+use serde_json::Value as Json;
 
 use crate::game::World;
 
@@ -26,8 +28,26 @@ pub struct Node {
 pub struct Edge {
     pub from: usize,
     pub to: usize,
-    /// `listens` or `raises`.
-    pub kind: &'static str,
+    pub kind: EdgeKind,
+}
+
+/// What an edge means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum EdgeKind {
+    /// From an event to an entry with a trigger `on` it.
+    Listens,
+    /// From an entry to an event its triggers' actions can raise (a quest: `quest_completed`).
+    Raises,
+}
+
+impl EdgeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EdgeKind::Listens => "listens",
+            EdgeKind::Raises => "raises",
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -40,6 +60,61 @@ pub struct Graph {
     pub cycles: Vec<Vec<usize>>,
 }
 
+/// The `kind` of an event node.
+const EVENT_KIND: &str = "event";
+
+/// The output of `rustkeep graph --format json` (docs/cli.md).
+#[derive(Serialize, JsonSchema)]
+#[schemars(title = "rustkeep graph --format json", deny_unknown_fields)]
+pub struct GraphReport<'a> {
+    /// The events (`event:NAME`), then the entries in force that bear triggers.
+    pub nodes: Vec<JsonNode<'a>>,
+    /// Sorted by the indices of their ends, then kind.
+    pub edges: Vec<JsonEdge<'a>>,
+    /// Each cycle as its node IDs, sorted; the cycles sorted by their first ID.
+    pub cycles: Vec<Vec<&'a str>>,
+}
+
+/// An event, or an entry bearing triggers.
+#[derive(Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct JsonNode<'a> {
+    /// `event:NAME` for an event; an entry's ID, prefixed with its registry (`items:…`) should it
+    /// ever equal an event node's.
+    pub id: &'a str,
+    /// `event`, or the kind of entry (the registry's noun).
+    #[schemars(schema_with = "node_kind_schema")]
+    pub kind: &'a str,
+    /// `FILE:LINE` of the entry's first trigger; `null` for events.
+    pub at: Option<&'a str>,
+    /// On a cycle.
+    pub cycle: bool,
+}
+
+/// An edge between an event and an entry.
+#[derive(Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct JsonEdge<'a> {
+    /// The ID of the node it starts at.
+    pub from: &'a str,
+    /// The ID of the node it ends at.
+    pub to: &'a str,
+    pub kind: EdgeKind,
+    /// Both ends lie on the same cycle.
+    pub cycle: bool,
+}
+
+/// The kinds a node can have: `event`, and the noun of every registry whose entries can bear
+/// triggers (a `triggers` field, or a quest's own `on`), from the vocabulary.
+fn node_kind_schema(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({ "type": "string", "enum": node_kinds() })
+}
+
+fn node_kinds() -> Vec<&'static str> {
+    let bearers = REGISTRIES.iter().filter(|r| r.fields.iter().any(|f| matches!(f.ty, FieldType::Triggers | FieldType::Event)));
+    std::iter::once(EVENT_KIND).chain(bearers.map(|r| r.noun)).collect()
+}
+
 fn event_id(e: EventKind) -> String {
     format!("event:{}", e.name())
 }
@@ -50,7 +125,7 @@ impl Graph {
         let mut index: BTreeMap<String, usize> = BTreeMap::new();
         for e in EventKind::all() {
             index.insert(event_id(e), g.nodes.len());
-            g.nodes.push(Node { id: event_id(e), kind: "event".into(), at: None });
+            g.nodes.push(Node { id: event_id(e), kind: EVENT_KIND.into(), at: None });
         }
         let mut edges: BTreeSet<Edge> = BTreeSet::new();
         for reg in Registry::ALL {
@@ -66,14 +141,14 @@ impl Graph {
                 g.nodes.push(Node { id: key, kind: reg.noun().into(), at: Some(w.at(entry, triggers[0].span.start)) });
                 for t in triggers {
                     let Some(on) = &t.on else { continue };
-                    edges.insert(Edge { from: index[&event_id(on.value)], to: n, kind: "listens" });
+                    edges.insert(Edge { from: index[&event_id(on.value)], to: n, kind: EdgeKind::Listens });
                     for a in &t.actions {
                         for e in a.kind.def().emits {
-                            edges.insert(Edge { from: n, to: index[&event_id(*e)], kind: "raises" });
+                            edges.insert(Edge { from: n, to: index[&event_id(*e)], kind: EdgeKind::Raises });
                         }
                     }
                     if reg == Registry::Quests {
-                        edges.insert(Edge { from: n, to: index[&event_id(EventKind::QuestCompleted)], kind: "raises" });
+                        edges.insert(Edge { from: n, to: index[&event_id(EventKind::QuestCompleted)], kind: EdgeKind::Raises });
                     }
                 }
             }
@@ -107,33 +182,64 @@ impl Graph {
         self.cycles.iter().any(|c| c.contains(&e.from) && c.contains(&e.to))
     }
 
+    /// The graph as `rustkeep graph --format json` prints it.
+    pub fn report(&self) -> GraphReport<'_> {
+        GraphReport {
+            nodes: self.nodes.iter().enumerate().map(|(i, n)| JsonNode { id: &n.id, kind: &n.kind, at: n.at.as_deref(), cycle: self.in_cycle[i] }).collect(),
+            edges: self
+                .edges
+                .iter()
+                .map(|e| JsonEdge { from: &self.nodes[e.from].id, to: &self.nodes[e.to].id, kind: e.kind, cycle: self.edge_in_cycle(e) })
+                .collect(),
+            cycles: self.cycles.iter().map(|c| c.iter().map(|i| self.nodes[*i].id.as_str()).collect()).collect(),
+        }
+    }
+
+    /// [`Graph::report`] as a JSON value.
     pub fn json(&self) -> Json {
-        json!({
-            "nodes": self.nodes.iter().enumerate().map(|(i, n)| json!({
-                "id": n.id, "kind": n.kind, "at": n.at, "cycle": self.in_cycle[i],
-            })).collect::<Vec<_>>(),
-            "edges": self.edges.iter().map(|e| json!({
-                "from": self.nodes[e.from].id, "to": self.nodes[e.to].id, "kind": e.kind, "cycle": self.edge_in_cycle(e),
-            })).collect::<Vec<_>>(),
-            "cycles": self.cycles.iter().map(|c| c.iter().map(|i| self.nodes[*i].id.clone()).collect::<Vec<_>>()).collect::<Vec<_>>(),
-        })
+        serde_json::to_value(self.report()).expect("the graph serializes")
     }
 
     pub fn dot(&self) -> String {
         let q = |s: &str| format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""));
         let mut out = String::from("digraph triggers {\n  rankdir=LR;\n  node [fontname=\"Helvetica\"];\n");
         for (i, n) in self.nodes.iter().enumerate() {
-            let shape = if n.kind == "event" { "ellipse" } else { "box" };
-            let label = if n.kind == "event" { n.id.trim_start_matches("event:").to_string() } else { format!("{}\\n({})", n.id, n.kind) };
+            let shape = if n.kind == EVENT_KIND { "ellipse" } else { "box" };
+            let label = if n.kind == EVENT_KIND { n.id.trim_start_matches("event:").to_string() } else { format!("{}\\n({})", n.id, n.kind) };
             let color = if self.in_cycle[i] { ", color=red, fontcolor=red" } else { "" };
             out.push_str(&format!("  {} [shape={shape}, label={}{color}];\n", q(&n.id), q(&label).replace("\\\\n", "\\n")));
         }
         for e in &self.edges {
-            let style = if e.kind == "listens" { "style=dashed" } else { "style=solid" };
+            let style = if e.kind == EdgeKind::Listens { "style=dashed" } else { "style=solid" };
             let color = if self.edge_in_cycle(e) { ", color=red, penwidth=2" } else { "" };
-            out.push_str(&format!("  {} -> {} [label={}, {style}{color}];\n", q(&self.nodes[e.from].id), q(&self.nodes[e.to].id), q(e.kind)));
+            out.push_str(&format!("  {} -> {} [label={}, {style}{color}];\n", q(&self.nodes[e.from].id), q(&self.nodes[e.to].id), q(e.kind.as_str())));
         }
         out.push_str("}\n");
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind an entry of the vocabulary can bear triggers under is in the schema's list, and
+    /// nothing else: the list is what the graph builder can produce.
+    #[test]
+    fn node_kinds_are_the_registries_that_bear_triggers() {
+        let kinds = node_kinds();
+        assert_eq!(kinds[0], "event");
+        for r in Registry::ALL {
+            let bears = r.def().fields.iter().any(|f| matches!(f.ty, FieldType::Triggers | FieldType::Event));
+            assert_eq!(kinds.contains(&r.noun()), bears, "{}", r.key());
+        }
+        assert!(kinds.contains(&Registry::Quests.noun()) && kinds.contains(&Registry::Items.noun()));
+    }
+
+    #[test]
+    fn edge_kinds_serialize_as_their_names() {
+        for k in [EdgeKind::Listens, EdgeKind::Raises] {
+            assert_eq!(serde_json::to_value(k).unwrap(), k.as_str());
+        }
     }
 }

@@ -3,9 +3,12 @@
 
 #![forbid(unsafe_code)]
 
+pub mod arena;
 pub mod game;
 pub mod graph;
 pub mod loot;
+pub mod map;
+pub mod payload;
 pub mod rng;
 pub mod save;
 pub mod scenario;

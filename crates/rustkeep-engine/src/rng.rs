@@ -43,6 +43,15 @@ impl Rng {
         Rng::from_key(key)
     }
 
+    /// The generator of run `run` of a batch seeded with `seed` (the arena): the key of
+    /// [`Rng::seeded`]`(seed)` on ChaCha stream `run`. Each run's numbers depend on the seed and its
+    /// own index alone, so results do not depend on how runs are spread over threads.
+    pub fn for_run(seed: u64, run: u64) -> Rng {
+        let mut r = Rng::seeded(seed);
+        r.inner.set_stream(run);
+        r
+    }
+
     /// A generator from a full 32-byte ChaCha key (stream 0, position 0).
     pub fn from_key(key: [u8; 32]) -> Rng {
         Rng { inner: ChaCha8Rng::from_seed(key) }

@@ -15,7 +15,10 @@ use serde::{Deserialize, Serialize};
 use crate::game::{Game, World};
 
 const FORMAT: &str = "rustkeep-save";
-const VERSION: u32 = 1;
+/// Version 2 holds the dungeon (floors, rooms, the map), the shops' stock and the open shop;
+/// version 1 saves (dry runs without a map) still load, into no room.
+const VERSION: u32 = 2;
+const OLDEST: u32 = 1;
 
 #[derive(Serialize, Deserialize)]
 struct SaveFile {
@@ -81,8 +84,8 @@ pub fn from_json(text: &str, w: &World) -> Result<(Game, Vec<String>), String> {
     if f.format != FORMAT {
         return Err(format!("not a rustkeep save (format `{}`)", f.format));
     }
-    if f.version != VERSION {
-        return Err(format!("save version {} is not supported (this build reads version {VERSION})", f.version));
+    if !(OLDEST..=VERSION).contains(&f.version) {
+        return Err(format!("save version {} is not supported (this build reads versions {OLDEST} to {VERSION})", f.version));
     }
     let mut g = f.game;
     // Health never goes below 0: a save saying otherwise was edited or damaged.
@@ -131,6 +134,29 @@ pub fn from_json(text: &str, w: &World) -> Result<(Game, Vec<String>), String> {
         if !keep(w, Registry::Prefabs, &r, "the game", "prefab", &mut warnings) {
             g.room = None;
         }
+    }
+    for (shop, stock) in g.shops.iter_mut() {
+        stock.retain(|i| keep(w, Registry::Items, &i.item, shop, "item", &mut warnings));
+    }
+    if let Some(d) = &mut g.dungeon {
+        let where_ = d.map.prefab.clone().unwrap_or_else(|| "the room".into());
+        d.map.loot.retain(|l| keep(w, Registry::Items, &l.item.item, &where_, "item", &mut warnings));
+        d.map.npcs.retain(|n| keep(w, Registry::Npcs, &n.npc, &where_, "NPC", &mut warnings));
+        d.map.piles.retain(|p| p.table.as_ref().is_none_or(|t| keep(w, Registry::LootTables, t, &where_, "loot table", &mut warnings)));
+        let alive: Vec<usize> = g.enemies.iter().map(|e| e.index).collect();
+        d.map.enemies.retain(|i, _| alive.contains(i));
+        // Rooms and floors still to come: the ones that vanished are skipped.
+        let (room, floor) = (d.room, d.floor);
+        let mut k = 0;
+        d.rooms.retain(|r| {
+            k += 1;
+            k - 1 <= room || keep(w, Registry::Prefabs, r, "the floor", "prefab", &mut warnings)
+        });
+        let mut k = 0;
+        d.floors.retain(|f| {
+            k += 1;
+            k - 1 <= floor || keep(w, Registry::Floors, f, "the dungeon", "floor", &mut warnings)
+        });
     }
     g.warnings.extend(warnings.iter().cloned());
     Ok((g, warnings))

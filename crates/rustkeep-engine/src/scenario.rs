@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use rustkeep_data::grid::Dir;
 use rustkeep_data::lower::lower_file;
 use rustkeep_data::model::ActionData;
 use rustkeep_data::project::{load, Overlay, Project};
@@ -15,12 +16,15 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value as Json};
 
 use crate::game::{Act, CreatureRef, Event, Game, ItemInstance, World};
+use crate::payload::Payload;
 use crate::trace::StepTrace;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawScenario {
     seed: Option<u64>,
+    #[serde(default)]
+    enemies_act: bool,
     #[serde(default)]
     mods: Vec<String>,
     #[serde(default)]
@@ -77,6 +81,12 @@ struct RawStep {
     #[serde(rename = "use")]
     use_: Option<String>,
     equip: Option<String>,
+    /// Enter the dungeon: `true` (its first floor) or a floor's ID (start there).
+    start: Option<toml::Value>,
+    /// Move the player one tile on the map: n, ne, e, se, s, sw, w, nw.
+    #[serde(rename = "move")]
+    move_: Option<String>,
+    wait: Option<bool>,
 }
 
 /// What a step does.
@@ -90,6 +100,10 @@ pub enum StepKind {
     Enter(String),
     Use(String),
     Equip(String),
+    /// Enter the dungeon, at its first floor or at the floor named.
+    Start(Option<String>),
+    Move(Dir),
+    Wait,
 }
 
 #[derive(Clone, Debug)]
@@ -103,6 +117,8 @@ pub struct Step {
 #[derive(Clone, Debug)]
 pub struct Scenario {
     pub seed: u64,
+    /// Whether every living enemy takes its own turn after each step of the player.
+    pub enemies_act: bool,
     pub mods: Vec<String>,
     pub options: Vec<String>,
     pub items: Vec<ItemInstance>,
@@ -162,6 +178,7 @@ impl Scenario {
             .collect();
         Ok(Scenario {
             seed: raw.seed.unwrap_or(0),
+            enemies_act: raw.enemies_act,
             mods: raw.mods,
             options: raw.player.options,
             items,
@@ -182,10 +199,13 @@ impl Scenario {
             s.enter.is_some(),
             s.use_.is_some(),
             s.equip.is_some(),
+            s.start.is_some(),
+            s.move_.is_some(),
+            s.wait.is_some(),
         ];
         let n = acts.iter().filter(|a| **a).count();
         if n != 1 {
-            return Err(format!("step {i}: a step does exactly one of attack, event, action, pickup, talk, enter, use, equip ({n} given)"));
+            return Err(format!("step {i}: a step does exactly one of attack, event, action, pickup, talk, enter, use, equip, start, move, wait ({n} given)"));
         }
         let source = match &s.source {
             Some(x) => creature_ref(x, "source", i)?,
@@ -235,6 +255,20 @@ impl Scenario {
             StepKind::Use(n.clone())
         } else if let Some(n) = &s.equip {
             StepKind::Equip(n.clone())
+        } else if let Some(v) = &s.start {
+            match v {
+                toml::Value::Boolean(true) => StepKind::Start(None),
+                toml::Value::String(f) => StepKind::Start(Some(f.clone())),
+                _ => return Err(format!("step {i}: `start` is `true` (the first floor) or a floor's ID")),
+            }
+        } else if let Some(d) = &s.move_ {
+            let dir = Dir::from_name(d).ok_or_else(|| format!("step {i}: `move = \"{d}\"` is not a direction; the directions: n, ne, e, se, s, sw, w, nw"))?;
+            StepKind::Move(dir)
+        } else if let Some(w) = s.wait {
+            if !w {
+                return Err(format!("step {i}: `wait = false` does nothing; write `wait = true`"));
+            }
+            StepKind::Wait
         } else {
             unreachable!("exactly one act is present")
         };
@@ -273,6 +307,7 @@ impl Scenario {
                 StepKind::Talk(n) => need(&[Registry::Npcs], n, &what),
                 StepKind::Enter(n) => need(&[Registry::Prefabs, Registry::Floors], n, &what),
                 StepKind::Use(n) | StepKind::Equip(n) => need(&[Registry::Items], n, &what),
+                StepKind::Start(Some(f)) => need(&[Registry::Floors], f, &what),
                 StepKind::Action(a) => match a {
                     ActionData::GiveItem { item, .. } | ActionData::TakeItem { item, .. } => need(&[Registry::Items], &item.value, &what),
                     ActionData::ApplyStatus { status, .. } => need(&[Registry::Statuses], &status.value, &what),
@@ -324,13 +359,18 @@ impl Scenario {
 pub fn run_step(g: &mut Game, w: &World, s: &Step) -> StepTrace {
     let act = match &s.kind {
         StepKind::Attack => Act::Attack,
-        StepKind::Event(ev, payload) => Act::Inject(Event { kind: *ev, source: s.source, target: s.target, payload: payload.clone(), cause: None }),
+        StepKind::Event(ev, payload) => {
+            Act::Inject(Event { kind: *ev, source: s.source, target: s.target, payload: Payload::Raw(payload.clone()), cause: None })
+        }
         StepKind::Action(a) => Act::Action(a),
         StepKind::Pickup => Act::Pickup,
         StepKind::Talk(n) => Act::Talk(n),
         StepKind::Enter(n) => Act::Enter(n),
         StepKind::Use(n) => Act::Use(n),
         StepKind::Equip(n) => Act::Equip(n),
+        StepKind::Start(f) => Act::StartRun(f.as_deref()),
+        StepKind::Move(d) => Act::Move(*d),
+        StepKind::Wait => Act::Wait,
     };
     g.run_step(w, act, s.source, s.target)
 }
@@ -365,7 +405,11 @@ impl Report {
         let mut out = format!("seed {}\n", self.seed);
         out.push_str(&self.setup.human("setup"));
         for s in &self.steps {
-            out.push_str(&s.human(&format!("step {}", s.step)));
+            let title = match &s.source {
+                Some(who) => format!("step {} ({who}'s turn)", s.step),
+                None => format!("step {}", s.step),
+            };
+            out.push_str(&s.human(&title));
         }
         out.push_str("final\n");
         let p = &self.final_state["player"];
@@ -394,12 +438,17 @@ pub fn run(w: &World, sc: &Scenario) -> Result<Report, String> {
     sc.validate(w)?;
     let (mut g, setup) = sc.start(w);
     let mut steps = Vec::new();
-    for s in &sc.steps {
+    for (i, s) in sc.steps.iter().enumerate() {
         if g.over {
-            g.warnings.push(format!("the run ended before step {}; {} step(s) not run", g.step, sc.steps.len() - steps.len()));
+            g.warnings.push(format!("the run ended before step {}; {} step(s) not run", g.step, sc.steps.len() - i));
             break;
         }
-        steps.push(run_step(&mut g, w, s));
+        let trace = run_step(&mut g, w, s);
+        let (number, by_player) = (trace.step, s.source == CreatureRef::Player);
+        steps.push(trace);
+        if sc.enemies_act && by_player && !g.over {
+            steps.extend(g.enemy_turns(w, number));
+        }
     }
     Ok(Report { seed: sc.seed, setup, steps, final_state: g.final_json(w), warnings: g.warnings.clone() })
 }

@@ -2,6 +2,8 @@
 //! it (fired or not, and why not), and the renderers for JSON (keys stable, docs/cli.md) and for
 //! humans (an indented tree: an event raised while handling another sits below it).
 
+use std::sync::Arc;
+
 use serde_json::{json, Map, Value as Json};
 
 use crate::game::payload_value;
@@ -34,7 +36,7 @@ pub struct TraceTrigger {
     /// The entry ID of the trigger's bearer.
     pub owner: String,
     /// `file:line` of the trigger.
-    pub at: String,
+    pub at: Arc<str>,
     pub fired: bool,
     pub reason: Option<String>,
     /// For quests: `count/needed` after this event.
@@ -46,6 +48,9 @@ pub struct TraceTrigger {
 #[derive(Clone, Debug, PartialEq)]
 pub struct StepTrace {
     pub step: usize,
+    /// Whose turn it was, for the turns of enemies (`enemy:N`); a player step leaves it out, so
+    /// traces without enemy turns keep their shape.
+    pub source: Option<String>,
     /// What the step did, in words.
     pub act: String,
     /// What the act itself changed (before the queue was worked off).
@@ -57,7 +62,7 @@ impl TraceTrigger {
     pub fn json(&self) -> Json {
         let mut m = Map::new();
         m.insert("owner".into(), json!(self.owner));
-        m.insert("at".into(), json!(self.at));
+        m.insert("at".into(), json!(&*self.at));
         m.insert("fired".into(), json!(self.fired));
         if let Some(r) = &self.reason {
             m.insert("reason".into(), json!(r));
@@ -98,12 +103,15 @@ impl TraceEvent {
 
 impl StepTrace {
     pub fn json(&self) -> Json {
-        json!({
-            "step": self.step,
-            "act": self.act,
-            "effects": self.effects,
-            "events": self.events.iter().map(TraceEvent::json).collect::<Vec<_>>(),
-        })
+        let mut m = Map::new();
+        m.insert("step".into(), json!(self.step));
+        if let Some(s) = &self.source {
+            m.insert("source".into(), json!(s));
+        }
+        m.insert("act".into(), json!(self.act));
+        m.insert("effects".into(), Json::Array(self.effects.clone()));
+        m.insert("events".into(), Json::Array(self.events.iter().map(TraceEvent::json).collect()));
+        Json::Object(m)
     }
 
     /// The indented causal trace.

@@ -14,7 +14,7 @@ fn seen() -> (BTreeSet<String>, BTreeSet<String>) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let (mut events, mut actions) = (BTreeSet::new(), BTreeSet::new());
     let mut files = 0;
-    for e in std::fs::read_dir(&dir).expect("tests/golden").flatten() {
+    for e in std::fs::read_dir(&dir).expect("tests/golden").flatten().filter(|e| e.path().extension().is_some_and(|x| x == "json")) {
         let text = std::fs::read_to_string(e.path()).expect("a readable golden trace");
         let json: Value = serde_json::from_str(&text).unwrap_or_else(|err| panic!("{}: {err}", e.path().display()));
         files += 1;

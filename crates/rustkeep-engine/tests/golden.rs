@@ -70,6 +70,20 @@ fn every_scenario_has_a_current_golden_trace() {
     ensure_folder_contents(&repo_path(GOLDEN_DIR), ".json", &traces, &source);
 }
 
+/// The human trace (`rustkeep simulate` without `--format`) of every scenario, beside its JSON.
+#[test]
+fn every_scenario_matches_its_human_golden_trace() {
+    let traces: Vec<(String, String)> = scenarios()
+        .iter()
+        .map(|(name, path)| {
+            let report = run_file(path, repo_root(), open).unwrap_or_else(|e| panic!("{name}: {e}"));
+            (format!("{name}.txt"), report.human())
+        })
+        .collect();
+    let source = format!("the scenario of the same name in {}/ or {}/", SCENARIO_DIRS[0], SCENARIO_DIRS[1]);
+    ensure_folder_contents(&repo_path(GOLDEN_DIR), ".txt", &traces, &source);
+}
+
 /// A golden trace alone only says that nothing changed; each scenario also needs a test here
 /// that asserts what it exists to show.
 #[test]
@@ -231,4 +245,91 @@ fn consumables_heal_and_take_item() {
     let inventory = j["final"]["player"]["inventory"].as_array().unwrap();
     let count = |item: &str| inventory.iter().filter(|i| i["item"] == item).map(|i| i["count"].as_u64().unwrap()).sum::<u64>();
     assert_eq!((count("core:health_potion"), count("core:gold")), (1, 6));
+}
+
+/// The entries of `steps` that are turns of enemies, and of the player.
+fn turns(j: &Value) -> (Vec<&Value>, Vec<&Value>) {
+    j["steps"].as_array().unwrap().iter().partition(|s| s.get("source").is_some())
+}
+
+fn effect(step: &Value) -> String {
+    step["effects"][0]["effect"].as_str().unwrap_or_default().to_string()
+}
+
+#[test]
+fn an_enemy_heals_itself_below_half_health_on_its_own_turn() {
+    let (_, j) = run("enemy_ai_heal");
+    let (enemy, player) = turns(&j);
+    assert_eq!((enemy.len(), player.len()), (2, 2), "each player step is followed by the healer's turn");
+    for (k, t) in enemy.iter().enumerate() {
+        assert_eq!(t["source"], "enemy:0");
+        assert_eq!(t["step"], k, "an enemy turn carries the number of the step it follows");
+        assert_eq!(events(t)[0], "turn_started", "its events start with its own turn_started");
+        assert_eq!(t["events"][0]["source"], "enemy:0");
+        assert!(effect(t).contains("follows ai rule 1 of keep:healer"), "{}", effect(t));
+        assert_eq!(t["effects"][0]["actions"][0]["action"], "heal");
+    }
+    // 10 − 6 = 4 (below half) → healed to 9; 9 − 6 = 3 → healed to 8.
+    assert_eq!(j["final"]["enemies"][0]["health"], 8);
+    assert_eq!(j["final"]["player"]["health"], 30, "a healing turn is no attack");
+}
+
+#[test]
+fn the_first_ai_rule_that_holds_is_the_one_that_runs() {
+    let (_, j) = run("enemy_ai_first_rule");
+    let (enemy, _) = turns(&j);
+    assert_eq!(enemy.len(), 3);
+    for t in enemy {
+        assert!(effect(t).contains("ai rule 1 of keep:drill_sergeant"), "{}", effect(t));
+        assert_eq!(t["effects"][0]["actions"][0]["action"], "apply_status");
+    }
+    assert_eq!(j["final"]["enemies"][0]["health"], 9, "the second rule (heal) never ran");
+}
+
+#[test]
+fn a_player_death_ends_the_round() {
+    let (r, j) = run("enemy_death_mid_round");
+    let (enemy, player) = turns(&j);
+    assert_eq!(player.len(), 1);
+    assert_eq!(enemy.len(), 1, "enemy:1 takes no turn after enemy:0 killed the player");
+    assert_eq!(enemy[0]["source"], "enemy:0");
+    assert_eq!(events(enemy[0]), ["turn_started", "attack_hit", "damage_taken", "creature_died"]);
+    assert_eq!(j["final"]["player"]["health"], 0);
+    assert!(r.warnings.iter().any(|w| w == "the player died in step 0; the run ends"), "{:?}", r.warnings);
+}
+
+#[test]
+fn an_enemy_without_a_way_to_the_player_waits() {
+    let (_, j) = run("enemy_caged");
+    let (enemy, _) = turns(&j);
+    assert_eq!(enemy.len(), 3);
+    for t in &enemy {
+        assert!(effect(t).contains("waits: there is no way to the player"), "{}", effect(t));
+    }
+    // The wolf still stands where the cage put it; the player walked one tile east.
+    let d = &j["final"]["dungeon"];
+    assert_eq!(d["enemies"], serde_json::json!([{ "ref": "enemy:0", "x": 5, "y": 1 }]));
+    assert_eq!(d["position"], serde_json::json!({ "x": 2, "y": 1 }));
+}
+
+#[test]
+fn three_rooms_of_a_hand_made_floor_walked_to_victory() {
+    let (r, j) = run("three_room_walk");
+    let entered: Vec<String> = j["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["events"].as_array().unwrap().iter())
+        .filter(|e| e["event"] == "room_entered")
+        .map(|e| e["payload"]["prefab"].as_str().unwrap().to_string())
+        .collect();
+    let mut sorted = entered.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["keep:hall_a", "keep:hall_b", "keep:hall_c"], "each room once");
+    assert_eq!(j["final"]["dungeon"]["rooms"], serde_json::json!(entered), "in the order the floor's shuffle gave");
+    assert_eq!(j["final"]["dungeon"]["won"], true);
+    assert!(r.warnings.iter().any(|w| w.contains("the run is won")), "{:?}", r.warnings);
+    // The pile in hall_b was rolled when stepped on: 5 gold.
+    let gold = j["final"]["player"]["inventory"].as_array().unwrap().iter().find(|i| i["item"] == "core:gold").unwrap()["count"].clone();
+    assert_eq!(gold, 5);
 }

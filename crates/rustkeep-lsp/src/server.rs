@@ -390,6 +390,8 @@ pub fn capabilities(enc: Encoding) -> ServerCapabilities {
         "workspaceSymbolProvider": true,
         "inlayHintProvider": true,
         "semanticTokensProvider": { "legend": legend, "full": true },
+        "documentFormattingProvider": true,
+        "documentRangeFormattingProvider": true,
     }))
     .expect("the capability literal matches the LSP schema")
 }
@@ -599,6 +601,14 @@ impl LanguageServer for Backend {
 
     async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokens>> {
         self.request("semanticTokens", move |s| handlers::semantic_tokens::full(s, &params.text_document.uri)).await
+    }
+
+    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        self.request("formatting", move |s| handlers::formatting::formatting(s, &params.text_document.uri)).await
+    }
+
+    async fn range_formatting(&self, params: DocumentRangeFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        self.request("rangeFormatting", move |s| handlers::range_formatting::range_formatting(s, &params.text_document.uri, params.range)).await
     }
 }
 

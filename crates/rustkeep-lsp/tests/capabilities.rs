@@ -127,6 +127,19 @@ fn completes_ids_of_the_right_registry_and_table_kind() {
     assert!(!labels(&items).contains(&"testmod:slime".to_string()));
 }
 
+/// A prefab's `npcs` (the NPCs of its `n` glyphs): NPC IDs, and the field among a prefab's fields.
+#[test]
+fn completes_the_npcs_of_a_prefab() {
+    let mut f = fixture();
+    let prefab = "[[prefabs]]\nid = \"testmod:hall\"\ngrid = \"\"\"\n#####\n#n@.#\n##+##\n\"\"\"\n";
+    let l = labels(&complete(&mut f, &format!("{ITEMS}\n{prefab}npcs = [\"$0\"]\n")));
+    assert!(l.contains(&"core:elder".to_string()) && !l.contains(&"core:gold".to_string()), "{l:?}");
+    let l = labels(&complete(&mut f, &format!("{ITEMS}\n{prefab}$0\n")));
+    assert!(l.contains(&"npcs".to_string()), "{l:?}");
+    let h = hover_text(&mut f, &format!("{ITEMS}\n{prefab}np$0cs = [\"core:elder\"]\n"));
+    assert!(h.contains("**npcs**") && h.contains("i-th `n`"), "{h}");
+}
+
 // ----- hover -----------------------------------------------------------------------------------
 
 fn hover_text(f: &mut Fixture, text: &str) -> String {

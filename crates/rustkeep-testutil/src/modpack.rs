@@ -3,7 +3,8 @@
 //! something to do here — IDs referenced across mods, nested and affix loot tables in a chain
 //! through all mods, tables that take their kind from the tables they nest, overrides (some in
 //! conflict), quests started by the next mod, tags carried in one mod and checked in the next,
-//! `[balance]` settings — and the edits break and heal exactly these links.
+//! `[balance]` settings, floors built from the rooms of the mod before — and the edits break and
+//! heal exactly these links.
 
 /// A small deterministic generator (xorshift64*), so that a failing seed replays exactly.
 #[derive(Clone, Debug)]
@@ -83,6 +84,17 @@ pub fn workspace(mods: usize) -> Vec<(String, String)> {
             world.push_str(&format!("\n[balance]\nluck_factor = 0.0{k}\n"));
         }
         out.push((format!("{m}/world.toml"), world));
+        // A floor built from this mod's room and the mod before's (`floor-without-exit` follows
+        // a floor's `prefabs` into the other mod's file).
+        let prev_room = if k == 0 { "core:corridor".to_string() } else { format!("{prev}:hall") };
+        out.push((
+            format!("{m}/dungeon.toml"),
+            format!(
+                "[[prefabs]]\nid = \"{m}:hall\"\ngrid = \"\"\"\n###+###\n#.@..l#\n#.....+\n#######\n\"\"\"\n\n\
+                 [[floors]]\nid = \"{m}:depths\"\nname = \"Depths {k}\"\ndepth = {depth}\nloot = \"{m}:drops\"\nprefabs = [\"{m}:hall\", \"{prev_room}\"]\ncreatures = [\"{m}:rat\"]\n",
+                depth = k + 1
+            ),
+        ));
     }
     out
 }
@@ -111,7 +123,8 @@ const SPLICES: &[&str] = &["\"", "=", "[[", "]]", "\n", "ü", "🐀", "# rustkee
 /// One random edit of a data file's `text` (`original` is how it started; `ids` the IDs defined in
 /// the workspace): rename, delete or add a definition; point a reference elsewhere, at nothing,
 /// or back; nest tables into a cycle or across kinds; carry, check, start and use other names;
-/// set `[balance]`; break the TOML; heal back to the original; or splice text anywhere.
+/// set `[balance]`; take a room's doors away; break the TOML; heal back to the original; or
+/// splice text anywhere.
 pub fn edit_data(g: &mut Gen, text: &str, original: &str, ids: &[String]) -> String {
     let some_id = |g: &mut Gen| g.pick(ids).cloned().unwrap_or_else(|| "w00:sword".into());
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
@@ -169,7 +182,13 @@ pub fn edit_data(g: &mut Gen, text: &str, original: &str, ids: &[String]) -> Str
             1 => text.replacen("value = \"", &format!("value = \"{}", ["w0", "x", ""][g.below(3)]), 1),
             _ => text.replacen("quest = \"", &format!("quest = \"{}", ["x", ""][g.below(2)]), 1),
         },
-        10 => with_line_at(lines.len(), &format!("\n[balance]\nluck_factor = 0.{}\n", g.below(9))),
+        10 => match g.below(3) {
+            0 => with_line_at(lines.len(), &format!("\n[balance]\nluck_factor = 0.{}\n", g.below(9))),
+            // A room loses its doors (the floors built from it have no way on), or an override
+            // of some prefab without one.
+            1 => text.replace('+', "#"),
+            _ => with_line_at(lines.len(), &format!("\n[[prefabs]]\noverrides = \"{}\"\ngrid = \"\"\"\n###\n#@#\n###\n\"\"\"\n", some_id(g))),
+        },
         11 => with_line_at(g.below(lines.len() + 1), "[[items\n"),
         12 => with_line_at(g.below(lines.len() + 1), "# rustkeep: allow(unknown-reference, reference-kind-mismatch, duplicate-id)\n"),
         // Delete a whole entry (from one `[[` header to the next).

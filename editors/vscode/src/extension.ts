@@ -77,6 +77,20 @@ function resolveBinary(context: vscode.ExtensionContext): ServerBinary | undefin
   }
 }
 
+/**
+ * The bundled binary is packaged executable and VS Code keeps the mode when it installs the
+ * extension; an extension folder copied by other means may have lost it.
+ */
+function ensureExecutable(file: string): void {
+  if (process.platform === "win32") return;
+  try {
+    const mode = fs.statSync(file).mode;
+    if ((mode & 0o111) === 0) fs.chmodSync(file, mode | 0o755);
+  } catch (e) {
+    output.appendLine(`rustkeep: cannot make ${file} executable: ${(e as Error).message}`);
+  }
+}
+
 async function manifests(): Promise<string[]> {
   const found = await vscode.workspace.findFiles("**/{mod,rustkeep}.toml", "**/{node_modules,target,.git}/**");
   return found.map((u) => u.fsPath);
@@ -99,6 +113,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   }
   const binary = resolveBinary(context);
   if (binary === undefined) return;
+  if (binary.source === "bundled") ensureExecutable(binary.command);
   output.appendLine(`rustkeep: starting ${binary.command} lsp (found via ${binary.source})`);
 
   const spec = serverOptions(binary, process.env, config().get<Record<string, string>>("server.extraEnv") ?? {}, firstFolder());
@@ -151,6 +166,7 @@ function run(binary: string, args: string[], cwd: string | undefined): Promise<R
 async function checkWorkspace(context: vscode.ExtensionContext): Promise<void> {
   const binary = resolveBinary(context);
   if (binary === undefined) return;
+  if (binary.source === "bundled") ensureExecutable(binary.command);
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.length === 0) {
     void vscode.window.showWarningMessage("rustkeep: open a folder holding a mod first.");
@@ -220,6 +236,7 @@ async function lootUnderCursor(context: vscode.ExtensionContext): Promise<void> 
   }
   const binary = resolveBinary(context);
   if (binary === undefined) return;
+  if (binary.source === "bundled") ensureExecutable(binary.command);
   const result = await run(binary.command, lootArgs(id), folderOf(editor.document.uri));
   showResult(`rustkeep loot ${id}`, result);
 }
@@ -236,6 +253,7 @@ async function simulateScenario(context: vscode.ExtensionContext): Promise<void>
   }
   const binary = resolveBinary(context);
   if (binary === undefined) return;
+  if (binary.source === "bundled") ensureExecutable(binary.command);
   const result = await run(binary.command, simulateArgs(file), path.dirname(file));
   showResult(`rustkeep simulate ${path.basename(file)}`, result);
 }

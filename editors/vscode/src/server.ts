@@ -38,9 +38,13 @@ export interface FindOptions {
   workspaceFolder?: string;
 }
 
+/** Where the releases are: their installers, archives and the extension packages that bundle the binary. */
+export const RELEASES_URL = "https://github.com/rustkeep/rustkeep-modkit/releases";
+
 export const INSTALL_HINT =
-  "Install it from a checkout of rustkeep-modkit with `cargo install --path crates/rustkeep-cli --locked`, " +
-  "or set `rustkeep.server.path` to the binary.";
+  "Install rustkeep with `cargo install rustkeep-cli --locked`, or with the installer or archive of a release " +
+  `(${RELEASES_URL}), or install the extension package for your platform from there, which bundles it; ` +
+  "then run the command \"rustkeep: Restart language server\". Or set `rustkeep.server.path` to the binary.";
 
 function pathApi(platform: NodeJS.Platform): path.PlatformPath {
   return platform === "win32" ? path.win32 : path.posix;

@@ -2,14 +2,15 @@
 //!
 //! Generates the synthetic packs (small, medium, large), then measures in one run, on the same
 //! files: the parse floor, `rustkeep check` end to end (wall, CPU, peak memory) with one thread
-//! and with every core, scaling from medium to large, and every figure the other components
-//! provide (language server latency, loot, engine). Prints a table of each figure beside its
-//! target and writes the same as JSON. Medians over `--runs` repetitions.
+//! and with every core, `rustkeep fmt --check` beside it, scaling from medium to large, and every
+//! figure the other components provide (language server latency, loot, engine). Prints a table of
+//! each figure beside its target and writes the same as JSON. Medians over `--runs` repetitions.
 //!
 //! Options: `--runs N` (default 5), `--sizes small,medium,large`, `--out FILE` (default
 //! `target/bench/report.json`), `--rustkeep PATH` (default: the `rustkeep` binary next to this one),
 //! `--baseline FILE` (an earlier report: its value of each figure is printed beside the new one),
-//! `--only lsp` (only the language-server figures, on the packs of `--sizes`).
+//! `--only GROUPS` (a comma list of `packs`, `lsp`, `loot`, `engine`, `arena`: measure only those;
+//! the packs are written for `lsp` and `loot` too, but only `packs` measures `check` on them).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -19,11 +20,12 @@ use serde_json::{json, Value};
 
 struct Opts {
     runs: usize,
+    /// The groups of figures to measure (`None`: all).
+    only: Option<Vec<String>>,
     sizes: Vec<rustkeep_bench::Size>,
     out: PathBuf,
     rustkeep: PathBuf,
     baseline: Option<PathBuf>,
-    only_lsp: bool,
 }
 
 fn opts() -> Opts {
@@ -37,15 +39,11 @@ fn opts() -> Opts {
         .collect();
     Opts {
         runs: get("--runs").and_then(|r| r.parse().ok()).unwrap_or(5).max(1),
+        only: get("--only").map(|g| g.split(',').map(|s| s.trim().to_string()).collect()),
         sizes,
         out: get("--out").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("target/bench/report.json")),
         rustkeep: get("--rustkeep").map(PathBuf::from).unwrap_or_else(|| exe.with_file_name("rustkeep")),
         baseline: get("--baseline").map(PathBuf::from),
-        only_lsp: match get("--only").as_deref() {
-            None => false,
-            Some("lsp") => true,
-            Some(other) => panic!("unknown --only {other} (known: lsp)"),
-        },
     }
 }
 
@@ -82,11 +80,22 @@ fn run_child(cmd: &mut Command) -> Run {
 }
 
 fn check_runs(opts: &Opts, pack: &Path, threads: usize) -> (f64, f64, u64) {
+    command_runs(opts, pack, threads, &["check", "--format", "json"])
+}
+
+/// `rustkeep fmt --check` on the pack: the files are read, checked for validity and formatted in
+/// memory, nothing is written (the generated pack is not in the canonical layout, so every data
+/// file is reformatted, which is the expensive case).
+fn fmt_check_runs(opts: &Opts, pack: &Path, threads: usize) -> (f64, f64, u64) {
+    command_runs(opts, pack, threads, &["fmt", "--check"])
+}
+
+fn command_runs(opts: &Opts, pack: &Path, threads: usize, args: &[&str]) -> (f64, f64, u64) {
     let mut walls = Vec::new();
     let mut cpus = Vec::new();
     let mut rss = Vec::new();
     for _ in 0..opts.runs {
-        let r = run_child(Command::new(&opts.rustkeep).args(["check", "--format", "json"]).arg(pack).env("RUSTKEEP_THREADS", threads.to_string()));
+        let r = run_child(Command::new(&opts.rustkeep).args(args).arg(pack).env("RUSTKEEP_THREADS", threads.to_string()));
         walls.push(r.wall);
         cpus.push(r.cpu);
         rss.push(r.peak_rss as f64);
@@ -129,21 +138,27 @@ fn main() {
     let mut report = json!({ "machine": { "cores": cores, "os": std::env::consts::OS, "arch": std::env::consts::ARCH }, "runs": opts.runs, "sizes": {} });
     let mut per_size: Vec<(rustkeep_bench::Size, f64, u64)> = Vec::new();
 
-    for size in &opts.sizes {
+    let wanted = |group: &str| opts.only.as_ref().is_none_or(|g| g.iter().any(|x| x == group));
+    // The language server and loot figures run on the packs too; only `packs` checks them.
+    for size in opts.sizes.iter().filter(|_| wanted("packs") || wanted("lsp") || wanted("loot")) {
         let pack = root.join(size.name);
         let (files, bytes) = rustkeep_bench::generate(&pack, *size).expect("pack written");
         eprintln!("{}: {} entries, {files} files, {:.1} MB", size.name, size.entries(), bytes as f64 / 1e6);
-        if opts.only_lsp {
+        if !wanted("packs") {
             continue;
         }
         let floor = parse_floor(&opts, &pack);
         let (wall1, cpu1, rss1) = check_runs(&opts, &pack, 1);
         let (wall_n, cpu_n, rss_n) = check_runs(&opts, &pack, cores);
+        let (fmt_wall1, fmt_cpu1, _) = fmt_check_runs(&opts, &pack, 1);
+        let (fmt_wall_n, fmt_cpu_n, fmt_rss_n) = fmt_check_runs(&opts, &pack, cores);
         report["sizes"][size.name] = json!({
             "entries": size.entries(), "files": files, "bytes": bytes,
             "parse_floor_s": floor,
             "check_1_thread": { "wall_s": wall1, "cpu_s": cpu1, "peak_rss_bytes": rss1 },
             "check_all_cores": { "threads": cores, "wall_s": wall_n, "cpu_s": cpu_n, "peak_rss_bytes": rss_n },
+            "fmt_check_1_thread": { "wall_s": fmt_wall1, "cpu_s": fmt_cpu1 },
+            "fmt_check_all_cores": { "threads": cores, "wall_s": fmt_wall_n, "cpu_s": fmt_cpu_n, "peak_rss_bytes": fmt_rss_n },
         });
         rows.push(Row { figure: format!("{}: parse floor (1 thread)", size.name), value: ms(floor), target: "—".into(), ok: None });
         rows.push(Row {
@@ -155,6 +170,12 @@ fn main() {
         rows.push(Row {
             figure: format!("{}: check, {cores} threads (wall / CPU)", size.name),
             value: format!("{} / {}", ms(wall_n), ms(cpu_n)),
+            target: "—".into(),
+            ok: None,
+        });
+        rows.push(Row {
+            figure: format!("{}: fmt --check, 1 thread / {cores} threads (wall)", size.name),
+            value: format!("{} / {}", ms(fmt_wall1), ms(fmt_wall_n)),
             target: "—".into(),
             ok: None,
         });
@@ -183,6 +204,16 @@ fn main() {
             rows.push(Row {
                 figure: "large: peak memory ÷ input size".into(), value: format!("{mem:.1} ×"), target: "≤ 10 ×".into(), ok: Some(mem <= 10.0)
             });
+            // The formatter must not be the slow step of a CI job: `fmt --check` on the pack takes no
+            // longer than `check` on it, single-threaded and on every core.
+            let fmt_vs_check = (fmt_wall1 / wall1).max(fmt_wall_n / wall_n);
+            rows.push(Row {
+                figure: "large: fmt --check ÷ check (worse of 1 thread and all cores)".into(),
+                value: format!("{fmt_vs_check:.2} ×"),
+                target: "≤ 1.0 ×".into(),
+                ok: Some(fmt_vs_check <= 1.0),
+            });
+            report["targets"]["fmt_check_vs_check"] = json!(fmt_vs_check);
             report["targets"]["check_vs_floor"] = json!(ratio);
             report["targets"]["speedup"] = json!(speedup);
             report["targets"]["memory_ratio"] = json!(mem);
@@ -202,9 +233,7 @@ fn main() {
         report["targets"]["scaling"] = json!(growth);
     }
 
-    let extras =
-        if opts.only_lsp { rustkeep_bench::lsp::lsp_figures(&root, &opts.rustkeep) } else { rustkeep_bench::extra_figures(&root, &opts.rustkeep, opts.runs) };
-    for extra in extras {
+    for extra in rustkeep_bench::extra_figures(&root, &opts.rustkeep, opts.runs, &wanted) {
         rows.push(Row { figure: extra.figure, value: extra.value, target: extra.target, ok: extra.ok });
         report["extra"][&rows.last().unwrap().figure] = extra.json;
     }

@@ -11,7 +11,8 @@
 //!   checks of the tables that nest a table whose kind changed;
 //! - **usage**: quests and tables whose definition or start/use count changed;
 //! - **references**: every reference of a changed file, and elsewhere only the references naming an
-//!   ID whose presence, kind or did-you-mean ([`suggest`]) changed.
+//!   ID whose presence, kind or did-you-mean ([`suggest`]) changed;
+//! - **floors** (`floor-without-exit`): all of them, when a changed file has a floor or a prefab.
 //!
 //! Every diagnostic sits in a slot of its file ([`slots`]); a file whose slots changed is finished
 //! again (lint levels, allow comments, order) with the code of the batch check, so its list equals
@@ -105,6 +106,13 @@ struct Work {
     missing_new: FxHashSet<EntryRef>,
     /// References naming these are checked again.
     ref_syms: FxHashSet<Sym>,
+    /// A changed file has (or had) a floor or a prefab: the floors are checked again.
+    world: bool,
+}
+
+/// Whether a file has a floor or a prefab: what `floor-without-exit` reads.
+fn has_world(facts: &FileFacts) -> bool {
+    facts.entries.iter().any(|e| matches!(e.registry, Registry::Floors | Registry::Prefabs))
 }
 
 /// The one ID a chain of entries is resolved under, as [`resolve_entry`] sees its registry.
@@ -145,6 +153,8 @@ pub struct Incremental {
     loading: Vec<Vec<Diagnostic>>,
     order_diags: Vec<Vec<Diagnostic>>,
     balance_files: Vec<FileId>,
+    /// Files with a `floor-without-exit` diagnostic.
+    world_files: Vec<FileId>,
     levels: HashMap<Code, Level>,
     /// Per registry, the IDs in force, sorted: built on first use (completion), then kept.
     ids: Vec<std::sync::OnceLock<BTreeSet<Arc<str>>>>,
@@ -198,6 +208,7 @@ impl Incremental {
             loading: by_file(project.diagnostics.clone()),
             order_diags: by_file(order_diags),
             balance_files: Vec::new(),
+            world_files: Vec::new(),
             levels: crate::lint_levels(project),
             ids: (0..Registry::ALL.len()).map(|_| std::sync::OnceLock::new()).collect(),
             tags: BTreeSet::new(),
@@ -293,6 +304,7 @@ impl Incremental {
                 continue;
             }
             let old = std::mem::replace(&mut self.db.facts[f], new.clone());
+            w.world |= [&old, &new].into_iter().flatten().any(|ff| has_world(ff));
             if let Some(old) = &old {
                 self.ix.file(fid, old, false, &mut w);
                 self.sugg.missing.retain(|r, _| r.file != fid);
@@ -322,6 +334,9 @@ impl Incremental {
         self.references(&mut w);
         if w.balance {
             self.balance(project);
+        }
+        if w.world {
+            self.world(project);
         }
         let ruled = Instant::now();
         let changed_files = self.finish(project);

@@ -1,7 +1,7 @@
 //! The cross-file rules of an update, after resolve: loot tables (shapes, kinds, cycles, entry
 //! checks), usage (`quest-never-started`, `unused-loot-table`), references (`unknown-reference`,
-//! kinds, `unknown-tag`, with their did-you-means) and `[balance]`; each runs only where the
-//! update's [`Work`] says something it depends on changed.
+//! kinds, `unknown-tag`, with their did-you-means), `floor-without-exit` and `[balance]`; each
+//! runs only where the update's [`Work`] says something it depends on changed.
 
 use std::collections::BTreeSet;
 
@@ -19,7 +19,7 @@ use super::slots::Slot;
 use super::suggest;
 use super::tables::{KindChange, Shape, TableInfo};
 use super::{Incremental, Work};
-use crate::rules::{loot, references, usage};
+use crate::rules::{loot, references, usage, world};
 
 /// A reference (by index) and its diagnostics under the three rules about it.
 type RefDiagnostics = (usize, [Option<Diagnostic>; 3]);
@@ -336,6 +336,24 @@ impl Incremental {
             for i in later {
                 self.check_ref(*fid, i);
             }
+        }
+    }
+
+    /// `floor-without-exit`: floors are few, so all of them again when a file with a floor or a
+    /// prefab changed.
+    pub(super) fn world(&mut self, project: &Project) {
+        let mut diags = Vec::new();
+        world::run(project, &self.db, &mut diags);
+        for f in std::mem::take(&mut self.world_files) {
+            self.slots.set(f, Slot::World, 0, Vec::new());
+        }
+        let mut by_file: FxHashMap<FileId, Vec<Diagnostic>> = FxHashMap::default();
+        for d in diags {
+            by_file.entry(d.loc.file).or_default().push(d);
+        }
+        for (f, list) in by_file {
+            self.world_files.push(f);
+            self.slots.set(f, Slot::World, 0, list);
         }
     }
 

@@ -29,6 +29,8 @@ pub(super) enum Slot {
     Unused,
     /// `unknown-tag` (by reference).
     Tag,
+    /// `floor-without-exit` of the floors reported in the file (index 0).
+    World,
 }
 
 impl Slot {

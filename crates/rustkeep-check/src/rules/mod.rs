@@ -12,6 +12,7 @@ pub mod loot;
 pub mod references;
 pub mod triggers;
 pub mod usage;
+pub mod world;
 
 /// The cross-file rules, run after every change over the cached per-file facts. The three
 /// families only read the resolved data, so they run side by side when there are cores to spare.
@@ -20,6 +21,7 @@ pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
         references::run(project, a, out);
         loot::run(project, a, out);
         usage::run(project, a, out);
+        world::run(project, a, out);
         return;
     }
     let (refs, usage) = std::thread::scope(|s| {
@@ -34,6 +36,7 @@ pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
             o
         });
         loot::run(project, a, out);
+        world::run(project, a, out);
         let join = |h: std::thread::ScopedJoinHandle<'_, Vec<Diagnostic>>| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
         (join(refs), join(usage))
     });
@@ -42,7 +45,7 @@ pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
 }
 
 /// The rules that need nothing but one file, run once per version of the file: the trigger
-/// rules. A file that does not parse shows only its syntax errors.
+/// rules and the prefab rules. A file that does not parse shows only its syntax errors.
 pub fn local(file: FileId, facts: &mut rustkeep_data::lower::FileFacts) {
     if facts.has_syntax_errors {
         return;
@@ -50,6 +53,7 @@ pub fn local(file: FileId, facts: &mut rustkeep_data::lower::FileFacts) {
     let mut out = Vec::new();
     for e in &facts.entries {
         triggers::run_entry(file, e, &mut out);
+        world::run_entry(file, e, &mut out);
     }
     facts.diagnostics.extend(out);
 }

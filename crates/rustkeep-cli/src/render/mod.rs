@@ -4,11 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use rustkeep_data::diag::{Diagnostic, Loc};
+use rustkeep_data::diag::Diagnostic;
 use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
 use rustkeep_data::text::Encoding;
-use serde_json::{json, Value};
 
 pub mod github;
 pub mod gitlab;
@@ -88,17 +87,6 @@ pub fn unique_fingerprints(project: &Project, diags: &[Diagnostic]) -> Vec<Strin
             }
         })
         .collect()
-}
-
-/// 1-based line/column range in Unicode scalar values (docs/cli.md, `check --format json`).
-pub fn range_json(project: &Project, loc: &Loc) -> Value {
-    let f = project.file(loc.file);
-    let s = f.index.position(&f.text, loc.span.start, Encoding::Scalar);
-    let e = f.index.position(&f.text, loc.span.end, Encoding::Scalar);
-    json!({
-        "start": { "line": s.line + 1, "column": s.col + 1 },
-        "end": { "line": e.line + 1, "column": e.col + 1 },
-    })
 }
 
 /// Counts for the summary line / object.

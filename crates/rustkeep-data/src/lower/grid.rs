@@ -59,7 +59,8 @@ impl Lower<'_> {
                 ok = false;
             }
         }
-        ok.then(|| Grid { rows: rows.iter().map(|(_, r)| r.to_string()).collect() })
+        let row_starts = body_offset.map(|b| rows.iter().map(|(off, _)| b + off).collect()).unwrap_or_default();
+        ok.then(|| Grid { rows: rows.iter().map(|(_, r)| r.to_string()).collect(), row_starts })
     }
 }
 

@@ -48,6 +48,7 @@ names! {
         PREFABS = "prefabs",
         CREATURES = "creatures",
         GRID = "grid",
+        NPCS = "npcs",
         ON_TALK = "on_talk",
         STOCK = "stock",
         LUCK_FACTOR = "luck_factor",

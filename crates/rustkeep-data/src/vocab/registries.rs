@@ -343,6 +343,11 @@ pub const REGISTRIES: &[RegistryDef] = &[
             OVERRIDES,
             req(field::GRID, FieldType::Grid, "The room as rows of glyphs of equal width."),
             opt(field::LOOT, FieldType::Ref(RefKind::ItemTable), "Item table for this room's `l` piles (else the floor's)."),
+            opt(
+                field::NPCS,
+                FieldType::RefList(RefKind::Registry(Registry::Npcs)),
+                "The NPCs standing on the `n` glyphs: the i-th `n` in reading order is the i-th NPC.",
+            ),
             TRIGGERS,
         ],
     },

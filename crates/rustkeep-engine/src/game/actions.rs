@@ -1,10 +1,11 @@
 //! The nine data actions, as [`Game::apply`] and the triggers run them.
 
 use rustkeep_data::model::{ActionData, Who};
-use rustkeep_data::vocab::{attr, damage, field, outcome, payload, resistance_of, EventKind, Registry};
+use rustkeep_data::vocab::{attr, damage, field, outcome, resistance_of, EventKind, Registry};
 use serde_json::{json, Map, Value as Json};
 
 use super::{describe_items, round_half_away, Creature, CreatureRef, Enemy, Game, ItemInstance, QuestProgress, StatusInstance, World};
+use crate::payload::{damage_type_name, Payload};
 
 impl Game {
     pub(super) fn apply_action(&mut self, w: &World, a: &ActionData, me: CreatureRef, other: Option<CreatureRef>) -> Json {
@@ -14,9 +15,11 @@ impl Game {
             Who::Target => other,
         });
         let mut out = Map::new();
-        out.insert("action".into(), json!(name));
-        if let Some(t) = who {
-            out.insert("target".into(), t.map(|t| json!(t.to_string())).unwrap_or(Json::Null));
+        if self.tracing {
+            out.insert("action".into(), json!(name));
+            if let Some(t) = who {
+                out.insert("target".into(), t.map(|t| json!(t.to_string())).unwrap_or(Json::Null));
+            }
         }
         // Every action is named here, without a catch-all: a new action does not compile until
         // it has an effect. A targeted action whose target is absent is skipped.
@@ -32,7 +35,12 @@ impl Game {
             ActionData::Spawn { creature, count } => self.spawn(w, &creature.value, *count),
             ActionData::StartQuest { quest } => self.start_quest(w, &quest.value),
             ActionData::Flee => self.flee(),
-            ActionData::OpenShop { shop } => format!("opened shop {}", shop.value),
+            ActionData::OpenShop { shop } => {
+                // `play` shows the trade screen (rolling the stock on the first opening); a dry
+                // run only records the opening.
+                self.open_shop = Some(shop.value.clone());
+                format!("opened shop {}", shop.value)
+            }
         };
         // The trigger graph and `self-feeding-trigger` know what an action raises only from the
         // `emits` of its row: debug builds (every test) stop when the two disagree.
@@ -40,6 +48,9 @@ impl Game {
             self.events.iter().skip(queued).all(|e| a.kind().def().emits.contains(&e.kind)),
             "`{name}` raised an event its row in vocab::ACTIONS does not list in `emits`"
         );
+        if !self.tracing {
+            return Json::Null;
+        }
         out.insert("effect".into(), json!(effect));
         Json::Object(out)
     }
@@ -57,26 +68,28 @@ impl Game {
         let c = self.creature_mut(victim).expect("checked above");
         c.health = (c.health - taken).max(0);
         let left = c.health;
-        let mut p = Map::new();
-        p.insert(payload::AMOUNT.into(), json!(taken));
-        p.insert(payload::DAMAGE_TYPE.into(), json!(dtype));
-        self.push(EventKind::DamageTaken, victim, Some(dealer), p);
+        self.push(EventKind::DamageTaken, victim, Some(dealer), Payload::DamageTaken { amount: taken, damage_type: damage_type_name(dtype) });
         if left == 0 {
             let killer = (dealer != victim).then_some(dealer);
-            self.push(EventKind::CreatureDied, victim, killer, Map::new());
-            let mut s = format!("{victim} took {taken} {dtype} damage and died");
+            if matches!(victim, CreatureRef::Enemy(_)) {
+                self.kills += 1;
+            }
+            self.push(EventKind::CreatureDied, victim, killer, Payload::None);
+            let mut s = if self.tracing { format!("{victim} took {taken} {dtype} damage and died") } else { String::new() };
             let loot = self
                 .creature(victim)
                 .and_then(|c| c.creature.clone())
                 .and_then(|id| w.entry(Registry::Creatures, &id)?.reference(field::LOOT).map(|r| r.value.clone()));
             if let Some(table) = loot {
                 let drops = self.roll(w, &table);
-                s.push_str(&format!("; loot {table}: {}", describe_items(&drops)));
-                self.floor_loot.extend(drops);
+                if self.tracing {
+                    s.push_str(&format!("; loot {table}: {}", describe_items(&drops)));
+                }
+                self.drop_loot(victim, drops);
             }
             s
         } else {
-            format!("{victim} took {taken} {dtype} damage ({left} left)")
+            self.note(|| format!("{victim} took {taken} {dtype} damage ({left} left)"))
         }
     }
 
@@ -99,7 +112,8 @@ impl Game {
         }
         let before = c.health;
         c.health = (c.health + amount as i64).min(max.max(c.health));
-        format!("{t} healed {} ({} / {max})", c.health - before, c.health)
+        let (healed, now) = (c.health - before, c.health);
+        self.note(|| format!("{t} healed {healed} ({now} / {max})"))
     }
 
     /// Gives items; one `item_picked_up` on the receiver.
@@ -107,7 +121,12 @@ impl Game {
         if count == 0 {
             return "nothing given".into();
         }
-        let stackable = w.entry(Registry::Items, item).and_then(|e| e.bool(field::STACKABLE)).unwrap_or(false);
+        let entry = w.entry(Registry::Items, item);
+        let stackable = entry.and_then(|e| e.bool(field::STACKABLE)).unwrap_or(false);
+        // Character creation equips what the options give into empty slots (first come, first
+        // equipped), without an event of its own.
+        let equip_slot = if self.creating && t == CreatureRef::Player { entry.and_then(|e| e.str(field::SLOT)) } else { None };
+        let equip = equip_slot.is_some_and(|slot| !self.slot_taken(w, t, slot));
         let Some(c) = self.creature_mut(t) else { return format!("no effect: {t} is gone") };
         if stackable {
             if let Some(i) = c.inventory.iter_mut().find(|i| i.item == item && i.affixes == affixes && !i.equipped) {
@@ -116,16 +135,17 @@ impl Game {
                 c.inventory.push(ItemInstance { item: item.into(), count, affixes: affixes.clone(), equipped: false });
             }
         } else {
-            for _ in 0..count {
-                c.inventory.push(ItemInstance { item: item.into(), count: 1, affixes: affixes.clone(), equipped: false });
+            for k in 0..count {
+                c.inventory.push(ItemInstance { item: item.into(), count: 1, affixes: affixes.clone(), equipped: equip && k == 0 });
             }
         }
-        let mut p = Map::new();
-        p.insert(payload::ITEM.into(), json!(item));
-        p.insert(payload::COUNT.into(), json!(count));
-        p.insert(payload::AFFIXES.into(), json!(affixes));
-        self.push(EventKind::ItemPickedUp, t, None, p);
-        format!("{t} received {count} × {item}{}", if affixes.is_empty() { String::new() } else { format!(" [{}]", affixes.join(", ")) })
+        if equip {
+            self.bearers_changed(t);
+        }
+        let described =
+            self.note(|| format!("{t} received {count} × {item}{}", if affixes.is_empty() { String::new() } else { format!(" [{}]", affixes.join(", ")) }));
+        self.push(EventKind::ItemPickedUp, t, None, Payload::ItemPickedUp { item: item.to_string(), count, affixes });
+        described
     }
 
     pub(super) fn take(&mut self, t: CreatureRef, item: &str, count: u32) -> String {
@@ -140,6 +160,7 @@ impl Game {
             }
         }
         c.inventory.retain(|i| i.count > 0);
+        self.bearers_changed(t);
         format!("{t} lost {} × {item}", count - left)
     }
 
@@ -152,6 +173,7 @@ impl Game {
             format!("{t}: {status} refreshed to {turns} turns")
         } else {
             c.statuses.push(StatusInstance { status: status.into(), turns });
+            self.bearers_changed(t);
             format!("{t}: {status} for {turns} turns")
         }
     }
@@ -162,7 +184,8 @@ impl Game {
         for _ in 0..count {
             let index = self.next_enemy;
             self.next_enemy += 1;
-            let body = Creature { creature: Some(creature.into()), base: Game::creature_base(w, creature), ..Creature::default() };
+            // Its base attributes are read from its entry (docs/engine.md, "Attributes").
+            let body = Creature { creature: Some(creature.into()), ..Creature::default() };
             self.enemies.push(Enemy { index, body });
             let r = CreatureRef::Enemy(index);
             let max = self.max_health(w, r);
@@ -176,10 +199,11 @@ impl Game {
 
     fn spawn(&mut self, w: &World, creature: &str, count: u32) -> String {
         let refs = self.add_enemies(w, creature, count);
+        self.place_on_map(&refs);
         let mut s = format!("spawned {creature} as {}", refs.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(", "));
         if !self.combat && !refs.is_empty() {
             self.combat = true;
-            self.push(EventKind::CombatStarted, CreatureRef::Player, None, Map::new());
+            self.push(EventKind::CombatStarted, CreatureRef::Player, None, Payload::None);
             s.push_str("; combat started");
         }
         s
@@ -193,17 +217,16 @@ impl Game {
             return format!("no effect: {quest} is not a quest");
         }
         self.quests.push(QuestProgress { quest: quest.into(), count: 0, done: false });
-        format!("started {quest}")
+        self.note(|| format!("started {quest}"))
     }
 
     fn flee(&mut self) -> String {
         let n = self.enemies.len();
         self.enemies.clear();
+        self.forget_removed_enemies();
         if self.combat {
             self.combat = false;
-            let mut p = Map::new();
-            p.insert(payload::OUTCOME.into(), json!(outcome::FLED));
-            self.push(EventKind::CombatEnded, CreatureRef::Player, None, p);
+            self.push(EventKind::CombatEnded, CreatureRef::Player, None, Payload::CombatEnded { outcome: outcome::FLED });
             format!("fled, leaving {n} enemies behind")
         } else {
             format!("fled (no combat was running; {n} enemies left behind)")

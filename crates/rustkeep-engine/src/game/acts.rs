@@ -1,10 +1,11 @@
 //! What a scenario step or a console command does besides the data actions: attack, pick up,
 //! talk, enter a room or floor, use and equip an item.
 
-use rustkeep_data::vocab::{attr, damage, field, glyph, payload, slot, EventKind, Registry};
-use serde_json::{json, Map, Value as Json};
+use rustkeep_data::vocab::{attr, damage, field, glyph, slot, EventKind, Registry};
+use serde_json::{json, Value as Json};
 
 use super::{describe_items, round_half_away, CreatureRef, Game, World};
+use crate::payload::{damage_type_name, Payload};
 
 impl Game {
     /// An attack (docs/engine.md, "Combat"): `attack_hit`, then the damage at once.
@@ -17,21 +18,18 @@ impl Game {
             return json!({ "effect": format!("no effect: {victim} is dead or gone") });
         }
         let (weapon, dtype) = self.weapon(w, attacker);
-        let mut p = Map::new();
-        p.insert(payload::WEAPON.into(), weapon.clone().map(Json::String).unwrap_or(Json::Null));
-        p.insert(payload::DAMAGE_TYPE.into(), json!(dtype));
-        self.push(EventKind::AttackHit, attacker, Some(victim), p);
+        self.push(EventKind::AttackHit, attacker, Some(victim), Payload::AttackHit { weapon: weapon.clone(), damage_type: damage_type_name(&dtype) });
         let amount = round_half_away(self.attribute(w, attacker, attr::DAMAGE, Some(victim))).max(0.0) as u32;
         let effect = if amount == 0 {
             // A zero-damage hit still lands: damage_taken { amount = 0 }.
-            let mut p = Map::new();
-            p.insert(payload::AMOUNT.into(), json!(0));
-            p.insert(payload::DAMAGE_TYPE.into(), json!(dtype));
-            self.push(EventKind::DamageTaken, victim, Some(attacker), p);
-            format!("{victim} took 0 {dtype} damage")
+            self.push(EventKind::DamageTaken, victim, Some(attacker), Payload::DamageTaken { amount: 0, damage_type: damage_type_name(&dtype) });
+            self.note(|| format!("{victim} took 0 {dtype} damage"))
         } else {
             self.deal_damage(w, attacker, victim, amount, &dtype)
         };
+        if !self.tracing {
+            return Json::Null;
+        }
         let with = match (&weapon, attacker) {
             (Some(w), _) => w.clone(),
             (None, CreatureRef::Player) => "bare hands".into(),
@@ -40,21 +38,24 @@ impl Game {
         json!({ "effect": format!("{attacker} hits {victim} with {with} for {amount}: {effect}") })
     }
 
-    /// The equipped weapon and the damage type of an attack.
+    /// The equipped weapon and the damage type of an attack: a creature's own `damage_type`, or
+    /// the player's first equipped item in the weapon slot.
     pub fn weapon(&self, w: &World, r: CreatureRef) -> (Option<String>, String) {
         let Some(c) = self.creature(r) else { return (None, damage::PHYSICAL.into()) };
-        if let Some(id) = &c.creature {
-            let dt = w.entry(Registry::Creatures, id).and_then(|e| e.str(field::DAMAGE_TYPE)).unwrap_or(damage::PHYSICAL);
-            return (None, dt.into());
-        }
-        for i in c.inventory.iter().filter(|i| i.equipped) {
-            if let Some(e) = w.entry(Registry::Items, &i.item) {
-                if e.str(field::SLOT) == Some(slot::WEAPON) {
-                    return (Some(i.item.clone()), e.str(field::DAMAGE_TYPE).unwrap_or(damage::PHYSICAL).into());
-                }
+        let mut found: Option<(Option<String>, String)> = None;
+        let is_creature = c.creature.is_some();
+        self.visit_bearers(w, r, |e| {
+            if found.is_some() {
+                return;
             }
-        }
-        (None, damage::PHYSICAL.into())
+            let own = is_creature && e.registry == Registry::Creatures;
+            let weapon = !is_creature && e.registry == Registry::Items && e.str(field::SLOT) == Some(slot::WEAPON);
+            if own || weapon {
+                let dt = e.str(field::DAMAGE_TYPE).unwrap_or(damage::PHYSICAL).to_string();
+                found = Some((weapon.then(|| e.key().map(|k| k.value.clone())).flatten(), dt));
+            }
+        });
+        found.unwrap_or_else(|| (None, damage::PHYSICAL.into()))
     }
 
     pub(super) fn pickup(&mut self, w: &World, who: CreatureRef) -> Json {
@@ -66,7 +67,8 @@ impl Game {
             self.floor_loot.extend(drops);
         }
         let items = std::mem::take(&mut self.floor_loot);
-        let mut got = Vec::new();
+        // On a map: what lies on the player's own tile too.
+        let mut got = if who == CreatureRef::Player { self.pick_up_here(w) } else { Vec::new() };
         for i in items {
             got.push(self.give(w, who, &i.item, i.count, i.affixes));
         }
@@ -89,9 +91,7 @@ impl Game {
         for a in &actions {
             effects.push(self.apply_action(w, &a.data, who, None));
         }
-        let mut p = Map::new();
-        p.insert(payload::NPC.into(), json!(npc));
-        self.push(EventKind::NpcTalked, who, None, p);
+        self.push(EventKind::NpcTalked, who, None, Payload::NpcTalked { npc: npc.to_string() });
         json!({ "effect": format!("{who} talked to {npc}"), "actions": effects })
     }
 
@@ -128,19 +128,14 @@ impl Game {
                 }
             }
             self.room = Some(id.into());
-            let mut pl = Map::new();
-            pl.insert(payload::PREFAB.into(), json!(id));
-            self.push(EventKind::RoomEntered, CreatureRef::Player, None, pl);
+            self.push(EventKind::RoomEntered, CreatureRef::Player, None, Payload::RoomEntered { prefab: id.to_string() });
             return json!({ "effect": s });
         }
         if let Some(f) = w.entry(Registry::Floors, id) {
             let depth = f.int(field::DEPTH);
             self.floor = Some(id.into());
             self.room = None;
-            let mut pl = Map::new();
-            pl.insert(payload::FLOOR.into(), json!(id));
-            pl.insert(payload::DEPTH.into(), depth.map(|d| json!(d)).unwrap_or(Json::Null));
-            self.push(EventKind::FloorEntered, CreatureRef::Player, None, pl);
+            self.push(EventKind::FloorEntered, CreatureRef::Player, None, Payload::FloorEntered { floor: id.to_string(), depth });
             return json!({ "effect": format!("entered floor {id}") });
         }
         json!({ "effect": format!("no effect: {id} is neither a prefab nor a floor") })
@@ -158,9 +153,7 @@ impl Game {
         for a in &actions {
             effects.push(self.apply_action(w, &a.data, who, None));
         }
-        let mut p = Map::new();
-        p.insert(payload::ITEM.into(), json!(item));
-        self.push(EventKind::ItemUsed, who, None, p);
+        self.push(EventKind::ItemUsed, who, None, Payload::ItemUsed { item: item.to_string() });
         json!({ "effect": format!("{who} used {item}"), "actions": effects })
     }
 
@@ -192,6 +185,7 @@ impl Game {
         } else {
             c.inventory[pos].equipped = true;
         }
+        self.bearers_changed(who);
         let mut s = format!("{who} equipped {item} ({slot})");
         if !off.is_empty() {
             s.push_str(&format!(", unequipped {}", off.join(", ")));

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value as Json};
 
 use super::{Game, World};
+use crate::payload::Payload;
 use rustkeep_data::vocab::attr;
 
 /// `player` or `enemy:N`.
@@ -122,7 +123,7 @@ pub struct Event {
     pub kind: EventKind,
     pub source: CreatureRef,
     pub target: Option<CreatureRef>,
-    pub payload: Map<String, Json>,
+    pub payload: Payload,
     /// The handled event (index in the step's trace) whose trigger raised this one.
     pub cause: Option<usize>,
 }

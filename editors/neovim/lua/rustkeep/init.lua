@@ -122,7 +122,8 @@ function M.start(bufnr)
   }
   if vim.fn.executable(M.config.cmd[1]) ~= 1 then
     vim.notify(
-      "rustkeep: `" .. M.config.cmd[1] .. "` is not executable. Install it (cargo install --path crates/rustkeep-cli --locked) "
+      "rustkeep: `" .. M.config.cmd[1] .. "` is not executable. Install it (:MasonInstall rustkeep, "
+        .. "or cargo install rustkeep-cli --locked, or a release installer: see the README's Installation) "
         .. "or pass cmd = { '/path/to/rustkeep', 'lsp' } to require('rustkeep').setup{}.",
       vim.log.levels.ERROR
     )

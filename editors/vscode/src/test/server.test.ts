@@ -6,6 +6,7 @@ import * as path from "path";
 import { test } from "node:test";
 import {
   Host,
+  RELEASES_URL,
   ServerNotFoundError,
   checkArgs,
   documentFilters,
@@ -89,6 +90,61 @@ test("no binary anywhere gives an error that says where it looked and how to ins
       e.message.includes("cargo install") &&
       e.message.includes("rustkeep.server.path"),
   );
+});
+
+test("discovery order: the setting, else the bundled binary, else PATH, for every combination", () => {
+  const setting = "/opt/rk/rustkeep";
+  const bundled = `${EXT}/server/rustkeep`;
+  const onPath = "/usr/bin/rustkeep";
+  for (const withSetting of [false, true]) {
+    for (const withBundled of [false, true]) {
+      for (const withPath of [false, true]) {
+        const files = [withSetting ? setting : "", withBundled ? bundled : "", withPath ? onPath : ""].filter((f) => f.length > 0);
+        const host = fakeHost(files, { PATH: "/usr/bin" });
+        const options = { settingPath: withSetting ? setting : "", extensionPath: EXT };
+        const expected = withSetting
+          ? { command: setting, source: "setting" }
+          : withBundled
+            ? { command: bundled, source: "bundled" }
+            : withPath
+              ? { command: onPath, source: "path" }
+              : undefined;
+        const label = `setting ${withSetting}, bundled ${withBundled}, PATH ${withPath}`;
+        if (expected === undefined) {
+          assert.throws(() => findServer(options, host), ServerNotFoundError, label);
+        } else {
+          assert.deepEqual(findServer(options, host), expected, label);
+        }
+      }
+    }
+  }
+});
+
+test("the package of a platform bundles server/rustkeep.exe on Windows and is found before PATH", () => {
+  const host = fakeHost(["C:\\ext\\server\\rustkeep.exe", "C:\\tools\\rustkeep.exe"], { Path: "C:\\tools" }, "win32");
+  assert.deepEqual(findServer({ extensionPath: "C:\\ext" }, host), { command: "C:\\ext\\server\\rustkeep.exe", source: "bundled" });
+});
+
+test("the universal package (no server/ folder) uses rustkeep on PATH", () => {
+  const host = fakeHost(["/home/modder/.cargo/bin/rustkeep"], { PATH: "/usr/local/bin:/home/modder/.cargo/bin" });
+  assert.deepEqual(findServer({ extensionPath: EXT }, host), { command: "/home/modder/.cargo/bin/rustkeep", source: "path" });
+});
+
+test("without a binary the message says what to do: the install command, the releases, the setting", () => {
+  const host = fakeHost([], { PATH: "/usr/bin" });
+  try {
+    findServer({ extensionPath: EXT }, host);
+    assert.fail("no binary must be an error");
+  } catch (e) {
+    assert.ok(e instanceof ServerNotFoundError);
+    for (const part of ["cargo install rustkeep-cli --locked", RELEASES_URL, "rustkeep.server.path", "rustkeep: Restart language server"]) {
+      assert.ok(e.message.includes(part), `${part} in: ${e.message}`);
+    }
+  }
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+  assert.equal(RELEASES_URL, `${manifest.repository.url.replace(/\.git$/, "")}/releases`, "the releases of the extension's repository");
+  const restart = manifest.contributes.commands.find((c: { command: string }) => c.command === "rustkeep.restartServer");
+  assert.equal(`${restart.category}: ${restart.title}`, "rustkeep: Restart language server", "the message names the command as the palette shows it");
 });
 
 test("the server is started as `<binary> lsp` with the extra environment on top", () => {
@@ -221,4 +277,40 @@ test("the schema shipped with the extension is the repository's draft-07 schema"
   const shipped = fs.readFileSync(path.join(root, "schemas", "rustkeep.draft-07.schema.json"), "utf8");
   assert.equal(shipped, fs.readFileSync(repoSchema, "utf8"), "stale copy: run `npm run sync-schema`");
   assert.equal(JSON.parse(shipped).$schema, "http://json-schema.org/draft-07/schema#");
+});
+
+// The packaging script of the release (scripts/package-platform.js, plain Node so that the release
+// workflow runs it without a build step).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const platforms = require(path.join(root, "scripts", "package-platform.js"));
+
+test("every target of the release has a VS Code platform, and the archive and package names follow the release's", () => {
+  const config = fs.readFileSync(path.join(root, "..", "..", "dist-workspace.toml"), "utf8");
+  const line = config.split("\n").find((l) => /^targets\s*=/.test(l));
+  assert.ok(line, "dist-workspace.toml lists its targets");
+  const releaseTargets = [...line.matchAll(/"([^"]+)"/g)].map((m) => m[1]).sort();
+  assert.deepEqual(Object.keys(platforms.TARGETS).sort(), releaseTargets, "the script packages exactly the release's targets");
+  assert.equal(platforms.vscodeTarget("x86_64-unknown-linux-gnu"), "linux-x64");
+  assert.equal(platforms.vscodeTarget("aarch64-unknown-linux-musl"), "alpine-arm64");
+  assert.equal(platforms.vscodeTarget("aarch64-apple-darwin"), "darwin-arm64");
+  assert.equal(platforms.vscodeTarget("x86_64-pc-windows-msvc"), "win32-x64");
+  assert.throws(() => platforms.vscodeTarget("riscv64gc-unknown-linux-gnu"), /no VS Code platform for the Rust target riscv64gc/);
+  assert.equal(platforms.archiveName("x86_64-unknown-linux-gnu"), "rustkeep-cli-x86_64-unknown-linux-gnu.tar.xz");
+  assert.equal(platforms.archiveName("x86_64-pc-windows-msvc"), "rustkeep-cli-x86_64-pc-windows-msvc.zip");
+  assert.equal(platforms.exeName("x86_64-pc-windows-msvc"), "rustkeep.exe");
+  assert.equal(platforms.vsixName("0.1.0", "linux-x64"), "rustkeep-0.1.0-linux-x64.vsix");
+  assert.equal(platforms.vsixName("0.1.0"), "rustkeep-0.1.0.vsix");
+  // Every platform is one vsce accepts.
+  const vsce = new Set(["win32-x64", "win32-arm64", "linux-x64", "linux-arm64", "linux-armhf", "darwin-x64", "darwin-arm64", "alpine-x64", "alpine-arm64", "web"]);
+  for (const p of Object.values(platforms.TARGETS)) assert.ok(vsce.has(p as string), `${p}`);
+});
+
+test("the packaging script's arguments", () => {
+  assert.deepEqual(platforms.parseArgs(["--target", "x86_64-unknown-linux-gnu", "--binary", "b", "--verify"]), {
+    target: "x86_64-unknown-linux-gnu",
+    binary: "b",
+    verify: true,
+  });
+  assert.throws(() => platforms.parseArgs(["--target"]), /unknown or incomplete argument --target/);
+  assert.throws(() => platforms.parseArgs(["--frobnicate"]), /usage:/);
 });

@@ -1,5 +1,5 @@
-//! Line editing, history and tab completion for `rustkeep play` on a terminal (rustyline).
-//! Piped input (scripts, tests) bypasses this and is read line by line.
+//! Line editing, history and tab completion for the line console of `rustkeep play` on a
+//! terminal (rustyline). Piped input (scripts, tests) bypasses this and is read line by line.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -10,9 +10,7 @@ use rustyline::hint::Hinter;
 use rustyline::validate::Validator;
 use rustyline::{Context, Helper};
 
-/// The console's commands, completed at the start of a line.
-pub const COMMANDS: &[&str] =
-    &["status", "inventory", "quests", "equip", "spawn", "attack", "enter", "talk", "pickup", "use", "roll", "trace", "save", "load", "help", "quit"];
+use super::command::COMMANDS;
 
 /// Completes commands first, then the IDs each command takes (creatures after `spawn`, items
 /// after `use`, …), the living enemies after `attack`, and `on`/`off` after `trace`.
@@ -26,18 +24,28 @@ pub struct PlayHelper {
 /// Which registries each command's argument names.
 pub const ARGUMENTS: &[(&str, &[rustkeep_data::vocab::Registry])] = {
     use rustkeep_data::vocab::Registry::*;
-    &[("equip", &[Items]), ("use", &[Items]), ("spawn", &[Creatures]), ("enter", &[Prefabs, Floors]), ("talk", &[Npcs]), ("roll", &[LootTables])]
+    &[
+        ("equip", &[Items]),
+        ("use", &[Items]),
+        ("drop", &[Items]),
+        ("give", &[Items]),
+        ("spawn", &[Creatures]),
+        ("enter", &[Prefabs, Floors]),
+        ("talk", &[Npcs]),
+        ("roll", &[LootTables]),
+    ]
 };
 
 impl PlayHelper {
     /// Candidates for the word `word` at position `index` of the line (0 = the command).
     pub fn candidates(&self, command: &str, index: usize, word: &str) -> Vec<String> {
         if index == 0 {
-            return COMMANDS.iter().filter(|c| c.starts_with(word)).map(|c| c.to_string()).collect();
+            return COMMANDS.iter().map(|(c, _, _)| *c).filter(|c| c.starts_with(word)).map(str::to_string).collect();
         }
         let pool: Box<dyn Iterator<Item = &str>> = match command {
             "attack" => Box::new(self.enemies.iter().map(String::as_str)),
             "trace" => Box::new(["on", "off"].into_iter()),
+            "move" => Box::new(rustkeep_data::grid::Dir::ALL.into_iter().map(|d| d.name())),
             _ if index == 1 => match self.ids.get(command) {
                 Some(ids) => Box::new(ids.iter().map(String::as_str)),
                 None => Box::new(std::iter::empty()),
@@ -100,6 +108,7 @@ mod tests {
     fn completes_commands_then_ids() {
         let h = helper();
         assert_eq!(h.candidates("", 0, "eq"), ["equip"]);
+        assert_eq!(h.candidates("move", 1, "n"), ["n", "ne", "nw"]);
         assert_eq!(h.candidates("talk", 1, "core:e"), ["core:elder"]);
         assert!(h.candidates("spawn", 1, "core:e").is_empty(), "spawn offers creatures only");
         assert_eq!(h.candidates("use", 1, "core:hea"), ["core:health_potion", "core:healer_kit"]);

@@ -1,0 +1,204 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'rustkeep'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'rustkeep' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate a mod, several mods or a workspace (default: the current folder)')
+            [CompletionResult]::new('fmt', 'fmt', [CompletionResultType]::ParameterValue, 'Format data files, `mod.toml` and `rustkeep.toml` in one canonical layout (see docs/formatting.md)')
+            [CompletionResult]::new('loot', 'loot', [CompletionResultType]::ParameterValue, 'Exact drop chances of one loot table, optionally checked by sampled rolls (docs/loot.md)')
+            [CompletionResult]::new('lsp', 'lsp', [CompletionResultType]::ParameterValue, 'The language server on stdin/stdout (docs/editors/lsp.md)')
+            [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'Dry-run a scenario (docs/engine.md) and print the causal trace')
+            [CompletionResult]::new('arena', 'arena', [CompletionResultType]::ParameterValue, 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)')
+            [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked')
+            [CompletionResult]::new('play', 'play', [CompletionResultType]::ParameterValue, 'Interactive play-test console on the loaded mods (reads commands from stdin)')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a command''s JSON output (docs/json-schemas.md)')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'What a diagnostic code means, an example, and how to fix or silence it')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script of a shell')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page of rustkeep, or of one of its commands, as roff')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'rustkeep;check' {
+            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format, optionally with a file to write it to: `--format sarif:rustkeep.sarif`. Repeatable, to print one format and write others in the same run. Formats: human, json, json-lines, sarif, github, gitlab, junit, rdjson')
+            [CompletionResult]::new('--output-file', '--output-file', [CompletionResultType]::ParameterName, 'Write the output of every `--format` that names no file of its own to this file instead of standard output')
+            [CompletionResult]::new('--baseline', '--baseline', [CompletionResultType]::ParameterName, 'Report only diagnostics not recorded in this baseline file')
+            [CompletionResult]::new('--write-baseline', '--write-baseline', [CompletionResultType]::ParameterName, 'Record the current diagnostics as the baseline')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Exit with 1 on warnings too')
+            [CompletionResult]::new('--fix', '--fix', [CompletionResultType]::ParameterName, 'Apply every safe suggested fix, keeping layout and comments')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rustkeep;fmt' {
+            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md')
+            [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'With `-`: the path the text on standard input belongs to (which key orders apply, and the `[format]` options of its workspace)')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Change nothing; list the files that would change and exit with 1 if there are any')
+            [CompletionResult]::new('--diff', '--diff', [CompletionResultType]::ParameterName, 'Change nothing; print a unified diff of what would change and exit with 1 if anything would')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rustkeep;loot' {
+            [CompletionResult]::new('--luck', '--luck', [CompletionResultType]::ParameterName, 'The luck of the one who opens or kills: p_extra = clamp(luck × balance.luck_factor, 0, 0.9)')
+            [CompletionResult]::new('--samples', '--samples', [CompletionResultType]::ParameterName, 'Also roll the table this many times and show the sampled frequencies next to the exact ones')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the sampled rolls')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--plot', '--plot', [CompletionResultType]::ParameterName, 'Write an SVG bar chart of sampled vs exact expected counts (needs --samples)')
+            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rustkeep;lsp' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rustkeep;simulate' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`human` (an indented causal trace) or `json` (the stable keys documented in docs/cli.md)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rustkeep;arena' {
+            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md')
+            [CompletionResult]::new('--runs', '--runs', [CompletionResultType]::ParameterName, 'How many fights (each cell of the matrix fights this many times)')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'The seed of the batch; fight `i` uses a generator derived from it and `i` alone (default: the scenario''s `seed`, else 0)')
+            [CompletionResult]::new('--rounds', '--rounds', [CompletionResultType]::ParameterName, 'Rounds after which a fight is a draw')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`human` (a short table), `json` (the keys in docs/arena.md) or, with `--matrix`, `svg` (a heat map)')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
+            [CompletionResult]::new('--matrix', '--matrix', [CompletionResultType]::ParameterName, 'Every character option (as a new character with its starting kit) against one of every creature, one on one')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rustkeep;graph' {
+            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`dot` (Graphviz) or `json`')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rustkeep;play' {
+            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the game''s generator')
+            [CompletionResult]::new('--option', '--option', [CompletionResultType]::ParameterName, 'A character option for the new character (repeatable), e.g. `core:warrior`')
+            [CompletionResult]::new('--load', '--load', [CompletionResultType]::ParameterName, 'Start from a save instead of a new character')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rustkeep;schema' {
+            [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'Which schema; `--list` shows them all with their files')
+            [CompletionResult]::new('--draft', '--draft', [CompletionResultType]::ParameterName, '`2020-12` (the default) or `07` (what Taplo and Tombi read)')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List every schema: its name, its file in the repository''s `schemas/`, what it describes')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'rustkeep;explain' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`text` (default) or `markdown`')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Print every code')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rustkeep;completions' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'rustkeep;man' {
+            [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Write every page (`rustkeep.1` and `rustkeep-COMMAND.1`) into this folder instead, e.g. `~/.local/share/man/man1`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'rustkeep;help' {
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate a mod, several mods or a workspace (default: the current folder)')
+            [CompletionResult]::new('fmt', 'fmt', [CompletionResultType]::ParameterValue, 'Format data files, `mod.toml` and `rustkeep.toml` in one canonical layout (see docs/formatting.md)')
+            [CompletionResult]::new('loot', 'loot', [CompletionResultType]::ParameterValue, 'Exact drop chances of one loot table, optionally checked by sampled rolls (docs/loot.md)')
+            [CompletionResult]::new('lsp', 'lsp', [CompletionResultType]::ParameterValue, 'The language server on stdin/stdout (docs/editors/lsp.md)')
+            [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'Dry-run a scenario (docs/engine.md) and print the causal trace')
+            [CompletionResult]::new('arena', 'arena', [CompletionResultType]::ParameterValue, 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)')
+            [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked')
+            [CompletionResult]::new('play', 'play', [CompletionResultType]::ParameterValue, 'Interactive play-test console on the loaded mods (reads commands from stdin)')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a command''s JSON output (docs/json-schemas.md)')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'What a diagnostic code means, an example, and how to fix or silence it')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script of a shell')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page of rustkeep, or of one of its commands, as roff')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'rustkeep;help;check' {
+            break
+        }
+        'rustkeep;help;fmt' {
+            break
+        }
+        'rustkeep;help;loot' {
+            break
+        }
+        'rustkeep;help;lsp' {
+            break
+        }
+        'rustkeep;help;simulate' {
+            break
+        }
+        'rustkeep;help;arena' {
+            break
+        }
+        'rustkeep;help;graph' {
+            break
+        }
+        'rustkeep;help;play' {
+            break
+        }
+        'rustkeep;help;schema' {
+            break
+        }
+        'rustkeep;help;explain' {
+            break
+        }
+        'rustkeep;help;completions' {
+            break
+        }
+        'rustkeep;help;man' {
+            break
+        }
+        'rustkeep;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

@@ -1,0 +1,172 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[rustkeep] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'rustkeep'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'rustkeep'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand check 'Validate a mod, several mods or a workspace (default: the current folder)'
+            cand fmt 'Format data files, `mod.toml` and `rustkeep.toml` in one canonical layout (see docs/formatting.md)'
+            cand loot 'Exact drop chances of one loot table, optionally checked by sampled rolls (docs/loot.md)'
+            cand lsp 'The language server on stdin/stdout (docs/editors/lsp.md)'
+            cand simulate 'Dry-run a scenario (docs/engine.md) and print the causal trace'
+            cand arena 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)'
+            cand graph 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
+            cand play 'Interactive play-test console on the loaded mods (reads commands from stdin)'
+            cand schema 'Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a command''s JSON output (docs/json-schemas.md)'
+            cand explain 'What a diagnostic code means, an example, and how to fix or silence it'
+            cand completions 'Print the completion script of a shell'
+            cand man 'Print the manual page of rustkeep, or of one of its commands, as roff'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'rustkeep;check'= {
+            cand --mods 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md'
+            cand --format 'Output format, optionally with a file to write it to: `--format sarif:rustkeep.sarif`. Repeatable, to print one format and write others in the same run. Formats: human, json, json-lines, sarif, github, gitlab, junit, rdjson'
+            cand --output-file 'Write the output of every `--format` that names no file of its own to this file instead of standard output'
+            cand --baseline 'Report only diagnostics not recorded in this baseline file'
+            cand --write-baseline 'Record the current diagnostics as the baseline'
+            cand --no-color 'Disable colours'
+            cand --deny-warnings 'Exit with 1 on warnings too'
+            cand --fix 'Apply every safe suggested fix, keeping layout and comments'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;fmt'= {
+            cand --mods 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md'
+            cand --stdin-filename 'With `-`: the path the text on standard input belongs to (which key orders apply, and the `[format]` options of its workspace)'
+            cand --no-color 'Disable colours'
+            cand --check 'Change nothing; list the files that would change and exit with 1 if there are any'
+            cand --diff 'Change nothing; print a unified diff of what would change and exit with 1 if anything would'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;loot'= {
+            cand --luck 'The luck of the one who opens or kills: p_extra = clamp(luck × balance.luck_factor, 0, 0.9)'
+            cand --samples 'Also roll the table this many times and show the sampled frequencies next to the exact ones'
+            cand --seed 'Seed of the sampled rolls'
+            cand --format 'Output format'
+            cand --plot 'Write an SVG bar chart of sampled vs exact expected counts (needs --samples)'
+            cand --mods 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md'
+            cand --no-color 'Disable colours'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;lsp'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;simulate'= {
+            cand --format '`human` (an indented causal trace) or `json` (the stable keys documented in docs/cli.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;arena'= {
+            cand --mods 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md'
+            cand --runs 'How many fights (each cell of the matrix fights this many times)'
+            cand --seed 'The seed of the batch; fight `i` uses a generator derived from it and `i` alone (default: the scenario''s `seed`, else 0)'
+            cand --rounds 'Rounds after which a fight is a draw'
+            cand --format '`human` (a short table), `json` (the keys in docs/arena.md) or, with `--matrix`, `svg` (a heat map)'
+            cand --no-color 'Disable colours'
+            cand --matrix 'Every character option (as a new character with its starting kit) against one of every creature, one on one'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;graph'= {
+            cand --mods 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md'
+            cand --format '`dot` (Graphviz) or `json`'
+            cand --no-color 'Disable colours'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;play'= {
+            cand --mods 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md'
+            cand --seed 'Seed of the game''s generator'
+            cand --option 'A character option for the new character (repeatable), e.g. `core:warrior`'
+            cand --load 'Start from a save instead of a new character'
+            cand --no-color 'Disable colours'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;schema'= {
+            cand --for 'Which schema; `--list` shows them all with their files'
+            cand --draft '`2020-12` (the default) or `07` (what Taplo and Tombi read)'
+            cand --list 'List every schema: its name, its file in the repository''s `schemas/`, what it describes'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'rustkeep;explain'= {
+            cand --format '`text` (default) or `markdown`'
+            cand --all 'Print every code'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;completions'= {
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'rustkeep;man'= {
+            cand --out-dir 'Write every page (`rustkeep.1` and `rustkeep-COMMAND.1`) into this folder instead, e.g. `~/.local/share/man/man1`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'rustkeep;help'= {
+            cand check 'Validate a mod, several mods or a workspace (default: the current folder)'
+            cand fmt 'Format data files, `mod.toml` and `rustkeep.toml` in one canonical layout (see docs/formatting.md)'
+            cand loot 'Exact drop chances of one loot table, optionally checked by sampled rolls (docs/loot.md)'
+            cand lsp 'The language server on stdin/stdout (docs/editors/lsp.md)'
+            cand simulate 'Dry-run a scenario (docs/engine.md) and print the causal trace'
+            cand arena 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)'
+            cand graph 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
+            cand play 'Interactive play-test console on the loaded mods (reads commands from stdin)'
+            cand schema 'Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a command''s JSON output (docs/json-schemas.md)'
+            cand explain 'What a diagnostic code means, an example, and how to fix or silence it'
+            cand completions 'Print the completion script of a shell'
+            cand man 'Print the manual page of rustkeep, or of one of its commands, as roff'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'rustkeep;help;check'= {
+        }
+        &'rustkeep;help;fmt'= {
+        }
+        &'rustkeep;help;loot'= {
+        }
+        &'rustkeep;help;lsp'= {
+        }
+        &'rustkeep;help;simulate'= {
+        }
+        &'rustkeep;help;arena'= {
+        }
+        &'rustkeep;help;graph'= {
+        }
+        &'rustkeep;help;play'= {
+        }
+        &'rustkeep;help;schema'= {
+        }
+        &'rustkeep;help;explain'= {
+        }
+        &'rustkeep;help;completions'= {
+        }
+        &'rustkeep;help;man'= {
+        }
+        &'rustkeep;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

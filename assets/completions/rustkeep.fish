@@ -1,0 +1,119 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_rustkeep_global_optspecs
+    string join \n h/help V/version
+end
+
+function __fish_rustkeep_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_rustkeep_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_rustkeep_using_subcommand
+    set -l cmd (__fish_rustkeep_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -s h -l help -d 'Print help'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -s V -l version -d 'Print version'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "check" -d 'Validate a mod, several mods or a workspace (default: the current folder)'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "fmt" -d 'Format data files, `mod.toml` and `rustkeep.toml` in one canonical layout (see docs/formatting.md)'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "loot" -d 'Exact drop chances of one loot table, optionally checked by sampled rolls (docs/loot.md)'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "lsp" -d 'The language server on stdin/stdout (docs/editors/lsp.md)'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "simulate" -d 'Dry-run a scenario (docs/engine.md) and print the causal trace'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "arena" -d 'Many fights of a scenario\'s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "graph" -d 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "play" -d 'Interactive play-test console on the loaded mods (reads commands from stdin)'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "schema" -d 'Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a command\'s JSON output (docs/json-schemas.md)'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "explain" -d 'What a diagnostic code means, an example, and how to fix or silence it'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "completions" -d 'Print the completion script of a shell'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "man" -d 'Print the manual page of rustkeep, or of one of its commands, as roff'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l mods -d 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l format -d 'Output format, optionally with a file to write it to: `--format sarif:rustkeep.sarif`. Repeatable, to print one format and write others in the same run. Formats: human, json, json-lines, sarif, github, gitlab, junit, rdjson' -r
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l output-file -d 'Write the output of every `--format` that names no file of its own to this file instead of standard output' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l baseline -d 'Report only diagnostics not recorded in this baseline file' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l write-baseline -d 'Record the current diagnostics as the baseline' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l no-color -d 'Disable colours'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l deny-warnings -d 'Exit with 1 on warnings too'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l fix -d 'Apply every safe suggested fix, keeping layout and comments'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -s h -l help -d 'Print help'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand fmt" -l mods -d 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand fmt" -l stdin-filename -d 'With `-`: the path the text on standard input belongs to (which key orders apply, and the `[format]` options of its workspace)' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand fmt" -l no-color -d 'Disable colours'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand fmt" -l check -d 'Change nothing; list the files that would change and exit with 1 if there are any'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand fmt" -l diff -d 'Change nothing; print a unified diff of what would change and exit with 1 if anything would'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand fmt" -s h -l help -d 'Print help'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand loot" -l luck -d 'The luck of the one who opens or kills: p_extra = clamp(luck × balance.luck_factor, 0, 0.9)' -r
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand loot" -l samples -d 'Also roll the table this many times and show the sampled frequencies next to the exact ones' -r
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand loot" -l seed -d 'Seed of the sampled rolls' -r
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand loot" -l format -d 'Output format' -r -f -a "human\t''
+json\t''"
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand loot" -l plot -d 'Write an SVG bar chart of sampled vs exact expected counts (needs --samples)' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand loot" -l mods -d 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand loot" -l no-color -d 'Disable colours'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand loot" -s h -l help -d 'Print help'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand lsp" -s h -l help -d 'Print help'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand simulate" -l format -d '`human` (an indented causal trace) or `json` (the stable keys documented in docs/cli.md)' -r -f -a "human\t''
+json\t''"
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand simulate" -s h -l help -d 'Print help'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand arena" -l mods -d 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand arena" -l runs -d 'How many fights (each cell of the matrix fights this many times)' -r
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand arena" -l seed -d 'The seed of the batch; fight `i` uses a generator derived from it and `i` alone (default: the scenario\'s `seed`, else 0)' -r
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand arena" -l rounds -d 'Rounds after which a fight is a draw' -r
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand arena" -l format -d '`human` (a short table), `json` (the keys in docs/arena.md) or, with `--matrix`, `svg` (a heat map)' -r -f -a "human\t''
+json\t''
+svg\t''"
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand arena" -l no-color -d 'Disable colours'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand arena" -l matrix -d 'Every character option (as a new character with its starting kit) against one of every creature, one on one'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand arena" -s h -l help -d 'Print help'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand graph" -l mods -d 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand graph" -l format -d '`dot` (Graphviz) or `json`' -r -f -a "dot\t''
+json\t''"
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand graph" -l no-color -d 'Disable colours'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand graph" -s h -l help -d 'Print help'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l mods -d 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l seed -d 'Seed of the game\'s generator' -r
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l option -d 'A character option for the new character (repeatable), e.g. `core:warrior`' -r
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l load -d 'Start from a save instead of a new character' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l no-color -d 'Disable colours'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -s h -l help -d 'Print help'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand schema" -l for -d 'Which schema; `--list` shows them all with their files' -r -f -a "data\t'a data file of a mod (registry arrays and [balance])'
+mod\t'mod.toml, the manifest of a mod'
+workspace\t'rustkeep.toml, the workspace file'
+check-json\t'the output of `rustkeep check --format json`'
+loot-json\t'the output of `rustkeep loot --format json`'
+graph-json\t'the output of `rustkeep graph --format json`'"
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand schema" -l draft -d '`2020-12` (the default) or `07` (what Taplo and Tombi read)' -r -f -a "2020-12\t''
+07\t''"
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand schema" -l list -d 'List every schema: its name, its file in the repository\'s `schemas/`, what it describes'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand explain" -l format -d '`text` (default) or `markdown`' -r
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand explain" -l all -d 'Print every code'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand explain" -s h -l help -d 'Print help'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand man" -l out-dir -d 'Write every page (`rustkeep.1` and `rustkeep-COMMAND.1`) into this folder instead, e.g. `~/.local/share/man/man1`' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "check" -d 'Validate a mod, several mods or a workspace (default: the current folder)'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "fmt" -d 'Format data files, `mod.toml` and `rustkeep.toml` in one canonical layout (see docs/formatting.md)'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "loot" -d 'Exact drop chances of one loot table, optionally checked by sampled rolls (docs/loot.md)'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "lsp" -d 'The language server on stdin/stdout (docs/editors/lsp.md)'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "simulate" -d 'Dry-run a scenario (docs/engine.md) and print the causal trace'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "arena" -d 'Many fights of a scenario\'s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "graph" -d 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "play" -d 'Interactive play-test console on the loaded mods (reads commands from stdin)'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "schema" -d 'Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a command\'s JSON output (docs/json-schemas.md)'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "explain" -d 'What a diagnostic code means, an example, and how to fix or silence it'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "completions" -d 'Print the completion script of a shell'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "man" -d 'Print the manual page of rustkeep, or of one of its commands, as roff'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -1,0 +1,109 @@
+//! Rules about the dungeon that floors and prefabs make: `prefab-npc-mismatch` and
+//! `unreachable-prefab-tile` need nothing but the prefab (they run per file, in `rules::local`);
+//! `floor-without-exit` follows a floor's `prefabs` to their grids (across files).
+
+use rustkeep_data::db::Database;
+use rustkeep_data::diag::{Code, Diagnostic, Loc};
+use rustkeep_data::model::{Entry, Grid, Value};
+use rustkeep_data::project::Project;
+use rustkeep_data::source::FileId;
+use rustkeep_data::vocab::{field, glyph, Registry};
+
+/// What a glyph is, in messages.
+fn what(g: u8) -> &'static str {
+    match g as char {
+        glyph::LOOT_PILE => "loot pile",
+        glyph::ENEMY => "enemy",
+        glyph::NPC => "NPC",
+        glyph::DOOR => "door",
+        _ => "tile",
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The per-file rules of one prefab entry.
+pub fn run_entry(file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
+    if e.registry != Registry::Prefabs {
+        return;
+    }
+    let (Some(grid), Some(grid_field)) = (e.grid(), e.field(field::GRID)) else { return };
+    let loc = |span: std::ops::Range<usize>| Loc { file, span };
+
+    // `prefab-npc-mismatch`: the i-th `n` is the i-th NPC.
+    let glyphs = grid.positions_of(glyph::NPC as u8);
+    let npcs_field = e.field(field::NPCS);
+    let npcs = match npcs_field.map(|f| &f.value) {
+        Some(Value::RefList(l)) => l.len(),
+        _ => 0,
+    };
+    if glyphs.len() != npcs && (npcs_field.is_some() || !glyphs.is_empty()) {
+        let msg = format!(
+            "the grid has {} but `npcs` names {}: the i-th `n` in reading order is the i-th NPC, so {}",
+            plural(glyphs.len(), "`n` glyph", "`n` glyphs"),
+            plural(npcs, "NPC", "NPCs"),
+            if glyphs.len() > npcs { "the extra `n` tiles stay empty" } else { "the extra NPCs never appear" }
+        );
+        let span = npcs_field.map(|f| f.span.clone()).unwrap_or(grid_field.span.clone());
+        let mut d = Diagnostic::new(Code::PrefabNpcMismatch, loc(span), msg);
+        for p in glyphs.iter().skip(npcs) {
+            if let Some(s) = grid.glyph_span(*p) {
+                d = d.with_related(loc(s), "an `n` without an NPC");
+            }
+        }
+        out.push(d);
+    }
+
+    // `unreachable-prefab-tile`: walked from the entry point over everything but walls.
+    let unreachable = grid.unreachable_features();
+    if !unreachable.is_empty() {
+        let listed: Vec<String> = unreachable.iter().map(|(p, g)| format!("the {} at {p}", what(*g))).collect();
+        let from = if grid.positions_of(glyph::ENTRY as u8).is_empty() { "its first floor tile (it has no `@`)" } else { "its `@`" };
+        let msg = format!(
+            "{} of this room cannot be reached from {from} (walking in 8 directions over tiles that are not walls): {}",
+            plural(unreachable.len(), "tile", "tiles"),
+            listed.join(", ")
+        );
+        let mut d = Diagnostic::new(Code::UnreachablePrefabTile, loc(grid_field.span.clone()), msg);
+        for (p, g) in &unreachable {
+            if let Some(s) = grid.glyph_span(*p) {
+                d = d.with_related(loc(s), format!("this {} cannot be reached", what(*g)));
+            }
+        }
+        out.push(d);
+    }
+}
+
+fn has_door(grid: &Grid) -> bool {
+    !grid.positions_of(glyph::DOOR as u8).is_empty()
+}
+
+/// `floor-without-exit`: every floor's `prefabs` entry whose prefab (the entry in force) has no door.
+pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+    let Some(floors) = db.resolved.defs.get(Registry::Floors.index()) else { return };
+    let mut ids: Vec<&String> = floors.keys().collect();
+    ids.sort();
+    for id in ids {
+        let def = &floors[id];
+        let floor = db.entry(def.current);
+        for r in floor.ref_list(field::PREFABS) {
+            let Some(pdef) = db.resolved.get(Registry::Prefabs, &r.value) else { continue };
+            let prefab = db.entry(pdef.current);
+            let Some(grid) = prefab.grid() else { continue };
+            if has_door(grid) {
+                continue;
+            }
+            let msg = format!(
+                "the prefab `{}` has no door (`+`): stepping onto a door is the only way out of a room, so a run of the floor `{id}` that enters it cannot go on",
+                r.value
+            );
+            let mut d = Diagnostic::new(Code::FloorWithoutExit, Loc { file: def.current.file, span: r.span.clone() }, msg);
+            if let Some(g) = prefab.field(field::GRID) {
+                d = d.with_related(Loc { file: pdef.current.file, span: g.span.clone() }, "its grid, without a `+`");
+            }
+            out.push(d);
+        }
+    }
+}

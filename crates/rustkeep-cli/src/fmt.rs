@@ -1,0 +1,302 @@
+//! `rustkeep fmt`: formats the data files, `mod.toml` and `rustkeep.toml` of the mods found from
+//! the given paths (as `rustkeep check` finds them), in place; `--check` and `--diff` change
+//! nothing; `-` formats standard input to standard output.
+//!
+//! Exit codes: 0 done (or nothing to change); 1 `--check` / `--diff` found files that would
+//! change; 2 a file is not valid TOML (reported like `rustkeep check` reports `toml-syntax`, the
+//! file untouched), a file could not be read or written (the original untouched), or a usage error.
+
+use std::collections::HashSet;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term::{self, termcolor::ColorChoice, termcolor::StandardStream};
+use rustkeep_data::manifest::{read_workspace, FormatConfig};
+use rustkeep_data::project::{display_path, load, Overlay};
+use rustkeep_data::source::{FileId, SourceFile};
+use rustkeep_fmt::{FileKind, FormatError, FormatOptions, SyntaxError};
+
+use crate::{atomic, Common};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Mod folders, workspaces or single files to format (default: the current folder); `-`
+    /// formats standard input to standard output.
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub common: Common,
+    /// Change nothing; list the files that would change and exit with 1 if there are any.
+    #[arg(long)]
+    pub check: bool,
+    /// Change nothing; print a unified diff of what would change and exit with 1 if anything would.
+    #[arg(long)]
+    pub diff: bool,
+    /// With `-`: the path the text on standard input belongs to (which key orders apply, and the
+    /// `[format]` options of its workspace).
+    #[arg(long, value_name = "PATH")]
+    pub stdin_filename: Option<PathBuf>,
+}
+
+/// One file to format.
+struct Target {
+    path: PathBuf,
+    shown: String,
+    options: FormatOptions,
+    /// The text discovery already read (without a byte-order mark), for `--check`, which only
+    /// compares; writing and `--diff` read the file again, byte-order mark and all.
+    read: Option<(std::sync::Arc<str>, Option<usize>)>,
+}
+
+/// What happened to one file.
+enum Outcome {
+    Unchanged,
+    Changed { old: String, new: String },
+    Invalid { text: String, errors: Vec<SyntaxError> },
+    Failed(String),
+}
+
+fn color(no_color: bool) -> ColorChoice {
+    if no_color || std::env::var_os("NO_COLOR").is_some() || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        ColorChoice::Never
+    } else {
+        ColorChoice::Auto
+    }
+}
+
+/// Reports syntax errors the way `rustkeep check` shows `toml-syntax`.
+fn report_syntax(shown: &str, text: &str, errors: &[SyntaxError], no_color: bool) {
+    // Positions are shown as `rustkeep check` shows them: in the text after the byte-order mark.
+    let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let text = &text[bom..];
+    let file = SimpleFile::new(shown, text);
+    let mut err = StandardStream::stderr(color(no_color));
+    let config = term::Config::default();
+    for e in errors {
+        let mut s = e.span.start.saturating_sub(bom).min(text.len());
+        while s > 0 && !text.is_char_boundary(s) {
+            s -= 1;
+        }
+        let mut end = e.span.end.saturating_sub(bom).clamp(s, text.len());
+        while end > s && !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let d = CsDiagnostic::error()
+            .with_code("toml-syntax")
+            .with_message(format!("{}; the file was not formatted", e.message))
+            .with_labels(vec![Label::primary((), s..end)])
+            .with_notes(vec!["see `rustkeep explain toml-syntax`".into()]);
+        if term::emit_to_write_style(&mut err, &config, &file, &d).is_err() {
+            eprintln!("{shown}: error[toml-syntax]: {}", e.message);
+        }
+    }
+}
+
+/// The `[format]` options of the workspace whose `rustkeep.toml` is nearest at or above `dir`.
+fn config_above(dir: &Path) -> FormatConfig {
+    for d in dir.ancestors() {
+        let ws = d.join("rustkeep.toml");
+        if ws.is_file() {
+            let Ok(text) = std::fs::read_to_string(&ws) else { return FormatConfig::default() };
+            return read_workspace(FileId(0), &text).0.format;
+        }
+    }
+    FormatConfig::default()
+}
+
+fn decode(bytes: &[u8]) -> Result<&str, usize> {
+    std::str::from_utf8(bytes).map_err(|e| e.valid_up_to())
+}
+
+fn invalid_utf8(text: String, at: usize) -> Outcome {
+    Outcome::Invalid { text, errors: vec![SyntaxError { span: at..at + 1, message: "invalid UTF-8: TOML files must be UTF-8 encoded".into() }] }
+}
+
+/// Formats one file's bytes.
+fn format_bytes(bytes: &[u8], options: &FormatOptions, compare_only: bool) -> Outcome {
+    match decode(bytes) {
+        Ok(text) => format_text(text, options, compare_only),
+        Err(at) => invalid_utf8(String::from_utf8_lossy(bytes).into_owned(), at),
+    }
+}
+
+fn format_text(text: &str, options: &FormatOptions, compare_only: bool) -> Outcome {
+    let result = if compare_only { rustkeep_fmt::format_for_comparison(text, options) } else { rustkeep_fmt::format_document(text, options) };
+    match result {
+        Ok(new) if new == text => Outcome::Unchanged,
+        Ok(new) => Outcome::Changed { old: text.to_string(), new },
+        Err(FormatError::Syntax(errors)) => Outcome::Invalid { text: text.to_string(), errors },
+        Err(e @ FormatError::Meaning) => Outcome::Failed(e.to_string()),
+    }
+}
+
+fn run_stdin(args: &Args, cwd: &Path) -> Result<u8, String> {
+    let mut bytes = Vec::new();
+    std::io::stdin().lock().read_to_end(&mut bytes).map_err(|e| format!("cannot read standard input: {e}"))?;
+    let name = args.stdin_filename.clone();
+    let kind = name.as_deref().map_or(FileKind::Data, FileKind::of_path);
+    let dir = name.as_deref().and_then(Path::parent).map_or_else(|| cwd.to_path_buf(), |p| cwd.join(p));
+    let options = FormatOptions::from_config(&config_above(&dir), kind);
+    let shown = name.as_deref().map_or_else(|| "<stdin>".to_string(), |p| p.to_string_lossy().replace('\\', "/"));
+    let mut out = std::io::stdout().lock();
+    let write =
+        |out: &mut std::io::StdoutLock<'_>, s: &[u8]| out.write_all(s).and_then(|_| out.flush()).map_err(|e| format!("cannot write to standard output: {e}"));
+    match format_bytes(&bytes, &options, args.check && !args.diff) {
+        Outcome::Unchanged if args.check || args.diff => Ok(0),
+        Outcome::Unchanged => write(&mut out, &bytes).map(|_| 0),
+        Outcome::Changed { old, new } => {
+            if args.diff {
+                write(&mut out, rustkeep_fmt::diff::unified(&shown, &old, &new).as_bytes())?;
+                Ok(1)
+            } else if args.check {
+                write(&mut out, format!("{shown}\n").as_bytes())?;
+                Ok(1)
+            } else {
+                write(&mut out, new.as_bytes()).map(|_| 0)
+            }
+        }
+        Outcome::Invalid { text, errors } => {
+            report_syntax(&shown, &text, &errors, args.common.no_color);
+            Ok(2)
+        }
+        Outcome::Failed(msg) => Err(format!("{shown}: {msg}")),
+    }
+}
+
+/// The files to format: single files as given, and the files of the mods found below folders.
+fn targets(paths: &[PathBuf], cwd: &Path, problems: &mut Vec<String>) -> Vec<Target> {
+    let mut out: Vec<Target> = Vec::new();
+    let mut dirs = Vec::new();
+    for p in paths {
+        let abs = rustkeep_data::project::normalize(&cwd.join(p));
+        if abs.is_file() {
+            let dir = abs.parent().unwrap_or(cwd).to_path_buf();
+            let options = FormatOptions::from_config(&config_above(&dir), FileKind::of_path(&abs));
+            out.push(Target { shown: display_path(&abs, cwd), path: abs, options, read: None });
+        } else {
+            dirs.push(p.clone());
+        }
+    }
+    if !dirs.is_empty() {
+        let project = load(&dirs, cwd, &Overlay::new());
+        let mut config = project.config.format;
+        if project.config.file.is_none() {
+            if let Some(root) = &project.root {
+                config = config_above(root);
+            }
+        }
+        let mut wanted: Vec<FileId> = project.config.file.into_iter().collect();
+        for m in &project.mods {
+            wanted.extend(m.manifest_file);
+            wanted.extend(m.data_files.iter().copied());
+        }
+        let known: HashSet<FileId> = wanted.iter().copied().collect();
+        let mut seen: HashSet<PathBuf> = out.iter().map(|t| t.path.clone()).collect();
+        let files: &[SourceFile] = &project.files;
+        // Files discovery could not read carry the reason as a diagnostic and belong to no mod.
+        for f in files.iter().filter(|f| f.disk_path.is_some() && !f.bundled && !known.contains(&f.id)) {
+            for d in project.diagnostics.iter().filter(|d| d.loc.file == f.id) {
+                problems.push(d.message.clone());
+            }
+        }
+        for fid in wanted {
+            let f = project.file(fid);
+            let Some(path) = f.disk_path.clone() else { continue };
+            if f.bundled || !seen.insert(path.clone()) {
+                continue;
+            }
+            out.push(Target {
+                shown: f.path.clone(),
+                path,
+                options: FormatOptions::from_config(&config, f.kind.into()),
+                read: Some((f.text.clone(), f.invalid_utf8_at)),
+            });
+        }
+    }
+    out
+}
+
+pub fn run(args: Args) -> Result<u8, String> {
+    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
+    let mut paths = args.paths.clone();
+    paths.extend(args.common.mods.iter().cloned());
+    if paths.iter().any(|p| p.as_os_str() == "-") {
+        if paths.len() > 1 {
+            return Err("`-` (standard input) cannot be combined with other paths".into());
+        }
+        return run_stdin(&args, &cwd);
+    }
+    if args.stdin_filename.is_some() {
+        return Err("--stdin-filename goes with `-` (standard input)".into());
+    }
+    if paths.is_empty() {
+        paths.push(PathBuf::from("."));
+    }
+    if let Some(missing) = paths.iter().find(|p| !cwd.join(p).exists()) {
+        return Err(format!("{}: no such file or folder", missing.display()));
+    }
+    let mut problems = Vec::new();
+    let mut targets = targets(&paths, &cwd, &mut problems);
+    targets.sort_by(|a, b| a.shown.cmp(&b.shown));
+    let compare_only = args.check && !args.diff;
+    let outcomes = rustkeep_data::par::par_map(&targets, rustkeep_data::par::default_threads(), |t| match &t.read {
+        Some((text, None)) if compare_only => format_text(text, &t.options, true),
+        Some((text, Some(at))) if compare_only => invalid_utf8(text.to_string(), *at),
+        _ => match std::fs::read(&t.path) {
+            Ok(bytes) => format_bytes(&bytes, &t.options, compare_only),
+            Err(e) => Outcome::Failed(format!("cannot read: {e}")),
+        },
+    });
+
+    let mut stdout = std::io::stdout().lock();
+    let mut failed = !problems.is_empty();
+    for p in &problems {
+        eprintln!("rustkeep: {p}");
+    }
+    let (mut changed, mut unchanged) = (0usize, 0usize);
+    for (t, outcome) in targets.iter().zip(outcomes) {
+        match outcome {
+            Outcome::Unchanged => unchanged += 1,
+            Outcome::Changed { old, new } => {
+                changed += 1;
+                let shown = &t.shown;
+                let printed = if args.diff {
+                    stdout.write_all(rustkeep_fmt::diff::unified(shown, &old, &new).as_bytes())
+                } else if args.check {
+                    writeln!(stdout, "{shown}")
+                } else {
+                    if let Err(e) = atomic::write(&t.path, new.as_bytes()) {
+                        eprintln!("rustkeep: cannot write {shown}: {e}; the file is left as it was");
+                        failed = true;
+                        changed -= 1;
+                    }
+                    Ok(())
+                };
+                printed.map_err(|e| format!("cannot write to standard output: {e}"))?;
+            }
+            Outcome::Invalid { text, errors } => {
+                report_syntax(&t.shown, &text, &errors, args.common.no_color);
+                failed = true;
+            }
+            Outcome::Failed(msg) => {
+                eprintln!("rustkeep: {}: {msg}", t.shown);
+                failed = true;
+            }
+        }
+    }
+    stdout.flush().map_err(|e| format!("cannot write to standard output: {e}"))?;
+    let files = |n: usize| if n == 1 { "1 file".to_string() } else { format!("{n} files") };
+    if args.check || args.diff {
+        eprintln!("rustkeep: {} would be reformatted, {} already formatted", files(changed), files(unchanged));
+    } else {
+        eprintln!("rustkeep: {} reformatted, {} already formatted", files(changed), files(unchanged));
+    }
+    Ok(if failed {
+        2
+    } else if changed > 0 && (args.check || args.diff) {
+        1
+    } else {
+        0
+    })
+}

@@ -1,0 +1,375 @@
+//! End-to-end tests of `rustkeep fmt` (and of `check --fix` keeping formatted files formatted):
+//! the real binary on temporary mods.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// A fresh temporary folder, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("rustkeep-fmt-cli-{}-{name}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("the temp folder is writable");
+        TempDir(dir.canonicalize().expect("the temp folder exists"))
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.0.join(rel)
+    }
+    fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.path(rel)).expect("the file exists")
+    }
+    fn write(&self, rel: &str, text: &str) {
+        let p = self.path(rel);
+        std::fs::create_dir_all(p.parent().expect("files have a parent")).expect("folders can be created");
+        std::fs::write(p, text).expect("files can be written");
+    }
+    /// Every file name in the tree (to find stray temporary files).
+    fn names(&self) -> Vec<String> {
+        fn walk(d: &Path, out: &mut Vec<String>) {
+            for e in std::fs::read_dir(d).unwrap().flatten() {
+                if e.path().is_dir() {
+                    walk(&e.path(), out);
+                } else {
+                    out.push(e.file_name().to_string_lossy().into_owned());
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.0, &mut out);
+        out.sort();
+        out
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn rustkeep(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).current_dir(dir).env("NO_COLOR", "1").output().expect("rustkeep runs")
+}
+
+fn with_stdin(dir: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rustkeep"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("rustkeep runs");
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), input.as_bytes()).unwrap();
+    drop(child.stdin.take());
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const MANIFEST: &str = "[mod]\nversion = \"0.1.0\"\nname = \"Lamp\"\nid = \"lamp\"\n";
+const MANIFEST_FORMATTED: &str = "[mod]\nid = \"lamp\"\nname = \"Lamp\"\nversion = \"0.1.0\"\n";
+const ITEMS: &str = "[[items]]\nname = \"Oil Lamp\"\nid = \"lamp:oil_lamp\"\ntags=[\"lamp:light\",]\n";
+const ITEMS_FORMATTED: &str = "[[items]]\nid = \"lamp:oil_lamp\"\nname = \"Oil Lamp\"\ntags = [\n  \"lamp:light\",\n]\n";
+const FORMATTED: &str = "[[npcs]]\nid = \"lamp:keeper\"\nname = \"Keeper\"\n";
+
+fn lamp_mod() -> TempDir {
+    let t = TempDir::new("lamp");
+    t.write("lamp/mod.toml", MANIFEST);
+    t.write("lamp/items.toml", ITEMS);
+    t.write("lamp/npcs.toml", FORMATTED);
+    t
+}
+
+#[test]
+fn formats_every_file_of_the_mods_in_place() {
+    let t = lamp_mod();
+    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(t.read("lamp/mod.toml"), MANIFEST_FORMATTED);
+    assert_eq!(t.read("lamp/items.toml"), ITEMS_FORMATTED);
+    assert_eq!(t.read("lamp/npcs.toml"), FORMATTED);
+    assert!(stderr(&o).contains("2 files reformatted, 1 file already formatted"), "{}", stderr(&o));
+    // Nothing left behind, and a second run changes nothing.
+    assert_eq!(t.names(), vec!["items.toml", "mod.toml", "npcs.toml"]);
+    let o = rustkeep(&t.0, &["fmt"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("0 files reformatted, 3 files already formatted"), "{}", stderr(&o));
+}
+
+#[test]
+fn check_lists_the_files_that_would_change_and_changes_nothing() {
+    let t = lamp_mod();
+    let o = rustkeep(&t.0, &["fmt", "--check", "lamp"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "lamp/items.toml\nlamp/mod.toml\n");
+    assert_eq!(t.read("lamp/items.toml"), ITEMS);
+    assert_eq!(t.read("lamp/mod.toml"), MANIFEST);
+    rustkeep(&t.0, &["fmt", "lamp"]);
+    let o = rustkeep(&t.0, &["fmt", "--check", "lamp"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+}
+
+#[test]
+fn diff_prints_a_unified_diff_and_changes_nothing() {
+    let t = lamp_mod();
+    let o = rustkeep(&t.0, &["fmt", "--diff", "lamp"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let d = stdout(&o);
+    assert!(d.contains("--- a/lamp/items.toml\n+++ b/lamp/items.toml\n@@ -1,4 +1,6 @@\n [[items]]\n-name = \"Oil Lamp\"\n id = \"lamp:oil_lamp\"\n"), "{d}");
+    assert!(d.contains("--- a/lamp/mod.toml\n"), "{d}");
+    assert!(!d.contains("npcs.toml"), "{d}");
+    assert_eq!(t.read("lamp/items.toml"), ITEMS);
+    // `patch` (where present) applies it and gets the formatted files.
+    if Command::new("patch").arg("--version").output().is_ok() {
+        let mut child = Command::new("patch").args(["-p1", "-s"]).current_dir(&t.0).stdin(Stdio::piped()).spawn().unwrap();
+        std::io::Write::write_all(child.stdin.as_mut().unwrap(), d.as_bytes()).unwrap();
+        drop(child.stdin.take());
+        assert!(child.wait().unwrap().success());
+        assert_eq!(t.read("lamp/items.toml"), ITEMS_FORMATTED);
+        assert_eq!(t.read("lamp/mod.toml"), MANIFEST_FORMATTED);
+    }
+}
+
+#[test]
+fn a_dash_formats_standard_input_to_standard_output() {
+    let t = TempDir::new("stdin");
+    let o = with_stdin(&t.0, &["fmt", "-"], ITEMS);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), ITEMS_FORMATTED);
+    // The file name decides which key orders apply.
+    let o = with_stdin(&t.0, &["fmt", "-", "--stdin-filename", "lamp/mod.toml"], MANIFEST);
+    assert_eq!(stdout(&o), MANIFEST_FORMATTED);
+    // --check: no text, the answer is the exit code.
+    let o = with_stdin(&t.0, &["fmt", "--check", "-"], ITEMS);
+    assert_eq!((o.status.code(), stdout(&o)), (Some(1), "<stdin>\n".to_string()));
+    let o = with_stdin(&t.0, &["fmt", "--check", "-"], ITEMS_FORMATTED);
+    assert_eq!((o.status.code(), stdout(&o)), (Some(0), String::new()));
+    // A syntax error: nothing on standard output, the error on standard error, exit 2.
+    let o = with_stdin(&t.0, &["fmt", "-"], "a = 1\na = 2\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).contains("error[toml-syntax]") && stderr(&o).contains("<stdin>:2:1"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_file_with_a_syntax_error_is_reported_untouched_and_the_others_are_formatted() {
+    let t = lamp_mod();
+    let broken = "[[items]]\nid = \"lamp:wick\"\nname = \"Wick\" price = 3\n";
+    t.write("lamp/broken.toml", broken);
+    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("error[toml-syntax]") && e.contains("lamp/broken.toml:3:15") && e.contains("the file was not formatted"), "{e}");
+    assert_eq!(t.read("lamp/broken.toml"), broken);
+    assert_eq!(t.read("lamp/items.toml"), ITEMS_FORMATTED);
+    // --check reports it the same way, with exit 2 winning over 1.
+    t.write("lamp/items.toml", ITEMS);
+    let o = rustkeep(&t.0, &["fmt", "--check", "lamp"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("lamp/broken.toml:3:15"), "{}", stderr(&o));
+    // Bytes that are not UTF-8 are a syntax error too.
+    t.write("lamp/broken.toml", "");
+    std::fs::write(t.path("lamp/broken.toml"), b"a = \"\xff\"\n").unwrap();
+    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("invalid UTF-8"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(t.path("lamp/broken.toml")).unwrap(), b"a = \"\xff\"\n");
+}
+
+#[test]
+fn line_endings_and_byte_order_marks_are_kept_on_disk() {
+    let t = lamp_mod();
+    t.write("lamp/items.toml", &format!("\u{feff}{}", ITEMS.replace('\n', "\r\n")));
+    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(t.read("lamp/items.toml"), format!("\u{feff}{}", ITEMS_FORMATTED.replace('\n', "\r\n")));
+}
+
+#[cfg(unix)]
+#[test]
+fn writes_keep_permissions_and_leave_nothing_behind() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = lamp_mod();
+    std::fs::set_permissions(t.path("lamp/items.toml"), std::fs::Permissions::from_mode(0o640)).unwrap();
+    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(t.read("lamp/items.toml"), ITEMS_FORMATTED);
+    assert_eq!(std::fs::metadata(t.path("lamp/items.toml")).unwrap().permissions().mode() & 0o777, 0o640);
+    assert_eq!(t.names(), vec!["items.toml", "mod.toml", "npcs.toml"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_that_cannot_be_written_is_left_as_it_was_with_exit_2() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = lamp_mod();
+    // A read-only file is refused even where the folder would allow replacing it (and even for
+    // root, who may write anything).
+    std::fs::set_permissions(t.path("lamp/items.toml"), std::fs::Permissions::from_mode(0o444)).unwrap();
+    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot write lamp/items.toml") && stderr(&o).contains("left as it was"), "{}", stderr(&o));
+    assert_eq!(t.read("lamp/items.toml"), ITEMS);
+    assert_eq!(t.read("lamp/mod.toml"), MANIFEST_FORMATTED, "the other files are still formatted");
+    assert_eq!(t.names(), vec!["items.toml", "mod.toml", "npcs.toml"]);
+}
+
+#[test]
+fn a_missing_path_is_an_error() {
+    let t = TempDir::new("missing");
+    let o = rustkeep(&t.0, &["fmt", "nowhere"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("nowhere: no such file or folder"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_single_file_is_formatted_alone() {
+    let t = lamp_mod();
+    let o = rustkeep(&t.0, &["fmt", "lamp/items.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(t.read("lamp/items.toml"), ITEMS_FORMATTED);
+    assert_eq!(t.read("lamp/mod.toml"), MANIFEST, "only the file named");
+}
+
+#[test]
+fn the_workspace_format_table_applies() {
+    let t = lamp_mod();
+    t.write("rustkeep.toml", "[workspace]\nmods = [\"lamp\"]\n\n[format]\nline_width = 30\nreorder_keys = false\n");
+    t.write("lamp/items.toml", "[[items]]\nname = \"Oil Lamp\"\nid = \"lamp:oil_lamp\"\ntags = [\"lamp:light\", \"lamp:oil\"]\n");
+    let o = rustkeep(&t.0, &["fmt"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(t.read("lamp/items.toml"), "[[items]]\nname = \"Oil Lamp\"\nid = \"lamp:oil_lamp\"\ntags = [\n  \"lamp:light\",\n  \"lamp:oil\",\n]\n");
+    // The same for a single file below the workspace, and for standard input named into it.
+    t.write("lamp/npcs.toml", "[[npcs]]\nname = \"Keeper\"\nid = \"lamp:keeper\"\non_talk = [{ action = \"open_shop\", shop = \"lamp:shop\" }]\n");
+    let o = rustkeep(&t.0, &["fmt", "lamp/npcs.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(t.read("lamp/npcs.toml").starts_with("[[npcs]]\nname = \"Keeper\"\nid = \"lamp:keeper\"\non_talk = [\n"), "{}", t.read("lamp/npcs.toml"));
+    let o = with_stdin(&t.0, &["fmt", "-", "--stdin-filename", "lamp/x.toml"], "tags = [\"lamp:light\", \"lamp:oil\"]\n");
+    assert_eq!(stdout(&o), "tags = [\n  \"lamp:light\",\n  \"lamp:oil\",\n]\n");
+    // A wrong [format] value is a finding of `check`, and `fmt` keeps the default.
+    t.write("rustkeep.toml", "[workspace]\nmods = [\"lamp\"]\n\n[format]\nline_width = \"wide\"\n");
+    let o = rustkeep(&t.0, &["check", "--format", "json"]);
+    assert!(stdout(&o).contains("`line_width` must be an integer"), "{}", stdout(&o));
+}
+
+#[test]
+fn check_fix_keeps_a_formatted_file_formatted() {
+    let t = TempDir::new("fix");
+    t.write("lamp/mod.toml", MANIFEST_FORMATTED);
+    // Formatted, with a typo whose fix makes the trigger too long for one line.
+    let line = "triggers = [ { on = \"room_entred\", actions = [ { action = \"start_quest\", quest = \"lamp:lite\" } ] } ]";
+    assert_eq!(line.len(), 100);
+    let text = format!("[[items]]\nid = \"lamp:oil_lamp\"\nname = \"Oil Lamp\"\n{line}\n");
+    let opts = rustkeep_fmt::FormatOptions::default();
+    assert_eq!(rustkeep_fmt::format_document(&text, &opts).unwrap(), text, "formatted before the fix");
+    let naive = text.replace("room_entred", "room_entered");
+    let formatted = rustkeep_fmt::format_document(&naive, &opts).unwrap();
+    assert_ne!(naive, formatted, "the fix alone would leave it unformatted");
+    t.write("lamp/items.toml", &text);
+    let o = rustkeep(&t.0, &["check", "--fix", "lamp"]);
+    assert!(stderr(&o).contains("applied 1 fix"), "{}", stderr(&o));
+    assert_eq!(t.read("lamp/items.toml"), formatted);
+    // A file that was not formatted gets the fix only.
+    let unformatted = text.replace("name = \"Oil Lamp\"", "name   =   \"Oil Lamp\"");
+    t.write("lamp/items.toml", &unformatted);
+    rustkeep(&t.0, &["check", "--fix", "lamp"]);
+    assert_eq!(t.read("lamp/items.toml"), unformatted.replace("room_entred", "room_entered"));
+}
+
+// ----- CI: the GitHub Action's format-check and the pre-commit hook ----------------------------
+
+fn python_has_yaml() -> bool {
+    Command::new("python3").args(["-c", "import yaml"]).status().map(|s| s.success()).unwrap_or(false)
+}
+
+/// A YAML file of the repository as JSON (PyYAML, as the other CI tests read it).
+fn yaml(rel: &str) -> serde_json::Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(rel);
+    let out = Command::new("python3")
+        .args(["-c", "import sys, json, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]).read())))"])
+        .arg(&path)
+        .output()
+        .expect("python3 runs");
+    assert!(out.status.success(), "{rel}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+/// Runs a step's script as the runner would, with `rustkeep` on PATH; returns (exit, stdout, GITHUB_OUTPUT).
+fn run_step(dir: &TempDir, script: &str, env: &[(&str, &str)]) -> (i32, String, String) {
+    let bin = Path::new(env!("CARGO_BIN_EXE_rustkeep")).parent().unwrap().to_path_buf();
+    let output_file = dir.path("github_output");
+    std::fs::write(&output_file, "").unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let mut cmd = Command::new("bash");
+    cmd.args(["-c", script]).current_dir(&dir.0).env("PATH", path).env("RUNNER_TEMP", &dir.0).env("GITHUB_OUTPUT", &output_file);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let o = cmd.output().unwrap();
+    (o.status.code().unwrap_or(-1), stdout(&o), std::fs::read_to_string(&output_file).unwrap())
+}
+
+#[test]
+fn the_action_checks_formatting_on_request_and_fails_after_the_check() {
+    if !python_has_yaml() {
+        eprintln!("SKIPPED: python3 with the `yaml` package (PyYAML) is not installed (`.ci/run` installs it)");
+        return;
+    }
+    let action = yaml("action.yml");
+    assert_eq!(action["inputs"]["format-check"]["default"], "false");
+    let steps = action["runs"]["steps"].as_array().unwrap();
+    let format = steps.iter().find(|s| s["id"] == "format").expect("a step with id `format`");
+    assert_eq!(format["if"], "${{ inputs.format-check == 'true' }}");
+    let format_script = format["run"].as_str().unwrap();
+    assert!(format_script.contains("rustkeep fmt --check"));
+    let check = steps.last().unwrap();
+    assert_eq!(check["env"]["RK_UNFORMATTED"], "${{ steps.format.outputs.unformatted }}");
+    let check_script = check["run"].as_str().unwrap();
+
+    // The scripts at work: an unformatted mod is annotated, the diff logged, the job failed by the
+    // last step even though `rustkeep check` itself passes.
+    let t = lamp_mod();
+    let (code, out, gh) = run_step(&t, format_script, &[("RK_PATH", "lamp")]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("::error file=lamp/items.toml,title=rustkeep fmt::not formatted"), "{out}");
+    assert!(out.contains("::group::rustkeep fmt --diff") && out.contains("+++ b/lamp/items.toml"), "{out}");
+    assert_eq!(gh, "unformatted=true\n");
+    let (code, out, _) = run_step(&t, check_script, &[("RK_PATH", "lamp"), ("RK_DENY_WARNINGS", "false"), ("RK_UNFORMATTED", "true")]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("files are not formatted"), "{out}");
+    // Formatted: nothing to say, the check decides alone.
+    rustkeep(&t.0, &["fmt", "lamp"]);
+    let (code, out, gh) = run_step(&t, format_script, &[("RK_PATH", "lamp")]);
+    assert_eq!((code, gh.as_str()), (0, ""), "{out}");
+    assert!(!out.contains("::error"), "{out}");
+    let (code, out, _) = run_step(&t, check_script, &[("RK_PATH", "lamp"), ("RK_DENY_WARNINGS", "false"), ("RK_UNFORMATTED", "")]);
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn the_pre_commit_hook_formats_the_whole_workspace() {
+    if !python_has_yaml() {
+        eprintln!("SKIPPED: python3 with the `yaml` package (PyYAML) is not installed (`.ci/run` installs it)");
+        return;
+    }
+    let hooks = yaml(".pre-commit-hooks.yaml");
+    let hook = hooks.as_array().unwrap().iter().find(|h| h["id"] == "rustkeep-fmt").expect("the hook `rustkeep-fmt`");
+    assert_eq!(hook["entry"], "rustkeep fmt");
+    assert_eq!(hook["language"], "system");
+    // Discovery decides which files are mod files; passing names would also format Cargo.toml.
+    assert_eq!(hook["pass_filenames"], false);
+    assert_eq!(hook["files"], "\\.toml$");
+}

@@ -1,0 +1,78 @@
+//! The keys of `mod.toml` and `rustkeep.toml`, as data: the manifest reader, the formatter's key
+//! order and the generated reference read them from here.
+
+/// One key of `mod.toml` or `rustkeep.toml`: what the manifest reader accepts, the reference
+/// documents and the formatter orders by (these files are not registries, so the value is
+/// described in words rather than by a [`super::FieldType`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConfigKey {
+    pub name: &'static str,
+    /// What the value must be, for the reference.
+    pub value: &'static str,
+    pub required: bool,
+    pub default: Option<&'static str>,
+    pub doc: &'static str,
+    /// For a table: its keys in reference order (empty when its keys are free, as in `[lints]`).
+    pub keys: &'static [ConfigKey],
+}
+
+const fn config_key(name: &'static str, value: &'static str, default: Option<&'static str>, doc: &'static str) -> ConfigKey {
+    ConfigKey { name, value, required: false, default, doc, keys: &[] }
+}
+
+const fn config_table(name: &'static str, value: &'static str, required: bool, keys: &'static [ConfigKey], doc: &'static str) -> ConfigKey {
+    ConfigKey { name, value, required, default: None, doc, keys }
+}
+
+/// The tables of a `mod.toml`.
+pub const MANIFEST_TABLES: &[ConfigKey] = &[config_table("mod", "a table", true, MOD_KEYS, "The mod's identity and its place in the load order.")];
+
+/// The keys of `[mod]`.
+pub const MOD_KEYS: &[ConfigKey] = &[
+    ConfigKey { required: true, ..config_key("id", "a mod id `[a-z][a-z0-9_]*`", None, "The mod's namespace; `core` is reserved for the base game.") },
+    config_key("name", "a string", None, "Display name."),
+    config_key("version", "a semantic version such as `\"0.1.0\"`", None, "The mod's version."),
+    config_key("depends", "a list of mod ids", Some("[]"), "Mods that must be present and load before this one (`core` is implied)."),
+    config_key("load_after", "a list of mod ids", Some("[]"), "Mods this one loads after when they are present, without depending on them."),
+];
+
+/// The tables of a `rustkeep.toml`.
+pub const WORKSPACE_TABLES: &[ConfigKey] = &[
+    config_table("workspace", "a table", false, WORKSPACE_KEYS, "Where the mods and the core are."),
+    config_table("lints", "any diagnostic code, set to `\"allow\"`, `\"warn\"` or `\"deny\"`", false, &[], "Lint levels for the whole workspace."),
+    config_table("format", "a table", false, FORMAT_KEYS, "Options of `rustkeep fmt` and of formatting in the editor."),
+];
+
+/// The keys of `[workspace]`.
+pub const WORKSPACE_KEYS: &[ConfigKey] = &[
+    config_key("mods", "a list of glob strings", None, "Globs of mod folders, relative to `rustkeep.toml`; default: every folder below with a `mod.toml`."),
+    config_key(
+        "core",
+        "`\"bundled\"` or a folder path",
+        Some("\"bundled\""),
+        "The base game's data: the copy inside the toolkit, or a folder inside the workspace.",
+    ),
+];
+
+/// The keys of `[format]`.
+pub const FORMAT_KEYS: &[ConfigKey] = &[
+    config_key("line_width", "an integer from 20 to 1000", Some("100"), "Inline tables and arrays longer than this are written one element per line."),
+    config_key(
+        "reorder_keys",
+        "a boolean",
+        Some("true"),
+        "Put the keys of entries, triggers, checks, actions, modifiers and loot entries in reference order (within comment and blank-line groups).",
+    ),
+];
+
+/// A semantic version as `[mod] version` accepts it: three numbers, then optionally `-pre` or
+/// `+build` (anything after the sign), as an anchored regular expression.
+pub const SEMVER_PATTERN: &str = r"^[0-9]+\.[0-9]+\.[0-9]+([-+][\s\S]*)?$";
+
+/// The bounds of `[format] line_width`.
+pub const LINE_WIDTH_RANGE: std::ops::RangeInclusive<i64> = 20..=1000;
+
+/// Names of a key table, for "did you mean" and messages.
+pub fn config_key_names(keys: &[ConfigKey]) -> Vec<&'static str> {
+    keys.iter().map(|k| k.name).collect()
+}

@@ -1,0 +1,342 @@
+//! The arena (docs/arena.md): many fights of one player against a group of enemies, for
+//! balancing — "does my new boss kill a level-1 warrior 60 % of the time?".
+//!
+//! A fight: the player (from a scenario's `[player]`, or a new character of one option) against
+//! the enemies, on no map (every enemy is in reach). Each round the player attacks the first
+//! living enemy (the lowest ref), then every living enemy takes its turn by its `ai`. The fight
+//! ends in a win (every enemy dead), a loss (the player dead; also when both die in one turn) or
+//! a draw (the maximum number of rounds played). Run `i` of a batch uses its own generator,
+//! derived from the batch seed and `i` alone ([`Rng::for_run`]), and the runs are aggregated in
+//! index order, so the report is the same at any number of threads.
+
+use std::collections::BTreeMap;
+
+use rayon::prelude::*;
+use rustkeep_data::vocab::Registry;
+use serde_json::{json, Value as Json};
+
+use crate::game::{Act, CreatureRef, Game, ItemInstance, World};
+use crate::rng::Rng;
+use crate::stats::{mean, percentile, round_to, wilson, Z_95};
+
+/// Fights per arena when nobody says otherwise.
+pub const DEFAULT_RUNS: u64 = 10_000;
+/// Rounds after which a fight is a draw when nobody says otherwise.
+pub const DEFAULT_ROUNDS: u32 = 100;
+
+/// Who fights whom.
+#[derive(Clone, Debug, Default)]
+pub struct Lineup {
+    pub options: Vec<String>,
+    /// The player's starting items as placed (scenario `[player] items`), with their flags.
+    pub items: Vec<ItemInstance>,
+    pub attributes: BTreeMap<String, f64>,
+    pub quests: Vec<String>,
+    /// Creature IDs and how many of each.
+    pub enemies: Vec<(String, u32)>,
+    /// A new character: what the options give is equipped into empty slots (the matrix).
+    /// Otherwise the items keep their flags (a scenario's player).
+    pub new_character: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// One fight's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fight {
+    pub outcome: Outcome,
+    /// Rounds played (the last one counts even when it ended early).
+    pub rounds: u32,
+    /// The player's health at the end.
+    pub health_left: i64,
+    /// What the dead enemies dropped: item → count.
+    pub loot: BTreeMap<String, u64>,
+}
+
+/// Fights run `run` of a batch seeded with `seed`.
+pub fn fight(w: &World, lineup: &Lineup, seed: u64, run: u64, max_rounds: u32) -> Fight {
+    let mut g = Game::new(0, lineup.options.clone(), &lineup.attributes);
+    g.rng = Rng::for_run(seed, run);
+    g.tracing = false;
+    g.player.inventory.extend(lineup.items.iter().cloned());
+    for (c, n) in &lineup.enemies {
+        g.add_enemies(w, c, *n);
+    }
+    if lineup.new_character {
+        g.create_character(w, &lineup.quests);
+    } else {
+        g.setup(w, &lineup.quests);
+    }
+    let mut outcome = Outcome::Draw;
+    let mut rounds = 0;
+    while rounds < max_rounds {
+        rounds += 1;
+        let target = g.enemies.iter().find(|e| e.body.health > 0).map(|e| CreatureRef::Enemy(e.index));
+        let step = g.step;
+        g.run_step(w, Act::Attack, CreatureRef::Player, target);
+        if let Some(o) = decided(&g) {
+            outcome = o;
+            break;
+        }
+        g.enemy_turns(w, step);
+        if let Some(o) = decided(&g) {
+            outcome = o;
+            break;
+        }
+    }
+    let mut loot = BTreeMap::new();
+    for i in &g.floor_loot {
+        *loot.entry(i.item.clone()).or_insert(0) += u64::from(i.count);
+    }
+    Fight { outcome, rounds, health_left: g.player.health, loot }
+}
+
+fn decided(g: &Game) -> Option<Outcome> {
+    if g.player.health <= 0 {
+        Some(Outcome::Loss)
+    } else if g.living_enemies() == 0 {
+        Some(Outcome::Win)
+    } else {
+        None
+    }
+}
+
+/// The results of a batch of fights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub runs: u64,
+    pub seed: u64,
+    pub max_rounds: u32,
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+    /// Rounds of every fight, sorted.
+    pub rounds: Vec<u32>,
+    /// Health left after each win, sorted.
+    pub health_left: Vec<i64>,
+    /// Item → total count dropped over all fights.
+    pub loot: BTreeMap<String, u64>,
+}
+
+/// Fights `runs` times, spread over the available threads.
+pub fn run(w: &World, lineup: &Lineup, runs: u64, seed: u64, max_rounds: u32) -> Report {
+    let fights: Vec<Fight> = (0..runs).into_par_iter().map(|i| fight(w, lineup, seed, i, max_rounds)).collect();
+    Report::of(&fights, seed, max_rounds)
+}
+
+impl Report {
+    /// Aggregates fights in their index order.
+    pub fn of(fights: &[Fight], seed: u64, max_rounds: u32) -> Report {
+        let mut r = Report {
+            runs: fights.len() as u64,
+            seed,
+            max_rounds,
+            wins: 0,
+            losses: 0,
+            draws: 0,
+            rounds: Vec::with_capacity(fights.len()),
+            health_left: Vec::new(),
+            loot: BTreeMap::new(),
+        };
+        for f in fights {
+            match f.outcome {
+                Outcome::Win => {
+                    r.wins += 1;
+                    r.health_left.push(f.health_left);
+                }
+                Outcome::Loss => r.losses += 1,
+                Outcome::Draw => r.draws += 1,
+            }
+            r.rounds.push(f.rounds);
+            for (item, n) in &f.loot {
+                *r.loot.entry(item.clone()).or_insert(0) += n;
+            }
+        }
+        r.rounds.sort_unstable();
+        r.health_left.sort_unstable();
+        r
+    }
+
+    pub fn win_rate(&self) -> f64 {
+        if self.runs == 0 {
+            0.0
+        } else {
+            self.wins as f64 / self.runs as f64
+        }
+    }
+
+    pub fn win_rate_ci95(&self) -> (f64, f64) {
+        wilson(self.wins, self.runs, Z_95)
+    }
+
+    pub fn mean_rounds(&self) -> f64 {
+        mean(self.rounds.iter().map(|r| f64::from(*r))).unwrap_or(0.0)
+    }
+
+    /// The report as JSON (docs/arena.md): rates to 4 decimals, means to 2.
+    pub fn json(&self) -> Json {
+        let (lo, hi) = self.win_rate_ci95();
+        let health_mean = mean(self.health_left.iter().map(|h| *h as f64)).map(|m| round_to(m, 2));
+        json!({
+            "runs": self.runs,
+            "seed": self.seed,
+            "wins": self.wins,
+            "losses": self.losses,
+            "draws": self.draws,
+            "win_rate": round_to(self.win_rate(), 4),
+            "win_rate_ci95": [round_to(lo, 4), round_to(hi, 4)],
+            "rounds": {
+                "mean": round_to(self.mean_rounds(), 2),
+                "p50": percentile(&self.rounds, 0.5),
+                "p90": percentile(&self.rounds, 0.9),
+                "max": self.rounds.last(),
+            },
+            "health_left": { "mean": health_mean, "p10": percentile(&self.health_left, 0.1) },
+            "loot": self.loot.iter().map(|(item, n)| json!({ "item": item, "mean_count": round_to(*n as f64 / self.runs.max(1) as f64, 2) })).collect::<Vec<_>>(),
+        })
+    }
+
+    /// The short table for people.
+    pub fn human(&self, title: &str) -> String {
+        let (lo, hi) = self.win_rate_ci95();
+        let pct = |v: f64| format!("{:.1} %", v * 100.0);
+        let mut out = format!("{title}\n{} fights, seed {}, at most {} rounds each\n\n", self.runs, self.seed, self.max_rounds);
+        out.push_str(&format!("  win rate      {} (95 % interval {} – {})\n", pct(self.win_rate()), pct(lo), pct(hi)));
+        out.push_str(&format!("  wins          {}\n  losses        {}\n  draws         {}\n", self.wins, self.losses, self.draws));
+        let p = |q: f64| percentile(&self.rounds, q).map_or("-".to_string(), |v| v.to_string());
+        out.push_str(&format!(
+            "  rounds        mean {:.2}, median {}, 90 % within {}, at most {}\n",
+            self.mean_rounds(),
+            p(0.5),
+            p(0.9),
+            self.rounds.last().map_or("-".to_string(), |v| v.to_string())
+        ));
+        match mean(self.health_left.iter().map(|h| *h as f64)) {
+            Some(m) => out.push_str(&format!(
+                "  health left   mean {m:.1} after a win; 10 % of wins end at {} or less\n",
+                percentile(&self.health_left, 0.1).unwrap_or(0)
+            )),
+            None => out.push_str("  health left   - (no wins)\n"),
+        }
+        if self.loot.is_empty() {
+            out.push_str("  loot          none\n");
+        } else {
+            out.push_str("  loot per fight\n");
+            for (item, n) in &self.loot {
+                out.push_str(&format!("    {item:<32} {:.2}\n", *n as f64 / self.runs.max(1) as f64));
+            }
+        }
+        out
+    }
+}
+
+/// Every character option against one of every creature.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Matrix {
+    pub runs: u64,
+    pub seed: u64,
+    pub max_rounds: u32,
+    pub options: Vec<String>,
+    pub creatures: Vec<String>,
+    /// `(win rate, mean rounds)` by `[creature][option]`.
+    pub cells: Vec<Vec<(f64, f64)>>,
+}
+
+/// Fights every character option (a new character with its starting kit) against one of every
+/// creature, `runs` times each.
+pub fn matrix(w: &World, runs: u64, seed: u64, max_rounds: u32) -> Matrix {
+    let options = w.ids(Registry::CharacterOptions);
+    let creatures = w.ids(Registry::Creatures);
+    let lineups: Vec<Lineup> = creatures
+        .iter()
+        .flat_map(|c| options.iter().map(move |o| Lineup { options: vec![o.clone()], enemies: vec![(c.clone(), 1)], new_character: true, ..Lineup::default() }))
+        .collect();
+    let tasks: Vec<(usize, u64)> = (0..lineups.len()).flat_map(|l| (0..runs).map(move |i| (l, i))).collect();
+    let fights: Vec<Fight> = tasks.par_iter().map(|(l, i)| fight(w, &lineups[*l], seed, *i, max_rounds)).collect();
+    let mut cells = vec![vec![(0.0, 0.0); options.len()]; creatures.len()];
+    for (l, chunk) in fights.chunks(runs.max(1) as usize).enumerate().take(lineups.len()) {
+        let r = Report::of(chunk, seed, max_rounds);
+        cells[l / options.len().max(1)][l % options.len().max(1)] = (r.win_rate(), r.mean_rounds());
+    }
+    Matrix { runs, seed, max_rounds, options, creatures, cells }
+}
+
+impl Matrix {
+    pub fn json(&self) -> Json {
+        let mut cells = Vec::new();
+        for (ci, c) in self.creatures.iter().enumerate() {
+            for (oi, o) in self.options.iter().enumerate() {
+                let (wr, mr) = self.cells[ci][oi];
+                cells.push(json!({ "option": o, "creature": c, "win_rate": round_to(wr, 4), "mean_rounds": round_to(mr, 2) }));
+            }
+        }
+        json!({ "runs": self.runs, "seed": self.seed, "rounds": self.max_rounds, "options": self.options, "creatures": self.creatures, "cells": cells })
+    }
+
+    /// A table: a row per creature, a column per option, each cell `win rate / mean rounds`.
+    pub fn human(&self) -> String {
+        let width = self.options.iter().map(|o| o.len()).max().unwrap_or(0).max(12);
+        let first = self.creatures.iter().map(|c| c.len()).max().unwrap_or(0).max(8);
+        let mut out = format!(
+            "Every option against one of every creature: {} fights per cell, seed {}, at most {} rounds\nEach cell: win rate of the option / mean rounds\n\n",
+            self.runs, self.seed, self.max_rounds
+        );
+        out.push_str(&format!("{:<first$}", "creature"));
+        for o in &self.options {
+            out.push_str(&format!("  {o:>width$}"));
+        }
+        out.push('\n');
+        for (ci, c) in self.creatures.iter().enumerate() {
+            out.push_str(&format!("{c:<first$}"));
+            for (wr, mr) in &self.cells[ci] {
+                out.push_str(&format!("  {:>width$}", format!("{:5.1}% / {mr:4.1}", wr * 100.0)));
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// A heat map: red for options that lose, green for options that win.
+    pub fn svg(&self) -> String {
+        let (label_w, cell_w, cell_h, head_h) = (190, 110, 24, 60);
+        let w = label_w + cell_w * self.options.len() + 10;
+        let h = head_h + cell_h * self.creatures.len() + 40;
+        let esc = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+        let mut s = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+        );
+        s.push_str(&format!(
+            "<text x=\"10\" y=\"20\" font-size=\"14\">Win rate of each character option against one of each creature ({} fights per cell, seed {})</text>\n",
+            self.runs, self.seed
+        ));
+        for (oi, o) in self.options.iter().enumerate() {
+            let x = label_w + oi * cell_w + cell_w / 2;
+            s.push_str(&format!("<text x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", head_h - 10, esc(o)));
+        }
+        for (ci, c) in self.creatures.iter().enumerate() {
+            let y = head_h + ci * cell_h;
+            s.push_str(&format!("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", label_w - 8, y + 16, esc(c)));
+            for (oi, (wr, mr)) in self.cells[ci].iter().enumerate() {
+                let x = label_w + oi * cell_w;
+                // Red (0 %) through yellow (50 %) to green (100 %).
+                let (r, g) = if *wr < 0.5 { (220.0, 60.0 + 340.0 * wr) } else { (220.0 - 340.0 * (wr - 0.5), 230.0) };
+                s.push_str(&format!(
+                    "<rect x=\"{x}\" y=\"{y}\" width=\"{cell_w}\" height=\"{cell_h}\" fill=\"rgb({},{},90)\" stroke=\"white\"><title>{} vs {}: {:.1} % wins, {mr:.1} rounds</title></rect>\n",
+                    r.round() as u8,
+                    g.round().min(255.0) as u8,
+                    esc(&self.options[oi]),
+                    esc(c),
+                    wr * 100.0
+                ));
+                s.push_str(&format!("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{:.0} %</text>\n", x + cell_w / 2, y + 16, wr * 100.0));
+            }
+        }
+        s.push_str("</svg>\n");
+        s
+    }
+}

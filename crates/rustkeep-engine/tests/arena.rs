@@ -1,0 +1,142 @@
+//! The arena against answers computed by hand (docs/arena.md): a sure win in exactly three rounds,
+//! a fight decided by one coin flip, a stalemate that ends in draws; the report's statistics; the
+//! same results at any number of threads.
+
+use rustkeep_data::db::Database;
+use rustkeep_data::project::Project;
+use rustkeep_engine::arena::{self, Lineup, Outcome};
+use rustkeep_engine::game::World;
+use rustkeep_engine::stats::{wilson, Z_95};
+
+const FIGHTERS: &str = r#"
+# 15 health against 5 damage a round, and it cannot hurt: exactly three rounds.
+[[creatures]]
+id = "t:dummy"
+name = "Dummy"
+attributes = { max_health = 15, damage = 0 }
+
+# Kills the player on its first turn, unless the player's coin killed it first.
+[[creatures]]
+id = "t:duelist"
+name = "Duelist"
+attributes = { max_health = 500, damage = 1000 }
+
+# Neither side can hurt the other.
+[[creatures]]
+id = "t:wall"
+name = "Wall"
+attributes = { max_health = 50, damage = 0 }
+
+# A coin on every hit: heads, the hit kills.
+[[character_options]]
+id = "t:gambler"
+name = "Gambler"
+modifiers = [ { attribute = "damage", multiply = 0 } ]
+triggers = [
+  {
+    on = "attack_hit",
+    chance = 0.5,
+    actions = [ { action = "damage", amount = 1000, damage_type = "physical", target = "target" } ],
+  },
+]
+"#;
+
+fn world() -> World {
+    let mut project = Project::with_bundled_core();
+    project.add_memory_mod("t", &[("mod.toml", "[mod]\nid = \"t\"\nname = \"T\"\nversion = \"0.1.0\"\n"), ("fighters.toml", FIGHTERS)]);
+    let db = Database::load(&project);
+    World::new(project, db)
+}
+
+fn lineup(options: &[&str], damage: f64, enemy: &str, count: u32) -> Lineup {
+    Lineup {
+        options: options.iter().map(|s| s.to_string()).collect(),
+        attributes: [("damage".to_string(), damage), ("max_health".to_string(), 30.0)].into(),
+        enemies: vec![(enemy.to_string(), count)],
+        ..Lineup::default()
+    }
+}
+
+#[test]
+fn a_sure_win_takes_exactly_three_rounds() {
+    let w = world();
+    let r = arena::run(&w, &lineup(&[], 5.0, "t:dummy", 1), 500, 1, 100);
+    assert_eq!((r.wins, r.losses, r.draws), (500, 0, 0));
+    assert!(r.rounds.iter().all(|n| *n == 3), "{:?}", &r.rounds[..5]);
+    assert!(r.health_left.iter().all(|h| *h == 30));
+    let j = r.json();
+    assert_eq!(j["win_rate"], 1.0);
+    assert_eq!(j["rounds"], serde_json::json!({ "mean": 3.0, "p50": 3, "p90": 3, "max": 3 }));
+    assert_eq!(j["health_left"], serde_json::json!({ "mean": 30.0, "p10": 30 }));
+    // Two dummies: 3 rounds each, one after the other.
+    let r = arena::run(&w, &lineup(&[], 5.0, "t:dummy", 2), 50, 1, 100);
+    assert!(r.rounds.iter().all(|n| *n == 6));
+}
+
+#[test]
+fn a_coin_flip_fight_is_won_half_the_time() {
+    let w = world();
+    let n = 20_000;
+    let r = arena::run(&w, &lineup(&["t:gambler"], 1.0, "t:duelist", 1), n, 42, 100);
+    // Round 1: heads (p = 1/2) kills the duelist; tails, its answer kills the player. Nothing else.
+    assert_eq!(r.draws, 0);
+    assert_eq!(r.wins + r.losses, n);
+    assert!(r.rounds.iter().all(|k| *k == 1));
+    let p = r.win_rate();
+    assert!((p - 0.5).abs() < 4.0 * (0.25 / n as f64).sqrt(), "win rate {p} is not a fair coin's");
+    let (lo, hi) = r.win_rate_ci95();
+    assert!(lo < 0.5 && 0.5 < hi, "the 95 % interval [{lo}, {hi}] holds the true 1/2");
+    assert_eq!((lo, hi), wilson(r.wins, n, Z_95));
+}
+
+#[test]
+fn a_stalemate_ends_in_draws_after_the_last_round() {
+    let w = world();
+    let r = arena::run(&w, &lineup(&[], 0.0, "t:wall", 1), 200, 7, 25);
+    assert_eq!((r.wins, r.losses, r.draws), (0, 0, 200));
+    assert!(r.rounds.iter().all(|k| *k == 25));
+    let j = r.json();
+    assert_eq!(j["health_left"], serde_json::json!({ "mean": null, "p10": null }), "health left is over wins, and there are none");
+    assert_eq!(j["win_rate_ci95"][0], 0.0);
+}
+
+#[test]
+fn one_fight_depends_on_the_seed_and_its_index_alone() {
+    let w = world();
+    let l = lineup(&["t:gambler"], 1.0, "t:duelist", 1);
+    let batch = arena::run(&w, &l, 64, 9, 100);
+    let alone: Vec<Outcome> = (0..64).map(|i| arena::fight(&w, &l, 9, i, 100).outcome).collect();
+    let wins = alone.iter().filter(|o| **o == Outcome::Win).count() as u64;
+    assert_eq!(wins, batch.wins);
+    assert!(alone.iter().any(|o| *o != alone[0]), "runs with other indices fall differently");
+    assert_eq!(arena::fight(&w, &l, 9, 5, 100), arena::fight(&w, &l, 9, 5, 100), "a run repeats exactly");
+}
+
+#[test]
+fn results_are_the_same_on_one_thread_and_on_many() {
+    let w = world();
+    let l = lineup(&["core:warrior", "t:gambler"], 3.0, "core:rat", 3);
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| arena::run(&w, &l, 3000, 5, 100));
+    let four = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap().install(|| arena::run(&w, &l, 3000, 5, 100));
+    assert_eq!(one, four);
+    assert_eq!(one.json(), four.json());
+}
+
+#[test]
+fn the_matrix_fights_every_option_against_every_creature() {
+    let w = world();
+    let m = arena::matrix(&w, 20, 3, 30);
+    let options = w.ids(rustkeep_data::vocab::Registry::CharacterOptions);
+    let creatures = w.ids(rustkeep_data::vocab::Registry::Creatures);
+    assert_eq!(m.options, options);
+    assert_eq!(m.creatures, creatures);
+    assert_eq!(m.cells.len(), creatures.len());
+    let j = m.json();
+    assert_eq!(j["cells"].as_array().unwrap().len(), options.len() * creatures.len());
+    // The dummy cannot hurt anyone: every option with any damage wins against it.
+    let dummy = creatures.iter().position(|c| c == "t:dummy").unwrap();
+    let warrior = options.iter().position(|o| o == "core:warrior").unwrap();
+    assert_eq!(m.cells[dummy][warrior].0, 1.0);
+    let svg = m.svg();
+    assert!(svg.starts_with("<svg") && svg.contains("t:dummy") && svg.trim_end().ends_with("</svg>"));
+}

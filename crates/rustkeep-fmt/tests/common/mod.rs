@@ -1,0 +1,167 @@
+//! Shared checks of the formatter's tests: the repository's paths, an independent reader of TOML
+//! values (`toml_edit`, not the `toml` reader the formatter checks itself with), and the
+//! invariants every formatted text must meet.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use rustkeep_fmt::{format_document, FormatOptions};
+use toml_parser::lexer::TokenKind;
+
+pub fn repo_root() -> PathBuf {
+    rustkeep_testutil::repo_root().to_path_buf()
+}
+
+/// A TOML value as `toml_edit` reads it, comparable.
+#[derive(Clone, Debug, PartialEq)]
+pub enum V {
+    Str(String),
+    Int(i64),
+    /// Bits, so that `nan` equals `nan` and `-0.0` differs from `0.0`.
+    Float(u64),
+    Bool(bool),
+    Datetime(String),
+    Array(Vec<V>),
+    Table(BTreeMap<String, V>),
+}
+
+fn value(v: &toml_edit::Value) -> V {
+    use toml_edit::Value as T;
+    match v {
+        T::String(s) => V::Str(s.value().clone()),
+        T::Integer(i) => V::Int(*i.value()),
+        T::Float(f) => V::Float(if f.value().is_nan() { f64::NAN.to_bits() } else { f.value().to_bits() }),
+        T::Boolean(b) => V::Bool(*b.value()),
+        T::Datetime(d) => V::Datetime(d.value().to_string()),
+        T::Array(a) => V::Array(a.iter().map(value).collect()),
+        T::InlineTable(t) => V::Table(t.iter().map(|(k, v)| (k.to_string(), value(v))).collect()),
+    }
+}
+
+fn item(i: &toml_edit::Item) -> Option<V> {
+    match i {
+        toml_edit::Item::None => None,
+        toml_edit::Item::Value(v) => Some(value(v)),
+        toml_edit::Item::Table(t) => Some(table(t)),
+        toml_edit::Item::ArrayOfTables(a) => Some(V::Array(a.iter().map(table).collect())),
+    }
+}
+
+fn table(t: &toml_edit::Table) -> V {
+    V::Table(t.iter().filter_map(|(k, i)| Some((k.to_string(), item(i)?))).collect())
+}
+
+/// The value of a TOML text (a leading byte-order mark skipped), or `toml_edit`'s error.
+pub fn read(text: &str) -> Result<V, String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let doc = toml_edit::Document::parse(text).map_err(|e| e.to_string())?;
+    Ok(table(doc.as_table()))
+}
+
+/// Column width as the formatter counts it.
+pub fn cols(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// Byte ranges of the multi-line strings of a valid TOML text: inside them nothing is the
+/// formatter's to change.
+pub fn multiline_strings(text: &str) -> Vec<std::ops::Range<usize>> {
+    let source = toml_parser::Source::new(text);
+    source
+        .lex()
+        .into_vec()
+        .into_iter()
+        .filter(|t| matches!(t.kind(), TokenKind::MlBasicString | TokenKind::MlLiteralString))
+        .map(|t| t.span().start()..t.span().end())
+        .collect()
+}
+
+/// Checks the line rules on a formatted text: no trailing whitespace, and no line longer than
+/// `width` unless it holds no container that could have been opened (a single long string, a
+/// long key, a comment, a header).
+pub fn check_lines(label: &str, out: &str, width: usize) {
+    let body = out.strip_prefix('\u{feff}').unwrap_or(out);
+    let ml = multiline_strings(body);
+    let source = toml_parser::Source::new(body);
+    let tokens = source.lex().into_vec();
+    let mut line_start = 0;
+    for line in body.split_inclusive('\n') {
+        let end = line_start + line.len();
+        let content = line.trim_end_matches('\n').trim_end_matches('\r');
+        let inside_ml = |at: usize| ml.iter().any(|r| r.start < at && at < r.end);
+        if content != content.trim_end() && !inside_ml(line_start + content.len()) {
+            panic!("{label}: trailing whitespace on line {content:?}\n---\n{out}");
+        }
+        // Trailing comments do not count: they cannot move.
+        let comment_at =
+            tokens.iter().find(|t| t.kind() == TokenKind::Comment && t.span().start() >= line_start && t.span().start() < end).map(|t| t.span().start());
+        let code = comment_at.map_or(content, |c| body[line_start..c].trim_end());
+        if cols(code) > width && !inside_ml(line_start) && !content.starts_with('[') {
+            // Tokens on this line, without whitespace and comments.
+            let on_line: Vec<TokenKind> = tokens
+                .iter()
+                .filter(|t| t.span().start() >= line_start && t.span().start() < end)
+                .map(|t| t.kind())
+                .filter(|k| !matches!(k, TokenKind::Whitespace | TokenKind::Comment | TokenKind::Newline))
+                .collect();
+            // After an opening bracket only its closing bracket may follow (an empty `[]` / `{}`):
+            // anything else is a container the formatter should have opened.
+            let mut open = false;
+            for k in &on_line {
+                match k {
+                    TokenKind::LeftSquareBracket | TokenKind::LeftCurlyBracket => open = true,
+                    TokenKind::RightSquareBracket | TokenKind::RightCurlyBracket => open = false,
+                    _ if open => panic!("{label}: line over {width} columns with a container that could be opened: {content:?}\n---\n{out}"),
+                    _ => {}
+                }
+            }
+        }
+        line_start = end;
+    }
+}
+
+/// Formats `input` and checks every invariant: same value (read independently), idempotent, the
+/// line rules, the final newline, the line ending kept. Returns the formatted text.
+pub fn check_invariants(label: &str, input: &str, options: &FormatOptions) -> String {
+    let out = format_document(input, options).unwrap_or_else(|e| panic!("{label}: not formatted: {e:?}"));
+    let before = read(input).unwrap_or_else(|e| panic!("{label}: the input does not read: {e}"));
+    let after = read(&out).unwrap_or_else(|e| panic!("{label}: the output does not read: {e}\n---\n{out}"));
+    assert!(before == after, "{label}: the value changed\n--- input\n{input}\n--- output\n{out}");
+    let again = format_document(&out, options).unwrap_or_else(|e| panic!("{label}: the output does not format: {e:?}"));
+    assert!(again == out, "{label}: not idempotent\n{}", rustkeep_fmt::diff::unified(label, &out, &again));
+    check_lines(label, &out, options.line_width);
+    let body = out.strip_prefix('\u{feff}').unwrap_or(&out);
+    assert!(body.is_empty() || (body.ends_with('\n') && !body.ends_with("\n\n") && !body.ends_with("\n\r\n")), "{label}: not one final newline: {out:?}");
+    assert_eq!(input.starts_with('\u{feff}'), out.starts_with('\u{feff}'), "{label}: the byte-order mark");
+    let in_body = input.strip_prefix('\u{feff}').unwrap_or(input);
+    if let Some(i) = in_body.find('\n') {
+        let crlf = i > 0 && in_body.as_bytes()[i - 1] == b'\r';
+        if let Some(j) = body.find('\n') {
+            assert_eq!(crlf, j > 0 && body.as_bytes()[j - 1] == b'\r', "{label}: the line ending of the first line");
+        }
+    }
+    out
+}
+
+/// Every `*.toml` below `dir`, skipping build output and hidden folders.
+pub fn toml_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        for e in rd.flatten() {
+            let p = e.path();
+            let name = e.file_name().to_string_lossy().into_owned();
+            if p.is_dir() {
+                if !name.starts_with('.') && name != "target" && name != "node_modules" {
+                    stack.push(p);
+                }
+            } else if name.ends_with(".toml") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
