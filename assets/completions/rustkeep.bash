@@ -525,7 +525,7 @@ _rustkeep() {
             return 0
             ;;
         rustkeep__subcmd__play)
-            opts="-h --mods --no-color --seed --option --load --help"
+            opts="-h --mods --no-color --seed --option --floor --load --line --record --replay --save --force --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -543,8 +543,28 @@ _rustkeep() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --floor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --load)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --record)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --replay)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --save)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -562,7 +582,7 @@ _rustkeep() {
             fi
             case "${prev}" in
                 --for)
-                    COMPREPLY=($(compgen -W "data mod workspace check-json loot-json graph-json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "data mod workspace check-json loot-json graph-json simulate-json arena-json save recording" -- "${cur}"))
                     return 0
                     ;;
                 --draft)

@@ -33,8 +33,8 @@ complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "lsp" -d 'The lang
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "simulate" -d 'Dry-run a scenario (docs/engine.md) and print the causal trace'
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "arena" -d 'Many fights of a scenario\'s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)'
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "graph" -d 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
-complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "play" -d 'Interactive play-test console on the loaded mods (reads commands from stdin)'
-complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "schema" -d 'Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a command\'s JSON output (docs/json-schemas.md)'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "play" -d 'Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise; recordings and replays (docs/play.md)'
+complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "schema" -d 'Print a JSON Schema: of a data file (the default), `mod.toml`, `rustkeep.toml`, a save, a recording, or a command\'s JSON output (docs/json-schemas.md)'
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "explain" -d 'What a diagnostic code means, an example, and how to fix or silence it'
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "completions" -d 'Print the completion script of a shell'
 complete -c rustkeep -n "__fish_rustkeep_needs_command" -f -a "man" -d 'Print the manual page of rustkeep, or of one of its commands, as roff'
@@ -83,17 +83,29 @@ json\t''"
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand graph" -l no-color -d 'Disable colours'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand graph" -s h -l help -d 'Print help'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l mods -d 'A mod folder or workspace to load (repeatable); which mods a path loads: docs/data-language.md' -r -F
-complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l seed -d 'Seed of the game\'s generator' -r
-complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l option -d 'A character option for the new character (repeatable), e.g. `core:warrior`' -r
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l seed -d 'Seed of the game\'s generator (default: 0 in the line console, a fresh one in the full-screen game); the game always shows it, so a run can be played again' -r
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l option -d 'A character option for the new character (repeatable), e.g. `core:warrior`; without one, the full-screen game lets you choose' -r
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l floor -d 'Start the run on this floor instead of the first' -r
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l load -d 'Start from a save instead of a new character' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l record -d 'Write a recording of the game: the seed, the mods with a hash of their data, every input' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l replay -d 'Play a recording back without a terminal and print the final state' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l save -d 'With `--replay`: write the final state as a save' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l format -d 'With `--replay`: `human` (a summary) or `json` (the final state, as `simulate` prints it)' -r -f -a "human\t''
+json\t''"
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l no-color -d 'Disable colours'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l line -d 'The line console even on a terminal'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l force -d 'With `--replay`: play it back even when the mods\' data changed since it was recorded'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -s h -l help -d 'Print help'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand schema" -l for -d 'Which schema; `--list` shows them all with their files' -r -f -a "data\t'a data file of a mod (registry arrays and [balance])'
 mod\t'mod.toml, the manifest of a mod'
 workspace\t'rustkeep.toml, the workspace file'
 check-json\t'the output of `rustkeep check --format json`'
 loot-json\t'the output of `rustkeep loot --format json`'
-graph-json\t'the output of `rustkeep graph --format json`'"
+graph-json\t'the output of `rustkeep graph --format json`'
+simulate-json\t'the output of `rustkeep simulate --format json`: the causal trace and the final state'
+arena-json\t'the output of `rustkeep arena --format json`, with or without `--matrix`'
+save\t'a save of `rustkeep play` (`S`, `save`, `--save`)'
+recording\t'one line of a recording (`rustkeep play --record`; JSON Lines: the header, then one input per line)'"
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand schema" -l draft -d '`2020-12` (the default) or `07` (what Taplo and Tombi read)' -r -f -a "2020-12\t''
 07\t''"
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand schema" -l list -d 'List every schema: its name, its file in the repository\'s `schemas/`, what it describes'
@@ -111,8 +123,8 @@ complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_s
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "simulate" -d 'Dry-run a scenario (docs/engine.md) and print the causal trace'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "arena" -d 'Many fights of a scenario\'s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "graph" -d 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
-complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "play" -d 'Interactive play-test console on the loaded mods (reads commands from stdin)'
-complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "schema" -d 'Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a command\'s JSON output (docs/json-schemas.md)'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "play" -d 'Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise; recordings and replays (docs/play.md)'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "schema" -d 'Print a JSON Schema: of a data file (the default), `mod.toml`, `rustkeep.toml`, a save, a recording, or a command\'s JSON output (docs/json-schemas.md)'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "explain" -d 'What a diagnostic code means, an example, and how to fix or silence it'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "completions" -d 'Print the completion script of a shell'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand help; and not __fish_seen_subcommand_from check fmt loot lsp simulate arena graph play schema explain completions man help" -f -a "man" -d 'Print the manual page of rustkeep, or of one of its commands, as roff'

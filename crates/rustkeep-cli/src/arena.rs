@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rustkeep_data::project::{load, Overlay};
-use rustkeep_engine::arena::{self, Lineup, DEFAULT_ROUNDS, DEFAULT_RUNS};
+use rustkeep_engine::arena::{self, ArenaJson, Lineup, DEFAULT_ROUNDS, DEFAULT_RUNS};
 use rustkeep_engine::scenario::Scenario;
 
 use crate::Common;
@@ -84,7 +84,7 @@ pub fn run(args: Args) -> Result<u8, String> {
         let m = arena::matrix(&w, args.runs, seed, args.rounds);
         match args.format {
             ArenaFormat::Human => m.human(),
-            ArenaFormat::Json => pretty(&m.json()),
+            ArenaFormat::Json => pretty(&ArenaJson::Matrix(m.output())),
             ArenaFormat::Svg => m.svg(),
         }
     } else {
@@ -108,7 +108,7 @@ pub fn run(args: Args) -> Result<u8, String> {
                 let who = if lineup.options.is_empty() { "the player".to_string() } else { lineup.options.join(" + ") };
                 r.human(&format!("{who} against {}", vs.join(", ")))
             }
-            ArenaFormat::Json => pretty(&r.json()),
+            ArenaFormat::Json => pretty(&ArenaJson::Fights(r.output())),
             ArenaFormat::Svg => unreachable!("refused above"),
         }
     };
@@ -116,8 +116,8 @@ pub fn run(args: Args) -> Result<u8, String> {
     Ok(0)
 }
 
-fn pretty(v: &serde_json::Value) -> String {
-    let mut s = serde_json::to_string_pretty(v).expect("JSON values serialize");
+fn pretty(v: &ArenaJson) -> String {
+    let mut s = serde_json::to_string_pretty(v).expect("the arena's JSON serializes");
     s.push('\n');
     s
 }

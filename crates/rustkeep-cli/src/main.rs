@@ -78,10 +78,11 @@ enum Command {
     Arena(arena::Args),
     /// The trigger graph: events, the triggers listening to them, the events they raise; cycles marked.
     Graph(graph::Args),
-    /// Interactive play-test console on the loaded mods (reads commands from stdin).
+    /// Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise;
+    /// recordings and replays (docs/play.md).
     Play(play::Args),
-    /// Print a JSON Schema: of a data file (the default), of `mod.toml` or `rustkeep.toml`, or of a
-    /// command's JSON output (docs/json-schemas.md).
+    /// Print a JSON Schema: of a data file (the default), `mod.toml`, `rustkeep.toml`, a save, a
+    /// recording, or a command's JSON output (docs/json-schemas.md).
     Schema(schema::Args),
     /// What a diagnostic code means, an example, and how to fix or silence it.
     Explain {

@@ -13,11 +13,15 @@ use clap::builder::{PossibleValue, PossibleValuesParser};
 use rustkeep_data::manifest::{ModToml, RustkeepToml};
 use rustkeep_data::schema::{data_file_schema, derived, Draft, Kind};
 use rustkeep_data::vocab::LANGUAGE_VERSION;
+use rustkeep_engine::arena::ArenaJson;
 use rustkeep_engine::graph::GraphReport;
+use rustkeep_engine::save::SaveFile;
+use rustkeep_engine::scenario::Report as SimulateReport;
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
 use crate::loot::LootJson;
+use crate::play::record::Line as RecordingLine;
 use crate::render::json::CheckReport;
 
 /// One schema that `rustkeep schema --for NAME` prints.
@@ -49,6 +53,14 @@ pub const TARGETS: &[Target] = &[
     json_output::<CheckReport<'static>>("check-json", 1, "the output of `rustkeep check --format json`"),
     json_output::<LootJson<'static>>("loot-json", 1, "the output of `rustkeep loot --format json`"),
     json_output::<GraphReport<'static>>("graph-json", 1, "the output of `rustkeep graph --format json`"),
+    json_output::<SimulateReport>("simulate-json", 1, "the output of `rustkeep simulate --format json`: the causal trace and the final state"),
+    json_output::<ArenaJson>("arena-json", 1, "the output of `rustkeep arena --format json`, with or without `--matrix`"),
+    json_output::<SaveFile>("save", 2, "a save of `rustkeep play` (`S`, `save`, `--save`)"),
+    json_output::<RecordingLine<'static>>(
+        "recording",
+        1,
+        "one line of a recording (`rustkeep play --record`; JSON Lines: the header, then one input per line)",
+    ),
 ];
 
 /// The major version of the data language: the version of the schemas of files users write.

@@ -58,7 +58,7 @@ fn schema_path(name: &str, draft: &str) -> String {
 #[test]
 fn committed_schemas_are_current() {
     let targets = targets();
-    for wanted in ["data", "mod", "workspace", "check-json", "loot-json", "graph-json"] {
+    for wanted in ["data", "mod", "workspace", "check-json", "loot-json", "graph-json", "simulate-json", "arena-json", "save", "recording"] {
         assert!(targets.iter().any(|(n, _)| n == wanted), "`rustkeep schema --list` lacks {wanted}");
     }
     let mut files = Vec::new();
@@ -301,8 +301,68 @@ fn command_outputs_validate_against_their_schemas() {
         capture(&out, "graph-thorns", root, &["graph", "--format", "json", "--mods", "crates/rustkeep-engine/tests/mods/thorns"], 0),
     ];
 
+    // Every scenario of the examples and of the engine's tests: between them every kind of step,
+    // enemy turns, deaths, the dungeon and victory.
+    let mut scenarios: Vec<PathBuf> = ["examples/scenarios", "crates/rustkeep-engine/tests/scenarios"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(repo_path(d)).unwrap().flatten().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    scenarios.sort();
+    assert!(scenarios.len() >= 10, "{scenarios:?}");
+    let simulate: Vec<String> = scenarios
+        .iter()
+        .map(|sc| {
+            let name = sc.file_stem().unwrap().to_str().unwrap();
+            capture(&out, &format!("simulate-{name}"), root, &["simulate", sc.to_str().unwrap(), "--format", "json"], 0)
+        })
+        .collect();
+
+    let arena = vec![
+        capture(&out, "arena-rats", root, &["arena", "examples/scenarios/rattenplage.toml", "--runs", "40", "--format", "json"], 0),
+        capture(&out, "arena-matrix", root, &["arena", "--matrix", "--runs", "3", "--format", "json"], 0),
+    ];
+
+    // A played game: its recording (one schema per line) and its save.
+    let rec = out.join("game.jsonl");
+    let save = out.join("game-save.json");
+    let played = Command::new(env!("CARGO_BIN_EXE_rustkeep"))
+        .current_dir(root)
+        .args(["play", "--line", "--seed", "5", "--record", rec.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            let script = format!("move e\nwait\nmove w\nsave {}\nquit\n", save.display());
+            child.stdin.take().unwrap().write_all(script.as_bytes())?;
+            child.wait()
+        })
+        .unwrap();
+    assert!(played.success(), "rustkeep play --line");
+    let lines = std::fs::read_to_string(&rec).unwrap();
+    assert!(lines.lines().count() >= 2, "a header and inputs: {lines}");
+    let recording: Vec<String> = lines
+        .lines()
+        .enumerate()
+        .map(|(i, line)| {
+            let path = out.join(format!("recording-line-{i}.json"));
+            std::fs::write(&path, line).unwrap();
+            path.to_str().unwrap().to_string()
+        })
+        .collect();
+    let saves = vec![save.to_str().unwrap().to_string()];
+
     for draft in DRAFTS {
-        for (target, files) in [("check-json", &check), ("loot-json", &loot), ("graph-json", &graph)] {
+        for (target, files) in [
+            ("check-json", &check),
+            ("loot-json", &loot),
+            ("graph-json", &graph),
+            ("simulate-json", &simulate),
+            ("arena-json", &arena),
+            ("recording", &recording),
+            ("save", &saves),
+        ] {
             let files: Vec<&str> = files.iter().map(String::as_str).collect();
             let text = validate(&schema_path(target, draft), &files, false);
             assert!(text.contains(&format!("{} valid, 0 invalid", files.len())), "{target}: {text}");
@@ -333,6 +393,11 @@ fn output_schemas_refuse_what_the_commands_never_print() {
         ("loot-json", r#"{"table":"core:t","kind":"items","luck":0.0,"p_extra":0.0,"drops":[{"id":"core:a","p_any":1.5,"expected":1.0,"affixes":[]}]}"#),
         ("graph-json", r#"{"nodes":[{"id":"x","kind":"loot table","at":null,"cycle":false}],"edges":[],"cycles":[]}"#),
         ("graph-json", r#"{"nodes":[],"edges":[{"from":"a","to":"b","kind":"calls","cycle":false}],"cycles":[]}"#),
+        ("recording", r#"{"format":"rustkeep-recording","version":1,"seed":1,"options":[],"mods":[{"id":"core","version":"1.0.0","hash":"md5:00"}]}"#),
+        ("recording", r#"{"input":"move e","at":3}"#),
+        ("save", r#"{"format":"rustkeep-save","version":2}"#),
+        ("arena-json", r#"{"runs":1,"seed":1,"wins":1}"#),
+        ("simulate-json", r#"{"seed":1,"setup":{"step":0,"act":"x","effects":[],"events":[]},"steps":[],"final":{},"warnings":[]}"#),
     ];
     for draft in DRAFTS {
         for (i, (target, json)) in cases.iter().enumerate() {

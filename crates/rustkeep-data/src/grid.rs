@@ -10,7 +10,7 @@ use crate::model::Grid;
 use crate::vocab::glyph;
 
 /// A tile position: column and row, 0-based. Saves write it as `{ "x": …, "y": … }`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Pos {
     pub x: i32,
     pub y: i32,

@@ -13,7 +13,9 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 use rustkeep_data::vocab::Registry;
-use serde_json::{json, Value as Json};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value as Json;
 
 use crate::game::{Act, CreatureRef, Game, ItemInstance, World};
 use crate::rng::Rng;
@@ -179,26 +181,30 @@ impl Report {
     }
 
     /// The report as JSON (docs/arena.md): rates to 4 decimals, means to 2.
-    pub fn json(&self) -> Json {
+    /// The report as `rustkeep arena --format json` prints it.
+    pub fn output(&self) -> FightsJson {
         let (lo, hi) = self.win_rate_ci95();
-        let health_mean = mean(self.health_left.iter().map(|h| *h as f64)).map(|m| round_to(m, 2));
-        json!({
-            "runs": self.runs,
-            "seed": self.seed,
-            "wins": self.wins,
-            "losses": self.losses,
-            "draws": self.draws,
-            "win_rate": round_to(self.win_rate(), 4),
-            "win_rate_ci95": [round_to(lo, 4), round_to(hi, 4)],
-            "rounds": {
-                "mean": round_to(self.mean_rounds(), 2),
-                "p50": percentile(&self.rounds, 0.5),
-                "p90": percentile(&self.rounds, 0.9),
-                "max": self.rounds.last(),
+        FightsJson {
+            runs: self.runs,
+            seed: self.seed,
+            wins: self.wins,
+            losses: self.losses,
+            draws: self.draws,
+            win_rate: round_to(self.win_rate(), 4),
+            win_rate_ci95: [round_to(lo, 4), round_to(hi, 4)],
+            rounds: RoundsJson {
+                mean: round_to(self.mean_rounds(), 2),
+                p50: percentile(&self.rounds, 0.5),
+                p90: percentile(&self.rounds, 0.9),
+                max: self.rounds.last().copied(),
             },
-            "health_left": { "mean": health_mean, "p10": percentile(&self.health_left, 0.1) },
-            "loot": self.loot.iter().map(|(item, n)| json!({ "item": item, "mean_count": round_to(*n as f64 / self.runs.max(1) as f64, 2) })).collect::<Vec<_>>(),
-        })
+            health_left: HealthJson { mean: mean(self.health_left.iter().map(|h| *h as f64)).map(|m| round_to(m, 2)), p10: percentile(&self.health_left, 0.1) },
+            loot: self.loot.iter().map(|(item, n)| LootJson { item: item.clone(), mean_count: round_to(*n as f64 / self.runs.max(1) as f64, 2) }).collect(),
+        }
+    }
+
+    pub fn json(&self) -> Json {
+        serde_json::to_value(self.output()).unwrap_or_default()
     }
 
     /// The short table for people.
@@ -267,15 +273,20 @@ pub fn matrix(w: &World, runs: u64, seed: u64, max_rounds: u32) -> Matrix {
 }
 
 impl Matrix {
-    pub fn json(&self) -> Json {
+    /// The matrix as `rustkeep arena --matrix --format json` prints it.
+    pub fn output(&self) -> MatrixJson {
         let mut cells = Vec::new();
         for (ci, c) in self.creatures.iter().enumerate() {
             for (oi, o) in self.options.iter().enumerate() {
                 let (wr, mr) = self.cells[ci][oi];
-                cells.push(json!({ "option": o, "creature": c, "win_rate": round_to(wr, 4), "mean_rounds": round_to(mr, 2) }));
+                cells.push(CellJson { option: o.clone(), creature: c.clone(), win_rate: round_to(wr, 4), mean_rounds: round_to(mr, 2) });
             }
         }
-        json!({ "runs": self.runs, "seed": self.seed, "rounds": self.max_rounds, "options": self.options, "creatures": self.creatures, "cells": cells })
+        MatrixJson { runs: self.runs, seed: self.seed, rounds: self.max_rounds, options: self.options.clone(), creatures: self.creatures.clone(), cells }
+    }
+
+    pub fn json(&self) -> Json {
+        serde_json::to_value(self.output()).unwrap_or_default()
     }
 
     /// A table: a row per creature, a column per option, each cell `win rate / mean rounds`.
@@ -339,4 +350,86 @@ impl Matrix {
         s.push_str("</svg>\n");
         s
     }
+}
+
+/// What `rustkeep arena --format json` prints: the results of a batch of fights, or with
+/// `--matrix` every option against every creature (docs/arena.md).
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ArenaJson {
+    Fights(FightsJson),
+    Matrix(MatrixJson),
+}
+
+/// The results of a batch of fights.
+#[derive(Serialize, JsonSchema)]
+pub struct FightsJson {
+    /// Fights run.
+    pub runs: u64,
+    /// The seed of the batch (fight `i` uses stream `i` of it).
+    pub seed: u64,
+    /// Fights the player won.
+    pub wins: u64,
+    /// Fights the player lost (also when both died).
+    pub losses: u64,
+    /// Fights still going at the round limit.
+    pub draws: u64,
+    /// `wins / runs`, to 4 decimals.
+    pub win_rate: f64,
+    /// The 95 % Wilson score interval of the win rate, to 4 decimals.
+    pub win_rate_ci95: [f64; 2],
+    /// Rounds per fight.
+    pub rounds: RoundsJson,
+    /// The player's health left after a win.
+    pub health_left: HealthJson,
+    /// Every item dropped, with the mean count per fight (to 2 decimals), by item ID.
+    pub loot: Vec<LootJson>,
+}
+
+/// Rounds per fight: the mean and nearest-rank percentiles (`null` without fights).
+#[derive(Serialize, JsonSchema)]
+pub struct RoundsJson {
+    pub mean: f64,
+    pub p50: Option<u32>,
+    pub p90: Option<u32>,
+    pub max: Option<u32>,
+}
+
+/// Health left after a win: mean (2 decimals) and the 10th percentile; `null` without wins.
+#[derive(Serialize, JsonSchema)]
+pub struct HealthJson {
+    pub mean: Option<f64>,
+    pub p10: Option<i64>,
+}
+
+/// One dropped item.
+#[derive(Serialize, JsonSchema)]
+pub struct LootJson {
+    pub item: String,
+    pub mean_count: f64,
+}
+
+/// Every character option against one of every creature.
+#[derive(Serialize, JsonSchema)]
+pub struct MatrixJson {
+    /// Fights per cell.
+    pub runs: u64,
+    pub seed: u64,
+    /// The round limit of each fight.
+    pub rounds: u32,
+    pub options: Vec<String>,
+    pub creatures: Vec<String>,
+    /// One cell per creature and option, creature by creature.
+    pub cells: Vec<CellJson>,
+}
+
+/// One option against one creature.
+#[derive(Serialize, JsonSchema)]
+pub struct CellJson {
+    pub option: String,
+    pub creature: String,
+    /// To 4 decimals.
+    pub win_rate: f64,
+    /// To 2 decimals.
+    pub mean_rounds: f64,
 }

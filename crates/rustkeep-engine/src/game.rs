@@ -52,6 +52,7 @@ pub use attributes::describe_condition;
 pub use dungeon::{floor_order, Dungeon};
 pub use sheet::{shown, SheetLine};
 pub use state::{describe_items, payload_value, round_half_away, Creature, CreatureRef, Enemy, Event, ItemInstance, QuestProgress, StatusInstance};
+pub use steps::{FinalDungeon, FinalEnemy, FinalPlayer, FinalState, PlacedEnemy};
 pub use trade::{buy_price, sell_price, Trade};
 
 /// The player's base attributes where the scenario or console sets none. The player has no
@@ -181,7 +182,7 @@ mod rng_hex {
 }
 
 /// The whole state of a run.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Game {
     pub player: Creature,
     pub enemies: Vec<Enemy>,
@@ -191,7 +192,9 @@ pub struct Game {
     /// Empty between steps (saves are taken between steps), hence not saved.
     #[serde(skip)]
     pub events: VecDeque<Event>,
+    /// The random generator's state, as hexadecimal digits.
     #[serde(with = "rng_hex")]
+    #[schemars(with = "String")]
     pub rng: Rng,
     pub floor: Option<String>,
     pub room: Option<String>,

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::game::ItemInstance;
 
 /// A loot pile (`l`): rolled from `table` when the player steps onto it, never re-rolled.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Pile {
     pub pos: Pos,
     /// The prefab's loot table, else the floor's; `None`: neither has one (an empty pile).
@@ -25,21 +25,21 @@ pub struct Pile {
 }
 
 /// An NPC standing on a tile (an `n` of the grid).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct NpcSpot {
     pub npc: String,
     pub pos: Pos,
 }
 
 /// Loot lying on a tile: dropped by a creature where it died.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Dropped {
     pub pos: Pos,
     pub item: ItemInstance,
 }
 
 /// The room the player is in.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Room {
     /// The prefab it was built from; `None` for a floor without prefabs (a single tile).
     pub prefab: Option<String>,

@@ -20,10 +20,15 @@ const FORMAT: &str = "rustkeep-save";
 const VERSION: u32 = 2;
 const OLDEST: u32 = 1;
 
-#[derive(Serialize, Deserialize)]
-struct SaveFile {
+/// A save of `rustkeep play`: the whole state of a run between two turns.
+#[derive(Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SaveFile {
+    /// Always `rustkeep-save`.
+    #[schemars(extend("const" = "rustkeep-save"))]
     format: String,
+    /// The save format's version; older versions still load.
     version: u32,
+    /// The state of the run.
     game: Game,
 }
 

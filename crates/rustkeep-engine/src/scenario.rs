@@ -12,7 +12,8 @@ use rustkeep_data::project::{load, Overlay, Project};
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest::closest;
 use rustkeep_data::vocab::{is_attribute, EventKind, Registry, ATTRIBUTES};
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value as Json};
 
 use crate::game::{Act, CreatureRef, Event, Game, ItemInstance, World};
@@ -375,24 +376,26 @@ pub fn run_step(g: &mut Game, w: &World, s: &Step) -> StepTrace {
     g.run_step(w, act, s.source, s.target)
 }
 
-/// The result of a run.
+/// The result of a run: what `rustkeep simulate --format json` prints.
+#[derive(Serialize, JsonSchema)]
 pub struct Report {
+    /// The seed the run used.
     pub seed: u64,
+    /// Character creation and the scenario's setup (step 0).
     pub setup: StepTrace,
+    /// Every step in order, enemy turns included.
     pub steps: Vec<StepTrace>,
+    /// The state after the last step.
+    #[serde(rename = "final")]
+    #[schemars(with = "crate::game::FinalState")]
     pub final_state: Json,
+    /// Engine warnings (the event cap reached, …).
     pub warnings: Vec<String>,
 }
 
 impl Report {
     pub fn json(&self) -> Json {
-        json!({
-            "seed": self.seed,
-            "setup": self.setup.json(),
-            "steps": self.steps.iter().map(StepTrace::json).collect::<Vec<_>>(),
-            "final": self.final_state,
-            "warnings": self.warnings,
-        })
+        serde_json::to_value(self).unwrap_or_default()
     }
 
     pub fn json_text(&self) -> String {

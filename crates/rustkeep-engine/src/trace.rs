@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
-use serde_json::{json, Map, Value as Json};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::{Map, Value as Json};
 
 use crate::game::payload_value;
 
@@ -20,71 +22,70 @@ pub struct Trace {
     pub current: Option<usize>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// One handled event with every trigger that listened to it.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct TraceEvent {
+    /// The event's name.
     pub event: String,
+    /// `player` or `enemy:N`.
     pub source: String,
+    /// `player`, `enemy:N` or `null`.
     pub target: Option<String>,
+    /// The event's payload fields.
     pub payload: Map<String, Json>,
     /// Index of the event whose trigger raised this one; `None` when the step itself did.
     pub cause: Option<usize>,
     pub triggers: Vec<TraceTrigger>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// A trigger that listened to an event: fired, or why not.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct TraceTrigger {
     /// The entry ID of the trigger's bearer.
     pub owner: String,
     /// `file:line` of the trigger.
+    #[schemars(with = "String")]
     pub at: Arc<str>,
+    /// Whether its actions ran.
     pub fired: bool,
+    /// Why it did not fire (a `when` field that did not match, a condition, the chance).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// For quests: `count/needed` after this event.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub progress: Option<String>,
+    /// What each action did, one object per action (`action` names it; the other keys are its
+    /// effect).
     pub actions: Vec<Json>,
 }
 
 /// One step's record.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct StepTrace {
+    /// The step's number (0 is the setup).
     pub step: usize,
     /// Whose turn it was, for the turns of enemies (`enemy:N`); a player step leaves it out, so
     /// traces without enemy turns keep their shape.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// What the step did, in words.
     pub act: String,
-    /// What the act itself changed (before the queue was worked off).
+    /// What the act itself changed (before the queue was worked off), one object per change.
     pub effects: Vec<Json>,
+    /// Every event handled in the step, in order; `cause` is the index of the event whose
+    /// trigger raised it.
     pub events: Vec<TraceEvent>,
 }
 
 impl TraceTrigger {
     pub fn json(&self) -> Json {
-        let mut m = Map::new();
-        m.insert("owner".into(), json!(self.owner));
-        m.insert("at".into(), json!(&*self.at));
-        m.insert("fired".into(), json!(self.fired));
-        if let Some(r) = &self.reason {
-            m.insert("reason".into(), json!(r));
-        }
-        if let Some(p) = &self.progress {
-            m.insert("progress".into(), json!(p));
-        }
-        m.insert("actions".into(), Json::Array(self.actions.clone()));
-        Json::Object(m)
+        serde_json::to_value(self).unwrap_or_default()
     }
 }
 
 impl TraceEvent {
     pub fn json(&self) -> Json {
-        json!({
-            "event": self.event,
-            "source": self.source,
-            "target": self.target,
-            "payload": self.payload,
-            "cause": self.cause,
-            "triggers": self.triggers.iter().map(TraceTrigger::json).collect::<Vec<_>>(),
-        })
+        serde_json::to_value(self).unwrap_or_default()
     }
 
     /// `attack_hit player → enemy:0 {damage_type: physical, weapon: core:iron_sword}`
@@ -103,15 +104,7 @@ impl TraceEvent {
 
 impl StepTrace {
     pub fn json(&self) -> Json {
-        let mut m = Map::new();
-        m.insert("step".into(), json!(self.step));
-        if let Some(s) = &self.source {
-            m.insert("source".into(), json!(s));
-        }
-        m.insert("act".into(), json!(self.act));
-        m.insert("effects".into(), Json::Array(self.effects.clone()));
-        m.insert("events".into(), Json::Array(self.events.iter().map(TraceEvent::json).collect()));
-        Json::Object(m)
+        serde_json::to_value(self).unwrap_or_default()
     }
 
     /// The indented causal trace.

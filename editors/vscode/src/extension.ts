@@ -22,6 +22,7 @@ import {
   lootArgs,
   modRootOf,
   parseCheckReport,
+  schemaAssociations,
   serverOptions,
   simulateArgs,
   toProblemRange,
@@ -277,8 +278,27 @@ function showResult(title: string, result: RunResult): void {
   }
 }
 
+/**
+ * Points Even Better TOML at the shipped schemas of `mod.toml`, `rustkeep.toml`, scenario and data
+ * files, by absolute URL in its user settings (see `schemaAssociations`), unless
+ * `rustkeep.tomlSchemas` is off or Even Better TOML is not installed.
+ */
+async function syncTomlSchemas(context: vscode.ExtensionContext): Promise<void> {
+  if (vscode.extensions.getExtension("tamasfe.even-better-toml") === undefined) return;
+  if (!vscode.workspace.getConfiguration("rustkeep").get<boolean>("tomlSchemas", true)) return;
+  const settings = vscode.workspace.getConfiguration("evenBetterToml");
+  const current = settings.inspect<Record<string, string>>("schema.associations")?.globalValue ?? {};
+  const rules = context.extension.packageJSON?.contributes?.tomlValidation ?? [];
+  const next = schemaAssociations(rules, context.extensionUri.toString(), `${context.extension.id.toLowerCase()}-`, current);
+  if (next !== undefined) {
+    await settings.update("schema.associations", next, vscode.ConfigurationTarget.Global);
+    output.appendLine("pointed Even Better TOML at the schemas of this version (evenBetterToml.schema.associations)");
+  }
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel("rustkeep");
+  void syncTomlSchemas(context).catch((e) => output.appendLine(`cannot set the TOML schema associations: ${e}`));
   checkProblems = vscode.languages.createDiagnosticCollection("rustkeep check");
   context.subscriptions.push(
     output,

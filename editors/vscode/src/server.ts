@@ -359,3 +359,41 @@ export function toProblemRange(range: CheckRange, text: string): ProblemRange {
     endCharacter: scalarColumnToUtf16(lineAt(range.end.line), range.end.column),
   };
 }
+
+/** A rule of the manifest's `contributes.tomlValidation`: document URIs → a schema in the package. */
+export interface TomlValidationRule {
+  regexMatch: string;
+  url: string;
+}
+
+/**
+ * The `evenBetterToml.schema.associations` (document URI regex → schema URL) that point Even Better
+ * TOML at the schemas this extension ships. Even Better TOML passes the `url` of a contributed
+ * `tomlValidation` rule to Taplo as it is written, so a path relative to the extension reaches no
+ * file; the associations setting takes absolute URLs. `extensionUrl` is the extension's folder as a
+ * URL (`file:///…/rustkeep.rustkeep-0.1.0`), `installPrefix` the start of the folder name every
+ * version of the extension is installed under (`rustkeep.rustkeep-`): entries an older version
+ * wrote (a URL into an install folder of this extension) are dropped, every other entry of the user
+ * is kept. Returns `undefined` when the setting already says exactly this.
+ */
+export function schemaAssociations(
+  rules: TomlValidationRule[],
+  extensionUrl: string,
+  installPrefix: string,
+  current: Record<string, string>,
+): Record<string, string> | undefined {
+  const base = extensionUrl.replace(/\/+$/, "");
+  const ours: Record<string, string> = {};
+  for (const r of rules) {
+    if (typeof r?.regexMatch !== "string" || typeof r?.url !== "string") continue;
+    ours[r.regexMatch] = `${base}/${r.url.replace(/^\.\//, "")}`;
+  }
+  const next: Record<string, string> = {};
+  for (const [pattern, url] of Object.entries(current)) {
+    const written = url.includes(`/${installPrefix}`) && url.includes("/schemas/");
+    if (!written && !(pattern in ours)) next[pattern] = url;
+  }
+  Object.assign(next, ours);
+  const same = Object.keys(next).length === Object.keys(current).length && Object.entries(next).every(([k, v]) => current[k] === v);
+  return same ? undefined : next;
+}

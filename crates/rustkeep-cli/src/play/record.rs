@@ -15,6 +15,7 @@ use std::io::Write;
 use std::path::Path;
 
 use rustkeep_data::project::Project;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
@@ -24,24 +25,51 @@ pub const VERSION: u32 = 1;
 const MAX_BYTES: u64 = 256 << 20;
 
 /// A loaded mod as a recording names it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ModStamp {
+    /// The mod's ID (`core` for the bundled game).
     pub id: String,
+    /// The version its `mod.toml` gives.
     pub version: String,
+    /// `fnv1a64:` and 16 hexadecimal digits: the hash of the mod's files (paths and texts).
+    #[schemars(regex(pattern = r"^fnv1a64:[0-9a-f]{16}$"))]
     pub hash: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// The first line of a recording.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Header {
+    /// Always `rustkeep-recording`.
+    #[schemars(extend("const" = "rustkeep-recording"))]
     pub format: String,
+    /// The recording format's version.
     pub version: u32,
+    /// The seed of the game.
     pub seed: u64,
+    /// The character options chosen.
     pub options: Vec<String>,
     /// The floor the run started on, when not the first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub floor: Option<String>,
+    /// Every loaded mod, in load order.
     pub mods: Vec<ModStamp>,
+}
+
+/// Every further line of a recording: one input.
+#[derive(Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Input<'a> {
+    /// A command in its canonical spelling (`move e`, `pickup`, `buy core:potion`).
+    pub input: &'a str,
+}
+
+/// One line of a recording (a file of JSON Lines): the header first, then inputs.
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Line<'a> {
+    Header(&'a Header),
+    Input(Input<'a>),
 }
 
 /// A recording read back.
@@ -123,14 +151,14 @@ impl Recorder {
     pub fn create(path: &Path, header: &Header) -> Result<Recorder, String> {
         let shown = path.display().to_string();
         let mut file = OpenOptions::new().write(true).create(true).truncate(true).open(path).map_err(|e| format!("cannot write the recording {shown}: {e}"))?;
-        let line = serde_json::to_string(header).map_err(|e| e.to_string())?;
+        let line = serde_json::to_string(&Line::Header(header)).map_err(|e| e.to_string())?;
         writeln!(file, "{line}").and_then(|()| file.flush()).map_err(|e| format!("cannot write the recording {shown}: {e}"))?;
         Ok(Recorder { file, path: shown })
     }
 
     /// Appends one input and flushes it.
     pub fn push(&mut self, input: &str) -> Result<(), String> {
-        let line = serde_json::to_string(&serde_json::json!({ "input": input })).map_err(|e| e.to_string())?;
+        let line = serde_json::to_string(&Line::Input(Input { input })).map_err(|e| e.to_string())?;
         writeln!(self.file, "{line}").and_then(|()| self.file.flush()).map_err(|e| format!("cannot write the recording {}: {e}", self.path))
     }
 

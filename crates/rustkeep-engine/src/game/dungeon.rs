@@ -21,7 +21,7 @@ use crate::map::{Dropped, NpcSpot, Pile, Room};
 use crate::payload::Payload;
 
 /// Where a played run is: the floors, the rooms of this floor, and the map of this room.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Dungeon {
     /// Every floor's ID in the order they are visited.
     pub floors: Vec<String>,

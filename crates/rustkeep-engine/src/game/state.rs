@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use rustkeep_data::vocab::EventKind;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value as Json};
 
@@ -55,7 +56,7 @@ impl<'de> Deserialize<'de> for CreatureRef {
 }
 
 /// A stack of one item with its affixes.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ItemInstance {
     pub item: String,
     pub count: u32,
@@ -78,14 +79,14 @@ impl ItemInstance {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct StatusInstance {
     pub status: String,
     pub turns: u32,
 }
 
 /// The player or an enemy.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Creature {
     /// The creature entry (enemies); `None` for the player.
     #[serde(default)]
@@ -103,14 +104,14 @@ pub struct Creature {
     pub statuses: Vec<StatusInstance>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Enemy {
     /// The N of `enemy:N`: the order of appearance, never reused.
     pub index: usize,
     pub body: Creature,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct QuestProgress {
     pub quest: String,
     pub count: u32,

@@ -2,9 +2,11 @@
 //! before the first step, and the final state of a run.
 
 use rustkeep_data::vocab::{field, outcome, ActionKind, EventKind, Registry, EVENT_CAP};
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{json, Value as Json};
 
-use super::{Act, CreatureRef, Game, ItemInstance, World};
+use super::{Act, CreatureRef, Game, ItemInstance, QuestProgress, StatusInstance, World};
 use crate::payload::Payload;
 use crate::trace::{StepTrace, Trace};
 
@@ -118,39 +120,104 @@ impl Game {
         t
     }
 
-    /// The state as JSON (`final` of the scenario trace).
-    pub fn final_json(&self, w: &World) -> Json {
-        let statuses: Vec<Json> = self.player.statuses.iter().map(|s| json!({ "status": s.status, "turns": s.turns })).collect();
-        let mut out = json!({
-            "player": {
-                "health": self.player.health,
-                "max_health": self.max_health(w, CreatureRef::Player),
-                "inventory": self.player.inventory.iter().map(ItemInstance::json).collect::<Vec<_>>(),
-                "quests": self.quests.iter().map(|q| json!({ "quest": q.quest, "count": q.count, "done": q.done })).collect::<Vec<_>>(),
-                "statuses": statuses,
-            },
-            "enemies": self.enemies.iter().filter(|e| e.body.health > 0).map(|e| json!({
-                "ref": CreatureRef::Enemy(e.index).to_string(),
-                "creature": e.body.creature,
-                "health": e.body.health,
-            })).collect::<Vec<_>>(),
-            "floor_loot": self.floor_loot.iter().map(ItemInstance::json).collect::<Vec<_>>(),
-            "floor": self.floor,
-            "room": self.room,
-            "combat": self.combat,
-        });
+    /// The state as the traces' `final` shows it.
+    pub fn final_state(&self, w: &World) -> FinalState {
+        let player = FinalPlayer {
+            health: self.player.health,
+            max_health: self.max_health(w, CreatureRef::Player),
+            inventory: self.player.inventory.clone(),
+            quests: self.quests.clone(),
+            statuses: self.player.statuses.clone(),
+        };
+        let enemies = self
+            .enemies
+            .iter()
+            .filter(|e| e.body.health > 0)
+            .map(|e| FinalEnemy { r#ref: CreatureRef::Enemy(e.index).to_string(), creature: e.body.creature.clone(), health: e.body.health })
+            .collect();
         // A run in the dungeon also says where the player stands (dry runs without one keep
         // their shape).
-        if let Some(d) = &self.dungeon {
-            out["dungeon"] = json!({
-                "floor": d.floors.get(d.floor),
-                "rooms": d.rooms,
-                "room": d.room,
-                "position": { "x": d.map.player.x, "y": d.map.player.y },
-                "enemies": d.map.enemies.iter().map(|(i, p)| json!({ "ref": CreatureRef::Enemy(*i).to_string(), "x": p.x, "y": p.y })).collect::<Vec<_>>(),
-                "won": self.won,
-            });
-        }
-        out
+        let dungeon = self.dungeon.as_ref().map(|d| FinalDungeon {
+            floor: d.floors.get(d.floor).cloned(),
+            rooms: d.rooms.clone(),
+            room: d.room,
+            position: d.map.player,
+            enemies: d.map.enemies.iter().map(|(i, p)| PlacedEnemy { r#ref: CreatureRef::Enemy(*i).to_string(), x: p.x, y: p.y }).collect(),
+            won: self.won,
+        });
+        FinalState { player, enemies, floor_loot: self.floor_loot.clone(), floor: self.floor.clone(), room: self.room.clone(), combat: self.combat, dungeon }
     }
+
+    /// [`Game::final_state`] as JSON.
+    pub fn final_json(&self, w: &World) -> Json {
+        serde_json::to_value(self.final_state(w)).unwrap_or_default()
+    }
+}
+
+/// The state at the end of a run (`final` of `rustkeep simulate --format json`, and what
+/// `rustkeep play --replay` prints).
+#[derive(Serialize, JsonSchema)]
+pub struct FinalState {
+    pub player: FinalPlayer,
+    /// The living enemies.
+    pub enemies: Vec<FinalEnemy>,
+    /// Items lying on the floor of the room.
+    pub floor_loot: Vec<ItemInstance>,
+    /// The floor entered (`enter_floor`), if any.
+    pub floor: Option<String>,
+    /// The room entered (`enter_room`), if any.
+    pub room: Option<String>,
+    /// Whether a fight is going on.
+    pub combat: bool,
+    /// Where the player stands, in a run with a dungeon (absent in dry runs without one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dungeon: Option<FinalDungeon>,
+}
+
+/// The player at the end of a run.
+#[derive(Serialize, JsonSchema)]
+pub struct FinalPlayer {
+    pub health: i64,
+    /// The maximum health with every modifier in force.
+    pub max_health: i64,
+    pub inventory: Vec<ItemInstance>,
+    pub quests: Vec<QuestProgress>,
+    /// Statuses with the turns they have left.
+    pub statuses: Vec<StatusInstance>,
+}
+
+/// A living enemy at the end of a run.
+#[derive(Serialize, JsonSchema)]
+pub struct FinalEnemy {
+    /// `enemy:N`.
+    pub r#ref: String,
+    /// The creature entry's ID.
+    pub creature: Option<String>,
+    pub health: i64,
+}
+
+/// The dungeon at the end of a run.
+#[derive(Serialize, JsonSchema)]
+pub struct FinalDungeon {
+    /// The floor the player is on.
+    pub floor: Option<String>,
+    /// The rooms of that floor, in order.
+    pub rooms: Vec<String>,
+    /// The index of the player's room in `rooms`.
+    pub room: usize,
+    /// The player's tile.
+    pub position: rustkeep_data::grid::Pos,
+    /// The enemies' tiles.
+    pub enemies: Vec<PlacedEnemy>,
+    /// Whether the player left the deepest floor.
+    pub won: bool,
+}
+
+/// An enemy on the map.
+#[derive(Serialize, JsonSchema)]
+pub struct PlacedEnemy {
+    /// `enemy:N`.
+    pub r#ref: String,
+    pub x: i32,
+    pub y: i32,
 }

@@ -18,6 +18,7 @@ import {
   modRootOf,
   parseCheckReport,
   pathDirectories,
+  schemaAssociations,
   scalarColumnToUtf16,
   serverOptions,
   simulateArgs,
@@ -260,16 +261,17 @@ test("the manifest activates on mod workspaces and TOML, contributes the command
     assert.ok(commands.includes(c), c);
   }
   assert.equal(manifest.contributes.configuration.properties["rustkeep.server.path"].type, "string");
-  for (const v of manifest.contributes.tomlValidation) {
+  const rules: { regexMatch: string; url: string }[] = manifest.contributes.tomlValidation;
+  for (const v of rules) {
     assert.ok(fs.existsSync(path.join(root, v.url)), v.url);
-    const re = new RegExp(v.regexMatch);
-    assert.ok(!re.test("file:///w/mods/m/mod.toml"), `${v.regexMatch} must not match a manifest`);
-    assert.ok(!re.test("file:///w/Cargo.toml"), `${v.regexMatch} must not match Cargo.toml`);
+    assert.ok(!new RegExp(v.regexMatch).test("file:///w/Cargo.toml"), `${v.regexMatch} must not match Cargo.toml`);
   }
-  const matches = (uri: string) => manifest.contributes.tomlValidation.some((v: { regexMatch: string }) => new RegExp(v.regexMatch).test(uri));
-  assert.ok(matches("file:///w/lantern_guild/items.toml"));
-  assert.ok(matches("file:///w/mods/lantern_guild/quests/rats.toml"));
-  assert.ok(!matches("file:///w/rustkeep.toml"));
+  // Each file goes to exactly one schema: the one of its kind.
+  const schemasOf = (uri: string) => rules.filter((v) => new RegExp(v.regexMatch).test(uri)).map((v) => path.basename(v.url));
+  assert.deepEqual(schemasOf("file:///w/lantern_guild/items.toml"), ["rustkeep.draft-07.schema.json"]);
+  assert.deepEqual(schemasOf("file:///w/mods/lantern_guild/quests/rats.toml"), ["rustkeep.draft-07.schema.json"]);
+  assert.deepEqual(schemasOf("file:///w/mods/m/mod.toml"), ["mod.draft-07.schema.json"]);
+  assert.deepEqual(schemasOf("file:///w/rustkeep.toml"), ["workspace.draft-07.schema.json"]);
 });
 
 test("the schema shipped with the extension is the repository's draft-07 schema", () => {
@@ -313,4 +315,23 @@ test("the packaging script's arguments", () => {
   });
   assert.throws(() => platforms.parseArgs(["--target"]), /unknown or incomplete argument --target/);
   assert.throws(() => platforms.parseArgs(["--frobnicate"]), /usage:/);
+});
+
+test("Even Better TOML gets absolute schema URLs; the user's other associations stay, an older version's go", () => {
+  const rules = [
+    { regexMatch: "^.*/mod\\.toml$", url: "./schemas/mod.draft-07.schema.json" },
+    { regexMatch: "^.*/rustkeep\\.toml$", url: "./schemas/workspace.draft-07.schema.json" },
+  ];
+  const ext = "file:///home/u/.vscode/extensions/rustkeep.rustkeep-0.2.0";
+  const mine = { "^.*/Cargo\\.toml$": "https://example.org/cargo.json" };
+  const old = { "^.*/old\\.toml$": "file:///home/u/.vscode/extensions/rustkeep.rustkeep-0.1.0/schemas/mod.draft-07.schema.json" };
+  const next = schemaAssociations(rules, ext, "rustkeep.rustkeep-", { ...mine, ...old });
+  assert.deepEqual(next, {
+    ...mine,
+    "^.*/mod\\.toml$": `${ext}/schemas/mod.draft-07.schema.json`,
+    "^.*/rustkeep\\.toml$": `${ext}/schemas/workspace.draft-07.schema.json`,
+  });
+  for (const url of Object.values(next ?? {})) assert.ok(!url.includes("./"), url);
+  // Once written, nothing changes.
+  assert.equal(schemaAssociations(rules, ext + "/", "rustkeep.rustkeep-", next ?? {}), undefined);
 });
