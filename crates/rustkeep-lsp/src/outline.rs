@@ -33,9 +33,7 @@ pub fn outline(mut facts: FileFacts) -> FileFacts {
             Registry::Prefabs => Some(field::GRID),
             _ => None,
         };
-        e.fields.retain(|f| {
-            matches!(f.value, Value::LootEntries(_)) || f.def.name == field::NAME || f.def.name == field::ROLLS || Some(f.def.name) == world
-        });
+        e.fields.retain(|f| matches!(f.value, Value::LootEntries(_)) || f.def.name == field::NAME || f.def.name == field::ROLLS || Some(f.def.name) == world);
         e.fields.shrink_to_fit();
     }
     facts
