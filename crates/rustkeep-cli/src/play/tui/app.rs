@@ -323,7 +323,9 @@ impl App {
             KeyCode::Up | KeyCode::Char('k') if n > 0 => st.cursor = (st.cursor + n - 1) % n,
             KeyCode::Down | KeyCode::Char('j') if n > 0 => st.cursor = (st.cursor + 1) % n,
             KeyCode::Char(' ') if n > 0 => {
-                if !st.chosen.remove(&st.cursor) {
+                // Space toggles the option under the cursor.
+                let was_chosen = st.chosen.remove(&st.cursor);
+                if !was_chosen {
                     st.chosen.insert(st.cursor);
                 }
             }

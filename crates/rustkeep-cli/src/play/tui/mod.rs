@@ -96,11 +96,8 @@ pub fn run(w: World, args: &Args) -> Result<u8, String> {
                 continue;
             }
             match event::read().map_err(|e| format!("cannot read the terminal: {e}"))? {
-                Event::Key(k) if k.kind != KeyEventKind::Release => {
-                    if app.key(k) == Flow::Quit {
-                        return Ok(());
-                    }
-                }
+                // Every key but a release goes to the game; only a quit ends the loop.
+                Event::Key(k) if k.kind != KeyEventKind::Release && app.key(k) == Flow::Quit => return Ok(()),
                 // A resize is drawn by the next pass of the loop.
                 _ => {}
             }
