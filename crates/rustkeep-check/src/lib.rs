@@ -14,11 +14,12 @@ use rustkeep_data::diag::{Code, Diagnostic, Severity};
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::manifest::Level;
 use rustkeep_data::project::Project;
-use rustkeep_data::source::{FileKind, SourceFile};
+use rustkeep_data::source::{FileId, FileKind, SourceFile};
 
 pub mod baseline;
 pub mod explain;
 pub mod fix;
+pub mod incremental;
 pub mod rules;
 mod suppression;
 
@@ -125,60 +126,81 @@ pub fn analyze_with(project: &Project, facts: Vec<Option<Arc<FileFacts>>>) -> An
 /// Applies `# rustkeep: allow(...)` comments and lint levels, drops what lies in the bundled core
 /// (its cleanliness is the toolkit's own test), reports allow comments that name no code or
 /// silence nothing, dedupes and sorts. `toml-syntax` is never silenced: a file that does not parse
-/// is not checked at all, and hiding that would hide everything in it.
+/// is not checked at all, and hiding that would hide everything in it. Each file is finished on
+/// its own ([`finish_file`], which the incremental analysis calls file by file), so the two agree.
 fn finish(project: &Project, facts: &[Option<Arc<FileFacts>>], diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    let levels: HashMap<Code, Level> = project.config.lints.iter().copied().collect();
-    let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len());
-    // Per file: the (comment, code) pairs of allow comments that silenced something.
-    let mut used: HashMap<rustkeep_data::source::FileId, HashSet<(usize, usize)>> = HashMap::new();
-    for mut d in diags {
-        let file = project.file(d.loc.file);
-        if file.bundled {
-            continue;
+    let levels = lint_levels(project);
+    let mut by_file: Vec<Vec<Diagnostic>> = vec![Vec::new(); project.files.len().max(facts.len())];
+    for d in diags {
+        let i = d.loc.file.0 as usize;
+        if i >= by_file.len() {
+            by_file.resize_with(i + 1, Vec::new);
         }
-        if d.code == Code::TomlSyntax {
-            out.push(d);
-            continue;
-        }
-        if let Some(Some(ff)) = facts.get(d.loc.file.0 as usize) {
-            if let Some(hit) = suppressed(file, ff, &d) {
-                used.entry(d.loc.file).or_default().insert(hit);
-                continue;
-            }
-        }
-        if let Some(level) = levels.get(&d.code) {
-            match level {
-                Level::Allow => continue,
-                Level::Warn => d.severity = Severity::Warning,
-                Level::Deny => d.severity = Severity::Error,
-            }
-        }
-        out.push(d);
+        by_file[i].push(d);
     }
-    for (i, ff) in facts.iter().enumerate() {
-        let Some(ff) = ff else { continue };
-        let file = project.file(rustkeep_data::source::FileId(i as u32));
-        if file.bundled || ff.has_syntax_errors || ff.allows.is_empty() {
+    let mut out: Vec<Diagnostic> = Vec::new();
+    for (i, list) in by_file.into_iter().enumerate() {
+        let ff = facts.get(i).and_then(|f| f.as_deref());
+        if list.is_empty() && ff.is_none_or(|f| f.allows.is_empty()) {
             continue;
         }
-        let none = HashSet::new();
-        let used = used.get(&file.id).unwrap_or(&none);
-        for mut d in suppression::report(file, &ff.allows, used) {
-            if let Some(level) = levels.get(&d.code) {
-                match level {
-                    Level::Allow => continue,
-                    Level::Warn => d.severity = Severity::Warning,
-                    Level::Deny => d.severity = Severity::Error,
-                }
-            }
-            out.push(d);
-        }
+        out.extend(finish_file(project, &levels, FileId(i as u32), ff, list));
     }
     out.sort_by(|a, b| {
         let fa = &project.file(a.loc.file).path;
         let fb = &project.file(b.loc.file).path;
         (fa, a.loc.span.start, a.loc.span.end, a.code, &a.message).cmp(&(fb, b.loc.span.start, b.loc.span.end, b.code, &b.message))
     });
+    out
+}
+
+/// The `[lints]` levels of the workspace, by code.
+fn lint_levels(project: &Project) -> HashMap<Code, Level> {
+    project.config.lints.iter().copied().collect()
+}
+
+/// A diagnostic at its level; `None` when the level is `allow`.
+fn at_level(levels: &HashMap<Code, Level>, mut d: Diagnostic) -> Option<Diagnostic> {
+    if let Some(level) = levels.get(&d.code) {
+        match level {
+            Level::Allow => return None,
+            Level::Warn => d.severity = Severity::Warning,
+            Level::Deny => d.severity = Severity::Error,
+        }
+    }
+    Some(d)
+}
+
+/// [`finish`] for the diagnostics of one file (`file`, with its `facts`): the same filters, the
+/// report of its allow comments, order and deduplication, so that a list finished file by file
+/// equals that file's part of the whole list.
+fn finish_file(project: &Project, levels: &HashMap<Code, Level>, file: FileId, facts: Option<&FileFacts>, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let source = project.file(file);
+    if source.bundled {
+        return Vec::new();
+    }
+    let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len());
+    // The (comment, code) pairs of allow comments that silenced something.
+    let mut used: HashSet<(usize, usize)> = HashSet::new();
+    for d in diags {
+        if d.code == Code::TomlSyntax {
+            out.push(d);
+            continue;
+        }
+        if let Some(ff) = facts {
+            if let Some(hit) = suppressed(source, ff, &d) {
+                used.insert(hit);
+                continue;
+            }
+        }
+        out.extend(at_level(levels, d));
+    }
+    if let Some(ff) = facts {
+        if !ff.has_syntax_errors && !ff.allows.is_empty() {
+            out.extend(suppression::report(source, &ff.allows, &used).into_iter().filter_map(|d| at_level(levels, d)));
+        }
+    }
+    out.sort_by(|a, b| (a.loc.span.start, a.loc.span.end, a.code, &a.message).cmp(&(b.loc.span.start, b.loc.span.end, b.code, &b.message)));
     out.dedup_by(|a, b| a.code == b.code && a.loc == b.loc && a.message == b.message);
     out
 }

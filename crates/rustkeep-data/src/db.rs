@@ -100,13 +100,19 @@ impl Database {
     }
 }
 
-/// Infers the kind of every loot table in force: from its own entries, else from the tables it
-/// nests. A worklist over reverse nesting edges settles every table in linear time, however long
-/// the chains (a 10,000-table chain is a test).
+/// Infers the kind of every loot table in force: from its own entries (its direct kind), else from
+/// the tables it nests: a table without a direct kind takes the kind of the nearest tables with one
+/// (fewest nesting steps), and when those disagree, the kind of the first of its `table =` entries
+/// that leads to them. A worklist over reverse nesting edges settles every table in linear time,
+/// however long the chains (a 10,000-table chain is a test).
+///
+/// The rule depends on nothing but the tables themselves (not on the order in which they are
+/// visited), so that the language server, which settles only the tables an edit can reach, and a
+/// fresh check agree.
 pub fn infer_kinds(facts: &[Option<Arc<FileFacts>>], resolved: &Resolved) -> FxHashMap<String, TableKind> {
     let Some(defs) = resolved.defs.get(Registry::LootTables.index()) else { return FxHashMap::default() };
-    // Map order is deterministic (a fixed hasher and the load order's insertions), so CLI and
-    // language server agree without sorting thousands of IDs after every keystroke.
+    // Nesting distance to a table with a direct kind (0 for those), found breadth-first.
+    let mut dist: FxHashMap<&str, u32> = FxHashMap::with_capacity_and_hasher(defs.len(), Default::default());
     let mut kinds: FxHashMap<String, TableKind> = FxHashMap::with_capacity_and_hasher(defs.len(), Default::default());
     // Nested table → the tables without a kind of their own that nest it.
     let mut parents: FxHashMap<&str, Vec<&str>> = FxHashMap::default();
@@ -116,6 +122,7 @@ pub fn infer_kinds(facts: &[Option<Arc<FileFacts>>], resolved: &Resolved) -> FxH
         match direct_kind(e) {
             Some(k) => {
                 kinds.insert(id.clone(), k);
+                dist.insert(id.as_str(), 0);
                 queue.push_back(id.as_str());
             }
             None => {
@@ -127,13 +134,27 @@ pub fn infer_kinds(facts: &[Option<Arc<FileFacts>>], resolved: &Resolved) -> FxH
             }
         }
     }
+    // Breadth-first, so a table is settled only after every table nearer than it.
+    let mut settled: Vec<&str> = Vec::new();
     while let Some(child) = queue.pop_front() {
-        let Some(k) = kinds.get(child).copied() else { continue };
+        let d = dist[child];
         for parent in parents.get(child).map(Vec::as_slice).unwrap_or(&[]) {
-            if !kinds.contains_key(*parent) {
-                kinds.insert((*parent).to_string(), k);
+            if !dist.contains_key(*parent) {
+                dist.insert(parent, d + 1);
+                settled.push(parent);
                 queue.push_back(parent);
             }
+        }
+    }
+    for parent in settled {
+        let d = dist[parent];
+        let e = crate::resolve::entry(facts, defs[parent].current);
+        let kind = e.loot_entries().iter().find_map(|le| match &le.kind {
+            LootKind::Table(t) if dist.get(t.value.as_str()) == Some(&(d - 1)) => kinds.get(t.value.as_str()).copied(),
+            _ => None,
+        });
+        if let Some(k) = kind {
+            kinds.insert(parent.to_string(), k);
         }
     }
     kinds
@@ -142,6 +163,55 @@ pub fn infer_kinds(facts: &[Option<Arc<FileFacts>>], resolved: &Resolved) -> FxH
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::project::Project;
+
+    fn kinds_of(tables: &str) -> Vec<(String, &'static str)> {
+        let mut p = Project::with_bundled_core();
+        p.add_memory_mod("m", &[("mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"1.0.0\"\n"), ("loot.toml", tables)]);
+        let db = Database::load(&p);
+        let mut out: Vec<(String, &'static str)> =
+            db.table_kinds.iter().filter(|(id, _)| id.starts_with("m:")).map(|(id, k)| (id.clone(), k.as_str())).collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn a_table_takes_the_kind_of_the_nearest_tables_and_on_a_tie_of_its_first_entry_that_leads_there() {
+        let tables = r#"
+[[loot_tables]]
+id = "m:items"
+entries = [ { item = "core:gold", weight = 1 } ]
+[[loot_tables]]
+id = "m:affixes"
+entries = [ { affix = "core:sharp", weight = 1 } ]
+[[loot_tables]]
+id = "m:far_items"
+entries = [ { table = "m:items", weight = 1 } ]
+[[loot_tables]]
+id = "m:near_affixes_first"
+entries = [ { table = "m:far_items", weight = 1 }, { table = "m:affixes", weight = 1 } ]
+[[loot_tables]]
+id = "m:tie_affixes_first"
+entries = [ { table = "m:affixes", weight = 1 }, { table = "m:items", weight = 1 } ]
+[[loot_tables]]
+id = "m:tie_items_first"
+entries = [ { table = "m:items", weight = 1 }, { table = "m:affixes", weight = 1 } ]
+[[loot_tables]]
+id = "m:nothing"
+entries = [ { nothing = true, weight = 1 }, { table = "m:missing", weight = 1 } ]
+"#;
+        assert_eq!(
+            kinds_of(tables),
+            [
+                ("m:affixes".to_string(), "affixes"),
+                ("m:far_items".to_string(), "items"),
+                ("m:items".to_string(), "items"),
+                ("m:near_affixes_first".to_string(), "affixes"),
+                ("m:tie_affixes_first".to_string(), "affixes"),
+                ("m:tie_items_first".to_string(), "items"),
+            ]
+        );
+    }
 
     #[test]
     fn table_kinds_serialize_as_their_names() {

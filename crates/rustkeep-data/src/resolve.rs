@@ -20,7 +20,7 @@ pub struct EntryRef {
     pub index: u32,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Def {
     /// The entry in force (the last override, or the definition).
     pub current: EntryRef,
@@ -235,15 +235,42 @@ pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
     // Entries bucketed by registry, each bucket in load order. Registries resolve independently
     // (an override names an ID of its own registry), so the buckets run in parallel.
     let mut buckets: Vec<Vec<(usize, EntryRef)>> = vec![Vec::new(); Registry::ALL.len()];
-    let mut balance = Balance::default();
-    let mut balance_set: HashMap<&str, (FileId, std::ops::Range<usize>, usize)> = HashMap::new();
     for &mi in &order {
-        let m = &project.mods[mi];
-        for &fid in &m.data_files {
+        for &fid in &project.mods[mi].data_files {
             let Some(ff) = facts[fid.0 as usize].as_ref() else { continue };
             for (idx, e) in ff.entries.iter().enumerate() {
                 buckets[e.registry.index()].push((mi, EntryRef { file: fid, index: idx as u32 }));
             }
+        }
+    }
+    let (balance, balance_diags) = resolve_balance(project, &order, facts);
+    diags.extend(balance_diags);
+    let resolved: Vec<(FxHashMap<String, Def>, Vec<Diagnostic>)> = crate::par::par_map(&buckets, crate::par::default_threads(), |bucket| {
+        let mut map: FxHashMap<String, Def> = FxHashMap::with_capacity_and_hasher(bucket.len(), Default::default());
+        let mut out = Vec::new();
+        for &(mi, r) in bucket {
+            resolve_entry(project, mi, entry(facts, r), r, &mut map, &mut out, facts);
+        }
+        (map, out)
+    });
+    let mut defs = Vec::with_capacity(resolved.len());
+    for (map, d) in resolved {
+        defs.push(map);
+        diags.extend(d);
+    }
+    Resolved { order, defs, balance, diagnostics: diags }
+}
+
+/// The `[balance]` settings in force (the last mod in load order wins each key), and an
+/// `override-conflict` for every key a mod sets again after another mod set it.
+pub fn resolve_balance(project: &Project, order: &[usize], facts: &FactsTable) -> (Balance, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let mut balance = Balance::default();
+    let mut balance_set: HashMap<&str, (FileId, std::ops::Range<usize>, usize)> = HashMap::new();
+    for &mi in order {
+        let m = &project.mods[mi];
+        for &fid in &m.data_files {
+            let Some(ff) = facts[fid.0 as usize].as_ref() else { continue };
             for b in &ff.balance {
                 if b.key == crate::vocab::field::LUCK_FACTOR {
                     balance.luck_factor = b.value;
@@ -264,23 +291,51 @@ pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
             }
         }
     }
-    let resolved: Vec<(FxHashMap<String, Def>, Vec<Diagnostic>)> = crate::par::par_map(&buckets, crate::par::default_threads(), |bucket| {
-        let mut map: FxHashMap<String, Def> = FxHashMap::with_capacity_and_hasher(bucket.len(), Default::default());
-        let mut out = Vec::new();
-        for &(mi, r) in bucket {
-            resolve_entry(project, mi, entry(facts, r), r, &mut map, &mut out, facts);
-        }
-        (map, out)
-    });
-    let mut defs = Vec::with_capacity(resolved.len());
-    for (map, d) in resolved {
-        defs.push(map);
-        diags.extend(d);
-    }
-    Resolved { order, defs, balance, diagnostics: diags }
+    (balance, diags)
 }
 
-fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut FxHashMap<String, Def>, diags: &mut Vec<Diagnostic>, facts: &FactsTable) {
+/// The IDs of one registry resolved so far, as [`resolve_entry`] sees them: the whole registry
+/// when resolving in one pass, or the entries of one ID when the language server resolves again
+/// only the IDs an edit touched.
+pub trait DefMap {
+    fn get(&self, id: &str) -> Option<&Def>;
+    fn get_mut(&mut self, id: &str) -> Option<&mut Def>;
+    fn insert(&mut self, id: &str, def: Def);
+    /// The resolved ID closest to `word` (the did-you-mean of `override-missing-target`).
+    fn closest(&self, word: &str) -> Option<&str>;
+}
+
+impl DefMap for FxHashMap<String, Def> {
+    fn get(&self, id: &str) -> Option<&Def> {
+        HashMap::get(self, id)
+    }
+    fn get_mut(&mut self, id: &str) -> Option<&mut Def> {
+        HashMap::get_mut(self, id)
+    }
+    fn insert(&mut self, id: &str, def: Def) {
+        HashMap::insert(self, id.to_string(), def);
+    }
+    fn closest(&self, word: &str) -> Option<&str> {
+        suggest::closest(word, self.keys().map(String::as_str))
+    }
+}
+
+/// `override-missing-target` for an `overrides` value, with the did-you-mean, if any.
+pub fn override_missing_target(noun: &str, ov: &Sp<String>, file: FileId, suggestion: Option<&str>) -> Diagnostic {
+    let mut msg = format!("`overrides` names `{}`, but no {noun} with that ID exists at this point of the load order", ov.value);
+    if let Some(s) = suggestion {
+        msg.push_str(&format!("; did you mean `{s}`?"));
+    }
+    let mut d = Diagnostic::new(Code::OverrideMissingTarget, Loc { file, span: ov.span.clone() }, msg);
+    if let Some(s) = suggestion {
+        d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s), suggest::judge_id(&ov.value, s));
+    }
+    d
+}
+
+/// Resolves one entry of mod `mi` against the entries of its registry resolved before it (in
+/// load order), reporting its problems.
+pub fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut impl DefMap, diags: &mut Vec<Diagnostic>, facts: &FactsTable) {
     let m = &project.mods[mi];
     let loc = |span: &std::ops::Range<usize>| Loc { file: r.file, span: span.clone() };
     let noun = e.registry.noun();
@@ -321,18 +376,7 @@ fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut
                 def.mod_idx = mi;
                 def.overrides.push((r, mi));
             }
-            None => {
-                let mut msg = format!("`overrides` names `{}`, but no {noun} with that ID exists at this point of the load order", ov.value);
-                let sug = suggest::closest(&ov.value, map.keys().map(String::as_str));
-                if let Some(s) = sug {
-                    msg.push_str(&format!("; did you mean `{s}`?"));
-                }
-                let mut d = Diagnostic::new(Code::OverrideMissingTarget, loc(&ov.span), msg);
-                if let Some(s) = sug {
-                    d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s), suggest::judge_id(&ov.value, s));
-                }
-                diags.push(d);
-            }
+            None => diags.push(override_missing_target(noun, ov, r.file, map.closest(&ov.value))),
         }
         return;
     }
@@ -351,7 +395,7 @@ fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut
                 "the existing entry: add `overrides` to replace it",
             );
         } else {
-            map.insert(id.value.clone(), Def { current: r, mod_idx: mi, defined: Some(r), overrides: Vec::new() });
+            map.insert(&id.value, Def { current: r, mod_idx: mi, defined: Some(r), overrides: Vec::new() });
         }
         diags.push(d);
         return;
@@ -371,7 +415,7 @@ fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut
             );
         }
         None => {
-            map.insert(id.value.clone(), Def { current: r, mod_idx: mi, defined: Some(r), overrides: Vec::new() });
+            map.insert(&id.value, Def { current: r, mod_idx: mi, defined: Some(r), overrides: Vec::new() });
         }
     }
 }

@@ -134,7 +134,8 @@ pub fn check(file: FileId, refs: &[crate::model::Reference], sc: &Scenario, db: 
         if !r.id.contains(':') {
             let ids = regs.iter().flat_map(|reg| db.resolved.defs[reg.index()].iter().filter(|(_, d)| visible(d)).map(|(id, _)| id.as_str()));
             let ids: Vec<&str> = ids.collect();
-            out.push(suggest::namespace_missing(loc, &r.id, &format!("{nouns} ID"), ids.iter().copied()));
+            let meant = suggest::closest_id(&r.id, ids.iter().copied());
+            out.push(suggest::namespace_missing(loc, &r.id, &format!("{nouns} ID"), meant, ids.iter().copied()));
             continue;
         }
         if let Some(other) = Registry::ALL.into_iter().find(|reg| !regs.contains(reg) && known(*reg, &r.id)) {

@@ -51,25 +51,54 @@ fn bounded<T: PartialEq>(a: &[T], b: &[T], max: usize) -> Option<usize> {
     (d <= max).then_some(d)
 }
 
-/// The candidate closest to `word`, if it is close enough to be a plausible typo.
+/// How close a candidate is to a word, ordered closest first: the word itself without
+/// surrounding blanks, then the word in lower case, then by edit distance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Closeness(u8, usize);
+
+/// A word to find plausible typos of, prepared once for many candidates.
+#[derive(Clone, Debug)]
+pub struct Matcher {
+    word: String,
+    trimmed: String,
+    lower: String,
+    max: usize,
+}
+
+impl Matcher {
+    pub fn new(word: &str) -> Matcher {
+        let trimmed = word.trim();
+        let max = (trimmed.chars().count() / 3).clamp(1, 4);
+        Matcher { word: word.to_string(), trimmed: trimmed.to_string(), lower: trimmed.to_lowercase(), max }
+    }
+
+    /// How close `candidate` is, or `None` when it is the word itself or too far to be a typo.
+    pub fn closeness(&self, candidate: &str) -> Option<Closeness> {
+        if candidate == self.word {
+            None
+        } else if candidate == self.trimmed {
+            Some(Closeness(0, 0))
+        } else if candidate == self.lower {
+            Some(Closeness(1, 0))
+        } else {
+            distance(&self.lower, candidate, self.max).map(|d| Closeness(2, d))
+        }
+    }
+}
+
+/// The candidate closest to `word`, if it is close enough to be a plausible typo. Ties go to the
+/// candidate that sorts first, so the answer never depends on the order of the candidates (the
+/// language server updates suggestions as IDs come and go, and must agree with a fresh check).
 pub fn closest<'a, I>(word: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
-    let word_trim = word.trim();
-    let max = (word_trim.chars().count() / 3).clamp(1, 4);
-    let lower = word_trim.to_lowercase();
-    let mut best: Option<(usize, &'a str)> = None;
+    let m = Matcher::new(word);
+    let mut best: Option<(Closeness, &'a str)> = None;
     for c in candidates {
-        if c == word {
-            continue;
-        }
-        if c == word_trim || c == lower {
-            return Some(c);
-        }
-        if let Some(d) = distance(&lower, c, max) {
-            if best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
-                best = Some((d, c));
+        if let Some(k) = m.closeness(c) {
+            if best.is_none_or(|b| (k, c) < b) {
+                best = Some((k, c));
             }
         }
     }
@@ -78,7 +107,7 @@ where
 
 /// For an ID: a word without a namespace means the ID of that name (`moth_loot` →
 /// `lantern_guild:moth_loot`; the first by ID when several mods have one), or the ID whose name is
-/// closest to it; a word with a namespace, the [`closest`] ID.
+/// closest to it (ties to the first by ID); a word with a namespace, the [`closest`] ID.
 pub fn closest_id<'a, I>(word: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str> + Clone,
@@ -87,12 +116,27 @@ where
     if w.contains(':') {
         return closest(word, candidates);
     }
-    let name_of = |c: &'a str| c.split_once(':').map_or(c, |(_, n)| n);
-    if let Some(named) = candidates.clone().into_iter().filter(|c| name_of(c) == w).min() {
-        return Some(named);
+    let m = Matcher::new(w);
+    let mut best: Option<(Closeness, &'a str)> = None;
+    for c in candidates {
+        if let Some(k) = name_closeness(&m, w, c) {
+            if best.is_none_or(|b| (k, c) < b) {
+                best = Some((k, c));
+            }
+        }
     }
-    let best = closest(w, candidates.clone().into_iter().map(name_of))?;
-    candidates.into_iter().filter(|c| name_of(c) == best).min()
+    best.map(|(_, c)| c)
+}
+
+/// How close the name of the ID `candidate` (the part after its namespace) is to `name`, a word
+/// without a namespace (`m` is its matcher): the same name ranks first.
+pub fn name_closeness(m: &Matcher, name: &str, candidate: &str) -> Option<Closeness> {
+    let of = candidate.split_once(':').map_or(candidate, |(_, n)| n);
+    if of == name.trim() {
+        Some(Closeness(0, 0))
+    } else {
+        m.closeness(of)
+    }
 }
 
 /// Like [`closest`], but a known alias wins (`enemy_killed` → `creature_died`).
@@ -230,9 +274,14 @@ where
 /// `invalid-id` for a reference written without its namespace (`loot = "moth_loot"`), with the ID
 /// of that name among `ids` (the IDs of the registry it must name). Adding the namespace is safe
 /// when exactly one ID has that name.
-pub fn namespace_missing<'a>(loc: crate::diag::Loc, name: &str, what: &str, ids: impl IntoIterator<Item = &'a str> + Clone) -> crate::diag::Diagnostic {
-    let named: Vec<&str> = ids.clone().into_iter().filter(|c| c.split_once(':').is_some_and(|(_, n)| n == name)).collect();
-    let meant = closest_id(name, ids);
+pub fn namespace_missing<'a>(
+    loc: crate::diag::Loc,
+    name: &str,
+    what: &str,
+    meant: Option<&str>,
+    ids: impl IntoIterator<Item = &'a str>,
+) -> crate::diag::Diagnostic {
+    let named = ids.into_iter().filter(|c| c.split_once(':').is_some_and(|(_, n)| n == name)).take(2).count();
     let mut msg = format!("`{name}` is not a valid {what}: IDs are `namespace:name`, and this one has no namespace");
     match meant {
         Some(m) => msg.push_str(&format!("; did you mean `{m}`?")),
@@ -240,7 +289,7 @@ pub fn namespace_missing<'a>(loc: crate::diag::Loc, name: &str, what: &str, ids:
     }
     let mut d = crate::diag::Diagnostic::new(crate::diag::Code::InvalidId, loc, msg);
     if let Some(m) = meant {
-        let safety = if named.len() == 1 { Applicability::Safe } else { Applicability::Unsafe };
+        let safety = if named == 1 { Applicability::Safe } else { Applicability::Unsafe };
         d = d.with_fix(format!("write `{m}`"), crate::diag::toml_string(m), safety);
     }
     d
@@ -314,5 +363,15 @@ mod tests {
         assert_eq!(closest_id("moth_lot", ["guild:moth_loot", "core:rat_loot"]), Some("guild:moth_loot"));
         assert_eq!(closest_id("xyzzy", ["guild:moth_loot", "core:rat_loot"]), None);
         assert_eq!(closest_id("core:rat_lot", ["guild:moth_loot", "core:rat_loot"]), Some("core:rat_loot"));
+    }
+
+    #[test]
+    fn the_answer_does_not_depend_on_the_order_of_the_candidates() {
+        // Equally close: the first in sort order, whichever comes first.
+        assert_eq!(closest("m:itex", ["m:itey", "m:item"]), Some("m:item"));
+        assert_eq!(closest("m:itex", ["m:item", "m:itey"]), Some("m:item"));
+        // The word without blanks beats the word in lower case, in either order.
+        assert_eq!(closest(" Ab ", ["ab", "Ab"]), Some("Ab"));
+        assert_eq!(closest(" Ab ", ["Ab", "ab"]), Some("Ab"));
     }
 }

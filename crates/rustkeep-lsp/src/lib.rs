@@ -1,11 +1,12 @@
 //! The rustkeep language server (docs/editors/lsp.md): the only crate that knows LSP types.
 //!
 //! Layout, following rust-analyzer / ruff / Tombi:
-//! - [`server`]: the tower-lsp-server glue (text-sync queue, blocking threads for analyses and
+//! - [`server`]: the tower-lsp-server glue (text-sync queue, the state thread for analyses and
 //!   requests, the one publisher task, panic guard). It does no analysis.
 //! - [`publish`]: what is published when: batches tagged with revisions, never going backwards.
 //! - [`state`]: the workspace as the server sees it: open buffers, the loaded project, per-file
-//!   cached facts, the last analysis, the negotiated position encoding, URIs ↔ files.
+//!   cached facts, the incremental analysis, the negotiated position encoding, URIs ↔ files;
+//!   [`outline`]: what is kept of the files that are not open.
 //! - [`context`]: a tolerant scanner that tells what the cursor is on while the buffer is being typed.
 //! - [`ids`]: every place that defines or names an ID or tag (definition, references, rename, tokens).
 //! - [`handlers`]: one file per LSP method, each a plain function `(&State, params) -> result`, so
@@ -21,6 +22,7 @@ pub mod context;
 pub mod core_files;
 pub mod handlers;
 pub mod ids;
+pub mod outline;
 pub mod publish;
 pub mod server;
 pub mod state;

@@ -13,7 +13,7 @@
 //! The server runs one publisher task around one `Publisher` (see [`crate::server`]); in-process
 //! drivers (tests, fuzzing, benches) use [`crate::state::State::take_publish`], which owns its own.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::lsp;
@@ -86,23 +86,26 @@ impl Publisher {
         }
         self.last_revision = Some(self.last_revision.map_or(batch.revision, |r| r.max(batch.revision)));
         let mut out = Vec::new();
-        let mut present: HashMap<String, ()> = HashMap::with_capacity(batch.files.len());
+        let mut present: HashSet<&str> = HashSet::with_capacity(batch.files.len());
+        for f in &batch.files {
+            present.insert(f.uri.as_ref());
+        }
+        let gone: Vec<String> = self.sent.keys().filter(|k| !present.contains(k.as_str())).cloned().collect();
         for f in batch.files {
-            let key = f.uri.as_ref().to_string();
-            present.insert(key.clone(), ());
-            let changed = match self.sent.get(&key) {
+            let key: &str = f.uri.as_ref();
+            let changed = match self.sent.get(key) {
                 Some(prev) if !self.unguarded && prev.revision > batch.revision => false,
-                Some(prev) => prev.diagnostics != f.diagnostics,
+                // The state shares an unchanged file's list between batches: no need to compare.
+                Some(prev) => !Arc::ptr_eq(&prev.diagnostics, &f.diagnostics) && prev.diagnostics != f.diagnostics,
                 None => true,
             };
             if changed {
+                self.sent.insert(key.to_string(), Sent { revision: batch.revision, diagnostics: f.diagnostics.clone() });
                 out.push((f.uri, (*f.diagnostics).clone(), f.version));
-                self.sent.insert(key, Sent { revision: batch.revision, diagnostics: f.diagnostics });
-            } else if let Some(prev) = self.sent.get_mut(&key) {
+            } else if let Some(prev) = self.sent.get_mut(key) {
                 prev.revision = prev.revision.max(batch.revision);
             }
         }
-        let gone: Vec<String> = self.sent.keys().filter(|k| !present.contains_key(*k)).cloned().collect();
         for key in gone {
             let prev = self.sent.remove(&key).expect("listed above");
             if !prev.diagnostics.is_empty() {

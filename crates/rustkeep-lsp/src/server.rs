@@ -6,23 +6,32 @@
 //! - **Notifications** (`didOpen`, `didChange`, `didClose`, watched files) never wait for an
 //!   analysis: each is queued as a [`Change`] in arrival order, counted in `received`, and wakes
 //!   the publisher. Nothing else is done on the async workers.
-//! - **The state** ([`State`], one mutex) is only touched on blocking threads. Whoever takes it
-//!   first applies the queued changes in order — each advances the state's revision by one — and
-//!   brings the analysis up to date. A request then runs its handler on it; an analysis a request
-//!   had to run is handed to the publisher as a [`Batch`] tagged with its revision.
+//! - **The state** ([`State`], one mutex) is only touched on one thread of its own, the state
+//!   thread, which runs the jobs the async side hands it (a request, the publisher's analysis) in
+//!   the order they come. Whichever job comes first applies the queued changes in order — each
+//!   advances the state's revision by one — and brings the analysis up to date. A request then
+//!   runs its handler on it; an analysis a request had to run is handed to the publisher as a
+//!   [`Batch`] tagged with its revision. (One thread, not a pool: the analysis's memory then stays
+//!   in one allocator arena instead of spreading over every worker that ever held the state.)
 //! - **One publisher task** owns publication. On a wake-up it has the newest revision analysed (on
-//!   a blocking thread), then offers every batch it holds to its [`Publisher`], which drops a
+//!   the state thread), then offers every batch it holds to its [`Publisher`], which drops a
 //!   batch older than one already published and sends exactly the files whose lists changed,
 //!   each tagged with the version of the document it was computed from. A batch older than the
 //!   newest change received is not sent either: that change's own wake-up follows, so edits that
 //!   arrive while an analysis runs coalesce into the next one.
+//! - **Cancellation**: a reload (the first load, a manifest edit) gives up between its phases
+//!   when a newer change arrives; what it lowered is kept, and the newer revision is analysed
+//!   instead of one nobody will see. An edit of known files takes milliseconds and always runs to
+//!   its end.
+//! - **Profile**: with `RUSTKEEP_LSP_PROFILE=<ms>`, every request and every analysis that takes
+//!   longer is logged to stderr with its phases (see [`crate::state::Phases`]).
 
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rustkeep_data::text::Encoding;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
@@ -32,7 +41,7 @@ use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 use crate::handlers;
 use crate::lsp::*;
 use crate::publish::{Batch, Publisher};
-use crate::state::State;
+use crate::state::{Phases, Refreshed, State};
 use crate::uri;
 
 pub struct Backend {
@@ -108,6 +117,15 @@ enum ToPublisher {
     Batch(Batch),
 }
 
+/// `RUSTKEEP_LSP_PROFILE=<ms>`: log requests and analyses slower than this (read at start).
+fn profile_threshold() -> Option<Duration> {
+    std::env::var("RUSTKEEP_LSP_PROFILE").ok().and_then(|v| v.trim().parse::<f64>().ok()).filter(|ms| *ms >= 0.0).map(|ms| Duration::from_secs_f64(ms / 1e3))
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
 /// Switches for the stdio differential test (environment variables read at start; unset in
 /// normal use).
 #[derive(Clone, Copy, Debug, Default)]
@@ -138,7 +156,27 @@ impl TestHooks {
     }
 }
 
-/// What the async side shares with the blocking threads and the publisher task.
+/// Work for the state thread.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// Starts the state thread; it ends when every sender of jobs is gone.
+fn state_thread() -> std::sync::mpsc::Sender<Job> {
+    let (tx, rx) = std::sync::mpsc::channel::<Job>();
+    let spawned = std::thread::Builder::new().name("rustkeep-state".into()).spawn(move || {
+        while let Ok(job) = rx.recv() {
+            // Jobs catch their own panics; this keeps the thread alive should one slip through.
+            if let Err(p) = catch_unwind(AssertUnwindSafe(job)) {
+                eprintln!("rustkeep-lsp: a job of the state thread panicked: {}", panic_message(&*p));
+            }
+        }
+    });
+    if let Err(e) = spawned {
+        eprintln!("rustkeep-lsp: cannot start the state thread: {e}");
+    }
+    tx
+}
+
+/// What the async side shares with the state thread and the publisher task.
 struct Shared {
     state: Mutex<Option<State>>,
     /// Set once `initialize` has put a state in place.
@@ -147,7 +185,20 @@ struct Shared {
     /// How many changes were received (queued) so far; the newest revision there will be.
     received: AtomicU64,
     to_publisher: UnboundedSender<ToPublisher>,
+    jobs: std::sync::mpsc::Sender<Job>,
     hooks: TestHooks,
+    profile: Option<Duration>,
+}
+
+/// Runs `f` on the state thread and waits for its result (`None` if the thread is gone).
+async fn on_state_thread<T: Send + 'static>(shared: &Arc<Shared>, f: impl FnOnce(&Shared) -> T + Send + 'static) -> Option<T> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let s = shared.clone();
+    let job: Job = Box::new(move || {
+        let _ = tx.send(f(&s));
+    });
+    shared.jobs.send(job).ok()?;
+    rx.await.ok()
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -180,8 +231,9 @@ impl Shared {
         let _ = self.to_publisher.send(ToPublisher::Wake);
     }
 
-    /// Applies the queued changes to the state, in order.
+    /// Applies the queued changes to the state, in order; notes how long it took.
     fn apply_pending(&self, state: &mut State) {
+        let start = Instant::now();
         let changes: Vec<Change> = lock(&self.pending).drain(..).collect();
         for c in changes {
             let what = c.name();
@@ -189,27 +241,61 @@ impl Shared {
                 eprintln!("rustkeep-lsp: {what} panicked: {}", panic_message(&*p));
             }
         }
+        state.phases.apply = start.elapsed();
     }
 
-    /// Brings the state up to date and runs `f` on it (on a blocking thread), turning a panic into
+    /// Applies the queued changes and brings the analysis up to date, starting over with the
+    /// newer changes when a reload gives up for them (twice at most: someone typing faster than a
+    /// reload must still get one). Whether anything was analysed.
+    fn bring_up_to_date(&self, state: &mut State) -> bool {
+        let mut analysed = false;
+        for attempt in 0.. {
+            self.apply_pending(state);
+            let revision = state.revision;
+            let stale = || attempt < 2 && self.received() > revision;
+            match state.refresh_until(&stale) {
+                Refreshed::Unchanged => return analysed,
+                Refreshed::Done => return true,
+                Refreshed::Cancelled => analysed = true,
+            }
+        }
+        analysed
+    }
+
+    /// Brings the state up to date and runs `f` on it (on the state thread), turning a panic into
     /// an error response. An analysis this had to run goes to the publisher.
     fn run<T>(&self, method: &str, f: impl FnOnce(&State) -> Option<T>) -> Result<Option<T>> {
+        let start = Instant::now();
         let mut guard = lock(&self.state);
+        let waited = start.elapsed();
         let Some(state) = guard.as_mut() else { return Err(Error::invalid_request()) };
-        self.apply_pending(state);
-        let refreshed = match catch_unwind(AssertUnwindSafe(|| state.refresh())) {
+        let refreshed = match catch_unwind(AssertUnwindSafe(|| self.bring_up_to_date(state))) {
             Ok(r) => r,
             Err(p) => {
                 eprintln!("rustkeep-lsp: analysis for {method} panicked: {}", panic_message(&*p));
                 return Err(internal_error(format!("{method} failed: the analysis panicked: {}", panic_message(&*p))));
             }
         };
-        let batch = if refreshed { catch_unwind(AssertUnwindSafe(|| state.diagnostics_batch())).ok() } else { None };
+        let analysed = start.elapsed();
+        let batch = if refreshed { catch_unwind(AssertUnwindSafe(|| state.batch())).ok() } else { None };
+        let handler = Instant::now();
         let result = catch_unwind(AssertUnwindSafe(|| f(state)));
+        let handled = handler.elapsed();
+        let phases = state.phases;
         drop(guard);
         if let Some(b) = batch {
             self.hooks.jitter();
             let _ = self.to_publisher.send(ToPublisher::Batch(b));
+        }
+        if self.profile.is_some_and(|t| start.elapsed() > t) {
+            let analysis = if refreshed { format!("analysis ({phases})") } else { "no analysis".into() };
+            eprintln!(
+                "rustkeep-lsp: {method} took {:.1} ms: waiting for the state {:.1} ms, {analysis} {:.1} ms, handler {:.1} ms",
+                ms(start.elapsed()),
+                ms(waited),
+                ms(analysed - waited),
+                ms(handled)
+            );
         }
         result.map_err(|p| {
             eprintln!("rustkeep-lsp: {method} panicked: {}", panic_message(&*p));
@@ -219,14 +305,13 @@ impl Shared {
 
     /// The publisher's analysis: the newest revision's diagnostics, or `None` when nothing
     /// changed since the revision `last` that was already accepted.
-    fn analyze_for_publish(&self, last: Option<u64>) -> Option<Batch> {
+    fn analyze_for_publish(&self, last: Option<u64>) -> Option<(Batch, Phases)> {
         let batch = {
             let mut guard = lock(&self.state);
             let state = guard.as_mut()?;
-            self.apply_pending(state);
             match catch_unwind(AssertUnwindSafe(|| {
-                let refreshed = state.refresh();
-                (refreshed || last != Some(state.revision)).then(|| state.diagnostics_batch())
+                let refreshed = self.bring_up_to_date(state);
+                (refreshed || last != Some(state.revision)).then(|| (state.batch(), state.phases))
             })) {
                 Ok(b) => b,
                 Err(p) => {
@@ -256,22 +341,35 @@ async fn publish_loop(shared: Arc<Shared>, client: Client, mut rx: UnboundedRece
         while let Ok(m) = rx.try_recv() {
             take(m);
         }
+        let start = Instant::now();
+        let mut phases = None;
         if wake {
             let s = shared.clone();
             let last = publisher.last_revision();
-            match tokio::task::spawn_blocking(move || s.analyze_for_publish(last)).await {
-                Ok(Some(b)) => batches.push(b),
-                Ok(None) => {}
-                Err(e) => eprintln!("rustkeep-lsp: the analysis thread failed: {e}"),
+            match on_state_thread(&s, move |s| s.analyze_for_publish(last)).await {
+                Some(Some((b, p))) => {
+                    batches.push(b);
+                    phases = Some(p);
+                }
+                Some(None) => {}
+                None => eprintln!("rustkeep-lsp: the state thread is gone"),
             }
         }
+        let publishing = Instant::now();
+        let mut sent = 0;
         for batch in batches {
             // A change newer than this batch was received: its own wake-up brings a newer batch.
             if !shared.hooks.unguarded && batch.revision < shared.received() {
                 continue;
             }
+            let revision = batch.revision;
             for (u, diags, version) in publisher.accept(batch) {
                 client.publish_diagnostics(u, diags, version).await;
+                sent += 1;
+            }
+            if let Some(p) = phases.as_mut().filter(|_| shared.profile.is_some_and(|t| start.elapsed() > t)) {
+                p.publish += publishing.elapsed();
+                eprintln!("rustkeep-lsp: analysis of revision {revision} took {:.1} ms ({p}; {sent} lists sent)", ms(start.elapsed()));
             }
         }
     }
@@ -338,7 +436,9 @@ impl Backend {
             pending: Mutex::new(VecDeque::new()),
             received: AtomicU64::new(0),
             to_publisher: tx,
+            jobs: state_thread(),
             hooks: TestHooks::from_env(),
+            profile: profile_threshold(),
         });
         tokio::spawn(publish_loop(shared.clone(), client.clone(), rx));
         Backend { client, shared, core_cache, dynamic_watch: AtomicBool::new(false), watching: AtomicBool::new(false), shutdown, started: Mutex::new(None) }
@@ -352,12 +452,12 @@ impl Backend {
         }
     }
 
-    /// Runs `f` on the up-to-date state on a blocking thread, turning a panic into an error.
+    /// Runs `f` on the up-to-date state on the state thread, turning a panic into an error.
     async fn request<T: Send + 'static>(&self, method: &'static str, f: impl FnOnce(&State) -> Option<T> + Send + 'static) -> Result<Option<T>> {
         let shared = self.shared.clone();
-        match tokio::task::spawn_blocking(move || shared.run(method, f)).await {
-            Ok(r) => r,
-            Err(e) => Err(internal_error(format!("{method} failed: {e}"))),
+        match on_state_thread(&shared, move |s| s.run(method, f)).await {
+            Some(r) => r,
+            None => Err(internal_error(format!("{method} failed: the state thread is gone"))),
         }
     }
 
@@ -411,20 +511,26 @@ impl LanguageServer for Backend {
         self.dynamic_watch.store(dynamic, Ordering::SeqCst);
         // Clients log standard error as errors: what is merely informative goes to the client's
         // log as information, once the connection is up (`initialized`).
-        let started = format!("rustkeep {}: roots {roots:?}, encoding {enc:?}, core served from {core_dir:?}", env!("CARGO_PKG_VERSION"));
+        let line = format!("rustkeep {}: roots {roots:?}, encoding {enc:?}, core served from {core_dir:?}", env!("CARGO_PKG_VERSION"));
         if let Ok(mut g) = self.started.lock() {
-            *g = Some(started);
+            *g = Some(line);
         }
-        // The first load reads and analyses the whole workspace: a blocking thread's work.
+        // The first load reads and analyses the whole workspace: the state thread's work.
+        let started = Instant::now();
         let loaded =
-            tokio::task::spawn_blocking(move || catch_unwind(AssertUnwindSafe(|| State::new(roots, enc, core_dir))).map_err(|p| panic_message(&*p))).await;
+            on_state_thread(&self.shared, move |_| catch_unwind(AssertUnwindSafe(|| State::new(roots, enc, core_dir))).map_err(|p| panic_message(&*p))).await;
         let state = match loaded {
-            Ok(Ok(s)) => s,
-            Ok(Err(msg)) => {
+            Some(Ok(s)) => {
+                if self.shared.profile.is_some_and(|t| started.elapsed() > t) {
+                    eprintln!("rustkeep-lsp: loading the workspace took {:.1} ms ({})", ms(started.elapsed()), s.phases);
+                }
+                s
+            }
+            Some(Err(msg)) => {
                 eprintln!("rustkeep-lsp: loading the workspace panicked: {msg}");
                 return Err(Error::internal_error());
             }
-            Err(e) => return Err(internal_error(format!("loading the workspace failed: {e}"))),
+            None => return Err(internal_error("loading the workspace failed: the state thread is gone".into())),
         };
         *lock(&self.shared.state) = Some(state);
         self.shared.initialized.store(true, Ordering::SeqCst);

@@ -9,23 +9,27 @@
 //! computed at, and [`State::diagnostics_batch`] tags its lists with it, so that the publisher can
 //! refuse to go backwards (see [`crate::publish`]).
 //!
-//! Incrementality: an edit to a data file that is already part of the project replaces that one
-//! source and re-lowers only it (`rustkeep_check::lower_source`); the cross-file rules then run over
-//! the cached facts of every other file (`analyze_with`). Edits to manifests, workspace files, or
-//! files the project does not know yet, and watched-file events, reload the project from disk with
-//! the open buffers as overlay; facts of files whose text did not change are reused.
+//! Incrementality: an edit to a data file that is already part of the project (typing, closing a
+//! document, a change on disk) replaces that one source and re-lowers only it; the analysis
+//! ([`rustkeep_check::incremental::Incremental`]) then runs again only what the file's facts can
+//! affect, and only the files whose diagnostics changed are converted for the client. Edits to
+//! manifests, workspace files, or files the project does not know yet reload the project from
+//! disk with the open buffers as overlay; facts of files whose text did not change are reused.
+//! Files that are not open keep only their outline ([`crate::outline`]).
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-use rustkeep_check::{analyze_with, lower_source, Analysis};
+use rustkeep_check::incremental::Incremental;
+use rustkeep_data::db::Database;
 use rustkeep_data::diag::{Diagnostic, Severity};
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::project::{load, Overlay, Project, CORE_PREFIX};
-use rustkeep_data::source::{FileId, FileKind};
+use rustkeep_data::source::{FileId, FileKind, SourceFile};
 use rustkeep_data::text::{Encoding, LineCol, LineIndex, Span};
-use rustkeep_engine::loot::LootDb;
+use rustkeep_engine::loot::{LootError, LootReport};
 
 use crate::lsp;
 use crate::publish::{Batch, FileDiagnostics, Publication, Publisher};
@@ -45,6 +49,77 @@ enum Dirty {
     Reload,
 }
 
+/// How a refresh ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refreshed {
+    /// Nothing had changed.
+    Unchanged,
+    /// The analysis is up to date.
+    Done,
+    /// Given up because a newer change arrived (see [`State::refresh_until`]); still dirty.
+    Cancelled,
+}
+
+/// How long the phases of the last analysis took, for `RUSTKEEP_LSP_PROFILE`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Phases {
+    /// Applying queued text changes (measured by the server).
+    pub apply: Duration,
+    /// Loading the project (a reload) and lowering the changed files.
+    pub lower: Duration,
+    /// Indexing the changed files and resolving what they touch.
+    pub resolve: Duration,
+    /// The cross-file rules and finishing the files whose lists changed.
+    pub rules: Duration,
+    /// Converting the changed lists for the client and building the batch (and, in the server,
+    /// publishing it).
+    pub publish: Duration,
+    /// Files lowered and files whose diagnostics changed.
+    pub lowered: usize,
+    pub changed: usize,
+}
+
+impl std::fmt::Display for Phases {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        write!(
+            f,
+            "apply {:.1} ms, lower {:.1} ms ({} files), resolve {:.1} ms, rules {:.1} ms, publish {:.1} ms ({} files changed)",
+            ms(self.apply),
+            ms(self.lower),
+            self.lowered,
+            ms(self.resolve),
+            ms(self.rules),
+            ms(self.publish),
+            self.changed
+        )
+    }
+}
+
+/// A user file the client gets diagnostics for, and the list it gets now.
+#[derive(Clone, Debug)]
+struct Listed {
+    path: PathBuf,
+    uri: lsp::Uri,
+    diagnostics: Arc<Vec<lsp::Diagnostic>>,
+}
+
+/// An exact loot report and the names it depends on.
+#[derive(Clone, Debug)]
+struct LootEntry {
+    report: Arc<Result<LootReport, LootError>>,
+    deps: Vec<String>,
+}
+
+/// Lowered facts kept for the next reload, by display path.
+#[derive(Clone, Debug)]
+struct Cached {
+    id: FileId,
+    text: Arc<str>,
+    facts: Arc<FileFacts>,
+    outlined: bool,
+}
+
 pub struct State {
     /// Workspace folders given at `initialize`.
     pub roots: Vec<PathBuf>,
@@ -52,20 +127,28 @@ pub struct State {
     /// Open buffers by absolute path.
     pub docs: HashMap<PathBuf, Doc>,
     pub project: Project,
-    pub analysis: Analysis,
     /// Where the bundled core is served from (see [`crate::core_files`]).
     pub core_dir: Option<PathBuf>,
-    /// Lowered facts by display path: reused after a reload when the file id and text are unchanged.
-    cache: HashMap<String, (FileId, Arc<str>, Arc<FileFacts>)>,
+    analysis: Incremental,
+    /// Project files by disk path.
+    by_path: HashMap<PathBuf, FileId>,
+    /// Per file: whether its facts are only its outline.
+    outlined: Vec<bool>,
+    cache: HashMap<String, Cached>,
     dirty: Dirty,
-    /// The loot tables of the current analysis, built on first use (hover, inlay hints).
-    loot: OnceLock<LootDb>,
+    /// Per file: the client's view of it, for user files on disk.
+    listed: Vec<Option<Listed>>,
+    /// Exact loot reports, per table, built on first use (hover), with the names each depends on;
+    /// kept until an analysis changes one of those.
+    loot: Mutex<HashMap<String, LootEntry>>,
     /// Publication for in-process drivers ([`State::take_publish`]); the server has its own.
     publisher: Publisher,
     /// The number of text-sync calls applied so far (open, change, close, files changed on disk).
     pub revision: u64,
     /// How many files were lowered by the last refresh (for tests and logs).
     pub last_lowered: usize,
+    /// The phases of the last refresh.
+    pub phases: Phases,
 }
 
 impl State {
@@ -75,14 +158,18 @@ impl State {
             encoding,
             docs: HashMap::new(),
             project: Project::default(),
-            analysis: Analysis::default(),
             core_dir,
+            analysis: Incremental::new(&Project::default(), Vec::new()),
+            by_path: HashMap::new(),
+            outlined: Vec::new(),
             cache: HashMap::new(),
             dirty: Dirty::Reload,
-            loot: OnceLock::new(),
+            listed: Vec::new(),
+            loot: Mutex::new(HashMap::new()),
             publisher: Publisher::default(),
             revision: 0,
             last_lowered: 0,
+            phases: Phases::default(),
         };
         s.refresh();
         s
@@ -121,9 +208,14 @@ impl State {
 
     pub fn close(&mut self, path: &Path) {
         self.revision += 1;
-        if self.docs.remove(path).is_some() {
-            // The disk content is in force again.
-            self.dirty = Dirty::Reload;
+        if self.docs.remove(path).is_none() {
+            return;
+        }
+        // The disk content is in force again: a data file takes it like an edit (and goes back to
+        // its outline); anything else, or a file that is not on disk, reloads.
+        match (self.data_file(path), std::fs::read(path)) {
+            (Some(_), Ok(bytes)) => self.source_changed(path, String::from_utf8_lossy(&bytes).into_owned()),
+            _ => self.dirty = Dirty::Reload,
         }
     }
 
@@ -137,39 +229,58 @@ impl State {
     /// Files changed on disk (watched-file notifications). Open buffers keep shadowing them.
     pub fn disk_changed(&mut self, paths: &[PathBuf]) {
         self.revision += 1;
-        if paths.iter().any(|p| !self.docs.contains_key(p)) {
-            self.dirty = Dirty::Reload;
+        for p in paths {
+            if self.docs.contains_key(p) || self.is_core_path(p) {
+                continue;
+            }
+            match (self.data_file(p), std::fs::read(p)) {
+                (Some(_), Ok(bytes)) => self.source_changed(p, String::from_utf8_lossy(&bytes).into_owned()),
+                _ => self.dirty = Dirty::Reload,
+            }
         }
+    }
+
+    /// The data file of the project at a disk path.
+    fn data_file(&self, path: &Path) -> Option<FileId> {
+        self.by_path.get(path).copied().filter(|f| self.project.file(*f).kind == FileKind::Data)
     }
 
     fn source_changed(&mut self, path: &Path, text: String) {
         if self.dirty == Dirty::Reload {
             return;
         }
-        let fid = self.project.file_by_disk_path(path);
-        match fid {
-            Some(fid) if self.project.file(fid).kind == FileKind::Data => {
+        match self.data_file(path) {
+            Some(fid) => {
+                let open = self.docs.contains_key(path);
                 let f = &mut self.project.files[fid.0 as usize];
-                if *f.text == *text {
+                let (t, bad) = SourceFile::decode(text.as_bytes());
+                if *f.text == *t {
+                    // The same text; only the outline of a file just opened (or closed) changes.
+                    if self.outlined.get(fid.0 as usize).copied() != Some(!open) {
+                        self.mark(fid);
+                    }
                     return;
                 }
-                let (t, bad) = rustkeep_data::source::SourceFile::decode(text.as_bytes());
                 f.index = Arc::new(LineIndex::new(&t));
                 f.text = t;
                 f.invalid_utf8_at = bad;
-                match &mut self.dirty {
-                    Dirty::Files(set) => {
-                        set.insert(fid);
-                    }
-                    d => *d = Dirty::Files(BTreeSet::from([fid])),
-                }
+                self.mark(fid);
             }
-            _ => {
+            None => {
                 // A manifest, a workspace file, or a file the project does not hold yet.
                 if path.extension().is_some_and(|e| e == "toml") && !self.is_core_path(path) {
                     self.dirty = Dirty::Reload;
                 }
             }
+        }
+    }
+
+    fn mark(&mut self, fid: FileId) {
+        match &mut self.dirty {
+            Dirty::Files(set) => {
+                set.insert(fid);
+            }
+            d => *d = Dirty::Files(BTreeSet::from([fid])),
         }
     }
 
@@ -203,63 +314,173 @@ impl State {
 
     /// Brings the analysis up to date. Cheap when nothing changed. Returns whether anything was
     /// recomputed.
+    pub fn refresh(&mut self) -> bool {
+        self.refresh_until(&|| false) == Refreshed::Done
+    }
+
+    /// [`State::refresh`], giving up between the phases of a reload as soon as `stale` says a
+    /// newer change arrived (what was lowered is kept for the next attempt). An edit of known
+    /// files is never given up: it takes milliseconds.
     ///
     /// While it works the state is marked for a full reload, so that a panic caught around it
     /// (the server's guard) leaves a state that rebuilds itself on the next call instead of one
-    /// whose facts were taken and never put back.
-    pub fn refresh(&mut self) -> bool {
+    /// half updated.
+    pub fn refresh_until(&mut self, stale: &dyn Fn() -> bool) -> Refreshed {
         let dirty = std::mem::replace(&mut self.dirty, Dirty::Reload);
-        let facts = match dirty {
+        let start = Instant::now();
+        let apply = self.phases.apply;
+        self.phases = Phases { apply, ..Phases::default() };
+        match dirty {
             Dirty::Clean => {
                 self.dirty = Dirty::Clean;
-                return false;
+                return Refreshed::Unchanged;
             }
             Dirty::Files(set) => {
-                let mut facts = std::mem::take(&mut self.analysis.db.facts);
-                facts.resize(self.project.files.len(), None);
+                let mut changes = Vec::with_capacity(set.len());
                 for fid in &set {
-                    facts[fid.0 as usize] = lower_source(self.project.file(*fid));
+                    let open = self.is_open(*fid);
+                    let facts = lower(self.project.file(*fid), !open);
+                    self.outlined[fid.0 as usize] = facts.as_ref().is_some_and(|f| !open && crate::outline::can_outline(f));
+                    if let Some(ff) = &facts {
+                        let f = self.project.file(*fid);
+                        let c = Cached { id: f.id, text: f.text.clone(), facts: ff.clone(), outlined: self.outlined[fid.0 as usize] };
+                        self.cache.insert(f.path.clone(), c);
+                    }
+                    changes.push((*fid, facts));
                 }
                 self.last_lowered = set.len();
-                facts
+                self.phases.lowered = set.len();
+                self.phases.lower = start.elapsed();
+                self.analysis.update(&self.project, changes);
             }
             Dirty::Reload => {
-                let overlay: Overlay = self.docs.iter().map(|(p, d)| (p.clone(), Arc::from(d.text.as_str()))).collect();
-                let paths = self.load_paths();
-                let cwd = self.roots.first().cloned().or_else(|| paths.first().cloned()).unwrap_or_else(|| std::env::current_dir().unwrap_or_default());
-                self.project = if paths.is_empty() { Project::with_bundled_core() } else { load(&paths, &cwd, &overlay) };
-                self.last_lowered = 0;
-                let mut facts = Vec::with_capacity(self.project.files.len());
-                for f in &self.project.files {
-                    let cached = self.cache.get(&f.path).filter(|(id, t, _)| *id == f.id && **t == *f.text).map(|(_, _, ff)| ff.clone());
-                    match cached {
-                        Some(ff) => facts.push(Some(ff)),
-                        None => {
-                            let ff = lower_source(f);
-                            self.last_lowered += usize::from(ff.is_some());
-                            facts.push(ff);
-                        }
-                    }
+                if !self.reload(stale) {
+                    self.dirty = Dirty::Reload;
+                    return Refreshed::Cancelled;
                 }
-                facts
-            }
-        };
-        self.cache.clear();
-        for (f, ff) in self.project.files.iter().zip(&facts) {
-            if let Some(ff) = ff {
-                self.cache.insert(f.path.clone(), (f.id, f.text.clone(), ff.clone()));
             }
         }
-        self.analysis = analyze_with(&self.project, facts);
-        self.loot = OnceLock::new();
+        let t = self.analysis.timings();
+        self.phases.resolve = t.resolve;
+        self.phases.rules = t.rules + t.finish;
+        let publish = Instant::now();
+        self.convert_changed();
+        self.phases.publish = publish.elapsed();
+        self.forget_stale_loot();
         self.dirty = Dirty::Clean;
+        Refreshed::Done
+    }
+
+    /// Loads the project again and builds the analysis from scratch; `false` when given up.
+    fn reload(&mut self, stale: &dyn Fn() -> bool) -> bool {
+        let start = Instant::now();
+        let overlay: Overlay = self.docs.iter().map(|(p, d)| (p.clone(), Arc::from(d.text.as_str()))).collect();
+        let paths = self.load_paths();
+        let cwd = self.roots.first().cloned().or_else(|| paths.first().cloned()).unwrap_or_else(|| std::env::current_dir().unwrap_or_default());
+        let project = if paths.is_empty() { Project::with_bundled_core() } else { load(&paths, &cwd, &overlay) };
+        if stale() {
+            return false;
+        }
+        let open: Vec<bool> = project.files.iter().map(|f| f.disk_path.as_ref().is_some_and(|p| self.docs.contains_key(p))).collect();
+        let cache = &self.cache;
+        let lowered: Vec<(Option<Arc<FileFacts>>, bool, bool)> =
+            rustkeep_data::par::par_map(&project.files, rustkeep_check::default_threads(), |f: &SourceFile| {
+                let outline = !open[f.id.0 as usize];
+                match cache.get(&f.path).filter(|c| c.id == f.id && *c.text == *f.text && (outline || !c.outlined)) {
+                    Some(c) => (Some(c.facts.clone()), c.outlined, false),
+                    None => {
+                        let facts = lower(f, outline);
+                        let outlined = outline && facts.as_ref().is_some_and(|x| crate::outline::can_outline(x));
+                        (facts, outlined, true)
+                    }
+                }
+            });
+        self.cache.clear();
+        for (f, (facts, outlined, _)) in project.files.iter().zip(&lowered) {
+            if let Some(facts) = facts {
+                self.cache.insert(f.path.clone(), Cached { id: f.id, text: f.text.clone(), facts: facts.clone(), outlined: *outlined });
+            }
+        }
+        self.last_lowered = lowered.iter().filter(|(f, _, fresh)| f.is_some() && *fresh).count();
+        self.phases.lowered = self.last_lowered;
+        self.phases.lower = start.elapsed();
+        if stale() {
+            return false;
+        }
+        self.outlined = lowered.iter().map(|(_, o, _)| *o).collect();
+        let facts: Vec<Option<Arc<FileFacts>>> = lowered.into_iter().map(|(f, _, _)| f).collect();
+        // The old analysis goes first: two of them at once would double the memory.
+        self.analysis = Incremental::new(&Project::default(), Vec::new());
+        self.project = project;
+        self.analysis = Incremental::new(&self.project, facts);
+        self.by_path = self.project.files.iter().filter_map(|f| Some((f.disk_path.clone()?, f.id))).collect();
+        self.listed = self
+            .project
+            .files
+            .iter()
+            .map(|f| {
+                let p = f.disk_path.as_ref().filter(|_| !f.bundled)?;
+                Some(Listed { path: p.clone(), uri: uri::from_path(p), diagnostics: Arc::new(Vec::new()) })
+            })
+            .collect();
         true
     }
 
-    /// The loot tables of the current analysis (exact chances for hover and inlay hints), built
-    /// once per analysis.
-    pub fn loot_db(&self) -> &LootDb {
-        self.loot.get_or_init(|| LootDb::new(&self.analysis.db))
+    /// Converts the lists that changed in the last analysis for the client.
+    fn convert_changed(&mut self) {
+        let changed = self.analysis.take_changed();
+        self.phases.changed = changed.len();
+        for fid in changed {
+            if self.listed.get(fid.0 as usize).is_some_and(Option::is_some) {
+                let list: Vec<lsp::Diagnostic> = self.analysis.diagnostics(fid).iter().map(|d| self.to_lsp_diagnostic(d)).collect();
+                if let Some(Some(l)) = self.listed.get_mut(fid.0 as usize) {
+                    l.diagnostics = Arc::new(list);
+                }
+            }
+        }
+    }
+
+    /// The data model of the current analysis.
+    pub fn db(&self) -> &Database {
+        self.analysis.db()
+    }
+
+    /// The incremental analysis itself (its indexes serve completion and hover).
+    pub fn analysis(&self) -> &Incremental {
+        &self.analysis
+    }
+
+    /// The current diagnostics of one file, as `rustkeep check` reports them.
+    pub fn diagnostics(&self, fid: FileId) -> &[Diagnostic] {
+        self.analysis.diagnostics(fid)
+    }
+
+    /// The exact drop chances of a loot table (luck 0), from the engine. Only the tables it
+    /// reaches are compiled (see [`crate::handlers::hover`]), and the report is kept until an
+    /// analysis changes something it depends on.
+    pub fn loot_report(&self, id: &str) -> Arc<Result<LootReport, LootError>> {
+        let mut cache = self.loot.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(r) = cache.get(id) {
+            return r.report.clone();
+        }
+        let (report, deps) = crate::handlers::hover::exact_report(self.db(), id);
+        let report = Arc::new(report);
+        cache.insert(id.to_string(), LootEntry { report: report.clone(), deps });
+        report
+    }
+
+    /// Drops the loot reports the last analysis may have changed.
+    fn forget_stale_loot(&mut self) {
+        let changes = self.analysis.loot_changes();
+        let cache = self.loot.get_mut().unwrap_or_else(|e| e.into_inner());
+        if changes.all || changes.balance {
+            cache.clear();
+            return;
+        }
+        if changes.tables.is_empty() && changes.named.is_empty() {
+            return;
+        }
+        cache.retain(|_, e| !e.deps.iter().any(|d| changes.tables.contains(d.as_str()) || changes.named.contains(d.as_str())));
     }
 
     /// The diagnostics to publish since the last call, for in-process drivers: `(uri,
@@ -274,27 +495,25 @@ impl State {
     /// the revision they were computed from and the version of each open document.
     pub fn diagnostics_batch(&mut self) -> Batch {
         self.refresh();
-        let mut lists: HashMap<FileId, Vec<lsp::Diagnostic>> = HashMap::new();
-        for d in &self.analysis.diagnostics {
-            lists.entry(d.loc.file).or_default().push(self.to_lsp_diagnostic(d));
-        }
-        let mut files = Vec::new();
-        for f in &self.project.files {
-            if f.bundled {
-                continue;
-            }
-            let Some(p) = &f.disk_path else { continue };
-            let version = self.docs.get(p).map(|d| d.version);
-            let diagnostics = Arc::new(lists.remove(&f.id).unwrap_or_default());
-            files.push(FileDiagnostics { uri: uri::from_path(p), version, diagnostics });
-        }
+        self.batch()
+    }
+
+    /// The diagnostics of every user file as the current analysis has them (lists are shared, not
+    /// copied: a batch costs a pointer per file).
+    pub fn batch(&self) -> Batch {
+        let files = self
+            .listed
+            .iter()
+            .flatten()
+            .map(|l| FileDiagnostics { uri: l.uri.clone(), version: self.docs.get(&l.path).map(|d| d.version), diagnostics: l.diagnostics.clone() })
+            .collect();
         Batch { revision: self.revision, files }
     }
 
     /// The current diagnostics of one file, as LSP diagnostics (the fuzz target's differential
     /// check reads them).
     pub fn diagnostics_of(&self, fid: FileId) -> Vec<lsp::Diagnostic> {
-        self.analysis.diagnostics.iter().filter(|d| d.loc.file == fid).map(|d| self.to_lsp_diagnostic(d)).collect()
+        self.diagnostics(fid).iter().map(|d| self.to_lsp_diagnostic(d)).collect()
     }
 
     pub fn to_lsp_diagnostic(&self, d: &Diagnostic) -> lsp::Diagnostic {
@@ -325,11 +544,16 @@ impl State {
         self.core_dir.as_deref().is_some_and(|d| path.starts_with(d))
     }
 
+    /// Whether a file is open in the editor.
+    pub fn is_open(&self, fid: FileId) -> bool {
+        self.project.files.get(fid.0 as usize).and_then(|f| f.disk_path.as_ref()).is_some_and(|p| self.docs.contains_key(p))
+    }
+
     /// The project file a URI names (a served core file maps to its bundled source).
     pub fn file_of(&self, u: &lsp::Uri) -> Option<FileId> {
         let path = uri::to_path(u)?;
-        if let Some(fid) = self.project.file_by_disk_path(&path) {
-            return Some(fid);
+        if let Some(fid) = self.by_path.get(&path) {
+            return Some(*fid);
         }
         let rel = path.strip_prefix(self.core_dir.as_deref()?).ok()?;
         let shown = format!("{CORE_PREFIX}/{}", rel.to_string_lossy().replace('\\', "/"));
@@ -377,14 +601,26 @@ impl State {
         &self.project.file(fid).text
     }
 
+    /// The lowered facts of a file: in full for open documents, the outline for the others (see
+    /// [`crate::outline`]).
     pub fn facts(&self, fid: FileId) -> Option<&FileFacts> {
-        self.analysis.db.facts.get(fid.0 as usize)?.as_deref()
+        self.db().facts.get(fid.0 as usize)?.as_deref()
     }
 
     /// The mod a file belongs to.
     pub fn mod_of(&self, fid: FileId) -> Option<&rustkeep_data::project::ModInfo> {
         self.project.mods.iter().find(|m| m.data_files.contains(&fid) || m.manifest_file == Some(fid))
     }
+}
+
+/// Lowers a data file (with its per-file rules), cut to its outline when `outline` is set.
+fn lower(f: &SourceFile, outline: bool) -> Option<Arc<FileFacts>> {
+    let facts = rustkeep_check::lower_source(f)?;
+    if !outline {
+        return Some(facts);
+    }
+    let facts = Arc::try_unwrap(facts).unwrap_or_else(|shared| (*shared).clone());
+    Some(Arc::new(crate::outline::outline(facts)))
 }
 
 pub fn to_linecol(p: lsp::Position) -> LineCol {

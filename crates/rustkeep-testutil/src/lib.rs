@@ -11,7 +11,11 @@
 //!   Node, Graphviz, Python packages, the shared corpus) says SKIPPED and returns when it is
 //!   missing, but fails when `RUSTKEEP_REQUIRE_TOOLS=1` is set (`.ci/run` sets it), so that CI
 //!   cannot pass a test that did not run.
+//! - [`modpack`]: a generated multi-mod workspace and random edits of it, for the differential
+//!   tests of incremental checking.
 #![forbid(unsafe_code)]
+
+pub mod modpack;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

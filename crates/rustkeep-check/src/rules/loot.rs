@@ -6,9 +6,10 @@ use std::collections::BTreeMap;
 
 use rustkeep_data::db::{direct_kind, Database, TableKind};
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
-use rustkeep_data::model::{LootKind, Sp};
+use rustkeep_data::model::{Entry, LootKind, Reference, Sp};
 use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
+use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{RefKind, Registry};
 
 pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
@@ -20,17 +21,7 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     for (i, ff) in db.facts.iter().enumerate() {
         let Some(ff) = ff else { continue };
         for r in &ff.refs {
-            let want = match r.kind {
-                RefKind::ItemTable => TableKind::Items,
-                RefKind::AffixTable => TableKind::Affixes,
-                _ => continue,
-            };
-            if let Some(k) = kind_of(&r.id) {
-                if k != want {
-                    let msg = format!("`{}` is {}, but `{}` needs {}", r.id, k.noun(), r.context, want.noun());
-                    out.push(Diagnostic::new(Code::ReferenceKindMismatch, Loc { file: FileId(i as u32), span: r.span.clone() }, msg));
-                }
-            }
+            out.extend(check_use(&kind_of, FileId(i as u32), r));
         }
     }
 
@@ -39,43 +30,99 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     let defs = &db.resolved.defs[Registry::LootTables.index()];
     let registered = defs.values().flat_map(|d| d.defined.into_iter().chain(d.overrides.iter().map(|o| o.0)));
     for r in registered {
-        let (file, e) = (r.file, db.entry(r));
-        let own = e.key().and_then(|k| kind_of(&k.value)).or_else(|| direct_kind(e));
-        let Some(own) = own else { continue };
-        let loc = |s: &Sp<String>| Loc { file, span: s.span.clone() };
-        for le in e.loot_entries() {
-            match &le.kind {
-                LootKind::Item(s) if own == TableKind::Affixes => {
-                    out.push(Diagnostic::new(
-                        Code::ReferenceKindMismatch,
-                        loc(s),
-                        format!("an affix table cannot give the item `{}`: a table holds items or affixes, never both", s.value),
-                    ));
-                }
-                LootKind::Affix(s) if own == TableKind::Items => {
-                    out.push(Diagnostic::new(
-                        Code::ReferenceKindMismatch,
-                        loc(s),
-                        format!("an item table cannot give the affix `{}`: affixes belong in affix tables, named by an item entry's `affixes =`", s.value),
-                    ));
-                }
-                LootKind::Table(s) => {
-                    if let Some(k) = kind_of(&s.value) {
-                        if k != own {
-                            out.push(Diagnostic::new(
-                                Code::ReferenceKindMismatch,
-                                loc(s),
-                                format!("`{}` is {}, but it is nested in {}: a nested table must be of the same kind", s.value, k.noun(), own.noun()),
-                            ));
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
+        check_entries(&kind_of, r.file, db.entry(r), out);
     }
 
     cycles(db, out);
+}
+
+/// `reference-kind-mismatch` for a reference that needs a table of one kind and names one of the
+/// other (`kind_of` gives the kinds of the tables in force).
+pub fn check_use(kind_of: &dyn Fn(&str) -> Option<TableKind>, file: FileId, r: &Reference) -> Option<Diagnostic> {
+    let want = match r.kind {
+        RefKind::ItemTable => TableKind::Items,
+        RefKind::AffixTable => TableKind::Affixes,
+        _ => return None,
+    };
+    let k = kind_of(&r.id)?;
+    (k != want).then(|| {
+        let msg = format!("`{}` is {}, but `{}` needs {}", r.id, k.noun(), r.context, want.noun());
+        Diagnostic::new(Code::ReferenceKindMismatch, Loc { file, span: r.span.clone() }, msg)
+    })
+}
+
+/// `reference-kind-mismatch` for the entries of one registered loot table `e` (in force or
+/// overridden): items in an affix table, affixes in an item table, nested tables of the other
+/// kind. The table's kind is the kind of its ID in force, else the kind of its own entries.
+pub fn check_entries(kind_of: &dyn Fn(&str) -> Option<TableKind>, file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
+    let own = e.key().and_then(|k| kind_of(&k.value)).or_else(|| direct_kind(e));
+    let Some(own) = own else { return };
+    let loc = |s: &Sp<String>| Loc { file, span: s.span.clone() };
+    for le in e.loot_entries() {
+        match &le.kind {
+            LootKind::Item(s) if own == TableKind::Affixes => {
+                out.push(Diagnostic::new(
+                    Code::ReferenceKindMismatch,
+                    loc(s),
+                    format!("an affix table cannot give the item `{}`: a table holds items or affixes, never both", s.value),
+                ));
+            }
+            LootKind::Affix(s) if own == TableKind::Items => {
+                out.push(Diagnostic::new(
+                    Code::ReferenceKindMismatch,
+                    loc(s),
+                    format!("an item table cannot give the affix `{}`: affixes belong in affix tables, named by an item entry's `affixes =`", s.value),
+                ));
+            }
+            LootKind::Table(s) => {
+                if let Some(k) = kind_of(&s.value) {
+                    if k != own {
+                        out.push(Diagnostic::new(
+                            Code::ReferenceKindMismatch,
+                            loc(s),
+                            format!("`{}` is {}, but it is nested in {}: a nested table must be of the same kind", s.value, k.noun(), own.noun()),
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The tables a loot table's entries make it evaluate, in entry order (whether they exist or
+/// not): nested tables, and the affix tables of its item entries — the edges of nesting cycles.
+pub fn nesting_edges(e: &Entry) -> impl Iterator<Item = &Sp<String>> {
+    e.loot_entries().iter().filter_map(|le| match &le.kind {
+        LootKind::Item(_) => le.affixes.as_ref(),
+        LootKind::Table(t) => Some(t),
+        _ => le.affixes.as_ref(),
+    })
+}
+
+/// One member of a nesting cycle: its ID, and its first edge into the cycle (the ID it nests,
+/// the file and span of the entry that nests it).
+pub type CycleMember<'a> = (&'a str, Option<(&'a str, FileId, &'a Span)>);
+
+/// The `loot-table-cycle` of one cycle, given its members sorted by ID: on the first member's
+/// edge, with related spans on the edges of the others. `None` if the first has no edge into the
+/// cycle (then it is no cycle).
+pub fn cycle_diagnostic(members: &[CycleMember<'_>]) -> Option<Diagnostic> {
+    let (first, edge) = members.first()?;
+    let (_, file, span) = (*edge)?;
+    let names: Vec<String> = members.iter().map(|(id, _)| format!("`{id}`")).collect();
+    let msg = if members.len() == 1 {
+        format!("the loot table `{first}` nests itself: evaluating it would never end")
+    } else {
+        format!("loot tables nest into a cycle: {} — evaluating any of them would never end", names.join(" → "))
+    };
+    let mut d = Diagnostic::new(Code::LootTableCycle, Loc { file, span: span.clone() }, msg);
+    for (id, edge) in &members[1..] {
+        if let Some((target, f, s)) = edge {
+            d = d.with_related(Loc { file: *f, span: (*s).clone() }, format!("`{id}` nests `{target}` here"));
+        }
+    }
+    Some(d)
 }
 
 /// Reports every nesting cycle once, on the first table in ID order (its `table = …` entry), with
@@ -91,27 +138,7 @@ fn cycles(db: &Database, out: &mut Vec<Diagnostic>) {
         .map(|id| {
             let def = &defs[*id];
             let e = db.entry(def.current);
-            let mut v = Vec::new();
-            for le in e.loot_entries() {
-                let target = match &le.kind {
-                    LootKind::Table(t) => Some(t),
-                    _ => le.affixes.as_ref(),
-                };
-                if let LootKind::Item(_) = &le.kind {
-                    if let Some(a) = &le.affixes {
-                        if let Some(&j) = index_of.get(a.value.as_str()) {
-                            v.push((j, def.current.file, a));
-                        }
-                    }
-                    continue;
-                }
-                if let Some(t) = target {
-                    if let Some(&j) = index_of.get(t.value.as_str()) {
-                        v.push((j, def.current.file, t));
-                    }
-                }
-            }
-            v
+            nesting_edges(e).filter_map(|t| index_of.get(t.value.as_str()).map(|&j| (j, def.current.file, t))).collect()
         })
         .collect();
 
@@ -122,21 +149,8 @@ fn cycles(db: &Database, out: &mut Vec<Diagnostic>) {
     }
     for comp in sccs {
         let members: BTreeMap<usize, ()> = comp.iter().map(|&i| (i, ())).collect();
-        let first = comp[0];
-        let edge_into = |v: usize| edges[v].iter().find(|(j, _, _)| members.contains_key(j));
-        let Some((_, file, span)) = edge_into(first) else { continue };
-        let names: Vec<String> = comp.iter().map(|&i| format!("`{}`", ids[i])).collect();
-        let msg = if comp.len() == 1 {
-            format!("the loot table `{}` nests itself: evaluating it would never end", ids[first])
-        } else {
-            format!("loot tables nest into a cycle: {} — evaluating any of them would never end", names.join(" → "))
-        };
-        let mut d = Diagnostic::new(Code::LootTableCycle, Loc { file: *file, span: span.span.clone() }, msg);
-        for &v in &comp[1..] {
-            if let Some((j, f, s)) = edge_into(v) {
-                d = d.with_related(Loc { file: *f, span: s.span.clone() }, format!("`{}` nests `{}` here", ids[v], ids[*j]));
-            }
-        }
-        out.push(d);
+        let edge_into = |v: usize| edges[v].iter().find(|(j, _, _)| members.contains_key(j)).map(|(j, f, s)| (ids[*j].as_str(), *f, &s.span));
+        let list: Vec<CycleMember<'_>> = comp.iter().map(|&v| (ids[v].as_str(), edge_into(v))).collect();
+        out.extend(cycle_diagnostic(&list));
     }
 }

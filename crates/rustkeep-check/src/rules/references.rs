@@ -2,10 +2,12 @@
 //! Loot-table kinds (item vs affix tables) are checked in [`super::loot`].
 
 use rustkeep_data::diag::{toml_string, Code, Diagnostic, Loc};
+use rustkeep_data::model::Reference;
 use rustkeep_data::project::Project;
+use rustkeep_data::resolve::Resolved;
 use rustkeep_data::source::FileId;
-use rustkeep_data::suggest;
-use rustkeep_data::vocab::{namespace_of, RefKind};
+use rustkeep_data::suggest::{Closeness, Matcher};
+use rustkeep_data::vocab::{namespace_of, RefKind, Registry};
 
 use rustkeep_data::db::Database;
 
@@ -19,47 +21,75 @@ pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
             continue;
         }
         for r in &ff.refs {
-            let Some(registry) = r.kind.registry() else { continue };
-            if resolved.get(registry, &r.id).is_some() {
-                continue;
+            if let Some(d) = check(resolved, file, r, |registry| suggestion(resolved, registry, &r.id)) {
+                out.push(d);
             }
-            let loc = Loc { file, span: r.span.clone() };
-            if !r.id.contains(':') {
-                let ids = resolved.defs[registry.index()].keys().map(String::as_str);
-                out.push(suggest::namespace_missing(loc, &r.id, &format!("{} ID", describe(r.kind)), ids));
-                continue;
-            }
-            let elsewhere = resolved.registries_of(&r.id);
-            if let Some(other) = elsewhere.first() {
-                let msg = format!(
-                    "`{}` is {} {}, but `{}` needs {} {}",
-                    r.id,
-                    article(other.noun()),
-                    other.noun(),
-                    r.context,
-                    article(r.kind.describe()),
-                    r.kind.describe()
-                );
-                out.push(Diagnostic::new(Code::ReferenceKindMismatch, loc, msg));
-                continue;
-            }
-            // A typo is most likely inside the name, not the namespace: look there first, which
-            // also keeps did-you-mean cheap in packs with many mods.
-            let ns = namespace_of(&r.id);
-            let keys = &resolved.defs[registry.index()];
-            let sug = suggest::closest(&r.id, keys.keys().map(String::as_str).filter(|k| namespace_of(k) == ns))
-                .or_else(|| suggest::closest(&r.id, keys.keys().map(String::as_str)));
-            let mut msg = format!("no {} named `{}` exists", describe(r.kind), r.id);
-            if let Some(s) = sug {
-                msg.push_str(&format!("; did you mean `{s}`?"));
-            }
-            let mut d = Diagnostic::new(Code::UnknownReference, loc, msg);
-            if let Some(s) = sug {
-                d = d.with_fix(format!("replace with `{s}`"), toml_string(s), suggest::judge_id(&r.id, s));
-            }
-            out.push(d);
         }
     }
+}
+
+/// The problem with one reference, if any. `suggest` gives the did-you-mean for an ID that no
+/// registry has (see [`suggestion`]); it is not called otherwise.
+pub fn check<'a>(resolved: &Resolved, file: FileId, r: &Reference, suggest: impl FnOnce(Registry) -> Option<&'a str>) -> Option<Diagnostic> {
+    let registry = r.kind.registry()?;
+    if resolved.get(registry, &r.id).is_some() {
+        return None;
+    }
+    let loc = Loc { file, span: r.span.clone() };
+    if !r.id.contains(':') {
+        // A name without its namespace: the ID of that name is meant (`suggest` finds it).
+        let ids = resolved.defs[registry.index()].keys().map(String::as_str);
+        return Some(suggest::namespace_missing(loc, &r.id, &format!("{} ID", describe(r.kind)), suggest(registry), ids));
+    }
+    if let Some(other) = Registry::ALL.into_iter().find(|o| resolved.get(*o, &r.id).is_some()) {
+        let msg =
+            format!("`{}` is {} {}, but `{}` needs {} {}", r.id, article(other.noun()), other.noun(), r.context, article(r.kind.describe()), r.kind.describe());
+        return Some(Diagnostic::new(Code::ReferenceKindMismatch, loc, msg));
+    }
+    let sug = suggest(registry);
+    let mut msg = format!("no {} named `{}` exists", describe(r.kind), r.id);
+    if let Some(s) = sug {
+        msg.push_str(&format!("; did you mean `{s}`?"));
+    }
+    let mut d = Diagnostic::new(Code::UnknownReference, loc, msg);
+    if let Some(s) = sug {
+        d = d.with_fix(format!("replace with `{s}`"), toml_string(s), suggest::judge_id(&r.id, s));
+    }
+    Some(d)
+}
+
+/// How good a did-you-mean `candidate` is for the unknown `id` (smaller is better): a typo is
+/// most likely inside the name, not the namespace, so IDs of the same namespace come first.
+pub fn closeness(m: &Matcher, id: &str, candidate: &str) -> Option<(bool, Closeness)> {
+    if !id.contains(':') {
+        // A name without its namespace is compared with the candidates' names.
+        return suggest::name_closeness(m, id, candidate).map(|c| (false, c));
+    }
+    m.closeness(candidate).map(|c| (namespace_of(candidate) != namespace_of(id), c))
+}
+
+/// The did-you-mean for an ID that no registry has: the closest ID of `registry` (see
+/// [`closeness`]), ties broken by ID. IDs of the same namespace are looked through first, and
+/// the others only when none of those is close enough, which keeps it cheap in packs with many
+/// mods.
+pub fn suggestion<'a>(resolved: &'a Resolved, registry: Registry, id: &str) -> Option<&'a str> {
+    let keys = &resolved.defs[registry.index()];
+    let ns = namespace_of(id);
+    best_of(id, keys.keys().map(String::as_str).filter(|k| namespace_of(k) == ns)).or_else(|| best_of(id, keys.keys().map(String::as_str)))
+}
+
+/// The best did-you-mean for `id` among `candidates` by [`closeness`], ties broken by ID.
+pub fn best_of<'a>(id: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let m = Matcher::new(id);
+    let mut best: Option<((bool, Closeness), &str)> = None;
+    for k in candidates {
+        if let Some(c) = closeness(&m, id, k) {
+            if best.is_none_or(|b| (c, k) < b) {
+                best = Some((c, k));
+            }
+        }
+    }
+    best.map(|(_, k)| k)
 }
 
 fn describe(kind: RefKind) -> &'static str {

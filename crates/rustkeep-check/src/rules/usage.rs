@@ -3,12 +3,18 @@
 use rustkeep_data::hash::FxHashSet;
 
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
+use rustkeep_data::model::{Entry, Reference};
 use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest;
 use rustkeep_data::vocab::{RefKind, Registry};
 
 use rustkeep_data::db::Database;
+
+/// Whether a reference counts as a use of a loot table (for `unused-loot-table`).
+pub fn uses_table(r: &Reference) -> bool {
+    matches!(r.kind, RefKind::ItemTable | RefKind::AffixTable | RefKind::NestedTable)
+}
 
 pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     let mut started: FxHashSet<&str> = FxHashSet::default();
@@ -20,7 +26,7 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     for ff in db.facts.iter().flatten() {
         carried.extend(ff.tag_defs.iter().map(|t| t.value.as_str()));
         for r in &ff.refs {
-            if matches!(r.kind, RefKind::ItemTable | RefKind::AffixTable | RefKind::NestedTable) {
+            if uses_table(r) {
                 used_tables.insert(r.id.as_str());
             }
         }
@@ -37,22 +43,16 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
             }
         }
     }
-    let mut report_entries = |registry: Registry, unused: &dyn Fn(&str) -> bool, code: Code, msg: &dyn Fn(&str) -> String| {
+    let mut report_entries = |registry: Registry, unused: &dyn Fn(&str) -> bool| {
         let mut ids: Vec<&String> = resolved.defs[registry.index()].keys().filter(|id| unused(id)).collect();
         ids.sort();
         for id in ids {
             let def = &resolved.defs[registry.index()][id];
-            let e = db.entry(def.current);
-            let span = e.key().map(|k| k.span.clone()).unwrap_or(e.span.clone());
-            out.push(Diagnostic::new(code, Loc { file: def.current.file, span }, msg(id)));
+            out.extend(unused_entry(registry, id, def.current.file, db.entry(def.current)));
         }
     };
-    report_entries(Registry::Quests, &|id| !started.contains(id), Code::QuestNeverStarted, &|id| {
-        format!("no `start_quest` names `{id}`, so this quest can never run: start it from an NPC's `on_talk`, a character option's `on_create`, or another quest's reward")
-    });
-    report_entries(Registry::LootTables, &|id| !used_tables.contains(id), Code::UnusedLootTable, &|id| {
-        format!("nothing references the loot table `{id}`: name it in a creature's, floor's or prefab's `loot`, a shop's `stock`, a `table =` entry or an `affixes =`")
-    });
+    report_entries(Registry::Quests, &|id| !started.contains(id));
+    report_entries(Registry::LootTables, &|id| !used_tables.contains(id));
 
     for (i, ff) in db.facts.iter().enumerate() {
         let Some(ff) = ff else { continue };
@@ -60,16 +60,36 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
             if r.kind != RefKind::Tag || carried.contains(r.id.as_str()) {
                 continue;
             }
-            let sug = suggest::closest(&r.id, carried.iter().copied());
-            let mut msg = format!("no item or creature carries the tag `{}`, so this check is always false", r.id);
-            if let Some(s) = sug {
-                msg.push_str(&format!("; did you mean `{s}`?"));
-            }
-            let mut d = Diagnostic::new(Code::UnknownTag, Loc { file: FileId(i as u32), span: r.span.clone() }, msg);
-            if let Some(s) = sug {
-                d = d.with_fix(format!("replace with `{s}`"), rustkeep_data::diag::toml_string(s), suggest::judge_id(&r.id, s));
-            }
-            out.push(d);
+            out.push(unknown_tag(FileId(i as u32), r, suggest::closest(&r.id, carried.iter().copied())));
         }
     }
+}
+
+/// `quest-never-started` (quests) or `unused-loot-table` (loot tables) for the entry in force of
+/// an ID nothing starts or references; `None` for the other registries.
+pub fn unused_entry(registry: Registry, id: &str, file: FileId, e: &Entry) -> Option<Diagnostic> {
+    let loc = Loc { file, span: e.key().map(|k| k.span.clone()).unwrap_or(e.span.clone()) };
+    match registry {
+        Registry::Quests => Some(Diagnostic::new(Code::QuestNeverStarted, loc, format!(
+            "no `start_quest` names `{id}`, so this quest can never run: start it from an NPC's `on_talk`, a character option's `on_create`, or another quest's reward"
+        ))),
+        Registry::LootTables => Some(Diagnostic::new(Code::UnusedLootTable, loc, format!(
+            "nothing references the loot table `{id}`: name it in a creature's, floor's or prefab's `loot`, a shop's `stock`, a `table =` entry or an `affixes =`"
+        ))),
+        _ => None,
+    }
+}
+
+/// `unknown-tag` for a `has_tag` reference to a tag nothing carries, with the did-you-mean among
+/// the carried tags, if any.
+pub fn unknown_tag(file: FileId, r: &Reference, suggestion: Option<&str>) -> Diagnostic {
+    let mut msg = format!("no item or creature carries the tag `{}`, so this check is always false", r.id);
+    if let Some(s) = suggestion {
+        msg.push_str(&format!("; did you mean `{s}`?"));
+    }
+    let mut d = Diagnostic::new(Code::UnknownTag, Loc { file, span: r.span.clone() }, msg);
+    if let Some(s) = suggestion {
+        d = d.with_fix(format!("replace with `{s}`"), rustkeep_data::diag::toml_string(s), suggest::judge_id(&r.id, s));
+    }
+    d
 }

@@ -7,13 +7,86 @@ use rustkeep_data::model::Range;
 
 use super::{sort_affixes, sort_drops, AffixStat, DropStat, LootDb, LootError, LootReport, Outcome, TableRef};
 
-/// Per-table exact statistics: for each outcome, `ln q` (q = probability of none of it in one
-/// evaluation) and the expected count; pairs (item, affix) keyed as `item << 32 | affix`.
+/// Per-table exact statistics: for each outcome, the probability of at least one in one
+/// evaluation and the expected count (`p` and `e`, aligned); pairs (item, affix) keyed as
+/// `item << 32 | affix`. Plain lists: they are only ever walked, never looked up.
 #[derive(Debug, Default)]
 struct Stats {
-    p: HashMap<u32, f64>,
-    e: HashMap<u32, f64>,
-    pair: HashMap<u64, f64>,
+    p: Vec<(u32, f64)>,
+    e: Vec<f64>,
+    pair: Vec<(u64, f64)>,
+}
+
+/// Sums per outcome key, kept in the order the keys first appear, over a table of positions by
+/// key: a table's statistics touch as many keys as it reaches, while a hash map per table and
+/// per sum made the exact analysis of a long chain a hash-map workload. One per sum, reused from
+/// table to table (taking the sums resets exactly the keys that were touched).
+#[derive(Debug, Default)]
+struct Sums {
+    /// Position + 1 in `keys` by key, 0 where the key has no sum.
+    pos: Vec<u32>,
+    keys: Vec<u32>,
+    vals: Vec<f64>,
+}
+
+impl Sums {
+    fn with_keys(n: usize) -> Sums {
+        Sums { pos: vec![0; n], keys: Vec::new(), vals: Vec::new() }
+    }
+
+    fn slot(&mut self, k: u32) -> &mut f64 {
+        let ki = k as usize;
+        if ki >= self.pos.len() {
+            self.pos.resize(ki + 1, 0);
+        }
+        let at = match self.pos[ki] {
+            0 => {
+                self.keys.push(k);
+                self.vals.push(0.0);
+                self.pos[ki] = self.keys.len() as u32;
+                self.keys.len() - 1
+            }
+            p => p as usize - 1,
+        };
+        &mut self.vals[at]
+    }
+
+    fn get(&self, k: u32) -> Option<f64> {
+        match self.pos.get(k as usize) {
+            Some(&p) if p > 0 => Some(self.vals[p as usize - 1]),
+            _ => None,
+        }
+    }
+
+    /// The sums in first-appearance order; empty afterwards.
+    fn take(&mut self) -> Vec<(u32, f64)> {
+        let out = self.keys.iter().copied().zip(self.vals.iter().copied()).collect();
+        self.clear();
+        out
+    }
+
+    fn clear(&mut self) {
+        for &k in &self.keys {
+            self.pos[k as usize] = 0;
+        }
+        self.keys.clear();
+        self.vals.clear();
+    }
+}
+
+/// The sums one table's statistics need, reused across the tables of one analysis.
+#[derive(Debug, Default)]
+struct Scratch {
+    ln_q: Sums,
+    e: Sums,
+    d: Sums,
+    ew: Sums,
+}
+
+impl Scratch {
+    fn new(keys: usize) -> Scratch {
+        Scratch { ln_q: Sums::with_keys(keys), e: Sums::with_keys(keys), d: Sums::with_keys(keys), ew: Sums::with_keys(keys) }
+    }
 }
 
 /// Probability that a count drawn uniformly from `r` is at least 1.
@@ -54,13 +127,13 @@ fn ln_none_from_rolls(d: f64, rolls: Range, p_extra: f64) -> f64 {
     head + sum + extra
 }
 
-/// Adds `ln(1 − p)` to `map[key]`.
-fn add_ln_none(map: &mut HashMap<u32, f64>, key: u32, p: f64) {
-    *map.entry(key).or_insert(0.0) += (-p.clamp(0.0, 1.0)).ln_1p();
+/// `ln(1 − p)`, the term of one independent chance `p` in `ln q`.
+fn ln_none(p: f64) -> f64 {
+    (-p.clamp(0.0, 1.0)).ln_1p()
 }
 
 fn add_ln_none_pair(map: &mut HashMap<u64, f64>, key: u64, p: f64) {
-    *map.entry(key).or_insert(0.0) += (-p.clamp(0.0, 1.0)).ln_1p();
+    *map.entry(key).or_insert(0.0) += ln_none(p);
 }
 
 pub(super) fn pair_key(item: u32, affix: u32) -> u64 {
@@ -131,8 +204,9 @@ impl LootDb {
         }
         let mut reports: Vec<Option<Result<LootReport, LootError>>> = (0..n).map(|_| None).collect();
         let mut memo: HashMap<u32, Stats> = HashMap::default();
+        let mut scratch = Scratch::new(self.key_count());
         for t in order {
-            let stats = self.table_stats(t, p_extra, &memo);
+            let stats = self.table_stats(t, p_extra, &memo, &mut scratch);
             reports[t as usize] = Some(Ok(self.report(t, &stats, luck, p_extra)));
             memo.insert(t, stats);
             for c in children(t as usize) {
@@ -163,18 +237,19 @@ impl LootDb {
     fn report(&self, t: u32, root: &Stats, luck: f64, p_extra: f64) -> LootReport {
         let kind = self.kind(TableRef(t));
         let mut pairs: HashMap<u32, Vec<AffixStat>> = HashMap::default();
-        for (&k, &p) in &root.pair {
+        for &(k, p) in &root.pair {
             let (item, affix) = ((k >> 32) as u32, k as u32);
             pairs.entry(item).or_default().push(AffixStat { id: self.affixes[affix as usize].clone(), p_any: p });
         }
         let mut drops: Vec<DropStat> = root
             .p
             .iter()
-            .map(|(&k, &p)| {
+            .zip(&root.e)
+            .map(|(&(k, p), &expected)| {
                 let name = if kind == TableKind::Affixes { &self.affixes[k as usize] } else { &self.items[k as usize] };
                 let mut affixes = pairs.remove(&k).unwrap_or_default();
                 sort_affixes(&mut affixes);
-                DropStat { id: name.clone(), p_any: p, expected: root.e.get(&k).copied().unwrap_or(0.0), affixes }
+                DropStat { id: name.clone(), p_any: p, expected, affixes }
             })
             .collect();
         sort_drops(&mut drops);
@@ -185,6 +260,7 @@ impl LootDb {
     /// so depth costs heap, not stack). Each table is computed once.
     fn exact_stats(&self, root: u32, p_extra: f64) -> HashMap<u32, Stats> {
         let mut memo: HashMap<u32, Stats> = HashMap::default();
+        let mut scratch = Scratch::new(self.key_count());
         let mut stack: Vec<(u32, bool)> = vec![(root, false)];
         while let Some((t, children_done)) = stack.pop() {
             if memo.contains_key(&t) {
@@ -201,10 +277,15 @@ impl LootDb {
                 }
                 continue;
             }
-            let stats = self.table_stats(t, p_extra, &memo);
+            let stats = self.table_stats(t, p_extra, &memo, &mut scratch);
             memo.insert(t, stats);
         }
         memo
+    }
+
+    /// How many outcome keys there can be: item and affix numbers share the key space.
+    fn key_count(&self) -> usize {
+        self.items.len().max(self.affixes.len())
     }
 
     /// One table's statistics from its children's.
@@ -212,17 +293,18 @@ impl LootDb {
     /// For an outcome X let `p_o(X)` be the probability that one entry `o`, given once, yields X.
     /// Then `q(T) = Π_guaranteed (1 − p_g) × E_n[(1 − d)^n]` with `d = Σ_weighted (w/W)·p_o`, and
     /// the expected count is `Σ_g e_g + E[n]·Σ (w/W)·e_o` with `E[n] = (a+b)/2 + p_extra`.
-    fn table_stats(&self, t: u32, p_extra: f64, memo: &HashMap<u32, Stats>) -> Stats {
+    fn table_stats(&self, t: u32, p_extra: f64, memo: &HashMap<u32, Stats>, sc: &mut Scratch) -> Stats {
         let tab = &self.tables[t as usize];
-        let mut ln_q: HashMap<u32, f64> = HashMap::default();
-        let mut e: HashMap<u32, f64> = HashMap::default();
+        let Scratch { ln_q, e, d, ew } = sc;
+        ln_q.clear();
+        e.clear();
         let mut ln_q_pair: HashMap<u64, f64> = HashMap::default();
 
         for &o in &tab.guaranteed {
             self.contributions(o, memo, |c| match c {
                 Contribution::Key(k, p, x) => {
-                    add_ln_none(&mut ln_q, k, p);
-                    *e.entry(k).or_insert(0.0) += x;
+                    *ln_q.slot(k) += ln_none(p);
+                    *e.slot(k) += x;
                 }
                 Contribution::Pair(k, p) => add_ln_none_pair(&mut ln_q_pair, k, p),
             });
@@ -230,25 +312,25 @@ impl LootDb {
 
         let total: f64 = tab.weights.iter().map(|&w| w as f64).sum();
         if tab.picker.is_some() && total > 0.0 {
-            let mut d: HashMap<u32, f64> = HashMap::default();
-            let mut ew: HashMap<u32, f64> = HashMap::default();
+            d.clear();
+            ew.clear();
             let mut d_pair: HashMap<u64, f64> = HashMap::default();
             for (&o, &w) in tab.weighted.iter().zip(&tab.weights) {
                 let share = w as f64 / total;
                 self.contributions(o, memo, |c| match c {
                     Contribution::Key(k, p, x) => {
-                        *d.entry(k).or_insert(0.0) += share * p;
-                        *ew.entry(k).or_insert(0.0) += share * x;
+                        *d.slot(k) += share * p;
+                        *ew.slot(k) += share * x;
                     }
                     Contribution::Pair(k, p) => *d_pair.entry(k).or_insert(0.0) += share * p,
                 });
             }
             let mean_n = mean(tab.rolls) + p_extra;
-            for (k, dk) in d {
-                *ln_q.entry(k).or_insert(0.0) += ln_none_from_rolls(dk, tab.rolls, p_extra);
+            for (k, dk) in d.take() {
+                *ln_q.slot(k) += ln_none_from_rolls(dk, tab.rolls, p_extra);
             }
-            for (k, x) in ew {
-                *e.entry(k).or_insert(0.0) += mean_n * x;
+            for (k, x) in ew.take() {
+                *e.slot(k) += mean_n * x;
             }
             for (k, dk) in d_pair {
                 *ln_q_pair.entry(k).or_insert(0.0) += ln_none_from_rolls(dk, tab.rolls, p_extra);
@@ -259,7 +341,7 @@ impl LootDb {
             for &o in &tab.weighted {
                 self.contributions(o, memo, |c| match c {
                     Contribution::Key(k, _, _) => {
-                        ln_q.entry(k).or_insert(0.0);
+                        ln_q.slot(k);
                     }
                     Contribution::Pair(k, _) => {
                         ln_q_pair.entry(k).or_insert(0.0);
@@ -269,14 +351,15 @@ impl LootDb {
         }
 
         let to_p = |l: f64| (-l.exp_m1()).clamp(0.0, 1.0);
-        let p: HashMap<u32, f64> = ln_q.into_iter().map(|(k, l)| (k, to_p(l))).collect();
-        let e = if tab.kind == Some(TableKind::Affixes) {
+        let p: Vec<(u32, f64)> = ln_q.take().into_iter().map(|(k, l)| (k, to_p(l))).collect();
+        let expected: Vec<f64> = if tab.kind == Some(TableKind::Affixes) {
             // An affix table's evaluation is a set: each affix is there once or not at all.
-            p.clone()
+            p.iter().map(|&(_, pk)| pk).collect()
         } else {
-            p.keys().map(|k| (*k, e.get(k).copied().unwrap_or(0.0))).collect()
+            p.iter().map(|&(k, _)| e.get(k).unwrap_or(0.0)).collect()
         };
-        Stats { p, e, pair: ln_q_pair.into_iter().map(|(k, l)| (k, to_p(l))).collect() }
+        e.clear();
+        Stats { p, e: expected, pair: ln_q_pair.into_iter().map(|(k, l)| (k, to_p(l))).collect() }
     }
 
     /// What one entry, given once, yields: per outcome (probability, expected count), and per
@@ -289,17 +372,17 @@ impl LootDb {
                 if let Some(stats) = affixes.and_then(|a| memo.get(&a)) {
                     // The instance exists (count ≥ 1) and its one affix evaluation yields A;
                     // the count and the affix roll are independent.
-                    for (&a, &pa) in &stats.p {
+                    for &(a, pa) in &stats.p {
                         f(Contribution::Pair(pair_key(item, a), c1 * pa));
                     }
                 }
             }
             Outcome::Table(u) => {
                 if let Some(stats) = memo.get(&u) {
-                    for (&k, &p) in &stats.p {
-                        f(Contribution::Key(k, p, stats.e.get(&k).copied().unwrap_or(0.0)));
+                    for (&(k, p), &x) in stats.p.iter().zip(&stats.e) {
+                        f(Contribution::Key(k, p, x));
                     }
-                    for (&k, &p) in &stats.pair {
+                    for &(k, p) in &stats.pair {
                         f(Contribution::Pair(k, p));
                     }
                 }

@@ -18,7 +18,7 @@ pub fn code_actions(state: &State, u: &Uri, range: Range) -> Option<Vec<CodeActi
     let start = state.offset(fid, range.start);
     let end = state.offset(fid, range.end);
     let mut out = Vec::new();
-    for d in state.analysis.diagnostics.iter().filter(|d| d.loc.file == fid && d.loc.span.start <= end && start <= d.loc.span.end) {
+    for d in state.diagnostics(fid).iter().filter(|d| d.loc.span.start <= end && start <= d.loc.span.end) {
         out.extend(actions_for(state, fid, u, d).into_iter().map(CodeActionResponse::CodeAction));
     }
     out.extend(super::override_entry::actions(state, fid, start).into_iter().map(CodeActionResponse::CodeAction));

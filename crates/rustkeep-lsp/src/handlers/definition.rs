@@ -9,7 +9,7 @@ use crate::state::State;
 pub fn definition(state: &State, p: &TextDocumentPositionParams) -> Option<Vec<Location>> {
     let (fid, offset) = state.locate(p)?;
     let o = ids::at(state, fid, offset)?;
-    let a = &state.analysis.db;
+    let a = state.db();
     let locs: Vec<Location> = match o.sym {
         Sym::Id(reg) => {
             let def = a.resolved.get(reg, &o.name)?;

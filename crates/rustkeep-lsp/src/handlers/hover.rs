@@ -2,10 +2,20 @@
 //! fields; checks; actions; attributes; damage types; `who`), field docs on keys, and for an ID its
 //! definition (registry, name, mod, file, overrides) — for a loot table also its exact drop chances
 //! from the engine.
+//!
+//! Drop chances come from the engine's exact analysis of the tables the hovered table reaches
+//! (nested tables and affix tables, transitively): a table's chances depend on nothing else, so
+//! compiling only those gives the same report as compiling the whole workspace, in a fraction of
+//! the time. The report is kept per table until the next analysis ([`State::loot_report`]).
 
+use rustkeep_data::db::Database;
+use rustkeep_data::hash::{FxHashMap, FxHashSet};
+use rustkeep_data::model::LootKind;
+use rustkeep_data::resolve::Resolved;
 use rustkeep_data::source::FileId;
 use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{self, EventKind, FieldType, Registry};
+use rustkeep_engine::loot::{LootDb, LootError, LootReport};
 
 use crate::context::{self, Pos, Scope};
 use crate::ids::{self, Sym};
@@ -112,10 +122,10 @@ pub fn event_doc(e: EventKind) -> String {
 }
 
 fn id_doc(state: &State, sym: Sym, name: &str) -> String {
-    let a = &state.analysis.db;
+    let a = state.db();
     let reg = match sym {
         Sym::Tag => {
-            let carriers = ids::all(state, Sym::Tag, name).into_iter().filter(|o| o.role == ids::Role::Definition).count();
+            let carriers = state.analysis().carriers(name);
             return format!("**{name}** (tag)\n\nCarried by {carriers} entr{}.", if carriers == 1 { "y" } else { "ies" });
         }
         Sym::Id(r) => r,
@@ -151,9 +161,63 @@ fn id_doc(state: &State, sym: Sym, name: &str) -> String {
     s
 }
 
-/// The exact drop chances of a loot table (luck 0), from the engine's tables cached per analysis.
+/// The tables `root` reaches, with the items and affixes they name, as a database of their own:
+/// what the engine needs to analyse `root` exactly as in the whole workspace. Also every name the
+/// result depends on: the tables reached or named (named ones may appear later), and the items
+/// and affixes named.
+fn reachable(db: &Database, root: &str) -> (Database, Vec<String>) {
+    let tables = &db.resolved.defs[Registry::LootTables.index()];
+    let mut defs = vec![FxHashMap::default(); Registry::ALL.len()];
+    let mut kinds = FxHashMap::default();
+    let mut seen: FxHashSet<&str> = FxHashSet::default();
+    let mut deps: FxHashSet<&str> = FxHashSet::default();
+    let mut stack = vec![root];
+    while let Some(id) = stack.pop() {
+        deps.insert(id);
+        let Some(def) = tables.get(id) else { continue };
+        if !seen.insert(id) {
+            continue;
+        }
+        defs[Registry::LootTables.index()].insert(id.to_string(), def.clone());
+        if let Some(k) = db.table_kinds.get(id) {
+            kinds.insert(id.to_string(), *k);
+        }
+        for le in db.entry(def.current).loot_entries() {
+            let named = match &le.kind {
+                LootKind::Item(s) => {
+                    stack.extend(le.affixes.as_ref().map(|a| a.value.as_str()));
+                    Some((Registry::Items, &s.value))
+                }
+                LootKind::Affix(s) => Some((Registry::Affixes, &s.value)),
+                LootKind::Table(t) => {
+                    stack.push(&t.value);
+                    None
+                }
+                LootKind::Nothing => None,
+            };
+            if let Some((reg, s)) = named {
+                deps.insert(s);
+                if let Some(d) = db.resolved.get(reg, s) {
+                    defs[reg.index()].insert(s.clone(), d.clone());
+                }
+            }
+        }
+    }
+    let resolved = Resolved { order: Vec::new(), defs, balance: db.resolved.balance.clone(), diagnostics: Vec::new() };
+    let deps = deps.into_iter().map(str::to_string).collect();
+    (Database { facts: db.facts.clone(), resolved, table_kinds: kinds }, deps)
+}
+
+/// The exact analysis of one table (luck 0), compiling only the tables it reaches; and the names
+/// it depends on (see `reachable`).
+pub fn exact_report(db: &Database, id: &str) -> (Result<LootReport, LootError>, Vec<String>) {
+    let (sub, deps) = reachable(db, id);
+    (LootDb::new(&sub).analyze(id, 0.0), deps)
+}
+
+/// The exact drop chances of a loot table (luck 0), kept per analysis.
 fn loot_doc(state: &State, id: &str) -> String {
-    match state.loot_db().analyze(id, 0.0) {
+    match &*state.loot_report(id) {
         Ok(report) => {
             let mut s = format!(
                 "Exact drop chances per evaluation ({} table, luck 0):\n\n| drop | P(at least one) | expected |\n|---|---|---|\n",

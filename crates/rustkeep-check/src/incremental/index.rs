@@ -1,0 +1,283 @@
+//! What every file contributes to the cross-file rules, indexed by ID: the entries of each ID in
+//! load order (its resolve chain), who names each ID, how many files carry each tag, start each
+//! quest and use each loot table, and which loot tables nest each table. A file's contribution is
+//! taken out and put back as a whole when the file changes; what that touches is noted in the
+//! [`Work`](super::Work) of the update.
+
+use std::sync::Arc;
+
+use rustkeep_data::hash::{FxHashMap, FxHashSet};
+use rustkeep_data::lower::FileFacts;
+use rustkeep_data::model::{Entry, Sp};
+use rustkeep_data::resolve::EntryRef;
+use rustkeep_data::source::FileId;
+use rustkeep_data::vocab::Registry;
+
+use super::Work;
+use crate::rules::{loot::nesting_edges, usage::uses_table};
+
+/// An interned ID, tag or other name.
+pub(super) type Sym = u32;
+
+/// Every name seen, once; names are never forgotten while the analysis lives (a reload starts a
+/// new one).
+#[derive(Debug, Default)]
+pub(super) struct Interner {
+    map: FxHashMap<Arc<str>, Sym>,
+    names: Vec<Arc<str>>,
+}
+
+impl Interner {
+    pub fn intern(&mut self, s: &str) -> Sym {
+        if let Some(&i) = self.map.get(s) {
+            return i;
+        }
+        let name: Arc<str> = Arc::from(s);
+        let i = self.names.len() as Sym;
+        self.names.push(name.clone());
+        self.map.insert(name, i);
+        i
+    }
+    pub fn get(&self, s: &str) -> Option<Sym> {
+        self.map.get(s).copied()
+    }
+    pub fn name(&self, i: Sym) -> &str {
+        &self.names[i as usize]
+    }
+    pub fn shared(&self, i: Sym) -> &Arc<str> {
+        &self.names[i as usize]
+    }
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+}
+
+/// A short list kept without a heap allocation while it holds at most one item: most IDs have
+/// one definition, are named from one file and nested by one table, and a workspace has a
+/// hundred thousand of them.
+#[derive(Clone, Debug, Default)]
+pub(super) enum Few<T> {
+    #[default]
+    Zero,
+    One(T),
+    Many(Vec<T>),
+}
+
+impl<T: Copy> Few<T> {
+    pub fn as_slice(&self) -> &[T] {
+        match self {
+            Few::Zero => &[],
+            Few::One(x) => std::slice::from_ref(x),
+            Few::Many(v) => v,
+        }
+    }
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        match self {
+            Few::Zero => &mut [],
+            Few::One(x) => std::slice::from_mut(x),
+            Few::Many(v) => v,
+        }
+    }
+    pub fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn insert(&mut self, i: usize, x: T) {
+        match self {
+            Few::Zero => *self = Few::One(x),
+            Few::One(y) => {
+                let mut v = vec![*y];
+                v.insert(i.min(1), x);
+                *self = Few::Many(v);
+            }
+            Few::Many(v) => v.insert(i.min(v.len()), x),
+        }
+    }
+    pub fn remove(&mut self, i: usize) {
+        match self {
+            Few::One(_) if i == 0 => *self = Few::Zero,
+            Few::Many(v) if i < v.len() => {
+                v.remove(i);
+                match v.len() {
+                    0 => *self = Few::Zero,
+                    1 => *self = Few::One(v[0]),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Adds or takes one from the count of `key` in a list of counted keys.
+fn bump<K: Copy + PartialEq>(list: &mut Few<(K, u32)>, key: K, add: bool) {
+    match list.as_slice().iter().position(|(k, _)| *k == key) {
+        Some(i) if add => list.as_mut_slice()[i].1 += 1,
+        Some(i) => {
+            list.as_mut_slice()[i].1 -= 1;
+            if list.as_slice()[i].1 == 0 {
+                list.remove(i);
+            }
+        }
+        None if add => list.insert(list.len(), (key, 1)),
+        None => {}
+    }
+}
+
+/// The counts and referrers of one name.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SymInfo {
+    /// Files whose references name it, with how many references each.
+    pub referrers: Few<(FileId, u32)>,
+    /// `start_quest` actions naming it.
+    pub started: u32,
+    /// References that use it as a loot table.
+    pub used: u32,
+    /// `tags = […]` values carrying it.
+    pub carried: u32,
+}
+
+/// The ID an entry is resolved under: the one it overrides, else its own.
+pub(super) fn resolve_key(e: &Entry) -> Option<&Sp<String>> {
+    e.overrides.as_ref().or(e.id.as_ref())
+}
+
+#[derive(Debug, Default)]
+pub(super) struct Index {
+    pub names: Interner,
+    /// Per name (indexed by [`Sym`]).
+    pub syms: Vec<SymInfo>,
+    /// The entries resolved under each ID of each registry, in load order.
+    pub chains: FxHashMap<(Registry, Sym), Few<EntryRef>>,
+    /// Table → the loot tables (by the ID their entries are resolved under) whose entries nest it
+    /// or name it as `affixes`, with how many such entries; an override whose `id` differs from
+    /// what it overrides also counts as naming its `id` (its kind is checked against that ID).
+    pub mentions: FxHashMap<Sym, Few<(Sym, u32)>>,
+    /// Per file, the interned ID of each reference (parallel to `FileFacts::refs`).
+    pub ref_syms: Vec<Vec<Sym>>,
+    /// Tags carried by at least one entry.
+    pub carried: FxHashSet<Sym>,
+    /// Load-order position of each data file that is resolved (mods outside the load order are
+    /// not; see `rustkeep_data::resolve`).
+    pub rank: Vec<Option<u32>>,
+}
+
+/// Adds `delta` (±1) to a count, noting when it crosses zero.
+fn count(c: &mut u32, add: bool, s: Sym, crossed: &mut FxHashSet<Sym>) {
+    if add {
+        *c += 1;
+        if *c == 1 {
+            crossed.insert(s);
+        }
+    } else {
+        *c = c.saturating_sub(1);
+        if *c == 0 {
+            crossed.insert(s);
+        }
+    }
+}
+
+impl Index {
+    pub fn intern(&mut self, s: &str) -> Sym {
+        let i = self.names.intern(s);
+        if self.syms.len() < self.names.len() {
+            self.syms.resize(self.names.len(), SymInfo::default());
+        }
+        i
+    }
+
+    pub fn sym(&self, s: &str) -> Option<Sym> {
+        self.names.get(s)
+    }
+
+    /// Load-order position of an entry.
+    pub fn pos(&self, r: EntryRef) -> (u32, u32) {
+        (self.rank.get(r.file.0 as usize).copied().flatten().unwrap_or(u32::MAX), r.index)
+    }
+
+    fn mention(&mut self, target: Sym, by: Sym, add: bool) {
+        let list = self.mentions.entry(target).or_default();
+        bump(list, by, add);
+        if list.is_empty() {
+            self.mentions.remove(&target);
+        }
+    }
+
+    /// The tables whose entries name `target` (see [`Index::mentions`]).
+    pub fn mentioned_by(&self, target: Sym) -> impl Iterator<Item = Sym> + '_ {
+        self.mentions.get(&target).map(Few::as_slice).unwrap_or(&[]).iter().map(|(p, _)| *p)
+    }
+
+    /// Adds (`add`) or takes out what one file contributes, noting in `w` what that touches.
+    pub fn file(&mut self, fid: FileId, ff: &FileFacts, add: bool, w: &mut Work) {
+        let f = fid.0 as usize;
+        if let Some(_rank) = self.rank.get(f).copied().flatten() {
+            for (idx, e) in ff.entries.iter().enumerate() {
+                let Some(k) = resolve_key(e) else { continue };
+                let s = self.intern(&k.value);
+                let r = EntryRef { file: fid, index: idx as u32 };
+                let pos = self.pos(r);
+                let rank = &self.rank;
+                let at = |x: &EntryRef| (rank.get(x.file.0 as usize).copied().flatten().unwrap_or(u32::MAX), x.index);
+                let chain = self.chains.entry((e.registry, s)).or_default();
+                let i = chain.as_slice().partition_point(|x| at(x) < pos);
+                if add {
+                    chain.insert(i, r);
+                } else {
+                    if chain.as_slice().get(i) == Some(&r) {
+                        chain.remove(i);
+                    }
+                    if chain.is_empty() {
+                        self.chains.remove(&(e.registry, s));
+                    }
+                }
+                w.chains.insert((e.registry, s));
+                if e.registry == Registry::LootTables {
+                    for t in nesting_edges(e) {
+                        let ts = self.intern(&t.value);
+                        self.mention(ts, s, add);
+                    }
+                    if let (Some(id), Some(ov)) = (&e.id, &e.overrides) {
+                        if id.value != ov.value {
+                            let is = self.intern(&id.value);
+                            self.mention(is, s, add);
+                        }
+                    }
+                }
+            }
+        }
+        if add {
+            let syms: Vec<Sym> = ff.refs.iter().map(|r| self.intern(&r.id)).collect();
+            if self.ref_syms.len() <= f {
+                self.ref_syms.resize(f + 1, Vec::new());
+            }
+            self.ref_syms[f] = syms;
+        }
+        let syms = if add { self.ref_syms[f].clone() } else { std::mem::take(&mut self.ref_syms[f]) };
+        for (r, &s) in ff.refs.iter().zip(&syms) {
+            let info = &mut self.syms[s as usize];
+            bump(&mut info.referrers, fid, add);
+            if uses_table(r) {
+                count(&mut info.used, add, s, &mut w.used_crossed);
+            }
+        }
+        for t in &ff.tag_defs {
+            let s = self.intern(&t.value);
+            count(&mut self.syms[s as usize].carried, add, s, &mut w.tags_crossed);
+            if self.syms[s as usize].carried > 0 {
+                self.carried.insert(s);
+            } else {
+                self.carried.remove(&s);
+            }
+        }
+        for q in &ff.started_quests {
+            let s = self.intern(q);
+            count(&mut self.syms[s as usize].started, add, s, &mut w.started_crossed);
+        }
+        if !ff.balance.is_empty() {
+            w.balance = true;
+        }
+    }
+}

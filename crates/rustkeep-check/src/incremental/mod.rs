@@ -1,0 +1,499 @@
+//! Incremental checking, for the language server: the analysis of [`crate::analyze_with`] kept up
+//! to date file by file, so that an edit costs what it can affect, not what the workspace holds.
+//!
+//! [`Incremental::update`] takes the new facts of the files that changed. Their old contribution
+//! is taken out of the indexes and the new one put in ([`index`]), which tells which IDs an edit
+//! touched. Then only these run again:
+//! - **resolve**, per touched ID: its entries in load order, with `rustkeep_data::resolve`'s own
+//!   [`resolve_entry`] (duplicates, namespaces, overrides), giving the ID's definition in force;
+//! - **loot tables** ([`tables`]): the kinds of the tables whose shape changed and of the tables
+//!   that take their kind from them, the nesting cycles reachable from changed edges, the entry
+//!   checks of the tables that nest a table whose kind changed;
+//! - **usage**: quests and tables whose definition or start/use count changed;
+//! - **references**: every reference of a changed file, and elsewhere only the references naming an
+//!   ID whose presence, kind or did-you-mean ([`suggest`]) changed;
+//! - **floors** (`floor-without-exit`): all of them, when a changed file has a floor or a prefab.
+//!
+//! Every diagnostic sits in a slot of its file ([`slots`]); a file whose slots changed is finished
+//! again (lint levels, allow comments, order) with the code of the batch check, so its list equals
+//! what `rustkeep check` prints for the same texts. The language server's differential tests hold
+//! it to that after random edit sequences.
+
+mod index;
+mod rules;
+mod slots;
+mod suggest;
+mod tables;
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rustkeep_data::db::Database;
+use rustkeep_data::diag::{Code, Diagnostic};
+use rustkeep_data::hash::{FxHashMap, FxHashSet};
+use rustkeep_data::lower::FileFacts;
+use rustkeep_data::manifest::Level;
+use rustkeep_data::project::Project;
+use rustkeep_data::resolve::{entry, load_order, override_missing_target, resolve_entry, Def, DefMap, EntryRef, Resolved};
+use rustkeep_data::source::FileId;
+use rustkeep_data::vocab::Registry;
+
+use index::{Index, Sym};
+use slots::{Slot, Slots};
+use suggest::{Missing, Suggestions};
+use tables::Tables;
+
+/// How long the parts of the last update took.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timings {
+    /// Indexing the changed files and resolving the IDs they touch.
+    pub resolve: Duration,
+    /// The cross-file rules.
+    pub rules: Duration,
+    /// Finishing the files whose diagnostics changed.
+    pub finish: Duration,
+    /// Files whose finished list changed.
+    pub changed_files: usize,
+}
+
+/// What an update changed that exact loot chances depend on (see [`Incremental::loot_changes`]).
+#[derive(Clone, Debug, Default)]
+pub struct LootChanges {
+    /// Everything (the first analysis).
+    pub all: bool,
+    /// Loot tables that appeared, disappeared, or whose kind, `rolls` or entries changed.
+    pub tables: FxHashSet<Arc<str>>,
+    /// Items and affixes that appeared or disappeared.
+    pub named: FxHashSet<Arc<str>>,
+    /// The `[balance]` luck factor changed.
+    pub balance: bool,
+}
+
+/// The IDs of one registry whose definition appeared, disappeared, or moved in load order.
+#[derive(Debug, Default)]
+struct KeyChanges {
+    added: Vec<Sym>,
+    removed: Vec<Sym>,
+    /// Still defined, but its first definition is another entry now.
+    moved: Vec<Sym>,
+}
+
+impl KeyChanges {
+    fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.removed.is_empty() && self.moved.is_empty()
+    }
+}
+
+/// What one update touches, collected phase by phase.
+#[derive(Debug, Default)]
+struct Work {
+    /// Files whose facts changed, and a flag per file.
+    files: Vec<FileId>,
+    changed: Vec<bool>,
+    chains: FxHashSet<(Registry, Sym)>,
+    balance: bool,
+    used_crossed: FxHashSet<Sym>,
+    tags_crossed: FxHashSet<Sym>,
+    started_crossed: FxHashSet<Sym>,
+    keys: Vec<KeyChanges>,
+    /// IDs that appeared in or left a registry.
+    present: Vec<(Registry, Sym)>,
+    /// Loot tables whose entries were resolved again.
+    tables: FxHashSet<Sym>,
+    /// Quests and loot tables whose `unused` diagnostic is due again.
+    unused: FxHashSet<(Registry, Sym)>,
+    missing_new: FxHashSet<EntryRef>,
+    /// References naming these are checked again.
+    ref_syms: FxHashSet<Sym>,
+    /// A changed file has (or had) a floor or a prefab: the floors are checked again.
+    world: bool,
+}
+
+/// Whether a file has a floor or a prefab: what `floor-without-exit` reads.
+fn has_world(facts: &FileFacts) -> bool {
+    facts.entries.iter().any(|e| matches!(e.registry, Registry::Floors | Registry::Prefabs))
+}
+
+/// The one ID a chain of entries is resolved under, as [`resolve_entry`] sees its registry.
+struct OneDef<'a> {
+    key: &'a str,
+    def: Option<Def>,
+}
+
+impl DefMap for OneDef<'_> {
+    fn get(&self, id: &str) -> Option<&Def> {
+        (id == self.key).then_some(self.def.as_ref()).flatten()
+    }
+    fn get_mut(&mut self, id: &str) -> Option<&mut Def> {
+        (id == self.key).then_some(self.def.as_mut()).flatten()
+    }
+    fn insert(&mut self, id: &str, def: Def) {
+        if id == self.key {
+            self.def = Some(def);
+        }
+    }
+    fn closest(&self, _word: &str) -> Option<&str> {
+        // Needs the whole registry: found afterwards (see `Incremental::missing_targets`).
+        None
+    }
+}
+
+/// The analysis of a project, kept up to date file by file (see the module docs).
+#[derive(Debug)]
+pub struct Incremental {
+    db: Database,
+    ix: Index,
+    slots: Slots,
+    tables: Tables,
+    sugg: Suggestions,
+    /// The mod of every data file that is resolved.
+    file_mod: Vec<Option<usize>>,
+    /// Diagnostics of loading (per file): the project's, and the load order's.
+    loading: Vec<Vec<Diagnostic>>,
+    order_diags: Vec<Vec<Diagnostic>>,
+    balance_files: Vec<FileId>,
+    /// Files with a `floor-without-exit` diagnostic.
+    world_files: Vec<FileId>,
+    /// Scenario files with a diagnostic of their checks against the mods.
+    scenario_files: Vec<FileId>,
+    levels: HashMap<Code, Level>,
+    /// Per registry, the IDs in force, sorted: built on first use (completion), then kept.
+    ids: Vec<std::sync::OnceLock<BTreeSet<Arc<str>>>>,
+    /// The tags some entry carries, sorted.
+    tags: BTreeSet<Arc<str>>,
+    /// Files whose finished list changed since [`Incremental::take_changed`].
+    changed: Vec<FileId>,
+    timings: Timings,
+    loot_changes: LootChanges,
+}
+
+impl Incremental {
+    /// The analysis of `project` over its lowered files (as [`crate::analyze_with`]).
+    pub fn new(project: &Project, mut facts: Vec<Option<Arc<FileFacts>>>) -> Incremental {
+        let n = project.files.len();
+        facts.resize(n, None);
+        let mut order_diags = Vec::new();
+        let order = load_order(project, &mut order_diags);
+        let mut rank = vec![None; n];
+        let mut file_mod = vec![None; n];
+        let mut ranked = Vec::new();
+        for &mi in &order {
+            for &fid in &project.mods[mi].data_files {
+                if let Some(slot) = rank.get_mut(fid.0 as usize) {
+                    *slot = Some(ranked.len() as u32);
+                    file_mod[fid.0 as usize] = Some(mi);
+                    ranked.push(fid);
+                }
+            }
+        }
+        let by_file = |diags: Vec<Diagnostic>| {
+            let mut out: Vec<Vec<Diagnostic>> = vec![Vec::new(); n];
+            for d in diags {
+                if let Some(list) = out.get_mut(d.loc.file.0 as usize) {
+                    list.push(d);
+                }
+            }
+            out
+        };
+        let mut inc = Incremental {
+            db: Database {
+                facts: vec![None; n],
+                resolved: Resolved { order, defs: vec![FxHashMap::default(); Registry::ALL.len()], ..Resolved::default() },
+                table_kinds: FxHashMap::default(),
+            },
+            ix: Index { rank, ..Index::default() },
+            slots: Slots::new(n),
+            tables: Tables::default(),
+            sugg: Suggestions::default(),
+            file_mod,
+            loading: by_file(project.diagnostics.clone()),
+            order_diags: by_file(order_diags),
+            balance_files: Vec::new(),
+            world_files: Vec::new(),
+            scenario_files: Vec::new(),
+            levels: crate::lint_levels(project),
+            ids: (0..Registry::ALL.len()).map(|_| std::sync::OnceLock::new()).collect(),
+            tags: BTreeSet::new(),
+            changed: Vec::new(),
+            timings: Timings::default(),
+            loot_changes: LootChanges::default(),
+        };
+        // Files in load order first: each resolve chain is then built by appending.
+        let mut changes: Vec<(FileId, Option<Arc<FileFacts>>)> = ranked.iter().map(|f| (*f, facts[f.0 as usize].take())).collect();
+        changes.extend(facts.into_iter().enumerate().filter(|(_, f)| f.is_some()).map(|(i, f)| (FileId(i as u32), f)));
+        inc.apply(project, changes, true);
+        inc.changed = (0..n).map(|i| FileId(i as u32)).collect();
+        inc.loot_changes.all = true;
+        inc
+    }
+
+    /// Takes in new facts for files whose text changed (`None` for a file that has none now).
+    /// `project` must be the project the analysis was made for, with the new texts: the same
+    /// files, mods and workspace settings (anything else needs [`Incremental::new`]).
+    pub fn update(&mut self, project: &Project, changes: Vec<(FileId, Option<Arc<FileFacts>>)>) {
+        self.apply(project, changes, false);
+    }
+
+    /// The data model: facts, the registries in force and the loot-table kinds. (Its
+    /// `resolved.diagnostics` is empty: resolve problems are among [`Incremental::diagnostics`].)
+    pub fn db(&self) -> &Database {
+        &self.db
+    }
+
+    /// One file's diagnostics, as `rustkeep check` reports them.
+    pub fn diagnostics(&self, file: FileId) -> &Arc<Vec<Diagnostic>> {
+        static NONE: std::sync::OnceLock<Arc<Vec<Diagnostic>>> = std::sync::OnceLock::new();
+        self.slots.files.get(file.0 as usize).map(|f| &f.finished).unwrap_or_else(|| NONE.get_or_init(Default::default))
+    }
+
+    /// Every diagnostic, in the order of [`crate::Analysis::diagnostics`].
+    pub fn all_diagnostics(&self, project: &Project) -> Vec<Diagnostic> {
+        let mut files: Vec<&rustkeep_data::source::SourceFile> = project.files.iter().collect();
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        files.into_iter().flat_map(|f| self.diagnostics(f.id).iter().cloned()).collect()
+    }
+
+    /// The files whose diagnostics changed since the last call (all of them the first time).
+    pub fn take_changed(&mut self) -> Vec<FileId> {
+        std::mem::take(&mut self.changed)
+    }
+
+    /// The IDs in force in a registry, sorted.
+    pub fn ids(&self, registry: Registry) -> &BTreeSet<Arc<str>> {
+        self.ids[registry.index()].get_or_init(|| {
+            let mut ids: Vec<Arc<str>> =
+                self.db.resolved.defs[registry.index()].keys().filter_map(|k| self.ix.sym(k)).map(|s| self.ix.names.shared(s).clone()).collect();
+            ids.sort_unstable();
+            ids.into_iter().collect()
+        })
+    }
+
+    /// The tags some entry carries, sorted.
+    pub fn tags(&self) -> &BTreeSet<Arc<str>> {
+        &self.tags
+    }
+
+    /// How many `tags = […]` values carry a tag.
+    pub fn carriers(&self, tag: &str) -> usize {
+        self.ix.sym(tag).map_or(0, |s| self.ix.syms[s as usize].carried as usize)
+    }
+
+    /// The files whose references name `id` (an ID or a tag).
+    pub fn files_naming(&self, id: &str) -> Vec<FileId> {
+        self.ix.sym(id).map(|s| self.ix.syms[s as usize].referrers.as_slice().iter().map(|(f, _)| *f).collect()).unwrap_or_default()
+    }
+
+    /// How long the parts of the last update took.
+    pub fn timings(&self) -> Timings {
+        self.timings
+    }
+
+    /// What the last update changed that exact loot chances depend on: a loot report computed
+    /// before it is still right if its table reaches none of these tables, names none of these
+    /// items or affixes, and the luck factor stayed.
+    pub fn loot_changes(&self) -> &LootChanges {
+        &self.loot_changes
+    }
+
+    fn apply(&mut self, project: &Project, changes: Vec<(FileId, Option<Arc<FileFacts>>)>, bulk: bool) {
+        let start = Instant::now();
+        let n = self.db.facts.len();
+        let mut w = Work { changed: vec![false; n], keys: (0..Registry::ALL.len()).map(|_| KeyChanges::default()).collect(), ..Work::default() };
+        self.loot_changes = LootChanges::default();
+        for (fid, new) in changes {
+            let f = fid.0 as usize;
+            if f >= n {
+                continue;
+            }
+            let old = std::mem::replace(&mut self.db.facts[f], new.clone());
+            w.world |= [&old, &new].into_iter().flatten().any(|ff| has_world(ff));
+            if let Some(old) = &old {
+                self.ix.file(fid, old, false, &mut w);
+                self.sugg.missing.retain(|r, _| r.file != fid);
+            }
+            if let Some(new) = &new {
+                self.ix.file(fid, new, true, &mut w);
+            }
+            self.slots.clear_file(fid);
+            if !w.changed[f] {
+                w.changed[f] = true;
+                w.files.push(fid);
+            }
+        }
+        self.resolve(project, &mut w);
+        for &(reg, s) in &w.present {
+            if matches!(reg, Registry::Items | Registry::Affixes) {
+                self.loot_changes.named.insert(self.ix.names.shared(s).clone());
+            }
+        }
+        if bulk {
+            self.ix.syms.shrink_to_fit();
+        }
+        self.missing_targets(&w);
+        let resolved = Instant::now();
+        self.loot_tables(&mut w);
+        self.usage(&w);
+        self.references(&mut w);
+        if w.balance {
+            self.balance(project);
+        }
+        if w.world {
+            self.world(project);
+        }
+        // Scenarios are few and read IDs of every registry: all of them again, after any change.
+        if !project.scenarios.is_empty() {
+            self.scenarios(project);
+        }
+        let ruled = Instant::now();
+        let changed_files = self.finish(project);
+        self.timings = Timings { resolve: resolved - start, rules: ruled - resolved, finish: ruled.elapsed(), changed_files };
+    }
+
+    /// Resolves every touched ID again from its entries in load order.
+    fn resolve(&mut self, project: &Project, w: &mut Work) {
+        let mut chains: Vec<(Registry, Sym)> = w.chains.drain().collect();
+        chains.sort_unstable();
+        // Each ID resolves on its own: a first analysis spreads them over the cores.
+        let this = &*self;
+        let threads = if chains.len() > 4096 { crate::default_threads() } else { 1 };
+        let results = rustkeep_data::par::par_map(&chains, threads, |&(reg, s)| this.resolve_chain(project, reg, s));
+        for (&(reg, s), (per_entry, new)) in chains.iter().zip(results) {
+            let name = self.ix.names.shared(s).clone();
+            for (r, diags) in per_entry {
+                if diags.iter().any(|d| d.code == Code::OverrideMissingTarget) {
+                    self.sugg.missing.insert(r, Missing { registry: reg, word: s, suggestion: None });
+                    w.missing_new.insert(r);
+                } else {
+                    self.sugg.missing.remove(&r);
+                }
+                self.slots.set(r.file, Slot::Resolve, r.index, diags);
+                if matches!(reg, Registry::Quests | Registry::LootTables) {
+                    self.slots.set(r.file, Slot::Unused, r.index, Vec::new());
+                }
+                if reg == Registry::LootTables {
+                    self.slots.set(r.file, Slot::LootEntries, r.index, Vec::new());
+                }
+            }
+            let defs = &mut self.db.resolved.defs[reg.index()];
+            let keys = &mut w.keys[reg.index()];
+            match (defs.get_mut(&*name), new) {
+                (Some(old), Some(def)) => {
+                    if old.defined != def.defined {
+                        keys.moved.push(s);
+                    }
+                    if *old != def {
+                        *old = def;
+                    }
+                }
+                (None, Some(def)) => {
+                    defs.insert(name.to_string(), def);
+                    keys.added.push(s);
+                    w.present.push((reg, s));
+                    if let Some(ids) = self.ids[reg.index()].get_mut() {
+                        ids.insert(name.clone());
+                    }
+                }
+                (Some(_), None) => {
+                    defs.remove(&*name);
+                    keys.removed.push(s);
+                    w.present.push((reg, s));
+                    if let Some(ids) = self.ids[reg.index()].get_mut() {
+                        ids.remove(&name);
+                    }
+                }
+                (None, None) => {}
+            }
+            if matches!(reg, Registry::Quests | Registry::LootTables) {
+                w.unused.insert((reg, s));
+            }
+            if reg == Registry::LootTables {
+                w.tables.insert(s);
+            }
+        }
+    }
+
+    /// Resolves the entries of one ID in load order: each entry's diagnostics, and the ID's
+    /// definition in force (the one-ID view of `rustkeep_data::resolve::resolve`).
+    fn resolve_chain(&self, project: &Project, reg: Registry, s: Sym) -> (Vec<(EntryRef, Vec<Diagnostic>)>, Option<Def>) {
+        let Some(entries) = self.ix.chains.get(&(reg, s)) else { return (Vec::new(), None) };
+        let mut map = OneDef { key: self.ix.names.name(s), def: None };
+        let mut out = Vec::with_capacity(entries.len());
+        for &r in entries.as_slice() {
+            let Some(mi) = self.file_mod[r.file.0 as usize] else { continue };
+            let mut diags = Vec::new();
+            resolve_entry(project, mi, entry(&self.db.facts, r), r, &mut map, &mut diags, &self.db.facts);
+            out.push((r, diags));
+        }
+        (out, map.def)
+    }
+
+    /// The did-you-mean of every `overrides` without a target that is new or whose registry's IDs
+    /// changed.
+    fn missing_targets(&mut self, w: &Work) {
+        let refs: Vec<EntryRef> = self.sugg.missing.keys().copied().collect();
+        for r in refs {
+            let m = self.sugg.missing[&r].clone();
+            let changes = &w.keys[m.registry.index()];
+            let fresh = w.missing_new.contains(&r);
+            if !fresh && changes.is_empty() {
+                continue;
+            }
+            let word = self.ix.names.name(m.word).to_string();
+            let defs = &self.db.resolved.defs[m.registry.index()];
+            let pos = self.ix.pos(r);
+            let sug = if fresh {
+                suggest::missing_target(&self.ix, defs, r, &word)
+            } else {
+                let lost: Vec<Sym> = changes.removed.iter().chain(&changes.moved).copied().collect();
+                let gained: Vec<Sym> = changes
+                    .added
+                    .iter()
+                    .chain(&changes.moved)
+                    .copied()
+                    .filter(|s| defs.get(self.ix.names.name(*s)).and_then(|d| d.defined).is_some_and(|d| self.ix.pos(d) < pos))
+                    .collect();
+                suggest::revise(m.suggestion, &gained, &lost, &self.ix, &suggest::plain_rank(&word))
+                    .unwrap_or_else(|()| suggest::missing_target(&self.ix, defs, r, &word))
+            };
+            if fresh || sug != m.suggestion {
+                if let Some(mm) = self.sugg.missing.get_mut(&r) {
+                    mm.suggestion = sug;
+                }
+                let e = entry(&self.db.facts, r);
+                if let Some(ov) = &e.overrides {
+                    let d = override_missing_target(m.registry.noun(), ov, r.file, sug.map(|s| self.ix.names.name(s)));
+                    self.slots.replace(r.file, Slot::Resolve, r.index, d);
+                }
+            }
+        }
+    }
+
+    /// Finishes the files whose slots changed; returns how many lists changed.
+    fn finish(&mut self, project: &Project) -> usize {
+        let mut n = 0;
+        for (i, f) in self.slots.files.iter_mut().enumerate() {
+            if !f.dirty {
+                continue;
+            }
+            f.dirty = false;
+            let facts = self.db.facts[i].as_deref();
+            let broken = facts.is_some_and(|x| x.has_syntax_errors);
+            let mut diags: Vec<Diagnostic> = self.loading[i].clone();
+            diags.extend(facts.into_iter().flat_map(|x| x.diagnostics.iter().cloned()));
+            diags.extend(self.order_diags[i].iter().cloned());
+            for ((slot, _), list) in &f.slots {
+                if !(broken && slot.is_rule()) {
+                    diags.extend(list.iter().cloned());
+                }
+            }
+            let list = crate::finish_file(project, &self.levels, FileId(i as u32), facts, diags);
+            if *f.finished != list {
+                f.finished = Arc::new(list);
+                self.changed.push(FileId(i as u32));
+                n += 1;
+            }
+        }
+        n
+    }
+}

@@ -1,0 +1,414 @@
+//! The cross-file rules of an update, after resolve: loot tables (shapes, kinds, cycles, entry
+//! checks), usage (`quest-never-started`, `unused-loot-table`), references (`unknown-reference`,
+//! kinds, `unknown-tag`, with their did-you-means), `floor-without-exit` and `[balance]`; each
+//! runs only where the update's [`Work`] says something it depends on changed.
+
+use std::collections::BTreeSet;
+
+use rustkeep_data::db::TableKind;
+use rustkeep_data::diag::Diagnostic;
+use rustkeep_data::hash::{FxHashMap, FxHashSet};
+use rustkeep_data::lower::FileFacts;
+use rustkeep_data::project::Project;
+use rustkeep_data::resolve::{entry, resolve_balance};
+use rustkeep_data::source::FileId;
+use rustkeep_data::vocab::Registry;
+
+use super::index::Sym;
+use super::slots::Slot;
+use super::suggest;
+use super::tables::{KindChange, Shape, TableInfo};
+use super::{Incremental, Work};
+use crate::rules::{loot, references, scenario, usage, world};
+
+/// A reference (by index) and its diagnostics under the three rules about it.
+type RefDiagnostics = (usize, [Option<Diagnostic>; 3]);
+
+impl Incremental {
+    /// Shapes, kinds, cycles and entry checks of the loot tables the update touched.
+    pub(super) fn loot_tables(&mut self, w: &mut Work) {
+        let mut kind_roots: FxHashSet<Sym> = FxHashSet::default();
+        let mut cycle_nodes: FxHashSet<Sym> = FxHashSet::default();
+        let mut changes: Vec<KindChange> = Vec::new();
+        let mut touched: Vec<Sym> = w.tables.iter().copied().collect();
+        touched.sort_unstable();
+        for &s in &touched {
+            let current = self.db.resolved.defs[Registry::LootTables.index()].get(self.ix.names.name(s)).map(|d| d.current);
+            let shape = current.map(|r| Shape::of(&mut self.ix, entry(&self.db.facts, r)));
+            match (self.tables.info.get_mut(&s), shape) {
+                (Some(info), Some(shape)) => {
+                    if info.shape.direct != shape.direct || info.shape.nested != shape.nested {
+                        kind_roots.insert(s);
+                    }
+                    if info.shape.content != shape.content || info.shape.edges != shape.edges {
+                        self.loot_changes.tables.insert(self.ix.names.shared(s).clone());
+                    }
+                    if info.shape.edges != shape.edges {
+                        cycle_nodes.insert(s);
+                    }
+                    info.shape = shape;
+                }
+                (None, Some(shape)) => {
+                    self.loot_changes.tables.insert(self.ix.names.shared(s).clone());
+                    self.tables.info.insert(s, TableInfo { shape, dist: u32::MAX, kind: None });
+                    kind_roots.insert(s);
+                    cycle_nodes.insert(s);
+                    cycle_nodes.extend(self.ix.mentioned_by(s));
+                }
+                (Some(_), None) => {
+                    self.loot_changes.tables.insert(self.ix.names.shared(s).clone());
+                    if let Some(old) = self.tables.info.remove(&s) {
+                        if old.kind.is_some() {
+                            changes.push((s, old.kind, None));
+                        }
+                    }
+                    kind_roots.insert(s);
+                    cycle_nodes.insert(s);
+                    cycle_nodes.extend(self.ix.mentioned_by(s));
+                }
+                (None, None) => {}
+            }
+        }
+        changes.extend(self.tables.settle_kinds(&self.ix, &kind_roots));
+        for &(s, _, kind) in &changes {
+            self.loot_changes.tables.insert(self.ix.names.shared(s).clone());
+            let name = self.ix.names.name(s);
+            match kind {
+                Some(k) => {
+                    self.db.table_kinds.insert(name.to_string(), k);
+                }
+                None => {
+                    self.db.table_kinds.remove(name);
+                }
+            }
+            w.ref_syms.insert(s);
+        }
+
+        let names = &self.ix.names;
+        let (removed, added) = self.tables.update_cycles(&cycle_nodes, &|s| names.name(s).to_string());
+        for at in removed {
+            self.slots.set(at.file, Slot::Cycle, at.index, Vec::new());
+        }
+        let mut rebuild: BTreeSet<u32> = added.into_iter().collect();
+        for s in &touched {
+            if let Some(c) = self.tables.cycle_of.get(s) {
+                rebuild.insert(*c);
+            }
+        }
+        for c in rebuild {
+            self.cycle_diagnostic(c);
+        }
+
+        // Registered entries of the touched tables, of tables whose kind changed, and of the
+        // tables that nest those.
+        let mut recheck: BTreeSet<Sym> = touched.into_iter().collect();
+        for &(s, _, _) in &changes {
+            recheck.insert(s);
+            recheck.extend(self.ix.mentioned_by(s));
+        }
+        let kinds = &self.db.table_kinds;
+        let kind_of = |id: &str| kinds.get(id).copied();
+        for s in recheck {
+            let Some(def) = self.db.resolved.defs[Registry::LootTables.index()].get(self.ix.names.name(s)) else { continue };
+            for r in def.defined.into_iter().chain(def.overrides.iter().map(|o| o.0)) {
+                let mut out = Vec::new();
+                loot::check_entries(&kind_of, r.file, entry(&self.db.facts, r), &mut out);
+                self.slots.set(r.file, Slot::LootEntries, r.index, out);
+            }
+        }
+    }
+
+    /// Builds the diagnostic of one cycle where it belongs now.
+    fn cycle_diagnostic(&mut self, c: u32) {
+        let Some(cycle) = self.tables.cycles.get(&c) else { return };
+        let defs = &self.db.resolved.defs[Registry::LootTables.index()];
+        let members: FxHashSet<Sym> = cycle.members.iter().copied().collect();
+        let mut list = Vec::with_capacity(cycle.members.len());
+        for &m in &cycle.members {
+            let name = self.ix.names.name(m);
+            let Some(def) = defs.get(name) else { return };
+            let e = entry(&self.db.facts, def.current);
+            let edge = loot::nesting_edges(e)
+                .find(|t| self.ix.sym(&t.value).is_some_and(|ts| members.contains(&ts)))
+                .map(|t| (t.value.as_str(), def.current.file, &t.span));
+            list.push((name, edge));
+        }
+        let at = defs.get(self.ix.names.name(cycle.members[0])).map(|d| d.current);
+        let d = loot::cycle_diagnostic(&list);
+        let old = cycle.at;
+        if let Some(old) = old.filter(|o| Some(*o) != at) {
+            self.slots.set(old.file, Slot::Cycle, old.index, Vec::new());
+        }
+        if let Some(at) = at {
+            self.slots.set(at.file, Slot::Cycle, at.index, d.into_iter().collect());
+        }
+        if let Some(cycle) = self.tables.cycles.get_mut(&c) {
+            cycle.at = at;
+        }
+    }
+
+    /// `quest-never-started` and `unused-loot-table` where a definition or a count changed.
+    pub(super) fn usage(&mut self, w: &Work) {
+        let mut todo: BTreeSet<(Registry, Sym)> = w.unused.iter().copied().collect();
+        todo.extend(w.started_crossed.iter().map(|s| (Registry::Quests, *s)));
+        todo.extend(w.used_crossed.iter().map(|s| (Registry::LootTables, *s)));
+        // A table named without its namespace (`loot = "moth_loot"`) counts as a use of every
+        // table of that name (the batch rule's reading): when such a name crosses, so do they.
+        let tables = &self.db.resolved.defs[Registry::LootTables.index()];
+        for s in &w.used_crossed {
+            let bare = self.ix.names.name(*s);
+            if !bare.contains(':') {
+                for id in tables.keys().filter(|id| id.split_once(':').is_some_and(|(_, n)| n == bare)) {
+                    if let Some(t) = self.ix.sym(id) {
+                        todo.insert((Registry::LootTables, t));
+                    }
+                }
+            }
+        }
+        let bare_uses = |id: &str| id.split_once(':').and_then(|(_, n)| self.ix.sym(n)).map_or(0, |b| self.ix.syms[b as usize].used);
+        for (reg, s) in todo {
+            let name = self.ix.names.name(s);
+            let Some(def) = self.db.resolved.defs[reg.index()].get(name) else { continue };
+            let info = &self.ix.syms[s as usize];
+            let unused = match reg {
+                Registry::Quests => info.started == 0,
+                _ => info.used == 0 && bare_uses(name) == 0,
+            };
+            let d = if unused { usage::unused_entry(reg, name, def.current.file, entry(&self.db.facts, def.current)) } else { None };
+            self.slots.set(def.current.file, Slot::Unused, def.current.index, d.into_iter().collect());
+        }
+    }
+
+    /// Revises the did-you-mean of unknown references and tags, then checks again every
+    /// reference of the changed files and the references naming what changed.
+    pub(super) fn references(&mut self, w: &mut Work) {
+        for reg in Registry::ALL {
+            let changes = &w.keys[reg.index()];
+            if changes.added.is_empty() && changes.removed.is_empty() {
+                continue;
+            }
+            let cached: Vec<(Sym, Option<Sym>)> = self.sugg.refs.iter().filter(|((r, _), _)| *r == reg).map(|((_, s), sug)| (*s, *sug)).collect();
+            for (word, cur) in cached {
+                if self.ix.syms[word as usize].referrers.is_empty() {
+                    self.sugg.refs.remove(&(reg, word));
+                    continue;
+                }
+                let name = self.ix.names.name(word);
+                let defs = &self.db.resolved.defs[reg.index()];
+                let new = suggest::revise(cur, &changes.added, &changes.removed, &self.ix, &suggest::reference_rank(name))
+                    .unwrap_or_else(|()| suggest::unknown_reference(&self.ix, self.ids[reg.index()].get(), defs, name));
+                // A name without its namespace is checked again whenever the registry's IDs
+                // change: whether its fix is safe depends on how many mods have that name.
+                if new != cur || !name.contains(':') {
+                    self.sugg.refs.insert((reg, word), new);
+                    w.ref_syms.insert(word);
+                }
+            }
+        }
+        if !w.tags_crossed.is_empty() {
+            let mut added = Vec::new();
+            let mut removed = Vec::new();
+            for &t in &w.tags_crossed {
+                let name = self.ix.names.shared(t).clone();
+                if self.ix.syms[t as usize].carried > 0 {
+                    added.push(t);
+                    self.tags.insert(name);
+                } else {
+                    removed.push(t);
+                    self.tags.remove(&name);
+                }
+                w.ref_syms.insert(t);
+            }
+            let cached: Vec<(Sym, Option<Sym>)> = self.sugg.tags.iter().map(|(s, sug)| (*s, *sug)).collect();
+            for (word, cur) in cached {
+                if self.ix.syms[word as usize].referrers.is_empty() {
+                    self.sugg.tags.remove(&word);
+                    continue;
+                }
+                let name = self.ix.names.name(word);
+                let new =
+                    suggest::revise(cur, &added, &removed, &self.ix, &suggest::plain_rank(name)).unwrap_or_else(|()| suggest::unknown_tag(&self.ix, name));
+                if new != cur {
+                    self.sugg.tags.insert(word, new);
+                    w.ref_syms.insert(word);
+                }
+            }
+        }
+        for &(_, s) in &w.present {
+            w.ref_syms.insert(s);
+        }
+        let files = std::mem::take(&mut w.files);
+        self.check_files(&files);
+        w.files = files;
+        let mut others: BTreeSet<FileId> = BTreeSet::new();
+        for s in &w.ref_syms {
+            for (f, _) in self.ix.syms[*s as usize].referrers.as_slice() {
+                if !w.changed[f.0 as usize] {
+                    others.insert(*f);
+                }
+            }
+        }
+        for fid in others {
+            let hits: Vec<usize> = self.ix.ref_syms[fid.0 as usize].iter().enumerate().filter(|(_, s)| w.ref_syms.contains(s)).map(|(i, _)| i).collect();
+            for i in hits {
+                self.check_ref(fid, i);
+            }
+        }
+    }
+
+    /// The diagnostics of one reference under the three rules about it (table kind, registry,
+    /// tag), or `Err(())` when a did-you-mean it needs is not known yet.
+    fn ref_diagnostics(&self, fid: FileId, ff: &FileFacts, i: usize) -> Result<[Option<Diagnostic>; 3], ()> {
+        let Some(r) = ff.refs.get(i) else { return Ok([None, None, None]) };
+        // A scenario sees only the mods it loads: its own rule checks its IDs.
+        if ff.scenario.is_some() {
+            return Ok([None, None, None]);
+        }
+        let s = self.ix.ref_syms[fid.0 as usize][i];
+        let kinds = &self.db.table_kinds;
+        let kind_of = |id: &str| -> Option<TableKind> { kinds.get(id).copied() };
+        let used = loot::check_use(&kind_of, fid, r);
+        let names = &self.ix.names;
+        let cache = &self.sugg.refs;
+        let mut missing = false;
+        let reference = references::check(&self.db.resolved, fid, r, |reg| match cache.get(&(reg, s)) {
+            Some(sug) => sug.map(|x| names.name(x)),
+            None => {
+                missing = true;
+                None
+            }
+        });
+        let tag = if r.kind == rustkeep_data::vocab::RefKind::Tag && self.ix.syms[s as usize].carried == 0 {
+            match self.sugg.tags.get(&s) {
+                Some(sug) => Some(usage::unknown_tag(fid, r, sug.map(|x| self.ix.names.name(x)))),
+                None => return Err(()),
+            }
+        } else {
+            None
+        };
+        if missing {
+            return Err(());
+        }
+        Ok([used, reference, tag])
+    }
+
+    /// Finds the did-you-means one reference needs.
+    fn find_suggestions(&mut self, fid: FileId, ff: &FileFacts, i: usize) {
+        let Some(r) = ff.refs.get(i) else { return };
+        let s = self.ix.ref_syms[fid.0 as usize][i];
+        if let Some(reg) = r.kind.registry() {
+            if !self.sugg.refs.contains_key(&(reg, s)) {
+                let resolved = &self.db.resolved;
+                let sug = suggest::unknown_reference(&self.ix, self.ids[reg.index()].get(), &resolved.defs[reg.index()], &r.id);
+                self.sugg.refs.insert((reg, s), sug);
+            }
+        }
+        if r.kind == rustkeep_data::vocab::RefKind::Tag && !self.sugg.tags.contains_key(&s) {
+            let sug = suggest::unknown_tag(&self.ix, &r.id);
+            self.sugg.tags.insert(s, sug);
+        }
+    }
+
+    fn set_ref(&mut self, fid: FileId, i: usize, [used, reference, tag]: [Option<Diagnostic>; 3]) {
+        let i = i as u32;
+        self.slots.set(fid, Slot::LootUse, i, used.into_iter().collect());
+        self.slots.set(fid, Slot::Reference, i, reference.into_iter().collect());
+        self.slots.set(fid, Slot::Tag, i, tag.into_iter().collect());
+    }
+
+    /// Checks one reference again.
+    fn check_ref(&mut self, fid: FileId, i: usize) {
+        let Some(ff) = self.db.facts[fid.0 as usize].clone() else { return };
+        let diags = match self.ref_diagnostics(fid, &ff, i) {
+            Ok(d) => d,
+            Err(()) => {
+                self.find_suggestions(fid, &ff, i);
+                self.ref_diagnostics(fid, &ff, i).unwrap_or_default()
+            }
+        };
+        self.set_ref(fid, i, diags);
+    }
+
+    /// Checks every reference of some files again, the files spread over the cores (the first
+    /// analysis checks them all).
+    fn check_files(&mut self, files: &[FileId]) {
+        let this = &*self;
+        let results: Vec<(Vec<RefDiagnostics>, Vec<usize>)> =
+            rustkeep_data::par::par_map(files, if files.len() > 8 { crate::default_threads() } else { 1 }, |fid| {
+                let mut found = Vec::new();
+                let mut later = Vec::new();
+                if let Some(ff) = this.db.facts[fid.0 as usize].as_deref() {
+                    for i in 0..ff.refs.len() {
+                        match this.ref_diagnostics(*fid, ff, i) {
+                            Ok(d) if d.iter().all(Option::is_none) => {}
+                            Ok(d) => found.push((i, d)),
+                            Err(()) => later.push(i),
+                        }
+                    }
+                }
+                (found, later)
+            });
+        for (fid, (found, later)) in files.iter().zip(results) {
+            // The file's slots were emptied with its facts: only what is found goes in.
+            for (i, d) in found {
+                self.set_ref(*fid, i, d);
+            }
+            for i in later {
+                self.check_ref(*fid, i);
+            }
+        }
+    }
+
+    /// `floor-without-exit`: floors are few, so all of them again when a file with a floor or a
+    /// prefab changed.
+    pub(super) fn world(&mut self, project: &Project) {
+        let mut diags = Vec::new();
+        world::run(project, &self.db, &mut diags);
+        for f in std::mem::take(&mut self.world_files) {
+            self.slots.set(f, Slot::World, 0, Vec::new());
+        }
+        let mut by_file: FxHashMap<FileId, Vec<Diagnostic>> = FxHashMap::default();
+        for d in diags {
+            by_file.entry(d.loc.file).or_default().push(d);
+        }
+        for (f, list) in by_file {
+            self.world_files.push(f);
+            self.slots.set(f, Slot::World, 0, list);
+        }
+    }
+
+    /// The scenario files' checks against the mods they load.
+    pub(super) fn scenarios(&mut self, project: &Project) {
+        let mut diags = Vec::new();
+        scenario::run(project, &self.db, &mut diags);
+        for f in std::mem::take(&mut self.scenario_files) {
+            self.slots.set(f, Slot::Scenario, 0, Vec::new());
+        }
+        let mut by_file: FxHashMap<FileId, Vec<Diagnostic>> = FxHashMap::default();
+        for d in diags {
+            by_file.entry(d.loc.file).or_default().push(d);
+        }
+        for (f, list) in by_file {
+            self.scenario_files.push(f);
+            self.slots.set(f, Slot::Scenario, 0, list);
+        }
+    }
+
+    /// `[balance]` settings: few, so all of them again.
+    pub(super) fn balance(&mut self, project: &Project) {
+        let (balance, diags) = resolve_balance(project, &self.db.resolved.order, &self.db.facts);
+        self.loot_changes.balance = balance.luck_factor.to_bits() != self.db.resolved.balance.luck_factor.to_bits();
+        self.db.resolved.balance = balance;
+        for f in std::mem::take(&mut self.balance_files) {
+            self.slots.set(f, Slot::Balance, 0, Vec::new());
+        }
+        let mut by_file: FxHashMap<FileId, Vec<Diagnostic>> = FxHashMap::default();
+        for d in diags {
+            by_file.entry(d.loc.file).or_default().push(d);
+        }
+        for (f, list) in by_file {
+            self.balance_files.push(f);
+            self.slots.set(f, Slot::Balance, 0, list);
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! Where the cross-file diagnostics live between updates: every one sits in a slot of the file it
+//! is reported in, named by what produced it and the entry or reference it is about. A rule that
+//! runs again overwrites its slots; a file whose slots changed is finished again (lint levels,
+//! allow comments, order) and only then compared with what it showed before.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use rustkeep_data::diag::Diagnostic;
+use rustkeep_data::source::FileId;
+
+/// What produced a slot's diagnostics. The order is the order in which a fresh check gathers
+/// them, so that finished lists agree even where two diagnostics tie.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(super) enum Slot {
+    /// `override-conflict` of `[balance]` keys (index 0).
+    Balance,
+    /// Resolving an entry: namespaces, duplicates, overrides (by entry).
+    Resolve,
+    /// A reference that needs a table of the other kind (by reference).
+    LootUse,
+    /// The entries of a registered loot table (by entry).
+    LootEntries,
+    /// A nesting cycle, on its first table's entry in force (by entry).
+    Cycle,
+    /// `unknown-reference`, or an ID of the wrong registry (by reference).
+    Reference,
+    /// `quest-never-started` or `unused-loot-table` (by entry).
+    Unused,
+    /// `unknown-tag` (by reference).
+    Tag,
+    /// `floor-without-exit` of the floors reported in the file (index 0).
+    World,
+    /// The checks of a scenario file against the mods it loads (index 0).
+    Scenario,
+}
+
+impl Slot {
+    /// Whether the diagnostics come from a rule (dropped for a file that does not parse) rather
+    /// than from resolving (kept).
+    pub fn is_rule(self) -> bool {
+        !matches!(self, Slot::Balance | Slot::Resolve)
+    }
+}
+
+/// One file's slots and its finished list.
+#[derive(Debug, Default)]
+pub(super) struct FileSlots {
+    pub slots: BTreeMap<(Slot, u32), Vec<Diagnostic>>,
+    /// The file's diagnostics after lint levels, allow comments, sorting and deduplication.
+    pub finished: Arc<Vec<Diagnostic>>,
+    pub dirty: bool,
+}
+
+#[derive(Debug, Default)]
+pub(super) struct Slots {
+    pub files: Vec<FileSlots>,
+}
+
+impl Slots {
+    pub fn new(files: usize) -> Slots {
+        Slots { files: (0..files).map(|_| FileSlots { dirty: true, ..FileSlots::default() }).collect() }
+    }
+
+    /// Replaces a slot's diagnostics; marks the file for finishing when they differ.
+    pub fn set(&mut self, file: FileId, slot: Slot, index: u32, diags: Vec<Diagnostic>) {
+        let Some(f) = self.files.get_mut(file.0 as usize) else { return };
+        let key = (slot, index);
+        if diags.is_empty() {
+            if f.slots.remove(&key).is_some() {
+                f.dirty = true;
+            }
+            return;
+        }
+        match f.slots.get_mut(&key) {
+            Some(old) if *old == diags => {}
+            Some(old) => {
+                *old = diags;
+                f.dirty = true;
+            }
+            None => {
+                f.slots.insert(key, diags);
+                f.dirty = true;
+            }
+        }
+    }
+
+    /// Replaces the diagnostic of one code in a slot (the others stay).
+    pub fn replace(&mut self, file: FileId, slot: Slot, index: u32, d: Diagnostic) {
+        let Some(f) = self.files.get_mut(file.0 as usize) else { return };
+        let Some(list) = f.slots.get_mut(&(slot, index)) else { return };
+        if let Some(old) = list.iter_mut().find(|x| x.code == d.code) {
+            if *old != d {
+                *old = d;
+                f.dirty = true;
+            }
+        }
+    }
+
+    /// Empties every slot of a file (its facts changed; every producer runs again for it).
+    pub fn clear_file(&mut self, file: FileId) {
+        if let Some(f) = self.files.get_mut(file.0 as usize) {
+            f.slots.clear();
+            f.dirty = true;
+        }
+    }
+}
