@@ -25,6 +25,7 @@ pub mod ids;
 pub mod outline;
 pub mod publish;
 pub mod server;
+pub mod setup;
 pub mod state;
 pub mod stdio;
 pub mod uri;

@@ -33,12 +33,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use rustkeep_data::text::Encoding;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
+pub use crate::setup::{capabilities, negotiate, roots};
+
 use crate::handlers;
+
 use crate::lsp::*;
 use crate::publish::{Batch, Publisher};
 use crate::state::{Phases, Refreshed, State};
@@ -373,53 +375,6 @@ async fn publish_loop(shared: Arc<Shared>, client: Client, mut rx: UnboundedRece
             }
         }
     }
-}
-
-/// The encoding to use: UTF-8 if the client offers it, else UTF-16 (docs/editors/lsp.md).
-pub fn negotiate(params: &InitializeParams) -> Encoding {
-    let offered = params.capabilities.general.as_ref().and_then(|g| g.position_encodings.as_ref());
-    if offered.is_some_and(|v| v.contains(&PositionEncodingKind::UTF8)) {
-        Encoding::Utf8
-    } else {
-        Encoding::Utf16
-    }
-}
-
-/// The workspace folders (or the deprecated root URI).
-#[allow(deprecated)]
-pub fn roots(params: &InitializeParams) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    if let Some(WorkspaceFolders::WorkspaceFolderList(list)) = &params.workspace_folders_initialize_params.workspace_folders {
-        out.extend(list.iter().filter_map(|f| uri::to_path(&f.uri)));
-    }
-    if out.is_empty() {
-        if let Some(u) = &params.root_uri {
-            out.extend(uri::to_path(u));
-        }
-    }
-    out
-}
-
-pub fn capabilities(enc: Encoding) -> ServerCapabilities {
-    let legend = handlers::semantic_tokens::legend();
-    serde_json::from_value(serde_json::json!({
-        "positionEncoding": if enc == Encoding::Utf8 { "utf-8" } else { "utf-16" },
-        "textDocumentSync": { "openClose": true, "change": 2, "save": { "includeText": false } },
-        "completionProvider": { "triggerCharacters": ["[", "\"", "=", " ", ",", "{", ":"] },
-        "hoverProvider": true,
-        "definitionProvider": true,
-        "referencesProvider": true,
-        "documentHighlightProvider": true,
-        "renameProvider": { "prepareProvider": true },
-        "codeActionProvider": { "codeActionKinds": ["quickfix", "refactor.rewrite"] },
-        "documentSymbolProvider": true,
-        "workspaceSymbolProvider": true,
-        "inlayHintProvider": true,
-        "semanticTokensProvider": { "legend": legend, "full": true },
-        "documentFormattingProvider": true,
-        "documentRangeFormattingProvider": true,
-    }))
-    .expect("the capability literal matches the LSP schema")
 }
 
 impl Backend {

@@ -48,8 +48,8 @@ fn a_reference_to_a_core_entry_offers_a_copy_as_override_that_checks_clean() {
     // The mod loads the copy and is clean; the entry in force is the mod's.
     f.state.disk_changed(std::slice::from_ref(&path));
     f.state.refresh();
-    assert_eq!(f.state.analysis.diagnostics, vec![], "the copy checks clean");
-    let def = f.state.analysis.db.resolved.get(Registry::LootTables, "core:rat_loot").expect("the table exists");
+    assert_eq!(f.state.analysis().all_diagnostics(&f.state.project), vec![], "the copy checks clean");
+    let def = f.state.db().resolved.get(Registry::LootTables, "core:rat_loot").expect("the table exists");
     assert_eq!(f.state.project.mods[def.mod_idx].id, "testmod");
     // Done once: no second copy is offered for the same entry.
     assert!(override_action(&f, &p.text_document.uri, p.position).is_none());

@@ -6,7 +6,7 @@ use rustkeep_data::model::Reference;
 use rustkeep_data::project::Project;
 use rustkeep_data::resolve::Resolved;
 use rustkeep_data::source::FileId;
-use rustkeep_data::suggest::{Closeness, Matcher};
+use rustkeep_data::suggest::{self as did_you_mean, Closeness, Matcher};
 use rustkeep_data::vocab::{namespace_of, RefKind, Registry};
 
 use rustkeep_data::db::Database;
@@ -39,7 +39,7 @@ pub fn check<'a>(resolved: &Resolved, file: FileId, r: &Reference, suggest: impl
     if !r.id.contains(':') {
         // A name without its namespace: the ID of that name is meant (`suggest` finds it).
         let ids = resolved.defs[registry.index()].keys().map(String::as_str);
-        return Some(suggest::namespace_missing(loc, &r.id, &format!("{} ID", describe(r.kind)), suggest(registry), ids));
+        return Some(did_you_mean::namespace_missing(loc, &r.id, &format!("{} ID", describe(r.kind)), suggest(registry), ids));
     }
     if let Some(other) = Registry::ALL.into_iter().find(|o| resolved.get(*o, &r.id).is_some()) {
         let msg =
@@ -53,7 +53,7 @@ pub fn check<'a>(resolved: &Resolved, file: FileId, r: &Reference, suggest: impl
     }
     let mut d = Diagnostic::new(Code::UnknownReference, loc, msg);
     if let Some(s) = sug {
-        d = d.with_fix(format!("replace with `{s}`"), toml_string(s), suggest::judge_id(&r.id, s));
+        d = d.with_fix(format!("replace with `{s}`"), toml_string(s), did_you_mean::judge_id(&r.id, s));
     }
     Some(d)
 }
@@ -63,7 +63,7 @@ pub fn check<'a>(resolved: &Resolved, file: FileId, r: &Reference, suggest: impl
 pub fn closeness(m: &Matcher, id: &str, candidate: &str) -> Option<(bool, Closeness)> {
     if !id.contains(':') {
         // A name without its namespace is compared with the candidates' names.
-        return suggest::name_closeness(m, id, candidate).map(|c| (false, c));
+        return did_you_mean::name_closeness(m, id, candidate).map(|c| (false, c));
     }
     m.closeness(candidate).map(|c| (namespace_of(candidate) != namespace_of(id), c))
 }

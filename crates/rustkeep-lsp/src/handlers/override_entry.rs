@@ -22,7 +22,7 @@ pub fn target_file(root: &Path, id: &str) -> PathBuf {
 pub fn actions(state: &State, fid: FileId, offset: usize) -> Vec<CodeAction> {
     let Some(o) = ids::at(state, fid, offset) else { return Vec::new() };
     let Sym::Id(registry) = o.sym else { return Vec::new() };
-    let db = &state.analysis.db;
+    let db = state.db();
     let Some(def) = db.resolved.get(registry, &o.name) else { return Vec::new() };
     let e = db.entry(def.current);
     let source = state.project.file(e.file);
