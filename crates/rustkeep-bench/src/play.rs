@@ -4,9 +4,9 @@
 //!
 //! The game wraps every frame in the synchronized-update sequences (`CSI ?2026h` … `CSI ?2026l`),
 //! so the end of a frame is exact: the time is taken from writing the key to reading the closing
-//! sequence of the first frame that draws something (the game also redraws, unchanged, while it
-//! waits for keys; such a frame is the two sequences alone and is not counted). The key is `.`
-//! (wait): a whole turn, in which every enemy acts, then the frame.
+//! sequence of the first frame that draws something (a frame that changes nothing is the two
+//! sequences alone and is not counted). The key is `.` (wait): a whole turn, in which every enemy
+//! acts, then the frame.
 
 use std::io::{Read, Write};
 use std::path::Path;

@@ -127,41 +127,78 @@ pub struct Report {
 
 /// Fights `runs` times, spread over the available threads.
 pub fn run(w: &World, lineup: &Lineup, runs: u64, seed: u64, max_rounds: u32) -> Report {
-    let fights: Vec<Fight> = (0..runs).into_par_iter().map(|i| fight(w, lineup, seed, i, max_rounds)).collect();
-    Report::of(&fights, seed, max_rounds)
+    // Each worker adds its fights up on its own and the partial reports are merged: everything a
+    // report holds is a count, a sum or a sorted list, so the result does not depend on how the
+    // fights were split, and the adding-up runs on every core too.
+    let mut r = (0..runs)
+        .into_par_iter()
+        .fold(
+            || Report::empty(seed, max_rounds),
+            |mut r, i| {
+                r.add(&fight(w, lineup, seed, i, max_rounds));
+                r
+            },
+        )
+        .reduce(|| Report::empty(seed, max_rounds), Report::merge);
+    r.sort();
+    r
 }
 
 impl Report {
-    /// Aggregates fights in their index order.
+    /// Aggregates fights.
     pub fn of(fights: &[Fight], seed: u64, max_rounds: u32) -> Report {
-        let mut r = Report {
-            runs: fights.len() as u64,
-            seed,
-            max_rounds,
-            wins: 0,
-            losses: 0,
-            draws: 0,
-            rounds: Vec::with_capacity(fights.len()),
-            health_left: Vec::new(),
-            loot: BTreeMap::new(),
-        };
+        let mut r = Report::empty(seed, max_rounds);
+        r.rounds.reserve(fights.len());
         for f in fights {
-            match f.outcome {
-                Outcome::Win => {
-                    r.wins += 1;
-                    r.health_left.push(f.health_left);
-                }
-                Outcome::Loss => r.losses += 1,
-                Outcome::Draw => r.draws += 1,
+            r.add(f);
+        }
+        r.sort();
+        r
+    }
+
+    fn empty(seed: u64, max_rounds: u32) -> Report {
+        Report { runs: 0, seed, max_rounds, wins: 0, losses: 0, draws: 0, rounds: Vec::new(), health_left: Vec::new(), loot: BTreeMap::new() }
+    }
+
+    /// Counts one fight in (the lists are sorted by [`Report::sort`] at the end).
+    fn add(&mut self, f: &Fight) {
+        self.runs += 1;
+        match f.outcome {
+            Outcome::Win => {
+                self.wins += 1;
+                self.health_left.push(f.health_left);
             }
-            r.rounds.push(f.rounds);
-            for (item, n) in &f.loot {
-                *r.loot.entry(item.clone()).or_insert(0) += n;
+            Outcome::Loss => self.losses += 1,
+            Outcome::Draw => self.draws += 1,
+        }
+        self.rounds.push(f.rounds);
+        for (item, n) in &f.loot {
+            match self.loot.get_mut(item.as_str()) {
+                Some(total) => *total += n,
+                None => {
+                    self.loot.insert(item.clone(), *n);
+                }
             }
         }
-        r.rounds.sort_unstable();
-        r.health_left.sort_unstable();
-        r
+    }
+
+    /// Two partial reports of the same batch as one.
+    fn merge(mut self, other: Report) -> Report {
+        self.runs += other.runs;
+        self.wins += other.wins;
+        self.losses += other.losses;
+        self.draws += other.draws;
+        self.rounds.extend(other.rounds);
+        self.health_left.extend(other.health_left);
+        for (item, n) in other.loot {
+            *self.loot.entry(item).or_insert(0) += n;
+        }
+        self
+    }
+
+    fn sort(&mut self) {
+        self.rounds.sort_unstable();
+        self.health_left.sort_unstable();
     }
 
     pub fn win_rate(&self) -> f64 {
