@@ -127,7 +127,7 @@ fn exit_codes_follow_errors_warnings_and_usage() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The JSON contract of SPEC §6.1
+// The JSON contract of docs/cli.md, "check --format json"
 
 #[test]
 fn json_output_has_exactly_the_shape_of_the_spec() {

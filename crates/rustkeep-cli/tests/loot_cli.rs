@@ -1,4 +1,4 @@
-//! End-to-end tests of `rustkeep loot`: the real binary, the JSON shape of SPEC §6.2, exit codes,
+//! End-to-end tests of `rustkeep loot`: the real binary, the JSON shape of docs/cli.md, exit codes,
 //! mod loading and the SVG plot.
 
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
-//! Crash-safe saves in `rustkeep play` (SPEC §7: "written atomically (temporary file, then
-//! rename)"): a process that dies mid-save leaves the previous save intact, leftovers of such a
+//! Crash-safe saves in `rustkeep play` (docs/engine.md, "Saves": written atomically, a temporary
+//! file, then a rename): a process that dies mid-save leaves the previous save intact, leftovers of such a
 //! crash do not disturb later saves, and a corrupt or truncated save is refused with a clear error
 //! and changes nothing — neither the running game nor the file.
 

@@ -1,4 +1,4 @@
-//! Loot tables (SPEC §4, §6.2): hand-computed exact chances, golden rolls, refusals, depth, and
+//! Loot tables (docs/loot.md, docs/cli.md): hand-computed exact chances, golden rolls, refusals, depth, and
 //! the agreement of the exact analyzer with sampled rolls.
 
 use std::collections::HashMap;
@@ -551,7 +551,7 @@ fn bundled_core_tables_all_evaluate() {
             }
         }
     }
-    // core:floor_3_table (SPEC §4): the boss blade is guaranteed.
+    // core:floor_3_table (docs/loot.md): the boss blade is guaranteed.
     let r = db.analyze("core:floor_3_table", 0.0).expect("analyzes");
     close(drop(&r, "core:boss_blade").p_any, 1.0);
     // The iron sword: 3/34 per roll, rolls 1-3 → 1 − ⅓(x + x² + x³), x = 31/34.
