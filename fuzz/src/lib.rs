@@ -103,7 +103,7 @@ fn check_analysis(p: &Project, a: &Analysis, loot_luck: f64) {
             assert!(f.text.is_char_boundary(fix.span.start) && f.text.is_char_boundary(fix.span.end), "fix span {:?} splits a character", fix.span);
         }
     }
-    let _ = rustkeep_check::fix::apply(p, &a.diagnostics);
+    let _ = rustkeep_check::fix::apply(p, &a.diagnostics, rustkeep_check::fix::Which::All);
     check_loot(a, loot_luck, 1);
 }
 
