@@ -6,24 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use rustkeep_testutil::ensure_file_contents;
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("rustkeep-base-game-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("the temp folder is writable");
-        TempDir(dir.canonicalize().expect("the temp folder exists"))
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use rustkeep_testutil::{ensure_file_contents, TempDir};
 
 fn run(cwd: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).current_dir(cwd).env("NO_COLOR", "1").output().expect("the rustkeep binary runs")

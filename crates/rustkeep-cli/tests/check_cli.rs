@@ -4,50 +4,11 @@
 //! Snapshots live in `tests/snapshots/`. When an output changes on purpose, regenerate them with
 //! `cargo xtask update` (or this test with `UPDATE_EXPECT=1`) and review the diff.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
-use rustkeep_testutil::{copy_dir, ensure_file_contents, repo_root};
+use rustkeep_testutil::{copy_dir, ensure_file_contents, repo_root, TempDir};
 use serde_json::Value;
-
-/// A fresh temporary folder, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("rustkeep-cli-{}-{name}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("the temp folder is writable");
-        TempDir(dir.canonicalize().expect("the temp folder exists"))
-    }
-
-    /// A temporary copy of a folder of the repository (`tests/fixtures/x`, `examples/x`).
-    fn copy_of(rel: &str) -> TempDir {
-        let t = TempDir::new(&rel.replace('/', "_"));
-        copy_dir(&repo_root().join(rel), &t.0);
-        t
-    }
-
-    fn path(&self, rel: &str) -> PathBuf {
-        self.0.join(rel)
-    }
-    fn read(&self, rel: &str) -> String {
-        std::fs::read_to_string(self.path(rel)).expect("the file exists")
-    }
-    fn write(&self, rel: &str, text: &str) {
-        let p = self.path(rel);
-        std::fs::create_dir_all(p.parent().expect("files have a parent")).expect("folders can be created");
-        std::fs::write(p, text).expect("files can be written");
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Runs `rustkeep ARGS` in `cwd`.
 fn run(cwd: &Path, args: &[&str]) -> Output {

@@ -6,33 +6,12 @@
 
 use std::collections::BTreeSet;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use rustkeep_data::text::Encoding;
+use rustkeep_testutil::TempDir;
 use serde_json::Value;
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("rustkeep-discovery-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("the temp folder is writable");
-        TempDir(dir.canonicalize().expect("the temp folder exists"))
-    }
-    fn write(&self, rel: &str, text: &str) {
-        let p = self.0.join(rel);
-        std::fs::create_dir_all(p.parent().expect("files have a parent")).expect("folders can be created");
-        std::fs::write(p, text).expect("files can be written");
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// A mod `id` whose every entry names it: a creature with a trigger (a node of the trigger graph),
 /// a loot table nothing uses (a warning of `check`, and a table for `loot`).

@@ -13,10 +13,10 @@
 //! `rustkeep simulate` a scenario of it; the arena page must run `rustkeep arena` on the
 //! scenarios it writes. The test fails if a page stops doing any of them.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use rustkeep_testutil::{repo_path, repo_root, tools};
+use rustkeep_testutil::{repo_path, repo_root, tools, TempDir};
 
 #[derive(Debug)]
 enum Block {
@@ -106,23 +106,6 @@ fn expected_exit(comment: Option<&str>) -> i32 {
             .and_then(|n| n.parse().ok())
             .unwrap_or_else(|| panic!("`exit code` without a number in `# {comment}`")),
         None => 0,
-    }
-}
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("rustkeep-docs-commands-{}-{tag}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create the temp folder");
-        TempDir(dir.canonicalize().expect("the temp folder exists"))
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 

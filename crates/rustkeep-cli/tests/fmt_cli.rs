@@ -1,56 +1,9 @@
 //! End-to-end tests of `rustkeep fmt` (and of `check --fix` keeping formatted files formatted):
 //! the real binary on temporary mods.
 
-use std::path::{Path, PathBuf};
+use rustkeep_testutil::TempDir;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
-
-/// A fresh temporary folder, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("rustkeep-fmt-cli-{}-{name}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("the temp folder is writable");
-        TempDir(dir.canonicalize().expect("the temp folder exists"))
-    }
-
-    fn path(&self, rel: &str) -> PathBuf {
-        self.0.join(rel)
-    }
-    fn read(&self, rel: &str) -> String {
-        std::fs::read_to_string(self.path(rel)).expect("the file exists")
-    }
-    fn write(&self, rel: &str, text: &str) {
-        let p = self.path(rel);
-        std::fs::create_dir_all(p.parent().expect("files have a parent")).expect("folders can be created");
-        std::fs::write(p, text).expect("files can be written");
-    }
-    /// Every file name in the tree (to find stray temporary files).
-    fn names(&self) -> Vec<String> {
-        fn walk(d: &Path, out: &mut Vec<String>) {
-            for e in std::fs::read_dir(d).unwrap().flatten() {
-                if e.path().is_dir() {
-                    walk(&e.path(), out);
-                } else {
-                    out.push(e.file_name().to_string_lossy().into_owned());
-                }
-            }
-        }
-        let mut out = Vec::new();
-        walk(&self.0, &mut out);
-        out.sort();
-        out
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn rustkeep(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).current_dir(dir).env("NO_COLOR", "1").output().expect("rustkeep runs")

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use rustkeep_testutil::{ensure_folder_contents, repo_path, require};
+use rustkeep_testutil::{ensure_folder_contents, repo_path, require, TempDir};
 
 /// Each shell of `rustkeep completions`, with the file its script is committed as (the name the
 /// shell's completion folder expects).
@@ -22,24 +22,6 @@ fn rustkeep(args: &[&str]) -> Output {
 
 fn stdout(args: &[&str]) -> String {
     String::from_utf8(rustkeep(args).stdout).expect("UTF-8 output")
-}
-
-/// A fresh temporary folder, removed at the end of the test.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("rustkeep-assets-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create a temp folder");
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 #[test]

@@ -10,30 +10,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Mutex;
 
-use rustkeep_testutil::{repo_path, require, tools};
+use rustkeep_testutil::{repo_path, require, tools, TempDir};
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Environment variables for the script, or `key=value` lines it should say.
 type Env<'a> = &'a [(&'a str, &'a str)];
-
-/// A fresh temporary folder, removed at the end of the test.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("rustkeep-install-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create a temp folder");
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// The script with `env` and nothing of the surrounding CI (a run of these tests inside GitHub
 /// Actions must not write to the job's real PATH or outputs).

@@ -1,36 +1,11 @@
 //! End-to-end tests of `rustkeep loot`: the real binary, the JSON shape of docs/cli.md, exit codes,
 //! mod loading and the SVG plot.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
+use rustkeep_testutil::TempDir;
 use serde_json::Value;
-
-/// A fresh temporary folder, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("rustkeep-loot-{}-{name}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("the temp folder is writable");
-        TempDir(dir.canonicalize().expect("the temp folder exists"))
-    }
-
-    fn write(&self, rel: &str, text: &str) {
-        let p = self.0.join(rel);
-        std::fs::create_dir_all(p.parent().expect("files have a parent")).expect("folders can be created");
-        std::fs::write(p, text).expect("files can be written");
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn run(cwd: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).current_dir(cwd).env("NO_COLOR", "1").output().expect("the rustkeep binary runs")

@@ -11,11 +11,16 @@
 //!   Node, Graphviz, Python packages, the shared corpus) says SKIPPED and returns when it is
 //!   missing, but fails when `RUSTKEEP_REQUIRE_TOOLS=1` is set (`.ci/run` sets it), so that CI
 //!   cannot pass a test that did not run.
+//! - [`TempDir`]: a fresh folder for one test, removed when dropped.
 //! - [`modpack`]: a generated multi-mod workspace and random edits of it, for the differential
 //!   tests of incremental checking.
+
 #![forbid(unsafe_code)]
 
 pub mod modpack;
+mod temp;
+
+pub use temp::TempDir;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
