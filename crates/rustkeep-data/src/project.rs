@@ -351,7 +351,7 @@ pub fn mod_files(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
 }
 
 /// Folders discovery never enters: hidden ones and build output.
-fn skipped_folder(name: &str) -> bool {
+pub fn skipped_folder(name: &str) -> bool {
     name.starts_with('.') || name == "target" || name == "node_modules"
 }
 

@@ -24,9 +24,12 @@ pub struct LineCol {
     pub col: u32,
 }
 
+/// Where each line starts. Offsets are kept as `u32` (half the memory of `usize`, and every
+/// file's index is kept): a text longer than 4 GiB has its lines indexed up to there, and later
+/// offsets count as the last indexed line (such a file is refused long before as data).
 #[derive(Clone, Debug)]
 pub struct LineIndex {
-    line_starts: Vec<usize>,
+    line_starts: Vec<u32>,
     len: usize,
 }
 
@@ -38,11 +41,15 @@ impl LineIndex {
         let mut line_starts = Vec::with_capacity(text.len() / 32 + 1);
         line_starts.push(0);
         let bytes = text.as_bytes();
-        for (i, &b) in bytes.iter().enumerate() {
-            if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
-                line_starts.push(i + 1);
+        for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+            if bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n') {
+                match u32::try_from(i + 1) {
+                    Ok(start) => line_starts.push(start),
+                    Err(_) => break,
+                }
             }
         }
+        line_starts.shrink_to_fit();
         LineIndex { line_starts, len: text.len() }
     }
 
@@ -50,16 +57,21 @@ impl LineIndex {
         self.line_starts.len()
     }
 
+    /// The start of a zero-based line.
+    fn start(&self, line: usize) -> Option<usize> {
+        self.line_starts.get(line).map(|&s| s as usize)
+    }
+
     /// The zero-based line holding `offset`.
     pub fn line_of(&self, offset: usize) -> usize {
         let offset = offset.min(self.len);
-        self.line_starts.partition_point(|&s| s <= offset) - 1
+        self.line_starts.partition_point(|&s| s as usize <= offset) - 1
     }
 
     /// Byte range of a zero-based line, without its line end.
     pub fn line_span(&self, text: &str, line: usize) -> Span {
-        let start = self.line_starts.get(line).copied().unwrap_or(self.len);
-        let mut end = self.line_starts.get(line + 1).copied().unwrap_or(self.len);
+        let start = self.start(line).unwrap_or(self.len);
+        let mut end = self.start(line + 1).unwrap_or(self.len);
         let bytes = text.as_bytes();
         if end > start && bytes.get(end - 1) == Some(&b'\n') {
             end -= 1;

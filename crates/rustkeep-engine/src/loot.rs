@@ -35,6 +35,8 @@ mod exact;
 mod roll;
 mod sample;
 
+pub use exact::KeptStats;
+
 /// The most weighted draws (plus guaranteed entries) one evaluation may make, nested tables and
 /// affix tables included.
 pub const MAX_DRAWS: u64 = 1 << 24;
@@ -162,9 +164,10 @@ impl Scratch {
 pub struct LootDb {
     tables: Vec<Table>,
     index: HashMap<String, u32>,
-    /// Item IDs in ID order (index = item number).
+    /// Item IDs by item number: in ID order, or in a [`KeptStats`]'s numbering for a database
+    /// compiled with one.
     items: Vec<Arc<str>>,
-    /// Affix IDs in ID order.
+    /// Affix IDs by affix number, the same way.
     affixes: Vec<Arc<str>>,
     luck_factor: f64,
 }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use rustkeep_data::db::Database;
 use rustkeep_data::diag::Diagnostic;
 use rustkeep_data::project::Project;
-use rustkeep_engine::loot::{ItemDrop, LootDb, LootError, LootReport, Scratch};
+use rustkeep_engine::loot::{ItemDrop, KeptStats, LootDb, LootError, LootReport, Scratch};
 use rustkeep_engine::rng::Rng;
 
 const MANIFEST: &str = "[mod]\nid = \"t\"\nname = \"Test\"\nversion = \"0.1.0\"\n";
@@ -576,4 +576,55 @@ fn analyze_all_equals_table_by_table() {
             }
         }
     }
+}
+
+/// Statistics kept across analyses ([`KeptStats`]) give what a fresh analysis gives while the
+/// tables change: an edit deep in a chain, a table shared by two roots analysed in turn (the one
+/// analysed second must not reuse statistics made from the shared table's old version), a kind
+/// change, and tables compiled on their own ([`LootDb::of_tables`]).
+#[test]
+fn kept_statistics_equal_a_fresh_analysis_through_edits() {
+    let version = |affix_weight: u32, deep_weight: u32, deep_item: &str| {
+        format!(
+            r#"
+[[loot_tables]]
+id = "t:affixes"
+entries = [ {{ affix = "t:fire", weight = {affix_weight} }}, {{ affix = "t:ice", weight = 1 }} ]
+
+[[loot_tables]]
+id = "t:deep"
+rolls = "0-2"
+entries = [ {{ item = "{deep_item}", weight = {deep_weight} }}, {{ nothing = true, weight = 2 }} ]
+
+[[loot_tables]]
+id = "t:mid"
+rolls = "1-3"
+entries = [ {{ table = "t:deep", weight = 2 }}, {{ item = "t:sword", weight = 1, affixes = "t:affixes" }} ]
+
+[[loot_tables]]
+id = "t:top"
+entries = [ {{ table = "t:mid", weight = 1 }}, {{ item = "t:gold", weight = 1, count = "0-3" }}, {{ item = "t:ring", guaranteed = true, affixes = "t:affixes" }} ]
+
+[[loot_tables]]
+id = "t:other"
+entries = [ {{ item = "t:gem", weight = 1, affixes = "t:affixes" }}, {{ nothing = true, weight = 1 }} ]
+"#
+        )
+    };
+    let mut kept = KeptStats::default();
+    let steps = [(1, 1, "t:potion"), (1, 5, "t:potion"), (3, 5, "t:potion"), (3, 5, "t:coin"), (1, 1, "t:potion"), (1, 1, "t:potion")];
+    for (step, &(aw, dw, item)) in steps.iter().enumerate() {
+        let (data, whole) = build(&version(aw, dw, item));
+        // `t:other` first: it recomputes the shared affix table after its edit; `t:top` then
+        // must see that its own statistics were made from the old affix table.
+        for root in ["t:other", "t:top", "t:mid", "t:deep", "t:affixes"] {
+            let reached: Vec<&str> = ["t:affixes", "t:deep", "t:mid", "t:top", "t:other"].to_vec();
+            let part = LootDb::of_tables(&data, &reached, &mut kept);
+            assert_eq!(part.analyze_kept(root, 0.0, &mut kept), whole.analyze(root, 0.0), "step {step}: `{root}`");
+        }
+    }
+    // Luck changes every number: nothing kept is reused.
+    let (data, whole) = build(&version(1, 1, "t:potion"));
+    let part = LootDb::of_tables(&data, &["t:affixes", "t:deep", "t:mid", "t:top"], &mut kept);
+    assert_eq!(part.analyze_kept("t:top", 4.0, &mut kept), whole.analyze("t:top", 4.0));
 }

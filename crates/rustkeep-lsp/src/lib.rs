@@ -6,7 +6,8 @@
 //! - [`publish`]: what is published when: batches tagged with revisions, never going backwards.
 //! - [`state`]: the workspace as the server sees it: open buffers, the loaded project, per-file
 //!   cached facts, the incremental analysis, the negotiated position encoding, URIs ↔ files;
-//!   [`outline`]: what is kept of the files that are not open.
+//!   [`outline`]: what is kept of the files that are not open; [`disk`]: the files on disk at
+//!   the last load, so that a rescan without a file watcher reads only what changed.
 //! - [`context`]: a tolerant scanner that tells what the cursor is on while the buffer is being typed.
 //! - [`ids`]: every place that defines or names an ID or tag (definition, references, rename, tokens).
 //! - [`handlers`]: one file per LSP method, each a plain function `(&State, params) -> result`, so
@@ -20,6 +21,7 @@
 
 pub mod context;
 pub mod core_files;
+pub mod disk;
 pub mod handlers;
 pub mod ids;
 pub mod outline;

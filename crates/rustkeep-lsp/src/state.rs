@@ -15,6 +15,9 @@
 //! affect, and only the files whose diagnostics changed are converted for the client. Edits to
 //! manifests, workspace files, or files the project does not know yet reload the project from
 //! disk with the open buffers as overlay; facts of files whose text did not change are reused.
+//! A rescan (a save or an open, when the client cannot watch files) compares the files on disk
+//! with their stamps at the last load and reloads only when files were added, removed or renamed
+//! or a manifest or workspace file changed; changed data files are taken like edits.
 //! Files that are not open keep only their outline ([`crate::outline`]).
 
 use std::collections::{BTreeSet, HashMap};
@@ -29,8 +32,9 @@ use rustkeep_data::lower::FileFacts;
 use rustkeep_data::project::{load, Overlay, Project, CORE_PREFIX};
 use rustkeep_data::source::{FileId, FileKind, SourceFile};
 use rustkeep_data::text::{Encoding, LineCol, LineIndex, Span};
-use rustkeep_engine::loot::{LootError, LootReport};
+use rustkeep_engine::loot::{KeptStats, LootError, LootReport};
 
+use crate::disk::{Rescan, Snapshot};
 use crate::lsp;
 use crate::publish::{Batch, FileDiagnostics, Publication, Publisher};
 use crate::uri;
@@ -111,6 +115,15 @@ struct LootEntry {
     deps: Vec<String>,
 }
 
+/// Exact loot reports, per table, built on first use, each kept until an analysis changes a name
+/// it depends on; and the per-table statistics behind them, which decide their own reuse (see
+/// [`KeptStats`]).
+#[derive(Debug, Default)]
+struct LootCache {
+    reports: HashMap<String, LootEntry>,
+    kept: KeptStats,
+}
+
 /// Lowered facts kept for the next reload, by display path.
 #[derive(Clone, Debug)]
 struct Cached {
@@ -138,9 +151,8 @@ pub struct State {
     dirty: Dirty,
     /// Per file: the client's view of it, for user files on disk.
     listed: Vec<Option<Listed>>,
-    /// Exact loot reports, per table, built on first use (hover), with the names each depends on;
-    /// kept until an analysis changes one of those.
-    loot: Mutex<HashMap<String, LootEntry>>,
+    /// Exact loot reports (hover).
+    loot: Mutex<LootCache>,
     /// Publication for in-process drivers ([`State::take_publish`]); the server has its own.
     publisher: Publisher,
     /// The number of text-sync calls applied so far (open, change, close, files changed on disk).
@@ -149,6 +161,10 @@ pub struct State {
     pub last_lowered: usize,
     /// The phases of the last refresh.
     pub phases: Phases,
+    /// How many times the project was loaded from disk as a whole (for tests and logs).
+    pub loads: u64,
+    /// The `*.toml` files under the load paths when the project was last loaded, for rescans.
+    disk: Option<Snapshot>,
 }
 
 impl State {
@@ -165,11 +181,13 @@ impl State {
             cache: HashMap::new(),
             dirty: Dirty::Reload,
             listed: Vec::new(),
-            loot: Mutex::new(HashMap::new()),
+            loot: Mutex::new(LootCache::default()),
             publisher: Publisher::default(),
             revision: 0,
             last_lowered: 0,
             phases: Phases::default(),
+            loads: 0,
+            disk: None,
         };
         s.refresh();
         s
@@ -219,16 +237,41 @@ impl State {
         }
     }
 
-    /// Reads every file that is not open from disk again (a save or an open, when the client
-    /// cannot watch files: changes made outside the editor arrive this way).
+    /// Finds what changed on disk outside the editor (a save or an open, when the client cannot
+    /// watch files: such changes arrive this way). The files under the load paths are compared
+    /// with their stamps at the last load ([`crate::disk`]): data files that changed are read
+    /// again as edits; files added, removed or renamed, or a changed manifest or workspace file,
+    /// reload the project.
     pub fn reload_from_disk(&mut self) {
         self.revision += 1;
-        self.dirty = Dirty::Reload;
+        if self.dirty == Dirty::Reload {
+            return;
+        }
+        let paths = self.load_paths();
+        let (Some(before), Some(now)) = (&self.disk, Snapshot::take(&paths)) else {
+            self.dirty = Dirty::Reload;
+            return;
+        };
+        let changed = match before.compare(&now) {
+            Rescan::Changed(changed) => changed,
+            Rescan::Different => {
+                self.dirty = Dirty::Reload;
+                return;
+            }
+        };
+        self.disk = Some(now);
+        let changed: Vec<PathBuf> = changed.into_iter().filter(|p| !self.docs.contains_key(p) && !self.is_core_path(p)).collect();
+        self.disk_changed_quietly(&changed);
     }
 
     /// Files changed on disk (watched-file notifications). Open buffers keep shadowing them.
     pub fn disk_changed(&mut self, paths: &[PathBuf]) {
         self.revision += 1;
+        self.disk_changed_quietly(paths);
+    }
+
+    /// [`State::disk_changed`] without a new revision.
+    fn disk_changed_quietly(&mut self, paths: &[PathBuf]) {
         for p in paths {
             if self.docs.contains_key(p) || self.is_core_path(p) {
                 continue;
@@ -377,6 +420,9 @@ impl State {
         let overlay: Overlay = self.docs.iter().map(|(p, d)| (p.clone(), Arc::from(d.text.as_str()))).collect();
         let paths = self.load_paths();
         let cwd = self.roots.first().cloned().or_else(|| paths.first().cloned()).unwrap_or_else(|| std::env::current_dir().unwrap_or_default());
+        // The snapshot comes first: a file changed while the project is read shows up in the
+        // next rescan's comparison.
+        let snapshot = if paths.is_empty() { None } else { Snapshot::take(&paths) };
         let project = if paths.is_empty() { Project::with_bundled_core() } else { load(&paths, &cwd, &overlay) };
         if stale() {
             return false;
@@ -413,6 +459,8 @@ impl State {
         self.analysis = Incremental::new(&Project::default(), Vec::new());
         self.project = project;
         self.analysis = Incremental::new(&self.project, facts);
+        self.disk = snapshot;
+        self.loads += 1;
         self.by_path = self.project.files.iter().filter_map(|f| Some((f.disk_path.clone()?, f.id))).collect();
         self.listed = self
             .project
@@ -460,19 +508,19 @@ impl State {
     /// analysis changes something it depends on.
     pub fn loot_report(&self, id: &str) -> Arc<Result<LootReport, LootError>> {
         let mut cache = self.loot.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(r) = cache.get(id) {
+        if let Some(r) = cache.reports.get(id) {
             return r.report.clone();
         }
-        let (report, deps) = crate::handlers::hover::exact_report(self.db(), id);
+        let (report, deps) = crate::handlers::hover::exact_report(self.db(), id, &mut cache.kept);
         let report = Arc::new(report);
-        cache.insert(id.to_string(), LootEntry { report: report.clone(), deps });
+        cache.reports.insert(id.to_string(), LootEntry { report: report.clone(), deps });
         report
     }
 
     /// Drops the loot reports the last analysis may have changed.
     fn forget_stale_loot(&mut self) {
         let changes = self.analysis.loot_changes();
-        let cache = self.loot.get_mut().unwrap_or_else(|e| e.into_inner());
+        let cache = &mut self.loot.get_mut().unwrap_or_else(|e| e.into_inner()).reports;
         if changes.all || changes.balance {
             cache.clear();
             return;

@@ -6,15 +6,32 @@ use std::sync::Arc;
 use rustkeep_data::db::{Database, TableKind};
 use rustkeep_data::graph::{cycle_path, is_cycle, strongly_connected_components};
 use rustkeep_data::hash::FxHashMap as HashMap;
-use rustkeep_data::model::{LootKind, Range};
+use rustkeep_data::model::{Entry, LootEntry, LootKind, Range};
 use rustkeep_data::vocab::{field, Registry};
 
+use super::exact::{KeptStats, Numbering};
 use super::{LootDb, LootError, Outcome, Table};
 use crate::rng::Weights;
 
 impl LootDb {
     /// Compiles the loot tables in force. Never fails: problems become per-table refusals.
     pub fn new(data: &Database) -> LootDb {
+        let empty = Default::default();
+        let table_defs = data.resolved.defs.get(Registry::LootTables.index()).unwrap_or(&empty);
+        LootDb::compile(data, table_defs.keys().map(String::as_str).collect(), None)
+    }
+
+    /// Compiles only the tables `tables`, which must hold every table they nest (directly or
+    /// through `affixes`): what the exact analysis of one table needs, without compiling the
+    /// rest of a large workspace. Items and affixes are numbered with `kept`'s numbering, so
+    /// that [`LootDb::analyze_kept`] can reuse statistics of earlier analyses (so its rolls list
+    /// affixes by number, not in ID order). Names that are no loot table are left out.
+    pub fn of_tables(data: &Database, tables: &[&str], kept: &mut KeptStats) -> LootDb {
+        kept.trim();
+        LootDb::compile(data, tables.to_vec(), Some(&mut kept.numbering))
+    }
+
+    fn compile(data: &Database, mut ids: Vec<&str>, numbering: Option<&mut Numbering>) -> LootDb {
         let defs = &data.resolved.defs;
         // The map type is the resolver's; inferred so that its hasher stays its business.
         let empty = Default::default();
@@ -22,15 +39,23 @@ impl LootDb {
         let item_defs = defs.get(Registry::Items.index()).unwrap_or(&empty);
         let affix_defs = defs.get(Registry::Affixes.index()).unwrap_or(&empty);
 
-        let mut ids: Vec<&String> = table_defs.keys().collect();
-        ids.sort();
-        let index: HashMap<String, u32> = ids.iter().enumerate().map(|(i, id)| ((*id).clone(), i as u32)).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        // Each table's entry and loot entries, looked up once.
+        let tabs: Vec<(&str, &Entry, &[LootEntry])> = ids
+            .iter()
+            .filter_map(|id| {
+                let e = data.entry(table_defs.get(*id)?.current);
+                Some((*id, e, e.loot_entries()))
+            })
+            .collect();
+        let index: HashMap<String, u32> = tabs.iter().enumerate().map(|(i, (id, _, _))| ((*id).to_string(), i as u32)).collect();
 
         // Intern the items and affixes the tables name, in ID order, so indices sort like IDs.
         let mut item_names: Vec<&str> = Vec::new();
         let mut affix_names: Vec<&str> = Vec::new();
-        for id in &ids {
-            for le in data.entry(table_defs[*id].current).loot_entries() {
+        for (_, _, les) in &tabs {
+            for le in *les {
                 match &le.kind {
                     LootKind::Item(s) if item_defs.contains_key(&s.value) => item_names.push(&s.value),
                     LootKind::Affix(s) if affix_defs.contains_key(&s.value) => affix_names.push(&s.value),
@@ -42,18 +67,31 @@ impl LootDb {
         item_names.dedup();
         affix_names.sort_unstable();
         affix_names.dedup();
-        let item_index: HashMap<&str, u32> = item_names.iter().enumerate().map(|(i, s)| (*s, i as u32)).collect();
-        let affix_index: HashMap<&str, u32> = affix_names.iter().enumerate().map(|(i, s)| (*s, i as u32)).collect();
+        let (item_index, affix_index, items, affixes) = match numbering {
+            // Numbers in ID order, so indices sort like IDs.
+            None => (
+                item_names.iter().enumerate().map(|(i, s)| (*s, i as u32)).collect::<HashMap<&str, u32>>(),
+                affix_names.iter().enumerate().map(|(i, s)| (*s, i as u32)).collect::<HashMap<&str, u32>>(),
+                item_names.iter().map(|s| Arc::from(*s)).collect(),
+                affix_names.iter().map(|s| Arc::from(*s)).collect(),
+            ),
+            // Numbers kept from earlier compilations (new names get the next ones).
+            Some(n) => (
+                item_names.iter().map(|s| (*s, n.items.number(s))).collect(),
+                affix_names.iter().map(|s| (*s, n.affixes.number(s))).collect(),
+                n.items.names.clone(),
+                n.affixes.names.clone(),
+            ),
+        };
 
         let kind_of = |id: &str| data.table_kinds.get(id).copied();
-        let mut tables: Vec<Table> = Vec::with_capacity(ids.len());
-        let mut problems: Vec<Option<String>> = Vec::with_capacity(ids.len());
-        let mut edges: Vec<Vec<usize>> = Vec::with_capacity(ids.len());
-        for id in &ids {
-            let e = data.entry(table_defs[*id].current);
+        let mut tables: Vec<Table> = Vec::with_capacity(tabs.len());
+        let mut problems: Vec<Option<String>> = Vec::with_capacity(tabs.len());
+        let mut edges: Vec<Vec<usize>> = Vec::with_capacity(tabs.len());
+        for &(id, e, les) in &tabs {
             let kind = kind_of(id);
             let mut t = Table {
-                id: (*id).clone(),
+                id: id.to_string(),
                 kind,
                 rolls: e.range(field::ROLLS).unwrap_or(Range::ONE),
                 guaranteed: Vec::new(),
@@ -67,7 +105,7 @@ impl LootDb {
                 problem.get_or_insert(p);
             };
             let mut out_edges = Vec::new();
-            for le in e.loot_entries() {
+            for le in les {
                 let outcome = match &le.kind {
                     LootKind::Item(s) => {
                         if kind == Some(TableKind::Affixes) {
@@ -174,12 +212,6 @@ impl LootDb {
             tables[v].refusal = inherited;
         }
 
-        LootDb {
-            tables,
-            index,
-            items: item_names.into_iter().map(Arc::from).collect(),
-            affixes: affix_names.into_iter().map(Arc::from).collect(),
-            luck_factor: data.resolved.balance.luck_factor,
-        }
+        LootDb { tables, index, items, affixes, luck_factor: data.resolved.balance.luck_factor }
     }
 }

@@ -1,6 +1,8 @@
 //! The exact analysis: per table and outcome, the probability that one evaluation yields none of
 //! it, in closed form and in log space, and the expected counts by linearity.
 
+use std::sync::Arc;
+
 use rustkeep_data::db::TableKind;
 use rustkeep_data::hash::FxHashMap as HashMap;
 use rustkeep_data::model::Range;
@@ -17,16 +19,16 @@ struct Stats {
     pair: Vec<(u64, f64)>,
 }
 
-/// Sums per outcome key, kept in the order the keys first appear, over a table of positions by
-/// key: a table's statistics touch as many keys as it reaches, while a hash map per table and
-/// per sum made the exact analysis of a long chain a hash-map workload. One per sum, reused from
-/// table to table (taking the sums resets exactly the keys that were touched).
+/// Two sums per outcome key, kept in the order the keys first appear, over a table of positions
+/// by key: a table's statistics touch as many keys as it reaches, while a hash map per table and
+/// per sum made the exact analysis of a long chain a hash-map workload. Reused from table to
+/// table (clearing resets exactly the keys that were touched).
 #[derive(Debug, Default)]
 struct Sums {
     /// Position + 1 in `keys` by key, 0 where the key has no sum.
     pos: Vec<u32>,
     keys: Vec<u32>,
-    vals: Vec<f64>,
+    vals: Vec<(f64, f64)>,
 }
 
 impl Sums {
@@ -34,7 +36,7 @@ impl Sums {
         Sums { pos: vec![0; n], keys: Vec::new(), vals: Vec::new() }
     }
 
-    fn slot(&mut self, k: u32) -> &mut f64 {
+    fn slot(&mut self, k: u32) -> &mut (f64, f64) {
         let ki = k as usize;
         if ki >= self.pos.len() {
             self.pos.resize(ki + 1, 0);
@@ -42,27 +44,13 @@ impl Sums {
         let at = match self.pos[ki] {
             0 => {
                 self.keys.push(k);
-                self.vals.push(0.0);
+                self.vals.push((0.0, 0.0));
                 self.pos[ki] = self.keys.len() as u32;
                 self.keys.len() - 1
             }
             p => p as usize - 1,
         };
         &mut self.vals[at]
-    }
-
-    fn get(&self, k: u32) -> Option<f64> {
-        match self.pos.get(k as usize) {
-            Some(&p) if p > 0 => Some(self.vals[p as usize - 1]),
-            _ => None,
-        }
-    }
-
-    /// The sums in first-appearance order; empty afterwards.
-    fn take(&mut self) -> Vec<(u32, f64)> {
-        let out = self.keys.iter().copied().zip(self.vals.iter().copied()).collect();
-        self.clear();
-        out
     }
 
     fn clear(&mut self) {
@@ -74,19 +62,120 @@ impl Sums {
     }
 }
 
-/// The sums one table's statistics need, reused across the tables of one analysis.
+/// The sums one table's statistics need, reused across the tables of one analysis (the pair
+/// maps too: cleared, they keep their room).
 #[derive(Debug, Default)]
 struct Scratch {
-    ln_q: Sums,
-    e: Sums,
-    d: Sums,
-    ew: Sums,
+    /// Per outcome: `ln q` and the expected count.
+    table: Sums,
+    /// Per outcome, over the weighted entries: `d` (the chance that one roll yields it) and the
+    /// expected count of one roll.
+    roll: Sums,
+    ln_q_pair: HashMap<u64, f64>,
+    d_pair: HashMap<u64, f64>,
 }
 
 impl Scratch {
     fn new(keys: usize) -> Scratch {
-        Scratch { ln_q: Sums::with_keys(keys), e: Sums::with_keys(keys), d: Sums::with_keys(keys), ew: Sums::with_keys(keys) }
+        Scratch { table: Sums::with_keys(keys), roll: Sums::with_keys(keys), ln_q_pair: HashMap::default(), d_pair: HashMap::default() }
     }
+}
+
+/// The statistics of each table of one analysis, by table number.
+type Memo = Vec<Option<Arc<Stats>>>;
+
+/// Names numbered in the order they were first seen; numbers never change.
+#[derive(Debug, Default)]
+pub(super) struct Names {
+    pub(super) names: Vec<Arc<str>>,
+    numbers: HashMap<Arc<str>, u32>,
+}
+
+impl Names {
+    pub(super) fn number(&mut self, name: &str) -> u32 {
+        if let Some(&n) = self.numbers.get(name) {
+            return n;
+        }
+        let n = self.names.len() as u32;
+        let name: Arc<str> = Arc::from(name);
+        self.names.push(name.clone());
+        self.numbers.insert(name, n);
+        n
+    }
+}
+
+/// Item and affix numbers kept from one compilation to the next ([`LootDb::of_tables`]).
+#[derive(Debug, Default)]
+pub(super) struct Numbering {
+    pub(super) items: Names,
+    pub(super) affixes: Names,
+}
+
+/// Per-table statistics kept from one exact analysis to the next, for a caller that analyses
+/// again and again while the data changes a little (the language server's hover after an edit).
+/// A table's statistics are reused when the table compiles to the same thing as when they were
+/// computed and the statistics of the tables it nests are the very ones they were computed from
+/// (each computation has a serial number); so an edit recomputes the tables above the edited
+/// one, not the whole chain below them. Nothing has to be told what changed: reuse is
+/// decided by comparing, so the result is always the same as a fresh analysis.
+#[derive(Debug, Default)]
+pub struct KeptStats {
+    pub(super) numbering: Numbering,
+    tables: HashMap<String, Kept>,
+    p_extra: f64,
+    /// Outcomes held, summed over the kept tables (for [`KEPT_MAX`]).
+    size: usize,
+    /// The serial of the last statistics computed.
+    serial: u64,
+}
+
+/// Beyond this many outcomes (or names) kept, everything kept is dropped before the next
+/// compilation, which starts over.
+const KEPT_MAX: usize = 250_000;
+
+impl KeptStats {
+    /// Drops everything when too much is kept (see [`KEPT_MAX`]); only before a compilation, so
+    /// that numbers never change under a compiled database.
+    pub(super) fn trim(&mut self) {
+        if self.size > KEPT_MAX || self.numbering.items.names.len() + self.numbering.affixes.names.len() > KEPT_MAX {
+            *self = KeptStats::default();
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Kept {
+    shape: Shape,
+    stats: Arc<Stats>,
+    /// Which computation made `stats` (unique within a [`KeptStats`]).
+    serial: u64,
+    /// The serials of the nested tables' statistics `stats` was computed from, in outcome order.
+    children: Vec<u64>,
+}
+
+/// What a table's statistics are computed from, with nested tables named instead of numbered
+/// (table numbers differ from one compilation to the next; item and affix numbers do not).
+#[derive(Debug, PartialEq)]
+struct Shape {
+    kind: Option<TableKind>,
+    rolls: Range,
+    picker: bool,
+    weights: Vec<u64>,
+    outcomes: Vec<ShapeOutcome>,
+}
+
+#[derive(Debug, PartialEq)]
+enum ShapeOutcome {
+    Item {
+        item: u32,
+        count: Range,
+        affixes: Option<String>,
+    },
+    Table(String),
+    Affix(u32),
+    Nothing,
+    /// Where the guaranteed entries end and the weighted ones begin.
+    Split,
 }
 
 /// Probability that a count drawn uniformly from `r` is at least 1.
@@ -116,7 +205,8 @@ fn ln_none_from_rolls(d: f64, rolls: Range, p_extra: f64) -> f64 {
     let d = d.min(1.0);
     let a = f64::from(rolls.min);
     let m = f64::from(rolls.max.max(rolls.min) - rolls.min) + 1.0;
-    let extra = (-p_extra * d).ln_1p();
+    // ln(1 − 0·d) is −0, which adds nothing: skipped without changing a bit.
+    let extra = if p_extra == 0.0 { -0.0 } else { (-p_extra * d).ln_1p() };
     if d >= 1.0 {
         // x = 0: only n = 0 yields none, which needs a = 0 (probability 1/m) and no extra roll.
         return if rolls.min == 0 { extra - m.ln() } else { f64::NEG_INFINITY };
@@ -145,8 +235,63 @@ impl LootDb {
     pub fn analyze(&self, table: &str, luck: f64) -> Result<LootReport, LootError> {
         let t = self.table(table)?;
         let p_extra = self.p_extra(luck);
-        let memo = self.exact_stats(t.0, p_extra);
-        Ok(self.report(t.0, &memo[&t.0], luck, p_extra))
+        let memo = self.exact_stats(t.0, p_extra, None);
+        let stats = memo[t.0 as usize].as_ref().expect("the root's statistics are computed");
+        Ok(self.report(t.0, stats, luck, p_extra))
+    }
+
+    /// [`LootDb::analyze`], reusing the statistics `kept` holds from earlier analyses where the
+    /// tables did not change, and keeping the new ones. This database must have been compiled
+    /// with `kept` ([`LootDb::of_tables`]). The result equals [`LootDb::analyze`]'s.
+    pub fn analyze_kept(&self, table: &str, luck: f64, kept: &mut KeptStats) -> Result<LootReport, LootError> {
+        let t = self.table(table)?;
+        let p_extra = self.p_extra(luck);
+        if kept.p_extra.to_bits() != p_extra.to_bits() {
+            kept.tables.clear();
+            kept.size = 0;
+            kept.p_extra = p_extra;
+        }
+        let memo = self.exact_stats(t.0, p_extra, Some(kept));
+        let stats = memo[t.0 as usize].as_ref().expect("the root's statistics are computed");
+        Ok(self.report(t.0, stats, luck, p_extra))
+    }
+
+    /// Whether table `t` compiled to `shape` ([`LootDb::shape`] without building one).
+    fn has_shape(&self, t: u32, shape: &Shape) -> bool {
+        let tab = &self.tables[t as usize];
+        let name = |u: u32| self.tables[u as usize].id.as_str();
+        let same = |o: &Outcome, s: &ShapeOutcome| match (*o, s) {
+            (Outcome::Item { item, count, affixes }, ShapeOutcome::Item { item: i, count: c, affixes: a }) => {
+                item == *i && count == *c && affixes.map(name) == a.as_deref()
+            }
+            (Outcome::Table(u), ShapeOutcome::Table(n)) => name(u) == n,
+            (Outcome::Affix(a), ShapeOutcome::Affix(b)) => a == *b,
+            (Outcome::Nothing, ShapeOutcome::Nothing) => true,
+            _ => false,
+        };
+        let g = tab.guaranteed.len();
+        tab.kind == shape.kind
+            && tab.rolls == shape.rolls
+            && tab.picker.is_some() == shape.picker
+            && tab.weights == shape.weights
+            && shape.outcomes.len() == g + 1 + tab.weighted.len()
+            && shape.outcomes[g] == ShapeOutcome::Split
+            && tab.guaranteed.iter().zip(&shape.outcomes[..g]).all(|(o, s)| same(o, s))
+            && tab.weighted.iter().zip(&shape.outcomes[g + 1..]).all(|(o, s)| same(o, s))
+    }
+
+    /// What table `t`'s statistics are computed from (see [`Shape`]).
+    fn shape(&self, t: u32) -> Shape {
+        let tab = &self.tables[t as usize];
+        let name = |u: u32| self.tables[u as usize].id.clone();
+        let out = |o: &Outcome| match *o {
+            Outcome::Item { item, count, affixes } => ShapeOutcome::Item { item, count, affixes: affixes.map(name) },
+            Outcome::Table(u) => ShapeOutcome::Table(name(u)),
+            Outcome::Affix(a) => ShapeOutcome::Affix(a),
+            Outcome::Nothing => ShapeOutcome::Nothing,
+        };
+        let outcomes = tab.guaranteed.iter().map(out).chain(std::iter::once(ShapeOutcome::Split)).chain(tab.weighted.iter().map(out)).collect();
+        Shape { kind: tab.kind, rolls: tab.rolls, picker: tab.picker.is_some(), weights: tab.weights.clone(), outcomes }
     }
 
     /// The exact chances of every table, sharing nested tables' statistics: each table is
@@ -203,21 +348,21 @@ impl LootDb {
             }
         }
         let mut reports: Vec<Option<Result<LootReport, LootError>>> = (0..n).map(|_| None).collect();
-        let mut memo: HashMap<u32, Stats> = HashMap::default();
+        let mut memo: Memo = vec![None; n];
         let mut scratch = Scratch::new(self.key_count());
         for t in order {
             let stats = self.table_stats(t, p_extra, &memo, &mut scratch);
             reports[t as usize] = Some(Ok(self.report(t, &stats, luck, p_extra)));
-            memo.insert(t, stats);
+            memo[t as usize] = Some(Arc::new(stats));
             for c in children(t as usize) {
                 let left = &mut parents_left[c as usize];
                 *left = left.saturating_sub(1);
                 if *left == 0 {
-                    memo.remove(&c);
+                    memo[c as usize] = None;
                 }
             }
             if parents_left[t as usize] == 0 {
-                memo.remove(&t);
+                memo[t as usize] = None;
             }
         }
         self.tables
@@ -257,28 +402,51 @@ impl LootDb {
     }
 
     /// Statistics of `root` and every table below it, children first (an explicit post-order,
-    /// so depth costs heap, not stack). Each table is computed once.
-    fn exact_stats(&self, root: u32, p_extra: f64) -> HashMap<u32, Stats> {
-        let mut memo: HashMap<u32, Stats> = HashMap::default();
+    /// so depth costs heap, not stack). Each table is computed once — or taken from `kept` when
+    /// it is unchanged there and every table below it was taken too.
+    fn exact_stats(&self, root: u32, p_extra: f64, mut kept: Option<&mut KeptStats>) -> Memo {
+        let n = self.tables.len();
+        let mut memo: Memo = vec![None; n];
+        // Per table: the serial of its statistics in `kept` (kept mode only).
+        let mut serial = vec![0u64; n];
         let mut scratch = Scratch::new(self.key_count());
         let mut stack: Vec<(u32, bool)> = vec![(root, false)];
+        let children = |t: u32| {
+            let tab = &self.tables[t as usize];
+            tab.guaranteed.iter().chain(&tab.weighted).filter_map(|o| match *o {
+                Outcome::Table(u) | Outcome::Item { affixes: Some(u), .. } => Some(u),
+                _ => None,
+            })
+        };
         while let Some((t, children_done)) = stack.pop() {
-            if memo.contains_key(&t) {
+            if memo[t as usize].is_some() {
                 continue;
             }
             if !children_done {
                 stack.push((t, true));
-                let tab = &self.tables[t as usize];
-                for o in tab.guaranteed.iter().chain(&tab.weighted) {
-                    match *o {
-                        Outcome::Table(u) | Outcome::Item { affixes: Some(u), .. } if !memo.contains_key(&u) => stack.push((u, false)),
-                        _ => {}
-                    }
-                }
+                stack.extend(children(t).filter(|&u| memo[u as usize].is_none()).map(|u| (u, false)));
                 continue;
             }
-            let stats = self.table_stats(t, p_extra, &memo, &mut scratch);
-            memo.insert(t, stats);
+            let Some(kept) = kept.as_deref_mut() else {
+                memo[t as usize] = Some(Arc::new(self.table_stats(t, p_extra, &memo, &mut scratch)));
+                continue;
+            };
+            let id = &self.tables[t as usize].id;
+            let reuse = kept.tables.get(id).filter(|k| children(t).map(|u| serial[u as usize]).eq(k.children.iter().copied()) && self.has_shape(t, &k.shape));
+            if let Some(k) = reuse {
+                memo[t as usize] = Some(k.stats.clone());
+                serial[t as usize] = k.serial;
+                continue;
+            }
+            let stats = Arc::new(self.table_stats(t, p_extra, &memo, &mut scratch));
+            kept.serial += 1;
+            let k = Kept { shape: self.shape(t), stats: stats.clone(), serial: kept.serial, children: children(t).map(|u| serial[u as usize]).collect() };
+            serial[t as usize] = kept.serial;
+            kept.size += stats.p.len() + stats.pair.len();
+            if let Some(old) = kept.tables.insert(id.clone(), k) {
+                kept.size -= old.stats.p.len() + old.stats.pair.len();
+            }
+            memo[t as usize] = Some(stats);
         }
         memo
     }
@@ -293,46 +461,46 @@ impl LootDb {
     /// For an outcome X let `p_o(X)` be the probability that one entry `o`, given once, yields X.
     /// Then `q(T) = Π_guaranteed (1 − p_g) × E_n[(1 − d)^n]` with `d = Σ_weighted (w/W)·p_o`, and
     /// the expected count is `Σ_g e_g + E[n]·Σ (w/W)·e_o` with `E[n] = (a+b)/2 + p_extra`.
-    fn table_stats(&self, t: u32, p_extra: f64, memo: &HashMap<u32, Stats>, sc: &mut Scratch) -> Stats {
+    fn table_stats(&self, t: u32, p_extra: f64, memo: &Memo, sc: &mut Scratch) -> Stats {
         let tab = &self.tables[t as usize];
-        let Scratch { ln_q, e, d, ew } = sc;
-        ln_q.clear();
-        e.clear();
-        let mut ln_q_pair: HashMap<u64, f64> = HashMap::default();
+        let Scratch { table, roll, ln_q_pair, d_pair } = sc;
+        table.clear();
+        ln_q_pair.clear();
 
         for &o in &tab.guaranteed {
             self.contributions(o, memo, |c| match c {
                 Contribution::Key(k, p, x) => {
-                    *ln_q.slot(k) += ln_none(p);
-                    *e.slot(k) += x;
+                    let (ln_q, e) = table.slot(k);
+                    *ln_q += ln_none(p);
+                    *e += x;
                 }
-                Contribution::Pair(k, p) => add_ln_none_pair(&mut ln_q_pair, k, p),
+                Contribution::Pair(k, p) => add_ln_none_pair(ln_q_pair, k, p),
             });
         }
 
         let total: f64 = tab.weights.iter().map(|&w| w as f64).sum();
         if tab.picker.is_some() && total > 0.0 {
-            d.clear();
-            ew.clear();
-            let mut d_pair: HashMap<u64, f64> = HashMap::default();
+            roll.clear();
+            d_pair.clear();
             for (&o, &w) in tab.weighted.iter().zip(&tab.weights) {
                 let share = w as f64 / total;
                 self.contributions(o, memo, |c| match c {
                     Contribution::Key(k, p, x) => {
-                        *d.slot(k) += share * p;
-                        *ew.slot(k) += share * x;
+                        let (d, ew) = roll.slot(k);
+                        *d += share * p;
+                        *ew += share * x;
                     }
                     Contribution::Pair(k, p) => *d_pair.entry(k).or_insert(0.0) += share * p,
                 });
             }
             let mean_n = mean(tab.rolls) + p_extra;
-            for (k, dk) in d.take() {
-                *ln_q.slot(k) += ln_none_from_rolls(dk, tab.rolls, p_extra);
+            for (&k, &(dk, ew)) in roll.keys.iter().zip(&roll.vals) {
+                let (ln_q, e) = table.slot(k);
+                *ln_q += ln_none_from_rolls(dk, tab.rolls, p_extra);
+                *e += mean_n * ew;
             }
-            for (k, x) in ew.take() {
-                *e.slot(k) += mean_n * x;
-            }
-            for (k, dk) in d_pair {
+            roll.clear();
+            for (k, dk) in d_pair.drain() {
                 *ln_q_pair.entry(k).or_insert(0.0) += ln_none_from_rolls(dk, tab.rolls, p_extra);
             }
         } else {
@@ -341,7 +509,7 @@ impl LootDb {
             for &o in &tab.weighted {
                 self.contributions(o, memo, |c| match c {
                     Contribution::Key(k, _, _) => {
-                        ln_q.slot(k);
+                        table.slot(k);
                     }
                     Contribution::Pair(k, _) => {
                         ln_q_pair.entry(k).or_insert(0.0);
@@ -351,25 +519,25 @@ impl LootDb {
         }
 
         let to_p = |l: f64| (-l.exp_m1()).clamp(0.0, 1.0);
-        let p: Vec<(u32, f64)> = ln_q.take().into_iter().map(|(k, l)| (k, to_p(l))).collect();
+        let p: Vec<(u32, f64)> = table.keys.iter().zip(&table.vals).map(|(&k, &(l, _))| (k, to_p(l))).collect();
         let expected: Vec<f64> = if tab.kind == Some(TableKind::Affixes) {
             // An affix table's evaluation is a set: each affix is there once or not at all.
             p.iter().map(|&(_, pk)| pk).collect()
         } else {
-            p.iter().map(|&(k, _)| e.get(k).unwrap_or(0.0)).collect()
+            table.vals.iter().map(|&(_, e)| e).collect()
         };
-        e.clear();
-        Stats { p, e: expected, pair: ln_q_pair.into_iter().map(|(k, l)| (k, to_p(l))).collect() }
+        table.clear();
+        Stats { p, e: expected, pair: ln_q_pair.drain().map(|(k, l)| (k, to_p(l))).collect() }
     }
 
     /// What one entry, given once, yields: per outcome (probability, expected count), and per
     /// (item, affix) the probability of an instance of the item carrying the affix.
-    fn contributions(&self, o: Outcome, memo: &HashMap<u32, Stats>, mut f: impl FnMut(Contribution)) {
+    fn contributions(&self, o: Outcome, memo: &Memo, mut f: impl FnMut(Contribution)) {
         match o {
             Outcome::Item { item, count, affixes } => {
                 let c1 = p_count_positive(count);
                 f(Contribution::Key(item, c1, mean(count)));
-                if let Some(stats) = affixes.and_then(|a| memo.get(&a)) {
+                if let Some(stats) = affixes.and_then(|a| memo[a as usize].as_deref()) {
                     // The instance exists (count ≥ 1) and its one affix evaluation yields A;
                     // the count and the affix roll are independent.
                     for &(a, pa) in &stats.p {
@@ -378,7 +546,7 @@ impl LootDb {
                 }
             }
             Outcome::Table(u) => {
-                if let Some(stats) = memo.get(&u) {
+                if let Some(stats) = memo[u as usize].as_deref() {
                     for (&(k, p), &x) in stats.p.iter().zip(&stats.e) {
                         f(Contribution::Key(k, p, x));
                     }

@@ -6,16 +6,18 @@
 //! Drop chances come from the engine's exact analysis of the tables the hovered table reaches
 //! (nested tables and affix tables, transitively): a table's chances depend on nothing else, so
 //! compiling only those gives the same report as compiling the whole workspace, in a fraction of
-//! the time. The report is kept per table until the next analysis ([`State::loot_report`]).
+//! the time. The report is kept per table until an analysis changes something it depends on
+//! ([`State::loot_report`]); per-table statistics are kept longer, and reused for every table
+//! that compiles the same as before with nothing changed below it, so an edit in a long chain
+//! recomputes only the tables above the edit.
 
 use rustkeep_data::db::Database;
-use rustkeep_data::hash::{FxHashMap, FxHashSet};
+use rustkeep_data::hash::FxHashSet;
 use rustkeep_data::model::LootKind;
-use rustkeep_data::resolve::Resolved;
 use rustkeep_data::source::FileId;
 use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{self, EventKind, FieldType, Registry};
-use rustkeep_engine::loot::{LootDb, LootError, LootReport};
+use rustkeep_engine::loot::{KeptStats, LootDb, LootError, LootReport};
 
 use crate::context::{self, Pos, Scope};
 use crate::ids::{self, Sym};
@@ -161,58 +163,46 @@ fn id_doc(state: &State, sym: Sym, name: &str) -> String {
     s
 }
 
-/// The tables `root` reaches, with the items and affixes they name, as a database of their own:
-/// what the engine needs to analyse `root` exactly as in the whole workspace. Also every name the
-/// result depends on: the tables reached or named (named ones may appear later), and the items
-/// and affixes named.
-fn reachable(db: &Database, root: &str) -> (Database, Vec<String>) {
+/// The tables `root` reaches (itself included), and every name the analysis of `root` depends
+/// on: those tables, the table names it nests that name nothing yet (they may appear later), and
+/// the items and affixes named.
+fn reachable<'a>(db: &'a Database, root: &'a str) -> (Vec<&'a str>, Vec<String>) {
     let tables = &db.resolved.defs[Registry::LootTables.index()];
-    let mut defs = vec![FxHashMap::default(); Registry::ALL.len()];
-    let mut kinds = FxHashMap::default();
-    let mut seen: FxHashSet<&str> = FxHashSet::default();
+    let mut reached: Vec<&str> = Vec::new();
     let mut deps: FxHashSet<&str> = FxHashSet::default();
+    // Tables walked (an item or affix may share a name with a table: it is no reason to skip it).
+    let mut seen: FxHashSet<&str> = FxHashSet::default();
     let mut stack = vec![root];
     while let Some(id) = stack.pop() {
         deps.insert(id);
-        let Some(def) = tables.get(id) else { continue };
         if !seen.insert(id) {
             continue;
         }
-        defs[Registry::LootTables.index()].insert(id.to_string(), def.clone());
-        if let Some(k) = db.table_kinds.get(id) {
-            kinds.insert(id.to_string(), *k);
-        }
+        let Some(def) = tables.get(id) else { continue };
+        reached.push(id);
         for le in db.entry(def.current).loot_entries() {
-            let named = match &le.kind {
+            match &le.kind {
                 LootKind::Item(s) => {
                     stack.extend(le.affixes.as_ref().map(|a| a.value.as_str()));
-                    Some((Registry::Items, &s.value))
+                    deps.insert(&s.value);
                 }
-                LootKind::Affix(s) => Some((Registry::Affixes, &s.value)),
-                LootKind::Table(t) => {
-                    stack.push(&t.value);
-                    None
+                LootKind::Affix(s) => {
+                    deps.insert(&s.value);
                 }
-                LootKind::Nothing => None,
-            };
-            if let Some((reg, s)) = named {
-                deps.insert(s);
-                if let Some(d) = db.resolved.get(reg, s) {
-                    defs[reg.index()].insert(s.clone(), d.clone());
-                }
+                LootKind::Table(t) => stack.push(&t.value),
+                LootKind::Nothing => {}
             }
         }
     }
-    let resolved = Resolved { order: Vec::new(), defs, balance: db.resolved.balance.clone(), diagnostics: Vec::new() };
-    let deps = deps.into_iter().map(str::to_string).collect();
-    (Database { facts: db.facts.clone(), resolved, table_kinds: kinds }, deps)
+    (reached, deps.into_iter().map(str::to_string).collect())
 }
 
-/// The exact analysis of one table (luck 0), compiling only the tables it reaches; and the names
-/// it depends on (see `reachable`).
-pub fn exact_report(db: &Database, id: &str) -> (Result<LootReport, LootError>, Vec<String>) {
-    let (sub, deps) = reachable(db, id);
-    (LootDb::new(&sub).analyze(id, 0.0), deps)
+/// The exact analysis of one table (luck 0), compiling only the tables it reaches and reusing
+/// the statistics of unchanged tables from earlier analyses (`kept`); and the names it depends
+/// on (see `reachable`).
+pub fn exact_report(db: &Database, id: &str, kept: &mut KeptStats) -> (Result<LootReport, LootError>, Vec<String>) {
+    let (tables, deps) = reachable(db, id);
+    (LootDb::of_tables(db, &tables, kept).analyze_kept(id, 0.0, kept), deps)
 }
 
 /// The exact drop chances of a loot table (luck 0), kept per analysis.
