@@ -7,12 +7,13 @@
 //! Tests run on the test harness's threads (2 MiB of stack, like the language server's tokio
 //! workers), so a recursion that would overflow in the editor overflows here too.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rustkeep_check::{analyze, Analysis};
 use rustkeep_data::diag::Code;
 use rustkeep_data::project::{load, Overlay, Project};
 use rustkeep_data::text::Encoding;
+use rustkeep_testutil::TempDir;
 
 /// The bundled core plus a mod `h` holding `files`.
 fn project(files: &[(&str, &str)]) -> Project {
@@ -98,32 +99,6 @@ fn inline_tables_nested_100_000_deep_are_a_syntax_error_not_a_stack_overflow() {
 
 // ----- encodings and line ends ---------------------------------------------------------------
 
-/// A fresh folder under the system temp folder, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("rustkeep-hostile-{}-{name}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("the temp folder is writable");
-        TempDir(dir)
-    }
-    fn write(&self, rel: &str, bytes: &[u8]) -> PathBuf {
-        let p = self.0.join(rel);
-        std::fs::create_dir_all(p.parent().expect("files have a parent")).expect("folders can be created");
-        std::fs::write(&p, bytes).expect("files can be written");
-        p
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 const MANIFEST: &[u8] = b"[mod]\nid = \"h\"\nname = \"Hostile\"\nversion = \"0.1.0\"\n";
 
 fn check_dir(dir: &Path) -> (Project, Analysis) {
@@ -141,7 +116,7 @@ fn invalid_utf8_bom_and_crlf_give_positions_of_the_visible_text() {
     // Invalid UTF-8 in the middle of line 2 (after `name = "`, column 9).
     t.write("latin1.toml", b"[[items]]\nname = \"K\xE4se\"\nid = \"h:b\"\n");
     // Only garbage.
-    t.write("zz_garbage.toml", &[0xFF, 0xFE, 0x00, 0x80, b'\n', 0xC0]);
+    t.write("zz_garbage.toml", [0xFF, 0xFE, 0x00, 0x80, b'\n', 0xC0]);
     let (p, a) = check_dir(&t.0);
     let mut got: Vec<(String, Code, u32, u32)> = Vec::new();
     for d in &a.diagnostics {

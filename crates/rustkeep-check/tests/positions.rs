@@ -1,36 +1,12 @@
 //! Where diagnostics land: columns in Unicode scalar values, files with CRLF line ends and a
 //! byte-order mark, and a broken file that must not hide the problems of its neighbours.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rustkeep_check::analyze;
 use rustkeep_data::project::{load, Overlay};
 use rustkeep_data::text::Encoding;
-
-/// A fresh folder under the system temp folder, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("rustkeep-positions-{}-{name}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("the temp folder is writable");
-        TempDir(dir)
-    }
-    fn write(&self, rel: &str, bytes: &[u8]) {
-        let p = self.0.join(rel);
-        std::fs::create_dir_all(p.parent().expect("files have a parent")).expect("folders can be created");
-        std::fs::write(p, bytes).expect("files can be written");
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use rustkeep_testutil::TempDir;
 
 const MANIFEST: &str = "[mod]\nid = \"pos\"\nname = \"Positions\"\nversion = \"0.1.0\"\n";
 

@@ -391,7 +391,7 @@ fn baseline_hides_known_problems_even_when_lines_move() {
 
     // Blank lines above the old mistakes move them; one new mistake at the end.
     let old = t.read("items.toml");
-    t.write("items.toml", &format!("\n\n\n{old}\n[[items]]\nid = \"lamp:wick\"\nname = \"Wick\"\nprice = -1\n"));
+    t.write("items.toml", format!("\n\n\n{old}\n[[items]]\nid = \"lamp:wick\"\nname = \"Wick\"\nprice = -1\n"));
     let o = run(&t.0, &["check", "--baseline", "baseline.json", "--format", "json"]);
     assert_eq!(code(&o), 1);
     let found = codes_and_lines(&json(&o));

@@ -16,10 +16,10 @@ use serde_json::Value;
 /// A mod `id` whose every entry names it: a creature with a trigger (a node of the trigger graph),
 /// a loot table nothing uses (a warning of `check`, and a table for `loot`).
 fn write_mod(t: &TempDir, folder: &str, id: &str) {
-    t.write(&format!("{folder}/mod.toml"), &format!("[mod]\nid = \"{id}\"\nname = \"{id}\"\nversion = \"0.1.0\"\n"));
+    t.write(&format!("{folder}/mod.toml"), format!("[mod]\nid = \"{id}\"\nname = \"{id}\"\nversion = \"0.1.0\"\n"));
     t.write(
         &format!("{folder}/data.toml"),
-        &format!(
+        format!(
             "[[creatures]]\nid = \"{id}:imp\"\nname = \"Imp\"\nattributes = {{ max_health = 5 }}\ntriggers = [ {{ on = \"turn_started\", actions = [ {{ action = \"heal\", amount = 1, target = \"self\" }} ] }} ]\n\n[[loot_tables]]\nid = \"{id}:spare\"\nentries = [ {{ item = \"core:gold\", weight = 1 }} ]\n"
         ),
     );

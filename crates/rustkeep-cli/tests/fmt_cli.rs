@@ -145,7 +145,7 @@ fn a_file_with_a_syntax_error_is_reported_untouched_and_the_others_are_formatted
 #[test]
 fn line_endings_and_byte_order_marks_are_kept_on_disk() {
     let t = lamp_mod();
-    t.write("lamp/items.toml", &format!("\u{feff}{}", ITEMS.replace('\n', "\r\n")));
+    t.write("lamp/items.toml", format!("\u{feff}{}", ITEMS.replace('\n', "\r\n")));
     let o = rustkeep(&t.0, &["fmt", "lamp"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(t.read("lamp/items.toml"), format!("\u{feff}{}", ITEMS_FORMATTED.replace('\n', "\r\n")));

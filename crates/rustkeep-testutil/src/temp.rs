@@ -35,11 +35,11 @@ impl TempDir {
         std::fs::read_to_string(self.path(rel)).expect("the file exists")
     }
 
-    /// Writes `rel` (with its folders); its path.
-    pub fn write(&self, rel: &str, text: &str) -> PathBuf {
+    /// Writes `rel` (with its folders): text, or any bytes (hostile encodings); its path.
+    pub fn write(&self, rel: &str, contents: impl AsRef<[u8]>) -> PathBuf {
         let p = self.path(rel);
         std::fs::create_dir_all(p.parent().expect("files have a parent")).expect("folders can be created");
-        std::fs::write(&p, text).expect("files can be written");
+        std::fs::write(&p, contents).expect("files can be written");
         p
     }
 
