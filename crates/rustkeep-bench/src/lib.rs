@@ -5,7 +5,7 @@
 #![forbid(unsafe_code)]
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub mod lsp;
 
@@ -204,9 +204,8 @@ entries = [ {{ item = "{m}:potion_{i}", weight = 3, count = "1-3" }}, {{ item = 
     );
 }
 
-/// Reads and parses every `*.toml` below `dir` with `toml::de::DeTable::parse`, one thread.
-/// Returns (files, bytes). This is the cost floor of any checker built on the `toml` crate.
-pub fn parse_floor(dir: &Path) -> (usize, u64) {
+/// Every `*.toml` file below `dir`.
+pub fn toml_paths(dir: &Path) -> Vec<PathBuf> {
     let mut stack = vec![dir.to_path_buf()];
     let mut paths = Vec::new();
     while let Some(d) = stack.pop() {
@@ -220,6 +219,13 @@ pub fn parse_floor(dir: &Path) -> (usize, u64) {
             }
         }
     }
+    paths
+}
+
+/// Reads and parses every `*.toml` below `dir` with `toml::de::DeTable::parse`, one thread.
+/// Returns (files, bytes). This is the cost floor of any checker built on the `toml` crate.
+pub fn parse_floor(dir: &Path) -> (usize, u64) {
+    let paths = toml_paths(dir);
     let mut bytes = 0u64;
     for p in &paths {
         let Ok(text) = std::fs::read_to_string(p) else { continue };

@@ -405,21 +405,9 @@ fn position(text: &str, offset: usize) -> Value {
 
 /// Every `*.toml` below `dir` (what the server publishes a list for), and their total size.
 fn toml_files(dir: &Path) -> (usize, u64) {
-    let mut stack = vec![dir.to_path_buf()];
-    let (mut n, mut bytes) = (0, 0);
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else { continue };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "toml") {
-                n += 1;
-                bytes += e.metadata().map(|m| m.len()).unwrap_or(0);
-            }
-        }
-    }
-    (n, bytes)
+    let paths = crate::toml_paths(dir);
+    let bytes = paths.iter().map(|p| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0)).sum();
+    (paths.len(), bytes)
 }
 
 fn canonical(p: &Path) -> Result<PathBuf, String> {

@@ -12,42 +12,25 @@
 use rustkeep_check::{analyze, fix};
 use rustkeep_data::diag::Applicability;
 use rustkeep_data::project::Project;
-
-/// xorshift64*: small, seeded, the same on every platform.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
-        &xs[self.below(xs.len())]
-    }
-}
+use rustkeep_testutil::modpack::Gen;
 
 const SYLLABLES: &[&str] = &["rat", "bat", "cat", "ra", "ba", "t", "s", "ab", "tar", "bar"];
 
 /// A typo of `name`: one letter changed, dropped, added, or two neighbours swapped.
-fn typo(rng: &mut Rng, name: &str) -> String {
+fn typo(rng: &mut Gen, name: &str) -> String {
     let mut c: Vec<char> = name.chars().collect();
     let letters = ['a', 'b', 'r', 's', 't', 'x'];
     match rng.below(4) {
         0 if !c.is_empty() => {
             let i = rng.below(c.len());
-            c[i] = *rng.pick(&letters);
+            c[i] = *rng.pick(&letters).expect("a non-empty list");
         }
         1 if c.len() > 1 => {
             c.remove(rng.below(c.len()));
         }
         2 => {
             let i = rng.below(c.len() + 1);
-            c.insert(i, *rng.pick(&letters));
+            c.insert(i, *rng.pick(&letters).expect("a non-empty list"));
         }
         _ if c.len() > 1 => {
             let i = rng.below(c.len() - 1);
@@ -59,8 +42,8 @@ fn typo(rng: &mut Rng, name: &str) -> String {
 }
 
 /// A reference as a modder might write it, to one of `ids`.
-fn reference(rng: &mut Rng, ids: &[String]) -> String {
-    let id = rng.pick(ids).clone();
+fn reference(rng: &mut Gen, ids: &[String]) -> String {
+    let id = rng.pick(ids).expect("a non-empty list").clone();
     let (ns, name) = id.split_once(':').expect("generated IDs have a namespace");
     match rng.below(6) {
         0 => id,
@@ -88,10 +71,10 @@ struct Case {
 }
 
 fn generate(seed: u64) -> Case {
-    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut rng = Gen::new(seed);
     let mut names: Vec<String> = Vec::new();
     for _ in 0..3 + rng.below(6) {
-        let n = format!("{}{}", rng.pick(SYLLABLES), rng.pick(SYLLABLES));
+        let n = format!("{}{}", rng.pick(SYLLABLES).expect("a non-empty list"), rng.pick(SYLLABLES).expect("a non-empty list"));
         if !names.contains(&n) {
             names.push(n);
         }
@@ -117,7 +100,7 @@ fn generate(seed: u64) -> Case {
         users.push_str("]\n\n");
     }
     for q in 0..rng.below(3) {
-        let on = *rng.pick(&["item_picked_up", "item_pickd_up", "item_picked_upp", "creature_died"]);
+        let on = *rng.pick(&["item_picked_up", "item_pickd_up", "item_picked_upp", "creature_died"]).expect("a non-empty list");
         let r = reference(&mut rng, &ids);
         let action = if rng.below(4) == 0 { "give_itme" } else { "give_item" };
         users.push_str(&format!(

@@ -26,32 +26,12 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use rustkeep_testutil::modpack::Gen;
 use serde_json::{json, Value};
 
 /// `(line, column, code, severity)`, 1-based, columns in Unicode scalar values.
 type Diag = (u64, u64, String, String);
 type Lists = BTreeMap<String, Vec<Diag>>;
-
-/// A small deterministic generator (xorshift64*), so that a failing seed replays exactly.
-struct Gen(u64);
-
-impl Gen {
-    fn new(seed: u64) -> Gen {
-        Gen(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-}
 
 fn binary() -> PathBuf {
     std::env::var_os("RUSTKEEP_LSP_BIN").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_rustkeep")))
@@ -76,7 +56,7 @@ fn copy_dir(from: &Path, to: &Path) {
 /// One text edit an editor could send: the new full text of a file.
 fn mutate(g: &mut Gen, text: &str, original: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
-    let at = g.below(lines.len() as u64 + 1) as usize;
+    let at = g.below(lines.len() + 1);
     let with_line = |line: &str| {
         let mut v: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
         v.insert(at.min(v.len()), line.to_string());
@@ -89,7 +69,7 @@ fn mutate(g: &mut Gen, text: &str, original: &str) -> String {
         2 => text.replacen("id = \"", "id = \"Bad", 1),
         3 => {
             let ids: Vec<&str> = text.match_indices("id = \"").map(|(i, _)| &text[i + 6..]).filter_map(|r| r.split('"').next()).collect();
-            match ids.get(g.below(ids.len() as u64) as usize) {
+            match ids.get(g.below(ids.len())) {
                 Some(id) => text.replacen(&format!("\"{id}\""), &format!("\"{id}_renamed\""), 1),
                 None => text.to_string(),
             }
@@ -102,7 +82,7 @@ fn mutate(g: &mut Gen, text: &str, original: &str) -> String {
         7 => with_line("loot = \"core:no_such_table\""),
         // A line removed.
         8 if !lines.is_empty() => {
-            let drop = g.below(lines.len() as u64) as usize;
+            let drop = g.below(lines.len());
             lines.iter().enumerate().filter(|(i, _)| *i != drop).map(|(_, l)| *l).collect::<Vec<_>>().join("\n") + "\n"
         }
         // Non-ASCII before a problem on the same line.
@@ -316,7 +296,7 @@ fn run(seed: u64, env: &[(&str, &str)], rounds: usize) -> Vec<String> {
     for round in 0..rounds {
         let burst = 1 + g.below(8);
         for _ in 0..burst {
-            let f = files[g.below(files.len() as u64) as usize].clone();
+            let f = files[g.below(files.len())].clone();
             let new = mutate(&mut g, &texts[&f], &originals[&f]);
             texts.insert(f.clone(), new.clone());
             let v = versions.get_mut(&f).unwrap();
@@ -325,7 +305,7 @@ fn run(seed: u64, env: &[(&str, &str)], rounds: usize) -> Vec<String> {
             s.notify("textDocument/didChange", json!({ "textDocument": { "uri": uri, "version": *v }, "contentChanges": [ { "text": new } ] }));
             if g.chance(30) {
                 // A request: the analysis it runs reaches the publisher on its own path.
-                let line = g.below(new.lines().count() as u64 + 1);
+                let line = g.below(new.lines().count() + 1);
                 let pos = json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": g.below(20) } });
                 match g.below(3) {
                     0 => s.request_async("textDocument/hover", pos),
@@ -334,7 +314,7 @@ fn run(seed: u64, env: &[(&str, &str)], rounds: usize) -> Vec<String> {
                 };
             }
             if g.chance(25) {
-                s.drain(Duration::from_millis(g.below(25)));
+                s.drain(Duration::from_millis(g.below(25) as u64));
             }
         }
         // Quiet point: the same texts on disk, checked by the CLI.

@@ -147,29 +147,7 @@ fn run_case(seed: u64) -> usize {
     record(fx.state.take_publish(), &mut published);
 
     // A fresh check of the same texts: the open buffers over the files on disk.
-    let overlay: Overlay = fx.state.docs.iter().map(|(p, d)| (p.clone(), std::sync::Arc::from(d.text.as_str()))).collect();
-    let project = load(std::slice::from_ref(&fx.root), &fx.root, &overlay);
-    let analysis = analyze(&project);
-    let mut fresh: Published = BTreeMap::new();
-    for f in project.files.iter().filter(|f| !f.bundled) {
-        if let Some(p) = &f.disk_path {
-            fresh.insert(uri::from_path(p).as_ref().to_string(), Vec::new());
-        }
-    }
-    for d in &analysis.diagnostics {
-        let f = project.file(d.loc.file);
-        let Some(p) = &f.disk_path else { continue };
-        let pos = |o| {
-            let lc = f.index.position(&f.text, o, enc);
-            Position { line: lc.line, character: lc.col }
-        };
-        let severity = match d.severity {
-            rustkeep_data::diag::Severity::Error => Some(DiagnosticSeverity::Error),
-            rustkeep_data::diag::Severity::Warning => Some(DiagnosticSeverity::Warning),
-        };
-        let entry = fresh.entry(uri::from_path(p).as_ref().to_string()).or_default();
-        entry.push((d.code.name().to_string(), format!("{severity:?}"), d.message.clone(), Range { start: pos(d.loc.span.start), end: pos(d.loc.span.end) }));
-    }
+    let (fresh, _) = fresh_lists(&fx.root, &fx.state, enc);
     let texts: Vec<String> = open.iter().map(|rel| fx.state.docs[&fx.path(rel)].text.clone()).collect();
     assert_eq!(published, fresh, "seed {seed} ({enc:?}): the server and a fresh check disagree; final texts: {texts:#?}");
     std::fs::remove_dir_all(&fx.root).ok();

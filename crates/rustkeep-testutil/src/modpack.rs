@@ -14,6 +14,10 @@ impl Gen {
     pub fn new(seed: u64) -> Gen {
         Gen(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
+    /// A generator that starts from `state` itself (not 0), unscrambled.
+    pub fn from_state(state: u64) -> Gen {
+        Gen(state.max(1))
+    }
     pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;

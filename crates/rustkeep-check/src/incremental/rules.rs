@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use rustkeep_data::db::TableKind;
 use rustkeep_data::diag::Diagnostic;
-use rustkeep_data::hash::{FxHashMap, FxHashSet};
+use rustkeep_data::hash::FxHashSet;
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::project::Project;
 use rustkeep_data::resolve::{entry, resolve_balance};
@@ -364,34 +364,14 @@ impl Incremental {
     pub(super) fn world(&mut self, project: &Project) {
         let mut diags = Vec::new();
         world::run(project, &self.db, &mut diags);
-        for f in std::mem::take(&mut self.world_files) {
-            self.slots.set(f, Slot::World, 0, Vec::new());
-        }
-        let mut by_file: FxHashMap<FileId, Vec<Diagnostic>> = FxHashMap::default();
-        for d in diags {
-            by_file.entry(d.loc.file).or_default().push(d);
-        }
-        for (f, list) in by_file {
-            self.world_files.push(f);
-            self.slots.set(f, Slot::World, 0, list);
-        }
+        self.slots.set_all(Slot::World, &mut self.world_files, diags);
     }
 
     /// The scenario files' checks against the mods they load.
     pub(super) fn scenarios(&mut self, project: &Project) {
         let mut diags = Vec::new();
         scenario::run(project, &self.db, &mut diags);
-        for f in std::mem::take(&mut self.scenario_files) {
-            self.slots.set(f, Slot::Scenario, 0, Vec::new());
-        }
-        let mut by_file: FxHashMap<FileId, Vec<Diagnostic>> = FxHashMap::default();
-        for d in diags {
-            by_file.entry(d.loc.file).or_default().push(d);
-        }
-        for (f, list) in by_file {
-            self.scenario_files.push(f);
-            self.slots.set(f, Slot::Scenario, 0, list);
-        }
+        self.slots.set_all(Slot::Scenario, &mut self.scenario_files, diags);
     }
 
     /// `[balance]` settings: few, so all of them again.
@@ -399,16 +379,6 @@ impl Incremental {
         let (balance, diags) = resolve_balance(project, &self.db.resolved.order, &self.db.facts);
         self.loot_changes.balance = balance.luck_factor.to_bits() != self.db.resolved.balance.luck_factor.to_bits();
         self.db.resolved.balance = balance;
-        for f in std::mem::take(&mut self.balance_files) {
-            self.slots.set(f, Slot::Balance, 0, Vec::new());
-        }
-        let mut by_file: FxHashMap<FileId, Vec<Diagnostic>> = FxHashMap::default();
-        for d in diags {
-            by_file.entry(d.loc.file).or_default().push(d);
-        }
-        for (f, list) in by_file {
-            self.balance_files.push(f);
-            self.slots.set(f, Slot::Balance, 0, list);
-        }
+        self.slots.set_all(Slot::Balance, &mut self.balance_files, diags);
     }
 }

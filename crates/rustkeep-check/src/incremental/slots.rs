@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use rustkeep_data::diag::Diagnostic;
+use rustkeep_data::hash::FxHashMap;
 use rustkeep_data::source::FileId;
 
 /// What produced a slot's diagnostics. The order is the order in which a fresh check gathers
@@ -82,6 +83,23 @@ impl Slots {
                 f.slots.insert(key, diags);
                 f.dirty = true;
             }
+        }
+    }
+
+    /// Replaces slot `slot` (index 0) of every file with `diags`, grouped by file, for the rule
+    /// families that run again as a whole: the files in `holding` (those that had some) are
+    /// cleared first, and `holding` becomes the files that have some now.
+    pub fn set_all(&mut self, slot: Slot, holding: &mut Vec<FileId>, diags: Vec<Diagnostic>) {
+        for f in std::mem::take(holding) {
+            self.set(f, slot, 0, Vec::new());
+        }
+        let mut by_file: FxHashMap<FileId, Vec<Diagnostic>> = FxHashMap::default();
+        for d in diags {
+            by_file.entry(d.loc.file).or_default().push(d);
+        }
+        for (f, list) in by_file {
+            holding.push(f);
+            self.set(f, slot, 0, list);
         }
     }
 
