@@ -291,17 +291,43 @@ impl LootDb {
     }
 }
 
+/// The order of drops and of affixes: by chance, highest first, then by ID.
 fn sort_drops(d: &mut [DropStat]) {
-    d.sort_by(|a, b| b.p_any.total_cmp(&a.p_any).then_with(|| a.id.cmp(&b.id)));
+    d.sort_by(|a, b| chance_key(b.p_any).cmp(&chance_key(a.p_any)).then_with(|| a.id.cmp(&b.id)));
 }
 
 fn sort_affixes(a: &mut [AffixStat]) {
-    a.sort_by(|x, y| y.p_any.total_cmp(&x.p_any).then_with(|| x.id.cmp(&y.id)));
+    a.sort_by(|x, y| chance_key(y.p_any).cmp(&chance_key(x.p_any)).then_with(|| x.id.cmp(&y.id)));
+}
+
+/// A chance as it is ordered: rounded to 40 significant bits (about twelve decimal digits), so
+/// that two chances equal in exact arithmetic but summed along different paths — which can
+/// differ in their last bits — are ordered by ID, as equal chances are. A total order: the key
+/// is an integer, monotonic in the chance (the bits of a non-negative float are).
+fn chance_key(p: f64) -> u64 {
+    const IGNORED: u32 = 12;
+    let bits = if p > 0.0 { p.to_bits() } else { 0 };
+    (bits + (1 << (IGNORED - 1))) >> IGNORED
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chances_equal_but_for_their_last_bits_are_ordered_by_id() {
+        let drop = |id: &str, p_any: f64| DropStat { id: id.into(), p_any, expected: p_any, affixes: Vec::new() };
+        let p = 0.044769753318307126_f64;
+        let next = f64::from_bits(p.to_bits() - 3);
+        let mut d = vec![drop("core:zeta", p), drop("core:alpha", next), drop("core:top", 0.5), drop("core:low", 1e-9), drop("core:none", 0.0)];
+        sort_drops(&mut d);
+        let ids: Vec<&str> = d.iter().map(|x| &*x.id).collect();
+        assert_eq!(ids, ["core:top", "core:alpha", "core:zeta", "core:low", "core:none"]);
+        // Chances apart by more than the rounding keep their order whatever the IDs.
+        assert!(chance_key(0.1) > chance_key(0.1 * (1.0 - 1e-10)));
+        assert!(chance_key(1e-300) > chance_key(0.0));
+        assert_eq!(chance_key(-0.0), chance_key(0.0));
+    }
 
     #[test]
     fn evaluations_for_matches_formula() {

@@ -560,6 +560,24 @@ fn bundled_core_tables_all_evaluate() {
     close(drop(&r, "core:iron_sword").expected, 2.0 * 3.0 / 34.0);
 }
 
+/// Small chances keep their relative precision through a chain of nested tables: a dagger of
+/// `core:floor_2_table` carrying `core:greater_flaming` comes through four tables (1 in about
+/// 38,000). Its chance, computed by hand as a fraction: `core:weapon_affixes` (rolls 0-1, 1 of 26)
+/// gives it with ½ · 1/26 = 1/52; `core:blade_affixes` (rolls 0-1, the table at 2 of 20) with
+/// ½ · 2/20 · 1/52 = 1/1040; `core:common_weapons` (one roll, the dagger at 4 of 17) with
+/// 4/17 · 1/1040; `core:floor_2_table` (rolls 1-2, the weapons at 3 of 39) picks it with
+/// d = 3/39 · 4/17 · 1/1040 per roll, so P = 1 − ½((1 − d) + (1 − d)²) = d·(3 − d)/2.
+/// Computing `1 − q` from a `q` near 1 would leave it right to only ten digits or so.
+#[test]
+fn small_chances_through_a_chain_are_exact_to_the_last_digits() {
+    let db = LootDb::new(&Database::load(&Project::with_bundled_core()));
+    let r = db.analyze("core:floor_2_table", 0.0).expect("analyzes");
+    let d = 3.0 / 39.0 * 4.0 / 17.0 / 1040.0;
+    let want = d * (3.0 - d) / 2.0;
+    let got = pair(&r, "core:rusty_dagger", "core:greater_flaming");
+    assert!(((got - want) / want).abs() < 1e-14, "got {got:e}, want {want:e}");
+}
+
 /// `analyze_all` shares nested statistics between tables; it must give exactly what analysing
 /// each table on its own gives, refusals included.
 #[test]

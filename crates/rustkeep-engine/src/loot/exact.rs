@@ -1,5 +1,6 @@
-//! The exact analysis: per table and outcome, the probability that one evaluation yields none of
-//! it, in closed form and in log space, and the expected counts by linearity.
+//! The exact analysis: per table and outcome, the probability that one evaluation yields at
+//! least one of it, in closed form as a union of independent events, and the expected counts by
+//! linearity.
 
 use std::sync::Arc;
 
@@ -66,18 +67,18 @@ impl Sums {
 /// maps too: cleared, they keep their room).
 #[derive(Debug, Default)]
 struct Scratch {
-    /// Per outcome: `ln q` and the expected count.
+    /// Per outcome: the probability of at least one and the expected count.
     table: Sums,
     /// Per outcome, over the weighted entries: `d` (the chance that one roll yields it) and the
     /// expected count of one roll.
     roll: Sums,
-    ln_q_pair: HashMap<u64, f64>,
+    p_pair: HashMap<u64, f64>,
     d_pair: HashMap<u64, f64>,
 }
 
 impl Scratch {
     fn new(keys: usize) -> Scratch {
-        Scratch { table: Sums::with_keys(keys), roll: Sums::with_keys(keys), ln_q_pair: HashMap::default(), d_pair: HashMap::default() }
+        Scratch { table: Sums::with_keys(keys), roll: Sums::with_keys(keys), p_pair: HashMap::default(), d_pair: HashMap::default() }
     }
 }
 
@@ -198,6 +199,7 @@ fn mean(r: Range) -> f64 {
 /// uniform on `rolls`, plus one with probability `p_extra`:
 /// `E_n[x^n] = (1 − p_extra·d) · x^a · (1 − x^m) / (m · d)` with `x = 1 − d`, `m = b − a + 1`.
 /// The geometric sum is evaluated through `ln_1p`/`exp_m1`, exact for tiny `d` and huge `m`.
+/// [`p_some_from_rolls`] uses it where the roll counts are too large for its sums.
 fn ln_none_from_rolls(d: f64, rolls: Range, p_extra: f64) -> f64 {
     if d.is_nan() || d <= 0.0 {
         return 0.0;
@@ -205,7 +207,7 @@ fn ln_none_from_rolls(d: f64, rolls: Range, p_extra: f64) -> f64 {
     let d = d.min(1.0);
     let a = f64::from(rolls.min);
     let m = f64::from(rolls.max.max(rolls.min) - rolls.min) + 1.0;
-    // ln(1 − 0·d) is −0, which adds nothing: skipped without changing a bit.
+    // ln(1 − 0·d) is −0, which adds nothing.
     let extra = if p_extra == 0.0 { -0.0 } else { (-p_extra * d).ln_1p() };
     if d >= 1.0 {
         // x = 0: only n = 0 yields none, which needs a = 0 (probability 1/m) and no extra roll.
@@ -217,13 +219,53 @@ fn ln_none_from_rolls(d: f64, rolls: Range, p_extra: f64) -> f64 {
     head + sum + extra
 }
 
-/// `ln(1 − p)`, the term of one independent chance `p` in `ln q`.
-fn ln_none(p: f64) -> f64 {
-    (-p.clamp(0.0, 1.0)).ln_1p()
+/// Roll counts up to this bound (the least count and the width of the range) are summed term by
+/// term in [`p_some_from_rolls`]; larger ones go through logarithms.
+const SUMMED_ROLLS: u32 = 64;
+
+/// The probability that the rolls yield the outcome at least once, `1 − E_n[(1 − d)^n]` with the
+/// terms of [`ln_none_from_rolls`]. With `x = 1 − d` it is the union of three independent
+/// events, each given by its own probability with no subtraction of nearly equal numbers, so it
+/// is exact to the last bits for tiny `d` as well as for `d` near 1:
+/// - one of the `a` rolls always made yields it: `1 − x^a = d · Σ_{j<a} x^j`;
+/// - one of the `n − a` further rolls does: `1 − Σ_{j<m} x^j / m = d · Σ_{i<m−1} (m−1−i)·x^i / m`;
+/// - the extra roll does: `p_extra · d`.
+///
+/// Three multiplications per roll of the range instead of four transcendental functions: the
+/// exact analysis of a long chain spends most of its time here.
+fn p_some_from_rolls(d: f64, rolls: Range, p_extra: f64) -> f64 {
+    if d.is_nan() || d <= 0.0 {
+        return 0.0;
+    }
+    let d = d.min(1.0);
+    let width = rolls.max.max(rolls.min) - rolls.min;
+    if rolls.min > SUMMED_ROLLS || width >= SUMMED_ROLLS {
+        return (-ln_none_from_rolls(d, rolls, p_extra).exp_m1()).clamp(0.0, 1.0);
+    }
+    let x = 1.0 - d;
+    let m = f64::from(width) + 1.0;
+    let mut always = 0.0;
+    for _ in 0..rolls.min {
+        always = always * x + 1.0;
+    }
+    let mut further = 0.0;
+    for c in 1..=width {
+        further = further * x + f64::from(c);
+    }
+    let p = union(union(d * always, d * further / m), p_extra * d);
+    p.clamp(0.0, 1.0)
 }
 
-fn add_ln_none_pair(map: &mut HashMap<u64, f64>, key: u64, p: f64) {
-    *map.entry(key).or_insert(0.0) += ln_none(p);
+/// The probability of either of two independent events of probabilities `p` and `q`:
+/// `1 − (1 − p)(1 − q)`, as a sum of non-negative terms.
+fn union(p: f64, q: f64) -> f64 {
+    p + q * (1.0 - p)
+}
+
+/// Adds an independent chance `p` of the outcome `key` of a pair map.
+fn add_union_pair(map: &mut HashMap<u64, f64>, key: u64, p: f64) {
+    let acc = map.entry(key).or_insert(0.0);
+    *acc = union(*acc, p.clamp(0.0, 1.0));
 }
 
 pub(super) fn pair_key(item: u32, affix: u32) -> u64 {
@@ -460,21 +502,22 @@ impl LootDb {
     ///
     /// For an outcome X let `p_o(X)` be the probability that one entry `o`, given once, yields X.
     /// Then `q(T) = Π_guaranteed (1 − p_g) × E_n[(1 − d)^n]` with `d = Σ_weighted (w/W)·p_o`, and
-    /// the expected count is `Σ_g e_g + E[n]·Σ (w/W)·e_o` with `E[n] = (a+b)/2 + p_extra`.
+    /// the expected count is `Σ_g e_g + E[n]·Σ (w/W)·e_o` with `E[n] = (a+b)/2 + p_extra`. The
+    /// product is taken as a union (`1 − q` factor by factor, [`union`]), never through `q`.
     fn table_stats(&self, t: u32, p_extra: f64, memo: &Memo, sc: &mut Scratch) -> Stats {
         let tab = &self.tables[t as usize];
-        let Scratch { table, roll, ln_q_pair, d_pair } = sc;
+        let Scratch { table, roll, p_pair, d_pair } = sc;
         table.clear();
-        ln_q_pair.clear();
+        p_pair.clear();
 
         for &o in &tab.guaranteed {
             self.contributions(o, memo, |c| match c {
                 Contribution::Key(k, p, x) => {
-                    let (ln_q, e) = table.slot(k);
-                    *ln_q += ln_none(p);
+                    let (p_any, e) = table.slot(k);
+                    *p_any = union(*p_any, p.clamp(0.0, 1.0));
                     *e += x;
                 }
-                Contribution::Pair(k, p) => add_ln_none_pair(ln_q_pair, k, p),
+                Contribution::Pair(k, p) => add_union_pair(p_pair, k, p),
             });
         }
 
@@ -495,13 +538,13 @@ impl LootDb {
             }
             let mean_n = mean(tab.rolls) + p_extra;
             for (&k, &(dk, ew)) in roll.keys.iter().zip(&roll.vals) {
-                let (ln_q, e) = table.slot(k);
-                *ln_q += ln_none_from_rolls(dk, tab.rolls, p_extra);
+                let (p_any, e) = table.slot(k);
+                *p_any = union(*p_any, p_some_from_rolls(dk, tab.rolls, p_extra));
                 *e += mean_n * ew;
             }
             roll.clear();
             for (k, dk) in d_pair.drain() {
-                *ln_q_pair.entry(k).or_insert(0.0) += ln_none_from_rolls(dk, tab.rolls, p_extra);
+                add_union_pair(p_pair, k, p_some_from_rolls(dk, tab.rolls, p_extra));
             }
         } else {
             // No weighted entries: the rolls draw nothing, but outcomes seen only there still
@@ -512,14 +555,13 @@ impl LootDb {
                         table.slot(k);
                     }
                     Contribution::Pair(k, _) => {
-                        ln_q_pair.entry(k).or_insert(0.0);
+                        p_pair.entry(k).or_insert(0.0);
                     }
                 });
             }
         }
 
-        let to_p = |l: f64| (-l.exp_m1()).clamp(0.0, 1.0);
-        let p: Vec<(u32, f64)> = table.keys.iter().zip(&table.vals).map(|(&k, &(l, _))| (k, to_p(l))).collect();
+        let p: Vec<(u32, f64)> = table.keys.iter().zip(&table.vals).map(|(&k, &(p, _))| (k, p.clamp(0.0, 1.0))).collect();
         let expected: Vec<f64> = if tab.kind == Some(TableKind::Affixes) {
             // An affix table's evaluation is a set: each affix is there once or not at all.
             p.iter().map(|&(_, pk)| pk).collect()
@@ -527,7 +569,7 @@ impl LootDb {
             table.vals.iter().map(|&(_, e)| e).collect()
         };
         table.clear();
-        Stats { p, e: expected, pair: ln_q_pair.drain().map(|(k, l)| (k, to_p(l))).collect() }
+        Stats { p, e: expected, pair: p_pair.drain().map(|(k, p)| (k, p.clamp(0.0, 1.0))).collect() }
     }
 
     /// What one entry, given once, yields: per outcome (probability, expected count), and per
@@ -574,7 +616,7 @@ mod tests {
 
     #[test]
     fn rolls_closed_form_matches_direct_sum() {
-        for &(min, max) in &[(0u32, 0u32), (1, 1), (0, 1), (1, 3), (2, 7), (0, 5)] {
+        for &(min, max) in &[(0u32, 0u32), (1, 1), (0, 1), (1, 3), (2, 7), (0, 5), (3, 70), (70, 70), (0, 63), (0, 64)] {
             for &d in &[0.0, 1e-12, 0.013, 0.5, 0.999, 1.0] {
                 for &pe in &[0.0, 0.3, 0.9] {
                     let mut direct = 0.0;
@@ -583,13 +625,50 @@ mod tests {
                         direct += x.powi(n as i32) * (1.0 - pe + pe * x);
                     }
                     direct /= f64::from(max - min + 1);
-                    let got = ln_none_from_rolls(d, Range { min, max }, pe).exp();
+                    let r = Range { min, max };
+                    let got = ln_none_from_rolls(d, r, pe).exp();
                     assert!((got - direct).abs() < 1e-13, "{min}-{max} d={d} pe={pe}: {got} vs {direct}");
+                    let some = p_some_from_rolls(d, r, pe);
+                    assert!((some - (1.0 - direct)).abs() < 1e-13, "{min}-{max} d={d} pe={pe}: {some} vs {}", 1.0 - direct);
                 }
             }
         }
         // A huge range must neither loop nor lose precision: mean of x^n over 0..=m-1 ≈ 1/(m·d).
         let got = ln_none_from_rolls(1e-3, Range { min: 0, max: u32::MAX }, 0.0).exp();
         assert!((got - 1.0 / (f64::from(u32::MAX) + 1.0) / 1e-3).abs() < 1e-12, "{got}");
+        let some = p_some_from_rolls(1e-3, Range { min: 0, max: u32::MAX }, 0.0);
+        assert!((some - (1.0 - got)).abs() < 1e-12, "{some}");
+    }
+
+    /// For a tiny `d` the chance of at least one is `d·E[n] − d²·E[n(n−1)/2] + …`: the closed
+    /// form must keep its relative precision there, where `1 − q` computed from `q` has none.
+    #[test]
+    fn rolls_closed_form_is_relatively_exact_for_tiny_chances() {
+        for &(min, max) in &[(1u32, 3u32), (0, 1), (2, 7), (0, 5), (1, 1), (0, 0)] {
+            for &pe in &[0.0, 0.3] {
+                for &d in &[1e-9, 1e-14, 1e-200, 1e-300] {
+                    let m = f64::from(max - min + 1);
+                    // With n' = n + B, B a coin of chance `pe`: E[n'] = E[n] + pe and
+                    // E[n'(n'−1)/2] = E[n(n−1)/2] + pe·E[n].
+                    let mean: f64 = (min..=max).map(f64::from).sum::<f64>() / m;
+                    let pairs: f64 = (min..=max).map(|n| f64::from(n) * (f64::from(n) - 1.0) / 2.0).sum::<f64>() / m + pe * mean;
+                    let series = d * (mean + pe) - d * d * pairs;
+                    let got = p_some_from_rolls(d, Range { min, max }, pe);
+                    if series == 0.0 {
+                        assert_eq!(got, 0.0, "{min}-{max} d={d}");
+                    } else {
+                        assert!(((got - series) / series).abs() < 1e-12, "{min}-{max} d={d} pe={pe}: {got} vs {series}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn union_of_independent_chances() {
+        assert_eq!(union(0.0, 0.25), 0.25);
+        assert_eq!(union(0.5, 0.5), 0.75);
+        assert_eq!(union(1.0, 0.3), 1.0);
+        assert_eq!(union(1e-300, 1e-300), 2e-300);
     }
 }
