@@ -125,6 +125,13 @@ struct Table {
     refusal: Option<LootError>,
 }
 
+impl Table {
+    /// A table with no entries (its number taken before it is compiled, or of a table gone).
+    fn empty(id: String) -> Table {
+        Table { id, kind: None, rolls: Range::ONE, guaranteed: Vec::new(), weighted: Vec::new(), weights: Vec::new(), picker: None, refusal: None }
+    }
+}
+
 /// A loot table that can be evaluated (looked up and checked by [`LootDb::table`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TableRef(u32);
@@ -170,6 +177,10 @@ pub struct LootDb {
     /// Affix IDs by affix number, the same way.
     affixes: Vec<Arc<str>>,
     luck_factor: f64,
+    /// What [`LootDb::refresh`] needs, for a database made by [`LootDb::reaching`].
+    reach: Option<Box<compile::Reach>>,
+    /// The generation of the [`KeptStats`] numbering it was compiled with, if any.
+    generation: Option<u64>,
 }
 
 /// Exact chances of one outcome of a table.
@@ -251,6 +262,11 @@ impl LootDb {
     }
 
     /// Every loot table ID, sorted.
+    /// How many tables it holds.
+    pub fn table_count(&self) -> usize {
+        self.tables.len()
+    }
+
     pub fn table_ids(&self) -> impl Iterator<Item = &str> {
         self.tables.iter().map(|t| t.id.as_str())
     }

@@ -599,7 +599,7 @@ fn analyze_all_equals_table_by_table() {
 /// Statistics kept across analyses ([`KeptStats`]) give what a fresh analysis gives while the
 /// tables change: an edit deep in a chain, a table shared by two roots analysed in turn (the one
 /// analysed second must not reuse statistics made from the shared table's old version), a kind
-/// change, and tables compiled on their own ([`LootDb::of_tables`]).
+/// change, and tables compiled on their own ([`LootDb::reaching`]).
 #[test]
 fn kept_statistics_equal_a_fresh_analysis_through_edits() {
     let version = |affix_weight: u32, deep_weight: u32, deep_item: &str| {
@@ -630,19 +630,195 @@ entries = [ {{ item = "t:gem", weight = 1, affixes = "t:affixes" }}, {{ nothing 
         )
     };
     let mut kept = KeptStats::default();
+    let mut drops = KeptStats::drops_only();
+    // Databases brought up to date with `refresh` from one step to the next, by root.
+    let mut refreshed: HashMap<&str, LootDb> = HashMap::new();
+    let mut refreshed_kept = KeptStats::default();
     let steps = [(1, 1, "t:potion"), (1, 5, "t:potion"), (3, 5, "t:potion"), (3, 5, "t:coin"), (1, 1, "t:potion"), (1, 1, "t:potion")];
     for (step, &(aw, dw, item)) in steps.iter().enumerate() {
         let (data, whole) = build(&version(aw, dw, item));
+        // What changed since the step before: the affix table's weights, the deep table's
+        // weights or item (no item or affix appeared or disappeared).
+        let changed: Vec<&str> = match step.checked_sub(1).map(|p| steps[p]) {
+            None => Vec::new(),
+            Some((paw, pdw, pitem)) => [(paw != aw).then_some("t:affixes"), (pdw != dw || pitem != item).then_some("t:deep")].into_iter().flatten().collect(),
+        };
         // `t:other` first: it recomputes the shared affix table after its edit; `t:top` then
         // must see that its own statistics were made from the old affix table.
         for root in ["t:other", "t:top", "t:mid", "t:deep", "t:affixes"] {
-            let reached: Vec<&str> = ["t:affixes", "t:deep", "t:mid", "t:top", "t:other"].to_vec();
-            let part = LootDb::of_tables(&data, &reached, &mut kept);
-            assert_eq!(part.analyze_kept(root, 0.0, &mut kept), whole.analyze(root, 0.0), "step {step}: `{root}`");
+            let part = LootDb::reaching(&data, root, &mut kept);
+            let fresh = whole.analyze(root, 0.0);
+            assert_eq!(part.analyze_kept(root, 0.0, &mut kept), fresh, "step {step}: `{root}`");
+            let db = refreshed.entry(root).or_insert_with(|| LootDb::reaching(&data, root, &mut refreshed_kept));
+            assert!(db.refresh(&data, &mut refreshed_kept, |n| changed.contains(&n)), "step {step}: `{root}` refreshed");
+            assert_eq!(db.analyze_kept(root, 0.0, &mut refreshed_kept), fresh, "step {step}: `{root}`, refreshed");
+            // The same drops, without the affix chances.
+            let mut want = fresh.expect("analyzes");
+            assert!(
+                step > 0 || root == "t:deep" || root == "t:affixes" || want.drops.iter().any(|d| !d.affixes.is_empty()),
+                "`{root}` has affix chances to leave out"
+            );
+            want.drops.iter_mut().for_each(|d| d.affixes.clear());
+            let part = LootDb::reaching(&data, root, &mut drops);
+            assert_eq!(part.analyze_kept(root, 0.0, &mut drops), Ok(want), "step {step}: `{root}`, drops only");
         }
     }
     // Luck changes every number: nothing kept is reused.
     let (data, whole) = build(&version(1, 1, "t:potion"));
-    let part = LootDb::of_tables(&data, &["t:affixes", "t:deep", "t:mid", "t:top"], &mut kept);
+    let part = LootDb::reaching(&data, "t:top", &mut kept);
     assert_eq!(part.analyze_kept("t:top", 4.0, &mut kept), whole.analyze("t:top", 4.0));
+}
+
+/// `LootDb::refresh` compiles again what changed — a table that appears where a name dangled, a
+/// table that goes, a kind that changes, an item that appears — and then analyses as a fresh
+/// compilation does, refusals included.
+#[test]
+fn refreshed_databases_equal_fresh_ones_as_tables_come_and_go() {
+    let versions = [
+        // `t:late` does not exist: `t:top` is refused.
+        (
+            r#"[[loot_tables]]
+id = "t:top"
+entries = [ { table = "t:mid", weight = 1 }, { table = "t:late", weight = 1 } ]
+[[loot_tables]]
+id = "t:mid"
+entries = [ { item = "t:gold", weight = 1 } ]
+"#,
+            vec![],
+        ),
+        // It appears, nesting an affix table through an item.
+        (
+            r#"[[loot_tables]]
+id = "t:top"
+entries = [ { table = "t:mid", weight = 1 }, { table = "t:late", weight = 1 } ]
+[[loot_tables]]
+id = "t:mid"
+entries = [ { item = "t:gold", weight = 1 } ]
+[[loot_tables]]
+id = "t:late"
+rolls = "1-2"
+entries = [ { item = "t:sword", weight = 2, affixes = "t:aff" }, { nothing = true, weight = 1 } ]
+[[loot_tables]]
+id = "t:aff"
+entries = [ { affix = "t:fire", weight = 1 } ]
+"#,
+            vec!["t:late", "t:aff"],
+        ),
+        // `t:mid` becomes an affix table: `t:top` now mixes kinds and is refused.
+        (
+            r#"[[loot_tables]]
+id = "t:top"
+entries = [ { table = "t:mid", weight = 1 }, { table = "t:late", weight = 1 } ]
+[[loot_tables]]
+id = "t:mid"
+entries = [ { affix = "t:ice", weight = 1 } ]
+[[loot_tables]]
+id = "t:late"
+rolls = "1-2"
+entries = [ { item = "t:sword", weight = 2, affixes = "t:aff" }, { nothing = true, weight = 1 } ]
+[[loot_tables]]
+id = "t:aff"
+entries = [ { affix = "t:fire", weight = 1 } ]
+"#,
+            vec!["t:mid", "t:top"],
+        ),
+        // Back, and `t:aff` goes: `t:late` names no loot table for its affixes.
+        (
+            r#"[[loot_tables]]
+id = "t:top"
+entries = [ { table = "t:mid", weight = 1 }, { table = "t:late", weight = 1 } ]
+[[loot_tables]]
+id = "t:mid"
+entries = [ { item = "t:gold", weight = 1 } ]
+[[loot_tables]]
+id = "t:late"
+rolls = "1-2"
+entries = [ { item = "t:sword", weight = 2, affixes = "t:aff" }, { nothing = true, weight = 1 } ]
+"#,
+            vec!["t:mid", "t:top", "t:aff"],
+        ),
+        // A cycle through a table that was gone.
+        (
+            r#"[[loot_tables]]
+id = "t:top"
+entries = [ { table = "t:mid", weight = 1 }, { table = "t:late", weight = 1 } ]
+[[loot_tables]]
+id = "t:mid"
+entries = [ { item = "t:gold", weight = 1 } ]
+[[loot_tables]]
+id = "t:late"
+rolls = "1-2"
+entries = [ { item = "t:sword", weight = 2, affixes = "t:aff" }, { nothing = true, weight = 1 } ]
+[[loot_tables]]
+id = "t:aff"
+entries = [ { table = "t:late", weight = 1 } ]
+"#,
+            vec!["t:aff"],
+        ),
+    ];
+    let mut kept = KeptStats::default();
+    let mut db: Option<LootDb> = None;
+    for (step, (loot, changed)) in versions.iter().enumerate() {
+        let (data, whole) = build(loot);
+        let db = db.get_or_insert_with(|| LootDb::reaching(&data, "t:top", &mut kept));
+        assert!(db.refresh(&data, &mut kept, |n| changed.contains(&n)), "step {step}");
+        for root in ["t:top", "t:late", "t:mid"] {
+            let err = |r: Result<LootReport, LootError>| r.map_err(|e| e.to_string());
+            let fresh = err(whole.analyze(root, 0.0));
+            if db.table_ids().any(|t| t == root) {
+                assert_eq!(err(db.analyze_kept(root, 0.0, &mut kept)), fresh, "step {step}: `{root}`");
+            }
+            if root == "t:top" {
+                assert_eq!(err(db.analyze_kept(root, 0.0, &mut kept)), fresh, "step {step}: `{root}`");
+                assert_eq!(fresh.is_ok(), step == 1, "step {step}: `t:top` is refused but in step 1: {fresh:?}");
+            }
+        }
+        let mut names: Vec<&str> = db.depends_on().collect();
+        names.sort_unstable();
+        names.dedup();
+        for must in ["t:top", "t:mid", "t:late"] {
+            assert!(names.contains(&must), "step {step}: depends on `{must}`: {names:?}");
+        }
+    }
+}
+
+/// `LootDb::reaching` compiles the tables one table reaches and names everything the result
+/// depends on: the tables walked (a missing one too: it may be added later), the items and
+/// affixes named — and nothing else.
+#[test]
+fn reaching_compiles_what_a_table_reaches_and_names_what_it_depends_on() {
+    let (data, whole) = build(
+        r#"
+[[loot_tables]]
+id = "t:affixes"
+entries = [ { affix = "t:fire", weight = 1 }, { affix = "t:nope", weight = 1 } ]
+
+[[loot_tables]]
+id = "t:inner"
+entries = [ { item = "t:sword", weight = 1, affixes = "t:affixes" }, { table = "t:missing", weight = 1 } ]
+
+[[loot_tables]]
+id = "t:outer"
+entries = [ { table = "t:inner", weight = 1 }, { item = "t:gold", weight = 1 } ]
+
+[[loot_tables]]
+id = "t:apart"
+entries = [ { item = "t:gem", weight = 1 } ]
+"#,
+    );
+    let mut kept = KeptStats::default();
+    let part = LootDb::reaching(&data, "t:outer", &mut kept);
+    let mut names: Vec<&str> = part.depends_on().collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names, ["t:affixes", "t:fire", "t:gold", "t:inner", "t:missing", "t:nope", "t:outer", "t:sword"]);
+    let ids: Vec<&str> = part.table_ids().collect();
+    assert_eq!(ids.len(), 3, "{ids:?}");
+    assert!(!ids.contains(&"t:apart"));
+    // `t:missing` and `t:nope` refuse the tables above them, as in the whole database.
+    for root in ["t:outer", "t:inner", "t:affixes"] {
+        let got = part.analyze_kept(root, 0.0, &mut kept).map_err(|e| e.to_string());
+        assert_eq!(got, whole.analyze(root, 0.0).map_err(|e| e.to_string()), "`{root}`");
+        assert!(got.is_err(), "`{root}` reaches a broken reference");
+    }
 }

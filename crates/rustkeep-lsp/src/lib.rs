@@ -24,6 +24,7 @@ pub mod core_files;
 pub mod disk;
 pub mod handlers;
 pub mod ids;
+pub mod loot_cache;
 pub mod outline;
 pub mod publish;
 pub mod server;

@@ -32,7 +32,9 @@ use rustkeep_data::lower::FileFacts;
 use rustkeep_data::project::{load, Overlay, Project, CORE_PREFIX};
 use rustkeep_data::source::{FileId, FileKind, SourceFile};
 use rustkeep_data::text::{Encoding, LineCol, LineIndex, Span};
-use rustkeep_engine::loot::{KeptStats, LootError, LootReport};
+use rustkeep_engine::loot::{LootError, LootReport};
+
+use crate::loot_cache::LootCache;
 
 use crate::disk::{Rescan, Snapshot};
 use crate::lsp;
@@ -106,22 +108,6 @@ struct Listed {
     path: PathBuf,
     uri: lsp::Uri,
     diagnostics: Arc<Vec<lsp::Diagnostic>>,
-}
-
-/// An exact loot report and the names it depends on.
-#[derive(Clone, Debug)]
-struct LootEntry {
-    report: Arc<Result<LootReport, LootError>>,
-    deps: Vec<String>,
-}
-
-/// Exact loot reports, per table, built on first use, each kept until an analysis changes a name
-/// it depends on; and the per-table statistics behind them, which decide their own reuse (see
-/// [`KeptStats`]).
-#[derive(Debug, Default)]
-struct LootCache {
-    reports: HashMap<String, LootEntry>,
-    kept: KeptStats,
 }
 
 /// Lowered facts kept for the next reload, by display path.
@@ -503,32 +489,16 @@ impl State {
         self.analysis.diagnostics(fid)
     }
 
-    /// The exact drop chances of a loot table (luck 0), from the engine. Only the tables it
-    /// reaches are compiled (see [`crate::handlers::hover`]), and the report is kept until an
-    /// analysis changes something it depends on.
+    /// The exact drop chances of a loot table (luck 0), from the engine, without the chances of
+    /// each affix on each item (the hover does not show them); see [`LootCache`].
     pub fn loot_report(&self, id: &str) -> Arc<Result<LootReport, LootError>> {
-        let mut cache = self.loot.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(r) = cache.reports.get(id) {
-            return r.report.clone();
-        }
-        let (report, deps) = crate::handlers::hover::exact_report(self.db(), id, &mut cache.kept);
-        let report = Arc::new(report);
-        cache.reports.insert(id.to_string(), LootEntry { report: report.clone(), deps });
-        report
+        self.loot.lock().unwrap_or_else(|e| e.into_inner()).report(self.db(), id)
     }
 
-    /// Drops the loot reports the last analysis may have changed.
+    /// Marks stale the loot reports the last analysis may have changed.
     fn forget_stale_loot(&mut self) {
         let changes = self.analysis.loot_changes();
-        let cache = &mut self.loot.get_mut().unwrap_or_else(|e| e.into_inner()).reports;
-        if changes.all || changes.balance {
-            cache.clear();
-            return;
-        }
-        if changes.tables.is_empty() && changes.named.is_empty() {
-            return;
-        }
-        cache.retain(|_, e| !e.deps.iter().any(|d| changes.tables.contains(d.as_str()) || changes.named.contains(d.as_str())));
+        self.loot.get_mut().unwrap_or_else(|e| e.into_inner()).forget(changes);
     }
 
     /// The diagnostics to publish since the last call, for in-process drivers: `(uri,

@@ -267,7 +267,12 @@ fn run_workspace_case(seed: u64) -> usize {
         let mut tables: Vec<String> = state.db().resolved.defs[rustkeep_data::vocab::Registry::LootTables.index()].keys().cloned().collect();
         tables.sort();
         for id in tables.iter().filter(|t| t.starts_with('w')) {
-            assert_eq!(*state.loot_report(id), whole.analyze(id, 0.0), "seed {seed}, step {step}: the loot chances of `{id}`");
+            // The server's reports leave out the affix chances (its hover shows the drops).
+            let want = whole.analyze(id, 0.0).map(|mut r| {
+                r.drops.iter_mut().for_each(|d| d.affixes.clear());
+                r
+            });
+            assert_eq!(*state.loot_report(id), want, "seed {seed}, step {step}: the loot chances of `{id}`");
         }
         with_diagnostics += usize::from(published.values().any(|l| !l.is_empty()));
     }

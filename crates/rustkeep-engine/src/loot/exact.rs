@@ -74,11 +74,13 @@ struct Scratch {
     roll: Sums,
     p_pair: HashMap<u64, f64>,
     d_pair: HashMap<u64, f64>,
+    /// Whether the (item, affix) pairs are computed (see [`KeptStats::drops_only`]).
+    pairs: bool,
 }
 
 impl Scratch {
-    fn new(keys: usize) -> Scratch {
-        Scratch { table: Sums::with_keys(keys), roll: Sums::with_keys(keys), p_pair: HashMap::default(), d_pair: HashMap::default() }
+    fn new(keys: usize, pairs: bool) -> Scratch {
+        Scratch { table: Sums::with_keys(keys), roll: Sums::with_keys(keys), p_pair: HashMap::default(), d_pair: HashMap::default(), pairs }
     }
 }
 
@@ -105,7 +107,7 @@ impl Names {
     }
 }
 
-/// Item and affix numbers kept from one compilation to the next ([`LootDb::of_tables`]).
+/// Item and affix numbers kept from one compilation to the next ([`LootDb::reaching`]).
 #[derive(Debug, Default)]
 pub(super) struct Numbering {
     pub(super) items: Names,
@@ -128,6 +130,11 @@ pub struct KeptStats {
     size: usize,
     /// The serial of the last statistics computed.
     serial: u64,
+    /// Reports without affix chances ([`KeptStats::drops_only`]).
+    drops_only: bool,
+    /// How many times the numbering started over ([`KeptStats::trim`]): a database compiled
+    /// with an earlier numbering cannot use this one.
+    pub(super) generation: u64,
 }
 
 /// Beyond this many outcomes (or names) kept, everything kept is dropped before the next
@@ -137,10 +144,20 @@ const KEPT_MAX: usize = 250_000;
 impl KeptStats {
     /// Drops everything when too much is kept (see [`KEPT_MAX`]); only before a compilation, so
     /// that numbers never change under a compiled database.
-    pub(super) fn trim(&mut self) {
-        if self.size > KEPT_MAX || self.numbering.items.names.len() + self.numbering.affixes.names.len() > KEPT_MAX {
-            *self = KeptStats::default();
+    /// Whether it did (every number of a compiled database is void then).
+    pub(super) fn trim(&mut self) -> bool {
+        let over = self.size > KEPT_MAX || self.numbering.items.names.len() + self.numbering.affixes.names.len() > KEPT_MAX;
+        if over {
+            *self = KeptStats { drops_only: self.drops_only, generation: self.generation + 1, ..KeptStats::default() };
         }
+        over
+    }
+
+    /// Statistics for reports of drop chances only: the chances of items carrying each affix
+    /// (a report's `affixes` lists) are left out, and so is the third or so of the work that
+    /// computes them — for a caller that shows the drops alone (the language server's hover).
+    pub fn drops_only() -> KeptStats {
+        KeptStats { drops_only: true, ..KeptStats::default() }
     }
 }
 
@@ -199,7 +216,7 @@ fn mean(r: Range) -> f64 {
 /// uniform on `rolls`, plus one with probability `p_extra`:
 /// `E_n[x^n] = (1 − p_extra·d) · x^a · (1 − x^m) / (m · d)` with `x = 1 − d`, `m = b − a + 1`.
 /// The geometric sum is evaluated through `ln_1p`/`exp_m1`, exact for tiny `d` and huge `m`.
-/// [`p_some_from_rolls`] uses it where the roll counts are too large for its sums.
+/// [`RollChance`] uses it where the roll counts are too large for its sums.
 fn ln_none_from_rolls(d: f64, rolls: Range, p_extra: f64) -> f64 {
     if d.is_nan() || d <= 0.0 {
         return 0.0;
@@ -219,41 +236,67 @@ fn ln_none_from_rolls(d: f64, rolls: Range, p_extra: f64) -> f64 {
     head + sum + extra
 }
 
-/// Roll counts up to this bound (the least count and the width of the range) are summed term by
-/// term in [`p_some_from_rolls`]; larger ones go through logarithms.
+/// Roll counts up to this bound are summed term by term ([`RollChance`]); larger ones go through
+/// logarithms.
 const SUMMED_ROLLS: u32 = 64;
 
-/// The probability that the rolls yield the outcome at least once, `1 − E_n[(1 − d)^n]` with the
-/// terms of [`ln_none_from_rolls`]. With `x = 1 − d` it is the union of three independent
-/// events, each given by its own probability with no subtraction of nearly equal numbers, so it
-/// is exact to the last bits for tiny `d` as well as for `d` near 1:
-/// - one of the `a` rolls always made yields it: `1 − x^a = d · Σ_{j<a} x^j`;
-/// - one of the `n − a` further rolls does: `1 − Σ_{j<m} x^j / m = d · Σ_{i<m−1} (m−1−i)·x^i / m`;
-/// - the extra roll does: `p_extra · d`.
+/// The probability that a table's rolls yield an outcome at least once, as a function of `d`,
+/// the probability that one roll yields it: `1 − E[x^n']` with `x = 1 − d` and `n'` the number
+/// of rolls (uniform on `a..=b`, plus one with probability `p_extra`).
 ///
-/// Three multiplications per roll of the range instead of four transcendental functions: the
-/// exact analysis of a long chain spends most of its time here.
-fn p_some_from_rolls(d: f64, rolls: Range, p_extra: f64) -> f64 {
-    if d.is_nan() || d <= 0.0 {
-        return 0.0;
+/// For up to [`SUMMED_ROLLS`] rolls it is the polynomial `d · Σ_i P(n' > i) · x^i` (from
+/// `1 − x^j = d · Σ_{i<j} x^i`), whose coefficients — `1` below `a`, `(b − i + p_extra) / m`
+/// from `a` to `b`, with `m = b − a + 1` — are computed once per table. Every term is
+/// non-negative, so nothing cancels: it is exact to the last bits for tiny `d` as well as for
+/// `d` near 1, with a few multiplications per outcome instead of four transcendental functions
+/// (the exact analysis of a long chain spends most of its time here). Larger roll counts use
+/// [`ln_none_from_rolls`].
+// Made on the stack once per table and never moved: boxing the coefficients would allocate per
+// table for nothing.
+#[allow(clippy::large_enum_variant)]
+enum RollChance {
+    /// `P(n' > i)` for `i = 0, 1, …` (at most `SUMMED_ROLLS + 1` of them).
+    Sum {
+        tail: [f64; SUMMED_ROLLS as usize + 1],
+        len: usize,
+    },
+    Logs {
+        rolls: Range,
+        p_extra: f64,
+    },
+}
+
+impl RollChance {
+    fn new(rolls: Range, p_extra: f64) -> RollChance {
+        let (a, b) = (rolls.min, rolls.max.max(rolls.min));
+        if b > SUMMED_ROLLS {
+            return RollChance::Logs { rolls, p_extra };
+        }
+        let m = f64::from(b - a) + 1.0;
+        let mut tail = [0.0; SUMMED_ROLLS as usize + 1];
+        for (i, t) in (0..=b).zip(&mut tail) {
+            *t = if i < a { 1.0 } else { (f64::from(b - i) + p_extra) / m };
+        }
+        // P(n' > b) is p_extra / m: a last term only when there is an extra roll.
+        let len = if p_extra > 0.0 { b as usize + 1 } else { b as usize };
+        RollChance::Sum { tail, len }
     }
-    let d = d.min(1.0);
-    let width = rolls.max.max(rolls.min) - rolls.min;
-    if rolls.min > SUMMED_ROLLS || width >= SUMMED_ROLLS {
-        return (-ln_none_from_rolls(d, rolls, p_extra).exp_m1()).clamp(0.0, 1.0);
+
+    #[inline]
+    fn p_some(&self, d: f64) -> f64 {
+        if d.is_nan() || d <= 0.0 {
+            return 0.0;
+        }
+        let d = d.min(1.0);
+        match self {
+            RollChance::Sum { tail, len } => {
+                let x = 1.0 - d;
+                let sum = tail[..*len].iter().rev().fold(0.0, |acc, &t| acc * x + t);
+                (d * sum).clamp(0.0, 1.0)
+            }
+            RollChance::Logs { rolls, p_extra } => (-ln_none_from_rolls(d, *rolls, *p_extra).exp_m1()).clamp(0.0, 1.0),
+        }
     }
-    let x = 1.0 - d;
-    let m = f64::from(width) + 1.0;
-    let mut always = 0.0;
-    for _ in 0..rolls.min {
-        always = always * x + 1.0;
-    }
-    let mut further = 0.0;
-    for c in 1..=width {
-        further = further * x + f64::from(c);
-    }
-    let p = union(union(d * always, d * further / m), p_extra * d);
-    p.clamp(0.0, 1.0)
 }
 
 /// The probability of either of two independent events of probabilities `p` and `q`:
@@ -284,10 +327,18 @@ impl LootDb {
 
     /// [`LootDb::analyze`], reusing the statistics `kept` holds from earlier analyses where the
     /// tables did not change, and keeping the new ones. This database must have been compiled
-    /// with `kept` ([`LootDb::of_tables`]). The result equals [`LootDb::analyze`]'s.
+    /// with `kept` ([`LootDb::reaching`]). The result equals [`LootDb::analyze`]'s, without
+    /// the affix chances for [`KeptStats::drops_only`].
     pub fn analyze_kept(&self, table: &str, luck: f64, kept: &mut KeptStats) -> Result<LootReport, LootError> {
         let t = self.table(table)?;
         let p_extra = self.p_extra(luck);
+        if self.generation != Some(kept.generation) {
+            // Compiled with another numbering: nothing kept can be matched, nothing kept.
+            let mut fresh = KeptStats { drops_only: kept.drops_only, ..KeptStats::default() };
+            let memo = self.exact_stats(t.0, p_extra, Some(&mut fresh));
+            let stats = memo[t.0 as usize].as_ref().expect("the root's statistics are computed");
+            return Ok(self.report(t.0, stats, luck, p_extra));
+        }
         if kept.p_extra.to_bits() != p_extra.to_bits() {
             kept.tables.clear();
             kept.size = 0;
@@ -391,7 +442,7 @@ impl LootDb {
         }
         let mut reports: Vec<Option<Result<LootReport, LootError>>> = (0..n).map(|_| None).collect();
         let mut memo: Memo = vec![None; n];
-        let mut scratch = Scratch::new(self.key_count());
+        let mut scratch = Scratch::new(self.key_count(), true);
         for t in order {
             let stats = self.table_stats(t, p_extra, &memo, &mut scratch);
             reports[t as usize] = Some(Ok(self.report(t, &stats, luck, p_extra)));
@@ -451,7 +502,7 @@ impl LootDb {
         let mut memo: Memo = vec![None; n];
         // Per table: the serial of its statistics in `kept` (kept mode only).
         let mut serial = vec![0u64; n];
-        let mut scratch = Scratch::new(self.key_count());
+        let mut scratch = Scratch::new(self.key_count(), kept.as_deref().is_none_or(|k| !k.drops_only));
         let mut stack: Vec<(u32, bool)> = vec![(root, false)];
         let children = |t: u32| {
             let tab = &self.tables[t as usize];
@@ -506,12 +557,13 @@ impl LootDb {
     /// product is taken as a union (`1 − q` factor by factor, [`union`]), never through `q`.
     fn table_stats(&self, t: u32, p_extra: f64, memo: &Memo, sc: &mut Scratch) -> Stats {
         let tab = &self.tables[t as usize];
-        let Scratch { table, roll, p_pair, d_pair } = sc;
+        let Scratch { table, roll, p_pair, d_pair, pairs } = sc;
+        let pairs = *pairs;
         table.clear();
         p_pair.clear();
 
         for &o in &tab.guaranteed {
-            self.contributions(o, memo, |c| match c {
+            self.contributions(o, memo, pairs, |c| match c {
                 Contribution::Key(k, p, x) => {
                     let (p_any, e) = table.slot(k);
                     *p_any = union(*p_any, p.clamp(0.0, 1.0));
@@ -527,7 +579,7 @@ impl LootDb {
             d_pair.clear();
             for (&o, &w) in tab.weighted.iter().zip(&tab.weights) {
                 let share = w as f64 / total;
-                self.contributions(o, memo, |c| match c {
+                self.contributions(o, memo, pairs, |c| match c {
                     Contribution::Key(k, p, x) => {
                         let (d, ew) = roll.slot(k);
                         *d += share * p;
@@ -537,20 +589,21 @@ impl LootDb {
                 });
             }
             let mean_n = mean(tab.rolls) + p_extra;
+            let chance = RollChance::new(tab.rolls, p_extra);
             for (&k, &(dk, ew)) in roll.keys.iter().zip(&roll.vals) {
                 let (p_any, e) = table.slot(k);
-                *p_any = union(*p_any, p_some_from_rolls(dk, tab.rolls, p_extra));
+                *p_any = union(*p_any, chance.p_some(dk));
                 *e += mean_n * ew;
             }
             roll.clear();
             for (k, dk) in d_pair.drain() {
-                add_union_pair(p_pair, k, p_some_from_rolls(dk, tab.rolls, p_extra));
+                add_union_pair(p_pair, k, chance.p_some(dk));
             }
         } else {
             // No weighted entries: the rolls draw nothing, but outcomes seen only there still
             // belong to the table (with chance 0) so reports list them.
             for &o in &tab.weighted {
-                self.contributions(o, memo, |c| match c {
+                self.contributions(o, memo, pairs, |c| match c {
                     Contribution::Key(k, _, _) => {
                         table.slot(k);
                     }
@@ -574,12 +627,12 @@ impl LootDb {
 
     /// What one entry, given once, yields: per outcome (probability, expected count), and per
     /// (item, affix) the probability of an instance of the item carrying the affix.
-    fn contributions(&self, o: Outcome, memo: &Memo, mut f: impl FnMut(Contribution)) {
+    fn contributions(&self, o: Outcome, memo: &Memo, pairs: bool, mut f: impl FnMut(Contribution)) {
         match o {
             Outcome::Item { item, count, affixes } => {
                 let c1 = p_count_positive(count);
                 f(Contribution::Key(item, c1, mean(count)));
-                if let Some(stats) = affixes.and_then(|a| memo[a as usize].as_deref()) {
+                if let Some(stats) = affixes.filter(|_| pairs).and_then(|a| memo[a as usize].as_deref()) {
                     // The instance exists (count ≥ 1) and its one affix evaluation yields A;
                     // the count and the affix roll are independent.
                     for &(a, pa) in &stats.p {
@@ -616,7 +669,7 @@ mod tests {
 
     #[test]
     fn rolls_closed_form_matches_direct_sum() {
-        for &(min, max) in &[(0u32, 0u32), (1, 1), (0, 1), (1, 3), (2, 7), (0, 5), (3, 70), (70, 70), (0, 63), (0, 64)] {
+        for &(min, max) in &[(0u32, 0u32), (1, 1), (0, 1), (1, 3), (2, 7), (0, 5), (3, 70), (70, 70), (0, 63), (0, 64), (60, 64), (64, 64), (65, 65)] {
             for &d in &[0.0, 1e-12, 0.013, 0.5, 0.999, 1.0] {
                 for &pe in &[0.0, 0.3, 0.9] {
                     let mut direct = 0.0;
@@ -628,7 +681,7 @@ mod tests {
                     let r = Range { min, max };
                     let got = ln_none_from_rolls(d, r, pe).exp();
                     assert!((got - direct).abs() < 1e-13, "{min}-{max} d={d} pe={pe}: {got} vs {direct}");
-                    let some = p_some_from_rolls(d, r, pe);
+                    let some = RollChance::new(r, pe).p_some(d);
                     assert!((some - (1.0 - direct)).abs() < 1e-13, "{min}-{max} d={d} pe={pe}: {some} vs {}", 1.0 - direct);
                 }
             }
@@ -636,7 +689,7 @@ mod tests {
         // A huge range must neither loop nor lose precision: mean of x^n over 0..=m-1 ≈ 1/(m·d).
         let got = ln_none_from_rolls(1e-3, Range { min: 0, max: u32::MAX }, 0.0).exp();
         assert!((got - 1.0 / (f64::from(u32::MAX) + 1.0) / 1e-3).abs() < 1e-12, "{got}");
-        let some = p_some_from_rolls(1e-3, Range { min: 0, max: u32::MAX }, 0.0);
+        let some = RollChance::new(Range { min: 0, max: u32::MAX }, 0.0).p_some(1e-3);
         assert!((some - (1.0 - got)).abs() < 1e-12, "{some}");
     }
 
@@ -653,7 +706,7 @@ mod tests {
                     let mean: f64 = (min..=max).map(f64::from).sum::<f64>() / m;
                     let pairs: f64 = (min..=max).map(|n| f64::from(n) * (f64::from(n) - 1.0) / 2.0).sum::<f64>() / m + pe * mean;
                     let series = d * (mean + pe) - d * d * pairs;
-                    let got = p_some_from_rolls(d, Range { min, max }, pe);
+                    let got = RollChance::new(Range { min, max }, pe).p_some(d);
                     if series == 0.0 {
                         assert_eq!(got, 0.0, "{min}-{max} d={d}");
                     } else {

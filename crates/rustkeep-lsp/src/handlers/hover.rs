@@ -11,13 +11,9 @@
 //! that compiles the same as before with nothing changed below it, so an edit in a long chain
 //! recomputes only the tables above the edit.
 
-use rustkeep_data::db::Database;
-use rustkeep_data::hash::FxHashSet;
-use rustkeep_data::model::LootKind;
 use rustkeep_data::source::FileId;
 use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{self, EventKind, FieldType, Registry};
-use rustkeep_engine::loot::{KeptStats, LootDb, LootError, LootReport};
 
 use crate::context::{self, Pos, Scope};
 use crate::ids::{self, Sym};
@@ -161,48 +157,6 @@ fn id_doc(state: &State, sym: Sym, name: &str) -> String {
         s.push_str(&loot_doc(state, name));
     }
     s
-}
-
-/// The tables `root` reaches (itself included), and every name the analysis of `root` depends
-/// on: those tables, the table names it nests that name nothing yet (they may appear later), and
-/// the items and affixes named.
-fn reachable<'a>(db: &'a Database, root: &'a str) -> (Vec<&'a str>, Vec<String>) {
-    let tables = &db.resolved.defs[Registry::LootTables.index()];
-    let mut reached: Vec<&str> = Vec::new();
-    let mut deps: FxHashSet<&str> = FxHashSet::default();
-    // Tables walked (an item or affix may share a name with a table: it is no reason to skip it).
-    let mut seen: FxHashSet<&str> = FxHashSet::default();
-    let mut stack = vec![root];
-    while let Some(id) = stack.pop() {
-        deps.insert(id);
-        if !seen.insert(id) {
-            continue;
-        }
-        let Some(def) = tables.get(id) else { continue };
-        reached.push(id);
-        for le in db.entry(def.current).loot_entries() {
-            match &le.kind {
-                LootKind::Item(s) => {
-                    stack.extend(le.affixes.as_ref().map(|a| a.value.as_str()));
-                    deps.insert(&s.value);
-                }
-                LootKind::Affix(s) => {
-                    deps.insert(&s.value);
-                }
-                LootKind::Table(t) => stack.push(&t.value),
-                LootKind::Nothing => {}
-            }
-        }
-    }
-    (reached, deps.into_iter().map(str::to_string).collect())
-}
-
-/// The exact analysis of one table (luck 0), compiling only the tables it reaches and reusing
-/// the statistics of unchanged tables from earlier analyses (`kept`); and the names it depends
-/// on (see `reachable`).
-pub fn exact_report(db: &Database, id: &str, kept: &mut KeptStats) -> (Result<LootReport, LootError>, Vec<String>) {
-    let (tables, deps) = reachable(db, id);
-    (LootDb::of_tables(db, &tables, kept).analyze_kept(id, 0.0, kept), deps)
 }
 
 /// The exact drop chances of a loot table (luck 0), kept per analysis.
