@@ -292,7 +292,8 @@ impl LootDb {
     /// Looks a table up and checks that it can be evaluated.
     pub fn table(&self, id: &str) -> Result<TableRef, LootError> {
         let Some(&i) = self.index.get(id) else {
-            let suggestion = rustkeep_data::suggest::closest_id(id, self.tables.iter().map(|t| t.id.as_str())).map(String::from);
+            // From the tables in the index: a table gone since (`LootDb::refresh`) is no longer in it.
+            let suggestion = rustkeep_data::suggest::closest_id(id, self.index.keys().map(String::as_str)).map(String::from);
             return Err(LootError::UnknownTable { id: id.to_string(), suggestion });
         };
         match &self.tables[i as usize].refusal {

@@ -669,6 +669,25 @@ entries = [ {{ item = "t:gem", weight = 1, affixes = "t:affixes" }}, {{ nothing 
     assert_eq!(part.analyze_kept("t:top", 4.0, &mut kept), whole.analyze("t:top", 4.0));
 }
 
+/// A database compiled for a table that is gone, or not there yet, depends on its name and is
+/// brought up to date when it comes (back).
+#[test]
+fn refreshed_databases_follow_their_table_as_it_goes_and_comes_back() {
+    let with = "[[loot_tables]]\nid = \"t:top\"\nentries = [ { item = \"t:gold\", weight = 1 } ]\n";
+    let without = "[[loot_tables]]\nid = \"t:else\"\nentries = [ { item = \"t:gold\", weight = 1 } ]\n";
+    let mut kept = KeptStats::default();
+    let (data, _) = build(without);
+    let mut db = LootDb::reaching(&data, "t:top", &mut kept);
+    assert!(db.depends_on().any(|n| n == "t:top"), "a table not there yet is a name it depends on");
+    assert!(matches!(db.analyze_kept("t:top", 0.0, &mut kept), Err(LootError::UnknownTable { .. })));
+    for (step, loot) in [with, without, with].into_iter().enumerate() {
+        let (data, whole) = build(loot);
+        assert!(db.refresh(&data, &mut kept, |n| n == "t:top"), "step {step}");
+        let err = |r: Result<LootReport, LootError>| r.map_err(|e| e.to_string());
+        assert_eq!(err(db.analyze_kept("t:top", 0.0, &mut kept)), err(whole.analyze("t:top", 0.0)), "step {step}");
+    }
+}
+
 /// `LootDb::refresh` compiles again what changed — a table that appears where a name dangled, a
 /// table that goes, a kind that changes, an item that appears — and then analyses as a fresh
 /// compilation does, refusals included.

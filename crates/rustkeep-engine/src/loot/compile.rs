@@ -32,6 +32,8 @@ struct Source<'a> {
 /// entries give (items, affixes and tables, found or not), as a range of `ends`.
 #[derive(Debug, Default)]
 pub(super) struct Reach {
+    /// The table it was compiled for (a name, found or not).
+    root: String,
     problems: Vec<Option<String>>,
     edges: Vec<Vec<usize>>,
     refs: Vec<(u32, u32)>,
@@ -180,7 +182,7 @@ impl LootDb {
             items: Vec::new(),
             affixes: Vec::new(),
             luck_factor: data.resolved.balance.luck_factor,
-            reach: Some(Box::default()),
+            reach: Some(Box::new(Reach { root: root.to_string(), ..Reach::default() })),
             generation: Some(kept.generation),
         };
         db.compile_reached(data, vec![root.to_string()], &mut kept.numbering);
@@ -203,12 +205,14 @@ impl LootDb {
             return false;
         }
         let dirty: Vec<usize> = (0..self.tables.len()).filter(|&t| changed(&self.tables[t].id) || reach.refs(t).any(&changed)).collect();
-        if dirty.is_empty() {
+        // A root that was no table (or is gone) may have become one.
+        let root = (!self.index.contains_key(&reach.root) && changed(&reach.root)).then(|| reach.root.clone());
+        if dirty.is_empty() && root.is_none() {
             return true;
         }
         // Tables that are gone leave the index first, so that no table compiled below finds
         // them; the kinds of those that stay are updated before any table reads them.
-        let mut again = Vec::with_capacity(dirty.len());
+        let mut again: Vec<String> = root.into_iter().collect();
         for t in dirty {
             let id = self.tables[t].id.clone();
             if data.resolved.get(Registry::LootTables, &id).is_none() {
@@ -227,11 +231,14 @@ impl LootDb {
         true
     }
 
-    /// Every name this database depends on ([`LootDb::reaching`]): the tables compiled and the
-    /// names their entries give (items, affixes and tables, found or not).
+    /// Every name this database depends on ([`LootDb::reaching`]): the table it was compiled
+    /// for, the tables compiled and the names their entries give (items, affixes and tables,
+    /// found or not).
     pub fn depends_on(&self) -> impl Iterator<Item = &str> {
         let reach = self.reach.as_deref();
-        self.tables.iter().enumerate().flat_map(move |(t, tab)| std::iter::once(tab.id.as_str()).chain(reach.into_iter().flat_map(move |r| r.refs(t))))
+        let tables =
+            self.tables.iter().enumerate().flat_map(move |(t, tab)| std::iter::once(tab.id.as_str()).chain(reach.into_iter().flat_map(move |r| r.refs(t))));
+        reach.map(|r| r.root.as_str()).into_iter().chain(tables)
     }
 
     /// A number for table `id`, compiled later; its kind is known at once.
