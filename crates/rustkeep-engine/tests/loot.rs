@@ -693,87 +693,24 @@ fn refreshed_databases_follow_their_table_as_it_goes_and_comes_back() {
 /// compilation does, refusals included.
 #[test]
 fn refreshed_databases_equal_fresh_ones_as_tables_come_and_go() {
+    let table = |id: &str, rest: &str| format!("[[loot_tables]]\nid = \"{id}\"\n{rest}\n");
+    let top: &str = &table("t:top", "entries = [ { table = \"t:mid\", weight = 1 }, { table = \"t:late\", weight = 1 } ]");
+    let mid_items: &str = &table("t:mid", "entries = [ { item = \"t:gold\", weight = 1 } ]");
+    let mid_affixes: &str = &table("t:mid", "entries = [ { affix = \"t:ice\", weight = 1 } ]");
+    let late: &str = &table("t:late", "rolls = \"1-2\"\nentries = [ { item = \"t:sword\", weight = 2, affixes = \"t:aff\" }, { nothing = true, weight = 1 } ]");
+    let aff: &str = &table("t:aff", "entries = [ { affix = \"t:fire\", weight = 1 } ]");
+    let aff_cycle: &str = &table("t:aff", "entries = [ { table = \"t:late\", weight = 1 } ]");
     let versions = [
         // `t:late` does not exist: `t:top` is refused.
-        (
-            r#"[[loot_tables]]
-id = "t:top"
-entries = [ { table = "t:mid", weight = 1 }, { table = "t:late", weight = 1 } ]
-[[loot_tables]]
-id = "t:mid"
-entries = [ { item = "t:gold", weight = 1 } ]
-"#,
-            vec![],
-        ),
+        ([top, mid_items].concat(), vec![]),
         // It appears, nesting an affix table through an item.
-        (
-            r#"[[loot_tables]]
-id = "t:top"
-entries = [ { table = "t:mid", weight = 1 }, { table = "t:late", weight = 1 } ]
-[[loot_tables]]
-id = "t:mid"
-entries = [ { item = "t:gold", weight = 1 } ]
-[[loot_tables]]
-id = "t:late"
-rolls = "1-2"
-entries = [ { item = "t:sword", weight = 2, affixes = "t:aff" }, { nothing = true, weight = 1 } ]
-[[loot_tables]]
-id = "t:aff"
-entries = [ { affix = "t:fire", weight = 1 } ]
-"#,
-            vec!["t:late", "t:aff"],
-        ),
+        ([top, mid_items, late, aff].concat(), vec!["t:late", "t:aff"]),
         // `t:mid` becomes an affix table: `t:top` now mixes kinds and is refused.
-        (
-            r#"[[loot_tables]]
-id = "t:top"
-entries = [ { table = "t:mid", weight = 1 }, { table = "t:late", weight = 1 } ]
-[[loot_tables]]
-id = "t:mid"
-entries = [ { affix = "t:ice", weight = 1 } ]
-[[loot_tables]]
-id = "t:late"
-rolls = "1-2"
-entries = [ { item = "t:sword", weight = 2, affixes = "t:aff" }, { nothing = true, weight = 1 } ]
-[[loot_tables]]
-id = "t:aff"
-entries = [ { affix = "t:fire", weight = 1 } ]
-"#,
-            vec!["t:mid", "t:top"],
-        ),
+        ([top, mid_affixes, late, aff].concat(), vec!["t:mid", "t:top"]),
         // Back, and `t:aff` goes: `t:late` names no loot table for its affixes.
-        (
-            r#"[[loot_tables]]
-id = "t:top"
-entries = [ { table = "t:mid", weight = 1 }, { table = "t:late", weight = 1 } ]
-[[loot_tables]]
-id = "t:mid"
-entries = [ { item = "t:gold", weight = 1 } ]
-[[loot_tables]]
-id = "t:late"
-rolls = "1-2"
-entries = [ { item = "t:sword", weight = 2, affixes = "t:aff" }, { nothing = true, weight = 1 } ]
-"#,
-            vec!["t:mid", "t:top", "t:aff"],
-        ),
+        ([top, mid_items, late].concat(), vec!["t:mid", "t:top", "t:aff"]),
         // A cycle through a table that was gone.
-        (
-            r#"[[loot_tables]]
-id = "t:top"
-entries = [ { table = "t:mid", weight = 1 }, { table = "t:late", weight = 1 } ]
-[[loot_tables]]
-id = "t:mid"
-entries = [ { item = "t:gold", weight = 1 } ]
-[[loot_tables]]
-id = "t:late"
-rolls = "1-2"
-entries = [ { item = "t:sword", weight = 2, affixes = "t:aff" }, { nothing = true, weight = 1 } ]
-[[loot_tables]]
-id = "t:aff"
-entries = [ { table = "t:late", weight = 1 } ]
-"#,
-            vec!["t:aff"],
-        ),
+        ([top, mid_items, late, aff_cycle].concat(), vec!["t:aff"]),
     ];
     let mut kept = KeptStats::default();
     let mut db: Option<LootDb> = None;
