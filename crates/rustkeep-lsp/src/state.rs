@@ -34,9 +34,8 @@ use rustkeep_data::source::{FileId, FileKind, SourceFile};
 use rustkeep_data::text::{Encoding, LineCol, LineIndex, Span};
 use rustkeep_engine::loot::{LootError, LootReport};
 
-use crate::loot_cache::LootCache;
-
 use crate::disk::{Rescan, Snapshot};
+use crate::loot_cache::LootCache;
 use crate::lsp;
 use crate::publish::{Batch, FileDiagnostics, Publication, Publisher};
 use crate::uri;

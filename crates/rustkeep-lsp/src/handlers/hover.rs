@@ -6,10 +6,12 @@
 //! Drop chances come from the engine's exact analysis of the tables the hovered table reaches
 //! (nested tables and affix tables, transitively): a table's chances depend on nothing else, so
 //! compiling only those gives the same report as compiling the whole workspace, in a fraction of
-//! the time. The report is kept per table until an analysis changes something it depends on
-//! ([`State::loot_report`]); per-table statistics are kept longer, and reused for every table
-//! that compiles the same as before with nothing changed below it, so an edit in a long chain
-//! recomputes only the tables above the edit.
+//! the time. The report is kept per table with the tables compiled for it; after an analysis that
+//! changes something it depends on, only the changed tables are compiled again
+//! ([`State::loot_report`], [`crate::loot_cache`]); per-table statistics are reused for every
+//! table that compiles the same as before with nothing changed below it, so an edit in a long
+//! chain recomputes only the tables above the edit. The chances of each affix on each item are
+//! not computed: the hover shows the drops.
 
 use rustkeep_data::source::FileId;
 use rustkeep_data::text::Span;
