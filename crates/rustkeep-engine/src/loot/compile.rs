@@ -47,8 +47,11 @@ impl Reach {
         self.ends.push(self.names.len() as u32);
     }
 
-    /// Records the names of the entries `les` as table `t`'s.
-    fn set_refs(&mut self, t: usize, les: &[LootEntry]) {
+    /// Records what table `t` compiled to: its first problem, the tables it nests, and the names
+    /// its entries `les` give.
+    fn set_table(&mut self, t: usize, problem: Option<String>, edges: Vec<usize>, les: &[LootEntry]) {
+        self.problems[t] = problem;
+        self.edges[t] = edges;
         let from = self.ends.len() as u32;
         for le in les {
             match &le.kind {
@@ -218,10 +221,7 @@ impl LootDb {
             if data.resolved.get(Registry::LootTables, &id).is_none() {
                 self.index.remove(&id);
                 self.tables[t] = Table::empty(id);
-                let reach = self.reach.as_mut().expect("checked above");
-                reach.problems[t] = None;
-                reach.edges[t].clear();
-                reach.set_refs(t, &[]);
+                self.reach.as_mut().expect("checked above").set_table(t, None, Vec::new(), &[]);
             } else {
                 self.tables[t].kind = data.table_kinds.get(&id).copied();
                 again.push(id);
@@ -289,9 +289,7 @@ impl LootDb {
             let src = Source { id: &id, entry, loot, kind: self.tables[t].kind };
             let (table, problem, out) = compile_one(&src, &mut KeptNames { index: &self.index, tables: &self.tables, data, numbering });
             self.tables[t] = table;
-            reach.problems[t] = problem;
-            reach.edges[t] = out;
-            reach.set_refs(t, loot);
+            reach.set_table(t, problem, out, loot);
         }
         refuse(&mut self.tables, &reach.problems, &reach.edges);
         self.items = numbering.items.names.clone();
@@ -312,16 +310,7 @@ trait Names {
 /// problem found in it, and the tables it nests.
 fn compile_one(src: &Source, names: &mut impl Names) -> (Table, Option<String>, Vec<usize>) {
     let kind = src.kind;
-    let mut t = Table {
-        id: src.id.to_string(),
-        kind,
-        rolls: src.entry.range(field::ROLLS).unwrap_or(Range::ONE),
-        guaranteed: Vec::new(),
-        weighted: Vec::new(),
-        weights: Vec::new(),
-        picker: None,
-        refusal: None,
-    };
+    let mut t = Table { kind, rolls: src.entry.range(field::ROLLS).unwrap_or(Range::ONE), ..Table::empty(src.id.to_string()) };
     let mut problem: Option<String> = None;
     let mut note = |p: String| {
         problem.get_or_insert(p);

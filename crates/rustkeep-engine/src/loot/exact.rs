@@ -142,9 +142,8 @@ pub struct KeptStats {
 const KEPT_MAX: usize = 250_000;
 
 impl KeptStats {
-    /// Drops everything when too much is kept (see [`KEPT_MAX`]); only before a compilation, so
-    /// that numbers never change under a compiled database.
-    /// Whether it did (every number of a compiled database is void then).
+    /// Drops everything when too much is kept (see [`KEPT_MAX`]), and says whether it did: the
+    /// numbering starts over then, and databases compiled before no longer match it.
     pub(super) fn trim(&mut self) -> bool {
         let over = self.size > KEPT_MAX || self.numbering.items.names.len() + self.numbering.affixes.names.len() > KEPT_MAX;
         if over {
@@ -319,10 +318,15 @@ impl LootDb {
     /// The exact chances of one evaluation of `table` with `luck` (`rustkeep loot`).
     pub fn analyze(&self, table: &str, luck: f64) -> Result<LootReport, LootError> {
         let t = self.table(table)?;
+        Ok(self.root_report(t.0, luck, None))
+    }
+
+    /// The report of table `t`, from the statistics of every table below it.
+    fn root_report(&self, t: u32, luck: f64, kept: Option<&mut KeptStats>) -> LootReport {
         let p_extra = self.p_extra(luck);
-        let memo = self.exact_stats(t.0, p_extra, None);
-        let stats = memo[t.0 as usize].as_ref().expect("the root's statistics are computed");
-        Ok(self.report(t.0, stats, luck, p_extra))
+        let memo = self.exact_stats(t, p_extra, kept);
+        let stats = memo[t as usize].as_ref().expect("the root's statistics are computed");
+        self.report(t, stats, luck, p_extra)
     }
 
     /// [`LootDb::analyze`], reusing the statistics `kept` holds from earlier analyses where the
@@ -331,22 +335,18 @@ impl LootDb {
     /// the affix chances for [`KeptStats::drops_only`].
     pub fn analyze_kept(&self, table: &str, luck: f64, kept: &mut KeptStats) -> Result<LootReport, LootError> {
         let t = self.table(table)?;
-        let p_extra = self.p_extra(luck);
         if self.generation != Some(kept.generation) {
             // Compiled with another numbering: nothing kept can be matched, nothing kept.
             let mut fresh = KeptStats { drops_only: kept.drops_only, ..KeptStats::default() };
-            let memo = self.exact_stats(t.0, p_extra, Some(&mut fresh));
-            let stats = memo[t.0 as usize].as_ref().expect("the root's statistics are computed");
-            return Ok(self.report(t.0, stats, luck, p_extra));
+            return Ok(self.root_report(t.0, luck, Some(&mut fresh)));
         }
+        let p_extra = self.p_extra(luck);
         if kept.p_extra.to_bits() != p_extra.to_bits() {
             kept.tables.clear();
             kept.size = 0;
             kept.p_extra = p_extra;
         }
-        let memo = self.exact_stats(t.0, p_extra, Some(kept));
-        let stats = memo[t.0 as usize].as_ref().expect("the root's statistics are computed");
-        Ok(self.report(t.0, stats, luck, p_extra))
+        Ok(self.root_report(t.0, luck, Some(kept)))
     }
 
     /// Whether table `t` compiled to `shape` ([`LootDb::shape`] without building one).
