@@ -3,6 +3,8 @@
 //! - [`vocab`]: the engine vocabulary and registry schemas, as data (the single source of truth).
 //! - [`text`]: byte spans and the line index that converts them at the edges.
 //! - [`source`], [`project`]: sources and mod discovery (workspaces, manifests, the bundled core).
+//! - [`tree`]: one TOML file read into the tree lowering walks (a single-pass reader for mod
+//!   data, the `toml` crate's reader for the rest).
 //! - [`lower`]: one data file → typed [`model`] entries plus structural diagnostics; one
 //!   scenario file → its [`scenario`] model, with the same diagnostics.
 //! - [`resolve`]: load order and the resolved registries (overrides, namespaces, duplicates).
@@ -32,4 +34,5 @@ pub mod schema;
 pub mod source;
 pub mod suggest;
 pub mod text;
+pub mod tree;
 pub mod vocab;

@@ -1,5 +1,6 @@
-//! Reading one data file: recoverable TOML parsing, then every registry entry walked against the
-//! schema of [`crate::vocab`] into the typed model of [`crate::model`].
+//! Reading one data file: the file read into a [`crate::tree`] (its single-pass reader, or the
+//! `toml` crate's recoverable one with the syntax errors), then every registry entry walked
+//! against the schema of [`crate::vocab`] into the typed model of [`crate::model`].
 //!
 //! Parsing never fails (architecture invariant 2): the result is whatever could be read plus the
 //! diagnostics for the rest. One bad entry yields one precise diagnostic; its neighbours are still
@@ -12,6 +13,8 @@
 
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
+
+use crate::tree::{self, Node, Table, Val};
 
 use crate::diag::{toml_string, Code, Diagnostic, Loc};
 use crate::model::*;
@@ -28,7 +31,7 @@ mod value;
 
 use trigger::trigger_from_fields;
 
-type DV<'i> = Spanned<DeValue<'i>>;
+type DV<'i> = Node<'i>;
 
 /// Everything one data file contributes.
 #[derive(Clone, Debug, Default)]
@@ -56,13 +59,9 @@ pub fn lower_file(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> F
         facts.diagnostics.push(Diagnostic::new(Code::TomlSyntax, Loc { file, span: at..at + 1 }, "invalid UTF-8: TOML files must be UTF-8 encoded"));
         return facts;
     }
-    let (root, errors) = parse_toml(text);
+    let tree::Read { root, errors } = tree::read(text);
     let mut lower = Lower::new(file, text);
-    for e in &errors {
-        let span = e.span().unwrap_or(0..0);
-        lower.diag(Code::TomlSyntax, span, e.message().trim().to_string());
-    }
-    for (span, msg) in scalar_errors(text, &root) {
+    for (span, msg) in errors {
         lower.diag(Code::TomlSyntax, span, msg);
     }
     facts.has_syntax_errors = lower.diags.iter().any(|d| d.code == Code::TomlSyntax);
@@ -98,12 +97,9 @@ pub fn lower_scenario(file: FileId, text: &str, invalid_utf8_at: Option<usize>) 
         facts.scenario = Some(Box::new(crate::scenario::Scenario { broken: true, ..Default::default() }));
         return facts;
     }
-    let (root, errors) = parse_toml(text);
+    let tree::Read { root, errors } = tree::read(text);
     let mut lower = Lower::new(file, text);
-    for e in &errors {
-        lower.diag(Code::TomlSyntax, e.span().unwrap_or(0..0), e.message().trim().to_string());
-    }
-    for (span, msg) in scalar_errors(text, &root) {
+    for (span, msg) in errors {
         lower.diag(Code::TomlSyntax, span, msg);
     }
     facts.has_syntax_errors = lower.diags.iter().any(|d| d.code == Code::TomlSyntax);
@@ -142,8 +138,9 @@ fn started_quests(entries: &[Entry]) -> Vec<String> {
     out
 }
 
-/// Recoverable TOML parsing. The `toml` crate bounds its own nesting depth, so hostile input
-/// cannot overflow the stack here.
+/// Recoverable TOML parsing with the `toml` crate (what [`crate::tree::read`] falls back on, and
+/// the formatter's and the fixer's syntax check). The `toml` crate bounds its own nesting depth,
+/// so hostile input cannot overflow the stack here.
 pub fn parse_toml(text: &str) -> (Spanned<DeTable<'_>>, Vec<toml::de::Error>) {
     DeTable::parse_recoverable(text)
 }
@@ -155,7 +152,7 @@ pub fn scalar_errors(text: &str, root: &Spanned<DeTable<'_>>) -> Vec<(Span, Stri
     if text.starts_with('\u{feff}') {
         out.push((0..3, "a byte-order mark may only appear once, at the very start of the file".to_string()));
     }
-    let mut stack: Vec<&DV<'_>> = root.get_ref().values().collect();
+    let mut stack: Vec<&Spanned<DeValue<'_>>> = root.get_ref().values().collect();
     while let Some(v) = stack.pop() {
         match v.get_ref() {
             DeValue::Integer(i) if i64::from_str_radix(i.as_str(), i.radix()).is_err() => {
@@ -238,32 +235,29 @@ struct Lower<'t> {
     errors: usize,
 }
 
-fn type_name(v: &DeValue<'_>) -> &'static str {
+fn type_name(v: &Val<'_>) -> &'static str {
     match v {
-        DeValue::String(_) => "a string",
-        DeValue::Integer(_) => "an integer",
-        DeValue::Float(_) => "a float",
-        DeValue::Boolean(_) => "a boolean",
-        DeValue::Datetime(_) => "a date-time",
-        DeValue::Array(_) => "an array",
-        DeValue::Table(_) => "a table",
+        Val::String(_) => "a string",
+        Val::Integer(_) => "an integer",
+        Val::Float(_) => "a float",
+        Val::Boolean(_) => "a boolean",
+        Val::Datetime(_) => "a date-time",
+        Val::Array(_) => "an array",
+        Val::Table(_) => "a table",
     }
 }
 
-fn int_of(v: &DeValue<'_>) -> Option<Result<i64, ()>> {
+fn int_of(v: &Val<'_>) -> Option<Result<i64, ()>> {
     match v {
-        DeValue::Integer(i) => Some(i64::from_str_radix(i.as_str(), i.radix()).map_err(|_| ())),
+        Val::Integer(i) => Some(i.value.ok_or(())),
         _ => None,
     }
 }
 
-fn num_of(v: &DeValue<'_>) -> Option<f64> {
+fn num_of(v: &Val<'_>) -> Option<f64> {
     match v {
-        DeValue::Integer(i) => i64::from_str_radix(i.as_str(), i.radix()).ok().map(|n| n as f64).or_else(|| {
-            // Beyond i64: still a number, just a very large one.
-            i.as_str().parse::<f64>().ok()
-        }),
-        DeValue::Float(f) => f.as_str().parse::<f64>().ok(),
+        Val::Integer(i) => i.approx,
+        Val::Float(f) => *f,
         _ => None,
     }
 }
@@ -303,8 +297,8 @@ impl<'t> Lower<'t> {
         self.diag(Code::WrongType, v.span(), format!("`{what}` must be {expected}, not {got}"));
     }
 
-    fn document(&mut self, root: &Spanned<DeTable<'_>>) {
-        for (key, value) in root.get_ref().iter() {
+    fn document(&mut self, root: &Table<'_>) {
+        for (key, value) in root.iter() {
             let name = key.get_ref().as_ref();
             if name == BALANCE_KEY {
                 self.balance_table(value);
@@ -327,15 +321,15 @@ impl<'t> Lower<'t> {
                 continue;
             };
             match value.get_ref() {
-                DeValue::Array(items) => {
+                Val::Array(items) => {
                     for item in items.iter() {
                         match item.get_ref() {
-                            DeValue::Table(t) => self.entry(registry, t, item.span()),
+                            Val::Table(t) => self.entry(registry, t, item.span()),
                             _ => self.wrong_type(name, "an array of tables", item),
                         }
                     }
                 }
-                DeValue::Table(_) => self.registry_as_table(name, key.span(), value.span()),
+                Val::Table(_) => self.registry_as_table(name, key.span(), value.span()),
                 _ => self.wrong_type(name, "an array of tables", value),
             }
         }
@@ -374,7 +368,7 @@ impl<'t> Lower<'t> {
     }
 
     fn balance_table(&mut self, value: &DV<'_>) {
-        let DeValue::Table(t) = value.get_ref() else {
+        let Val::Table(t) = value.get_ref() else {
             self.wrong_type(BALANCE_KEY, "a table", value);
             return;
         };
@@ -388,7 +382,7 @@ impl<'t> Lower<'t> {
     /// Splits a table into its known fields, reporting unknown keys. Returns them in source order.
     fn known_fields<'a, 'i>(
         &mut self,
-        table: &'a DeTable<'i>,
+        table: &'a Table<'i>,
         defs: &'static [FieldDef],
         code: Code,
         what: &dyn std::fmt::Display,
@@ -426,7 +420,7 @@ impl<'t> Lower<'t> {
         }
     }
 
-    fn entry(&mut self, registry: Registry, table: &DeTable<'_>, span: Span) {
+    fn entry(&mut self, registry: Registry, table: &Table<'_>, span: Span) {
         let rdef = registry.def();
         // Messages are formatted only when a diagnostic is raised: this runs for every entry.
         let present = self.known_fields(table, rdef.fields, Code::UnknownField, &format_args!("this {} (`[[{}]]`)", rdef.noun, rdef.key));
@@ -465,7 +459,7 @@ impl<'t> Lower<'t> {
 
     /// An `id` or `overrides` value: a string matching the ID grammar.
     fn id_value(&mut self, what: &str, v: &DV<'_>) -> Option<Sp<String>> {
-        let DeValue::String(s) = v.get_ref() else {
+        let Val::String(s) = v.get_ref() else {
             self.wrong_type(what, "an ID string `namespace:name`", v);
             return None;
         };
@@ -486,7 +480,7 @@ impl<'t> Lower<'t> {
     }
 
     fn reference(&mut self, kind: RefKind, context: &'static str, v: &DV<'_>) -> Option<Sp<String>> {
-        let DeValue::String(s) = v.get_ref() else {
+        let Val::String(s) = v.get_ref() else {
             self.wrong_type(context, &format!("a {} ID string", kind.describe()), v);
             return None;
         };
@@ -506,7 +500,7 @@ impl<'t> Lower<'t> {
 
     fn string<'a>(&mut self, what: &str, v: &'a DV<'_>) -> Option<&'a str> {
         match v.get_ref() {
-            DeValue::String(s) => Some(s.as_ref()),
+            Val::String(s) => Some(s.as_ref()),
             _ => {
                 self.wrong_type(what, "a string", v);
                 None
@@ -516,7 +510,7 @@ impl<'t> Lower<'t> {
 
     fn array<'a, 'i>(&mut self, what: &str, v: &'a DV<'i>) -> Option<&'a [DV<'i>]> {
         match v.get_ref() {
-            DeValue::Array(a) => Some(a),
+            Val::Array(a) => Some(a),
             _ => {
                 self.wrong_type(what, "an array", v);
                 None
@@ -524,12 +518,12 @@ impl<'t> Lower<'t> {
         }
     }
 
-    fn tables<'a, 'i>(&mut self, what: &str, v: &'a DV<'i>) -> Vec<(&'a DeTable<'i>, Span)> {
+    fn tables<'a, 'i>(&mut self, what: &str, v: &'a DV<'i>) -> Vec<(&'a Table<'i>, Span)> {
         let Some(items) = self.array(what, v) else { return Vec::new() };
         let mut out = Vec::with_capacity(items.len());
         for item in items {
             match item.get_ref() {
-                DeValue::Table(t) => out.push((t, item.span())),
+                Val::Table(t) => out.push((t, item.span())),
                 _ => self.wrong_type(what, "a list of tables", item),
             }
         }

@@ -1,7 +1,7 @@
 //! Loot entries: exactly one of `item`, `table`, `affix` or `nothing`, and a `weight` unless
 //! guaranteed.
 
-use toml::de::DeTable;
+use crate::tree::Table;
 
 use super::{Ctx, Lower};
 use crate::diag::Code;
@@ -11,7 +11,7 @@ use crate::text::Span;
 use crate::vocab::*;
 
 impl Lower<'_> {
-    pub(super) fn loot_entry(&mut self, table: &DeTable<'_>, span: Span) -> Option<LootEntry> {
+    pub(super) fn loot_entry(&mut self, table: &Table<'_>, span: Span) -> Option<LootEntry> {
         let before = self.errors;
         let present = self.known_fields(table, LOOT_ENTRY_FIELDS, Code::UnknownField, &"a loot entry");
         let mut kinds: Vec<(&str, LootKind)> = Vec::new();

@@ -2,9 +2,8 @@
 //! types and ranges, names of the closed vocabularies, actions as in triggers, and an injected
 //! event's payload checked key by key against what the event carries.
 
+use crate::tree::{Table, Val};
 use serde_json::{Map, Value as Json};
-use toml::de::{DeTable, DeValue};
-use toml::Spanned;
 
 use super::{int_of, num_of, Ctx, Lower, DV};
 use crate::diag::{toml_string, Code};
@@ -16,10 +15,10 @@ use crate::text::Span;
 use crate::vocab::*;
 
 impl Lower<'_> {
-    pub(super) fn scenario(&mut self, root: &Spanned<DeTable<'_>>) -> Scenario {
+    pub(super) fn scenario(&mut self, root: &Table<'_>) -> Scenario {
         let mut sc = Scenario::default();
         let before = self.errors;
-        for (def, _, v) in self.known_fields(root.get_ref(), SCENARIO_FIELDS, Code::UnknownField, &"a scenario") {
+        for (def, _, v) in self.known_fields(root, SCENARIO_FIELDS, Code::UnknownField, &"a scenario") {
             match def.name {
                 field::SEED => {
                     if let Some(Value::Int(n)) = self.value(def, v, Ctx::Plain) {
@@ -33,7 +32,7 @@ impl Lower<'_> {
                     }
                 }
                 field::PLAYER => match v.get_ref() {
-                    DeValue::Table(t) => self.player(t, v.span(), &mut sc),
+                    Val::Table(t) => self.player(t, v.span(), &mut sc),
                     _ => self.wrong_type(def.name, "a table: `[player]`", v),
                 },
                 field::ENEMIES => {
@@ -53,7 +52,7 @@ impl Lower<'_> {
         sc
     }
 
-    fn player(&mut self, t: &DeTable<'_>, _span: Span, sc: &mut Scenario) {
+    fn player(&mut self, t: &Table<'_>, _span: Span, sc: &mut Scenario) {
         for (def, _, v) in self.known_fields(t, SCENARIO_PLAYER_FIELDS, Code::UnknownField, &"`[player]`") {
             match def.name {
                 field::ITEMS => {
@@ -71,7 +70,7 @@ impl Lower<'_> {
         }
     }
 
-    fn start_item(&mut self, t: &DeTable<'_>, span: Span) -> Option<StartItem> {
+    fn start_item(&mut self, t: &Table<'_>, span: Span) -> Option<StartItem> {
         let present = self.known_fields(t, SCENARIO_ITEM_FIELDS, Code::UnknownField, &"an item of `[player] items`");
         self.require(&present, SCENARIO_ITEM_FIELDS, span.clone(), &"this item of `[player] items`", &[]);
         let mut item = None;
@@ -89,7 +88,7 @@ impl Lower<'_> {
         Some(out)
     }
 
-    fn enemy_group(&mut self, t: &DeTable<'_>, span: Span) -> Option<EnemyGroup> {
+    fn enemy_group(&mut self, t: &Table<'_>, span: Span) -> Option<EnemyGroup> {
         let present = self.known_fields(t, SCENARIO_ENEMY_FIELDS, Code::UnknownField, &"an enemy group (`[[enemies]]`)");
         self.require(&present, SCENARIO_ENEMY_FIELDS, span.clone(), &"this enemy group (`[[enemies]]`)", &[]);
         let mut creature = None;
@@ -104,7 +103,7 @@ impl Lower<'_> {
         Some(EnemyGroup { span, creature: creature?, count })
     }
 
-    fn step(&mut self, t: &DeTable<'_>, span: Span) -> Option<Step> {
+    fn step(&mut self, t: &Table<'_>, span: Span) -> Option<Step> {
         let present = self.known_fields(t, SCENARIO_STEP_FIELDS, Code::UnknownField, &"a step (`[[steps]]`)");
         let acts: Vec<(&'static FieldDef, Span)> = present.iter().filter(|(d, _, _)| STEP_ACTS.contains(&d.name)).map(|(d, k, _)| (*d, k.clone())).collect();
         let has = |name: &str| present.iter().find(|(d, _, _)| d.name == name).map(|p| p.1.clone());
@@ -157,23 +156,23 @@ impl Lower<'_> {
                     }
                 }
                 field::ACTION => match v.get_ref() {
-                    DeValue::Table(a) => act = self.action(a, v.span()).map(StepAct::Action),
+                    Val::Table(a) => act = self.action(a, v.span()).map(StepAct::Action),
                     _ => {
                         let msg = format!("write `action` as a table: `action = {{ action = \"damage\", … }}`, not {}", super::type_name(v.get_ref()));
                         self.diag(Code::WrongType, v.span(), msg);
                     }
                 },
                 field::PICKUP => match v.get_ref() {
-                    DeValue::Boolean(true) => act = Some(StepAct::Pickup),
-                    DeValue::Boolean(false) => {
+                    Val::Boolean(true) => act = Some(StepAct::Pickup),
+                    Val::Boolean(false) => {
                         let d = self.diag(Code::WrongType, v.span(), "`pickup = false` does nothing; write `pickup = true`");
                         *d = d.clone().with_fix("write `true`", "true", crate::diag::Applicability::Unsafe);
                     }
                     _ => self.wrong_type(def.name, "`true`", v),
                 },
                 field::WAIT => match v.get_ref() {
-                    DeValue::Boolean(true) => act = Some(StepAct::Wait),
-                    DeValue::Boolean(false) => {
+                    Val::Boolean(true) => act = Some(StepAct::Wait),
+                    Val::Boolean(false) => {
                         let d = self.diag(Code::WrongType, v.span(), "`wait = false` does nothing; write `wait = true`");
                         *d = d.clone().with_fix("write `true`", "true", crate::diag::Applicability::Unsafe);
                     }
@@ -234,7 +233,7 @@ impl Lower<'_> {
     /// An injected event's payload: only the keys the event carries, each checked as its type
     /// says. `None` when a key was refused.
     fn payload(&mut self, ev: EventKind, v: &DV<'_>) -> Option<Map<String, Json>> {
-        let DeValue::Table(t) = v.get_ref() else {
+        let Val::Table(t) = v.get_ref() else {
             self.wrong_type(field::PAYLOAD, "a table of the event's payload keys", v);
             return None;
         };
@@ -273,17 +272,17 @@ impl Lower<'_> {
 }
 
 /// A TOML value as the engine's trace shows it (JSON).
-fn to_json(v: &DeValue<'_>) -> Json {
+fn to_json(v: &Val<'_>) -> Json {
     match v {
-        DeValue::String(s) => Json::String(s.to_string()),
-        DeValue::Integer(_) => match int_of(v) {
+        Val::String(s) => Json::String(s.to_string()),
+        Val::Integer(_) => match int_of(v) {
             Some(Ok(n)) => Json::from(n),
             _ => num_of(v).map(Json::from).unwrap_or(Json::Null),
         },
-        DeValue::Float(_) => num_of(v).map(Json::from).unwrap_or(Json::Null),
-        DeValue::Boolean(b) => Json::Bool(*b),
-        DeValue::Datetime(d) => Json::String(d.to_string()),
-        DeValue::Array(a) => Json::Array(a.iter().map(|x| to_json(x.get_ref())).collect()),
-        DeValue::Table(t) => Json::Object(t.iter().map(|(k, x)| (k.get_ref().to_string(), to_json(x.get_ref()))).collect()),
+        Val::Float(_) => num_of(v).map(Json::from).unwrap_or(Json::Null),
+        Val::Boolean(b) => Json::Bool(*b),
+        Val::Datetime(d) => Json::String(d.to_string()),
+        Val::Array(a) => Json::Array(a.iter().map(|x| to_json(x.get_ref())).collect()),
+        Val::Table(t) => Json::Object(t.iter().map(|(k, x)| (k.get_ref().to_string(), to_json(x.get_ref()))).collect()),
     }
 }

@@ -1,7 +1,7 @@
 //! The behaviour of entries: triggers (and a quest's flattened trigger), `when` filters,
 //! modifiers, `ai` rules, and the conditions and actions inside them.
 
-use toml::de::{DeTable, DeValue};
+use crate::tree::{Table, Val};
 
 use super::{Ctx, Lower, DV};
 use crate::diag::{toml_string, Code};
@@ -11,7 +11,7 @@ use crate::text::Span;
 use crate::vocab::{self, *};
 
 impl Lower<'_> {
-    pub(super) fn modifier(&mut self, table: &DeTable<'_>, span: Span) -> Option<Modifier> {
+    pub(super) fn modifier(&mut self, table: &Table<'_>, span: Span) -> Option<Modifier> {
         let present = self.known_fields(table, MODIFIER_FIELDS, Code::UnknownField, &"a modifier");
         self.require(&present, MODIFIER_FIELDS, span.clone(), &"this modifier", &[]);
         let before = self.errors;
@@ -41,7 +41,7 @@ impl Lower<'_> {
         Some(Modifier { span, attribute: attribute?, op: op?, condition })
     }
 
-    pub(super) fn trigger(&mut self, table: &DeTable<'_>, span: Span) -> Trigger {
+    pub(super) fn trigger(&mut self, table: &Table<'_>, span: Span) -> Trigger {
         let before = self.errors;
         let present = self.known_fields(table, TRIGGER_FIELDS, Code::UnknownField, &"a trigger");
         self.require(&present, TRIGGER_FIELDS, span.clone(), &"this trigger", &[]);
@@ -56,7 +56,7 @@ impl Lower<'_> {
         t
     }
 
-    pub(super) fn ai_rule(&mut self, table: &DeTable<'_>, span: Span) -> AiRule {
+    pub(super) fn ai_rule(&mut self, table: &Table<'_>, span: Span) -> AiRule {
         let before = self.errors;
         let present = self.known_fields(table, AI_FIELDS, Code::UnknownField, &"an `ai` rule");
         let mut rule = AiRule { span, condition: Vec::new(), actions: Vec::new(), broken: false };
@@ -72,7 +72,7 @@ impl Lower<'_> {
     }
 
     pub(super) fn when(&mut self, v: &DV<'_>) -> Option<Vec<When>> {
-        let DeValue::Table(t) = v.get_ref() else {
+        let Val::Table(t) = v.get_ref() else {
             self.wrong_type(field::WHEN, "a table of event filters, e.g. `{ damage_type = \"fire\" }`", v);
             return None;
         };
@@ -128,7 +128,7 @@ impl Lower<'_> {
     }
 
     /// The discriminator of a check or action: its name, or `None` if reported.
-    fn discriminator<'a>(&mut self, table: &'a DeTable<'_>, key: &str, span: Span, what: &str) -> Option<(&'a str, Span)> {
+    fn discriminator<'a>(&mut self, table: &'a Table<'_>, key: &str, span: Span, what: &str) -> Option<(&'a str, Span)> {
         let Some((_, v)) = table.iter().find(|(k, _)| k.get_ref().as_ref() == key) else {
             // A misspelled discriminator (`acton`) hides every other key of the table: offer
             // the rename here, where the other keys cannot be checked yet.
@@ -152,7 +152,7 @@ impl Lower<'_> {
             return None;
         };
         match v.get_ref() {
-            DeValue::String(s) => Some((s.as_ref(), v.span())),
+            Val::String(s) => Some((s.as_ref(), v.span())),
             _ => {
                 self.wrong_type(key, "a string", v);
                 None
@@ -160,7 +160,7 @@ impl Lower<'_> {
         }
     }
 
-    pub(super) fn condition(&mut self, table: &DeTable<'_>, span: Span) -> Option<Condition> {
+    pub(super) fn condition(&mut self, table: &Table<'_>, span: Span) -> Option<Condition> {
         let (name, name_span) = self.discriminator(table, field::CHECK, span.clone(), "check")?;
         let Some(kind) = CheckKind::from_name(name) else {
             self.unknown_name(Code::UnknownCheck, "check", name, name_span, CHECKS.iter().map(|c| c.name), CHECK_ALIASES);
@@ -223,7 +223,7 @@ impl Lower<'_> {
         Some(Condition { span, kind, who: who?, who_span, not, data })
     }
 
-    pub(super) fn action(&mut self, table: &DeTable<'_>, span: Span) -> Option<Action> {
+    pub(super) fn action(&mut self, table: &Table<'_>, span: Span) -> Option<Action> {
         let (name, name_span) = self.discriminator(table, field::ACTION, span.clone(), "action")?;
         let Some(kind) = ActionKind::from_name(name) else {
             self.unknown_name(Code::UnknownAction, "action", name, name_span, ACTIONS.iter().map(|a| a.name), ACTION_ALIASES);

@@ -1,7 +1,7 @@
 //! One field value, lowered by its [`FieldType`]: scalars with their bounds, names of the closed
 //! vocabularies, references, ranges, and the lists that hold structure (handed to the other parts).
 
-use toml::de::DeValue;
+use crate::tree::Val;
 
 use super::{int_of, num_of, type_name};
 use super::{Ctx, Lower, DV};
@@ -24,14 +24,14 @@ impl Lower<'_> {
                 self.grid(s, span).map(Value::Grid)
             }
             FieldType::Bool => match v.get_ref() {
-                DeValue::Boolean(b) => Some(Value::Bool(*b)),
+                Val::Boolean(b) => Some(Value::Bool(*b)),
                 _ => {
                     self.wrong_type(name, "a boolean (`true` or `false`)", v);
                     None
                 }
             },
             FieldType::True => match v.get_ref() {
-                DeValue::Boolean(b) => Some(Value::Bool(*b)),
+                Val::Boolean(b) => Some(Value::Bool(*b)),
                 _ => {
                     self.wrong_type(name, "`true`", v);
                     None
@@ -144,8 +144,8 @@ impl Lower<'_> {
             }
             FieldType::Ref(kind) => self.reference(kind, name, v).map(Value::Ref),
             FieldType::StartAt => match v.get_ref() {
-                DeValue::Boolean(b) => Some(Value::Bool(*b)),
-                DeValue::String(_) => self.reference(RefKind::Registry(Registry::Floors), name, v).map(Value::Ref),
+                Val::Boolean(b) => Some(Value::Bool(*b)),
+                Val::String(_) => self.reference(RefKind::Registry(Registry::Floors), name, v).map(Value::Ref),
                 _ => {
                     self.wrong_type(name, "`true` (the dungeon's first floor) or a floor ID", v);
                     None
@@ -178,7 +178,7 @@ impl Lower<'_> {
             }
             FieldType::Range => self.range(name, v).map(Value::Range),
             FieldType::AttributeTable => {
-                let DeValue::Table(t) = v.get_ref() else {
+                let Val::Table(t) = v.get_ref() else {
                     self.wrong_type(name, "a table attribute → number", v);
                     return None;
                 };
@@ -250,7 +250,7 @@ impl Lower<'_> {
             // steps, a step's action and payload) are read where that is known
             // (`lower/scenario.rs`); here only their shape is checked.
             FieldType::Table(_) | FieldType::Payload | FieldType::Action => {
-                if !matches!(v.get_ref(), DeValue::Table(_)) {
+                if !matches!(v.get_ref(), Val::Table(_)) {
                     self.wrong_type(name, "a table", v);
                 }
                 None
@@ -287,14 +287,14 @@ impl Lower<'_> {
 
     fn range(&mut self, name: &str, v: &DV<'_>) -> Option<Range> {
         match v.get_ref() {
-            DeValue::Integer(_) => match int_of(v.get_ref()) {
+            Val::Integer(_) => match int_of(v.get_ref()) {
                 Some(Ok(n)) if (0..=u32::MAX as i64).contains(&n) => Some(Range { min: n as u32, max: n as u32 }),
                 _ => {
                     self.diag(Code::InvalidRange, v.span(), format!("`{name}` must be at least 0 (and at most {})", u32::MAX));
                     None
                 }
             },
-            DeValue::String(s) => match parse_range(s) {
+            Val::String(s) => match parse_range(s) {
                 Ok(r) => Some(r),
                 Err(why) => {
                     // `1..3`, `1–3`, `1 to 3`, `1, 3`: the bounds are plain, only the separator is not.
