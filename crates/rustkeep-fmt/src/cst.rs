@@ -9,6 +9,7 @@
 //! files a dotted key under its table (`a.b = 1`, `c = 2`, `a.d = 3` comes back with `a.d` moved
 //! up) and keeps comments as decor of neighbouring nodes, which loses where a group ends.
 
+use std::cell::RefCell;
 use std::ops::Range;
 
 use toml_parser::parser::{Event, EventKind, RecursionGuard, ValidateWhitespace};
@@ -147,6 +148,28 @@ pub struct ParseFailure {
 
 /// Parses `text` (without a byte-order mark) into a [`Doc`].
 pub fn parse(text: &str) -> Result<Doc<'_>, ParseFailure> {
+    thread_local! {
+        /// The scanner's events, one buffer per thread for file after file: a fresh one for each
+        /// file cost more in page faults than the scan itself.
+        static EVENTS: RefCell<Vec<Event>> = const { RefCell::new(Vec::new()) };
+    }
+    EVENTS.with(|cell| {
+        let mut events = cell.take();
+        let doc = if crate::events::scan_into(text, &mut events) {
+            Parser { text, events: &events, pos: 0, depth: 0, stray: Vec::new() }.document()
+        } else {
+            parser_events(text).and_then(|events| Parser { text, events: &events, pos: 0, depth: 0, stray: Vec::new() }.document())
+        };
+        // A huge file's buffer is not kept for the rest of the run.
+        if events.capacity() <= 1 << 20 {
+            cell.replace(events);
+        }
+        doc
+    })
+}
+
+/// The events of `text` from `toml_parser`'s lexer and event parser, or its first error.
+pub(crate) fn parser_events(text: &str) -> Result<Vec<Event>, ParseFailure> {
     let source = Source::new(text);
     let tokens = source.lex().into_vec();
     let mut events: Vec<Event> = Vec::with_capacity(tokens.len());
@@ -161,7 +184,7 @@ pub fn parse(text: &str) -> Result<Doc<'_>, ParseFailure> {
         let span = e.unexpected().map(|s| s.start()..s.end()).unwrap_or(0..0);
         return Err(ParseFailure { span, message: e.description().to_string() });
     }
-    Parser { text, events: &events, pos: 0, depth: 0, stray: Vec::new() }.document()
+    Ok(events)
 }
 
 struct Parser<'a, 'e> {

@@ -17,13 +17,15 @@
 //!   the messages of `rustkeep check`'s `toml-syntax`).
 //!
 //! Pipeline: [`meaning::read`] (the syntax check, as `rustkeep check` reads files) → [`cst::parse`]
-//! (comments, blank lines and raw tokens from `toml_parser`'s event stream) → [`order::arrange`]
+//! (comments, blank lines and raw tokens from `toml_parser`'s event stream, which [`events`]
+//! scans in one pass for the usual shapes of mod data) → [`order::arrange`]
 //! (key order) → [`layout::print`] → the meaning check. The crate does no I/O.
 
 #![forbid(unsafe_code)]
 
 mod cst;
 pub mod diff;
+mod events;
 mod layout;
 mod meaning;
 mod order;
@@ -172,7 +174,7 @@ fn run(text: &str, options: &FormatOptions, mode: Mode) -> Result<Formatted, For
     let tree = match mode {
         Mode::Verified => Some(meaning::read(body).map_err(shift)?),
         Mode::Compare => {
-            if !matches!(&parsed, Ok(doc) if validate::is_valid(body, doc)) {
+            if !matches!(&parsed, Ok(doc) if valid(body, doc)) {
                 // The reader has the last word, and the messages.
                 meaning::read(body).map_err(shift)?;
             }
@@ -255,7 +257,13 @@ pub fn syntax_errors(text: &str) -> Vec<SyntaxError> {
 /// Whether `text` (without a byte-order mark) is valid TOML, decided without building a
 /// document: the check `rustkeep fmt --check` uses. Agrees with [`syntax_errors`] being empty.
 pub fn is_valid_toml(text: &str) -> bool {
-    cst::parse(text).is_ok_and(|doc| validate::is_valid(text, &doc))
+    cst::parse(text).is_ok_and(|doc| valid(text, &doc))
+}
+
+/// Whether the `toml` reader accepts `text` (parsed into `doc`): at once when the data reader's
+/// single pass reads it (it only accepts what the `toml` reader does), else by [`validate`].
+fn valid(text: &str, doc: &cst::Doc<'_>) -> bool {
+    rustkeep_data::tree::read_fast(text).is_some() || validate::is_valid(text, doc)
 }
 
 /// The text after [`range_edits`].

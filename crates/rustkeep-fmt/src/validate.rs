@@ -14,7 +14,6 @@
 //! a test keeps the two in agreement on the official TOML suite and every file of the repository.
 
 use std::borrow::Cow;
-use std::collections::hash_map::Entry;
 
 use rustkeep_data::hash::FxHashMap;
 use toml_parser::decoder::{Encoding, ScalarKind};
@@ -27,7 +26,56 @@ struct Table<'a> {
     implicit: bool,
     dotted: bool,
     inline: bool,
-    entries: FxHashMap<Cow<'a, str>, Node<'a>>,
+    entries: Entries<'a>,
+}
+
+/// A table's names in the order they came. Most tables have a handful, found by a short scan;
+/// past [`Entries::SCAN`] names a hash index is kept as well, so a hostile table of a million
+/// keys stays linear.
+#[derive(Default)]
+struct Entries<'a> {
+    list: Vec<(Cow<'a, str>, Node<'a>)>,
+    index: Option<FxHashMap<Cow<'a, str>, usize>>,
+}
+
+impl<'a> Entries<'a> {
+    const SCAN: usize = 16;
+
+    fn position(&self, name: &str) -> Option<usize> {
+        match &self.index {
+            Some(index) => index.get(name).copied(),
+            None => self.list.iter().position(|(n, _)| n == name),
+        }
+    }
+
+    fn push(&mut self, name: Cow<'a, str>, node: Node<'a>) -> &mut Node<'a> {
+        let at = self.list.len();
+        if let Some(index) = &mut self.index {
+            index.insert(name.clone(), at);
+        } else if at == Self::SCAN {
+            let mut index: FxHashMap<Cow<'a, str>, usize> = self.list.iter().enumerate().map(|(i, (n, _))| (n.clone(), i)).collect();
+            index.insert(name.clone(), at);
+            self.index = Some(index);
+        }
+        self.list.push((name, node));
+        &mut self.list[at].1
+    }
+
+    /// The node under `name`, made by `make` if there is none.
+    fn get_or_insert_with(&mut self, name: &Cow<'a, str>, make: impl FnOnce() -> Node<'a>) -> &mut Node<'a> {
+        match self.position(name) {
+            Some(i) => &mut self.list[i].1,
+            None => self.push(name.clone(), make()),
+        }
+    }
+
+    /// Adds `node` under a new `name`; `None` if the name is taken.
+    fn insert_new(&mut self, name: Cow<'a, str>, node: Node<'a>) -> Option<&mut Node<'a>> {
+        if self.position(&name).is_some() {
+            return None;
+        }
+        Some(self.push(name, node))
+    }
 }
 
 enum Node<'a> {
@@ -96,7 +144,7 @@ fn scalar_ok(atom: &str) -> bool {
 /// Follows `path` from `table` the way a header or a dotted key does, making implicit tables.
 fn descend<'t, 'a>(mut table: &'t mut Table<'a>, path: &[Cow<'a, str>], dotted: bool) -> Option<&'t mut Table<'a>> {
     for name in path {
-        let node = table.entries.entry(name.clone()).or_insert_with(|| Node::Table(Table { implicit: true, dotted, ..Table::default() }));
+        let node = table.entries.get_or_insert_with(name, || Node::Table(Table { implicit: true, dotted, ..Table::default() }));
         table = match node {
             Node::Tables(last) => last,
             Node::Value => return None,
@@ -120,7 +168,7 @@ fn descend<'t, 'a>(mut table: &'t mut Table<'a>, path: &[Cow<'a, str>], dotted: 
 /// The same inside an inline table: only tables this inline table's own dotted keys made.
 fn descend_inline<'t, 'a>(mut table: &'t mut Table<'a>, path: &[Cow<'a, str>]) -> Option<&'t mut Table<'a>> {
     for name in path {
-        let node = table.entries.entry(name.clone()).or_insert_with(|| Node::Table(Table { implicit: true, dotted: true, inline: true, ..Table::default() }));
+        let node = table.entries.get_or_insert_with(name, || Node::Table(Table { implicit: true, dotted: true, inline: true, ..Table::default() }));
         table = match node {
             Node::Table(t) if t.implicit => t,
             _ => return None,
@@ -151,9 +199,7 @@ fn inline_table<'a>(c: &Container<'a, KeyVal<'a>>) -> Option<Table<'a>> {
             return None;
         }
         let node = value_node(&e.node.value)?;
-        if parent.entries.insert(last, node).is_some() {
-            return None;
-        }
+        parent.entries.insert_new(last, node)?;
     }
     Some(result)
 }
@@ -166,25 +212,19 @@ fn keyval<'a>(table: &mut Table<'a>, kv: &KeyVal<'a>) -> Option<()> {
         return None;
     }
     let node = value_node(&kv.value)?;
-    match parent.entries.entry(last) {
-        Entry::Vacant(v) => {
-            v.insert(node);
-            Some(())
-        }
-        Entry::Occupied(_) => None,
-    }
+    parent.entries.insert_new(last, node).map(|_| ())
 }
 
 /// Opens the table a header names.
 fn open<'t, 'a>(root: &'t mut Table<'a>, key: &Key<'a>, array: bool) -> Option<&'t mut Table<'a>> {
     let (names, last) = key_names(key)?;
     let parent = descend(root, &names, false)?;
-    match parent.entries.entry(last) {
-        Entry::Vacant(v) => match v.insert(if array { Node::Tables(Table::default()) } else { Node::Table(Table::default()) }) {
+    match parent.entries.position(&last) {
+        None => match parent.entries.push(last, if array { Node::Tables(Table::default()) } else { Node::Table(Table::default()) }) {
             Node::Table(t) | Node::Tables(t) => Some(t),
             Node::Value => None,
         },
-        Entry::Occupied(o) => match o.into_mut() {
+        Some(i) => match &mut parent.entries.list[i].1 {
             // Each `[[…]]` starts a new element.
             Node::Tables(t) if array => {
                 *t = Table::default();
