@@ -117,15 +117,18 @@ pub fn infer_kinds(facts: &[Option<Arc<FileFacts>>], resolved: &Resolved) -> FxH
     // Nested table → the tables without a kind of their own that nest it.
     let mut parents: FxHashMap<&str, Vec<&str>> = FxHashMap::default();
     let mut queue: VecDeque<&str> = VecDeque::new();
-    for (id, def) in defs {
-        let e = crate::resolve::entry(facts, def.current);
-        match direct_kind(e) {
+    // Each table's own kind, read on all cores (reading 30,000 entries is most of the work).
+    let tables: Vec<(&String, &crate::resolve::Def)> = defs.iter().collect();
+    let direct = crate::par::par_map(&tables, crate::par::default_threads(), |(_, def)| direct_kind(crate::resolve::entry(facts, def.current)));
+    for (&(id, def), direct) in tables.iter().zip(direct) {
+        match direct {
             Some(k) => {
                 kinds.insert(id.clone(), k);
                 dist.insert(id.as_str(), 0);
                 queue.push_back(id.as_str());
             }
             None => {
+                let e = crate::resolve::entry(facts, def.current);
                 for le in e.loot_entries() {
                     if let LootKind::Table(t) = &le.kind {
                         parents.entry(t.value.as_str()).or_default().push(id.as_str());

@@ -198,6 +198,8 @@ struct Loader<'a> {
     overlay: &'a Overlay,
     /// Files read ahead in parallel: decoded text and line index per path.
     prefetched: HashMap<PathBuf, std::io::Result<Prepared>>,
+    /// The data and scenario files of each mod folder, listed ahead in parallel.
+    listed: HashMap<PathBuf, (Vec<PathBuf>, Vec<PathBuf>)>,
     /// Scenario files found so far (absolute), in the order found.
     scenario_paths: Vec<PathBuf>,
 }
@@ -212,13 +214,16 @@ fn read_with(overlay: &Overlay, path: &Path) -> std::io::Result<Vec<u8>> {
 impl Loader<'_> {
     /// Reads, decodes and indexes every file of the given mod folders on all cores.
     fn prefetch(&mut self, dirs: &[PathBuf]) {
+        let threads = crate::par::default_threads();
+        let lists = crate::par::par_map(dirs, threads, |d| mod_files(d));
         let mut paths: Vec<PathBuf> = Vec::new();
-        for d in dirs {
+        for (d, list) in dirs.iter().zip(lists) {
             paths.push(d.join("mod.toml"));
-            paths.extend(data_files(d).into_iter().map(|rel| d.join(rel)));
+            paths.extend(list.0.iter().map(|rel| d.join(rel)));
+            self.listed.insert(d.clone(), list);
         }
         let overlay = self.overlay;
-        let read = crate::par::par_map(&paths, crate::par::default_threads(), |p| {
+        let read = crate::par::par_map(&paths, threads, |p| {
             read_with(overlay, p).map(|bytes| {
                 let (text, bad) = SourceFile::decode(&bytes);
                 let index = Arc::new(crate::text::LineIndex::new(&text));
@@ -277,7 +282,7 @@ impl Loader<'_> {
         if let Some(fid) = self.add_disk(&dir.join("mod.toml"), FileKind::Manifest) {
             self.project.read_manifest_into(&mut info, fid);
         }
-        let (mut rels, scenarios) = mod_files(dir);
+        let (mut rels, scenarios) = self.listed.remove(dir).unwrap_or_else(|| mod_files(dir));
         let (unsaved, unsaved_scenarios): (Vec<PathBuf>, Vec<PathBuf>) =
             unsaved_data_files(dir, self.overlay).into_iter().partition(|rel| !crate::vocab::is_scenario_path(rel));
         if !unsaved.is_empty() {

@@ -245,7 +245,11 @@ pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
     }
     let (balance, balance_diags) = resolve_balance(project, &order, facts);
     diags.extend(balance_diags);
-    let resolved: Vec<(FxHashMap<String, Def>, Vec<Diagnostic>)> = crate::par::par_map(&buckets, crate::par::default_threads(), |bucket| {
+    // The largest buckets go first, so that the cores finish together.
+    let mut by_size: Vec<usize> = (0..buckets.len()).collect();
+    by_size.sort_by_key(|&i| std::cmp::Reverse(buckets[i].len()));
+    let resolved: Vec<(FxHashMap<String, Def>, Vec<Diagnostic>)> = crate::par::par_map(&by_size, crate::par::default_threads(), |&i| {
+        let bucket = &buckets[i];
         let mut map: FxHashMap<String, Def> = FxHashMap::with_capacity_and_hasher(bucket.len(), Default::default());
         let mut out = Vec::new();
         for &(mi, r) in bucket {
@@ -253,11 +257,13 @@ pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
         }
         (map, out)
     });
-    let mut defs = Vec::with_capacity(resolved.len());
-    for (map, d) in resolved {
-        defs.push(map);
-        diags.extend(d);
+    let mut defs: Vec<FxHashMap<String, Def>> = (0..buckets.len()).map(|_| FxHashMap::default()).collect();
+    let mut found: Vec<Vec<Diagnostic>> = vec![Vec::new(); buckets.len()];
+    for (&i, (map, d)) in by_size.iter().zip(resolved) {
+        defs[i] = map;
+        found[i] = d;
     }
+    diags.extend(found.into_iter().flatten());
     Resolved { order, defs, balance, diagnostics: diags }
 }
 

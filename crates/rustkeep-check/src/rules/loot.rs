@@ -12,7 +12,9 @@ use rustkeep_data::source::FileId;
 use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{RefKind, Registry};
 
-pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+/// How tables are used (`reference-kind-mismatch`) and what their entries hold. The cycles are
+/// [`run_cycles`]: the two run side by side.
+pub fn run_entries(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     let kinds = &db.table_kinds;
     let kind_of = |id: &str| kinds.get(id).copied();
 
@@ -32,7 +34,10 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     for r in registered {
         check_entries(&kind_of, r.file, db.entry(r), out);
     }
+}
 
+/// The nesting cycles (`loot-table-cycle`).
+pub fn run_cycles(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     cycles(db, out);
 }
 
@@ -132,11 +137,10 @@ fn cycles(db: &Database, out: &mut Vec<Diagnostic>) {
     // Components are found in map order; each cycle is then ordered by ID to find its first member.
     let ids: Vec<&String> = defs.keys().collect();
     let index_of: FxHashMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
-    // Edges with the span of the entry that makes them.
-    let edges: Vec<Vec<(usize, FileId, &Sp<String>)>> = ids
-        .iter()
-        .map(|id| {
-            let def = &defs[*id];
+    // Edges with the span of the entry that makes them (`values` goes in the order of `keys`).
+    let edges: Vec<Vec<(usize, FileId, &Sp<String>)>> = defs
+        .values()
+        .map(|def| {
             let e = db.entry(def.current);
             nesting_edges(e).filter_map(|t| index_of.get(t.value.as_str()).map(|&j| (j, def.current.file, t))).collect()
         })

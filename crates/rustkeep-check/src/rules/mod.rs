@@ -15,36 +15,23 @@ pub mod triggers;
 pub mod usage;
 pub mod world;
 
-/// The cross-file rules, run after every change over the cached per-file facts. The three
-/// families only read the resolved data, so they run side by side when there are cores to spare.
+/// One cross-file rule: it reads the resolved data and adds what it finds.
+type Rule = fn(&Project, &Database, &mut Vec<Diagnostic>);
+
+/// The cross-file rules, longest first, so that the cores share them evenly: the loot-table
+/// cycles alone take about as long as the reference rules, and every rule only reads.
+const RULES: [Rule; 6] = [loot::run_cycles, references::run, usage::run, loot::run_entries, world::run, scenario::run];
+
+/// The cross-file rules, run after every change over the cached per-file facts, spread over the
+/// available cores (one rule per worker at a time; the order of what they find does not matter,
+/// as the diagnostics are sorted when they are finished).
 pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
-    if rustkeep_data::par::default_threads() < 2 {
-        references::run(project, a, out);
-        loot::run(project, a, out);
-        usage::run(project, a, out);
-        world::run(project, a, out);
-        scenario::run(project, a, out);
-        return;
-    }
-    let (refs, usage) = std::thread::scope(|s| {
-        let refs = s.spawn(|| {
-            let mut o = Vec::new();
-            references::run(project, a, &mut o);
-            o
-        });
-        let usage = s.spawn(|| {
-            let mut o = Vec::new();
-            usage::run(project, a, &mut o);
-            o
-        });
-        loot::run(project, a, out);
-        world::run(project, a, out);
-        scenario::run(project, a, out);
-        let join = |h: std::thread::ScopedJoinHandle<'_, Vec<Diagnostic>>| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-        (join(refs), join(usage))
+    let found = rustkeep_data::par::par_map(&RULES, rustkeep_data::par::default_threads(), |rule| {
+        let mut o = Vec::new();
+        rule(project, a, &mut o);
+        o
     });
-    out.extend(refs);
-    out.extend(usage);
+    out.extend(found.into_iter().flatten());
 }
 
 /// The rules that need nothing but one file, run once per version of the file: the trigger

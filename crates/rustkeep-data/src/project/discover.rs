@@ -85,7 +85,8 @@ struct Found {
 }
 
 fn load_from(paths: &[PathBuf], cwd: &Path, overlay: &Overlay, scenario: Option<&Path>, report_nothing: bool) -> Project {
-    let mut l = Loader { project: Project::default(), cwd: cwd.to_path_buf(), overlay, prefetched: HashMap::new(), scenario_paths: Vec::new() };
+    let mut l =
+        Loader { project: Project::default(), cwd: cwd.to_path_buf(), overlay, prefetched: HashMap::new(), listed: HashMap::new(), scenario_paths: Vec::new() };
     let mut found = Found::default();
     let mut mod_dirs: Vec<PathBuf> = Vec::new();
     let forced = scenario.map(|s| absolute(s, cwd));
