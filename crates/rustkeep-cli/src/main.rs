@@ -8,6 +8,11 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
+/// jemalloc rather than the system allocator (docs/ARCHITECTURE.md, "Why each dependency is there").
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 mod arena;
 mod atomic;
 mod build_info;

@@ -130,6 +130,11 @@ fn baseline(path: &Path) -> std::collections::HashMap<String, String> {
     rows.iter().filter_map(|r| Some((r["figure"].as_str()?.to_string(), r["value"].as_str()?.to_string()))).collect()
 }
 
+/// The allocator `rustkeep` ships with, so that the parse floor is measured under it too (docs/ARCHITECTURE.md, "Why each dependency is there").
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() {
     let opts = opts();
     let root = PathBuf::from("target/bench/packs");

@@ -3,6 +3,11 @@
 
 #![forbid(unsafe_code)]
 
+/// The allocator `rustkeep` ships with, so that the parse floor is measured under it too (docs/ARCHITECTURE.md, "Why each dependency is there").
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
     let t = std::time::Instant::now();
