@@ -21,6 +21,7 @@ use toml::Spanned;
 use crate::text::Span;
 
 mod fast;
+pub mod lex;
 
 /// A key of a table: its name, decoded, and where it is written.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,8 +4,6 @@
 //! (beside the repository) and seeded mutations of all of them. The fast reader must also accept
 //! the shapes mod data is written in, or `rustkeep check` would quietly lose its speed.
 
-use std::path::{Path, PathBuf};
-
 use rustkeep_data::tree::{read_fast, read_with_toml};
 
 /// Whether the fast reader accepted `text`; panics where it accepted something else than the
@@ -92,47 +90,11 @@ fn hostile_shapes_are_left_to_the_toml_reader() {
     assert!(agree("5,000 entries", &many));
 }
 
-fn repo_root() -> PathBuf {
-    rustkeep_testutil::repo_root().to_path_buf()
-}
-
-fn toml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    for e in rd.flatten() {
-        let p = e.path();
-        let name = e.file_name();
-        if p.is_dir() {
-            if name != "target" && name != ".git" && name != "node_modules" {
-                toml_files(&p, out);
-            }
-        } else if p.extension().is_some_and(|x| x == "toml") {
-            out.push(p);
-        }
-    }
-}
-
-/// The official suite's files of TOML 1.1, valid and invalid, when it is beside the repository
-/// (required in CI).
-fn suite_files() -> Vec<PathBuf> {
-    let Some(suite) = rustkeep_testutil::tools::shared_folder("toml-test") else { return Vec::new() };
-    let root = suite.join("tests");
-    let list = std::fs::read_to_string(root.join("files-toml-1.1.0")).expect("the suite's list of TOML 1.1 files");
-    list.lines().map(str::trim).filter(|l| l.ends_with(".toml")).map(|l| root.join(l)).collect()
-}
-
-fn corpus() -> Vec<(String, String)> {
-    let mut paths = Vec::new();
-    toml_files(&repo_root(), &mut paths);
-    paths.extend(suite_files());
-    paths.sort();
-    paths.into_iter().filter_map(|p| Some((p.display().to_string(), String::from_utf8(std::fs::read(&p).ok()?).ok()?))).collect()
-}
-
 #[test]
 fn every_file_of_the_repository_and_the_suite_reads_alike() {
     let mut accepted = 0;
     let mut data_files = 0;
-    let files = corpus();
+    let files = rustkeep_testutil::toml_corpus();
     for (name, text) in &files {
         let fast = agree(name, text);
         accepted += usize::from(fast);
@@ -147,98 +109,13 @@ fn every_file_of_the_repository_and_the_suite_reads_alike() {
     eprintln!("{accepted} of {} files read by the fast reader", files.len());
 }
 
-/// A small deterministic generator (xorshift), so that a failure names its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-const PIECES: &[&str] = &[
-    "[",
-    "]",
-    "[[",
-    "]]",
-    "{",
-    "}",
-    "\"",
-    "'",
-    "\"\"\"",
-    "'''",
-    ".",
-    "=",
-    ",",
-    "#",
-    "\n",
-    "\r",
-    "\r\n",
-    " ",
-    "\t",
-    "\\",
-    "\\n",
-    "\\u00",
-    "_",
-    "0",
-    "1",
-    "e",
-    "-",
-    "+",
-    ":",
-    "a",
-    "é",
-    "\u{7f}",
-    "\u{1}",
-    "x = 1\n",
-    "[t]\n",
-    "[[t]]\n",
-    "a.b = 2\n",
-    "true",
-    "inf",
-    "0x1",
-];
-
 #[test]
 fn mutated_files_read_alike() {
-    let files: Vec<(String, String)> = corpus().into_iter().filter(|(_, t)| t.len() < 6_000).collect();
-    assert!(!files.is_empty());
-    let runs: usize = std::env::var("RUSTKEEP_FAST_READER_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(6_000);
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let mut accepted = 0;
-    for run in 0..runs {
-        let (name, text) = &files[rng.below(files.len())];
-        let mut t = text.clone();
-        for _ in 0..1 + rng.below(3) {
-            let mut at = rng.below(t.len() + 1);
-            while !t.is_char_boundary(at) {
-                at -= 1;
-            }
-            match rng.below(3) {
-                0 => t.insert_str(at, PIECES[rng.below(PIECES.len())]),
-                1 => {
-                    let mut end = (at + 1 + rng.below(4)).min(t.len());
-                    while !t.is_char_boundary(end) {
-                        end += 1;
-                    }
-                    t.replace_range(at..end, "");
-                }
-                _ => {
-                    // Repeat the line the point is on, so that keys and headers come twice.
-                    let start = t[..at].rfind('\n').map_or(0, |i| i + 1);
-                    let end = t[at..].find('\n').map_or(t.len(), |i| at + i + 1);
-                    let line = t[start..end].to_string();
-                    t.insert_str(end, &line);
-                }
-            }
-        }
-        accepted += usize::from(agree(&format!("{name}, mutation {run}"), &t));
+    let corpus = rustkeep_testutil::toml_corpus();
+    let (mut runs, mut accepted) = (0, 0);
+    for (what, text) in rustkeep_testutil::toml_mutations(&corpus, 0x9e37_79b9_7f4a_7c15) {
+        runs += 1;
+        accepted += usize::from(agree(&what, &text));
     }
     eprintln!("{accepted} of {runs} mutated files read by the fast reader");
 }

@@ -13,6 +13,7 @@
 //!
 //! Only the syntax is checked here; the table rules are [`crate::validate`]'s, as before.
 
+use rustkeep_data::tree::lex::{self, is_bare, Cursor, Layout};
 use toml_parser::decoder::Encoding;
 use toml_parser::parser::{Event, EventKind};
 use toml_parser::Span;
@@ -48,23 +49,28 @@ struct Scanner<'i, 'o> {
     out: &'o mut Vec<Event>,
 }
 
-fn is_bare(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'-'
-}
-
-fn is_control(c: u8) -> bool {
-    (c < 0x20 && c != b'\t') || c == 0x7f
+impl Cursor for Scanner<'_, '_> {
+    fn bytes(&self) -> &[u8] {
+        self.b
+    }
+    fn pos(&self) -> usize {
+        self.pos
+    }
+    fn set_pos(&mut self, pos: usize) {
+        self.pos = pos;
+    }
+    /// Comments and line breaks are events; runs of spaces and tabs are not (the syntax tree
+    /// skips them).
+    fn layout(&mut self, what: Layout, start: usize) {
+        let kind = match what {
+            Layout::Comment => EventKind::Comment,
+            Layout::Newline => EventKind::Newline,
+        };
+        self.emit(kind, None, start);
+    }
 }
 
 impl Scanner<'_, '_> {
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.pos).copied()
-    }
-
-    fn at(&self, s: &[u8]) -> bool {
-        self.b[self.pos..].starts_with(s)
-    }
-
     fn emit(&mut self, kind: EventKind, encoding: Option<Encoding>, start: usize) {
         self.out.push(Event::new_unchecked(kind, encoding, Span::new_unchecked(start, self.pos)));
     }
@@ -74,62 +80,6 @@ impl Scanner<'_, '_> {
         let start = self.pos;
         self.pos += len;
         self.emit(kind, None, start);
-    }
-
-    /// Spaces and tabs, which get no event: the syntax tree skips them.
-    fn ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t')) {
-            self.pos += 1;
-        }
-    }
-
-    fn comment(&mut self) -> Option<()> {
-        let start = self.pos;
-        self.pos += 1;
-        while let Some(c) = self.peek() {
-            match c {
-                b'\n' => break,
-                b'\r' if self.b.get(self.pos + 1) == Some(&b'\n') => break,
-                c if is_control(c) => return None,
-                _ => self.pos += 1,
-            }
-        }
-        self.emit(EventKind::Comment, None, start);
-        Some(())
-    }
-
-    fn newline(&mut self) -> bool {
-        let start = self.pos;
-        match self.peek() {
-            Some(b'\n') => self.pos += 1,
-            Some(b'\r') if self.b.get(self.pos + 1) == Some(&b'\n') => self.pos += 2,
-            _ => return false,
-        }
-        self.emit(EventKind::Newline, None, start);
-        true
-    }
-
-    fn line_end(&mut self) -> Option<()> {
-        self.ws();
-        if self.peek() == Some(b'#') {
-            self.comment()?;
-        }
-        (self.pos == self.b.len() || self.newline()).then_some(())
-    }
-
-    fn gap(&mut self) -> Option<()> {
-        loop {
-            self.ws();
-            match self.peek() {
-                Some(b'#') => self.comment()?,
-                Some(b'\n' | b'\r') => {
-                    if !self.newline() {
-                        return None;
-                    }
-                }
-                _ => return Some(()),
-            }
-        }
     }
 
     fn document(&mut self) -> Option<()> {
@@ -184,11 +134,11 @@ impl Scanner<'_, '_> {
         let start = self.pos;
         let encoding = match self.peek()? {
             b'"' if !self.at(b"\"\"\"") => {
-                self.basic_string()?;
+                self.string(lex::basic_string(self.text, self.pos))?;
                 Some(Encoding::BasicString)
             }
             b'\'' if !self.at(b"'''") => {
-                self.literal_string()?;
+                self.string(lex::literal_string(self.text, self.pos))?;
                 Some(Encoding::LiteralString)
             }
             c if is_bare(c) => {
@@ -218,19 +168,19 @@ impl Scanner<'_, '_> {
         let start = self.pos;
         let encoding = match self.peek()? {
             b'"' if self.at(b"\"\"\"") => {
-                self.multiline_string(b'"')?;
+                self.string(lex::multiline_string(self.text, self.pos, b'"'))?;
                 Some(Encoding::MlBasicString)
             }
             b'"' => {
-                self.basic_string()?;
+                self.string(lex::basic_string(self.text, self.pos))?;
                 Some(Encoding::BasicString)
             }
             b'\'' if self.at(b"'''") => {
-                self.multiline_string(b'\'')?;
+                self.string(lex::multiline_string(self.text, self.pos, b'\''))?;
                 Some(Encoding::MlLiteralString)
             }
             b'\'' => {
-                self.literal_string()?;
+                self.string(lex::literal_string(self.text, self.pos))?;
                 Some(Encoding::LiteralString)
             }
             b'[' => return self.container(EventKind::ArrayOpen, b']', EventKind::ArrayClose),
@@ -275,130 +225,19 @@ impl Scanner<'_, '_> {
 
     /// `true`, `false`, or a decimal integer or float.
     fn atom(&mut self) -> Option<()> {
-        let start = self.pos;
-        while self.peek().is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'-' | b'.' | b':')) {
-            self.pos += 1;
+        let end = lex::token_end(self.b, self.pos);
+        let tok = &self.text[self.pos..end];
+        if tok != "true" && tok != "false" {
+            lex::number(tok)?;
         }
-        let b = &self.b[start..self.pos];
-        if b == b"true" || b == b"false" {
-            return Some(());
-        }
-        let mut i = usize::from(matches!(b.first(), Some(b'+' | b'-')));
-        let int_start = i;
-        if !digits(b, &mut i) || (b[int_start] == b'0' && i - int_start > 1) {
-            return None;
-        }
-        if b.get(i) == Some(&b'.') {
-            i += 1;
-            if !digits(b, &mut i) {
-                return None;
-            }
-        }
-        if matches!(b.get(i), Some(b'e' | b'E')) {
-            i += 1;
-            if matches!(b.get(i), Some(b'+' | b'-')) {
-                i += 1;
-            }
-            if !digits(b, &mut i) {
-                return None;
-            }
-        }
-        (i == b.len()).then_some(())
+        self.pos = end;
+        Some(())
     }
 
-    fn basic_string(&mut self) -> Option<()> {
-        self.pos += 1;
-        loop {
-            match *self.b.get(self.pos)? {
-                b'"' => {
-                    self.pos += 1;
-                    return Some(());
-                }
-                b'\\' => self.escape()?,
-                c if is_control(c) => return None,
-                _ => self.pos += 1,
-            }
-        }
-    }
-
-    fn escape(&mut self) -> Option<()> {
-        let c = *self.b.get(self.pos + 1)?;
-        self.pos += 2;
-        match c {
-            b'b' | b't' | b'n' | b'f' | b'r' | b'"' | b'\\' => Some(()),
-            b'u' | b'U' => {
-                let n = if c == b'u' { 4 } else { 8 };
-                let hex = self.text.get(self.pos..self.pos + n)?;
-                if !hex.bytes().all(|h| h.is_ascii_hexdigit()) {
-                    return None;
-                }
-                char::from_u32(u32::from_str_radix(hex, 16).ok()?)?;
-                self.pos += n;
-                Some(())
-            }
-            _ => None,
-        }
-    }
-
-    fn literal_string(&mut self) -> Option<()> {
-        self.pos += 1;
-        loop {
-            match *self.b.get(self.pos)? {
-                b'\'' => {
-                    self.pos += 1;
-                    return Some(());
-                }
-                c if is_control(c) => return None,
-                _ => self.pos += 1,
-            }
-        }
-    }
-
-    fn multiline_string(&mut self, quote: u8) -> Option<()> {
-        self.pos += 3;
-        loop {
-            match *self.b.get(self.pos)? {
-                c if c == quote => {
-                    let run = self.b[self.pos..].iter().take_while(|&&q| q == quote).count();
-                    if run > 5 {
-                        return None;
-                    }
-                    self.pos += run;
-                    if run >= 3 {
-                        return Some(());
-                    }
-                }
-                b'\\' if quote == b'"' => {
-                    let mut j = self.pos + 1;
-                    while matches!(self.b.get(j), Some(b' ' | b'\t')) {
-                        j += 1;
-                    }
-                    if self.b.get(j) == Some(&b'\n') {
-                        self.pos = j + 1;
-                    } else {
-                        self.escape()?;
-                    }
-                }
-                b'\n' => self.pos += 1,
-                c if is_control(c) => return None,
-                _ => self.pos += 1,
-            }
-        }
-    }
-}
-
-fn digits(b: &[u8], i: &mut usize) -> bool {
-    if !b.get(*i).is_some_and(u8::is_ascii_digit) {
-        return false;
-    }
-    *i += 1;
-    loop {
-        match b.get(*i) {
-            Some(b'_') if b.get(*i + 1).is_some_and(u8::is_ascii_digit) => *i += 2,
-            Some(b'_') => return false,
-            Some(c) if c.is_ascii_digit() => *i += 1,
-            _ => return true,
-        }
+    /// Past a string that [`lex`] read from here.
+    fn string(&mut self, read: Option<(std::borrow::Cow<'_, str>, usize)>) -> Option<()> {
+        self.pos = read?.1;
+        Some(())
     }
 }
 

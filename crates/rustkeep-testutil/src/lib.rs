@@ -14,12 +14,16 @@
 //! - [`TempDir`]: a fresh folder for one test, removed when dropped.
 //! - [`modpack`]: a generated multi-mod workspace and random edits of it, for the differential
 //!   tests of incremental checking.
+//! - [`toml_corpus`] and [`toml_mutations`]: every TOML file of the repository and of the official
+//!   suite, and seeded mutations of them, for the tests of the single-pass readers.
 
 #![forbid(unsafe_code)]
 
+mod corpus;
 pub mod modpack;
 mod temp;
 
+pub use corpus::{toml_corpus, toml_mutations};
 pub use temp::TempDir;
 
 use std::io::Write;

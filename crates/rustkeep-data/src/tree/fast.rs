@@ -15,6 +15,7 @@
 
 use std::borrow::Cow;
 
+use super::lex::{self, is_bare, Cursor, Number};
 use super::{Array, Int, Key, Node, Table, Val};
 use crate::text::Span;
 
@@ -48,78 +49,19 @@ struct Header<'i> {
     array: bool,
 }
 
-fn is_bare(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'-'
-}
-
-/// A byte no string or comment may hold as it is: a control character other than tab, or DEL.
-fn is_control(c: u8) -> bool {
-    (c < 0x20 && c != b'\t') || c == 0x7f
+impl Cursor for Reader<'_> {
+    fn bytes(&self) -> &[u8] {
+        self.b
+    }
+    fn pos(&self) -> usize {
+        self.pos
+    }
+    fn set_pos(&mut self, pos: usize) {
+        self.pos = pos;
+    }
 }
 
 impl<'i> Reader<'i> {
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.pos).copied()
-    }
-
-    fn at(&self, s: &[u8]) -> bool {
-        self.b[self.pos..].starts_with(s)
-    }
-
-    fn ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t')) {
-            self.pos += 1;
-        }
-    }
-
-    /// A comment from its `#` up to (not including) the end of its line.
-    fn comment(&mut self) -> Option<()> {
-        self.pos += 1;
-        while let Some(c) = self.peek() {
-            match c {
-                b'\n' => return Some(()),
-                b'\r' => return (self.b.get(self.pos + 1) == Some(&b'\n')).then_some(()),
-                c if is_control(c) => return None,
-                _ => self.pos += 1,
-            }
-        }
-        Some(())
-    }
-
-    fn newline(&mut self) -> bool {
-        match self.peek() {
-            Some(b'\n') => self.pos += 1,
-            Some(b'\r') if self.b.get(self.pos + 1) == Some(&b'\n') => self.pos += 2,
-            _ => return false,
-        }
-        true
-    }
-
-    /// The rest of a line after a key-value pair or a header.
-    fn line_end(&mut self) -> Option<()> {
-        self.ws();
-        if self.peek() == Some(b'#') {
-            self.comment()?;
-        }
-        (self.pos == self.b.len() || self.newline()).then_some(())
-    }
-
-    /// Whitespace, comments and line breaks, as arrays and inline tables allow them.
-    fn gap(&mut self) -> Option<()> {
-        loop {
-            self.ws();
-            match self.peek() {
-                Some(b'#') => self.comment()?,
-                Some(b'\n' | b'\r') => {
-                    if !self.newline() {
-                        return None;
-                    }
-                }
-                _ => return Some(()),
-            }
-        }
-    }
-
     fn document(mut self) -> Option<Table<'i>> {
         let mut root = Table::default();
         let mut section: Option<(Header<'i>, Table<'i>)> = None;
@@ -200,8 +142,8 @@ impl<'i> Reader<'i> {
     fn key_part(&mut self) -> Option<Key<'i>> {
         let start = self.pos;
         let name = match self.peek()? {
-            b'"' if !self.at(b"\"\"\"") => self.basic_string()?,
-            b'\'' if !self.at(b"'''") => self.literal_string()?,
+            b'"' if !self.at(b"\"\"\"") => self.scalar(lex::basic_string(self.text, self.pos))?,
+            b'\'' if !self.at(b"'''") => self.scalar(lex::literal_string(self.text, self.pos))?,
             c if is_bare(c) => {
                 while self.peek().is_some_and(is_bare) {
                     self.pos += 1;
@@ -239,10 +181,10 @@ impl<'i> Reader<'i> {
     fn value(&mut self) -> Option<Node<'i>> {
         let start = self.pos;
         let val = match self.peek()? {
-            b'"' if self.at(b"\"\"\"") => Val::String(self.multiline_string(b'"')?),
-            b'"' => Val::String(self.basic_string()?),
-            b'\'' if self.at(b"'''") => Val::String(self.multiline_string(b'\'')?),
-            b'\'' => Val::String(self.literal_string()?),
+            b'"' if self.at(b"\"\"\"") => Val::String(self.scalar(lex::multiline_string(self.text, self.pos, b'"'))?),
+            b'"' => Val::String(self.scalar(lex::basic_string(self.text, self.pos))?),
+            b'\'' if self.at(b"'''") => Val::String(self.scalar(lex::multiline_string(self.text, self.pos, b'\''))?),
+            b'\'' => Val::String(self.scalar(lex::literal_string(self.text, self.pos))?),
             b'[' => Val::Array(self.array()?),
             b'{' => Val::Table(self.inline_table()?),
             b't' if self.at(b"true") => {
@@ -253,10 +195,25 @@ impl<'i> Reader<'i> {
                 self.pos += 5;
                 Val::Boolean(false)
             }
-            b'0'..=b'9' | b'+' | b'-' => self.number()?,
+            b'0'..=b'9' | b'+' | b'-' => {
+                let end = lex::token_end(self.b, self.pos);
+                let n = lex::number(&self.text[self.pos..end])?;
+                self.pos = end;
+                match n {
+                    Number::Int(n) => Val::Integer(Int { value: Some(n), approx: Some(n as f64) }),
+                    Number::Float(x) => Val::Float(Some(x)),
+                }
+            }
             _ => return None,
         };
         Some(Node::new(start..self.pos, val))
+    }
+
+    /// A scalar that [`lex`] read from here: its value, with the position moved past it.
+    fn scalar<T>(&mut self, read: Option<(T, usize)>) -> Option<T> {
+        let (value, end) = read?;
+        self.pos = end;
+        Some(value)
     }
 
     fn enter(&mut self) -> Option<()> {
@@ -317,196 +274,6 @@ impl<'i> Reader<'i> {
         }
         self.depth -= 1;
         Some(table)
-    }
-
-    /// A decimal integer or float; anything else that starts like a number (a date, a time,
-    /// another radix) is given up on.
-    fn number(&mut self) -> Option<Val<'i>> {
-        let start = self.pos;
-        while self.peek().is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'-' | b'.' | b':')) {
-            self.pos += 1;
-        }
-        let tok = &self.text[start..self.pos];
-        let b = tok.as_bytes();
-        let mut i = usize::from(matches!(b.first(), Some(b'+' | b'-')));
-        let int_start = i;
-        if !digits(b, &mut i) || (b[int_start] == b'0' && i - int_start > 1) {
-            return None;
-        }
-        let mut float = false;
-        if b.get(i) == Some(&b'.') {
-            i += 1;
-            if !digits(b, &mut i) {
-                return None;
-            }
-            float = true;
-        }
-        if matches!(b.get(i), Some(b'e' | b'E')) {
-            i += 1;
-            if matches!(b.get(i), Some(b'+' | b'-')) {
-                i += 1;
-            }
-            if !digits(b, &mut i) {
-                return None;
-            }
-            float = true;
-        }
-        if i != b.len() {
-            return None;
-        }
-        let clean: Cow<'_, str> = if tok.contains('_') { Cow::Owned(tok.replace('_', "")) } else { Cow::Borrowed(tok) };
-        if float {
-            Some(Val::Float(Some(clean.parse::<f64>().ok()?)))
-        } else {
-            let n = clean.parse::<i64>().ok()?;
-            Some(Val::Integer(Int { value: Some(n), approx: Some(n as f64) }))
-        }
-    }
-
-    fn basic_string(&mut self) -> Option<Cow<'i, str>> {
-        self.pos += 1;
-        let start = self.pos;
-        loop {
-            match *self.b.get(self.pos)? {
-                b'"' => {
-                    self.pos += 1;
-                    return Some(Cow::Borrowed(&self.text[start..self.pos - 1]));
-                }
-                b'\\' => break,
-                c if is_control(c) => return None,
-                _ => self.pos += 1,
-            }
-        }
-        let mut out = String::from(&self.text[start..self.pos]);
-        loop {
-            match *self.b.get(self.pos)? {
-                b'"' => {
-                    self.pos += 1;
-                    return Some(Cow::Owned(out));
-                }
-                b'\\' => self.escape(&mut out)?,
-                c if is_control(c) => return None,
-                _ => {
-                    let run = self.pos;
-                    while self.peek().is_some_and(|c| c != b'"' && c != b'\\' && !is_control(c)) {
-                        self.pos += 1;
-                    }
-                    out.push_str(&self.text[run..self.pos]);
-                }
-            }
-        }
-    }
-
-    /// One escape, from its backslash.
-    fn escape(&mut self, out: &mut String) -> Option<()> {
-        let c = *self.b.get(self.pos + 1)?;
-        self.pos += 2;
-        match c {
-            b'b' => out.push('\u{8}'),
-            b't' => out.push('\t'),
-            b'n' => out.push('\n'),
-            b'f' => out.push('\u{c}'),
-            b'r' => out.push('\r'),
-            b'"' => out.push('"'),
-            b'\\' => out.push('\\'),
-            b'u' | b'U' => {
-                let n = if c == b'u' { 4 } else { 8 };
-                let hex = self.text.get(self.pos..self.pos + n)?;
-                if !hex.bytes().all(|h| h.is_ascii_hexdigit()) {
-                    return None;
-                }
-                out.push(char::from_u32(u32::from_str_radix(hex, 16).ok()?)?);
-                self.pos += n;
-            }
-            _ => return None,
-        }
-        Some(())
-    }
-
-    fn literal_string(&mut self) -> Option<Cow<'i, str>> {
-        self.pos += 1;
-        let start = self.pos;
-        loop {
-            match *self.b.get(self.pos)? {
-                b'\'' => {
-                    self.pos += 1;
-                    return Some(Cow::Borrowed(&self.text[start..self.pos - 1]));
-                }
-                c if is_control(c) => return None,
-                _ => self.pos += 1,
-            }
-        }
-    }
-
-    /// A `"""` or `'''` string (`quote` says which), from its opening quotes.
-    fn multiline_string(&mut self, quote: u8) -> Option<Cow<'i, str>> {
-        self.pos += 3;
-        if self.peek() == Some(b'\n') {
-            self.pos += 1;
-        }
-        let mut segment = self.pos;
-        let mut out: Option<String> = None;
-        loop {
-            match *self.b.get(self.pos)? {
-                c if c == quote => {
-                    let run = self.b[self.pos..].iter().take_while(|&&q| q == quote).count();
-                    if run < 3 {
-                        self.pos += run;
-                        continue;
-                    }
-                    if run > 5 {
-                        return None;
-                    }
-                    let end = self.pos + run - 3;
-                    self.pos += run;
-                    let last = &self.text[segment..end];
-                    return Some(match out {
-                        None => Cow::Borrowed(last),
-                        Some(mut s) => {
-                            s.push_str(last);
-                            Cow::Owned(s)
-                        }
-                    });
-                }
-                b'\\' if quote == b'"' => {
-                    let s = out.get_or_insert_with(String::new);
-                    s.push_str(&self.text[segment..self.pos]);
-                    let mut j = self.pos + 1;
-                    while matches!(self.b.get(j), Some(b' ' | b'\t')) {
-                        j += 1;
-                    }
-                    if self.b.get(j) == Some(&b'\n') {
-                        // A line-ending backslash: the break and the blanks after it go.
-                        while matches!(self.b.get(j), Some(b' ' | b'\t' | b'\n')) {
-                            j += 1;
-                        }
-                        self.pos = j;
-                    } else {
-                        self.escape(s)?;
-                    }
-                    segment = self.pos;
-                }
-                b'\n' => self.pos += 1,
-                c if is_control(c) => return None,
-                _ => self.pos += 1,
-            }
-        }
-    }
-}
-
-/// `[0-9]` then more digits, each pair of them possibly joined by one `_`.
-fn digits(b: &[u8], i: &mut usize) -> bool {
-    if !b.get(*i).is_some_and(u8::is_ascii_digit) {
-        return false;
-    }
-    *i += 1;
-    loop {
-        match b.get(*i) {
-            Some(b'_') if b.get(*i + 1).is_some_and(u8::is_ascii_digit) => *i += 2,
-            Some(b'_') => return false,
-            Some(c) if c.is_ascii_digit() => *i += 1,
-            _ => return true,
-        }
     }
 }
 
