@@ -2,6 +2,7 @@
 # Seeds the fuzz corpora (fuzz/corpus/<target>/) from the examples and fixtures.
 #  - data_file: every .toml of examples/ and tests/fixtures/, prefixed with the selector byte the
 #    target reads first (0x00: a data file, 0x01: the manifest).
+#  - fast_reader: the same files as they are.
 #  - play_save, play_recording: a save and a recording of a short game played by the CLI.
 #  - toml_mutate, lsp_edits, loot_tables, format: the inputs are `arbitrary` choices over files
 #    compiled into the targets, so their seeds are a few deterministic pseudo-random byte strings.
@@ -9,13 +10,14 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
 corpus="$here/corpus"
-mkdir -p "$corpus"/{data_file,toml_mutate,lsp_edits,loot_tables,format}
+mkdir -p "$corpus"/{data_file,fast_reader,toml_mutate,lsp_edits,loot_tables,format}
 
 n=0
 while IFS= read -r -d '' f; do
   n=$((n + 1))
   if [ "$(basename "$f")" = mod.toml ]; then sel='\x01'; else sel='\x00'; fi
   { printf "$sel"; cat "$f"; } > "$corpus/data_file/seed-$n"
+  cp "$f" "$corpus/fast_reader/seed-$n"
 done < <(find "$repo/examples" "$repo/tests/fixtures" -name '*.toml' -print0 | sort -z)
 
 python3 - "$corpus" <<'PY'

@@ -30,8 +30,8 @@ pub fn scan(text: &str) -> Option<Vec<Event>> {
     scan_into(text, &mut out).then_some(out)
 }
 
-/// [`scan`] into `out` (cleared first, so that one buffer serves file after file): whether the
-/// scanner answered.
+/// The events of `text` (without a byte-order mark) but whitespace, into `out` (cleared first, so
+/// that one buffer serves file after file): whether the scanner answered.
 pub fn scan_into(text: &str, out: &mut Vec<Event>) -> bool {
     out.clear();
     if text.len() >= u32::MAX as usize || text.starts_with('\u{feff}') {
