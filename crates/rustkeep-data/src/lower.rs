@@ -428,8 +428,10 @@ impl<'t> Lower<'t> {
         let skip: &[&str] = if has_overrides { &[field::ID] } else { &[] };
         self.require(&present, rdef.fields, span.clone(), &format_args!("this {} (`[[{}]]`)", rdef.noun, rdef.key), skip);
 
+        // `id` and `overrides` are kept apart from the fields.
+        let fields = present.iter().filter(|(d, _, _)| !matches!(d.ty, FieldType::Id | FieldType::Overrides)).count();
         let mut entry =
-            Entry { registry, file: self.file, span: span.clone(), id: None, overrides: None, fields: Vec::with_capacity(present.len()), quest_trigger: None };
+            Entry { registry, file: self.file, span: span.clone(), id: None, overrides: None, fields: Vec::with_capacity(fields), quest_trigger: None };
         let errors_before = self.errors;
         for (def, key_span, v) in present {
             match def.ty {

@@ -79,28 +79,28 @@ fn run_child(cmd: &mut Command) -> Run {
     Run { wall, cpu: tv(usage.ru_utime) + tv(usage.ru_stime), peak_rss: usage.ru_maxrss as u64 * 1024 }
 }
 
-fn check_runs(opts: &Opts, pack: &Path, threads: usize) -> (f64, f64, u64) {
-    command_runs(opts, pack, threads, &["check", "--format", "json"])
-}
+/// The four timed commands of a pack: `check` and `fmt --check`, each on one thread and on every
+/// core. `fmt --check` reads the files, checks their validity and formats them in memory; nothing
+/// is written (the generated pack is not in the canonical layout, so every data file is
+/// reformatted, which is the expensive case).
+const COMMANDS: [&[&str]; 2] = [&["check", "--format", "json"], &["fmt", "--check"]];
 
-/// `rustkeep fmt --check` on the pack: the files are read, checked for validity and formatted in
-/// memory, nothing is written (the generated pack is not in the canonical layout, so every data
-/// file is reformatted, which is the expensive case).
-fn fmt_check_runs(opts: &Opts, pack: &Path, threads: usize) -> (f64, f64, u64) {
-    command_runs(opts, pack, threads, &["fmt", "--check"])
-}
-
-fn command_runs(opts: &Opts, pack: &Path, threads: usize, args: &[&str]) -> (f64, f64, u64) {
-    let mut walls = Vec::new();
-    let mut cpus = Vec::new();
-    let mut rss = Vec::new();
+/// Median wall time, CPU time and peak memory of each command at each thread count, in the
+/// order of [`COMMANDS`] × `[1, cores]`. The runs go round-robin over the configurations, so that
+/// the machine's drift in speed (a fifth within minutes on a shared virtual machine) weighs on
+/// every figure alike instead of on the ratios between them.
+fn command_runs(opts: &Opts, pack: &Path, cores: usize) -> Vec<(f64, f64, u64)> {
+    let configs: Vec<(&[&str], usize)> = COMMANDS.iter().flat_map(|args| [(*args, 1), (*args, cores)]).collect();
+    let mut samples: Vec<(Vec<f64>, Vec<f64>, Vec<f64>)> = vec![Default::default(); configs.len()];
     for _ in 0..opts.runs {
-        let r = run_child(Command::new(&opts.rustkeep).args(args).arg(pack).env("RUSTKEEP_THREADS", threads.to_string()));
-        walls.push(r.wall);
-        cpus.push(r.cpu);
-        rss.push(r.peak_rss as f64);
+        for ((args, threads), (walls, cpus, rss)) in configs.iter().zip(&mut samples) {
+            let r = run_child(Command::new(&opts.rustkeep).args(*args).arg(pack).env("RUSTKEEP_THREADS", threads.to_string()));
+            walls.push(r.wall);
+            cpus.push(r.cpu);
+            rss.push(r.peak_rss as f64);
+        }
     }
-    (median(walls), median(cpus), median(rss) as u64)
+    samples.into_iter().map(|(w, c, r)| (median(w), median(c), median(r) as u64)).collect()
 }
 
 fn parse_floor(opts: &Opts, pack: &Path) -> f64 {
@@ -153,10 +153,10 @@ fn main() {
             continue;
         }
         let floor = parse_floor(&opts, &pack);
-        let (wall1, cpu1, rss1) = check_runs(&opts, &pack, 1);
-        let (wall_n, cpu_n, rss_n) = check_runs(&opts, &pack, cores);
-        let (fmt_wall1, fmt_cpu1, _) = fmt_check_runs(&opts, &pack, 1);
-        let (fmt_wall_n, fmt_cpu_n, fmt_rss_n) = fmt_check_runs(&opts, &pack, cores);
+        let timed = command_runs(&opts, &pack, cores);
+        let [(wall1, cpu1, rss1), (wall_n, cpu_n, rss_n), (fmt_wall1, fmt_cpu1, _), (fmt_wall_n, fmt_cpu_n, fmt_rss_n)] = timed[..] else {
+            unreachable!("two commands at two thread counts")
+        };
         report["sizes"][size.name] = json!({
             "entries": size.entries(), "files": files, "bytes": bytes,
             "parse_floor_s": floor,

@@ -12,21 +12,11 @@ use rustkeep_data::source::FileId;
 use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{RefKind, Registry};
 
-/// How tables are used (`reference-kind-mismatch`) and what their entries hold. The cycles are
-/// [`run_cycles`]: the two run side by side.
-pub fn run_entries(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+/// What the entries of loot tables hold. The uses of tables elsewhere are checked file by file
+/// ([`check_use`]) and the cycles are [`run_cycles`]: they run side by side.
+pub fn run_tables(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     let kinds = &db.table_kinds;
     let kind_of = |id: &str| kinds.get(id).copied();
-
-    // Uses of tables outside loot tables: `loot =` and `stock =` need item tables; `affixes =` is
-    // checked below with the entries.
-    for (i, ff) in db.facts.iter().enumerate() {
-        let Some(ff) = ff else { continue };
-        for r in &ff.refs {
-            out.extend(check_use(&kind_of, FileId(i as u32), r));
-        }
-    }
-
     // Entries inside tables: one kind per table; nested tables of the same kind.
     // Every loot table that was registered: the one in force and the ones it replaced.
     let defs = &db.resolved.defs[Registry::LootTables.index()];

@@ -18,20 +18,64 @@ pub mod world;
 /// One cross-file rule: it reads the resolved data and adds what it finds.
 type Rule = fn(&Project, &Database, &mut Vec<Diagnostic>);
 
-/// The cross-file rules, longest first, so that the cores share them evenly: the loot-table
-/// cycles alone take about as long as the reference rules, and every rule only reads.
-const RULES: [Rule; 6] = [loot::run_cycles, references::run, usage::run, loot::run_entries, world::run, scenario::run];
+/// The rules over the whole load set, longest first, so that the cores share them evenly with the
+/// per-file part ([`file_rules`]); every rule only reads.
+const RULES: [Rule; 5] = [loot::run_cycles, usage::run, loot::run_tables, world::run, scenario::run];
+
+/// A piece of the cross-file work: a rule over the whole load set, or the per-reference rules of a
+/// run of files.
+enum Job {
+    Whole(Rule),
+    Files(std::ops::Range<usize>),
+}
 
 /// The cross-file rules, run after every change over the cached per-file facts, spread over the
-/// available cores (one rule per worker at a time; the order of what they find does not matter,
-/// as the diagnostics are sorted when they are finished).
+/// available cores. The whole-set rules go first, then the files in runs of about equal numbers
+/// of references, which fill in around them (the order of what they find does not matter, as the
+/// diagnostics are sorted when they are finished).
 pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
-    let found = rustkeep_data::par::par_map(&RULES, rustkeep_data::par::default_threads(), |rule| {
+    let threads = rustkeep_data::par::default_threads();
+    let mut jobs: Vec<Job> = RULES.iter().map(|r| Job::Whole(*r)).collect();
+    let refs: usize = a.facts.iter().flatten().map(|f| f.refs.len()).sum();
+    let per_job = (refs / (threads * 16)).max(1024);
+    let (mut start, mut run) = (0, 0);
+    for (i, f) in a.facts.iter().enumerate() {
+        run += f.as_ref().map_or(0, |f| f.refs.len());
+        if run >= per_job {
+            jobs.push(Job::Files(start..i + 1));
+            (start, run) = (i + 1, 0);
+        }
+    }
+    jobs.push(Job::Files(start..a.facts.len()));
+    let found = rustkeep_data::par::par_map(&jobs, threads, |job| {
         let mut o = Vec::new();
-        rule(project, a, &mut o);
+        match job {
+            Job::Whole(rule) => rule(project, a, &mut o),
+            Job::Files(range) => {
+                for i in range.clone() {
+                    file_rules(project, a, FileId(i as u32), &mut o);
+                }
+            }
+        }
         o
     });
     out.extend(found.into_iter().flatten());
+}
+
+/// The rules of each reference of one file: the IDs it names exist in the right registry
+/// (`references`), and the loot tables it names are of the kind it needs (`loot`).
+fn file_rules(project: &Project, db: &Database, file: FileId, out: &mut Vec<Diagnostic>) {
+    let Some(ff) = db.facts.get(file.0 as usize).and_then(|f| f.as_ref()) else { return };
+    let resolved = &db.resolved;
+    let kind_of = |id: &str| db.table_kinds.get(id).copied();
+    // A scenario sees only the mods it loads: `rules::scenario` checks its IDs.
+    let scenario = ff.scenario.is_some() && project.files.get(file.0 as usize).is_some_and(|f| f.kind == rustkeep_data::source::FileKind::Scenario);
+    for r in &ff.refs {
+        if !scenario {
+            out.extend(references::check(resolved, file, r, |registry| references::suggestion(resolved, registry, &r.id)));
+        }
+        out.extend(loot::check_use(&kind_of, file, r));
+    }
 }
 
 /// The rules that need nothing but one file, run once per version of the file: the trigger

@@ -3,30 +3,10 @@
 
 use rustkeep_data::diag::{toml_string, Code, Diagnostic, Loc};
 use rustkeep_data::model::Reference;
-use rustkeep_data::project::Project;
 use rustkeep_data::resolve::Resolved;
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest::{self as did_you_mean, Closeness, Matcher};
 use rustkeep_data::vocab::{namespace_of, RefKind, Registry};
-
-use rustkeep_data::db::Database;
-
-pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
-    let resolved = &db.resolved;
-    for (i, ff) in db.facts.iter().enumerate() {
-        let Some(ff) = ff else { continue };
-        let file = FileId(i as u32);
-        // A scenario sees only the mods it loads: `rules::scenario` checks its IDs.
-        if ff.scenario.is_some() && project.files.get(i).is_some_and(|f| f.kind == rustkeep_data::source::FileKind::Scenario) {
-            continue;
-        }
-        for r in &ff.refs {
-            if let Some(d) = check(resolved, file, r, |registry| suggestion(resolved, registry, &r.id)) {
-                out.push(d);
-            }
-        }
-    }
-}
 
 /// The problem with one reference, if any. `suggest` gives the did-you-mean for an ID that no
 /// registry has (see [`suggestion`]); it is not called otherwise.
