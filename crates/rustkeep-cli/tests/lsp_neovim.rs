@@ -8,8 +8,6 @@
 //! and fails then under `RUSTKEEP_REQUIRE_TOOLS=1`; CI installs it (`.ci/run`).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use rustkeep_testutil::{copy_dir, repo_path, tools};
 use serde_json::Value;
@@ -198,28 +196,8 @@ fn neovim_headless_drives_the_server() {
 
     // The file is opened the way a user opens it, so that the plugin's detection and autostart
     // run. The server inherits the editor's environment: its cache of core files goes to `cache`.
-    let mut child = Command::new("nvim")
-        .args(["--headless", "--clean", "-u"])
-        .arg(&init)
-        .arg(&quests)
-        .current_dir(&ws)
-        .env("XDG_CACHE_HOME", &cache)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("nvim starts");
-    // Only a guard against a hung editor, not a timing assertion.
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(120) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("nvim did not finish");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let result: Value = serde_json::from_str(&std::fs::read_to_string(&out).expect("nvim wrote its results")).unwrap();
+    let text = rustkeep_testutil::nvim::headless(&init, &quests, &ws, &[("XDG_CACHE_HOME", cache.as_os_str())], &out);
+    let result: Value = serde_json::from_str(&text).unwrap();
     eprintln!("neovim {} saw: {result:#}", result["nvim"]);
     assert_eq!(result["errors"], serde_json::json!([]), "{result:#}");
 

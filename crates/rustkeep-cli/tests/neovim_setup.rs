@@ -6,8 +6,6 @@
 //! is missing (and fails then under `RUSTKEEP_REQUIRE_TOOLS=1`).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use rustkeep_testutil::{repo_path, repo_root, tools};
 use serde_json::Value;
@@ -108,29 +106,9 @@ fn the_lazy_nvim_spec_of_the_docs_loads_the_plugin_and_starts_the_server() {
     let init = dir.join("init.lua");
     let prelude = format!("SPEC = {:?}\nREPO = {:?}\nOUT = {:?}\n", spec_file.to_string_lossy(), repo_root().to_string_lossy(), out.to_string_lossy());
     std::fs::write(&init, prelude + CHECKS).unwrap();
-    let mut child = Command::new("nvim")
-        .args(["--headless", "--clean", "-u"])
-        .arg(&init)
-        .arg(&file)
-        .current_dir(&dir)
-        .env("PATH", path)
-        .env("XDG_CACHE_HOME", dir.join("cache"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("nvim starts");
-    // Only a guard against a hung editor, not a timing assertion.
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(120) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("nvim did not finish");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let result: Value = serde_json::from_str(&std::fs::read_to_string(&out).expect("nvim wrote its results")).unwrap();
+    let cache = dir.join("cache");
+    let env = [("PATH", path.as_os_str()), ("XDG_CACHE_HOME", cache.as_os_str())];
+    let result: Value = serde_json::from_str(&rustkeep_testutil::nvim::headless(&init, &file, &dir, &env, &out)).unwrap();
     assert_eq!(result["errors"], serde_json::json!([]), "{result:#}");
     assert_eq!(result["name"], "rustkeep/rustkeep-modkit");
     assert_eq!(result["version"], "*", "the spec follows the release tags: {result:#}");

@@ -95,17 +95,19 @@ fn key(d: &Diagnostic) -> (String, String, String, Range) {
     (code, format!("{:?}", d.severity), message.clone(), d.range)
 }
 
+/// Keeps the latest list the server published for each file.
+fn record(batch: Vec<(Uri, Vec<Diagnostic>, Option<i32>)>, published: &mut Published) {
+    for (u, diags, _) in batch {
+        published.insert(u.as_ref().to_string(), diags.iter().map(key).collect());
+    }
+}
+
 /// Runs one case; returns how many diagnostics the final state has.
 fn run_case(seed: u64) -> usize {
     let mut rng = Rng::seeded(seed);
     let enc = if rng.below(2) == 0 { Encoding::Utf16 } else { Encoding::Utf8 };
     let mut fx = Fixture::new(FILES, enc);
     let mut published: Published = BTreeMap::new();
-    let record = |batch: Vec<(Uri, Vec<Diagnostic>, Option<i32>)>, published: &mut Published| {
-        for (u, diags, _) in batch {
-            published.insert(u.as_ref().to_string(), diags.iter().map(key).collect());
-        }
-    };
     record(fx.state.take_publish(), &mut published);
 
     // Open some of the files (the others stay on disk and are only analysed).
@@ -217,11 +219,6 @@ fn run_workspace_case(seed: u64) -> usize {
     let core = rustkeep_lsp::core_files::materialize(&temp_dir("core")).unwrap();
     let mut state = rustkeep_lsp::state::State::new(vec![root.clone()], enc, Some(core));
     let mut published: Published = BTreeMap::new();
-    let record = |batch: Vec<(Uri, Vec<Diagnostic>, Option<i32>)>, published: &mut Published| {
-        for (u, diags, _) in batch {
-            published.insert(u.as_ref().to_string(), diags.iter().map(key).collect());
-        }
-    };
     record(state.take_publish(), &mut published);
     let mut version = 1;
     let mut with_diagnostics = 0;

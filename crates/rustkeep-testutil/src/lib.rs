@@ -21,6 +21,7 @@
 
 mod corpus;
 pub mod modpack;
+pub mod nvim;
 mod temp;
 
 pub use corpus::{toml_corpus, toml_mutations};
