@@ -163,7 +163,9 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("rustkeep: {e}");
+            // Said if it can be: on a closed standard error (a terminal that hung up), printing
+            // would panic, and the exit code tells the failure anyway.
+            let _ = writeln!(std::io::stderr(), "rustkeep: {e}");
             ExitCode::from(2)
         }
     }

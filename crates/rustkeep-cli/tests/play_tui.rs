@@ -2,10 +2,12 @@
 //! output parsed by a terminal emulator (`vt100`) into the screen a player sees. Start, move,
 //! open the help and close it, quit with confirmation: the screen shows the map and the health
 //! bar, and afterwards the terminal is back as it was (main screen, cursor shown) and the exit
-//! code is 0. A SIGTERM restores the terminal too.
+//! code is 0. A SIGTERM restores the terminal too, and a terminal that hangs up ends the game.
 
 use std::io::{Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};
@@ -19,21 +21,29 @@ const PATIENCE: Duration = Duration::from_secs(60);
 /// The game running in a pseudo-terminal, with the emulator that reads its output.
 struct Game {
     child: Box<dyn Child + Send + Sync>,
-    writer: Box<dyn Write + Send>,
+    /// The terminal's three handles (writer, reader, master): the child's terminal hangs up when
+    /// the last of them is closed ([`Game::hang_up`]).
+    writer: Option<Box<dyn Write + Send>>,
     output: Receiver<Vec<u8>>,
     parser: vt100::Parser,
-    /// Kept open for the child's whole life: closing it would hang up the terminal.
-    _master: Box<dyn MasterPty + Send>,
+    /// Asks the reader to close its handle after its next read.
+    stop_reading: Arc<AtomicBool>,
+    _master: Option<Box<dyn MasterPty + Send>>,
     /// Whether the child's side of the terminal was closed (it exited).
     closed: bool,
 }
 
 impl Game {
     fn start(args: &[&str]) -> Game {
-        let pair = native_pty_system().openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 }).expect("a pseudo-terminal");
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_rustkeep"));
         cmd.arg("play");
         cmd.args(args);
+        Game::start_command(cmd)
+    }
+
+    /// Runs `cmd` in a fresh terminal, in a folder with no mods.
+    fn start_command(mut cmd: CommandBuilder) -> Game {
+        let pair = native_pty_system().openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 }).expect("a pseudo-terminal");
         cmd.cwd(core_only());
         cmd.env("TERM", "xterm-256color");
         cmd.env_remove("NO_COLOR");
@@ -42,16 +52,18 @@ impl Game {
         let mut reader = pair.master.try_clone_reader().expect("a reader");
         let writer = pair.master.take_writer().expect("a writer");
         let (tx, output) = channel();
+        let stop_reading = Arc::new(AtomicBool::new(false));
+        let stop = stop_reading.clone();
         std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
             // Linux answers EIO once the child's side is closed: the end, like EOF.
             while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                if n == 0 || tx.send(buf[..n].to_vec()).is_err() || stop.load(Ordering::Relaxed) {
                     break;
                 }
             }
         });
-        Game { child, writer, output, parser: vt100::Parser::new(ROWS, COLS, 0), _master: pair.master, closed: false }
+        Game { child, writer: Some(writer), output, parser: vt100::Parser::new(ROWS, COLS, 0), stop_reading, _master: Some(pair.master), closed: false }
     }
 
     /// Feeds the output that arrived within `wait` to the emulator.
@@ -88,7 +100,23 @@ impl Game {
     }
 
     fn keys(&mut self, bytes: &[u8]) {
-        self.writer.write_all(bytes).and_then(|()| self.writer.flush()).expect("keys written");
+        let writer = self.writer.as_mut().expect("the terminal is still there");
+        writer.write_all(bytes).and_then(|()| writer.flush()).expect("keys written");
+    }
+
+    /// Hangs up the child's terminal, as when the terminal window is closed or an SSH connection
+    /// drops: every handle of the terminal's side is closed. The reader closes its own after the
+    /// output of one more key.
+    fn hang_up(&mut self) {
+        self.stop_reading.store(true, Ordering::Relaxed);
+        self.keys(b"?");
+        let start = Instant::now();
+        while !self.closed {
+            assert!(start.elapsed() < PATIENCE, "the reader did not stop");
+            self.pump(Duration::from_millis(50));
+        }
+        self.writer = None;
+        self._master = None;
     }
 
     /// Waits for the child to exit, reading its last output; its exit code.
@@ -177,6 +205,38 @@ fn sigterm_restores_the_terminal() {
     let screen = g.parser.screen();
     assert!(!screen.alternate_screen(), "back on the main screen after SIGTERM");
     assert!(!screen.hide_cursor(), "the cursor is shown after SIGTERM");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_terminal_that_hangs_up_ends_the_game() {
+    let mut g = Game::start(&["--seed", "5", "--option", "core:warrior"]);
+    g.wait_for("the map and the health bar", playing);
+    g.hang_up();
+    // The game neither hangs nor spins on a terminal that is gone: it ends as the shell reports a
+    // death by SIGHUP, which the kernel sends to the terminal's session.
+    assert_eq!(g.exit_code(), 128 + 1);
+}
+
+/// The game started by a shell, as by a wrapper script: the shell leads the terminal's session,
+/// so the hang-up signal goes to it alone (which ignores it here), and no signal tells the game
+/// that its terminal is gone. It ends as if it had been told (it used to wait for input forever,
+/// or panic printing its error to the closed terminal).
+#[cfg(unix)]
+#[test]
+fn a_terminal_that_hangs_up_without_a_signal_ends_the_game_too() {
+    let status = core_only().join(format!("status-{}", std::process::id()));
+    let _ = std::fs::remove_file(&status);
+    let mut cmd = CommandBuilder::new("sh");
+    let script = "trap '' HUP; \"$0\" play --seed 5 --option core:warrior; echo $? > \"$1\"";
+    cmd.args(["-c", script, env!("CARGO_BIN_EXE_rustkeep"), &status.to_string_lossy()]);
+    let mut g = Game::start_command(cmd);
+    g.wait_for("the map and the health bar", playing);
+    g.hang_up();
+    assert_eq!(g.exit_code(), 0, "the shell ended normally");
+    let code = std::fs::read_to_string(&status).expect("the shell wrote the game's exit code");
+    assert_eq!(code.trim(), "129", "the game's exit code, as after SIGHUP");
+    let _ = std::fs::remove_file(&status);
 }
 
 /// An empty folder to run in: without `--mods`, `play` loads the mods it finds from its folder

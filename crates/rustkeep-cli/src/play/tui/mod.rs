@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ratatui::crossterm::event::{self, Event, KeyEventKind};
-use ratatui::crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
+use ratatui::crossterm::terminal::{self, BeginSynchronizedUpdate, EndSynchronizedUpdate};
 use ratatui::crossterm::{execute, queue};
 use rustkeep_engine::game::World;
 
@@ -66,10 +66,22 @@ pub fn app_for(w: World, args: &Args, colour: bool) -> Result<App, String> {
 /// Restores the terminal: raw mode off, the main screen back, the cursor shown. Safe to call
 /// more than once and when nothing was set up.
 fn restore() {
+    // Each step on its own, whatever the others did, and silently: on a terminal that hung up
+    // every one fails, and a message about it would have nowhere to go (printing to a closed
+    // terminal panics, which is why ratatui's own restore, which prints, is not used).
+    let mut out = std::io::stdout();
     // A frame cut short (by a panic) must not leave the terminal waiting for its end.
-    let _ = execute!(std::io::stdout(), EndSynchronizedUpdate);
-    ratatui::restore();
-    let _ = execute!(std::io::stdout(), ratatui::crossterm::cursor::Show);
+    let _ = execute!(out, EndSynchronizedUpdate);
+    let _ = terminal::disable_raw_mode();
+    let _ = execute!(out, terminal::LeaveAlternateScreen, ratatui::crossterm::cursor::Show);
+}
+
+/// The full-screen terminal. Not `ratatui::try_init`, whose panic hook prints when it cannot
+/// restore the terminal (see [`restore`]; the game sets its own hook).
+fn open_terminal() -> std::io::Result<ratatui::DefaultTerminal> {
+    terminal::enable_raw_mode()?;
+    execute!(std::io::stdout(), terminal::EnterAlternateScreen)?;
+    ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(std::io::stdout()))
 }
 
 /// Puts the terminal back however the game ends: dropped on return, on an error and while a
@@ -95,6 +107,13 @@ pub fn run(w: World, args: &Args) -> Result<u8, String> {
     // gives end-of-file forever and crossterm's read keeps trying. So a watcher gives the loop
     // half a second after a signal, then restores what it can and ends the process itself (every
     // input of a recording is already on disk).
+    #[cfg(unix)]
+    let watch_terminal = std::io::IsTerminal::is_terminal(&std::io::stdin());
+    #[cfg(unix)]
+    let hung_up = move || watch_terminal && !std::io::IsTerminal::is_terminal(&std::io::stdin());
+    // The same when the terminal hangs up but the signal goes elsewhere (to a shell that leads the
+    // terminal's session, as when a script starts the game): the terminal stops answering, which
+    // the watcher notices and takes for the signal.
     let finished = Arc::new(std::sync::atomic::AtomicBool::new(false));
     {
         let (stop, finished) = (stop.clone(), finished.clone());
@@ -104,6 +123,10 @@ pub fn run(w: World, args: &Args) -> Result<u8, String> {
                 std::thread::sleep(Duration::from_millis(50));
                 if finished.load(Ordering::Relaxed) {
                     return;
+                }
+                #[cfg(unix)]
+                if hung_up() {
+                    let _ = stop.compare_exchange(0, signal_hook::consts::SIGHUP as usize, Ordering::Relaxed, Ordering::Relaxed);
                 }
                 let signal = stop.load(Ordering::Relaxed);
                 if signal == 0 {
@@ -122,7 +145,7 @@ pub fn run(w: World, args: &Args) -> Result<u8, String> {
         restore();
         previous(info);
     }));
-    let mut terminal = ratatui::try_init().map_err(|e| format!("cannot open the terminal: {e}"))?;
+    let mut terminal = open_terminal().map_err(|e| format!("cannot open the terminal: {e}"))?;
     let _restorer = Restorer;
     let result = (|| -> Result<(), String> {
         // Nothing on screen changes but by an event: frames are drawn after one, not on a clock.
@@ -155,10 +178,26 @@ pub fn run(w: World, args: &Args) -> Result<u8, String> {
         }
     })();
     finished.store(true, Ordering::Relaxed);
-    drop(terminal);
+    // Dropped, ratatui's terminal shows the cursor and prints if it cannot (a terminal that hung
+    // up): it is shown here, and one that cannot show it is let go undropped (it holds nothing but
+    // memory, and the process ends).
+    match terminal.show_cursor() {
+        Ok(()) => drop(terminal),
+        Err(_) => std::mem::forget(terminal),
+    }
     restore();
     let closing = app.close();
-    result?;
+    // A failure to draw or read on a terminal that is gone is a hang-up, whether or not its
+    // signal arrived.
+    #[cfg(unix)]
+    if result.is_err() && hung_up() {
+        let _ = stop.compare_exchange(0, signal_hook::consts::SIGHUP as usize, Ordering::Relaxed, Ordering::Relaxed);
+    }
+    // After a signal, a failure to draw or read is the signal's doing (a terminal that hangs up
+    // fails every write from then on): the game ended by the signal.
+    if stop.load(Ordering::Relaxed) == 0 {
+        result?;
+    }
     if let Some(text) = closing {
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(text.as_bytes());
