@@ -1,7 +1,8 @@
 //! Writing a file so that nothing is ever lost: the new content goes to a temporary file in the
 //! same folder (same file system, so the final rename is atomic), is flushed to disk, takes the
 //! old file's permissions, and only then replaces the old file. Any failure removes the temporary
-//! file and leaves the original exactly as it was. A read-only file is not replaced.
+//! file and leaves the original exactly as it was. A read-only file is not replaced, and what is
+//! not a file (a device such as `/dev/null`, a named pipe) is written into, not replaced.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
@@ -27,7 +28,13 @@ pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         Err(e) => return Err(e),
     };
     let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let permissions = fs::metadata(&target).ok().map(|m| m.permissions());
+    let metadata = fs::metadata(&target).ok();
+    // Something that is not a file (`/dev/null`, `/dev/stdout`, a named pipe) is written into:
+    // renaming over it would replace the device or the pipe with a file.
+    if metadata.as_ref().is_some_and(|m| !m.is_file() && !m.is_dir()) {
+        return OpenOptions::new().write(true).open(&target)?.write_all(bytes);
+    }
+    let permissions = metadata.map(|m| m.permissions());
     // Replacing a file is allowed by the folder's permissions alone; a read-only file says that
     // it must not change, so it is refused as writing into it would be.
     if permissions.as_ref().is_some_and(|p| p.readonly()) {

@@ -126,14 +126,14 @@ pub fn run(args: Args) -> Result<u8, String> {
     if let Some(path) = &args.write_baseline {
         // Recording is the point of this run: it succeeded, whatever it recorded.
         let n = recorded;
-        eprintln!("rustkeep: recorded {n} {} in the baseline {}", plural(n, "finding", "findings"), path.display());
+        say!("rustkeep: recorded {n} {} in the baseline {}", plural(n, "finding", "findings"), path.display());
         std::mem::forget(diags);
         std::mem::forget(analysis);
         std::mem::forget(project);
         return Ok(0);
     }
     if let Some(n) = hidden.filter(|n| *n > 0) {
-        eprintln!("rustkeep: the baseline hid {n} known {}", plural(n, "finding", "findings"));
+        say!("rustkeep: the baseline hid {n} known {}", plural(n, "finding", "findings"));
     }
     let errors = diags.iter().any(|d| d.severity == Severity::Error);
     let warnings = diags.iter().any(|d| d.severity == Severity::Warning);

@@ -93,7 +93,7 @@ fn report_syntax(shown: &str, text: &str, errors: &[SyntaxError], no_color: bool
             .with_labels(vec![Label::primary((), s..end)])
             .with_notes(vec!["see `rustkeep explain toml-syntax`".into()]);
         if term::emit_to_write_style(&mut err, &config, &file, &d).is_err() {
-            eprintln!("{shown}: error[toml-syntax]: {}", e.message);
+            say!("{shown}: error[toml-syntax]: {}", e.message);
         }
     }
 }
@@ -260,7 +260,7 @@ pub fn run(args: Args) -> Result<u8, String> {
     let mut stdout = std::io::stdout().lock();
     let mut failed = !problems.is_empty();
     for p in &problems {
-        eprintln!("rustkeep: {p}");
+        say!("rustkeep: {p}");
     }
     let (mut changed, mut unchanged) = (0usize, 0usize);
     for (t, outcome) in targets.iter().zip(outcomes) {
@@ -273,7 +273,7 @@ pub fn run(args: Args) -> Result<u8, String> {
                     Some((old, new)) if args.diff => stdout.write_all(rustkeep_fmt::diff::unified(shown, &old, &new).as_bytes()),
                     Some((_, new)) if !args.check => {
                         if let Err(e) = atomic::write(&t.path, new.as_bytes()) {
-                            eprintln!("rustkeep: cannot write {shown}: {e}; the file is left as it was");
+                            say!("rustkeep: cannot write {shown}: {e}; the file is left as it was");
                             failed = true;
                             changed -= 1;
                         }
@@ -289,7 +289,7 @@ pub fn run(args: Args) -> Result<u8, String> {
                 failed = true;
             }
             Outcome::Failed(msg) => {
-                eprintln!("rustkeep: {}: {msg}", t.shown);
+                say!("rustkeep: {}: {msg}", t.shown);
                 failed = true;
             }
         }
@@ -297,9 +297,9 @@ pub fn run(args: Args) -> Result<u8, String> {
     stdout.flush().map_err(|e| format!("cannot write to standard output: {e}"))?;
     let files = |n: usize| if n == 1 { "1 file".to_string() } else { format!("{n} files") };
     if args.check || args.diff {
-        eprintln!("rustkeep: {} would be reformatted, {} already formatted", files(changed), files(unchanged));
+        say!("rustkeep: {} would be reformatted, {} already formatted", files(changed), files(unchanged));
     } else {
-        eprintln!("rustkeep: {} reformatted, {} already formatted", files(changed), files(unchanged));
+        say!("rustkeep: {} reformatted, {} already formatted", files(changed), files(unchanged));
     }
     Ok(if failed {
         2

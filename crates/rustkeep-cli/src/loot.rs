@@ -89,7 +89,7 @@ pub fn run(args: Args) -> Result<u8, String> {
     };
     if analysis.errors() > 0 {
         let n = analysis.errors();
-        eprintln!("note: the loaded mods have {n} {} elsewhere; `rustkeep check` lists them", if n == 1 { "error" } else { "errors" });
+        say!("note: the loaded mods have {n} {} elsewhere; `rustkeep check` lists them", if n == 1 { "error" } else { "errors" });
     }
 
     if let Some(path) = &args.plot {
@@ -115,9 +115,9 @@ fn tidy(x: f64) -> f64 {
 }
 
 fn data_error(e: &LootError, errors: usize) -> u8 {
-    eprintln!("error: {e}");
+    say!("error: {e}");
     if errors > 0 {
-        eprintln!("note: `rustkeep check` shows where ({errors} {} in the loaded mods)", if errors == 1 { "error" } else { "errors" });
+        say!("note: `rustkeep check` shows where ({errors} {} in the loaded mods)", if errors == 1 { "error" } else { "errors" });
     }
     1
 }

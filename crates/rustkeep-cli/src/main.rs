@@ -8,6 +8,15 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
+/// `eprintln!` that cannot panic: a message that cannot be written (standard error on a full disk
+/// or on a terminal that hung up) is dropped, and the exit code still tells what happened.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 /// jemalloc rather than the system allocator (docs/ARCHITECTURE.md, "Why each dependency is there").
 #[cfg(not(target_env = "msvc"))]
 #[global_allocator]
@@ -165,7 +174,7 @@ fn main() -> ExitCode {
         Err(e) => {
             // Said if it can be: on a closed standard error (a terminal that hung up), printing
             // would panic, and the exit code tells the failure anyway.
-            let _ = writeln!(std::io::stderr(), "rustkeep: {e}");
+            say!("rustkeep: {e}");
             ExitCode::from(2)
         }
     }

@@ -63,7 +63,7 @@ pub fn run(args: Args) -> Result<u8, String> {
         }
         crate::atomic::write(&path, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    eprintln!("rustkeep: created the mod `{id}` in {}", dir.display());
-    eprintln!("  next: cd {} && rustkeep check && rustkeep simulate scenarios/smoke.toml", dir.display());
+    say!("rustkeep: created the mod `{id}` in {}", dir.display());
+    say!("  next: cd {} && rustkeep check && rustkeep simulate scenarios/smoke.toml", dir.display());
     Ok(0)
 }

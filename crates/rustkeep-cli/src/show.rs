@@ -139,7 +139,7 @@ fn export(dir: &Path, force: bool) -> Result<u8, String> {
         let path = dir.join(name);
         crate::atomic::write(&path, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    eprintln!("rustkeep: wrote the {} files of the bundled core to {}", CORE_FILES.len(), dir.display());
+    say!("rustkeep: wrote the {} files of the bundled core to {}", CORE_FILES.len(), dir.display());
     Ok(0)
 }
 

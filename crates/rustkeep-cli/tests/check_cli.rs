@@ -552,3 +552,60 @@ fn a_scenario_with_five_kinds_of_mistakes_gets_five_located_diagnostics() {
         assert!(stderr(&s).contains(&format!("fight.toml{line}")), "line {line} missing:\n{}", stderr(&s));
     }
 }
+
+/// A standard output or error that cannot be written (a full disk here; a terminal that hung up
+/// behaves the same) is a failure the exit code reports, never a panic (exit 101).
+#[cfg(target_os = "linux")]
+#[test]
+fn an_output_that_cannot_be_written_is_an_exit_code_not_a_panic() {
+    let full = || std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
+    let examples = repo_root().join("examples");
+    let tmp = TempDir::new("full");
+    let baseline = tmp.0.join("baseline.json");
+    let baseline = baseline.to_str().expect("a UTF-8 temporary path");
+    let cases: [(&[&str], bool); 4] = [
+        // Messages on standard error: the summary of `fmt --check`, the baseline's note.
+        (&["fmt", "--check", "rat_catcher"], false),
+        (&["check", "rat_catcher", "--write-baseline", baseline], false),
+        // The report on standard output.
+        (&["check", "rat_catcher", "--format", "json"], true),
+        (&["loot", "core:floor_3_table", "--format", "json"], true),
+    ];
+    for (args, on_stdout) in cases {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_rustkeep"));
+        cmd.args(args).current_dir(&examples).env("NO_COLOR", "1");
+        if on_stdout {
+            cmd.stdout(full()).stderr(std::process::Stdio::null());
+        } else {
+            cmd.stderr(full()).stdout(std::process::Stdio::null());
+        }
+        let status = cmd.status().expect("the rustkeep binary runs");
+        let code = status.code().expect("rustkeep exits normally");
+        assert_ne!(code, 101, "`rustkeep {}` panicked", args.join(" "));
+        if on_stdout {
+            assert_eq!(code, 2, "`rustkeep {}`: an output that cannot be written is an I/O failure", args.join(" "));
+        }
+    }
+}
+
+/// A report or a baseline written to something that is not a file (a named pipe here; `/dev/null`
+/// and `/dev/stdout` alike) goes into it: replacing it with a file, as a file is replaced, would
+/// destroy the pipe or the device.
+#[cfg(unix)]
+#[test]
+fn a_baseline_written_to_a_pipe_goes_into_the_pipe() {
+    use std::os::unix::fs::FileTypeExt;
+    let tmp = TempDir::new("fifo");
+    let fifo = tmp.0.join("baseline.pipe");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs").success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(&fifo).expect("the pipe is read"))
+    };
+    let o = run(&repo_root().join("examples"), &["check", "broken", "--write-baseline", fifo.to_str().expect("UTF-8")]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // Checked first: a reader of a pipe that was replaced would wait forever.
+    assert!(std::fs::metadata(&fifo).expect("still there").file_type().is_fifo(), "the pipe is still a pipe");
+    let text = reader.join().expect("the reader ends");
+    assert!(serde_json::from_str::<Value>(&text).is_ok_and(|v| v.is_object()), "the baseline came through the pipe: {text}");
+}

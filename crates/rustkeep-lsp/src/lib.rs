@@ -19,6 +19,15 @@
 
 #![forbid(unsafe_code)]
 
+/// `eprintln!` that cannot panic: the client's log is standard error, and a client that closed
+/// it must not bring a thread of the server down with a message.
+macro_rules! log {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod context;
 pub mod core_files;
 pub mod disk;

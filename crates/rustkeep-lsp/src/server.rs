@@ -101,7 +101,7 @@ impl Change {
             Change::Open { path, text, version } => s.open(path, text, version),
             Change::Edit { uri, path, version, changes } => {
                 if !s.change(&path, version, changes) {
-                    eprintln!("rustkeep-lsp: didChange for {} which was never opened, ignored", uri.as_ref());
+                    log!("rustkeep-lsp: didChange for {} which was never opened, ignored", uri.as_ref());
                 }
             }
             Change::Close { path } => s.close(&path),
@@ -168,12 +168,12 @@ fn state_thread() -> std::sync::mpsc::Sender<Job> {
         while let Ok(job) = rx.recv() {
             // Jobs catch their own panics; this keeps the thread alive should one slip through.
             if let Err(p) = catch_unwind(AssertUnwindSafe(job)) {
-                eprintln!("rustkeep-lsp: a job of the state thread panicked: {}", panic_message(&*p));
+                log!("rustkeep-lsp: a job of the state thread panicked: {}", panic_message(&*p));
             }
         }
     });
     if let Err(e) = spawned {
-        eprintln!("rustkeep-lsp: cannot start the state thread: {e}");
+        log!("rustkeep-lsp: cannot start the state thread: {e}");
     }
     tx
 }
@@ -240,7 +240,7 @@ impl Shared {
         for c in changes {
             let what = c.name();
             if let Err(p) = catch_unwind(AssertUnwindSafe(|| c.apply(state))) {
-                eprintln!("rustkeep-lsp: {what} panicked: {}", panic_message(&*p));
+                log!("rustkeep-lsp: {what} panicked: {}", panic_message(&*p));
             }
         }
         state.phases.apply = start.elapsed();
@@ -274,7 +274,7 @@ impl Shared {
         let refreshed = match catch_unwind(AssertUnwindSafe(|| self.bring_up_to_date(state))) {
             Ok(r) => r,
             Err(p) => {
-                eprintln!("rustkeep-lsp: analysis for {method} panicked: {}", panic_message(&*p));
+                log!("rustkeep-lsp: analysis for {method} panicked: {}", panic_message(&*p));
                 return Err(internal_error(format!("{method} failed: the analysis panicked: {}", panic_message(&*p))));
             }
         };
@@ -291,7 +291,7 @@ impl Shared {
         }
         if self.profile.is_some_and(|t| start.elapsed() > t) {
             let analysis = if refreshed { format!("analysis ({phases})") } else { "no analysis".into() };
-            eprintln!(
+            log!(
                 "rustkeep-lsp: {method} took {:.1} ms: waiting for the state {:.1} ms, {analysis} {:.1} ms, handler {:.1} ms",
                 ms(start.elapsed()),
                 ms(waited),
@@ -300,7 +300,7 @@ impl Shared {
             );
         }
         result.map_err(|p| {
-            eprintln!("rustkeep-lsp: {method} panicked: {}", panic_message(&*p));
+            log!("rustkeep-lsp: {method} panicked: {}", panic_message(&*p));
             internal_error(format!("{method} failed: {}", panic_message(&*p)))
         })
     }
@@ -317,7 +317,7 @@ impl Shared {
             })) {
                 Ok(b) => b,
                 Err(p) => {
-                    eprintln!("rustkeep-lsp: analysis panicked: {}", panic_message(&*p));
+                    log!("rustkeep-lsp: analysis panicked: {}", panic_message(&*p));
                     None
                 }
             }
@@ -354,7 +354,7 @@ async fn publish_loop(shared: Arc<Shared>, client: Client, mut rx: UnboundedRece
                     phases = Some(p);
                 }
                 Some(None) => {}
-                None => eprintln!("rustkeep-lsp: the state thread is gone"),
+                None => log!("rustkeep-lsp: the state thread is gone"),
             }
         }
         let publishing = Instant::now();
@@ -371,7 +371,7 @@ async fn publish_loop(shared: Arc<Shared>, client: Client, mut rx: UnboundedRece
             }
             if let Some(p) = phases.as_mut().filter(|_| shared.profile.is_some_and(|t| start.elapsed() > t)) {
                 p.publish += publishing.elapsed();
-                eprintln!("rustkeep-lsp: analysis of revision {revision} took {:.1} ms ({p}; {sent} lists sent)", ms(start.elapsed()));
+                log!("rustkeep-lsp: analysis of revision {revision} took {:.1} ms ({p}; {sent} lists sent)", ms(start.elapsed()));
             }
         }
     }
@@ -434,7 +434,7 @@ impl Backend {
     /// Queues a text-sync change; see the module docs.
     fn notify(&self, change: Change) {
         if !self.shared.initialized.load(Ordering::SeqCst) {
-            eprintln!("rustkeep-lsp: {} before initialize, ignored", change.name());
+            log!("rustkeep-lsp: {} before initialize, ignored", change.name());
             return;
         }
         self.shared.queue(change);
@@ -444,7 +444,7 @@ impl Backend {
 fn path_of(u: &Uri) -> Option<PathBuf> {
     let p = uri::to_path(u);
     if p.is_none() {
-        eprintln!("rustkeep-lsp: not a file URI, ignored: {}", u.as_ref());
+        log!("rustkeep-lsp: not a file URI, ignored: {}", u.as_ref());
     }
     p
 }
@@ -457,7 +457,7 @@ impl LanguageServer for Backend {
         let core_dir = match crate::core_files::materialize(&cache) {
             Ok(d) => Some(d),
             Err(e) => {
-                eprintln!("rustkeep-lsp: cannot write the core files for go-to-definition: {e}");
+                log!("rustkeep-lsp: cannot write the core files for go-to-definition: {e}");
                 None
             }
         };
@@ -477,12 +477,12 @@ impl LanguageServer for Backend {
         let state = match loaded {
             Some(Ok(s)) => {
                 if self.shared.profile.is_some_and(|t| started.elapsed() > t) {
-                    eprintln!("rustkeep-lsp: loading the workspace took {:.1} ms ({})", ms(started.elapsed()), s.phases);
+                    log!("rustkeep-lsp: loading the workspace took {:.1} ms ({})", ms(started.elapsed()), s.phases);
                 }
                 s
             }
             Some(Err(msg)) => {
-                eprintln!("rustkeep-lsp: loading the workspace panicked: {msg}");
+                log!("rustkeep-lsp: loading the workspace panicked: {msg}");
                 return Err(Error::internal_error());
             }
             None => return Err(internal_error("loading the workspace failed: the state thread is gone".into())),
@@ -671,7 +671,7 @@ pub async fn serve_stdio() -> bool {
     };
     tokio::select! {
         _ = Server::new(server_in, tokio::io::stdout(), socket).serve(service) => {}
-        _ = pump => eprintln!("rustkeep-lsp: the client is gone (`exit` or end of input) but work was pending; exiting"),
+        _ = pump => log!("rustkeep-lsp: the client is gone (`exit` or end of input) but work was pending; exiting"),
     }
     shutdown.load(Ordering::SeqCst)
 }

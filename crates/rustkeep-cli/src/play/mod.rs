@@ -117,12 +117,12 @@ fn replay(w: rustkeep_engine::game::World, path: &std::path::Path, args: &Args) 
     let shown = path.display().to_string();
     let mut out = std::io::stdout().lock();
     for d in replay::check_fit(&w, &rec, &shown, args.force)? {
-        eprintln!("warning: {d}");
+        say!("warning: {d}");
     }
     let mut warnings = Vec::new();
     let played = replay::play_back(w, &rec, &shown, args.force, &mut warnings);
     for x in &warnings {
-        eprintln!("warning: {x}");
+        say!("warning: {x}");
     }
     let s = played?;
     if let Some(p) = &args.save {
