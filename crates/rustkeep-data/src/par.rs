@@ -1,6 +1,6 @@
 //! A small parallel map over a slice with scoped threads and an atomic cursor (work stealing by
-//! runs of indices), keeping the input order. Files differ in size by orders of magnitude, so static
-//! chunking would leave one core idle.
+//! runs of indices that shrink as the work runs out), keeping the input order. Files differ in
+//! size by orders of magnitude, so static chunking would leave one core idle.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
