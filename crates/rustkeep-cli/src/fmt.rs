@@ -151,19 +151,12 @@ fn run_stdin(args: &Args, cwd: &Path) -> Result<u8, String> {
     match format_bytes(&bytes, &options, args.check && !args.diff) {
         Outcome::Unchanged if args.check || args.diff => Ok(0),
         Outcome::Unchanged => write(&mut out, &bytes).map(|_| 0),
-        Outcome::Changed(texts) => {
-            if args.check && !args.diff {
-                write(&mut out, format!("{shown}\n").as_bytes())?;
-                return Ok(1);
-            }
-            let (old, new) = texts.ok_or("the formatted text was not kept")?;
-            if args.diff {
-                write(&mut out, rustkeep_fmt::diff::unified(&shown, &old, &new).as_bytes())?;
-                Ok(1)
-            } else {
-                write(&mut out, new.as_bytes()).map(|_| 0)
-            }
-        }
+        Outcome::Changed(texts) => match texts {
+            Some((old, new)) if args.diff => write(&mut out, rustkeep_fmt::diff::unified(&shown, &old, &new).as_bytes()).map(|_| 1),
+            Some((_, new)) if !args.check => write(&mut out, new.as_bytes()).map(|_| 0),
+            // `--check`: only the verdict was kept.
+            _ => write(&mut out, format!("{shown}\n").as_bytes()).map(|_| 1),
+        },
         Outcome::Invalid { text, errors } => {
             report_syntax(&shown, &text, &errors, args.common.no_color);
             Ok(2)

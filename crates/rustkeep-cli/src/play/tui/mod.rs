@@ -106,14 +106,19 @@ pub fn run(w: World, args: &Args) -> Result<u8, String> {
     // The loop may never come back to look at the flag: once the terminal hangs up, reading it
     // gives end-of-file forever and crossterm's read keeps trying. So a watcher gives the loop
     // half a second after a signal, then restores what it can and ends the process itself (every
-    // input of a recording is already on disk).
+    // input of a recording is already on disk). A terminal that hangs up while the signal goes
+    // elsewhere (to a shell that leads its session, as when a script starts the game) counts as
+    // the signal: the watcher notices that it stopped answering.
     #[cfg(unix)]
     let watch_terminal = std::io::IsTerminal::is_terminal(&std::io::stdin());
-    #[cfg(unix)]
-    let hung_up = move || watch_terminal && !std::io::IsTerminal::is_terminal(&std::io::stdin());
-    // The same when the terminal hangs up but the signal goes elsewhere (to a shell that leads the
-    // terminal's session, as when a script starts the game): the terminal stops answering, which
-    // the watcher notices and takes for the signal.
+    let note_hang_up = move |stop: &AtomicUsize| {
+        #[cfg(unix)]
+        if watch_terminal && !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            let _ = stop.compare_exchange(0, signal_hook::consts::SIGHUP as usize, Ordering::Relaxed, Ordering::Relaxed);
+        }
+        #[cfg(not(unix))]
+        let _ = stop;
+    };
     let finished = Arc::new(std::sync::atomic::AtomicBool::new(false));
     {
         let (stop, finished) = (stop.clone(), finished.clone());
@@ -124,10 +129,7 @@ pub fn run(w: World, args: &Args) -> Result<u8, String> {
                 if finished.load(Ordering::Relaxed) {
                     return;
                 }
-                #[cfg(unix)]
-                if hung_up() {
-                    let _ = stop.compare_exchange(0, signal_hook::consts::SIGHUP as usize, Ordering::Relaxed, Ordering::Relaxed);
-                }
+                note_hang_up(&stop);
                 let signal = stop.load(Ordering::Relaxed);
                 if signal == 0 {
                     continue;
@@ -189,9 +191,8 @@ pub fn run(w: World, args: &Args) -> Result<u8, String> {
     let closing = app.close();
     // A failure to draw or read on a terminal that is gone is a hang-up, whether or not its
     // signal arrived.
-    #[cfg(unix)]
-    if result.is_err() && hung_up() {
-        let _ = stop.compare_exchange(0, signal_hook::consts::SIGHUP as usize, Ordering::Relaxed, Ordering::Relaxed);
+    if result.is_err() {
+        note_hang_up(&stop);
     }
     // After a signal, a failure to draw or read is the signal's doing (a terminal that hangs up
     // fails every write from then on): the game ended by the signal.
