@@ -35,11 +35,32 @@ pub struct Def {
 #[derive(Clone, Debug)]
 pub struct Balance {
     pub luck_factor: f64,
+    /// Chance to hit per point of accuracy over evasion.
+    pub hit_per_point: f64,
+    /// The least chance to hit.
+    pub min_hit: f64,
+    /// What a critical hit multiplies the attack's amount by.
+    pub crit_multiplier: f64,
 }
 
 impl Default for Balance {
     fn default() -> Self {
-        Balance { luck_factor: crate::vocab::LUCK_FACTOR_DEFAULT }
+        use crate::vocab::{CRIT_MULTIPLIER_DEFAULT, HIT_PER_POINT_DEFAULT, LUCK_FACTOR_DEFAULT, MIN_HIT_DEFAULT};
+        Balance { luck_factor: LUCK_FACTOR_DEFAULT, hit_per_point: HIT_PER_POINT_DEFAULT, min_hit: MIN_HIT_DEFAULT, crit_multiplier: CRIT_MULTIPLIER_DEFAULT }
+    }
+}
+
+impl Balance {
+    /// Sets the knob `key` (a `[balance]` field name); unknown keys change nothing.
+    pub fn set(&mut self, key: &str, value: f64) {
+        use crate::vocab::field;
+        match key {
+            field::LUCK_FACTOR => self.luck_factor = value,
+            field::HIT_PER_POINT => self.hit_per_point = value,
+            field::MIN_HIT => self.min_hit = value,
+            field::CRIT_MULTIPLIER => self.crit_multiplier = value,
+            _ => {}
+        }
     }
 }
 
@@ -278,9 +299,7 @@ pub fn resolve_balance(project: &Project, order: &[usize], facts: &FactsTable) -
         for &fid in &m.data_files {
             let Some(ff) = facts[fid.0 as usize].as_ref() else { continue };
             for b in &ff.balance {
-                if b.key == crate::vocab::field::LUCK_FACTOR {
-                    balance.luck_factor = b.value;
-                }
+                balance.set(b.key, b.value);
                 if !m.is_core {
                     if let Some((pf, ps, pm)) = balance_set.get(b.key).filter(|(_, _, pm)| !declared_after(project, mi, *pm)) {
                         let msg = format!(

@@ -31,6 +31,16 @@ pub const BALANCE_KEY: &str = "balance";
 /// keeps them equal).
 pub const LUCK_FACTOR_DEFAULT: f64 = 0.05;
 
+/// The default of `[balance] hit_per_point`: each point of accuracy over the defender's evasion
+/// (or under it) moves the chance to hit by this much.
+pub const HIT_PER_POINT_DEFAULT: f64 = 0.05;
+
+/// The default of `[balance] min_hit`: the chance to hit never falls below this.
+pub const MIN_HIT_DEFAULT: f64 = 0.05;
+
+/// The default of `[balance] crit_multiplier`: a critical hit multiplies the attack's amount by this.
+pub const CRIT_MULTIPLIER_DEFAULT: f64 = 1.5;
+
 /// Declares a closed set of kinds and `ALL`, its variants in declaration order, from one list, so
 /// that `vocab::tests` can demand exactly one row for every variant.
 macro_rules! kinds {
@@ -338,11 +348,11 @@ pub const ATTRIBUTES: &[(&str, &str)] = &[
     (attr::DEXTERITY, "Agility and finesse."),
     (attr::INTELLIGENCE, "Wits and spellcraft."),
     (attr::ARMOR, "Subtracted from physical damage taken (after resistance)."),
-    (attr::ACCURACY, "Skill at hitting."),
-    (attr::EVASION, "Skill at not being hit."),
+    (attr::ACCURACY, "Skill at hitting: an attack hits with `p = clamp(1 + (accuracy − evasion) × balance.hit_per_point, balance.min_hit, 1)` (attacker's accuracy, defender's evasion)."),
+    (attr::EVASION, "Skill at not being hit: lowers the attacker's chance to hit by `balance.hit_per_point` per point."),
     (attr::DAMAGE, "The amount an attack deals, read against the victim."),
-    (attr::CRIT_CHANCE, "Chance of a critical hit."),
-    (attr::SPEED, "How quickly the creature acts."),
+    (attr::CRIT_CHANCE, "Chance (clamped to 0–1) that a hit is critical: its amount × `balance.crit_multiplier`, before mitigation."),
+    (attr::SPEED, "How quickly the creature acts: an enemy takes `speed ÷ player's speed` turns per player turn (absent = 1; at most 0 reads as 0.1)."),
     (attr::LUCK, "Each point adds `luck × balance.luck_factor` to the chance of one extra loot roll (at most 0.9)."),
     (attr::FIRE_RESISTANCE, "Fraction of fire damage prevented (clamped to 0–0.9)."),
     (attr::ICE_RESISTANCE, "Fraction of ice damage prevented (clamped to 0–0.9)."),

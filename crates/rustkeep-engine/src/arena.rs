@@ -3,9 +3,10 @@
 //!
 //! A fight: the player (from a scenario's `[player]`, or a new character of one option) against
 //! the enemies, on no map (every enemy is in reach). Each round the player attacks the first
-//! living enemy (the lowest ref), then every living enemy takes its turn by its `ai`. The fight
-//! ends in a win (every enemy dead), a loss (the player dead; also when both die in one turn) or
-//! a draw (the maximum number of rounds played). Run `i` of a batch uses its own generator,
+//! living enemy (the lowest ref), then the enemies take their turns by their `ai` and speed. The
+//! fight ends in a win (every enemy dead), an escape (no enemy left, at least one fled), a loss
+//! (the player dead; also when both die in one turn) or a draw (the maximum number of rounds
+//! played). Run `i` of a batch uses its own generator,
 //! derived from the batch seed and `i` alone ([`Rng::for_run`]), and the runs are aggregated in
 //! index order, so the report is the same at any number of threads.
 
@@ -43,7 +44,10 @@ pub struct Lineup {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
+    /// Every enemy died.
     Win,
+    /// No enemy is left, and at least one of them escaped by its own `flee`.
+    Escaped,
     Loss,
     Draw,
 }
@@ -102,7 +106,7 @@ fn decided(g: &Game) -> Option<Outcome> {
     if g.player.health <= 0 {
         Some(Outcome::Loss)
     } else if g.living_enemies() == 0 {
-        Some(Outcome::Win)
+        Some(if g.escapes > 0 { Outcome::Escaped } else { Outcome::Win })
     } else {
         None
     }
@@ -115,6 +119,8 @@ pub struct Report {
     pub seed: u64,
     pub max_rounds: u32,
     pub wins: u64,
+    /// Fights that ended with no enemy left but at least one escaped: no win.
+    pub escapes: u64,
     pub losses: u64,
     pub draws: u64,
     /// Rounds of every fight, sorted.
@@ -157,7 +163,7 @@ impl Report {
     }
 
     fn empty(seed: u64, max_rounds: u32) -> Report {
-        Report { runs: 0, seed, max_rounds, wins: 0, losses: 0, draws: 0, rounds: Vec::new(), health_left: Vec::new(), loot: BTreeMap::new() }
+        Report { runs: 0, seed, max_rounds, wins: 0, escapes: 0, losses: 0, draws: 0, rounds: Vec::new(), health_left: Vec::new(), loot: BTreeMap::new() }
     }
 
     /// Counts one fight in (the lists are sorted by [`Report::sort`] at the end).
@@ -168,6 +174,7 @@ impl Report {
                 self.wins += 1;
                 self.health_left.push(f.health_left);
             }
+            Outcome::Escaped => self.escapes += 1,
             Outcome::Loss => self.losses += 1,
             Outcome::Draw => self.draws += 1,
         }
@@ -186,6 +193,7 @@ impl Report {
     fn merge(mut self, other: Report) -> Report {
         self.runs += other.runs;
         self.wins += other.wins;
+        self.escapes += other.escapes;
         self.losses += other.losses;
         self.draws += other.draws;
         self.rounds.extend(other.rounds);
@@ -225,6 +233,7 @@ impl Report {
             runs: self.runs,
             seed: self.seed,
             wins: self.wins,
+            escapes: self.escapes,
             losses: self.losses,
             draws: self.draws,
             win_rate: round_to(self.win_rate(), 4),
@@ -250,7 +259,10 @@ impl Report {
         let pct = |v: f64| format!("{:.1} %", v * 100.0);
         let mut out = format!("{title}\n{} fights, seed {}, at most {} rounds each\n\n", self.runs, self.seed, self.max_rounds);
         out.push_str(&format!("  win rate      {} (95 % interval {} – {})\n", pct(self.win_rate()), pct(lo), pct(hi)));
-        out.push_str(&format!("  wins          {}\n  losses        {}\n  draws         {}\n", self.wins, self.losses, self.draws));
+        out.push_str(&format!(
+            "  wins          {}\n  escapes       {}\n  losses        {}\n  draws         {}\n",
+            self.wins, self.escapes, self.losses, self.draws
+        ));
         let p = |q: f64| percentile(&self.rounds, q).map_or("-".to_string(), |v| v.to_string());
         out.push_str(&format!(
             "  rounds        mean {:.2}, median {}, 90 % within {}, at most {}\n",
@@ -405,13 +417,15 @@ pub struct FightsJson {
     pub runs: u64,
     /// The seed of the batch (fight `i` uses stream `i` of it).
     pub seed: u64,
-    /// Fights the player won.
+    /// Fights the player won: every enemy died.
     pub wins: u64,
+    /// Fights with no enemy left where at least one escaped by fleeing: neither a win nor a loss.
+    pub escapes: u64,
     /// Fights the player lost (also when both died).
     pub losses: u64,
     /// Fights still going at the round limit.
     pub draws: u64,
-    /// `wins / runs`, to 4 decimals.
+    /// `wins / runs` (escapes are no wins), to 4 decimals.
     pub win_rate: f64,
     /// The 95 % Wilson score interval of the win rate, to 4 decimals.
     pub win_rate_ci95: [f64; 2],

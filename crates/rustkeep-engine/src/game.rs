@@ -232,6 +232,9 @@ pub struct Game {
     /// How many enemies died in the run.
     #[serde(default)]
     pub kills: u64,
+    /// How many enemies escaped by their own `flee`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub escapes: u64,
     /// Whether steps record their causal trace. The arena turns it off: nobody reads the traces
     /// of ten thousand fights, and building them is most of a fight's cost.
     #[serde(skip, default = "tracing_on")]
@@ -249,6 +252,10 @@ pub struct Game {
 
 fn tracing_on() -> bool {
     true
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Game {
@@ -278,6 +285,7 @@ impl Game {
             won: false,
             seed,
             kills: 0,
+            escapes: 0,
             tracing: true,
             creating: false,
             bearer_cache: Default::default(),
@@ -294,7 +302,11 @@ impl Game {
         }
     }
 
+    /// Appends an event. An event's target is never its source: what a creature does to itself
+    /// (a status ticking on its bearer, `target = "self"` in its own trigger) carries no target,
+    /// so that `who = "target"` is false and an action aimed at the target does nothing.
     fn push(&mut self, kind: EventKind, source: CreatureRef, target: Option<CreatureRef>, payload: Payload) {
+        let target = target.filter(|t| *t != source);
         let cause = self.trace.current;
         self.events.push_back(Event { kind, source, target, payload, cause });
     }
@@ -317,7 +329,8 @@ impl Game {
             Act::Drop(i) => self.drop_item(i),
             Act::Inject(ev) => {
                 let d = format!("injected {}", ev.kind.name());
-                self.events.push_back(Event { cause: None, ..ev });
+                let target = ev.target.filter(|t| *t != ev.source);
+                self.events.push_back(Event { cause: None, target, ..ev });
                 json!({ "effect": d })
             }
         }

@@ -4,6 +4,7 @@
 //!
 //! Positions are `(x, y)` in the trimmed grid. Walls block; so do living creatures and NPCs;
 //! every other tile is floor once the room is instantiated (glyphs become `.`, doors stay `+`).
+//! A door on the border of the room is its exit; a door inside is walked over like floor.
 //! An enemy that is not next to the player moves one tile along a shortest 8-connected path to
 //! any tile next to the player, over floor not occupied by another creature or NPC; among equal
 //! first steps it takes the first in the order N, NE, E, SE, S, SW, W, NW; with no path it waits.
@@ -76,6 +77,13 @@ impl Room {
 
     pub fn is_door(&self, p: Pos) -> bool {
         self.tile(p) == Some(glyph::DOOR)
+    }
+
+    /// Whether `p` is a door on the room's border, which leads out of the room: one of its four
+    /// straight neighbours lies outside the grid. A door inside the room is an ordinary door, a
+    /// tile to walk over.
+    pub fn is_exit(&self, p: Pos) -> bool {
+        self.is_door(p) && [Dir::N, Dir::E, Dir::S, Dir::W].into_iter().any(|d| self.tile(p.step(d)).is_none())
     }
 
     pub fn enemy_at(&self, p: Pos) -> Option<usize> {
@@ -254,6 +262,18 @@ mod tests {
         assert_eq!(r.enemy_step(0, Pos::new(1, 1)), Some(Pos::new(1, 2)));
         let r = room(&["######", "#0n.@#", "######"]);
         assert_eq!(r.enemy_step(0, Pos::new(1, 1)), None, "an NPC blocks the only way");
+    }
+
+    #[test]
+    fn only_doors_on_the_border_are_exits() {
+        let r = room(&["##+##", "#.+.#", "+...#", "#####"]);
+        assert!(r.is_exit(Pos::new(2, 0)), "a door in the top row");
+        assert!(r.is_exit(Pos::new(0, 2)), "a door in the left column");
+        assert!(r.is_door(Pos::new(2, 1)) && !r.is_exit(Pos::new(2, 1)), "a door inside is an ordinary door");
+        assert!(!r.is_exit(Pos::new(1, 1)), "floor is no exit");
+        // A short row leaves its last tile on the border.
+        let r = room(&["#####", "#..+", "#####"]);
+        assert!(r.is_exit(Pos::new(3, 1)));
     }
 
     #[test]

@@ -16,12 +16,19 @@ pub fn damage_type_name(s: &str) -> Cow<'static, str> {
     }
 }
 
+/// The trace-only key of `attack_hit` that says whether the hit was critical. It is no `when`
+/// field: a filter cannot ask for it.
+pub const CRITICAL: &str = "critical";
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Payload {
     None,
     AttackHit {
         weapon: Option<String>,
         damage_type: Cow<'static, str>,
+        /// Whether the hit is critical; `None` when the attacker had no chance of one (the
+        /// trace then shows no `critical` key, as before critical hits existed).
+        critical: Option<bool>,
     },
     DamageTaken {
         amount: i64,
@@ -119,9 +126,12 @@ impl Payload {
         let mut m = Map::new();
         match self {
             Payload::None => {}
-            Payload::AttackHit { weapon, damage_type } => {
+            Payload::AttackHit { weapon, damage_type, critical } => {
                 m.insert(key::WEAPON.into(), weapon.clone().map(Json::String).unwrap_or(Json::Null));
                 m.insert(key::DAMAGE_TYPE.into(), json!(damage_type));
+                if let Some(c) = critical {
+                    m.insert(CRITICAL.into(), json!(c));
+                }
             }
             Payload::DamageTaken { amount, damage_type } => {
                 m.insert(key::AMOUNT.into(), json!(amount));
@@ -163,7 +173,7 @@ mod tests {
 
     #[test]
     fn typed_payloads_read_like_their_json() {
-        let p = Payload::AttackHit { weapon: None, damage_type: damage_type_name("fire") };
+        let p = Payload::AttackHit { weapon: None, damage_type: damage_type_name("fire"), critical: None };
         assert_eq!(p.str(key::DAMAGE_TYPE), Some("fire"));
         assert_eq!(p.shown(key::WEAPON).as_deref(), Some("null"));
         assert_eq!(p.shown(key::ITEM), None);
@@ -172,6 +182,9 @@ mod tests {
         assert_eq!(serde_json::to_string(&p.to_json()).unwrap(), r#"{"item":"core:gold","count":3,"affixes":["core:flaming"]}"#);
         assert_eq!(p.shown(key::AFFIXES).as_deref(), Some(r#"["core:flaming"]"#));
         assert!(matches!(damage_type_name("physical"), Cow::Borrowed(_)));
+        let p = Payload::AttackHit { weapon: None, damage_type: damage_type_name("physical"), critical: Some(true) };
+        assert_eq!(serde_json::to_string(&p.to_json()).unwrap(), r#"{"weapon":null,"damage_type":"physical","critical":true}"#);
+        assert_eq!(p.str(CRITICAL), None, "critical is no when field");
     }
 
     #[test]

@@ -63,8 +63,9 @@ pub struct Session {
     warnings_seen: usize,
 }
 
-/// The first step of a shortest path from the player to any door of the room, over tiles nobody
-/// stands on (8 directions, ties in the order N, NE, …, NW); `None` when no door can be reached.
+/// The first step of a shortest path from the player to any exit of the room (a door on its
+/// border; inner doors are walked through), over tiles nobody stands on (8 directions, ties in the
+/// order N, NE, …, NW); `None` when no exit can be reached.
 pub fn first_step_to_door(room: &Room) -> Option<Dir> {
     let (w, h) = (room.width(), room.height());
     if w <= 0 || h <= 0 {
@@ -79,7 +80,7 @@ pub fn first_step_to_door(room: &Room) -> Option<Dir> {
     for d in Dir::ALL {
         let p = room.player.step(d);
         if inside(p) && !room.is_wall(p) && !room.occupied(p, None) && !seen[index(p)] {
-            if room.is_door(p) {
+            if room.is_exit(p) {
                 return Some(d);
             }
             seen[index(p)] = true;
@@ -93,7 +94,7 @@ pub fn first_step_to_door(room: &Room) -> Option<Dir> {
             if !inside(q) || seen[index(q)] || room.is_wall(q) || room.occupied(q, None) {
                 continue;
             }
-            if room.is_door(q) {
+            if room.is_exit(q) {
                 return first[index(p)];
             }
             seen[index(q)] = true;

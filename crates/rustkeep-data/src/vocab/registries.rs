@@ -395,12 +395,32 @@ pub const REGISTRIES: &[RegistryDef] = &[
 ];
 
 /// The singleton `[balance]` table.
-pub const BALANCE_FIELDS: &[FieldDef] = &[dflt(
-    field::LUCK_FACTOR,
-    FieldType::Float { min: 0.0, exclusive: false },
-    "0.05",
-    "Each point of luck adds this to the chance of one extra roll on every loot table (p_extra = clamp(luck × luck_factor, 0, 0.9)).",
-)];
+pub const BALANCE_FIELDS: &[FieldDef] = &[
+    dflt(
+        field::LUCK_FACTOR,
+        FieldType::Float { min: 0.0, exclusive: false },
+        "0.05",
+        "Each point of luck adds this to the chance of one extra roll on every loot table (p_extra = clamp(luck × luck_factor, 0, 0.9)).",
+    ),
+    dflt(
+        field::HIT_PER_POINT,
+        FieldType::Float { min: 0.0, exclusive: false },
+        "0.05",
+        "Each point of the attacker's accuracy over the defender's evasion moves the chance to hit by this (p = clamp(1 + (accuracy − evasion) × hit_per_point, min_hit, 1)).",
+    ),
+    dflt(
+        field::MIN_HIT,
+        FieldType::Float { min: 0.0, exclusive: false },
+        "0.05",
+        "The least chance an attack has to hit, however evasive the defender (a value above 1 makes every attack hit).",
+    ),
+    dflt(
+        field::CRIT_MULTIPLIER,
+        FieldType::Float { min: 0.0, exclusive: false },
+        "1.5",
+        "A critical hit multiplies the attack's amount by this (rounded half away from zero) before resistance and armour.",
+    ),
+];
 
 /// Fields of a trigger table (`triggers = [ … ]`). Quests carry the same fields flattened.
 pub const TRIGGER_FIELDS: &[FieldDef] = &[

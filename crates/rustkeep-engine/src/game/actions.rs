@@ -34,7 +34,7 @@ impl Game {
             ActionData::ApplyStatus { status, turns, .. } => target.map_or_else(skipped, |t| self.apply_status(w, t, &status.value, *turns)),
             ActionData::Spawn { creature, count } => self.spawn(w, &creature.value, *count),
             ActionData::StartQuest { quest } => self.start_quest(w, &quest.value),
-            ActionData::Flee => self.flee(),
+            ActionData::Flee => self.flee(me),
             ActionData::OpenShop { shop } => {
                 // `play` shows the trade screen (rolling the stock on the first opening); a dry
                 // run only records the opening.
@@ -186,7 +186,7 @@ impl Game {
             self.next_enemy += 1;
             // Its base attributes are read from its entry (docs/engine.md, "Attributes").
             let body = Creature { creature: Some(creature.into()), ..Creature::default() };
-            self.enemies.push(Enemy { index, body });
+            self.enemies.push(Enemy { index, body, resident: false, energy: 0.0 });
             let r = CreatureRef::Enemy(index);
             let max = self.max_health(w, r);
             if let Some(c) = self.creature_mut(r) {
@@ -220,16 +220,58 @@ impl Game {
         self.note(|| format!("started {quest}"))
     }
 
-    fn flee(&mut self) -> String {
-        let n = self.enemies.len();
-        self.enemies.clear();
+    /// `flee`, done by its source: the player's ends the combat, an enemy's takes that enemy
+    /// out of the game (docs/engine.md, "Fleeing").
+    fn flee(&mut self, who: CreatureRef) -> String {
+        let CreatureRef::Enemy(index) = who else { return self.player_flees() };
+        let Some(at) = self.enemies.iter().position(|e| e.index == index) else { return format!("no effect: {who} is gone") };
+        if self.enemies[at].body.health <= 0 {
+            return format!("no effect: {who} is dead");
+        }
+        // It escapes: no creature_died, no loot, and its ref is never given again.
+        self.enemies.remove(at);
+        self.escapes += 1;
+        self.bearers_changed(who);
         self.forget_removed_enemies();
+        format!("{who} escaped")
+    }
+
+    /// The player's flight: the combat ends as fled, and the enemies that fought stay where they
+    /// are, left alone (residents) until the player attacks one of them.
+    fn player_flees(&mut self) -> String {
+        let mut left = 0;
+        for e in self.enemies.iter_mut().filter(|e| e.body.health > 0 && !e.resident) {
+            e.resident = true;
+            e.energy = 0.0;
+            left += 1;
+        }
         if self.combat {
             self.combat = false;
             self.push(EventKind::CombatEnded, CreatureRef::Player, None, Payload::CombatEnded { outcome: outcome::FLED });
-            format!("fled, leaving {n} enemies behind")
+            format!("fled; {left} enemies stay behind")
         } else {
-            format!("fled (no combat was running; {n} enemies left behind)")
+            format!("fled (no combat was running; {left} enemies stay behind)")
         }
+    }
+
+    /// When the player attacks a resident, every resident joins the fight again (a combat starts
+    /// if none is running). Returns what happened, for the attack's effect.
+    pub(super) fn rejoin_residents(&mut self, victim: CreatureRef) -> String {
+        let CreatureRef::Enemy(index) = victim else { return String::new() };
+        if !self.enemies.iter().any(|e| e.index == index && e.resident) {
+            return String::new();
+        }
+        let mut woken = Vec::new();
+        for e in self.enemies.iter_mut().filter(|e| e.resident) {
+            e.resident = false;
+            woken.push(CreatureRef::Enemy(e.index).to_string());
+        }
+        let mut s = format!("{} rejoin the fight; ", woken.join(", "));
+        if !self.combat {
+            self.combat = true;
+            self.push(EventKind::CombatStarted, CreatureRef::Player, None, Payload::None);
+            s.push_str("combat started; ");
+        }
+        s
     }
 }

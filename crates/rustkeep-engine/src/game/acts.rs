@@ -8,7 +8,8 @@ use super::{describe_items, round_half_away, CreatureRef, Game, World};
 use crate::payload::{damage_type_name, Payload};
 
 impl Game {
-    /// An attack (docs/engine.md, "Combat"): `attack_hit`, then the damage at once.
+    /// An attack (docs/engine.md, "Combat"): the hit roll, then `attack_hit` and the damage at
+    /// once (a critical hit multiplies the amount first); a miss raises nothing.
     pub(super) fn attack(&mut self, w: &World, attacker: CreatureRef, victim: Option<CreatureRef>) -> Json {
         let Some(victim) = victim else { return json!({ "effect": "no effect: nothing to attack" }) };
         if !self.alive(attacker) {
@@ -17,9 +18,29 @@ impl Game {
         if !self.alive(victim) {
             return json!({ "effect": format!("no effect: {victim} is dead or gone") });
         }
+        // Attacking a resident enemy (one left alone after the player fled) wakes the room.
+        let rejoined = if attacker == CreatureRef::Player { self.rejoin_residents(victim) } else { String::new() };
+        let balance = &w.db.resolved.balance;
+        let p = hit_chance(
+            self.attribute(w, attacker, attr::ACCURACY, Some(victim)),
+            self.attribute(w, victim, attr::EVASION, Some(attacker)),
+            balance.hit_per_point,
+            balance.min_hit,
+        );
+        // Certain hits draw nothing, so fights without accuracy or evasion keep their rolls.
+        if p < 1.0 && !self.rng.chance(p) {
+            return json!({ "effect": self.note(|| format!("{rejoined}{attacker} attacks {victim}: missed (p = {})", shown_chance(p))) });
+        }
         let (weapon, dtype) = self.weapon(w, attacker);
-        self.push(EventKind::AttackHit, attacker, Some(victim), Payload::AttackHit { weapon: weapon.clone(), damage_type: damage_type_name(&dtype) });
-        let amount = round_half_away(self.attribute(w, attacker, attr::DAMAGE, Some(victim))).max(0.0) as u32;
+        let mut amount = round_half_away(self.attribute(w, attacker, attr::DAMAGE, Some(victim))).max(0.0) as u32;
+        let crit = self.attribute(w, attacker, attr::CRIT_CHANCE, Some(victim));
+        let crit = if crit.is_nan() { 0.0 } else { crit.clamp(0.0, 1.0) };
+        let critical = (crit > 0.0).then(|| self.rng.chance(crit));
+        if critical == Some(true) {
+            let times = balance.crit_multiplier;
+            amount = round_half_away(f64::from(amount) * if times.is_finite() { times.max(0.0) } else { 1.0 }).min(f64::from(u32::MAX)) as u32;
+        }
+        self.push(EventKind::AttackHit, attacker, Some(victim), Payload::AttackHit { weapon: weapon.clone(), damage_type: damage_type_name(&dtype), critical });
         let effect = if amount == 0 {
             // A zero-damage hit still lands: damage_taken { amount = 0 }.
             self.push(EventKind::DamageTaken, victim, Some(attacker), Payload::DamageTaken { amount: 0, damage_type: damage_type_name(&dtype) });
@@ -35,7 +56,8 @@ impl Game {
             (None, CreatureRef::Player) => "bare hands".into(),
             (None, _) => "its own attack".into(),
         };
-        json!({ "effect": format!("{attacker} hits {victim} with {with} for {amount}: {effect}") })
+        let crit_note = if critical == Some(true) { " (critical)" } else { "" };
+        json!({ "effect": format!("{rejoined}{attacker} hits {victim} with {with} for {amount}{crit_note}: {effect}") })
     }
 
     /// The equipped weapon and the damage type of an attack: a creature's own `damage_type`, or
@@ -196,4 +218,22 @@ impl Game {
         }
         json!({ "effect": s })
     }
+}
+
+/// The chance that an attack hits: `clamp(1 + (accuracy − evasion) × hit_per_point, min_hit, 1)`.
+/// A `min_hit` above 1 makes every attack hit; values that are no numbers count as a sure hit
+/// (the data cannot write them, and a sure hit draws nothing).
+pub fn hit_chance(accuracy: f64, evasion: f64, hit_per_point: f64, min_hit: f64) -> f64 {
+    let p = 1.0 + (accuracy - evasion) * hit_per_point;
+    if p.is_nan() {
+        return 1.0;
+    }
+    p.max(if min_hit.is_nan() { 0.0 } else { min_hit }).min(1.0)
+}
+
+/// A chance as traces show it: at most four decimals, without trailing zeros (`0.85`, not
+/// `0.8500000000000001`).
+pub fn shown_chance(p: f64) -> String {
+    let r = (p * 10_000.0).round() / 10_000.0;
+    format!("{r}")
 }

@@ -76,7 +76,7 @@ impl Game {
                 }
             }
         });
-        (base.unwrap_or(0.0) + add) * mul
+        (base.unwrap_or_else(|| neutral_base(attr)) + add) * mul
     }
 
     fn modifier_holds(&self, w: &World, m: &Modifier, who: CreatureRef, against: Option<CreatureRef>, depth: u32) -> bool {
@@ -123,6 +123,16 @@ impl Game {
             }
         };
         holds != c.not
+    }
+}
+
+/// The base of an attribute that neither the creature nor its entry sets: the value that changes
+/// nothing. Speed 1 is the pace of every creature; everything else starts at 0.
+pub fn neutral_base(attribute: &str) -> f64 {
+    if attribute == attr::SPEED {
+        1.0
+    } else {
+        0.0
     }
 }
 

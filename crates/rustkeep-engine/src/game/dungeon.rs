@@ -6,9 +6,11 @@
 //! Entering a room instantiates its grid in reading order: an `e` becomes one of the floor's
 //! creatures (drawn uniformly), an `l` a pile rolled when it is picked up (the prefab's `loot`,
 //! else the floor's), the i-th `n` the prefab's i-th NPC, and the player stands on `@` (else the
-//! first floor tile); then `room_entered`. Every door leads on: to the next room of the floor,
-//! from the last room to the next floor, and out of the deepest floor to victory. Leaving a room
-//! while its enemies live is a flight (`combat_ended` with `fled`; they are removed).
+//! first floor tile); then `room_entered`. Every door on the room's border leads on: to the next
+//! room of the floor, from the last room to the next floor, and out of the deepest floor to
+//! victory; a door inside the room is an ordinary door, walked over like floor. Leaving a room
+//! while its enemies live is a flight (`combat_ended` with `fled`); the room is never entered
+//! again, so the enemies left in it are removed.
 
 use rustkeep_data::grid::{Dir, Pos};
 use rustkeep_data::model::Grid;
@@ -311,7 +313,8 @@ impl Game {
         if m.is_wall(to) {
             return json!({ "effect": format!("player bumps into the wall at {to}") });
         }
-        let door = m.is_door(to);
+        // Only a door on the border leads on; a door inside the room is walked through.
+        let door = m.is_exit(to);
         self.map_mut().expect("checked").player = to;
         if door {
             return json!({ "effect": format!("player steps through the door at {to}: {}", self.leave_room(w)) });

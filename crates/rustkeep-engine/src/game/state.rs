@@ -109,6 +109,17 @@ pub struct Enemy {
     /// The N of `enemy:N`: the order of appearance, never reused.
     pub index: usize,
     pub body: Creature,
+    /// Left alone by the player's flight: it takes no turns and starts no combat until the
+    /// player attacks it (docs/engine.md, "Fleeing").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub resident: bool,
+    /// Turns it has earned and not yet taken, in units of one turn (docs/engine.md, "Speed").
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub energy: f64,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -160,6 +171,11 @@ impl Game {
 
     pub fn living_enemies(&self) -> usize {
         self.enemies.iter().filter(|e| e.body.health > 0).count()
+    }
+
+    /// The living enemies that fight: every living one but the residents a flight left alone.
+    pub fn fighting_enemies(&self) -> usize {
+        self.enemies.iter().filter(|e| e.body.health > 0 && !e.resident).count()
     }
 
     pub fn max_health(&self, w: &World, r: CreatureRef) -> i64 {

@@ -41,7 +41,7 @@ impl Game {
         }
         // (1)
         self.push(EventKind::TurnStarted, source, None, Payload::None);
-        if !self.combat && self.living_enemies() > 0 {
+        if !self.combat && self.fighting_enemies() > 0 {
             self.combat = true;
             self.push(EventKind::CombatStarted, CreatureRef::Player, None, Payload::None);
         }
@@ -71,7 +71,8 @@ impl Game {
     fn end_of_step(&mut self, w: &World) {
         self.enemies.retain(|e| e.body.health > 0);
         self.forget_removed_enemies();
-        if self.combat && self.enemies.is_empty() {
+        // The last enemy of the combat died or escaped (residents left by a flight do not fight).
+        if self.combat && self.fighting_enemies() == 0 {
             self.combat = false;
             self.push(EventKind::CombatEnded, CreatureRef::Player, None, Payload::CombatEnded { outcome: outcome::VICTORY });
         }

@@ -4,30 +4,67 @@
 //! player); when none holds it attacks the player if it is in reach, else it moves towards the
 //! player (on a map; without one every enemy is in reach).
 
-use rustkeep_data::vocab::Registry;
+use rustkeep_data::vocab::{attr, Registry};
 use serde_json::{json, Value as Json};
 
 use super::{Act, CreatureRef, Game, World};
 use crate::trace::StepTrace;
 
+/// Energy counts as a whole turn from this close below 1 on, so that speeds like 1.1 added up
+/// ten times are the eleven turns they mean, not ten.
+const ENERGY_EPSILON: f64 = 1e-9;
+
+/// The most turns an enemy earns per turn of the player, however fast it is against however slow a
+/// player: speeds are data, and a round must end.
+pub const MAX_TURNS_PER_PLAYER_TURN: f64 = 100.0;
+
+/// A speed as the energy rule reads it: at most 0 (or no number) is 0.1.
+pub fn effective_speed(s: f64) -> f64 {
+    if s > 0.0 {
+        s
+    } else {
+        0.1
+    }
+}
+
+/// The energy an enemy of speed `enemy` gains per action of a player of speed `player`.
+pub fn energy_gain(enemy: f64, player: f64) -> f64 {
+    (effective_speed(enemy) / effective_speed(player)).min(MAX_TURNS_PER_PLAYER_TURN)
+}
+
 impl Game {
-    /// The turns of every living enemy after the player's step number `step`, in ref order.
-    /// An enemy that died or was removed before its turn takes none; when the player dies, the
-    /// rest of the round is not played.
+    /// The turns of the enemies in combat after the player's step number `step` (docs/engine.md,
+    /// "Speed"): each gains `its speed ÷ the player's speed` energy and takes one turn per whole
+    /// unit, in ref order, the order repeated while any has a unit left. With every speed 1 that is
+    /// one turn each, in ref order. An enemy that died or was removed before its turn takes none;
+    /// when the player dies, the rest of the round is not played.
     pub fn enemy_turns(&mut self, w: &World, step: usize) -> Vec<StepTrace> {
-        let order: Vec<usize> = self.enemies.iter().filter(|e| e.body.health > 0).map(|e| e.index).collect();
-        let mut out = Vec::with_capacity(order.len());
-        for index in order {
-            if self.over || self.player.health <= 0 {
+        let fighters: Vec<usize> = self.enemies.iter().filter(|e| e.body.health > 0 && !e.resident).map(|e| e.index).collect();
+        for &index in &fighters {
+            let me = CreatureRef::Enemy(index);
+            let gain = energy_gain(self.attribute(w, me, attr::SPEED, Some(CreatureRef::Player)), self.attribute(w, CreatureRef::Player, attr::SPEED, Some(me)));
+            if let Some(e) = self.enemies.iter_mut().find(|e| e.index == index) {
+                e.energy += gain;
+            }
+        }
+        let mut out = Vec::with_capacity(fighters.len());
+        loop {
+            let order: Vec<usize> =
+                self.enemies.iter().filter(|e| e.body.health > 0 && !e.resident && e.energy >= 1.0 - ENERGY_EPSILON).map(|e| e.index).collect();
+            if order.is_empty() {
                 break;
             }
-            let me = CreatureRef::Enemy(index);
-            if !self.alive(me) {
-                continue;
+            for index in order {
+                if self.over || self.player.health <= 0 {
+                    return out;
+                }
+                let me = CreatureRef::Enemy(index);
+                let Some(e) = self.enemies.iter_mut().find(|e| e.index == index && e.body.health > 0 && !e.resident) else { continue };
+                e.energy = (e.energy - 1.0).max(0.0);
+                let mut t = self.turn(w, Act::EnemyTurn, me, Some(CreatureRef::Player), step);
+                t.source = Some(me.to_string());
+                out.push(t);
             }
-            let mut t = self.turn(w, Act::EnemyTurn, me, Some(CreatureRef::Player), step);
-            t.source = Some(me.to_string());
-            out.push(t);
         }
         out
     }
