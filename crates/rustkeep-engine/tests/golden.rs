@@ -189,6 +189,11 @@ fn combat_ended_victory_then_fled() {
     assert_eq!(ended(2), ["fled"]);
     let pib = &j["final"]["player"]["quests"][0];
     assert_eq!(pib["count"], 1, "fleeing does not count as a victory");
+    // The player's flight leaves the giant rats where they are, out of combat.
+    let left: Vec<&Value> = j["final"]["enemies"].as_array().unwrap().iter().collect();
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(left.iter().all(|e| e["creature"] == "core:giant_rat"));
+    assert_eq!(j["final"]["combat"], false);
 }
 
 #[test]
@@ -221,7 +226,10 @@ fn rat_catcher_example() {
     let (_, j) = run("rat_catcher");
     assert!(events(&j["steps"][2]).contains(&"combat_started".to_string()));
     assert!(j["steps"][4]["events"].as_array().unwrap().iter().any(|e| e["event"] == "combat_ended" && e["payload"]["outcome"] == "fled"));
-    assert!(j["final"]["enemies"].as_array().unwrap().is_empty());
+    // Fleeing ends the combat; the rats stay in the nest, and picking up the piles starts none.
+    assert!(!j["final"]["enemies"].as_array().unwrap().is_empty());
+    assert!(!events(&j["steps"][5]).contains(&"combat_started".to_string()));
+    assert_eq!(j["final"]["combat"], false);
 }
 
 #[test]
@@ -332,4 +340,132 @@ fn three_rooms_of_a_hand_made_floor_walked_to_victory() {
     // The pile in hall_b was rolled when stepped on: 5 gold.
     let gold = j["final"]["player"]["inventory"].as_array().unwrap().iter().find(|i| i["item"] == "core:gold").unwrap()["count"].clone();
     assert_eq!(gold, 5);
+}
+
+/// Every attack of a step's trace: its `attack_hit` payload (absent for a miss) and the damage
+/// it dealt.
+fn hits(j: &Value) -> Vec<(Option<Value>, Option<i64>)> {
+    j["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["act"].as_str().is_some_and(|a| a.contains("attacks")))
+        .map(|s| {
+            let ev = s["events"].as_array().unwrap();
+            let hit = ev.iter().find(|e| e["event"] == "attack_hit").map(|e| e["payload"].clone());
+            let dmg = ev.iter().find(|e| e["event"] == "damage_taken").and_then(|e| e["payload"]["amount"].as_i64());
+            (hit, dmg)
+        })
+        .collect()
+}
+
+#[test]
+fn a_miss_raises_no_hit_and_no_damage() {
+    let (_, j) = run("hit_miss");
+    let all = hits(&j);
+    let misses: Vec<usize> = (0..all.len()).filter(|i| all[*i].0.is_none()).collect();
+    assert!(!misses.is_empty(), "the seed gives at least one miss");
+    for i in &misses {
+        let s = &j["steps"][*i];
+        assert_eq!(all[*i].1, None, "a miss deals no damage");
+        assert_eq!(events(s), ["turn_started"], "a miss raises nothing");
+        assert!(effect(s).ends_with("missed (p = 0.85)"), "{}", effect(s));
+    }
+    // Every other attack hits for the player's 2, and no hit is ever critical without crit_chance.
+    for (hit, dmg) in all.iter().filter(|h| h.0.is_some()) {
+        assert_eq!(*dmg, Some(2));
+        assert!(hit.as_ref().unwrap().get("critical").is_none(), "no critical key without a chance of one");
+    }
+    let left = j["final"]["enemies"][0]["health"].as_i64().unwrap();
+    assert_eq!(left, 40 - 2 * (all.len() - misses.len()) as i64);
+}
+
+#[test]
+fn a_critical_hit_multiplies_the_amount_before_armour() {
+    let (_, j) = run("critical_hit");
+    let all = hits(&j);
+    assert_eq!(all.len(), 4, "crit_chance alone never misses");
+    let mut seen = (false, false);
+    for (hit, dmg) in &all {
+        let critical = hit.as_ref().expect("a hit")["critical"].as_bool().expect("attack_hit says whether it was critical");
+        // 3 × 1.5 = 4.5, rounded half away from zero: 5.
+        assert_eq!(*dmg, Some(if critical { 5 } else { 3 }));
+        if critical {
+            seen.0 = true;
+        } else {
+            seen.1 = true;
+        }
+    }
+    assert_eq!(seen, (true, true), "the seed gives both kinds");
+    assert!(j["steps"].as_array().unwrap().iter().any(|s| effect(s).contains("(critical)")));
+}
+
+#[test]
+fn a_speed_two_enemy_takes_two_turns_after_each_player_turn() {
+    let (_, j) = run("speed_two");
+    let steps = j["steps"].as_array().unwrap();
+    let sources: Vec<String> = steps.iter().map(|s| s.get("source").and_then(Value::as_str).unwrap_or("player").to_string()).collect();
+    assert_eq!(sources, ["player", "enemy:0", "enemy:0", "player", "enemy:0", "enemy:0"]);
+    for t in steps.iter().filter(|s| s.get("source").is_some()) {
+        assert_eq!(events(t)[0], "turn_started", "each turn is a turn of its own");
+    }
+    assert_eq!(j["final"]["player"]["health"], 26, "four hits of 1");
+}
+
+#[test]
+fn a_coward_escapes_alone_while_the_brute_stays() {
+    let (_, j) = run("coward_escapes");
+    let (enemy, _) = turns(&j);
+    let coward = enemy.iter().find(|t| t["source"] == "enemy:0").expect("the coward's turn");
+    assert_eq!(coward["effects"][0]["actions"][0]["effect"], "enemy:0 escaped");
+    assert_eq!(events(coward), ["turn_started"], "no creature_died, no combat_ended");
+    assert_eq!(enemy.iter().filter(|t| t["source"] == "enemy:0").count(), 1, "an escaped enemy takes no more turns");
+    assert_eq!(enemy.iter().filter(|t| t["source"] == "enemy:1").count(), 2, "the brute fights on");
+    let all: Vec<&Value> = j["steps"].as_array().unwrap().iter().flat_map(|s| s["events"].as_array().unwrap().iter()).collect();
+    assert!(!all.iter().any(|e| e["event"] == "creature_died" || e["event"] == "combat_ended"));
+    assert_eq!(j["final"]["enemies"], serde_json::json!([{ "ref": "enemy:1", "creature": "keep:brute", "health": 28 }]));
+    assert_eq!(j["final"]["floor_loot"], serde_json::json!([]), "an escape drops no loot");
+    assert_eq!(j["final"]["combat"], true);
+}
+
+#[test]
+fn the_last_enemy_escaping_ends_the_combat_in_victory() {
+    let (_, j) = run("last_escape_victory");
+    let (enemy, _) = turns(&j);
+    assert_eq!(enemy.len(), 1);
+    assert_eq!(events(enemy[0]), ["turn_started", "combat_ended"]);
+    assert_eq!(enemy[0]["events"][1]["payload"]["outcome"], "victory");
+    assert!(j["final"]["enemies"].as_array().unwrap().is_empty());
+    assert_eq!(j["final"]["floor_loot"], serde_json::json!([]), "the coward's loot table is never rolled");
+    assert_eq!(events(&j["steps"][2]), ["turn_started"], "no combat starts again");
+}
+
+#[test]
+fn a_burning_wearer_of_reflecting_armour_loses_exactly_the_tick() {
+    let (r, j) = run("reflecting_armour");
+    for s in [1, 2] {
+        let step = &j["steps"][s];
+        assert_eq!(events(step), ["turn_started", "damage_taken"], "the armour's answer raises nothing");
+        let taken = &step["events"][1];
+        assert_eq!(taken["target"], Value::Null, "self-inflicted damage has no target");
+        let mail = triggers(step, "damage_taken");
+        assert_eq!(mail[0]["owner"], "keep:ember_mail");
+        assert_eq!(mail[0]["fired"], true);
+        assert!(mail[0]["actions"][0]["effect"].as_str().unwrap().contains("no target"), "{}", mail[0]);
+    }
+    assert_eq!(j["final"]["player"]["health"], 18, "two ticks of 1");
+    assert!(r.warnings.is_empty(), "no event cap: {:?}", r.warnings);
+}
+
+#[test]
+fn a_door_inside_a_room_is_walked_through() {
+    let (_, j) = run("inner_door");
+    // Steps 1–4 walk east over the inner door at (3, 1) and stay in the hall.
+    for s in 1..=4 {
+        assert_eq!(events(&j["steps"][s]), ["turn_started"], "step {s} stays in the room");
+    }
+    assert_eq!(effect(&j["steps"][2]), "player moves to (3, 1)");
+    // The door on the border leads on, to the next floor.
+    assert!(events(&j["steps"][5]).contains(&"floor_entered".to_string()));
+    assert_eq!(j["final"]["dungeon"]["floor"], "keep:cage_floor");
 }
