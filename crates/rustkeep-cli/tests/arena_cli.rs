@@ -41,10 +41,11 @@ fn the_json_report_has_the_documented_keys_and_the_same_numbers_at_any_thread_co
     assert_eq!(one.stdout, all.stdout, "one thread and every thread give the same report");
     let v: Value = serde_json::from_slice(&one.stdout).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["runs", "seed", "wins", "losses", "draws", "win_rate", "win_rate_ci95", "rounds", "health_left", "loot"]);
+    assert_eq!(keys, ["runs", "seed", "wins", "escapes", "losses", "draws", "win_rate", "win_rate_ci95", "rounds", "health_left", "loot"]);
     assert_eq!(v["runs"], 3000);
     assert_eq!(v["seed"], 1, "the scenario's seed");
-    assert_eq!(v["wins"].as_u64().unwrap() + v["losses"].as_u64().unwrap() + v["draws"].as_u64().unwrap(), 3000);
+    let count = |k: &str| v[k].as_u64().unwrap();
+    assert_eq!(count("wins") + count("escapes") + count("losses") + count("draws"), 3000);
     let rk: Vec<&str> = v["rounds"].as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(rk, ["mean", "p50", "p90", "max"]);
     let hk: Vec<&str> = v["health_left"].as_object().unwrap().keys().map(String::as_str).collect();

@@ -159,7 +159,8 @@ fn every_damage_type_but_physical_has_a_resistance_attribute() {
 fn the_luck_factor_default_is_the_row_default() {
     let row = BALANCE_FIELDS.iter().find(|f| f.name == field::LUCK_FACTOR).expect("the luck_factor row");
     assert_eq!(row.default.and_then(|d| d.parse::<f64>().ok()), Some(LUCK_FACTOR_DEFAULT));
-    for (name, default) in [(field::HIT_PER_POINT, HIT_PER_POINT_DEFAULT), (field::MIN_HIT, MIN_HIT_DEFAULT), (field::CRIT_MULTIPLIER, CRIT_MULTIPLIER_DEFAULT)] {
+    for (name, default) in [(field::HIT_PER_POINT, HIT_PER_POINT_DEFAULT), (field::MIN_HIT, MIN_HIT_DEFAULT), (field::CRIT_MULTIPLIER, CRIT_MULTIPLIER_DEFAULT)]
+    {
         let row = BALANCE_FIELDS.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("the {name} row"));
         assert_eq!(row.default.and_then(|d| d.parse::<f64>().ok()), Some(default), "{name}");
     }

@@ -42,7 +42,8 @@ impl Game {
         let fighters: Vec<usize> = self.enemies.iter().filter(|e| e.body.health > 0 && !e.resident).map(|e| e.index).collect();
         for &index in &fighters {
             let me = CreatureRef::Enemy(index);
-            let gain = energy_gain(self.attribute(w, me, attr::SPEED, Some(CreatureRef::Player)), self.attribute(w, CreatureRef::Player, attr::SPEED, Some(me)));
+            let gain =
+                energy_gain(self.attribute(w, me, attr::SPEED, Some(CreatureRef::Player)), self.attribute(w, CreatureRef::Player, attr::SPEED, Some(me)));
             if let Some(e) = self.enemies.iter_mut().find(|e| e.index == index) {
                 e.energy += gain;
             }
