@@ -342,11 +342,11 @@ pub const DAMAGE_TYPES: &[(&str, &str)] = &[
 
 /// The attributes of creatures.
 pub const ATTRIBUTES: &[(&str, &str)] = &[
-    (attr::LEVEL, "The creature's level."),
+    (attr::LEVEL, "The creature's level. Feeds no hidden formula: conditions and modifiers read it."),
     (attr::MAX_HEALTH, "Health at full; health itself is state, not an attribute."),
-    (attr::STRENGTH, "Raw might."),
-    (attr::DEXTERITY, "Agility and finesse."),
-    (attr::INTELLIGENCE, "Wits and spellcraft."),
+    (attr::STRENGTH, "Raw might. Feeds no hidden formula: conditions and modifiers read it."),
+    (attr::DEXTERITY, "Agility and finesse. Feeds no hidden formula: conditions and modifiers read it."),
+    (attr::INTELLIGENCE, "Wits and spellcraft. Feeds no hidden formula: conditions and modifiers read it."),
     (attr::ARMOR, "Subtracted from physical damage taken (after resistance)."),
     (attr::ACCURACY, "Skill at hitting: an attack hits with `p = clamp(1 + (accuracy − evasion) × balance.hit_per_point, balance.min_hit, 1)` (attacker's accuracy, defender's evasion)."),
     (attr::EVASION, "Skill at not being hit: lowers the attacker's chance to hit by `balance.hit_per_point` per point."),
