@@ -330,6 +330,12 @@ impl<'t> Lower<'t> {
     /// reads gets the ID, and for a header that does not, an entry of its own is made.
     fn unreadable_entries(&mut self, unreadable: &[tree::recover::Unreadable]) {
         for u in unreadable {
+            for (key, id, span) in &u.inline {
+                if let Some(registry) = Registry::from_key(key).filter(|_| vocab::is_valid_id(id)) {
+                    let id = Some(Sp { value: id.clone(), span: span.clone() });
+                    self.entries.push(Entry { registry, file: self.file, span: span.clone(), id, overrides: None, fields: Vec::new(), quest_trigger: None });
+                }
+            }
             let (Some((key, header, kept)), Some((id, id_span))) = (&u.header, &u.id) else { continue };
             let Some(registry) = Registry::from_key(key) else { continue };
             if !vocab::is_valid_id(id) {

@@ -32,6 +32,9 @@ pub struct Unreadable {
     pub header: Option<(String, Span, bool)>,
     /// The `id` the section spells, and where.
     pub id: Option<(String, Span)>,
+    /// For a registry written inline (`affixes = [ { id = … }, … ]`): the registry key, and
+    /// every `id` spelt after it, with where.
+    pub inline: Vec<(String, String, Span)>,
     /// Every other `namespace:name` it spells: what the section would have referred to.
     pub mentions: Vec<String>,
 }
@@ -273,7 +276,28 @@ fn unreadable(text: &str, s: &Section) -> Unreadable {
             (name_len > 0 && !after.starts_with('.')).then(|| (rest[..name_len].to_string(), s.span.start..s.header_end, s.keep_header))
         })
         .flatten();
-    Unreadable { span: s.span.clone(), header, id: spelt_id(text, s.span.clone()), mentions: mentions(&text[s.span.clone()]) }
+    let inline = if header.is_none() { inline_ids(text, s.span.clone()) } else { Vec::new() };
+    Unreadable { span: s.span.clone(), header, id: spelt_id(text, s.span.clone()), inline, mentions: mentions(&text[s.span.clone()]) }
+}
+
+/// The `id`s spelt after a `key = [` at column 1, with that key.
+fn inline_ids(text: &str, span: Span) -> Vec<(String, String, Span)> {
+    let mut out = Vec::new();
+    let mut key: Option<&str> = None;
+    let mut at = span.start;
+    for line in text[span].split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let name_len = line.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(line.len());
+        if name_len > 0 && line[name_len..].trim_start_matches([' ', '\t']).strip_prefix('=').is_some_and(|r| r.trim_start().starts_with('[')) {
+            key = Some(&line[..name_len]);
+            continue;
+        }
+        if let (Some(k), Some((id, span))) = (key, spelt_id(text, start..at)) {
+            out.push((k.to_string(), id, span));
+        }
+    }
+    out
 }
 
 /// The `namespace:name` words of `text`, quoted or not (a quote may be what is missing).
