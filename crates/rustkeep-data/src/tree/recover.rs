@@ -74,6 +74,21 @@ pub fn recover(text: &str, errors: &[(Span, String)]) -> Option<Recovery> {
             s.keep_header = header_reads(text, s);
         }
     }
+    // The sub-tables of an entry whose header goes (`[items.x]` below a `[[items]` that does not
+    // read) would land on the entry above it, or make `items` a table: they go with it, silently.
+    let mut dropped: Option<String> = None;
+    for s in &mut sections {
+        let key = header_key(&text[s.span.start..s.header_end]);
+        match (&dropped, key) {
+            (Some(d), Some((k, true))) if *d == k => {
+                s.broken = true;
+                s.keep_header = false;
+            }
+            (_, Some((k, false))) => dropped = (s.broken && !s.keep_header).then_some(k),
+            (_, _) if s.header_end > s.span.start => dropped = None,
+            _ => {}
+        }
+    }
     let mut blanked = text.as_bytes().to_vec();
     let mut rounds = 0;
     loop {
@@ -148,6 +163,14 @@ fn sections(text: &str) -> Vec<Section> {
 fn looks_like_header(line: &str) -> bool {
     let rest = line.strip_prefix("[[").or_else(|| line.strip_prefix('[')).map(|r| r.trim_start_matches([' ', '\t']));
     rest.is_some_and(|r| r.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '"' || c == '\''))
+}
+
+/// The first key of a header line, read leniently, and whether more parts follow it
+/// (`[items.x]` adds to an `items` entry).
+fn header_key(line: &str) -> Option<(String, bool)> {
+    let rest = line.strip_prefix("[[").or_else(|| line.strip_prefix('['))?.trim_start_matches([' ', '\t']);
+    let len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')).unwrap_or(rest.len());
+    (len > 0).then(|| (rest[..len].to_string(), rest[len..].trim_start_matches([' ', '\t']).starts_with('.')))
 }
 
 /// Whether the section's header line reads by itself (`[[creatures]]`, not `[[creatures]`).
