@@ -319,7 +319,7 @@ impl<'t> Lower<'t> {
             Vec::new()
         } else if read.unreadable.is_empty() {
             // Recovery did not succeed: nothing of the file is sure.
-            vec![0..self.text.len()]
+            std::iter::once(0..self.text.len()).collect()
         } else {
             read.unreadable.iter().map(|u| u.span.clone()).collect()
         }

@@ -236,7 +236,7 @@ fn an_unfinished_line_is_one_problem_at_its_opening_while_typing() {
         if let Some((_, d)) = problems.first() {
             with_error += 1;
             assert_eq!(code_of(d), "toml-syntax", "{d:?}");
-            if partial.contains('[') && !partial.contains(']') && partial.matches('"').count() % 2 == 0 && partial.ends_with(['[', ' ', ',']) {
+            if partial.contains('[') && !partial.contains(']') && partial.matches('"').count().is_multiple_of(2) && partial.ends_with(['[', ' ', ',']) {
                 // An array still open: the error is at its `[`, with where reading gave up.
                 assert_eq!(d.range.start, Position { line, character: 7 }, "after typing `{partial}`: {d:?}");
                 assert!(d.related_information.as_ref().is_some_and(|r| !r.is_empty()), "{d:?}");
