@@ -104,6 +104,11 @@ pub fn analyze(project: &Project) -> Analysis {
     analyze_with(project, lower_all(project, default_threads()))
 }
 
+/// Whether `d` sits in a part of its file that could not be read.
+pub(crate) fn unreadable_at(facts: &rustkeep_data::resolve::FactsTable, d: &Diagnostic) -> bool {
+    facts.get(d.loc.file.0 as usize).and_then(|x| x.as_ref()).is_some_and(|x| rustkeep_data::lower::within(&x.unreadable, &d.loc.span))
+}
+
 /// Checks a project with already lowered files (the language server's cache).
 pub fn analyze_with(project: &Project, facts: Vec<Option<Arc<FileFacts>>>) -> Analysis {
     let db = Database::new(project, facts);
@@ -112,12 +117,10 @@ pub fn analyze_with(project: &Project, facts: Vec<Option<Arc<FileFacts>>>) -> An
         diags.extend(f.diagnostics.iter().cloned());
     }
     diags.extend(db.resolved.diagnostics.iter().cloned());
-    let syntax_broken: Vec<bool> =
-        project.files.iter().map(|f| db.facts.get(f.id.0 as usize).and_then(|x| x.as_ref()).is_some_and(|x| x.has_syntax_errors)).collect();
     let mut rule_diags = Vec::new();
     rules::run_all(project, &db, &mut rule_diags);
-    // A file that does not parse shows only its syntax errors (see `lower_file`).
-    rule_diags.retain(|d| !syntax_broken.get(d.loc.file.0 as usize).copied().unwrap_or(false));
+    // The parts of a file that could not be read show only their syntax errors (see `lower_file`).
+    rule_diags.retain(|d| !unreadable_at(&db.facts, d));
     diags.extend(rule_diags);
     let diagnostics = finish(project, &db.facts, diags);
     Analysis { db, diagnostics }

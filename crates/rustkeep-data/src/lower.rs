@@ -44,6 +44,12 @@ pub struct FileFacts {
     pub diagnostics: Vec<Diagnostic>,
     pub allows: Vec<AllowComment>,
     pub has_syntax_errors: bool,
+    /// The parts of a file with syntax errors that could not be read (the whole file when
+    /// recovery did not succeed): only the syntax error is shown there, and the rules skip it.
+    pub unreadable: Vec<Span>,
+    /// The IDs those parts spell: they count as used (a loot table, a quest, a tag), so that
+    /// the one mistake does not make its neighbours in other files look unused.
+    pub mentions: Vec<String>,
     /// Quests named by `start_quest` anywhere in this file, gathered while lowering so that the
     /// cross-file rules need not walk every action again after each keystroke.
     pub started_quests: Vec<String>,
@@ -59,20 +65,17 @@ pub fn lower_file(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> F
         facts.diagnostics.push(Diagnostic::new(Code::TomlSyntax, Loc { file, span: at..at + 1 }, "invalid UTF-8: TOML files must be UTF-8 encoded"));
         return facts;
     }
-    let tree::Read { root, errors } = tree::read(text);
+    let read = tree::read(text);
     let mut lower = Lower::new(file, text);
-    for (span, msg) in errors {
-        lower.diag(Code::TomlSyntax, span, msg);
-    }
-    facts.has_syntax_errors = lower.diags.iter().any(|d| d.code == Code::TomlSyntax);
-    lower.document(&root);
-    drop(root);
-    if facts.has_syntax_errors {
-        // A file that does not parse is read as far as it goes so that its definitions still
-        // count, but the only diagnostics it shows are the syntax errors: the rest would be
-        // guesses about what the recovery made of the broken part.
-        lower.diags.retain(|d| d.code == Code::TomlSyntax);
-    }
+    facts.unreadable = lower.syntax_errors(&read);
+    facts.has_syntax_errors = !read.errors.is_empty();
+    lower.document(&read.root);
+    lower.unreadable_entries(&read.unreadable);
+    let mentions: Vec<String> = read.unreadable.iter().flat_map(|u| u.mentions.iter().cloned()).collect();
+    drop(read);
+    // What the reader made of the unreadable parts would be guesses: only the syntax errors show
+    // there. The rest of the file is checked as usual.
+    lower.diags.retain(|d| d.code == Code::TomlSyntax || !within(&facts.unreadable, &d.loc.span));
     // Kept for the whole session (and by the language server between edits): no growth slack.
     facts.entries = lower.entries;
     facts.entries.shrink_to_fit();
@@ -83,6 +86,12 @@ pub fn lower_file(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> F
     facts.tag_defs.shrink_to_fit();
     facts.diagnostics.extend(lower.diags);
     facts.started_quests = started_quests(&facts.entries);
+    if !mentions.is_empty() {
+        // A quest the unreadable part may start, a tag it may carry: not reported elsewhere.
+        facts.started_quests.extend(mentions.iter().cloned());
+        facts.tag_defs.extend(mentions.iter().map(|m| Sp { value: m.clone(), span: 0..0 }));
+        facts.mentions = mentions;
+    }
     facts
 }
 
@@ -97,21 +106,26 @@ pub fn lower_scenario(file: FileId, text: &str, invalid_utf8_at: Option<usize>) 
         facts.scenario = Some(Box::new(crate::scenario::Scenario { broken: true, ..Default::default() }));
         return facts;
     }
-    let tree::Read { root, errors } = tree::read(text);
+    let read = tree::read(text);
     let mut lower = Lower::new(file, text);
-    for (span, msg) in errors {
-        lower.diag(Code::TomlSyntax, span, msg);
-    }
-    facts.has_syntax_errors = lower.diags.iter().any(|d| d.code == Code::TomlSyntax);
-    let mut sc = lower.scenario(&root);
+    facts.unreadable = lower.syntax_errors(&read);
+    facts.has_syntax_errors = !read.errors.is_empty();
+    let mut sc = lower.scenario(&read.root);
+    drop(read);
     if facts.has_syntax_errors {
-        lower.diags.retain(|d| d.code == Code::TomlSyntax);
+        // A scenario with a part missing is not run, but the parts that read are checked.
+        lower.diags.retain(|d| d.code == Code::TomlSyntax || !within(&facts.unreadable, &d.loc.span));
         sc.broken = true;
     }
     facts.refs = lower.refs;
     facts.diagnostics.extend(lower.diags);
     facts.scenario = Some(Box::new(sc));
     facts
+}
+
+/// Whether `span` starts inside one of the `regions`.
+pub fn within(regions: &[Span], span: &Span) -> bool {
+    regions.iter().any(|r| r.contains(&span.start) || (r.start == span.start && r.is_empty()))
 }
 
 /// The quests that `start_quest` actions of these entries name: in triggers (a quest's reward
@@ -289,6 +303,62 @@ impl<'t> Lower<'t> {
                 d.loc.span = table.clone();
                 d.related.insert(0, crate::diag::Related { message: "the value that does not fit".into(), loc: value });
             }
+        }
+    }
+
+    /// Reports the reader's syntax errors; returns the parts of the text that could not be read.
+    fn syntax_errors(&mut self, read: &tree::Read<'_>) -> Vec<Span> {
+        for e in &read.errors {
+            let loc = self.loc(e.span.clone());
+            let d = self.diag(Code::TomlSyntax, e.span.clone(), e.message.clone());
+            if let Some((span, message)) = &e.related {
+                d.related.push(crate::diag::Related { message: message.clone(), loc: Loc { file: loc.file, span: span.clone() } });
+            }
+        }
+        if read.errors.is_empty() {
+            Vec::new()
+        } else if read.unreadable.is_empty() {
+            // Recovery did not succeed: nothing of the file is sure.
+            std::iter::once(0..self.text.len()).collect()
+        } else {
+            read.unreadable.iter().map(|u| u.span.clone()).collect()
+        }
+    }
+
+    /// The entries of the parts that could not be read still define the IDs they spell, so that
+    /// references to them elsewhere are not reported: the entry made by a header that still
+    /// reads gets the ID, and for a header that does not, an entry of its own is made.
+    fn unreadable_entries(&mut self, unreadable: &[tree::recover::Unreadable]) {
+        for u in unreadable {
+            for (key, id, span) in &u.inline {
+                if let Some(registry) = Registry::from_key(key).filter(|_| vocab::is_valid_id(id)) {
+                    let id = Some(Sp { value: id.clone(), span: span.clone() });
+                    self.entries.push(Entry { registry, file: self.file, span: span.clone(), id, overrides: None, fields: Vec::new(), quest_trigger: None });
+                }
+            }
+            let (Some((key, header, kept)), Some((id, id_span))) = (&u.header, &u.id) else { continue };
+            let Some(registry) = Registry::from_key(key) else { continue };
+            if !vocab::is_valid_id(id) {
+                continue;
+            }
+            let id = Sp { value: id.clone(), span: id_span.clone() };
+            if *kept {
+                if let Some(e) = self.entries.iter_mut().rev().find(|e| e.span.start == header.start) {
+                    if e.id.is_none() {
+                        e.id = Some(id);
+                    }
+                    continue;
+                }
+            }
+            self.entries.push(Entry {
+                registry,
+                file: self.file,
+                span: header.clone(),
+                id: Some(id),
+                overrides: None,
+                fields: Vec::new(),
+                quest_trigger: None,
+            });
         }
     }
 

@@ -22,6 +22,7 @@ use crate::text::Span;
 
 mod fast;
 pub mod lex;
+pub mod recover;
 
 /// A key of a table: its name, decoded, and where it is written.
 #[derive(Clone, Debug, PartialEq)]
@@ -157,29 +158,76 @@ impl<'i> Table<'i> {
     fn position(&self, name: &str) -> Option<usize> {
         self.entries.iter().position(|(k, _)| k.name == name)
     }
+
+    /// The same table, no longer borrowing the text (for a text made while recovering).
+    fn into_owned(self) -> Table<'static> {
+        let entries =
+            self.entries.into_iter().map(|(k, v)| (Key { name: Cow::Owned(k.name.into_owned()), start: k.start, end: k.end }, v.into_owned())).collect();
+        Table { entries, implicit: self.implicit, dotted: self.dotted, inline: self.inline }
+    }
 }
 
-/// One file read: the root table and the syntax errors, each with its span and message.
+impl Node<'_> {
+    fn into_owned(self) -> Node<'static> {
+        let val = match self.val {
+            Val::String(s) => Val::String(Cow::Owned(s.into_owned())),
+            Val::Integer(i) => Val::Integer(i),
+            Val::Float(f) => Val::Float(f),
+            Val::Boolean(b) => Val::Boolean(b),
+            Val::Datetime(d) => Val::Datetime(d),
+            Val::Array(a) => Val::Array(Array { items: a.items.into_iter().map(Node::into_owned).collect(), of_tables: a.of_tables }),
+            Val::Table(t) => Val::Table(t.into_owned()),
+        };
+        Node { start: self.start, end: self.end, val }
+    }
+}
+
+/// One file read: the root table, the syntax errors, and the parts that could not be read.
 pub struct Read<'i> {
     pub root: Table<'i>,
-    pub errors: Vec<(Span, String)>,
+    pub errors: Vec<SyntaxError>,
+    /// The sections left out of `root` (see [`recover`]); empty when nothing was.
+    pub unreadable: Vec<recover::Unreadable>,
+}
+
+/// A syntax error: where, what, and for an opening that is never closed, where reading gave up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SyntaxError {
+    pub span: Span,
+    pub message: String,
+    pub related: Option<(Span, String)>,
 }
 
 /// Reads `text` (after its byte-order mark, if any, was taken off): the fast reader when it
-/// accepts the text, else the `toml` crate's recoverable one.
+/// accepts the text, else the `toml` crate's recoverable one; when that finds syntax errors, the
+/// sections that do not read are left out and reported one error each ([`recover`]).
 pub fn read(text: &str) -> Read<'_> {
     if let Some(root) = fast::parse(text) {
-        return Read { root, errors: Vec::new() };
+        return Read { root, errors: Vec::new(), unreadable: Vec::new() };
     }
-    read_with_toml(text)
+    let plain = read_with_toml(text);
+    if plain.errors.is_empty() {
+        return plain;
+    }
+    let errors: Vec<(Span, String)> = plain.errors.iter().map(|e| (e.span.clone(), e.message.clone())).collect();
+    let Some(rec) = recover::recover(text, &errors) else { return plain };
+    drop(plain);
+    let again = read_with_toml(&rec.text);
+    // The blanked text reads by construction; its scalar errors (an integer beyond 64 bits) are
+    // still the text's own.
+    let mut errors = rec.errors;
+    errors.extend(again.errors);
+    errors.sort_by_key(|e| (e.span.start, e.span.end));
+    Read { root: again.root.into_owned(), errors, unreadable: rec.unreadable }
 }
 
 /// Reads `text` with the `toml` crate's recoverable reader only, whatever the fast one would do.
 pub fn read_with_toml(text: &str) -> Read<'_> {
     let (root, errors) = crate::lower::parse_toml(text);
-    let mut out: Vec<(Span, String)> = errors.iter().map(|e| (e.span().unwrap_or(0..0), e.message().trim().to_string())).collect();
-    out.extend(crate::lower::scalar_errors(text, &root));
-    Read { root: table_from_toml(root.into_inner()), errors: out }
+    let mut out: Vec<SyntaxError> =
+        errors.iter().map(|e| SyntaxError { span: e.span().unwrap_or(0..0), message: e.message().trim().to_string(), related: None }).collect();
+    out.extend(crate::lower::scalar_errors(text, &root).into_iter().map(|(span, message)| SyntaxError { span, message, related: None }));
+    Read { root: table_from_toml(root.into_inner()), errors: out, unreadable: Vec::new() }
 }
 
 /// Reads `text` with the fast reader only: `None` where it gives up.

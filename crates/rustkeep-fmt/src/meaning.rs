@@ -25,7 +25,11 @@ pub fn read(text: &str) -> Result<Spanned<DeTable<'_>>, Vec<SyntaxError>> {
     if out.is_empty() {
         Ok(root)
     } else {
-        Err(out)
+        // One error per mistake, at its cause, as `rustkeep check` reports it (its recovery only
+        // runs here, on a text already refused).
+        let recovered: Vec<SyntaxError> =
+            rustkeep_data::tree::read(text).errors.into_iter().map(|e| SyntaxError { span: e.span, message: e.message }).collect();
+        Err(if recovered.is_empty() { out } else { recovered })
     }
 }
 

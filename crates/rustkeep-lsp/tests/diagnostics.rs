@@ -186,3 +186,63 @@ fn columns_are_right_for_umlauts_and_emoji_in_utf16_and_utf8() {
         assert_eq!(w.range.end.character - wort, ch("\"wörd\""), "{enc:?}");
     }
 }
+
+/// Typing a line char by char (an unclosed array, then a string, then the rest): after every
+/// keystroke the Problems panel shows at most one error in the edited file and nothing in the
+/// others, the error of an unclosed bracket at its opening, and the finished line clears it.
+#[test]
+fn an_unfinished_line_is_one_problem_at_its_opening_while_typing() {
+    let root = temp_dir("typing");
+    for m in ["rat_catcher", "fire_and_thorns"] {
+        copy_dir(&examples().join(m), &root.join(m));
+    }
+    let mut state = State::new(vec![root.clone()], Encoding::Utf16, None);
+    assert!(state.take_publish().iter().all(|(_, d, _)| d.is_empty()), "the examples are clean");
+    let path = root.join("rat_catcher/creatures.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    state.open(path.clone(), text.clone(), 1);
+    state.refresh();
+    state.take_publish();
+    // The first creature's `tags` line, typed anew: other files name this creature.
+    let line = text.lines().position(|l| l.starts_with("tags = ")).unwrap() as u32;
+    let old_len = text.lines().nth(line as usize).unwrap().len() as u32;
+    let typed = "tags = [\"core:rat\", \"core:beast\"]";
+    let me = uri::from_path(&path);
+    let mut shown: std::collections::HashMap<Uri, Vec<Diagnostic>> = std::collections::HashMap::new();
+    let mut with_error = 0;
+    // The line emptied first, then typed again.
+    #[allow(deprecated)]
+    let newline = TextDocumentContentChangeEvent::TextDocumentContentChangePartial(TextDocumentContentChangePartial {
+        range: Range { start: Position { line, character: 0 }, end: Position { line, character: old_len } },
+        range_length: None,
+        text: String::new(),
+    });
+    assert!(state.change(&path, 2, vec![newline]));
+    for (i, c) in typed.chars().enumerate() {
+        let at = Position { line, character: i as u32 };
+        #[allow(deprecated)]
+        let change = TextDocumentContentChangeEvent::TextDocumentContentChangePartial(TextDocumentContentChangePartial {
+            range: Range { start: at, end: at },
+            range_length: None,
+            text: c.to_string(),
+        });
+        assert!(state.change(&path, 3 + i as i32, vec![change]));
+        for (u, d, _) in state.take_publish() {
+            shown.insert(u, d);
+        }
+        let problems: Vec<(&Uri, &Diagnostic)> = shown.iter().flat_map(|(u, ds)| ds.iter().map(move |d| (u, d))).collect();
+        let partial = &typed[..i + 1];
+        assert!(problems.len() <= 1 && problems.iter().all(|(u, _)| **u == me), "after typing `{partial}`: {problems:#?}");
+        if let Some((_, d)) = problems.first() {
+            with_error += 1;
+            assert_eq!(code_of(d), "toml-syntax", "{d:?}");
+            if partial.contains('[') && !partial.contains(']') && partial.matches('"').count().is_multiple_of(2) && partial.ends_with(['[', ' ', ',']) {
+                // An array still open: the error is at its `[`, with where reading gave up.
+                assert_eq!(d.range.start, Position { line, character: 7 }, "after typing `{partial}`: {d:?}");
+                assert!(d.related_information.as_ref().is_some_and(|r| !r.is_empty()), "{d:?}");
+            }
+        }
+    }
+    assert!(with_error > 10, "typing went through broken states: {with_error}");
+    assert!(shown.values().all(Vec::is_empty), "the finished line is clean: {shown:#?}");
+}

@@ -263,6 +263,10 @@ impl Index {
                 count(&mut info.used, add, s, &mut w.used_crossed);
             }
         }
+        for m in &ff.mentions {
+            let s = self.intern(m);
+            count(&mut self.syms[s as usize].used, add, s, &mut w.used_crossed);
+        }
         for t in &ff.tag_defs {
             let s = self.intern(&t.value);
             count(&mut self.syms[s as usize].carried, add, s, &mut w.tags_crossed);

@@ -478,12 +478,15 @@ impl Incremental {
             }
             f.dirty = false;
             let facts = self.db.facts[i].as_deref();
-            let broken = facts.is_some_and(|x| x.has_syntax_errors);
+            let unreadable: &[rustkeep_data::text::Span] = facts.map_or(&[], |x| &x.unreadable);
             let mut diags: Vec<Diagnostic> = self.loading[i].clone();
             diags.extend(facts.into_iter().flat_map(|x| x.diagnostics.iter().cloned()));
             diags.extend(self.order_diags[i].iter().cloned());
             for ((slot, _), list) in &f.slots {
-                if !(broken && slot.is_rule()) {
+                if slot.is_rule() && !unreadable.is_empty() {
+                    // The parts of the file that could not be read show only their syntax errors.
+                    diags.extend(list.iter().filter(|d| !rustkeep_data::lower::within(unreadable, &d.loc.span)).cloned());
+                } else {
                     diags.extend(list.iter().cloned());
                 }
             }

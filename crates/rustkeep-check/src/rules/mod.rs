@@ -79,16 +79,15 @@ fn file_rules(project: &Project, db: &Database, file: FileId, out: &mut Vec<Diag
 }
 
 /// The rules that need nothing but one file, run once per version of the file: the trigger
-/// rules and the prefab rules. A file that does not parse shows only its syntax errors.
+/// rules and the prefab rules. The parts of a file that could not be read show only their
+/// syntax errors.
 pub fn local(file: FileId, facts: &mut rustkeep_data::lower::FileFacts) {
-    if facts.has_syntax_errors {
-        return;
-    }
     let mut out = Vec::new();
     for e in &facts.entries {
         triggers::run_entry(file, e, &mut out);
         world::run_entry(file, e, &mut out);
     }
+    out.retain(|d| !rustkeep_data::lower::within(&facts.unreadable, &d.loc.span));
     facts.diagnostics.extend(out);
 }
 

@@ -30,6 +30,8 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
                 used_tables.insert(r.id.as_str());
             }
         }
+        // What a part that could not be read names may well be a use.
+        used_tables.extend(ff.mentions.iter().map(String::as_str));
     }
 
     let resolved = &db.resolved;
