@@ -8,7 +8,10 @@ use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::{EventKind, Registry, TargetPresence};
 
+pub mod active;
 pub mod loot;
+pub mod npcs;
+pub mod overrides;
 pub mod references;
 pub mod scenario;
 pub mod triggers;
@@ -20,7 +23,7 @@ type Rule = fn(&Project, &Database, &mut Vec<Diagnostic>);
 
 /// The rules over the whole load set, longest first, so that the cores share them evenly with the
 /// per-file part ([`file_rules`]); every rule only reads.
-const RULES: [Rule; 5] = [loot::run_cycles, usage::run, loot::run_tables, world::run, scenario::run];
+const RULES: [Rule; 8] = [loot::run_cycles, usage::run, loot::run_tables, overrides::run, active::run, world::run, npcs::run, scenario::run];
 
 /// A piece of the cross-file work: a rule over the whole load set, or the per-reference rules of a
 /// run of files.
@@ -79,7 +82,8 @@ fn file_rules(project: &Project, db: &Database, file: FileId, out: &mut Vec<Diag
 }
 
 /// The rules that need nothing but one file, run once per version of the file: the trigger
-/// rules and the prefab rules. A file that does not parse shows only its syntax errors.
+/// rules, the prefab rules and the triggers of items without a slot. A file that does not parse
+/// shows only its syntax errors.
 pub fn local(file: FileId, facts: &mut rustkeep_data::lower::FileFacts) {
     if facts.has_syntax_errors {
         return;
@@ -88,6 +92,7 @@ pub fn local(file: FileId, facts: &mut rustkeep_data::lower::FileFacts) {
     for e in &facts.entries {
         triggers::run_entry(file, e, &mut out);
         world::run_entry(file, e, &mut out);
+        active::run_entry(file, e, &mut out);
     }
     facts.diagnostics.extend(out);
 }
