@@ -207,9 +207,24 @@ docs! {
         "Open a way through the walls (diagonal gaps count), or move the glyph into the part the player can walk."
     }
     FloorWithoutExit => {
-        "A prefab that a floor uses has no door (`+`). Stepping onto a door is the only way to leave a room for the next room or floor, so a run that enters this room can never go on. The warning sits on the floor's `prefabs` entry naming the prefab; the prefab's grid is a related location.",
-        "[[floors]]\nid = \"mymod:cellar\"\ndepth = 1\nprefabs = [\"mymod:closet\"]\n\n[[prefabs]]\nid = \"mymod:closet\"\ngrid = \"\"\"\n#####\n#.@.#\n#####\n\"\"\"",
-        "Put a `+` into the prefab's walls, or take the prefab out of the floor's `prefabs`."
+        "A prefab that a floor uses has no door (`+`) on its border (its first or last row, its first or last column). A border door is the only way to leave a room for the next room or floor; a `+` inside the room is an ordinary door between two parts of it (walkable, blocking sight), not an exit. So a run that enters this room can never go on. The warning sits on the floor's `prefabs` entry naming the prefab; the prefab's grid is a related location.",
+        "[[floors]]\nid = \"mymod:cellar\"\ndepth = 1\nprefabs = [\"mymod:closet\"]\n\n[[prefabs]]\nid = \"mymod:closet\"\ngrid = \"\"\"\n#######\n#.@#..#\n#..+..#\n#######\n\"\"\"",
+        "Put a `+` into the prefab's outer wall, or take the prefab out of the floor's `prefabs`."
+    }
+    NpcNeverPlaced => {
+        "No prefab names this NPC in its `npcs`. An NPC stands in the dungeon only on an `n` glyph of a prefab that lists it, so one that no prefab names can never be met: its `on_talk` (and the quests and shops it opens) never happens in a game. The warning sits on the NPC's `id`.",
+        "[[npcs]]\nid = \"mymod:old_mags\"\nname = \"Old Mags\"\non_talk = [ { action = \"start_quest\", quest = \"mymod:rats\" } ]",
+        "Name the NPC in the `npcs` of a prefab that a floor uses, and put an `n` into its grid where the NPC stands; or delete the NPC."
+    }
+    TriggerNeverActive => {
+        "Triggers that can never run. An item's triggers, and those of the affixes on it, act only while the item is equipped, so triggers on an item without `slot` never run; and an affix that no loot table puts on an item with a slot (through an item entry's `affixes =`, directly or through nested affix tables) never sits on an equipped item. The warning sits on the entry's `triggers`.",
+        "[[items]]\nid = \"mymod:ember_stone\"\nname = \"Ember Stone\"\ntriggers = [\n  { on = \"attack_hit\", actions = [ { action = \"apply_status\", status = \"core:burning\", target = \"target\" } ] },\n]",
+        "Give the item a `slot` (or, for an effect when it is used, make it a `use` action); put the affix into an affix table that an item entry with a slotted item names in `affixes =`."
+    }
+    OverrideDropsField => {
+        "An override replaces the whole entry it names: a field that the replaced entry sets and the override leaves out is gone, not inherited. An override of `core:rat` without `loot` makes rats drop nothing; one without `ai` makes them stand still. The warning sits on the override's `id` (or `overrides`) and names every field left out; each of those fields in the replaced entry is a related location. `rustkeep show ID --override` prints a complete copy to start from.",
+        "[[creatures]]\noverrides = \"core:rat\"\nname = \"Plague Rat\"\nattributes = { max_health = 8, damage = 2 }\n# `tags` and `loot` of core:rat are gone",
+        "Write the fields again in the override, with the values you mean (the same as before, or changed); to remove a field on purpose, silence the warning with a reason."
     }
     UnknownLint => {
         "A `# rustkeep: allow(…)` comment names something that is not a diagnostic code, so it silences nothing — and the mistake it was meant to silence is reported after all. The warning sits on the name; the message suggests the closest code.",

@@ -90,7 +90,10 @@ codes! {
     InvalidPrefabGrid = "invalid-prefab-grid", Error, "ragged rows or an unknown glyph in a prefab grid";
     PrefabNpcMismatch = "prefab-npc-mismatch", Warning, "a prefab has a different number of `n` glyphs than entries in `npcs`";
     UnreachablePrefabTile = "unreachable-prefab-tile", Warning, "a loot pile, enemy, NPC or door of a prefab cannot be reached from its entry point";
-    FloorWithoutExit = "floor-without-exit", Warning, "a prefab used by a floor has no door, so the run cannot go on from it";
+    FloorWithoutExit = "floor-without-exit", Warning, "a prefab used by a floor has no door on its border, so the run cannot go on from it";
+    NpcNeverPlaced = "npc-never-placed", Warning, "an NPC that no prefab's `npcs` names, so nobody can meet it";
+    TriggerNeverActive = "trigger-never-active", Warning, "triggers on an item without `slot`, or on an affix no table puts on an item with a slot";
+    OverrideDropsField = "override-drops-field", Warning, "an override leaves out a field its target sets: that value is gone, not inherited";
     UnknownLint = "unknown-lint", Warning, "an allow comment names no diagnostic code";
     UnusedSuppression = "unused-suppression", Warning, "an allow comment or lint level that silences nothing";
 }

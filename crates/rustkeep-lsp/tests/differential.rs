@@ -8,7 +8,8 @@
 //!   deleted and added, references pointed across mods, at nothing and back, loot tables nested
 //!   into cycles and across kinds, tags, quests, `[balance]`, broken TOML; in open documents, in
 //!   files changed on disk, in files opened with new text and closed again; and dependencies
-//!   between mods broken and fixed in their manifests. Compared after every step, and so are the
+//!   between mods broken and fixed in their manifests; slots, NPC placements, border doors and
+//!   overridden fields taken away. Compared after every step, and so are the
 //!   exact loot chances hover shows (kept between analyses) with the engine's over everything.
 //!
 //! The `lsp_edits` fuzz target (fuzz/) checks the same property on fuzzed edits.
@@ -203,8 +204,9 @@ fn whole(text: String) -> Vec<TextDocumentContentChangeEvent> {
     vec![TextDocumentContentChangeEvent::TextDocumentContentChangeWholeDocument(TextDocumentContentChangeWholeDocument { text })]
 }
 
-/// Runs one case on the generated workspace; returns how many steps ended with diagnostics.
-fn run_workspace_case(seed: u64) -> usize {
+/// Runs one case on the generated workspace; returns how many steps ended with diagnostics, and
+/// adds the codes published at some step to `seen`.
+fn run_workspace_case(seed: u64, seen: &mut std::collections::BTreeSet<String>) -> usize {
     use rustkeep_testutil::modpack::{defined_ids, edit_data, edit_manifest, workspace, Gen};
     let mut g = Gen::new(seed);
     let enc = if g.chance(50) { Encoding::Utf16 } else { Encoding::Utf8 };
@@ -272,6 +274,7 @@ fn run_workspace_case(seed: u64) -> usize {
             assert_eq!(*state.loot_report(id), want, "seed {seed}, step {step}: the loot chances of `{id}`");
         }
         with_diagnostics += usize::from(published.values().any(|l| !l.is_empty()));
+        seen.extend(published.values().flatten().map(|(code, ..)| code.clone()));
     }
     std::fs::remove_dir_all(&root).ok();
     with_diagnostics
@@ -281,8 +284,14 @@ fn run_workspace_case(seed: u64) -> usize {
 fn across_a_24_mod_workspace_published_diagnostics_equal_a_fresh_check_after_every_edit() {
     let runs: u64 = std::env::var("RUSTKEEP_DIFFERENTIAL_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(6);
     let mut with_diagnostics = 0;
+    let mut seen = std::collections::BTreeSet::new();
     for seed in 0..runs {
-        with_diagnostics += run_workspace_case(seed);
+        with_diagnostics += run_workspace_case(seed, &mut seen);
+    }
+    // The rules about things that never happen were exercised (their diagnostics came and went
+    // with the edits, and every step was compared).
+    for code in ["npc-never-placed", "trigger-never-active", "override-drops-field", "floor-without-exit"] {
+        assert!(seen.contains(code), "no step published `{code}`; seen: {seen:?}");
     }
     // Most steps leave something to report, so the comparison means something.
     assert!(with_diagnostics as u64 >= runs * 15, "only {with_diagnostics} steps of {} ended with diagnostics", runs * 30);

@@ -2,9 +2,10 @@
 //! incremental checking (the checker's and the language server's): every cross-file rule has
 //! something to do here — IDs referenced across mods, nested and affix loot tables in a chain
 //! through all mods, tables that take their kind from the tables they nest, overrides (some in
-//! conflict), quests started by the next mod, tags carried in one mod and checked in the next,
-//! `[balance]` settings, floors built from the rooms of the mod before — and the edits break and
-//! heal exactly these links.
+//! conflict, some leaving out a field), quests started by the next mod, tags carried in one mod
+//! and checked in the next, `[balance]` settings, floors built from the rooms of the mod before,
+//! NPCs placed by the rooms, triggers on slotted items and on affixes that tables put on them —
+//! and the edits break and heal exactly these links.
 
 /// A small deterministic generator (xorshift64*), so that a failing seed replays exactly.
 #[derive(Clone, Debug)]
@@ -58,9 +59,11 @@ pub fn workspace(mods: usize) -> Vec<(String, String)> {
         out.push((
             format!("{m}/items.toml"),
             format!(
-                "# Items and affixes of mod {k}.\n\n[[items]]\nid = \"{m}:sword\"\nname = \"Sword {k}\"\ntags = [\"{m}:sharp\"]\nslot = \"weapon\"\nprice = {price}\n\n\
+                "# Items and affixes of mod {k}.\n\n[[items]]\nid = \"{m}:sword\"\nname = \"Sword {k}\"\ntags = [\"{m}:sharp\"]\nslot = \"weapon\"\nprice = {price}\n\
+                 triggers = [ {{ on = \"attack_hit\", chance = 0.5, actions = [ {{ action = \"heal\", amount = 1, target = \"self\" }} ] }} ]\n\n\
                  [[items]]\nid = \"{m}:potion\"\nname = \"Potion {k}\"\nstackable = true\nuse = [ {{ action = \"heal\", amount = 5, target = \"self\" }} ]\n\n\
-                 [[affixes]]\nid = \"{m}:keen\"\nname = \"keen {k}\"\nmodifiers = [ {{ attribute = \"damage\", add = 1 }} ]\n",
+                 [[affixes]]\nid = \"{m}:keen\"\nname = \"keen {k}\"\nmodifiers = [ {{ attribute = \"damage\", add = 1 }} ]\n\
+                 triggers = [ {{ on = \"attack_hit\", chance = 0.1, actions = [ {{ action = \"heal\", amount = 1, target = \"self\" }} ] }} ]\n",
                 price = 10 + k
             ),
         ));
@@ -82,19 +85,23 @@ pub fn workspace(mods: usize) -> Vec<(String, String)> {
         if k > 0 {
             // Every third mod overrides what the mod before it overrode too: a conflict.
             let target = if k % 3 == 2 { format!("{}:elder", mod_id(k - 2)) } else { format!("{prev}:elder") };
-            world.push_str(&format!("\n[[npcs]]\noverrides = \"{target}\"\nname = \"Elder, replaced by {k}\"\n"));
+            // Most overrides write the replaced NPC's `on_talk` again; every fifth leaves it out
+            // (`override-drops-field`).
+            let talk = if k % 5 == 3 { String::new() } else { format!("on_talk = [ {{ action = \"open_shop\", shop = \"{m}:shop\" }} ]\n") };
+            world.push_str(&format!("\n[[npcs]]\noverrides = \"{target}\"\nname = \"Elder, replaced by {k}\"\n{talk}"));
         }
         if k % 4 == 1 {
             world.push_str(&format!("\n[balance]\nluck_factor = 0.0{k}\n"));
         }
         out.push((format!("{m}/world.toml"), world));
         // A floor built from this mod's room and the mod before's (`floor-without-exit` follows
-        // a floor's `prefabs` into the other mod's file).
+        // a floor's `prefabs` into the other mod's file); the room places the mod's elder (and
+        // has a door inside, which is no exit).
         let prev_room = if k == 0 { "core:corridor".to_string() } else { format!("{prev}:hall") };
         out.push((
             format!("{m}/dungeon.toml"),
             format!(
-                "[[prefabs]]\nid = \"{m}:hall\"\ngrid = \"\"\"\n###+###\n#.@..l#\n#.....+\n#######\n\"\"\"\n\n\
+                "[[prefabs]]\nid = \"{m}:hall\"\ngrid = \"\"\"\n###+###\n#n@+.l#\n#.....+\n#######\n\"\"\"\nnpcs = [\"{m}:elder\"]\n\n\
                  [[floors]]\nid = \"{m}:depths\"\nname = \"Depths {k}\"\ndepth = {depth}\nloot = \"{m}:drops\"\nprefabs = [\"{m}:hall\", \"{prev_room}\"]\ncreatures = [\"{m}:rat\"]\n",
                 depth = k + 1
             ),
@@ -127,8 +134,8 @@ const SPLICES: &[&str] = &["\"", "=", "[[", "]]", "\n", "ü", "🐀", "# rustkee
 /// One random edit of a data file's `text` (`original` is how it started; `ids` the IDs defined in
 /// the workspace): rename, delete or add a definition; point a reference elsewhere, at nothing,
 /// or back; nest tables into a cycle or across kinds; carry, check, start and use other names;
-/// set `[balance]`; take a room's doors away; break the TOML; heal back to the original; or
-/// splice text anywhere.
+/// set `[balance]`; take a room's doors away; take slots, placements and overridden fields away;
+/// break the TOML; heal back to the original; or splice text anywhere.
 pub fn edit_data(g: &mut Gen, text: &str, original: &str, ids: &[String]) -> String {
     let some_id = |g: &mut Gen| g.pick(ids).cloned().unwrap_or_else(|| "w00:sword".into());
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
@@ -146,7 +153,7 @@ pub fn edit_data(g: &mut Gen, text: &str, original: &str, ids: &[String]) -> Str
             (!text[start..start + len].contains('\n')).then_some((start, start + len))
         })
         .collect();
-    match g.below(16) {
+    match g.below(18) {
         0 | 1 => original.to_string(),
         // Rename a definition (its references now dangle), or a reference.
         2 | 3 => match g.pick(&values) {
@@ -194,6 +201,29 @@ pub fn edit_data(g: &mut Gen, text: &str, original: &str, ids: &[String]) -> Str
             _ => with_line_at(lines.len(), &format!("\n[[prefabs]]\noverrides = \"{}\"\ngrid = \"\"\"\n###\n#@#\n###\n\"\"\"\n", some_id(g))),
         },
         11 => with_line_at(g.below(lines.len() + 1), "[[items\n"),
+        // An item loses its slot (its triggers and its affixes' never run), a room its NPCs, a
+        // border door becomes a wall (only the inner one is left), or an override leaves a field
+        // out.
+        16 => match g.below(4) {
+            0 => text.replacen("slot = \"weapon\"\n", "", 1),
+            1 => text.replacen("npcs = [", "# npcs = [", 1),
+            2 => text.replacen("#.....+", "#......", 1).replacen("###+###", "#######", 1),
+            _ => text.replacen("on_talk = [ { action = \"open_shop\"", "# on_talk = [ { action = \"open_shop\"", 1),
+        },
+        // A new entry for the rules about things that never happen: triggers on an item without
+        // a slot, an affix no table gives, an NPC, an override that drops fields.
+        17 => {
+            let id = some_id(g);
+            let ns = id.split(':').next().unwrap_or("w00").to_string();
+            let trigger = "triggers = [ { on = \"turn_started\", actions = [ { action = \"heal\", amount = 1, target = \"self\" } ] } ]\n";
+            let entry = match g.below(4) {
+                0 => format!("\n[[items]]\nid = \"{ns}:charm\"\nname = \"Charm\"\n{trigger}"),
+                1 => format!("\n[[affixes]]\nid = \"{ns}:idle\"\nname = \"idle\"\n{trigger}"),
+                2 => format!("\n[[npcs]]\nid = \"{ns}:stranger\"\nname = \"Stranger\"\n"),
+                _ => format!("\n[[creatures]]\noverrides = \"{id}\"\nname = \"Over\"\n"),
+            };
+            with_line_at(lines.len(), &entry)
+        }
         12 => with_line_at(g.below(lines.len() + 1), "# rustkeep: allow(unknown-reference, reference-kind-mismatch, duplicate-id)\n"),
         // Delete a whole entry (from one `[[` header to the next).
         13 | 14 => {

@@ -12,7 +12,12 @@
 //! - **usage**: quests and tables whose definition or start/use count changed;
 //! - **references**: every reference of a changed file, and elsewhere only the references naming an
 //!   ID whose presence, kind or did-you-mean ([`suggest`]) changed;
-//! - **floors** (`floor-without-exit`): all of them, when a changed file has a floor or a prefab.
+//! - **overrides** (`override-drops-field`), per touched ID: each override against the entry it
+//!   replaced;
+//! - **floors** (`floor-without-exit`): all of them, when a changed file has a floor or a prefab;
+//! - **NPCs** (`npc-never-placed`): all of them, when a changed file has an NPC or a prefab;
+//! - **affixes** (`trigger-never-active`): all of them, when a changed file has an item, an affix
+//!   or a loot table.
 //!
 //! Every diagnostic sits in a slot of its file ([`slots`]); a file whose slots changed is finished
 //! again (lint levels, allow comments, order) with the code of the batch check, so its list equals
@@ -108,11 +113,16 @@ struct Work {
     ref_syms: FxHashSet<Sym>,
     /// A changed file has (or had) a floor or a prefab: the floors are checked again.
     world: bool,
+    /// A changed file has (or had) an NPC or a prefab: the NPCs are checked again.
+    npcs: bool,
+    /// A changed file has (or had) an item, an affix or a loot table: the affixes are checked
+    /// again.
+    affixes: bool,
 }
 
-/// Whether a file has a floor or a prefab: what `floor-without-exit` reads.
-fn has_world(facts: &FileFacts) -> bool {
-    facts.entries.iter().any(|e| matches!(e.registry, Registry::Floors | Registry::Prefabs))
+/// Whether a file has an entry of one of `registries`: what a whole-set rule reads.
+fn has_any(facts: &FileFacts, registries: &[Registry]) -> bool {
+    facts.entries.iter().any(|e| registries.contains(&e.registry))
 }
 
 /// The one ID a chain of entries is resolved under, as [`resolve_entry`] sees its registry.
@@ -155,6 +165,10 @@ pub struct Incremental {
     balance_files: Vec<FileId>,
     /// Files with a `floor-without-exit` diagnostic.
     world_files: Vec<FileId>,
+    /// Files with an `npc-never-placed` diagnostic.
+    npc_files: Vec<FileId>,
+    /// Files with a `trigger-never-active` diagnostic of an affix.
+    affix_files: Vec<FileId>,
     /// Scenario files with a diagnostic of their checks against the mods.
     scenario_files: Vec<FileId>,
     levels: HashMap<Code, Level>,
@@ -211,6 +225,8 @@ impl Incremental {
             order_diags: by_file(order_diags),
             balance_files: Vec::new(),
             world_files: Vec::new(),
+            npc_files: Vec::new(),
+            affix_files: Vec::new(),
             scenario_files: Vec::new(),
             levels: crate::lint_levels(project),
             ids: (0..Registry::ALL.len()).map(|_| std::sync::OnceLock::new()).collect(),
@@ -307,7 +323,10 @@ impl Incremental {
                 continue;
             }
             let old = std::mem::replace(&mut self.db.facts[f], new.clone());
-            w.world |= [&old, &new].into_iter().flatten().any(|ff| has_world(ff));
+            let touched = |registries: &[Registry]| [&old, &new].into_iter().flatten().any(|ff| has_any(ff, registries));
+            w.world |= touched(&[Registry::Floors, Registry::Prefabs]);
+            w.npcs |= touched(&[Registry::Npcs, Registry::Prefabs]);
+            w.affixes |= touched(&[Registry::Items, Registry::Affixes, Registry::LootTables]);
             if let Some(old) = &old {
                 self.ix.file(fid, old, false, &mut w);
                 self.sugg.missing.retain(|r, _| r.file != fid);
@@ -340,6 +359,12 @@ impl Incremental {
         }
         if w.world {
             self.world(project);
+        }
+        if w.npcs {
+            self.npcs(project);
+        }
+        if w.affixes {
+            self.affixes(project);
         }
         // Scenarios are few and read IDs of every registry: all of them again, after any change.
         if !project.scenarios.is_empty() {
@@ -411,6 +436,7 @@ impl Incremental {
                 w.tables.insert(s);
             }
         }
+        self.overrides(&chains);
     }
 
     /// Resolves the entries of one ID in load order: each entry's diagnostics, and the ID's

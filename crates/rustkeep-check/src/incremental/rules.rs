@@ -1,7 +1,8 @@
 //! The cross-file rules of an update, after resolve: loot tables (shapes, kinds, cycles, entry
 //! checks), usage (`quest-never-started`, `unused-loot-table`), references (`unknown-reference`,
-//! kinds, `unknown-tag`, with their did-you-means), `floor-without-exit` and `[balance]`; each
-//! runs only where the update's [`Work`] says something it depends on changed.
+//! kinds, `unknown-tag`, with their did-you-means), overrides that drop fields, `floor-without-exit`,
+//! NPCs no prefab places, affixes whose triggers never run, and `[balance]`; each runs only where
+//! the update's [`Work`] says something it depends on changed.
 
 use std::collections::BTreeSet;
 
@@ -19,7 +20,7 @@ use super::slots::Slot;
 use super::suggest;
 use super::tables::{KindChange, Shape, TableInfo};
 use super::{Incremental, Work};
-use crate::rules::{loot, references, scenario, usage, world};
+use crate::rules::{active, loot, npcs, overrides, references, scenario, usage, world};
 
 /// A reference (by index) and its diagnostics under the three rules about it.
 type RefDiagnostics = (usize, [Option<Diagnostic>; 3]);
@@ -365,6 +366,39 @@ impl Incremental {
         let mut diags = Vec::new();
         world::run(project, &self.db, &mut diags);
         self.slots.set_all(Slot::World, &mut self.world_files, diags);
+    }
+
+    /// `override-drops-field` of the IDs resolved again: an override's diagnostic depends only on
+    /// the entries of its own ID, so each of their slots is written again.
+    pub(super) fn overrides(&mut self, chains: &[(Registry, Sym)]) {
+        for &(reg, s) in chains {
+            let Some(entries) = self.ix.chains.get(&(reg, s)) else { continue };
+            let facts = &self.db.facts;
+            let found = match self.db.resolved.defs[reg.index()].get(self.ix.names.name(s)) {
+                Some(def) => overrides::of_def(&|r| entry(facts, r), def),
+                None => Vec::new(),
+            };
+            for &r in entries.as_slice() {
+                let list: Vec<Diagnostic> = found.iter().filter(|(at, _)| *at == r).map(|(_, d)| d.clone()).collect();
+                self.slots.set(r.file, Slot::Drops, r.index, list);
+            }
+        }
+    }
+
+    /// `npc-never-placed`: NPCs and prefabs are few, so all of them again when a file with an NPC
+    /// or a prefab changed.
+    pub(super) fn npcs(&mut self, project: &Project) {
+        let mut diags = Vec::new();
+        npcs::run(project, &self.db, &mut diags);
+        self.slots.set_all(Slot::Npcs, &mut self.npc_files, diags);
+    }
+
+    /// `trigger-never-active` of affixes: all of them again when a file with an item, an affix or
+    /// a loot table changed (the item half is per file and part of the file's own facts).
+    pub(super) fn affixes(&mut self, project: &Project) {
+        let mut diags = Vec::new();
+        active::run(project, &self.db, &mut diags);
+        self.slots.set_all(Slot::Affixes, &mut self.affix_files, diags);
     }
 
     /// The scenario files' checks against the mods they load.

@@ -30,8 +30,14 @@ pub(super) enum Slot {
     Unused,
     /// `unknown-tag` (by reference).
     Tag,
+    /// `override-drops-field` (by entry).
+    Drops,
+    /// `trigger-never-active` of the affixes reported in the file (index 0).
+    Affixes,
     /// `floor-without-exit` of the floors reported in the file (index 0).
     World,
+    /// `npc-never-placed` of the NPCs reported in the file (index 0).
+    Npcs,
     /// The checks of a scenario file against the mods it loads (index 0).
     Scenario,
 }

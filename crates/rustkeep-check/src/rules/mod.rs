@@ -8,7 +8,10 @@ use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::{EventKind, Registry, TargetPresence};
 
+pub mod active;
 pub mod loot;
+pub mod npcs;
+pub mod overrides;
 pub mod references;
 pub mod scenario;
 pub mod triggers;
@@ -20,7 +23,7 @@ type Rule = fn(&Project, &Database, &mut Vec<Diagnostic>);
 
 /// The rules over the whole load set, longest first, so that the cores share them evenly with the
 /// per-file part ([`file_rules`]); every rule only reads.
-const RULES: [Rule; 5] = [loot::run_cycles, usage::run, loot::run_tables, world::run, scenario::run];
+const RULES: [Rule; 8] = [loot::run_cycles, usage::run, loot::run_tables, overrides::run, active::run, world::run, npcs::run, scenario::run];
 
 /// A piece of the cross-file work: a rule over the whole load set, or the per-reference rules of a
 /// run of files.
@@ -79,13 +82,14 @@ fn file_rules(project: &Project, db: &Database, file: FileId, out: &mut Vec<Diag
 }
 
 /// The rules that need nothing but one file, run once per version of the file: the trigger
-/// rules and the prefab rules. The parts of a file that could not be read show only their
-/// syntax errors.
+/// rules, the prefab rules and the triggers of items without a slot. The parts of a file that
+/// could not be read show only their syntax errors.
 pub fn local(file: FileId, facts: &mut rustkeep_data::lower::FileFacts) {
     let mut out = Vec::new();
     for e in &facts.entries {
         triggers::run_entry(file, e, &mut out);
         world::run_entry(file, e, &mut out);
+        active::run_entry(file, e, &mut out);
     }
     out.retain(|d| !rustkeep_data::lower::within(&facts.unreadable, &d.loc.span));
     facts.diagnostics.extend(out);

@@ -76,11 +76,17 @@ pub fn run_entry(file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
     }
 }
 
-fn has_door(grid: &Grid) -> bool {
-    !grid.positions_of(glyph::DOOR as u8).is_empty()
+/// Whether a grid has a door on its border (first or last row, first or last column): only such a
+/// door leads out of the room; a `+` inside is an ordinary door between two parts of it.
+fn has_border_door(grid: &Grid) -> bool {
+    // A row's own length marks its last column, so a ragged grid (reported on its own) is read as
+    // its rows say.
+    let last_col = |y: i32| grid.rows.get(y as usize).map_or(0, |r| r.len() as i32 - 1);
+    grid.positions_of(glyph::DOOR as u8).iter().any(|p| p.x == 0 || p.y == 0 || p.y == grid.height() - 1 || p.x == last_col(p.y))
 }
 
-/// `floor-without-exit`: every floor's `prefabs` entry whose prefab (the entry in force) has no door.
+/// `floor-without-exit`: every floor's `prefabs` entry whose prefab (the entry in force) has no
+/// door on its border.
 pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     let Some(floors) = db.resolved.defs.get(Registry::Floors.index()) else { return };
     let mut ids: Vec<&String> = floors.keys().collect();
@@ -92,16 +98,18 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
             let Some(pdef) = db.resolved.get(Registry::Prefabs, &r.value) else { continue };
             let prefab = db.entry(pdef.current);
             let Some(grid) = prefab.grid() else { continue };
-            if has_door(grid) {
+            if has_border_door(grid) {
                 continue;
             }
+            let inner = !grid.positions_of(glyph::DOOR as u8).is_empty();
             let msg = format!(
-                "the prefab `{}` has no door (`+`): stepping onto a door is the only way out of a room, so a run of the floor `{id}` that enters it cannot go on",
-                r.value
+                "the prefab `{}` has no door (`+`) on its border{}: a border door is the only way out of a room, so a run of the floor `{id}` that enters it cannot go on",
+                r.value,
+                if inner { " (its doors inside lead only between parts of the room)" } else { "" }
             );
             let mut d = Diagnostic::new(Code::FloorWithoutExit, Loc { file: def.current.file, span: r.span.clone() }, msg);
             if let Some(g) = prefab.field(field::GRID) {
-                d = d.with_related(Loc { file: pdef.current.file, span: g.span.clone() }, "its grid, without a `+`");
+                d = d.with_related(Loc { file: pdef.current.file, span: g.span.clone() }, "its grid, without a `+` on the border");
             }
             out.push(d);
         }

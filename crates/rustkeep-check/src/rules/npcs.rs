@@ -1,0 +1,36 @@
+//! `npc-never-placed`: an NPC stands in the dungeon only where a prefab's `npcs` names it, so one
+//! that no prefab names can never be met.
+
+use rustkeep_data::db::Database;
+use rustkeep_data::diag::{Code, Diagnostic, Loc};
+use rustkeep_data::hash::FxHashSet;
+use rustkeep_data::project::Project;
+use rustkeep_data::vocab::{field, Registry};
+
+/// Every NPC in force that no prefab in force names in `npcs`.
+pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+    let resolved = &db.resolved;
+    let npcs = &resolved.defs[Registry::Npcs.index()];
+    if npcs.is_empty() {
+        return;
+    }
+    let mut placed: FxHashSet<&str> = FxHashSet::default();
+    for def in resolved.defs[Registry::Prefabs.index()].values() {
+        placed.extend(db.entry(def.current).ref_list(field::NPCS).iter().map(|r| r.value.as_str()));
+    }
+    // A name written without its namespace (`npcs = ["old_mags"]`, an `invalid-id`) means the
+    // NPC of that name: one mistake, one diagnostic.
+    let bare: FxHashSet<&str> = placed.iter().copied().filter(|id| !id.contains(':')).collect();
+    let mut ids: Vec<&String> =
+        npcs.keys().filter(|id| !placed.contains(id.as_str()) && !id.split_once(':').is_some_and(|(_, name)| bare.contains(name))).collect();
+    ids.sort();
+    for id in ids {
+        let def = &npcs[id];
+        let e = db.entry(def.current);
+        let span = e.key().map(|k| k.span.clone()).unwrap_or(e.span.clone());
+        let msg = format!(
+            "no prefab's `npcs` names `{id}`, so nobody can meet it in a game: name it in the `npcs` of a prefab that a floor uses, with an `n` in its grid where it stands"
+        );
+        out.push(Diagnostic::new(Code::NpcNeverPlaced, Loc { file: def.current.file, span }, msg));
+    }
+}
