@@ -121,6 +121,34 @@ test("discovery order: the setting, else the bundled binary, else PATH, for ever
   }
 });
 
+test("a development build of the workspace comes after the bundled binary and before PATH: release, then debug", () => {
+  const release = "/src/rustkeep-modkit/target/release/rustkeep";
+  const debug = "/src/rustkeep-modkit/target/debug/rustkeep";
+  const options = { extensionPath: EXT, workspaceFolder: "/src/rustkeep-modkit" };
+  const found = (files: string[]) => findServer(options, fakeHost(files, { PATH: "/usr/bin" }));
+  assert.deepEqual(found([release, debug, "/usr/bin/rustkeep"]), { command: release, source: "workspace" });
+  assert.deepEqual(found([debug, "/usr/bin/rustkeep"]), { command: debug, source: "workspace" });
+  assert.deepEqual(found([`${EXT}/server/rustkeep`, debug]), { command: `${EXT}/server/rustkeep`, source: "bundled" });
+  const second = findServer(
+    { extensionPath: EXT, workspaceFolder: "/mods", workspaceFolders: ["/mods", "/src/rk"] },
+    fakeHost(["/src/rk/target/debug/rustkeep"]),
+  );
+  assert.deepEqual(second, { command: "/src/rk/target/debug/rustkeep", source: "workspace" }, "any workspace folder");
+});
+
+test("the not-found message names every place searched and where the setting counts", () => {
+  const host = fakeHost([], { PATH: "/usr/local/bin:/usr/bin" });
+  try {
+    findServer({ extensionPath: EXT, workspaceFolder: "/w" }, host);
+    assert.fail("no binary must be an error");
+  } catch (e) {
+    assert.ok(e instanceof ServerNotFoundError);
+    for (const part of ["/w/target/release/rustkeep", "/w/target/debug/rustkeep", "/usr/local/bin:/usr/bin", "machine setting", "Remote settings"]) {
+      assert.ok(e.message.includes(part), `${part} in: ${e.message}`);
+    }
+  }
+});
+
 test("the package of a platform bundles server/rustkeep.exe on Windows and is found before PATH", () => {
   const host = fakeHost(["C:\\ext\\server\\rustkeep.exe", "C:\\tools\\rustkeep.exe"], { Path: "C:\\tools" }, "win32");
   assert.deepEqual(findServer({ extensionPath: "C:\\ext" }, host), { command: "C:\\ext\\server\\rustkeep.exe", source: "bundled" });
