@@ -423,3 +423,51 @@ export function schemaAssociations(
   const same = Object.keys(next).length === Object.keys(current).length && Object.entries(next).every(([k, v]) => current[k] === v);
   return same ? undefined : next;
 }
+
+/** What the language server is doing, as the status bar item shows it. */
+export type ServerStatus =
+  | { kind: "idle" }
+  | { kind: "not-found" }
+  | { kind: "starting" }
+  | { kind: "ready"; mods?: number; files?: number; version?: string }
+  | { kind: "crashed" };
+
+export interface StatusText {
+  text: string;
+  tooltip: string;
+  /** Shown as an error (the item's error background). */
+  problem: boolean;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * The status bar item of a status (`undefined`: hidden — no mod in the workspace). `mods` and
+ * `files` come from the server's `rustkeep/loaded` notification; a click shows the log.
+ */
+export function statusText(status: ServerStatus): StatusText | undefined {
+  switch (status.kind) {
+    case "idle":
+      return undefined;
+    case "not-found":
+      return { text: "$(warning) rustkeep: no server", tooltip: "No `rustkeep` binary found (see the log and `rustkeep.server.path`). Click to show the log.", problem: true };
+    case "starting":
+      return { text: "$(sync~spin) rustkeep", tooltip: "The rustkeep language server is starting and loading the mods. Click to show the log.", problem: false };
+    case "crashed":
+      return { text: "$(error) rustkeep: stopped", tooltip: "The rustkeep language server stopped unexpectedly. Click to show the log.", problem: true };
+    case "ready": {
+      const version = status.version === undefined ? "" : ` ${status.version}`;
+      if (status.mods === undefined) {
+        return { text: "$(check) rustkeep", tooltip: `rustkeep${version} is ready. Click to show the log.`, problem: false };
+      }
+      const files = status.files === undefined ? "" : `, ${plural(status.files, "data file")}`;
+      return {
+        text: `$(check) rustkeep: ${plural(status.mods, "mod")}`,
+        tooltip: `rustkeep${version} is ready: ${plural(status.mods, "mod")}${files} loaded, besides the core. Click to show the log.`,
+        problem: false,
+      };
+    }
+  }
+}

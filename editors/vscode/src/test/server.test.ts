@@ -22,6 +22,7 @@ import {
   scalarColumnToUtf16,
   serverOptions,
   simulateArgs,
+  statusText,
   toProblemRange,
 } from "../server";
 
@@ -362,4 +363,27 @@ test("Even Better TOML gets absolute schema URLs; the user's other associations 
   for (const url of Object.values(next ?? {})) assert.ok(!url.includes("./"), url);
   // Once written, nothing changes.
   assert.equal(schemaAssociations(rules, ext + "/", "rustkeep.rustkeep-", next ?? {}), undefined);
+});
+
+test("the status bar item: spinning while starting, the mods once loaded, an error when stopped or missing", () => {
+  assert.equal(statusText({ kind: "idle" }), undefined, "hidden without a mod");
+  assert.match(statusText({ kind: "starting" })!.text, /sync~spin/);
+  assert.equal(statusText({ kind: "ready", mods: 2, files: 9, version: "0.1.0" })!.text, "$(check) rustkeep: 2 mods");
+  assert.equal(statusText({ kind: "ready", mods: 1 })!.text, "$(check) rustkeep: 1 mod");
+  assert.match(statusText({ kind: "ready", mods: 2, files: 9, version: "0.1.0" })!.tooltip, /rustkeep 0\.1\.0 is ready: 2 mods, 9 data files/);
+  assert.equal(statusText({ kind: "ready" })!.text, "$(check) rustkeep", "an older server without rustkeep/loaded");
+  for (const kind of ["crashed", "not-found"] as const) {
+    const s = statusText({ kind })!;
+    assert.ok(s.problem, kind);
+    assert.match(s.tooltip, /show the log/, kind);
+  }
+  assert.ok(!statusText({ kind: "ready", mods: 0 })!.problem);
+});
+
+test("the extension creates its trace channel once, not per start of the server", () => {
+  const source = fs.readFileSync(path.join(root, "src", "extension.ts"), "utf8");
+  const creations = source.match(/createOutputChannel\("rustkeep language server trace"\)/g) ?? [];
+  assert.equal(creations.length, 1);
+  const activate = source.slice(source.indexOf("export async function activate"));
+  assert.ok(activate.includes('createOutputChannel("rustkeep language server trace")'), "created in activate");
 });
