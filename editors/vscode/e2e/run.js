@@ -178,6 +178,25 @@ async function until(what, fn, arg, timeout = 20000) {
   }
 }
 
+/**
+ * A picture for the documentation (docs/editors/vscode.md): the editor and the panel below it,
+ * without the side bar, into `docs/` of the output folder.
+ */
+async function docShot(name, whole = false) {
+  fs.mkdirSync(path.join(outDir, "docs"), { recursive: true });
+  if (whole) {
+    await page.screenshot({ path: path.join(outDir, "docs", `${name}.png`) });
+    return;
+  }
+  const clip = await page.evaluate(() => {
+    const parts = [".part.editor", ".part.panel"].map((s) => document.querySelector(s)?.getBoundingClientRect()).filter((r) => r && r.height > 0);
+    const x = Math.min(...parts.map((r) => r.left));
+    const y = Math.min(...parts.map((r) => r.top));
+    return { x, y, width: Math.max(...parts.map((r) => r.right)) - x, height: Math.max(...parts.map((r) => r.bottom)) - y };
+  });
+  await page.screenshot({ path: path.join(outDir, "docs", `${name}.png`), clip });
+}
+
 /** Polls a condition of this process (a file on disk) every 50 ms until it holds. */
 async function poll(what, fn, timeout = 20000) {
   const deadline = Date.now() + timeout;
@@ -353,14 +372,19 @@ async function run(port) {
       },
       `[Ln ${price.line}, Col ${price.column}]`,
     );
+    await docShot("vscode-diagnostics");
   });
 
   await step("the quick fix clears it", async () => {
     await page.click(".part.editor .monaco-editor .view-lines");
     await goTo(price.line, price.column + 1);
-    await command("Quick Fix");
+    // Its key, not the palette: the menu then opens at the cursor, as a modder sees it.
+    await page.keyboard.down("Control");
+    await page.keyboard.press("Period");
+    await page.keyboard.up("Control");
     await until("the rename fix in the quick-fix menu", () => (document.querySelector(".action-widget")?.textContent || "").includes("price"));
-    await page.screenshot({ path: path.join(outDir, "quick-fix-menu.png") });
+    // The whole window: the menu may open beside the editor.
+    await docShot("vscode-quick-fix", true);
     await page.keyboard.press("Enter");
     await until("Problems empty of the typo", () => ![...document.querySelectorAll(".markers-panel")].some((p) => (p.textContent || "").includes("prixce")));
   });
@@ -396,6 +420,7 @@ async function run(port) {
       return t.includes("core:rat_tail") && /\d+(\.\d+)?\s*%/.test(t) ? t : undefined;
     });
     if (!text.includes("rat_catcher:cheese_wedge")) throw new Error(`hover without the cheese wedge: ${text}`);
+    await docShot("vscode-hover");
   });
 
   await step("F12 jumps to the definition", async () => {
