@@ -266,7 +266,6 @@ async function openFile(relative) {
 async function goTo(line, column) {
   await paletteOpen(":");
   await page.keyboard.type(`${line}:${column}`);
-  await until("the go-to-line preview", () => (document.querySelector(".quick-input-widget .quick-input-message, .quick-input-widget")?.textContent || "").length > 0);
   await page.keyboard.press("Enter");
   await until(`the cursor at ${line}:${column}`, (want) => (document.querySelector('[id="status.editor.selection"]')?.textContent || "").includes(want), `Ln ${line}, Col ${column}`);
 }
@@ -277,10 +276,6 @@ function where(relative, needle, offset = 0) {
   const n = lines.findIndex((l) => l.includes(needle));
   if (n < 0) throw new Error(`no ${needle} in ${relative}`);
   return { line: n + 1, column: lines[n].indexOf(needle) + 1 + offset };
-}
-
-function bodyText(selector) {
-  return page.evaluate((s) => [...document.querySelectorAll(s)].map((e) => e.textContent).join("\n"), selector);
 }
 
 async function main() {
