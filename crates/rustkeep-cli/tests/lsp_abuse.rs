@@ -280,6 +280,20 @@ fn exit_without_shutdown_ends_with_code_1() {
     assert_eq!(c.child.wait().expect("an exit status").code(), Some(0));
 }
 
+/// After `initialized` the server says what it loaded (`rustkeep/loaded`, the editors' status):
+/// the mods without the core, and their data files — here two mods, one with two data files.
+#[test]
+fn the_loaded_notification_counts_the_mods_and_their_data_files() {
+    let root = workspace();
+    std::fs::write(root.join("m/more.toml"), "[[items]]\nid = \"m:b\"\nname = \"B\"\n").expect("writable");
+    std::fs::create_dir_all(root.join("n")).expect("folders can be created");
+    std::fs::write(root.join("n/mod.toml"), "[mod]\nid = \"n\"\nname = \"N\"\nversion = \"0.1.0\"\n").expect("writable");
+    let mut c = Client::start();
+    c.initialize(&root);
+    let loaded = c.wait("rustkeep/loaded", |m| m["method"] == "rustkeep/loaded");
+    assert_eq!(loaded["params"], json!({ "mods": 2, "files": 2 }), "{loaded}");
+}
+
 /// A client without dynamic registration (Neovim 0.7) is not asked to watch files — it would
 /// only log a warning — and files changed outside the editor are read again on save. The
 /// startup line goes to the client's log as information, not to standard error (which clients

@@ -59,6 +59,20 @@ pub struct Backend {
     shutdown: Arc<AtomicBool>,
     /// The startup line, sent to the client's log once it is initialized.
     started: Mutex<Option<String>>,
+    /// What the first load found, sent as [`Loaded`] once the client is initialized.
+    loaded: Mutex<Option<serde_json::Value>>,
+}
+
+/// `rustkeep/loaded`, a notification of this server's own (docs/editors/lsp.md): once the client
+/// is initialized, `{ "mods": N, "files": N }`, the mods (without the core) the workspace loaded
+/// and their data files. An editor shows it in its status; a client that does not know the method
+/// ignores it, as the protocol says.
+pub struct Loaded;
+
+impl Notification for Loaded {
+    type Params = serde_json::Value;
+    const METHOD: LspNotificationMethod<'static> = LspNotificationMethod::Custom("rustkeep/loaded");
+    const MESSAGE_DIRECTION: MessageDirection = MessageDirection::ServerToClient;
 }
 
 /// A text-sync notification waiting to be applied; each becomes exactly one revision of the state.
@@ -396,7 +410,16 @@ impl Backend {
             profile: profile_threshold(),
         });
         tokio::spawn(publish_loop(shared.clone(), client.clone(), rx));
-        Backend { client, shared, core_cache, dynamic_watch: AtomicBool::new(false), watching: AtomicBool::new(false), shutdown, started: Mutex::new(None) }
+        Backend {
+            client,
+            shared,
+            core_cache,
+            dynamic_watch: AtomicBool::new(false),
+            watching: AtomicBool::new(false),
+            shutdown,
+            started: Mutex::new(None),
+            loaded: Mutex::new(None),
+        }
     }
 
     /// Without a file watcher, changes made outside the editor (a `git checkout`, a generator)
@@ -487,6 +510,9 @@ impl LanguageServer for Backend {
             }
             None => return Err(internal_error("loading the workspace failed: the state thread is gone".into())),
         };
+        let mods = state.project.mods.iter().filter(|m| !m.is_core);
+        let loaded = serde_json::json!({ "mods": mods.clone().count(), "files": mods.map(|m| m.data_files.len()).sum::<usize>() });
+        *lock(&self.loaded) = Some(loaded);
         *lock(&self.shared.state) = Some(state);
         self.shared.initialized.store(true, Ordering::SeqCst);
         Ok(InitializeResult {
@@ -499,6 +525,10 @@ impl LanguageServer for Backend {
         let started = self.started.lock().ok().and_then(|mut g| g.take());
         if let Some(line) = started {
             self.client.log_message(MessageType::Info, line).await;
+        }
+        let loaded = lock(&self.loaded).take();
+        if let Some(params) = loaded {
+            self.client.send_notification::<Loaded>(params).await;
         }
         // Watch data files so that edits outside the editor reload unopened files — where the
         // client can register a watcher. Registering with one that cannot only makes it log a

@@ -2,17 +2,18 @@
 // that run the CLI (check, loot, simulate). Every decision that does not need VS Code lives in
 // `server.ts`, which is tested without an editor.
 
-import { execFile } from "child_process";
+import { ChildProcess, execFile, spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as vscode from "vscode";
-import { LanguageClient, LanguageClientOptions, ServerOptions } from "vscode-languageclient/node";
+import { LanguageClient, LanguageClientOptions, ServerOptions, State } from "vscode-languageclient/node";
 import {
   CheckReport,
   Host,
   ServerBinary,
   ServerNotFoundError,
+  ServerStatus,
   checkArgs,
   documentFilters,
   filterPattern,
@@ -25,6 +26,7 @@ import {
   schemaAssociations,
   serverOptions,
   simulateArgs,
+  statusText,
   toProblemRange,
 } from "./server";
 
@@ -43,6 +45,12 @@ const nodeHost: Host = {
 
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
+/** One trace channel for the life of the extension: every restart's client writes into it. */
+let trace: vscode.OutputChannel;
+let statusItem: vscode.StatusBarItem;
+/** Set while the extension itself stops the server (a restart, deactivation): not a crash. */
+let stopping = false;
+let currentStatus: ServerStatus = { kind: "idle" };
 let checkProblems: vscode.DiagnosticCollection;
 /** The folders whose TOML files the running server serves. */
 let servedRoots: string[] = [];
@@ -63,12 +71,14 @@ function resolveBinary(context: vscode.ExtensionContext): ServerBinary | undefin
         settingPath: config().get<string>("server.path"),
         extensionPath: context.extensionPath,
         workspaceFolder: firstFolder(),
+        workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
       },
       nodeHost,
     );
   } catch (e) {
     const message = e instanceof ServerNotFoundError ? e.message : String(e);
     output.appendLine(message);
+    setStatus({ kind: "not-found" });
     void vscode.window.showErrorMessage(message, "Open settings").then((choice) => {
       if (choice === "Open settings") {
         void vscode.commands.executeCommand("workbench.action.openSettings", "rustkeep.server.path");
@@ -110,6 +120,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   servedRoots = filters.map((f) => f.root);
   if (filters.length === 0) {
     output.appendLine("rustkeep: no mod.toml or rustkeep.toml in the workspace; the language server waits for one.");
+    setStatus({ kind: "idle" });
     return;
   }
   const binary = resolveBinary(context);
@@ -118,7 +129,22 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   output.appendLine(`rustkeep: starting ${binary.command} lsp (found via ${binary.source})`);
 
   const spec = serverOptions(binary, process.env, config().get<Record<string, string>>("server.extraEnv") ?? {}, firstFolder());
-  const server: ServerOptions = spec;
+  // The extension spawns the process itself (rather than handing the client an executable) so
+  // that it alone judges an exit: the client would log every exit as an error, also the code 0
+  // of a stop the extension asked for. An exit nobody asked for is reported here, and the client
+  // sees its connection close and restarts the server as usual.
+  const server: ServerOptions = async (): Promise<ChildProcess> => {
+    const child = spawn(spec.run.command, spec.run.args, { env: spec.run.options.env, cwd: spec.run.options.cwd });
+    await new Promise<void>((resolve, reject) => {
+      child.once("spawn", () => resolve());
+      child.once("error", reject);
+    });
+    child.on("exit", (code, signal) => {
+      if (stopping && code === 0) return;
+      output.appendLine(`rustkeep: the language server exited (${signal ?? `code ${code}`})${stopping ? " while stopping" : ""}.`);
+    });
+    return child;
+  };
   const clientOptions: LanguageClientOptions = {
     documentSelector: filters.map((f) => ({
       scheme: f.scheme,
@@ -126,24 +152,68 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
       pattern: filterPattern(f),
     })),
     outputChannel: output,
-    traceOutputChannel: vscode.window.createOutputChannel("rustkeep language server trace"),
+    traceOutputChannel: trace,
   };
-  client = new LanguageClient("rustkeep", "rustkeep language server", server, clientOptions);
+  const started = new LanguageClient("rustkeep", "rustkeep language server", server, clientOptions);
+  client = started;
+  setStatus({ kind: "starting" });
+  started.onDidChangeState((e) => {
+    if (client !== started) return;
+    if (e.newState === State.Starting) setStatus({ kind: "starting" });
+    if (e.newState === State.Stopped && !stopping) setStatus({ kind: "crashed" });
+  });
+  started.onNotification("rustkeep/loaded", (params: { mods?: unknown; files?: unknown }) => {
+    if (client !== started) return;
+    const count = (v: unknown) => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : undefined);
+    setStatus({ kind: "ready", mods: count(params?.mods), files: count(params?.files), version: started.initializeResult?.serverInfo?.version });
+  });
   try {
-    await client.start();
+    await started.start();
+    // A server that does not send `rustkeep/loaded` (an older one) is ready once it answered.
+    if (client === started && currentStatus.kind === "starting") {
+      setStatus({ kind: "ready", version: started.initializeResult?.serverInfo?.version });
+    }
   } catch (e) {
     const message = `rustkeep: the language server did not start: ${(e as Error).message}`;
     output.appendLine(message);
-    void vscode.window.showErrorMessage(message);
-    client = undefined;
+    setStatus({ kind: "crashed" });
+    void vscode.window.showErrorMessage(message, "Show log").then((choice) => {
+      if (choice === "Show log") output.show(true);
+    });
+    if (client === started) client = undefined;
+  }
+}
+
+/** Stops the running client, if any, as a requested stop (no crash status, no error logged). */
+async function stopClient(): Promise<void> {
+  const old = client;
+  client = undefined;
+  if (old === undefined) return;
+  stopping = true;
+  try {
+    await old.stop().catch(() => undefined);
+  } finally {
+    stopping = false;
   }
 }
 
 async function restartClient(context: vscode.ExtensionContext): Promise<void> {
-  const old = client;
-  client = undefined;
-  if (old !== undefined) await old.stop().catch(() => undefined);
+  await stopClient();
   await startClient(context);
+}
+
+function setStatus(status: ServerStatus): void {
+  currentStatus = status;
+  const shown = statusText(status);
+  if (shown === undefined) {
+    statusItem.hide();
+    return;
+  }
+  statusItem.text = shown.text;
+  statusItem.tooltip = shown.tooltip;
+  statusItem.backgroundColor = shown.problem ? new vscode.ThemeColor("statusBarItem.errorBackground") : undefined;
+  statusItem.command = "rustkeep.showLog";
+  statusItem.show();
 }
 
 interface RunResult {
@@ -298,11 +368,17 @@ async function syncTomlSchemas(context: vscode.ExtensionContext): Promise<void> 
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel("rustkeep");
+  trace = vscode.window.createOutputChannel("rustkeep language server trace");
+  statusItem = vscode.window.createStatusBarItem("rustkeep.server", vscode.StatusBarAlignment.Left, 0);
+  statusItem.name = "rustkeep language server";
   void syncTomlSchemas(context).catch((e) => output.appendLine(`cannot set the TOML schema associations: ${e}`));
   checkProblems = vscode.languages.createDiagnosticCollection("rustkeep check");
   context.subscriptions.push(
     output,
+    trace,
+    statusItem,
     checkProblems,
+    vscode.commands.registerCommand("rustkeep.showLog", () => output.show(true)),
     vscode.commands.registerCommand("rustkeep.checkWorkspace", () => checkWorkspace(context)),
     vscode.commands.registerCommand("rustkeep.lootUnderCursor", () => lootUnderCursor(context)),
     vscode.commands.registerCommand("rustkeep.simulateScenario", () => simulateScenario(context)),
@@ -335,5 +411,5 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 }
 
 export async function deactivate(): Promise<void> {
-  if (client !== undefined) await client.stop();
+  await stopClient();
 }

@@ -14,7 +14,7 @@ export interface Host {
   homedir(): string;
 }
 
-export type ServerSource = "setting" | "bundled" | "path";
+export type ServerSource = "setting" | "bundled" | "workspace" | "path";
 
 export interface ServerBinary {
   command: string;
@@ -36,7 +36,17 @@ export interface FindOptions {
   extensionPath: string;
   /** The first workspace folder, for relative setting paths and `${workspaceFolder}`. */
   workspaceFolder?: string;
+  /**
+   * Every workspace folder (default: `workspaceFolder`), searched for a development build
+   * (`target/release/rustkeep`, then `target/debug/rustkeep`) of a checkout of rustkeep.
+   */
+  workspaceFolders?: string[];
 }
+
+/** The name of the setting and where it counts, for messages. */
+export const SETTING_HINT =
+  "`rustkeep.server.path` is a machine setting: in a remote window (Remote - SSH, WSL, a dev container, " +
+  "code-server) only the Remote settings or the workspace settings count, not the local User settings.";
 
 /** Where the releases are: their installers, archives and the extension packages that bundle the binary. */
 export const RELEASES_URL = "https://github.com/rustkeep/rustkeep-modkit/releases";
@@ -106,6 +116,13 @@ export function findServer(options: FindOptions, host: Host): ServerBinary {
     return { command: bundled, source: "bundled" };
   }
 
+  const builds = developmentBuilds(options, host);
+  for (const candidate of builds) {
+    if (host.isFile(candidate)) {
+      return { command: candidate, source: "workspace" };
+    }
+  }
+
   const dirs = pathDirectories(host);
   const names = [exeName(host.platform)];
   if (host.platform === "win32") {
@@ -120,11 +137,20 @@ export function findServer(options: FindOptions, host: Host): ServerBinary {
     }
   }
 
+  const looked = builds.length > 0 ? `, the workspace's builds ${builds.join(", ")} (absent)` : "";
   throw new ServerNotFoundError(
     "rustkeep: no `rustkeep` binary found. Looked at the setting `rustkeep.server.path` (not set), " +
-      `the bundled binary ${bundled} (absent) and ${dirs.length} PATH director${dirs.length === 1 ? "y" : "ies"}. ` +
-      INSTALL_HINT,
+      `the bundled binary ${bundled} (absent)${looked} and ${dirs.length} PATH director${dirs.length === 1 ? "y" : "ies"}` +
+      `${dirs.length > 0 ? ` (${dirs.join(host.platform === "win32" ? ";" : ":")})` : ""}. ` +
+      `${INSTALL_HINT} ${SETTING_HINT}`,
   );
+}
+
+/** `target/release/rustkeep` and `target/debug/rustkeep` of each workspace folder, in that order. */
+export function developmentBuilds(options: FindOptions, host: Pick<Host, "platform">): string[] {
+  const p = pathApi(host.platform);
+  const folders = options.workspaceFolders ?? (options.workspaceFolder !== undefined ? [options.workspaceFolder] : []);
+  return folders.flatMap((f) => ["release", "debug"].map((profile) => p.join(f, "target", profile, exeName(host.platform))));
 }
 
 /** The shape of `vscode-languageclient`'s `Executable`, without importing it. */
@@ -396,4 +422,52 @@ export function schemaAssociations(
   Object.assign(next, ours);
   const same = Object.keys(next).length === Object.keys(current).length && Object.entries(next).every(([k, v]) => current[k] === v);
   return same ? undefined : next;
+}
+
+/** What the language server is doing, as the status bar item shows it. */
+export type ServerStatus =
+  | { kind: "idle" }
+  | { kind: "not-found" }
+  | { kind: "starting" }
+  | { kind: "ready"; mods?: number; files?: number; version?: string }
+  | { kind: "crashed" };
+
+export interface StatusText {
+  text: string;
+  tooltip: string;
+  /** Shown as an error (the item's error background). */
+  problem: boolean;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * The status bar item of a status (`undefined`: hidden — no mod in the workspace). `mods` and
+ * `files` come from the server's `rustkeep/loaded` notification; a click shows the log.
+ */
+export function statusText(status: ServerStatus): StatusText | undefined {
+  switch (status.kind) {
+    case "idle":
+      return undefined;
+    case "not-found":
+      return { text: "$(warning) rustkeep: no server", tooltip: "No `rustkeep` binary found (see the log and `rustkeep.server.path`). Click to show the log.", problem: true };
+    case "starting":
+      return { text: "$(sync~spin) rustkeep", tooltip: "The rustkeep language server is starting and loading the mods. Click to show the log.", problem: false };
+    case "crashed":
+      return { text: "$(error) rustkeep: stopped", tooltip: "The rustkeep language server stopped unexpectedly. Click to show the log.", problem: true };
+    case "ready": {
+      const version = status.version === undefined ? "" : ` ${status.version}`;
+      if (status.mods === undefined) {
+        return { text: "$(check) rustkeep", tooltip: `rustkeep${version} is ready. Click to show the log.`, problem: false };
+      }
+      const files = status.files === undefined ? "" : `, ${plural(status.files, "data file")}`;
+      return {
+        text: `$(check) rustkeep: ${plural(status.mods, "mod")}`,
+        tooltip: `rustkeep${version} is ready: ${plural(status.mods, "mod")}${files} loaded, besides the core. Click to show the log.`,
+        problem: false,
+      };
+    }
+  }
 }

@@ -22,6 +22,7 @@ import {
   scalarColumnToUtf16,
   serverOptions,
   simulateArgs,
+  statusText,
   toProblemRange,
 } from "../server";
 
@@ -117,6 +118,34 @@ test("discovery order: the setting, else the bundled binary, else PATH, for ever
           assert.deepEqual(findServer(options, host), expected, label);
         }
       }
+    }
+  }
+});
+
+test("a development build of the workspace comes after the bundled binary and before PATH: release, then debug", () => {
+  const release = "/src/rustkeep-modkit/target/release/rustkeep";
+  const debug = "/src/rustkeep-modkit/target/debug/rustkeep";
+  const options = { extensionPath: EXT, workspaceFolder: "/src/rustkeep-modkit" };
+  const found = (files: string[]) => findServer(options, fakeHost(files, { PATH: "/usr/bin" }));
+  assert.deepEqual(found([release, debug, "/usr/bin/rustkeep"]), { command: release, source: "workspace" });
+  assert.deepEqual(found([debug, "/usr/bin/rustkeep"]), { command: debug, source: "workspace" });
+  assert.deepEqual(found([`${EXT}/server/rustkeep`, debug]), { command: `${EXT}/server/rustkeep`, source: "bundled" });
+  const second = findServer(
+    { extensionPath: EXT, workspaceFolder: "/mods", workspaceFolders: ["/mods", "/src/rk"] },
+    fakeHost(["/src/rk/target/debug/rustkeep"]),
+  );
+  assert.deepEqual(second, { command: "/src/rk/target/debug/rustkeep", source: "workspace" }, "any workspace folder");
+});
+
+test("the not-found message names every place searched and where the setting counts", () => {
+  const host = fakeHost([], { PATH: "/usr/local/bin:/usr/bin" });
+  try {
+    findServer({ extensionPath: EXT, workspaceFolder: "/w" }, host);
+    assert.fail("no binary must be an error");
+  } catch (e) {
+    assert.ok(e instanceof ServerNotFoundError);
+    for (const part of ["/w/target/release/rustkeep", "/w/target/debug/rustkeep", "/usr/local/bin:/usr/bin", "machine setting", "Remote settings"]) {
+      assert.ok(e.message.includes(part), `${part} in: ${e.message}`);
     }
   }
 });
@@ -334,4 +363,27 @@ test("Even Better TOML gets absolute schema URLs; the user's other associations 
   for (const url of Object.values(next ?? {})) assert.ok(!url.includes("./"), url);
   // Once written, nothing changes.
   assert.equal(schemaAssociations(rules, ext + "/", "rustkeep.rustkeep-", next ?? {}), undefined);
+});
+
+test("the status bar item: spinning while starting, the mods once loaded, an error when stopped or missing", () => {
+  assert.equal(statusText({ kind: "idle" }), undefined, "hidden without a mod");
+  assert.match(statusText({ kind: "starting" })!.text, /sync~spin/);
+  assert.equal(statusText({ kind: "ready", mods: 2, files: 9, version: "0.1.0" })!.text, "$(check) rustkeep: 2 mods");
+  assert.equal(statusText({ kind: "ready", mods: 1 })!.text, "$(check) rustkeep: 1 mod");
+  assert.match(statusText({ kind: "ready", mods: 2, files: 9, version: "0.1.0" })!.tooltip, /rustkeep 0\.1\.0 is ready: 2 mods, 9 data files/);
+  assert.equal(statusText({ kind: "ready" })!.text, "$(check) rustkeep", "an older server without rustkeep/loaded");
+  for (const kind of ["crashed", "not-found"] as const) {
+    const s = statusText({ kind })!;
+    assert.ok(s.problem, kind);
+    assert.match(s.tooltip, /show the log/, kind);
+  }
+  assert.ok(!statusText({ kind: "ready", mods: 0 })!.problem);
+});
+
+test("the extension creates its trace channel once, not per start of the server", () => {
+  const source = fs.readFileSync(path.join(root, "src", "extension.ts"), "utf8");
+  const creations = source.match(/createOutputChannel\("rustkeep language server trace"\)/g) ?? [];
+  assert.equal(creations.length, 1);
+  const activate = source.slice(source.indexOf("export async function activate"));
+  assert.ok(activate.includes('createOutputChannel("rustkeep language server trace")'), "created in activate");
 });
