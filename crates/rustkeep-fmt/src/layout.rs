@@ -128,6 +128,19 @@ fn flat_width(v: &Value<'_>, relaxed: bool, v1_0: bool) -> Option<usize> {
     }
 }
 
+/// Whether TOML 1.0 can write an inline table on one line: no table in it, itself included, holds a
+/// comment (arrays may: TOML 1.0 lets them span lines inside an inline table).
+fn one_line_in_1_0(t: &Container<'_, KeyVal<'_>>) -> bool {
+    fn value(v: &Value<'_>) -> bool {
+        match v {
+            Value::Atom(_) => true,
+            Value::Array(a) => a.elems.iter().all(|e| value(&e.node)),
+            Value::Table(t) => one_line_in_1_0(t),
+        }
+    }
+    !holds_comment(t) && t.elems.iter().all(|e| value(&e.node.value))
+}
+
 /// A container with nothing in it, not even a comment: always `[]` / `{}`.
 fn is_bare_empty<T>(c: &Container<'_, T>) -> bool {
     c.elems.is_empty() && c.open_comment.is_none() && !has_comment(&c.tail)
@@ -230,12 +243,12 @@ impl Printer<'_> {
     }
 
     /// TOML 1.0: an inline table on one line, however long, on a line indented by `ind`. One that
-    /// holds comments of its own was written in TOML 1.1 and stays open (the comments keep their
-    /// places); the tables inside it are again written on one line.
+    /// holds comments, itself or in a table inside it, was written in TOML 1.1 and stays open (the
+    /// comments keep their places); the tables inside it are again written on one line if they can.
     fn inline_table(&mut self, t: &Container<'_, KeyVal<'_>>, ind: usize) {
         if is_bare_empty(t) {
             self.out.push_str("{}");
-        } else if holds_comment(t) {
+        } else if !one_line_in_1_0(t) {
             self.open_table(t, ind);
         } else {
             self.out.push_str("{ ");
