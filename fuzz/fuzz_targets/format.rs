@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use rustkeep_fmt::{format_document, format_range, is_valid_toml, range_edits, syntax_errors, FileKind, FormatError, FormatOptions};
+use rustkeep_fmt::{format_document, format_range, is_valid_toml, range_edits, syntax_errors, toml_1_1_use, FileKind, FormatError, FormatOptions, TomlVersion};
 
 /// Files mutated: the examples and the clean fixture, compiled in.
 const FILES: &[&str] = &[
@@ -133,7 +133,9 @@ fuzz_target!(|data: &[u8]| {
         None => mutate(FILES[usize::from(input.file) % FILES.len()].to_string(), &input.mutations),
     };
     let kind = [FileKind::Data, FileKind::Manifest, FileKind::Workspace, FileKind::Plain][usize::from(input.kind) % 4];
-    let options = FormatOptions { line_width: 20 + usize::from(input.width) % 981, reorder_keys: input.reorder, kind };
+    // The width's lowest bit picks the TOML version written (both layouts are fuzzed).
+    let toml_version = if input.width % 2 == 0 { TomlVersion::V1_0 } else { TomlVersion::V1_1 };
+    let options = FormatOptions { line_width: 20 + usize::from(input.width) % 981, reorder_keys: input.reorder, kind, toml_version };
     let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
 
     let errors = syntax_errors(body);
@@ -156,6 +158,9 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(a, b, "the value changed (toml_edit)");
             }
             assert_eq!(format_document(&out, &options).as_ref(), Ok(&out), "not idempotent");
+            if toml_version == TomlVersion::V1_0 && toml_1_1_use(body).is_none() {
+                assert_eq!(toml_1_1_use(&out), None, "TOML 1.0 in, TOML 1.1 out");
+            }
             assert_eq!(text.starts_with('\u{feff}'), out.starts_with('\u{feff}'));
             assert_eq!(format_range(&text, 0..text.len(), &options).as_ref(), Ok(&out));
             let len = out.len();

@@ -16,7 +16,7 @@ use codespan_reporting::term::{self, termcolor::ColorChoice, termcolor::Standard
 use rustkeep_data::manifest::{read_workspace, FormatConfig};
 use rustkeep_data::project::{display_path, load, Overlay};
 use rustkeep_data::source::{FileId, SourceFile};
-use rustkeep_fmt::{FileKind, FormatError, FormatOptions, SyntaxError};
+use rustkeep_fmt::{FileKind, FormatError, FormatOptions, SyntaxError, Toml11Syntax, Toml11Use, TomlVersion};
 
 use crate::{atomic, Common};
 
@@ -51,15 +51,48 @@ struct Target {
 
 /// What happened to one file.
 enum Outcome {
-    Unchanged,
+    /// The file is in the layout; where it uses TOML 1.1-only syntax, if it does.
+    Unchanged(Option<Toml11Note>),
     /// The file is not in the layout; its old and new texts, unless only the verdict is wanted
-    /// (`--check`: holding both texts of every file of a large pack cost a tenth of the run).
-    Changed(Option<(String, String)>),
+    /// (`--check`: holding both texts of every file of a large pack cost a tenth of the run); and
+    /// where the input uses TOML 1.1-only syntax, if it does.
+    Changed(Option<(String, String)>, Option<Toml11Note>),
     Invalid {
         text: String,
         errors: Vec<SyntaxError>,
     },
     Failed(String),
+}
+
+/// Where a text uses TOML 1.1-only syntax: 1-based line and column (in characters), and what.
+#[derive(Clone, Copy)]
+struct Toml11Note {
+    line: usize,
+    column: usize,
+    syntax: Toml11Syntax,
+}
+
+impl Toml11Note {
+    /// The note for the first TOML 1.1-only syntax of `text`, if it has any. Only formatting for
+    /// TOML 1.0 (the default) says so: `toml_version = "1.1"` chose that syntax.
+    fn of(text: &str, found: Option<Toml11Use>, options: &FormatOptions) -> Option<Toml11Note> {
+        let u = found.filter(|_| options.toml_version == TomlVersion::V1_0)?;
+        let body_start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        let before = text.get(body_start..u.offset)?;
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        Some(Toml11Note { line, column, syntax: u.syntax })
+    }
+
+    /// Says, once for the file, that it needs a TOML 1.1 reader.
+    fn say(&self, shown: &str) {
+        say!(
+            "rustkeep: note: {shown}:{}:{}: {} needs a TOML 1.1 reader; TOML 1.0 readers (Taplo, Even Better TOML, Python's tomllib) refuse this file",
+            self.line,
+            self.column,
+            self.syntax.describe()
+        );
+    }
 }
 
 fn color(no_color: bool) -> ColorChoice {
@@ -127,11 +160,10 @@ fn format_bytes(bytes: &[u8], options: &FormatOptions, compare_only: bool) -> Ou
 }
 
 fn format_text(text: &str, options: &FormatOptions, compare_only: bool) -> Outcome {
-    let result = if compare_only { rustkeep_fmt::format_for_comparison(text, options) } else { rustkeep_fmt::format_document(text, options) };
-    match result {
-        Ok(new) if new == text => Outcome::Unchanged,
-        Ok(_) if compare_only => Outcome::Changed(None),
-        Ok(new) => Outcome::Changed(Some((text.to_string(), new))),
+    match rustkeep_fmt::format_file(text, options, compare_only) {
+        Ok(f) if f.text == text => Outcome::Unchanged(Toml11Note::of(text, f.toml_1_1, options)),
+        Ok(f) if compare_only => Outcome::Changed(None, Toml11Note::of(text, f.toml_1_1, options)),
+        Ok(f) => Outcome::Changed(Some((text.to_string(), f.text)), Toml11Note::of(text, f.toml_1_1, options)),
         Err(FormatError::Syntax(errors)) => Outcome::Invalid { text: text.to_string(), errors },
         Err(e @ FormatError::Meaning) => Outcome::Failed(e.to_string()),
     }
@@ -149,14 +181,34 @@ fn run_stdin(args: &Args, cwd: &Path) -> Result<u8, String> {
     let write =
         |out: &mut std::io::StdoutLock<'_>, s: &[u8]| out.write_all(s).and_then(|_| out.flush()).map_err(|e| format!("cannot write to standard output: {e}"));
     match format_bytes(&bytes, &options, args.check && !args.diff) {
-        Outcome::Unchanged if args.check || args.diff => Ok(0),
-        Outcome::Unchanged => write(&mut out, &bytes).map(|_| 0),
-        Outcome::Changed(texts) => match texts {
-            Some((old, new)) if args.diff => write(&mut out, rustkeep_fmt::diff::unified(&shown, &old, &new).as_bytes()).map(|_| 1),
-            Some((_, new)) if !args.check => write(&mut out, new.as_bytes()).map(|_| 0),
-            // `--check`: only the verdict was kept.
-            _ => write(&mut out, format!("{shown}\n").as_bytes()).map(|_| 1),
-        },
+        Outcome::Unchanged(note) => {
+            if let Some(n) = note {
+                n.say(&shown);
+            }
+            if args.check || args.diff {
+                Ok(0)
+            } else {
+                write(&mut out, &bytes).map(|_| 0)
+            }
+        }
+        Outcome::Changed(texts, note) => {
+            // What is written is the formatted text; `--check` and `--diff` describe the input.
+            match (&texts, note) {
+                (Some((_, new)), Some(_)) if !args.check && !args.diff => {
+                    if let Some(n) = Toml11Note::of(new, rustkeep_fmt::toml_1_1_use(new), &options) {
+                        n.say(&shown);
+                    }
+                }
+                (_, Some(n)) => n.say(&shown),
+                _ => {}
+            }
+            match texts {
+                Some((old, new)) if args.diff => write(&mut out, rustkeep_fmt::diff::unified(&shown, &old, &new).as_bytes()).map(|_| 1),
+                Some((_, new)) if !args.check => write(&mut out, new.as_bytes()).map(|_| 0),
+                // `--check`: only the verdict was kept.
+                _ => write(&mut out, format!("{shown}\n").as_bytes()).map(|_| 1),
+            }
+        }
         Outcome::Invalid { text, errors } => {
             report_syntax(&shown, &text, &errors, args.common.no_color);
             Ok(2)
@@ -258,22 +310,49 @@ pub fn run(args: Args) -> Result<u8, String> {
     let (mut changed, mut unchanged) = (0usize, 0usize);
     for (t, outcome) in targets.iter().zip(outcomes) {
         match outcome {
-            Outcome::Unchanged => unchanged += 1,
-            Outcome::Changed(texts) => {
+            Outcome::Unchanged(note) => {
+                unchanged += 1;
+                if let Some(n) = note {
+                    n.say(&t.shown);
+                }
+            }
+            Outcome::Changed(texts, note) => {
                 changed += 1;
                 let shown = &t.shown;
                 let printed = match texts {
-                    Some((old, new)) if args.diff => stdout.write_all(rustkeep_fmt::diff::unified(shown, &old, &new).as_bytes()),
+                    Some((old, new)) if args.diff => {
+                        if let Some(n) = note {
+                            n.say(shown);
+                        }
+                        stdout.write_all(rustkeep_fmt::diff::unified(shown, &old, &new).as_bytes())
+                    }
                     Some((_, new)) if !args.check => {
-                        if let Err(e) = atomic::write(&t.path, new.as_bytes()) {
-                            say!("rustkeep: cannot write {shown}: {e}; the file is left as it was");
-                            failed = true;
-                            changed -= 1;
+                        match atomic::write(&t.path, new.as_bytes()) {
+                            // The note is about the file as it is now: the formatted text.
+                            Ok(()) if note.is_some() => {
+                                if let Some(n) = Toml11Note::of(&new, rustkeep_fmt::toml_1_1_use(&new), &t.options) {
+                                    n.say(shown);
+                                }
+                            }
+                            Ok(()) => {}
+                            Err(e) => {
+                                say!("rustkeep: cannot write {shown}: {e}; the file is left as it was");
+                                if let Some(n) = note {
+                                    n.say(shown);
+                                }
+                                failed = true;
+                                changed -= 1;
+                            }
                         }
                         Ok(())
                     }
                     // `--check`: only the verdict was kept.
-                    _ => writeln!(stdout, "{shown}"),
+                    _ => {
+                        if let Some(n) = note {
+                            n.say(shown);
+                        }
+                        writeln!(stdout, "{shown}")
+                    }
                 };
                 printed.map_err(|e| format!("cannot write to standard output: {e}"))?;
             }

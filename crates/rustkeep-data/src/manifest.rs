@@ -196,6 +196,31 @@ pub struct WorkspaceConfig {
 pub struct FormatConfig {
     pub line_width: Option<usize>,
     pub reorder_keys: Option<bool>,
+    pub toml_version: Option<TomlVersion>,
+}
+
+/// The TOML version `rustkeep fmt` writes (`[format] toml_version`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TomlVersion {
+    /// TOML 1.0, which every reader reads: an inline table is never broken across lines.
+    #[default]
+    V1_0,
+    /// TOML 1.1: inline tables that do not fit the line width are written one key per line.
+    V1_1,
+}
+
+impl TomlVersion {
+    /// The version as `toml_version` spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TomlVersion::V1_0 => "1.0",
+            TomlVersion::V1_1 => "1.1",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<TomlVersion> {
+        [TomlVersion::V1_0, TomlVersion::V1_1].into_iter().find(|v| v.as_str() == name)
+    }
 }
 
 /// Reads `[format]`; a key of the wrong type or out of range is reported and left at its default.
@@ -211,8 +236,13 @@ fn read_format(out: &mut Vec<Diagnostic>, file: FileId, t: &toml::de::DeTable<'_
                 }
             },
             ("reorder_keys", DeValue::Boolean(b)) => cfg.reorder_keys = Some(*b),
+            ("toml_version", DeValue::String(name)) => match TomlVersion::from_name(name) {
+                Some(version) => cfg.toml_version = Some(version),
+                None => diag(out, file, Code::WrongType, v.span(), "`toml_version` must be `\"1.0\"` or `\"1.1\"`"),
+            },
             ("line_width", _) => diag(out, file, Code::WrongType, v.span(), "`line_width` must be an integer such as 100"),
             ("reorder_keys", _) => diag(out, file, Code::WrongType, v.span(), "`reorder_keys` must be `true` or `false`"),
+            ("toml_version", _) => diag(out, file, Code::WrongType, v.span(), "`toml_version` must be the string `\"1.0\"` or `\"1.1\"`"),
             (other, _) => unknown_key(out, file, other, k.span(), &vocab::config_key_names(vocab::FORMAT_KEYS), "`[format]`"),
         }
     }

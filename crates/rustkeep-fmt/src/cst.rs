@@ -15,6 +15,8 @@ use std::ops::Range;
 use toml_parser::parser::{Event, EventKind, RecursionGuard, ValidateWhitespace};
 use toml_parser::Source;
 
+use crate::version::{self, Toml11Syntax, Toml11Use};
+
 /// How deep arrays and inline tables may nest: the same limit as the `toml` crate's reader, so a
 /// file `rustkeep check` accepts is never refused here and recursion stays shallow.
 pub const MAX_DEPTH: u32 = 80;
@@ -137,6 +139,8 @@ pub struct Doc<'a> {
     pub sections: Vec<Section<'a>>,
     /// Lines after the last element of the file.
     pub tail: Vec<Trivia<'a>>,
+    /// The first place where the text uses syntax that only TOML 1.1 has.
+    pub toml_1_1: Option<Toml11Use>,
 }
 
 /// Where the parser gave up; only reached for text the syntax check let through by mistake.
@@ -156,9 +160,9 @@ pub fn parse(text: &str) -> Result<Doc<'_>, ParseFailure> {
     EVENTS.with(|cell| {
         let mut events = cell.take();
         let doc = if crate::events::scan_into(text, &mut events) {
-            Parser { text, events: &events, pos: 0, depth: 0, stray: Vec::new() }.document()
+            Parser::new(text, &events).document()
         } else {
-            parser_events(text).and_then(|events| Parser { text, events: &events, pos: 0, depth: 0, stray: Vec::new() }.document())
+            parser_events(text).and_then(|events| Parser::new(text, &events).document())
         };
         // A huge file's buffer is not kept for the rest of the run.
         if events.capacity() <= 1 << 20 {
@@ -195,6 +199,8 @@ struct Parser<'a, 'e> {
     /// Comments found inside a key-value pair of an inline table (between the key and its `=`,
     /// or between the `=` and the value): they go on their own lines before that pair.
     stray: Vec<&'a str>,
+    /// The first TOML 1.1-only syntax seen.
+    toml_1_1: Option<Toml11Use>,
 }
 
 /// What a comment later on the current line trails.
@@ -204,18 +210,38 @@ enum Anchor {
     Elem(usize),
 }
 
-impl<'a> Parser<'a, '_> {
+impl<'a, 'e> Parser<'a, 'e> {
+    fn new(text: &'a str, events: &'e [Event]) -> Parser<'a, 'e> {
+        Parser { text, events, pos: 0, depth: 0, stray: Vec::new(), toml_1_1: None }
+    }
+
+    /// Notes TOML 1.1-only syntax at `offset` (the first place is kept).
+    fn toml_1_1(&mut self, offset: usize, syntax: Toml11Syntax) {
+        if self.toml_1_1.is_none() {
+            self.toml_1_1 = Some(Toml11Use { offset, syntax });
+        }
+    }
+
+    /// Notes a TOML 1.1 escape in a raw string or quoted key starting at `start`.
+    fn check_escapes(&mut self, raw: &str, start: usize) {
+        if let Some((at, syntax)) = version::escape_in(raw) {
+            self.toml_1_1(start + at, syntax);
+        }
+    }
+
     fn raw(&self, e: &Event) -> &'a str {
         let s = e.span();
         &self.text[s.start()..s.end()]
     }
 
     /// A key part; the event parser leaves a missing key as an empty one.
-    fn key_part(&self, e: &Event) -> Result<&'a str, ParseFailure> {
+    fn key_part(&mut self, e: &Event) -> Result<&'a str, ParseFailure> {
         if e.span().is_empty() {
             return self.fail(Some(e), "`=`: a key is missing");
         }
-        Ok(self.raw(e))
+        let raw = self.raw(e);
+        self.check_escapes(raw, e.span().start());
+        Ok(raw)
     }
 
     fn fail<T>(&self, e: Option<&Event>, what: &str) -> Result<T, ParseFailure> {
@@ -301,7 +327,7 @@ impl<'a> Parser<'a, '_> {
                 _ => return self.fail(Some(&e), e.kind().description()),
             }
         }
-        Ok(Doc { sections, tail: pending })
+        Ok(Doc { sections, tail: pending, toml_1_1: self.toml_1_1 })
     }
 
     fn header_key(&mut self, array: bool) -> Result<Key<'a>, ParseFailure> {
@@ -344,9 +370,14 @@ impl<'a> Parser<'a, '_> {
                     after_dot = false;
                 }
                 Some(EventKind::KeyValSep) if !after_dot => return Ok(key),
-                Some(EventKind::Newline) if inline && !after_dot => broken = true,
+                Some(EventKind::Newline) if inline && !after_dot => {
+                    self.toml_1_1(e.as_ref().expect("matched").span().start(), Toml11Syntax::InlineTableAcrossLines);
+                    broken = true;
+                }
                 Some(EventKind::Comment) if inline && !after_dot => {
-                    self.stray.push(self.raw(e.as_ref().expect("matched")));
+                    let e = e.as_ref().expect("matched");
+                    self.toml_1_1(e.span().start(), Toml11Syntax::CommentInInlineTable);
+                    self.stray.push(self.raw(e));
                     broken = true;
                 }
                 _ => return self.fail(e.as_ref(), "token in a key"),
@@ -361,8 +392,9 @@ impl<'a> Parser<'a, '_> {
             match e {
                 None => return self.fail(None, "end of input: a value is missing"),
                 // Inside an inline table, the value may start on a later line.
-                Some(e) if inline && e.kind() == EventKind::Newline => {}
+                Some(e) if inline && e.kind() == EventKind::Newline => self.toml_1_1(e.span().start(), Toml11Syntax::InlineTableAcrossLines),
                 Some(e) if inline && e.kind() == EventKind::Comment => {
+                    self.toml_1_1(e.span().start(), Toml11Syntax::CommentInInlineTable);
                     let c = self.raw(&e);
                     self.stray.push(c);
                 }
@@ -378,7 +410,14 @@ impl<'a> Parser<'a, '_> {
         match e.kind() {
             // The event parser leaves a missing value as an empty scalar for the decoder to refuse.
             EventKind::Scalar if e.span().is_empty() => self.fail(Some(&e), "end of line: a value is missing"),
-            EventKind::Scalar => Ok(Value::Atom(self.raw(&e))),
+            EventKind::Scalar => {
+                let raw = self.raw(&e);
+                self.check_escapes(raw, e.span().start());
+                if version::time_without_seconds(raw) {
+                    self.toml_1_1(e.span().start(), Toml11Syntax::TimeWithoutSeconds);
+                }
+                Ok(Value::Atom(raw))
+            }
             EventKind::ArrayOpen => {
                 self.enter(&e)?;
                 let c = self.container(EventKind::ArrayClose, |p, e| p.value(e))?;
@@ -416,14 +455,21 @@ impl<'a> Parser<'a, '_> {
         let mut pending: Vec<Trivia<'a>> = Vec::new();
         let mut line_has_content = true;
         let mut anchor = Some(Anchor::Open);
+        let table = close == EventKind::InlineTableClose;
         loop {
             let Some(e) = self.next_solid() else { return self.fail(None, "end of input inside an array or inline table") };
             match e.kind() {
                 k if k == close => {
+                    if table && c.trailing_comma {
+                        self.toml_1_1(e.span().start(), Toml11Syntax::TrailingCommaInInlineTable);
+                    }
                     c.tail = pending;
                     return Ok(c);
                 }
                 EventKind::Newline => {
+                    if table {
+                        self.toml_1_1(e.span().start(), Toml11Syntax::InlineTableAcrossLines);
+                    }
                     if !line_has_content {
                         pending.push(Trivia::Blank);
                     }
@@ -431,6 +477,9 @@ impl<'a> Parser<'a, '_> {
                     anchor = None;
                 }
                 EventKind::Comment => {
+                    if table {
+                        self.toml_1_1(e.span().start(), Toml11Syntax::CommentInInlineTable);
+                    }
                     let text = self.raw(&e);
                     match anchor {
                         Some(Anchor::Open) => c.open_comment = Some(text),

@@ -7,6 +7,12 @@
 //!   followed by a comma. Arrays holding inline tables get a space inside their brackets
 //!   (`[ { … } ]`), other arrays none (`["a", "b"]`); inline tables always do (`{ a = 1 }`).
 //! - A multi-line string cannot be part of a one-line array or table, so it opens them.
+//! - TOML 1.0 (the default, [`Version::V1_0`]): an inline table is never broken across lines,
+//!   whatever its width — the line stays long — and what is inside it is relaxed alike (no magic
+//!   trailing comma, no blank lines; an array in it opens only for the comments it holds, which
+//!   TOML 1.0 allows in arrays). Only an inline table that holds comments itself, which its author
+//!   wrote in TOML 1.1, stays open. Arrays of inline tables open as any array does, one table per
+//!   line. With [`Version::V1_1`] inline tables open like arrays.
 //! - Blank lines: at most one in a row, none at the start or end of the file or of a bracket, and
 //!   one before every table header that follows something else.
 //! - Comments keep their text (without trailing whitespace) and their attachment: on their own
@@ -19,6 +25,8 @@ use std::ops::Range;
 
 use crate::cst::{Container, Doc, Elem, Key, KeyVal, Trivia, Value};
 
+pub use rustkeep_data::manifest::TomlVersion as Version;
+
 /// What [`print`] returns.
 pub struct Printed {
     pub text: String,
@@ -30,6 +38,8 @@ struct Printer<'n> {
     out: String,
     width: usize,
     nl: &'n str,
+    /// TOML 1.0: inline tables stay on one line.
+    v1_0: bool,
 }
 
 /// Width in columns (Unicode scalar values).
@@ -76,26 +86,34 @@ fn may_be_flat<T>(c: &Container<'_, T>) -> bool {
         && c.elems.iter().enumerate().all(|(i, e)| e.comment.is_none() && if i == 0 { !has_comment(&e.lead) } else { e.lead.is_empty() })
 }
 
+/// Whether a container holds a comment of its own (not counting the containers inside it).
+fn holds_comment<T>(c: &Container<'_, T>) -> bool {
+    c.open_comment.is_some() || has_comment(&c.tail) || c.elems.iter().any(|e| e.comment.is_some() || has_comment(&e.lead))
+}
+
 fn padded(a: &Container<'_, Value<'_>>) -> bool {
     a.elems.iter().any(|e| matches!(e.node, Value::Table(_)))
 }
 
-/// The width of `v` written on one line, or `None` if it cannot be.
-fn flat_width(v: &Value<'_>) -> Option<usize> {
+/// The width of `v` written on one line, or `None` if it cannot be. `relaxed`: `v` is inside an
+/// inline table of TOML 1.0 (`v1_0`), where trailing commas and blank lines do not keep anything
+/// open; only comments and multi-line strings do.
+fn flat_width(v: &Value<'_>, relaxed: bool, v1_0: bool) -> Option<usize> {
     match v {
         Value::Atom(a) => (!a.contains('\n')).then(|| cols(a)),
         Value::Array(a) => {
-            if !may_be_flat(a) {
+            if if relaxed { holds_comment(a) } else { !may_be_flat(a) } {
                 return None;
             }
             let mut w = 2 + 2 * a.elems.len().saturating_sub(1) + if padded(a) { 2 } else { 0 };
             for e in &a.elems {
-                w += flat_width(&e.node)?;
+                w += flat_width(&e.node, relaxed, v1_0)?;
             }
             Some(w)
         }
         Value::Table(t) => {
-            if !may_be_flat(t) {
+            let relaxed = relaxed || v1_0;
+            if if relaxed { holds_comment(t) } else { !may_be_flat(t) } {
                 return None;
             }
             if t.elems.is_empty() {
@@ -103,11 +121,24 @@ fn flat_width(v: &Value<'_>) -> Option<usize> {
             }
             let mut w = 4 + 2 * (t.elems.len() - 1);
             for e in &t.elems {
-                w += key_width(&e.node.key) + 3 + flat_width(&e.node.value)?;
+                w += key_width(&e.node.key) + 3 + flat_width(&e.node.value, relaxed, v1_0)?;
             }
             Some(w)
         }
     }
+}
+
+/// Whether TOML 1.0 can write an inline table on one line: no table in it, itself included, holds a
+/// comment (arrays may: TOML 1.0 lets them span lines inside an inline table).
+fn one_line_in_1_0(t: &Container<'_, KeyVal<'_>>) -> bool {
+    fn value(v: &Value<'_>) -> bool {
+        match v {
+            Value::Atom(_) => true,
+            Value::Array(a) => a.elems.iter().all(|e| value(&e.node)),
+            Value::Table(t) => one_line_in_1_0(t),
+        }
+    }
+    !holds_comment(t) && t.elems.iter().all(|e| value(&e.node.value))
 }
 
 /// A container with nothing in it, not even a comment: always `[]` / `{}`.
@@ -193,15 +224,56 @@ impl Printer<'_> {
             Value::Atom(a) => self.out.push_str(a),
             Value::Array(a) if is_bare_empty(a) => self.out.push_str("[]"),
             Value::Table(t) if is_bare_empty(t) => self.out.push_str("{}"),
-            _ if flat_width(v).is_some_and(fits) => self.flat(v),
+            _ if flat_width(v, false, self.v1_0).is_some_and(fits) => self.flat(v),
+            Value::Table(t) if self.v1_0 => self.inline_table(t, ind),
             Value::Array(a) => self.expanded(a, ind, ('[', ']'), |p, e, ind| {
                 p.value(e, ind, ind, true);
             }),
-            Value::Table(t) => self.expanded(t, ind, ('{', '}'), |p, kv, ind| {
-                p.key(&kv.key);
-                p.out.push_str(" = ");
-                p.value(&kv.value, ind, ind + key_width(&kv.key) + 3, true);
-            }),
+            Value::Table(t) => self.open_table(t, ind),
+        }
+    }
+
+    /// An inline table one key per line.
+    fn open_table(&mut self, t: &Container<'_, KeyVal<'_>>, ind: usize) {
+        self.expanded(t, ind, ('{', '}'), |p, kv, ind| {
+            p.key(&kv.key);
+            p.out.push_str(" = ");
+            p.value(&kv.value, ind, ind + key_width(&kv.key) + 3, true);
+        })
+    }
+
+    /// TOML 1.0: an inline table on one line, however long, on a line indented by `ind`. One that
+    /// holds comments, itself or in a table inside it, was written in TOML 1.1 and stays open (the
+    /// comments keep their places); the tables inside it are again written on one line if they can.
+    fn inline_table(&mut self, t: &Container<'_, KeyVal<'_>>, ind: usize) {
+        if is_bare_empty(t) {
+            self.out.push_str("{}");
+        } else if !one_line_in_1_0(t) {
+            self.open_table(t, ind);
+        } else {
+            self.out.push_str("{ ");
+            for (i, e) in t.elems.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.key(&e.node.key);
+                self.out.push_str(" = ");
+                self.inline_value(&e.node.value, ind);
+            }
+            self.out.push_str(" }");
+        }
+    }
+
+    /// TOML 1.0: a value inside an inline table. An array opens only when it holds comments or
+    /// something that cannot be on one line (TOML 1.0 allows line breaks in arrays, also inside
+    /// inline tables); its elements are written the same way.
+    fn inline_value(&mut self, v: &Value<'_>, ind: usize) {
+        match v {
+            Value::Atom(a) => self.out.push_str(a),
+            Value::Table(t) => self.inline_table(t, ind),
+            Value::Array(a) if is_bare_empty(a) => self.out.push_str("[]"),
+            _ if flat_width(v, true, true).is_some() => self.flat(v),
+            Value::Array(a) => self.expanded(a, ind, ('[', ']'), |p, e, ind| p.inline_value(e, ind)),
         }
     }
 
@@ -244,9 +316,10 @@ impl Printer<'_> {
     }
 }
 
-/// Writes `doc` with lines at most `width` columns wide where that is possible, ending lines with `nl`.
-pub fn print(doc: &Doc<'_>, width: usize, nl: &str) -> Printed {
-    let mut p = Printer { out: String::new(), width, nl };
+/// Writes `doc` with lines at most `width` columns wide where that is possible, ending lines with
+/// `nl`, in the syntax of TOML `version`.
+pub fn print(doc: &Doc<'_>, width: usize, nl: &str, version: Version) -> Printed {
+    let mut p = Printer { out: String::new(), width, nl, v1_0: version == Version::V1_0 };
     let mut units = Vec::new();
     for (si, section) in doc.sections.iter().enumerate() {
         let start = p.out.len();
@@ -300,7 +373,7 @@ mod tests {
 
     #[test]
     fn widths_count_characters_not_bytes() {
-        assert_eq!(flat_width(&Value::Atom("\"Äther\"")), Some(7));
-        assert_eq!(flat_width(&Value::Atom("\"\"\"a\nb\"\"\"")), None);
+        assert_eq!(flat_width(&Value::Atom("\"Äther\""), false, true), Some(7));
+        assert_eq!(flat_width(&Value::Atom("\"\"\"a\nb\"\"\""), true, true), None);
     }
 }

@@ -10,6 +10,10 @@
 //!   order (`rustkeep_data::vocab`), unknown keys last; never across a comment or a blank line.
 //! - **Layout**: see [`layout`](crate::layout) — line width, one element per line with a trailing
 //!   comma when a value does not fit, the magic trailing comma, one blank line between entries.
+//! - **TOML 1.0 by default**: an inline table is never broken across lines, so that every TOML
+//!   reader reads the result; `[format] toml_version = "1.1"` allows it ([`TomlVersion`]). The
+//!   first TOML 1.1-only syntax of a file is found on the way ([`FileFormat::toml_1_1`],
+//!   [`toml_1_1_use`]), for `rustkeep fmt` to say that the file needs a TOML 1.1 reader.
 //! - **Untouched**: strings keep their quoting, multi-line strings their every byte, numbers and
 //!   dates their spelling; the file keeps its line ending (that of its first line) and its
 //!   byte-order mark.
@@ -30,6 +34,7 @@ mod layout;
 mod meaning;
 mod order;
 mod validate;
+mod version;
 
 use std::ops::Range;
 use std::path::Path;
@@ -37,6 +42,8 @@ use std::path::Path;
 use rustkeep_data::manifest::FormatConfig;
 
 pub use meaning::SyntaxError;
+pub use rustkeep_data::manifest::TomlVersion;
+pub use version::{Toml11Syntax, Toml11Use};
 
 /// The default of `[format] line_width`.
 pub const DEFAULT_LINE_WIDTH: usize = 100;
@@ -88,18 +95,26 @@ pub struct FormatOptions {
     /// Put keys in vocabulary order (within groups).
     pub reorder_keys: bool,
     pub kind: FileKind,
+    /// The TOML syntax written: with 1.0 (the default) an inline table is never broken across
+    /// lines.
+    pub toml_version: TomlVersion,
 }
 
 impl Default for FormatOptions {
     fn default() -> Self {
-        FormatOptions { line_width: DEFAULT_LINE_WIDTH, reorder_keys: true, kind: FileKind::Data }
+        FormatOptions { line_width: DEFAULT_LINE_WIDTH, reorder_keys: true, kind: FileKind::Data, toml_version: TomlVersion::default() }
     }
 }
 
 impl FormatOptions {
     /// The options a workspace's `[format]` sets, for a file of kind `kind`.
     pub fn from_config(cfg: &FormatConfig, kind: FileKind) -> FormatOptions {
-        FormatOptions { line_width: cfg.line_width.unwrap_or(DEFAULT_LINE_WIDTH), reorder_keys: cfg.reorder_keys.unwrap_or(true), kind }
+        FormatOptions {
+            line_width: cfg.line_width.unwrap_or(DEFAULT_LINE_WIDTH),
+            reorder_keys: cfg.reorder_keys.unwrap_or(true),
+            kind,
+            toml_version: cfg.toml_version.unwrap_or_default(),
+        }
     }
 }
 
@@ -151,6 +166,8 @@ struct Formatted {
     input_units: Vec<Range<usize>>,
     /// Unit ranges of the output (offsets in `text`, after the mark).
     output_units: Vec<Range<usize>>,
+    /// The input's first TOML 1.1-only syntax (offset in the input, mark included).
+    toml_1_1: Option<Toml11Use>,
 }
 
 /// How much [`run`] checks.
@@ -195,7 +212,7 @@ fn run(text: &str, options: &FormatOptions, mode: Mode) -> Result<Formatted, For
     if options.reorder_keys {
         order::arrange(&mut doc, options.kind);
     }
-    let printed = layout::print(&doc, options.line_width, line_ending(body));
+    let printed = layout::print(&doc, options.line_width, line_ending(body), options.toml_version);
     debug_assert_eq!(printed.units.len(), input_units.len());
     if let Some(tree) = tree {
         if printed.text != body {
@@ -208,7 +225,8 @@ fn run(text: &str, options: &FormatOptions, mode: Mode) -> Result<Formatted, For
     let mut out = String::with_capacity(bom.len() + printed.text.len());
     out.push_str(bom);
     out.push_str(&printed.text);
-    Ok(Formatted { bom: bom.len(), text: out, input_units, output_units: printed.units })
+    let toml_1_1 = doc.toml_1_1.map(|u| Toml11Use { offset: u.offset + bom.len(), ..u });
+    Ok(Formatted { bom: bom.len(), text: out, input_units, output_units: printed.units, toml_1_1 })
 }
 
 /// Formats a whole document. `text` may start with a byte-order mark; it is kept.
@@ -221,6 +239,33 @@ pub fn format_document(text: &str, options: &FormatOptions) -> Result<String, Fo
 /// the cost. Never write what this returns.
 pub fn format_for_comparison(text: &str, options: &FormatOptions) -> Result<String, FormatError> {
     run(text, options, Mode::Compare).map(|f| f.text)
+}
+
+/// A formatted file, with what the command line says about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileFormat {
+    pub text: String,
+    /// The first place where the *input* uses syntax only TOML 1.1 has (offset in the input). The
+    /// formatted text uses no TOML 1.1 syntax the input did not (with TOML 1.0, often less), so
+    /// when this is `None` neither does the output.
+    pub toml_1_1: Option<Toml11Use>,
+}
+
+/// [`format_document`] (or, with `compare_only`, [`format_for_comparison`]) with the input's first
+/// TOML 1.1-only syntax.
+pub fn format_file(text: &str, options: &FormatOptions, compare_only: bool) -> Result<FileFormat, FormatError> {
+    let f = run(text, options, if compare_only { Mode::Compare } else { Mode::Verified })?;
+    Ok(FileFormat { text: f.text, toml_1_1: f.toml_1_1 })
+}
+
+/// The first place where a valid TOML text (which may start with a byte-order mark) uses syntax
+/// only TOML 1.1 has: an inline table across lines, with a comment or with a comma after its last
+/// key; the escapes `\e` or `\xHH`; a time without seconds. `None` when a TOML 1.0 reader reads
+/// it, or when it is not valid TOML.
+pub fn toml_1_1_use(text: &str) -> Option<Toml11Use> {
+    let bom = if text.starts_with(BOM) { BOM.len() } else { 0 };
+    let doc = cst::parse(&text[bom..]).ok()?;
+    doc.toml_1_1.map(|u| Toml11Use { offset: u.offset + bom, ..u })
 }
 
 /// The edits that format the entries `range` touches (a byte range of `text`; an empty range

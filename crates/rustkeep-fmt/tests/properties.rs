@@ -9,7 +9,7 @@ mod common;
 
 use common::*;
 use rustkeep_data::vocab::{FieldDef, FieldType, Registry, ACTIONS, CHECKS, TRIGGER_FIELDS, WHEN_FIELDS};
-use rustkeep_fmt::{format_document, FileKind, FormatError, FormatOptions};
+use rustkeep_fmt::{format_document, FileKind, FormatError, FormatOptions, TomlVersion};
 
 /// SplitMix64: tiny, seeded, good enough to pick layouts.
 struct Rng(u64);
@@ -394,7 +394,9 @@ fn generated_mod_files_keep_their_meaning_and_stay_formatted() {
         if let Err(e) = read(&text) {
             panic!("seed {seed}: the generator wrote invalid TOML ({e}):\n{text}");
         }
-        let options = FormatOptions { line_width: widths[seed as usize % widths.len()], reorder_keys: seed % 7 != 0, kind: FileKind::Data };
+        // One file in three in TOML 1.1, where inline tables open too.
+        let toml_version = if seed % 3 == 0 { TomlVersion::V1_1 } else { TomlVersion::V1_0 };
+        let options = FormatOptions { line_width: widths[seed as usize % widths.len()], reorder_keys: seed % 7 != 0, kind: FileKind::Data, toml_version };
         let out = check_invariants(&format!("generated #{seed}"), &text, &options);
         changed += usize::from(out != text);
     }

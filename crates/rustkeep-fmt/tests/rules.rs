@@ -1,10 +1,15 @@
 //! One fixture per rule of the layout: input → expected output, and the expected output formats
 //! to itself. The rules themselves are documented in `docs/formatting.md`.
 
-use rustkeep_fmt::{format_document, format_range, range_edits, FileKind, FormatError, FormatOptions};
+use rustkeep_fmt::{format_document, format_range, range_edits, FileKind, FormatError, FormatOptions, TomlVersion};
 
 fn opts() -> FormatOptions {
     FormatOptions::default()
+}
+
+/// `[format] toml_version = "1.1"`: inline tables open like arrays.
+fn v1_1() -> FormatOptions {
+    FormatOptions { toml_version: TomlVersion::V1_1, ..opts() }
 }
 
 #[track_caller]
@@ -94,7 +99,8 @@ loot = "core:rat_loot" # its drops
 
 #[test]
 fn triggers_checks_actions_and_loot_entries_are_ordered_inside_inline_tables() {
-    check(
+    check_with(
+        v1_1(),
         r#"[[items]]
 id = "a:b"
 name = "B"
@@ -240,7 +246,57 @@ fn values_that_do_not_fit_are_written_one_element_per_line() {
         "x = [ { a = 1, b = [1, 2, 3] }, { c = \"a long string value here\" } ]\n",
         "x = [\n  { a = 1, b = [1, 2, 3] },\n  { c = \"a long string value here\" },\n]\n",
     );
-    check_with(at(30), "x = [ { c = \"a long string value here\" } ]\n", "x = [\n  {\n    c = \"a long string value here\",\n  },\n]\n");
+    // An inline table never opens in TOML 1.0 (the default): its line stays long.
+    check_with(at(30), "x = [ { c = \"a long string value here\" } ]\n", "x = [\n  { c = \"a long string value here\" },\n]\n");
+    check_with(at(30), "x = { c = \"a long string value here\" }\n", "x = { c = \"a long string value here\" }\n");
+    let at_1_1 = |w: usize| FormatOptions { line_width: w, ..v1_1() };
+    check_with(at_1_1(30), "x = [ { c = \"a long string value here\" } ]\n", "x = [\n  {\n    c = \"a long string value here\",\n  },\n]\n");
+}
+
+#[test]
+fn toml_1_0_keeps_every_inline_table_on_one_line() {
+    let input = r#"[[items]]
+id = "a:b"
+triggers = [ { actions = [ { target = "self", amount = 2, action = "heal" } ], chance = 0.5, condition = [ { not = true, value = "a:t", who = "self", check = "has_tag" } ], on = "attack_hit" } ]
+"#;
+    // The array of inline tables opens, one table per line; the table stays on its (long) line.
+    check(
+        input,
+        r#"[[items]]
+id = "a:b"
+triggers = [
+  { on = "attack_hit", condition = [ { check = "has_tag", who = "self", value = "a:t", not = true } ], chance = 0.5, actions = [ { action = "heal", amount = 2, target = "self" } ] },
+]
+"#,
+    );
+    // A multi-line inline table without comments, or with a comma after its last key (TOML 1.1),
+    // is joined; arrays inside keep no magic comma and no blank line.
+    check("t = {\n  a = 1,\n\n  b = [\n    1,\n    2,\n  ],\n}\n", "t = { a = 1, b = [1, 2] }\n");
+    // TOML 1.0 lets an array span lines inside an inline table: one holding comments keeps them.
+    check("t = { a = [ # one\n 1,\n 2, # two\n], b = 2 }\n", "t = { a = [ # one\n  1,\n  2, # two\n], b = 2 }\n");
+    // A multi-line string stays inside its one-line table, and opens the array around it.
+    check("x = [ { grid = \"\"\"\n#.#\n\"\"\" } ]\n", "x = [\n  { grid = \"\"\"\n#.#\n\"\"\" },\n]\n");
+    // The same inputs with TOML 1.1.
+    check_with(v1_1(), "t = {\n  a = 1,\n}\n", "t = {\n  a = 1,\n}\n");
+    check_with(v1_1(), "t = { a = [ # one\n 1,\n], b = 2 }\n", "t = {\n  a = [ # one\n    1,\n  ],\n  b = 2,\n}\n");
+}
+
+#[test]
+fn toml_1_1_syntax_is_found_at_its_first_place() {
+    use rustkeep_fmt::{toml_1_1_use, Toml11Syntax::*};
+    let found = |text: &str| toml_1_1_use(text).map(|u| (u.offset, u.syntax));
+    assert_eq!(found("a = 1\nt = { x = 1,\n y = 2 }\n"), Some((18, InlineTableAcrossLines)));
+    assert_eq!(found("t = { x = 1, }\n"), Some((13, TrailingCommaInInlineTable)));
+    assert_eq!(found("t = { # c\n x = 1 }\n"), Some((6, CommentInInlineTable)));
+    assert_eq!(found("s = \"a\\eb\"\n"), Some((6, EscapeE)));
+    assert_eq!(found("[\"\\x41\"]\n"), Some((2, EscapeX)));
+    assert_eq!(found("t = 07:32\n"), Some((4, TimeWithoutSeconds)));
+    assert_eq!(found("\u{feff}t = 1979-05-27T07:32Z\n"), Some((7, TimeWithoutSeconds)));
+    // TOML 1.0: arrays across lines and with comments, also inside inline tables; other escapes.
+    for ok in ["a = [\n 1, # c\n]\n", "t = { a = [\n 1,\n] }\n", "s = \"\\\\e \\u0041\"\nl = '\\e'\n", "t = 07:32:00\n", "x = { s = \"\"\"\na\n\"\"\" }\n"] {
+        assert_eq!(found(ok), None, "{ok:?}");
+    }
+    assert_eq!(found("not = = toml"), None);
 }
 
 #[test]
@@ -248,7 +304,9 @@ fn values_that_fit_are_joined_onto_one_line_unless_the_author_ended_them_with_a_
     check("tags = [\n  \"a\",\n  \"b\"\n]\n", "tags = [\"a\", \"b\"]\n");
     // The magic trailing comma keeps a short array (and an inline table) open.
     check("tags = [\"a\", \"b\",]\n", "tags = [\n  \"a\",\n  \"b\",\n]\n");
-    check("t = { a = 1, }\n", "t = {\n  a = 1,\n}\n");
+    check_with(v1_1(), "t = { a = 1, }\n", "t = {\n  a = 1,\n}\n");
+    // In TOML 1.0 (the default) a comma after the last key of an inline table is TOML 1.1: dropped.
+    check("t = { a = 1, }\n", "t = { a = 1 }\n");
     check("tags = [\n  \"a\",\n  \"b\",\n]\n", "tags = [\n  \"a\",\n  \"b\",\n]\n");
 }
 

@@ -31,11 +31,19 @@ pub enum Scope {
     Fields(&'static [FieldDef]),
     /// An injected event's `payload`, with the step's event if known.
     Payload(Option<EventKind>),
+    /// A table of `rustkeep.toml` or `mod.toml` (the top level, `[format]`, …): these keys.
+    Config(&'static [vocab::ConfigKey]),
     Unknown,
 }
 
 /// The scope a field's value opens (for list fields: the scope of each element).
 pub fn descend(scope: Scope, key: &str) -> Scope {
+    if let Scope::Config(keys) = scope {
+        return match keys.iter().find(|k| k.name == key) {
+            Some(k) if !k.keys.is_empty() => Scope::Config(k.keys),
+            _ => Scope::Unknown,
+        };
+    }
     if scope == Scope::Root {
         return match Registry::from_key(key) {
             Some(r) => Scope::Entry(r),
@@ -60,10 +68,13 @@ pub fn descend(scope: Scope, key: &str) -> Scope {
     }
 }
 
-/// The scope at the top of a file of this kind: a data file's registries, or a scenario's keys.
+/// The scope at the top of a file of this kind: a data file's registries, a scenario's keys, or
+/// the tables of `rustkeep.toml` and `mod.toml`.
 pub fn root_of(kind: rustkeep_data::source::FileKind) -> Scope {
     match kind {
         rustkeep_data::source::FileKind::Scenario => Scope::Fields(vocab::SCENARIO_FIELDS),
+        rustkeep_data::source::FileKind::Workspace => Scope::Config(vocab::WORKSPACE_TABLES),
+        rustkeep_data::source::FileKind::Manifest => Scope::Config(vocab::MANIFEST_TABLES),
         _ => Scope::Root,
     }
 }

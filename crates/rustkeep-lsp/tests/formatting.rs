@@ -117,7 +117,7 @@ fn the_workspace_format_options_and_the_files_kind_apply() {
     let state = rustkeep_lsp::state::State::new(vec![root.clone()], Encoding::Utf16, Some(core));
     let uri = rustkeep_lsp::uri::from_path(&root.join("testmod/items.toml"));
     let edits = formatting::formatting(&state, &uri).unwrap();
-    let options = FormatOptions { line_width: 30, reorder_keys: false, kind: FileKind::Data };
+    let options = FormatOptions { line_width: 30, reorder_keys: false, kind: FileKind::Data, ..FormatOptions::default() };
     assert_eq!(apply(items, &edits, Encoding::Utf16), format_document(items, &options).unwrap());
     assert!(apply(items, &edits, Encoding::Utf16).contains("name = \"A\"\nid = \"testmod:a\"\ntags = [\n"));
     // mod.toml has its own key order (here switched off by the workspace).

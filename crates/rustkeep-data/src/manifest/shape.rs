@@ -109,6 +109,16 @@ pub struct FormatSection {
     #[schemars(range(min = *vocab::LINE_WIDTH_RANGE.start(), max = *vocab::LINE_WIDTH_RANGE.end()))]
     pub line_width: Option<i64>,
     pub reorder_keys: Option<bool>,
+    pub toml_version: Option<TomlVersionName>,
+}
+
+/// `[format] toml_version`: the TOML version `rustkeep fmt` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+pub enum TomlVersionName {
+    #[serde(rename = "1.0")]
+    V1_0,
+    #[serde(rename = "1.1")]
+    V1_1,
 }
 
 /// A schema transform that documents the properties of a table from its rows in the vocabulary:
@@ -219,13 +229,20 @@ mod tests {
             assert!(toml::from_str::<ModToml>(text).is_err(), "{text}");
         }
         let good_workspaces =
-            ["", "[workspace]\nmods = [\"mods/*\"]\ncore = \"bundled\"\n[lints]\nunknown-tag = \"deny\"\n[format]\nline_width = 80\nreorder_keys = false\n"];
+            ["", "[workspace]\nmods = [\"mods/*\"]\ncore = \"bundled\"\n[lints]\nunknown-tag = \"deny\"\n[format]\nline_width = 80\nreorder_keys = false\ntoml_version = \"1.1\"\n"];
         for text in good_workspaces {
             assert!(read_workspace(file, text).1.is_empty(), "{text}");
             toml::from_str::<RustkeepToml>(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         }
-        let bad_workspaces =
-            ["[lints]\nunknown-tags = \"deny\"\n", "[lints]\nunknown-tag = \"loud\"\n", "[format]\nwidth = 80\n", "[workspace]\nmods = \"x\"\n", "[lint]\n"];
+        let bad_workspaces = [
+            "[lints]\nunknown-tags = \"deny\"\n",
+            "[lints]\nunknown-tag = \"loud\"\n",
+            "[format]\nwidth = 80\n",
+            "[format]\ntoml_version = \"1.2\"\n",
+            "[format]\ntoml_version = 1.1\n",
+            "[workspace]\nmods = \"x\"\n",
+            "[lint]\n",
+        ];
         for text in bad_workspaces {
             assert!(!read_workspace(file, text).1.is_empty(), "{text}");
             assert!(toml::from_str::<RustkeepToml>(text).is_err(), "{text}");

@@ -69,6 +69,12 @@ pub const FORMAT_KEYS: &[ConfigKey] = &[
         Some("true"),
         "Put the keys of entries, triggers, checks, actions, modifiers and loot entries in reference order (within comment and blank-line groups).",
     ),
+    config_key(
+        "toml_version",
+        "`\"1.0\"` or `\"1.1\"`",
+        Some("\"1.0\""),
+        "The TOML version written: with `\"1.0\"` an inline table always stays on one line, so that every TOML reader (Taplo, Even Better TOML, Python's `tomllib`) reads the file; `\"1.1\"` also writes inline tables that do not fit the line width one key per line.",
+    ),
 ];
 
 /// A semantic version as `[mod] version` accepts it: three numbers, then optionally `-pre` or

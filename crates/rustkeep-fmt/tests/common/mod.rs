@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use rustkeep_fmt::{format_document, FormatOptions};
+use rustkeep_fmt::{format_document, toml_1_1_use, FormatOptions, Toml11Syntax, TomlVersion};
 use toml_parser::lexer::TokenKind;
 
 pub fn repo_root() -> PathBuf {
@@ -79,8 +79,9 @@ pub fn multiline_strings(text: &str) -> Vec<std::ops::Range<usize>> {
 
 /// Checks the line rules on a formatted text: no trailing whitespace, and no line longer than
 /// `width` unless it holds no container that could have been opened (a single long string, a
-/// long key, a comment, a header).
-pub fn check_lines(label: &str, out: &str, width: usize) {
+/// long key, a comment, a header). With TOML 1.0 an inline table and what is inside it cannot be
+/// opened.
+pub fn check_lines(label: &str, out: &str, width: usize, version: TomlVersion) {
     let body = out.strip_prefix('\u{feff}').unwrap_or(out);
     let ml = multiline_strings(body);
     let source = toml_parser::Source::new(body);
@@ -108,10 +109,19 @@ pub fn check_lines(label: &str, out: &str, width: usize) {
             // After an opening bracket only its closing bracket may follow (an empty `[]` / `{}`):
             // anything else is a container the formatter should have opened.
             let mut open = false;
+            // Whether each enclosing bracket on the line could be opened.
+            let mut openable: Vec<bool> = Vec::new();
             for k in &on_line {
                 match k {
-                    TokenKind::LeftSquareBracket | TokenKind::LeftCurlyBracket => open = true,
-                    TokenKind::RightSquareBracket | TokenKind::RightCurlyBracket => open = false,
+                    TokenKind::LeftSquareBracket | TokenKind::LeftCurlyBracket => {
+                        let fixed = version == TomlVersion::V1_0 && (*k == TokenKind::LeftCurlyBracket || openable.contains(&false));
+                        openable.push(!fixed);
+                        open = !fixed;
+                    }
+                    TokenKind::RightSquareBracket | TokenKind::RightCurlyBracket => {
+                        openable.pop();
+                        open = false;
+                    }
                     _ if open => panic!("{label}: line over {width} columns with a container that could be opened: {content:?}\n---\n{out}"),
                     _ => {}
                 }
@@ -130,7 +140,10 @@ pub fn check_invariants(label: &str, input: &str, options: &FormatOptions) -> St
     assert!(before == after, "{label}: the value changed\n--- input\n{input}\n--- output\n{out}");
     let again = format_document(&out, options).unwrap_or_else(|e| panic!("{label}: the output does not format: {e:?}"));
     assert!(again == out, "{label}: not idempotent\n{}", rustkeep_fmt::diff::unified(label, &out, &again));
-    check_lines(label, &out, options.line_width);
+    check_lines(label, &out, options.line_width, options.toml_version);
+    if options.toml_version == TomlVersion::V1_0 {
+        check_toml_1_0(label, input, &out);
+    }
     let body = out.strip_prefix('\u{feff}').unwrap_or(&out);
     assert!(body.is_empty() || (body.ends_with('\n') && !body.ends_with("\n\n") && !body.ends_with("\n\r\n")), "{label}: not one final newline: {out:?}");
     assert_eq!(input.starts_with('\u{feff}'), out.starts_with('\u{feff}'), "{label}: the byte-order mark");
@@ -142,6 +155,46 @@ pub fn check_invariants(label: &str, input: &str, options: &FormatOptions) -> St
         }
     }
     out
+}
+
+/// TOML 1.0 output adds no TOML 1.1 syntax: none when the input had none, and never a comma after
+/// the last key of an inline table, nor an inline table across lines that holds no comment.
+pub fn check_toml_1_0(label: &str, input: &str, out: &str) {
+    let found = toml_1_1_use(out);
+    if toml_1_1_use(input).is_none() {
+        assert_eq!(found, None, "{label}: TOML 1.0 in, TOML 1.1 out\n---\n{out}");
+    }
+    assert!(found.is_none_or(|u| u.syntax != Toml11Syntax::TrailingCommaInInlineTable), "{label}: a trailing comma in an inline table\n---\n{out}");
+    // Every inline table of the output that spans lines holds a comment of its own.
+    let body = out.strip_prefix('\u{feff}').unwrap_or(out);
+    let source = toml_parser::Source::new(body);
+    // For each open bracket: is it an inline table, did it span lines, did it hold a comment.
+    let mut stack: Vec<(bool, bool, bool)> = Vec::new();
+    for t in source.lex().into_vec() {
+        match t.kind() {
+            TokenKind::LeftCurlyBracket => stack.push((true, false, false)),
+            TokenKind::LeftSquareBracket if !stack.is_empty() => stack.push((false, false, false)),
+            TokenKind::RightSquareBracket if stack.last().is_some_and(|s| !s.0) => {
+                stack.pop();
+            }
+            TokenKind::RightCurlyBracket => {
+                if let Some((_, lines, comment)) = stack.pop() {
+                    assert!(!lines || comment, "{label}: an inline table across lines without a comment\n---\n{out}");
+                }
+            }
+            TokenKind::Newline => {
+                if let Some(s) = stack.last_mut().filter(|s| s.0) {
+                    s.1 = true;
+                }
+            }
+            TokenKind::Comment => {
+                if let Some(s) = stack.last_mut().filter(|s| s.0) {
+                    s.2 = true;
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Every `*.toml` below `dir`, skipping build output and hidden folders.

@@ -43,6 +43,9 @@ fn complete_list(state: &State, fid: FileId, offset: usize, ctx: &Context) -> Co
     let (items, is_incomplete) = match &ctx.pos {
         Pos::Header { double, prefix, .. } => match ctx.scopes.first() {
             Some(Scope::Fields(fields)) => (table_headers(fields, *double), false),
+            // `rustkeep.toml` and `mod.toml` have tables, no lists of tables.
+            Some(Scope::Config(keys)) if !*double => (keys.iter().map(config_item).collect(), false),
+            Some(Scope::Config(_)) => (Vec::new(), false),
             _ => (headers(*double, prefix), false),
         },
         Pos::Key { .. } => (keys(ctx), false),
@@ -105,6 +108,17 @@ fn keys(ctx: &Context) -> Vec<CompletionItem> {
                 out.push(it);
             }
         }
+        Scope::Config(keys) => {
+            // The keys of a table of `rustkeep.toml` or `mod.toml`; the top level holds tables only,
+            // which are offered as headers.
+            let top = std::ptr::eq(keys, vocab::WORKSPACE_TABLES) || std::ptr::eq(keys, vocab::MANIFEST_TABLES);
+            for (i, k) in keys.iter().enumerate().filter(|(_, k)| !top && !present.iter().any(|p| p == k.name)) {
+                let mut it = config_item(k);
+                it.insert_text = Some(format!("{} = ", k.name));
+                it.sort_text = Some(format!("{}{i:02}", if k.required { 0 } else { 1 }));
+                out.push(it);
+            }
+        }
         Scope::When(event) => {
             for w in vocab::WHEN_FIELDS {
                 if present.iter().any(|p| p == w.name) || event.is_some_and(|e| !e.carries(w.field)) {
@@ -129,6 +143,16 @@ fn keys(ctx: &Context) -> Vec<CompletionItem> {
         }
     }
     out
+}
+
+/// A key or table of `rustkeep.toml` or `mod.toml`, with what its value is and its default.
+fn config_item(k: &vocab::ConfigKey) -> CompletionItem {
+    let mut detail = format!("{}{}", if k.required { "required · " } else { "" }, k.value);
+    if let Some(d) = k.default {
+        detail.push_str(&format!(" · default {d}"));
+    }
+    let kind = if k.value == "a table" || !k.keys.is_empty() { CompletionItemKind::Class } else { CompletionItemKind::Field };
+    item(k.name.to_string(), kind, detail, k.doc)
 }
 
 fn field_detail(f: &FieldDef) -> String {

@@ -57,6 +57,13 @@ pub fn hover_at(state: &State, fid: FileId, offset: usize) -> Option<(String, Sp
 
 fn key_doc(scope: Scope, key: &str) -> Option<String> {
     match scope {
+        Scope::Config(keys) => keys.iter().find(|k| k.name == key).map(|k| {
+            let mut s = format!("**{}** — {}{}\n\n{}", k.name, if k.required { "required, " } else { "" }, k.value, k.doc);
+            if let Some(d) = k.default {
+                s.push_str(&format!("\n\nDefault: `{d}`"));
+            }
+            s
+        }),
         Scope::Attributes => vocab::ATTRIBUTES.iter().find(|a| a.0 == key).map(|(n, d)| format!("**{n}** (attribute)\n\n{d}")),
         Scope::When(_) => vocab::WHEN_FIELDS.iter().find(|w| w.name == key).map(|w| {
             let events: Vec<String> = vocab::EVENTS.iter().filter(|e| e.when.contains(&w.field)).map(|e| format!("`{}`", e.name)).collect();
