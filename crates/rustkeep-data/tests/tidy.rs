@@ -203,3 +203,30 @@ fn the_outside_check_sees_the_ways_out() {
     assert_eq!(climbs(r#"a.join("..").join("../x")"#), 2);
     assert_eq!(climbs(r#"format!("{}/../..", "x/../y")"#), 0, "only leading parts climb");
 }
+
+/// `.ci/run` runs the tests that read the team's test data again with it hidden; it finds them by
+/// the helpers they call, named in its `shared_users` pattern. Every public function of
+/// rustkeep-testutil that reads the data must be among them, or its callers would escape that run.
+#[test]
+fn the_hidden_data_run_of_ci_knows_every_helper_that_reads_the_data() {
+    let ci = std::fs::read_to_string(root().join(".ci/run")).expect(".ci/run");
+    let pattern = ci.lines().find_map(|l| l.strip_prefix("shared_users='")).expect("`.ci/run` sets shared_users='…'");
+    let named: Vec<&str> = pattern.trim_end_matches('\'').split('|').collect();
+    let mut helpers = vec!["shared_folder".to_string()];
+    let mut files = Vec::new();
+    rust_sources(&root().join("crates/rustkeep-testutil/src"), &mut files);
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("readable source");
+        // Each public function up to the next one: enough to see whether it calls the helper.
+        for item in text.split("pub fn ").skip(1) {
+            let name: String = item.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            let body = item.split("\nfn ").next().unwrap_or(item);
+            if body.contains("shared_folder(") && !helpers.contains(&name) {
+                helpers.push(name);
+            }
+        }
+    }
+    assert!(helpers.iter().any(|h| h == "toml_corpus"), "found the helpers: {helpers:?}");
+    let missing: Vec<&String> = helpers.iter().filter(|h| !named.contains(&h.as_str())).collect();
+    assert!(missing.is_empty(), "add {missing:?} to `shared_users` in .ci/run, so that the tests calling them run with the data hidden");
+}

@@ -28,7 +28,7 @@ pub mod shared;
 mod temp;
 
 pub use corpus::{toml_corpus, toml_mutations};
-pub use shared::{shared_folder, shared_root, SHARED_DIR_VAR};
+pub use shared::{shared_folder, SHARED_DIR_VAR};
 pub use temp::TempDir;
 
 use std::io::Write;

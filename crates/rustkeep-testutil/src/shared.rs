@@ -20,7 +20,7 @@ pub const SHARED_DIR_VAR: &str = "RUSTKEEP_SHARED_DIR";
 
 /// Where the team's test data is looked for: `RUSTKEEP_SHARED_DIR` when set and not empty,
 /// else the folder `shared` beside the repository.
-pub fn shared_root() -> PathBuf {
+fn shared_root() -> PathBuf {
     root_from(repo_root(), std::env::var_os(SHARED_DIR_VAR))
 }
 
