@@ -1,7 +1,8 @@
-//! The two external yardsticks, run against the built binary: the shared diagnostics corpus
-//! (`../shared/conformance`, scored by its own runner) and the official TOML test suite
-//! (`../shared/toml-test`, files of TOML 1.1). Both live beside the repository; in a clone
-//! without them the tests say SKIPPED and return, or fail under `RUSTKEEP_REQUIRE_TOOLS=1`.
+//! The two external yardsticks, run against the built binary: the team's diagnostics corpus (the
+//! test data `conformance`, scored by its own runner) and the official TOML test suite (the test
+//! data `toml-test`, files of TOML 1.1). Both live beside the repository
+//! (`rustkeep_testutil::shared`); in a clone without them the tests say SKIPPED and return, or
+//! fail under `RUSTKEEP_REQUIRE_TOOLS=1`.
 
 use std::path::PathBuf;
 use std::process::Command;

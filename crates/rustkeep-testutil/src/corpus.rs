@@ -4,12 +4,13 @@
 use std::path::{Path, PathBuf};
 
 /// Every TOML file of the repository (not below `target/`, `.git/` or `node_modules/`) and the
-/// official suite's TOML 1.1 files (`../shared/toml-test`, required in CI), as (path, text) for
-/// those that are UTF-8, sorted by path.
+/// official suite's TOML 1.1 files (the test data `toml-test`, see [`crate::shared`]; required in
+/// CI), as (path, text) for those that are UTF-8, sorted by path. Without the suite it is the
+/// repository's files alone, after a SKIPPED line: callers assert only on what those hold.
 pub fn toml_corpus() -> Vec<(String, String)> {
     let mut paths = Vec::new();
     toml_files(crate::repo_root(), &mut paths);
-    if let Some(suite) = crate::tools::shared_folder("toml-test") {
+    if let Some(suite) = crate::shared_folder("toml-test") {
         let root = suite.join("tests");
         let list = std::fs::read_to_string(root.join("files-toml-1.1.0")).expect("the suite's list of TOML 1.1 files");
         paths.extend(list.lines().map(str::trim).filter(|l| l.ends_with(".toml")).map(|l| root.join(l)));

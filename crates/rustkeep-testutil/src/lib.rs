@@ -8,9 +8,11 @@
 //!   `UPDATE_EXPECT=1` the test rewrites the file instead and passes. `cargo xtask update` runs
 //!   every such test that way.
 //! - [`require`] and the probes in [`tools`]: a test that needs an external program (Neovim,
-//!   Node, Graphviz, Python packages, the shared corpus) says SKIPPED and returns when it is
-//!   missing, but fails when `RUSTKEEP_REQUIRE_TOOLS=1` is set (`.ci/run` sets it), so that CI
-//!   cannot pass a test that did not run.
+//!   Node, Graphviz, Python packages) says SKIPPED and returns when it is missing, but fails when
+//!   `RUSTKEEP_REQUIRE_TOOLS=1` is set (`.ci/run` sets it), so that CI cannot pass a test that
+//!   did not run.
+//! - [`shared_folder`]: the same for the team's test data beside the repository (the one way a
+//!   test reaches outside it; `RUSTKEEP_SHARED_DIR` moves it).
 //! - [`TempDir`]: a fresh folder for one test, removed when dropped.
 //! - [`modpack`]: a generated multi-mod workspace and random edits of it, for the differential
 //!   tests of incremental checking.
@@ -22,9 +24,11 @@
 mod corpus;
 pub mod modpack;
 pub mod nvim;
+pub mod shared;
 mod temp;
 
 pub use corpus::{toml_corpus, toml_mutations};
+pub use shared::{shared_folder, SHARED_DIR_VAR};
 pub use temp::TempDir;
 
 use std::io::Write;
@@ -303,16 +307,9 @@ pub mod tools {
             )
     }
 
-    /// A folder `name` of the shared team folder beside the repository (`../shared/NAME`).
-    #[track_caller]
-    pub fn shared_folder(name: &str) -> Option<PathBuf> {
-        let dir = repo_root().join("..").join("shared").join(name);
-        let dir = dir.canonicalize().ok().filter(|d| d.is_dir());
-        let present = dir.is_some();
-        require(&format!("the folder `../shared/{name}` beside the repository"), present, "put the team's `shared` folder next to the repository checkout")
-            .then_some(dir)
-            .flatten()
-    }
+    /// The team's test data is reached through [`crate::shared`] only; it is listed here with
+    /// the other things a test may need.
+    pub use crate::shared::shared_folder;
 }
 
 #[cfg(test)]
