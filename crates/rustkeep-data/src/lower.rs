@@ -477,7 +477,7 @@ impl<'t> Lower<'t> {
         let msg = format!("`{s}` is not a valid {what}: IDs are `namespace:name` in lower case letters, digits and `_` (`{ID_GRAMMAR}`)");
         let d = self.diag(Code::InvalidId, span, msg);
         if vocab::is_valid_id(&fixed) {
-            *d = d.clone().with_fix(format!("write `{fixed}`"), toml_string(&fixed), suggest::judge_id(s, &fixed));
+            *d = d.clone().with_fix(format!("write `{fixed}`"), toml_string(&fixed), suggest::judge(s, &fixed, []));
         }
     }
 
@@ -542,7 +542,29 @@ impl<'t> Lower<'t> {
         names: impl Iterator<Item = &'a str> + Clone,
         aliases: &'a [(&'a str, &'a str)],
     ) {
-        let judged = suggest::closest_judged_with_aliases(s, names.clone(), aliases);
+        self.unknown_kind(code, noun, s, span, names, aliases, None);
+    }
+
+    /// [`Self::unknown_name`] for the name of an action or a check: `fields` are the keys its
+    /// table has, and the fields of a candidate (`fields_of`), so that the fix is safe only when
+    /// the candidate takes every one of them ([`suggest::judge_with_fields`]).
+    #[allow(clippy::too_many_arguments)]
+    fn unknown_kind<'a>(
+        &mut self,
+        code: Code,
+        noun: &str,
+        s: &str,
+        span: Span,
+        names: impl Iterator<Item = &'a str> + Clone,
+        aliases: &'a [(&'a str, &'a str)],
+        fields: Option<(&[&str], &dyn Fn(&str) -> Vec<&'static str>)>,
+    ) {
+        let mut judged = suggest::closest_judged_with_aliases(s, names.clone(), aliases);
+        if let (Some((sug, safety)), Some((present, fields_of))) = (&mut judged, fields) {
+            if *safety == crate::diag::Applicability::Safe {
+                *safety = suggest::judge_with_fields(s, sug, names.clone(), present.iter().copied(), &fields_of(sug));
+            }
+        }
         let suggestion = judged.map(|j| j.0);
         let mut msg = format!("`{s}` is not {} {noun}", if noun.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" });
         if let Some(sug) = suggestion {
