@@ -415,7 +415,24 @@ impl<'t> Lower<'t> {
     fn require(&mut self, present: &[(&'static FieldDef, Span, &DV<'_>)], defs: &'static [FieldDef], span: Span, what: &dyn std::fmt::Display, skip: &[&str]) {
         for def in defs.iter().filter(|d| d.required && !skip.contains(&d.name)) {
             if !present.iter().any(|(d, _, _)| d.name == def.name) {
-                self.diag(Code::MissingField, span.clone(), format!("{what} is missing the required field `{}` ({})", def.name, def.ty.describe()));
+                // A key of this table that is likely the field misspelt (its `unknown-field` was
+                // just reported, with the rename as its fix): the two are one mistake, so the
+                // missing field points at it.
+                let misspelt = self.diags.iter().rev().find(|d| {
+                    d.code == Code::UnknownField
+                        && span.start <= d.loc.span.start
+                        && d.loc.span.end <= span.end
+                        && d.fix.as_ref().is_some_and(|f| f.replacement == def.name)
+                });
+                let related = misspelt.map(|d| (d.loc.clone(), self.text.get(d.loc.span.clone()).unwrap_or_default().to_string()));
+                let mut msg = format!("{what} is missing the required field `{}` ({})", def.name, def.ty.describe());
+                if let Some((_, key)) = &related {
+                    msg.push_str(&format!("; is `{key}` this field misspelt?"));
+                }
+                let d = self.diag(Code::MissingField, span.clone(), msg);
+                if let Some((loc, key)) = related {
+                    *d = d.clone().with_related(loc, format!("`{key}` is probably `{}` misspelt", def.name));
+                }
             }
         }
     }
