@@ -129,8 +129,10 @@ fn generate(seed: u64) -> Case {
         refs[1].push(r);
     }
     let r = reference(&mut rng, &ids, &unsure);
-    users
-        .push_str(&format!("[[npcs]]\nid = \"pt:trader\"\nname = \"Trader\"\non_talk = [ {{ action = \"give_item\", item = \"{}\", target = \"self\" }} ]\n", r.0));
+    users.push_str(&format!(
+        "[[npcs]]\nid = \"pt:trader\"\nname = \"Trader\"\non_talk = [ {{ action = \"give_item\", item = \"{}\", target = \"self\" }} ]\n",
+        r.0
+    ));
     refs[1].push(r);
     Case { files: vec![("items.toml".into(), items), ("users.toml".into(), users)], refs }
 }
@@ -234,4 +236,25 @@ fn unsafe_fixes_do_change_references_to_other_ids() {
         }
     }
     assert!(changed > 20, "only {changed} references were changed by the unsafe fixes");
+}
+
+/// The report that made the rule strict: `deal` is one letter from `heal`, so its fix is only a
+/// suggestion, and the fire-reflecting armour does not start healing whoever hits it. Two
+/// swapped letters with no other name as close are repaired.
+#[test]
+fn check_fix_leaves_deal_alone_and_repairs_swapped_letters() {
+    let text = "[[items]]\nid = \"pt:armour\"\nname = \"Armour\"\nprcie = 5\n\n[[items.triggers]]\non = \"attack_hti\"\nactions = [ { action = \"deal\", amount = 3, damage_type = \"fire\", target = \"target\" } ]\n";
+    let files = vec![("items.toml".to_string(), text.to_string())];
+    let p = project(&files);
+    let a = analyze(&p);
+    let fix_of = |word: &str| {
+        let at = text.find(word).expect("in the text");
+        a.diagnostics.iter().find(|d| d.loc.span.start <= at && at < d.loc.span.end).and_then(|d| d.fix.clone()).expect("a fix")
+    };
+    assert_eq!((fix_of("\"deal\"").replacement.as_str(), fix_of("\"deal\"").applicability), ("\"heal\"", Applicability::Unsafe));
+    assert_eq!((fix_of("attack_hti").replacement.as_str(), fix_of("attack_hti").applicability), ("\"attack_hit\"", Applicability::Safe));
+    assert_eq!((fix_of("prcie").replacement.as_str(), fix_of("prcie").applicability), ("price", Applicability::Safe));
+    let (fixed, applied) = fix_fully(files, fix::Which::Safe);
+    assert_eq!(applied, 2);
+    assert_eq!(fixed[0].1, text.replace("prcie", "price").replace("attack_hti", "attack_hit"));
 }

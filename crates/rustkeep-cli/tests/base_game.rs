@@ -37,11 +37,8 @@ fn show_prints_a_core_entry_as_written_with_its_file() {
 fn a_short_name_that_fits_several_ids_is_an_error_listing_them() {
     let t = TempDir::new("short");
     std::fs::write(t.0.join("mod.toml"), "[mod]\nid = \"deep\"\nname = \"Deep\"\nversion = \"0.1.0\"\n").unwrap();
-    std::fs::write(
-        t.0.join("loot.toml"),
-        "[[loot_tables]]\nid = \"deep:floor_2_table\"\nrolls = 1\nentries = [ { item = \"core:gold\", weight = 1 } ]\n",
-    )
-    .unwrap();
+    std::fs::write(t.0.join("loot.toml"), "[[loot_tables]]\nid = \"deep:floor_2_table\"\nrolls = 1\nentries = [ { item = \"core:gold\", weight = 1 } ]\n")
+        .unwrap();
     for cmd in ["show", "loot"] {
         let o = run(&t.0, &[cmd, "floor_2_table"]);
         assert_eq!(o.status.code(), Some(2), "{cmd}: {}{}", stdout(&o), stderr(&o));

@@ -137,9 +137,8 @@ impl Lower<'_> {
             } else {
                 CHECKS.iter().flat_map(|c| c.fields.iter().map(|f| f.name)).chain([field::CHECK, field::NOT]).collect()
             };
-            let typo = table
-                .keys()
-                .find(|k| suggest::distance(&k.get_ref().to_lowercase(), key, 1).is_some() && known.iter().all(|n| *n != k.get_ref().as_ref()));
+            let typo =
+                table.keys().find(|k| suggest::distance(&k.get_ref().to_lowercase(), key, 1).is_some() && known.iter().all(|n| *n != k.get_ref().as_ref()));
             let mut msg = format!("this {what} has no `{key}`: say which {what} it is");
             let fix = typo.map(|k| (k.span(), k.get_ref().to_string(), suggest::judge(k.get_ref(), key, known.iter().copied())));
             if let Some((_, name, _)) = &fix {
