@@ -494,7 +494,7 @@ impl<'t> Lower<'t> {
         let msg = format!("`{s}` is not a valid {what}: IDs are `namespace:name` in lower case letters, digits and `_` (`{ID_GRAMMAR}`)");
         let d = self.diag(Code::InvalidId, span, msg);
         if vocab::is_valid_id(&fixed) {
-            *d = d.clone().with_fix(format!("write `{fixed}`"), toml_string(&fixed), suggest::judge(s, &fixed, []));
+            *d = d.clone().with_fix(format!("write `{fixed}`"), toml_string(&fixed), suggest::judge_grammar(s, &fixed));
         }
     }
 

@@ -226,6 +226,18 @@ pub fn judge<'a>(word: &str, suggestion: &str, candidates: impl IntoIterator<Ite
     }
 }
 
+/// Whether rewriting an ID or tag that breaks the grammar (`from`) as `to` keeps its meaning: only
+/// when the case alone changes. Spaces and hyphens rewritten as `_` may name another entry than
+/// the one meant (`my-mod` and `my_mod` can be two mods), and `to` need not exist, so there is no
+/// list of candidates to judge it against.
+pub fn judge_grammar(from: &str, to: &str) -> Applicability {
+    if from.trim().to_lowercase() == to {
+        Applicability::Safe
+    } else {
+        Applicability::Unsafe
+    }
+}
+
 /// [`judge`] for the name of an action or a check, whose fields come with the name: renaming
 /// `attack` to another action would leave fields the other has not. Safe only when [`judge`]
 /// says so and every field the table already has (`present`, the discriminator aside) is a field
