@@ -193,7 +193,7 @@ fn toward_others(name: &str, candidates: &[String]) -> Vec<String> {
     }
     edits
         .into_iter()
-        .filter(|m| m != name && !m.contains(':') == !name.contains(':') && !candidates.contains(m))
+        .filter(|m| m != name && m.contains(':') == name.contains(':') && !candidates.contains(m))
         .filter(|m| candidates.iter().any(|c| c != name && distance(m, c, 1).is_some()))
         .collect()
 }

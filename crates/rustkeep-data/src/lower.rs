@@ -574,7 +574,7 @@ impl<'t> Lower<'t> {
         span: Span,
         names: impl Iterator<Item = &'a str> + Clone,
         aliases: &'a [(&'a str, &'a str)],
-        fields: Option<(&[&str], &dyn Fn(&str) -> Vec<&'static str>)>,
+        fields: Option<KindFields<'_>>,
     ) {
         let mut judged = suggest::closest_judged_with_aliases(s, names.clone(), aliases);
         if let (Some((sug, safety)), Some((present, fields_of))) = (&mut judged, fields) {
@@ -599,6 +599,10 @@ impl<'t> Lower<'t> {
         }
     }
 }
+
+/// The keys an action's or check's table has, and the fields of a candidate name
+/// (`Lowerer::unknown_kind`).
+type KindFields<'a> = (&'a [&'a str], &'a dyn Fn(&str) -> Vec<&'static str>);
 
 #[cfg(test)]
 mod tests {
