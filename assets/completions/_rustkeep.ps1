@@ -51,7 +51,7 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('--write-baseline', '--write-baseline', [CompletionResultType]::ParameterName, 'Record the current diagnostics as the baseline')
             [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
             [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Exit with 1 on warnings too')
-            [CompletionResult]::new('--fix', '--fix', [CompletionResultType]::ParameterName, 'Apply every safe suggested fix (docs/checking.md, "Fix safety"), keeping layout and comments, pass after pass until nothing is left to fix; lists every change')
+            [CompletionResult]::new('--fix', '--fix', [CompletionResultType]::ParameterName, 'Apply every safe suggested fix (docs/checking.md, "Safe and unsafe fixes"), keeping layout and comments, pass after pass until nothing is left to fix; lists every change')
             [CompletionResult]::new('--unsafe-fixes', '--unsafe-fixes', [CompletionResultType]::ParameterName, 'With `--fix` or `--diff`: also apply the unsafe fixes (another ID, a guess among several close names, a change of behaviour)')
             [CompletionResult]::new('--diff', '--diff', [CompletionResultType]::ParameterName, 'Change nothing: print the unified diff of what `--fix` would change, and exit with 1 if it would change anything')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')

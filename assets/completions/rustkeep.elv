@@ -47,7 +47,7 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand --write-baseline 'Record the current diagnostics as the baseline'
             cand --no-color 'Disable colours'
             cand --deny-warnings 'Exit with 1 on warnings too'
-            cand --fix 'Apply every safe suggested fix (docs/checking.md, "Fix safety"), keeping layout and comments, pass after pass until nothing is left to fix; lists every change'
+            cand --fix 'Apply every safe suggested fix (docs/checking.md, "Safe and unsafe fixes"), keeping layout and comments, pass after pass until nothing is left to fix; lists every change'
             cand --unsafe-fixes 'With `--fix` or `--diff`: also apply the unsafe fixes (another ID, a guess among several close names, a change of behaviour)'
             cand --diff 'Change nothing: print the unified diff of what `--fix` would change, and exit with 1 if it would change anything'
             cand -h 'Print help'

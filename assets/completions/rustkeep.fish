@@ -49,7 +49,7 @@ complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l baseline -d 
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l write-baseline -d 'Record the current diagnostics as the baseline' -r -F
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l no-color -d 'Disable colours'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l deny-warnings -d 'Exit with 1 on warnings too'
-complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l fix -d 'Apply every safe suggested fix (docs/checking.md, "Fix safety"), keeping layout and comments, pass after pass until nothing is left to fix; lists every change'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l fix -d 'Apply every safe suggested fix (docs/checking.md, "Safe and unsafe fixes"), keeping layout and comments, pass after pass until nothing is left to fix; lists every change'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l unsafe-fixes -d 'With `--fix` or `--diff`: also apply the unsafe fixes (another ID, a guess among several close names, a change of behaviour)'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -l diff -d 'Change nothing: print the unified diff of what `--fix` would change, and exit with 1 if it would change anything'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand check" -s h -l help -d 'Print help'

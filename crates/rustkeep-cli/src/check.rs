@@ -30,7 +30,7 @@ pub struct Args {
     /// Exit with 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
-    /// Apply every safe suggested fix (docs/checking.md, "Fix safety"), keeping layout and
+    /// Apply every safe suggested fix (docs/checking.md, "Safe and unsafe fixes"), keeping layout and
     /// comments, pass after pass until nothing is left to fix; lists every change.
     #[arg(long)]
     pub fix: bool,

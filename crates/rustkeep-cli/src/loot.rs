@@ -75,6 +75,9 @@ pub fn run(args: Args) -> Result<u8, String> {
     let analysis = analyze(&project);
     let db = LootDb::new(&analysis.db);
 
+    // A table's name without its namespace names it when only one mod has a table of that name.
+    let table = crate::show::short_name(&args.table, db.table_ids(), "loot table")?.unwrap_or_else(|| args.table.clone());
+    let args = Args { table, ..args };
     let report = match db.analyze(&args.table, args.luck) {
         Ok(r) => r,
         Err(e @ LootError::UnknownTable { .. }) => return Err(e.to_string()),

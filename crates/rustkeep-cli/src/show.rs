@@ -56,6 +56,23 @@ pub fn where_is(project: &Project, file: rustkeep_data::source::FileId, line: us
     }
 }
 
+/// The ID a name without its namespace stands for (`floor_2_table`): the one ID of that name
+/// among `ids`, `None` when none has it (or `word` has a namespace), and an error listing them
+/// when several mods define it, as picking one would answer about an entry the user may not mean.
+pub fn short_name<'a>(word: &str, ids: impl IntoIterator<Item = &'a str>, noun: &str) -> Result<Option<String>, String> {
+    if word.contains(':') {
+        return Ok(None);
+    }
+    let mut named: Vec<&str> = ids.into_iter().filter(|c| c.split_once(':').is_some_and(|(_, n)| n == word)).collect();
+    named.sort_unstable();
+    named.dedup();
+    match named[..] {
+        [] => Ok(None),
+        [one] => Ok(Some(one.to_string())),
+        _ => Err(format!("`{word}` fits more than one {noun}: {}; write the whole ID", rustkeep_data::suggest::list(&named))),
+    }
+}
+
 pub fn run(args: Args) -> Result<u8, String> {
     if args.core_dir {
         let dir = rustkeep_lsp::core_files::materialize(&rustkeep_lsp::core_files::cache_dir()).map_err(|e| format!("cannot write the core files: {e}"))?;
@@ -67,9 +84,9 @@ pub fn run(args: Args) -> Result<u8, String> {
     let project = discover(&args.common.mods, &cwd, WhenNothing::CoreAlone)?;
     let db = Database::load(&project);
     let all: Vec<&str> = Registry::ALL.iter().flat_map(|r| db.resolved.defs[r.index()].keys().map(String::as_str)).collect();
-    // A name without namespace stands for the ID of that name.
-    let id = match db.resolved.registries_of(&id).is_empty() && !id.contains(':') {
-        true => all.iter().filter(|c| c.split_once(':').is_some_and(|(_, n)| n == id)).min().map_or(id.clone(), |c| c.to_string()),
+    // A name without namespace stands for the ID of that name, if only one has it.
+    let id = match db.resolved.registries_of(&id).is_empty() {
+        true => short_name(&id, all.iter().copied(), "entry")?.unwrap_or(id),
         false => id,
     };
     let registries = db.resolved.registries_of(&id);

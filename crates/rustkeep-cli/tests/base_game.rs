@@ -34,6 +34,25 @@ fn show_prints_a_core_entry_as_written_with_its_file() {
 }
 
 #[test]
+fn a_short_name_that_fits_several_ids_is_an_error_listing_them() {
+    let t = TempDir::new("short");
+    std::fs::write(t.0.join("mod.toml"), "[mod]\nid = \"deep\"\nname = \"Deep\"\nversion = \"0.1.0\"\n").unwrap();
+    std::fs::write(t.0.join("loot.toml"), "[[loot_tables]]\nid = \"deep:floor_2_table\"\nrolls = 1\nentries = [ { item = \"core:gold\", weight = 1 } ]\n")
+        .unwrap();
+    for cmd in ["show", "loot"] {
+        let o = run(&t.0, &[cmd, "floor_2_table"]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {}{}", stdout(&o), stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains("`floor_2_table` fits more than one") && err.contains("`core:floor_2_table`, `deep:floor_2_table`"), "{cmd}: {err}");
+        assert!(stdout(&o).is_empty(), "{cmd} picked one: {}", stdout(&o));
+    }
+    // The whole ID, or a name only one mod has, still works.
+    assert_eq!(run(&t.0, &["show", "deep:floor_2_table"]).status.code(), Some(0));
+    assert_eq!(run(&t.0, &["loot", "floor_3_table"]).status.code(), Some(0));
+    assert_eq!(stdout(&run(&t.0, &["loot", "floor_3_table"])), stdout(&run(&t.0, &["loot", "core:floor_3_table"])));
+}
+
+#[test]
 fn the_override_copy_of_show_makes_a_mod_that_checks_clean() {
     let t = TempDir::new("override");
     std::fs::write(t.0.join("mod.toml"), "[mod]\nid = \"hot\"\nname = \"Hot\"\nversion = \"0.1.0\"\n").unwrap();

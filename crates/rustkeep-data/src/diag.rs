@@ -152,7 +152,7 @@ pub struct Related {
     pub loc: Loc,
 }
 
-/// Whether a fix may be applied without asking (docs/checking.md, "Fix safety"). Decided where
+/// Whether a fix may be applied without asking (docs/checking.md, "Safe and unsafe fixes"). Decided where
 /// the fix is built, by what it changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Applicability {

@@ -485,7 +485,24 @@ impl<'t> Lower<'t> {
     fn require(&mut self, present: &[(&'static FieldDef, Span, &DV<'_>)], defs: &'static [FieldDef], span: Span, what: &dyn std::fmt::Display, skip: &[&str]) {
         for def in defs.iter().filter(|d| d.required && !skip.contains(&d.name)) {
             if !present.iter().any(|(d, _, _)| d.name == def.name) {
-                self.diag(Code::MissingField, span.clone(), format!("{what} is missing the required field `{}` ({})", def.name, def.ty.describe()));
+                // A key of this table that is likely the field misspelt (its `unknown-field` was
+                // just reported, with the rename as its fix): the two are one mistake, so the
+                // missing field points at it.
+                let misspelt = self.diags.iter().rev().find(|d| {
+                    d.code == Code::UnknownField
+                        && span.start <= d.loc.span.start
+                        && d.loc.span.end <= span.end
+                        && d.fix.as_ref().is_some_and(|f| f.replacement == def.name)
+                });
+                let related = misspelt.map(|d| (d.loc.clone(), self.text.get(d.loc.span.clone()).unwrap_or_default().to_string()));
+                let mut msg = format!("{what} is missing the required field `{}` ({})", def.name, def.ty.describe());
+                if let Some((_, key)) = &related {
+                    msg.push_str(&format!("; is `{key}` this field misspelt?"));
+                }
+                let d = self.diag(Code::MissingField, span.clone(), msg);
+                if let Some((loc, key)) = related {
+                    *d = d.clone().with_related(loc, format!("`{key}` is probably `{}` misspelt", def.name));
+                }
             }
         }
     }
@@ -547,7 +564,7 @@ impl<'t> Lower<'t> {
         let msg = format!("`{s}` is not a valid {what}: IDs are `namespace:name` in lower case letters, digits and `_` (`{ID_GRAMMAR}`)");
         let d = self.diag(Code::InvalidId, span, msg);
         if vocab::is_valid_id(&fixed) {
-            *d = d.clone().with_fix(format!("write `{fixed}`"), toml_string(&fixed), suggest::judge_id(s, &fixed));
+            *d = d.clone().with_fix(format!("write `{fixed}`"), toml_string(&fixed), suggest::judge_grammar(s, &fixed));
         }
     }
 
@@ -612,7 +629,29 @@ impl<'t> Lower<'t> {
         names: impl Iterator<Item = &'a str> + Clone,
         aliases: &'a [(&'a str, &'a str)],
     ) {
-        let judged = suggest::closest_judged_with_aliases(s, names.clone(), aliases);
+        self.unknown_kind(code, noun, s, span, names, aliases, None);
+    }
+
+    /// [`Self::unknown_name`] for the name of an action or a check: `fields` are the keys its
+    /// table has, and the fields of a candidate (`fields_of`), so that the fix is safe only when
+    /// the candidate takes every one of them ([`suggest::judge_with_fields`]).
+    #[allow(clippy::too_many_arguments)]
+    fn unknown_kind<'a>(
+        &mut self,
+        code: Code,
+        noun: &str,
+        s: &str,
+        span: Span,
+        names: impl Iterator<Item = &'a str> + Clone,
+        aliases: &'a [(&'a str, &'a str)],
+        fields: Option<KindFields<'_>>,
+    ) {
+        let mut judged = suggest::closest_judged_with_aliases(s, names.clone(), aliases);
+        if let (Some((sug, safety)), Some((present, fields_of))) = (&mut judged, fields) {
+            if *safety == crate::diag::Applicability::Safe {
+                *safety = suggest::judge_with_fields(s, sug, names.clone(), present.iter().copied(), &fields_of(sug));
+            }
+        }
         let suggestion = judged.map(|j| j.0);
         let mut msg = format!("`{s}` is not {} {noun}", if noun.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" });
         if let Some(sug) = suggestion {
@@ -630,6 +669,10 @@ impl<'t> Lower<'t> {
         }
     }
 }
+
+/// The keys an action's or check's table has, and the fields of a candidate name
+/// (`Lowerer::unknown_kind`).
+type KindFields<'a> = (&'a [&'a str], &'a dyn Fn(&str) -> Vec<&'static str>);
 
 #[cfg(test)]
 mod tests {

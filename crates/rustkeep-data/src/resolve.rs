@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
-use crate::diag::{Code, Diagnostic, Loc};
+use crate::diag::{Applicability, Code, Diagnostic, Loc};
 use crate::hash::FxHashMap;
 use crate::lower::FileFacts;
 use crate::model::{Entry, Sp};
@@ -136,7 +136,7 @@ pub fn load_order(project: &Project, diags: &mut Vec<Diagnostic>) -> Vec<usize> 
                         }
                         let mut d = Diagnostic::new(Code::UnknownDependency, Loc { file: f, span: dep.span.clone() }, msg);
                         if let Some(s) = sug {
-                            d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s), suggest::judge_id(&dep.value, s));
+                            d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s), suggest::judge(&dep.value, s, known.iter().copied()));
                         }
                         diags.push(d);
                     }
@@ -326,8 +326,9 @@ pub trait DefMap {
     fn get(&self, id: &str) -> Option<&Def>;
     fn get_mut(&mut self, id: &str) -> Option<&mut Def>;
     fn insert(&mut self, id: &str, def: Def);
-    /// The resolved ID closest to `word` (the did-you-mean of `override-missing-target`).
-    fn closest(&self, word: &str) -> Option<&str>;
+    /// The resolved ID closest to `word` (the did-you-mean of `override-missing-target`), with
+    /// whether replacing `word` by it is safe among the IDs resolved so far.
+    fn closest(&self, word: &str) -> Option<(&str, Applicability)>;
 }
 
 impl DefMap for FxHashMap<String, Def> {
@@ -340,20 +341,22 @@ impl DefMap for FxHashMap<String, Def> {
     fn insert(&mut self, id: &str, def: Def) {
         HashMap::insert(self, id.to_string(), def);
     }
-    fn closest(&self, word: &str) -> Option<&str> {
-        suggest::closest(word, self.keys().map(String::as_str))
+    fn closest(&self, word: &str) -> Option<(&str, Applicability)> {
+        let s = suggest::closest(word, self.keys().map(String::as_str))?;
+        Some((s, suggest::judge(word, s, self.keys().map(String::as_str))))
     }
 }
 
 /// `override-missing-target` for an `overrides` value, with the did-you-mean, if any.
-pub fn override_missing_target(noun: &str, ov: &Sp<String>, file: FileId, suggestion: Option<&str>) -> Diagnostic {
+/// `suggestion` comes with its [`suggest::judge`]ment among the IDs defined before the entry.
+pub fn override_missing_target(noun: &str, ov: &Sp<String>, file: FileId, suggestion: Option<(&str, Applicability)>) -> Diagnostic {
     let mut msg = format!("`overrides` names `{}`, but no {noun} with that ID exists at this point of the load order", ov.value);
-    if let Some(s) = suggestion {
+    if let Some((s, _)) = suggestion {
         msg.push_str(&format!("; did you mean `{s}`?"));
     }
     let mut d = Diagnostic::new(Code::OverrideMissingTarget, Loc { file, span: ov.span.clone() }, msg);
-    if let Some(s) = suggestion {
-        d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s), suggest::judge_id(&ov.value, s));
+    if let Some((s, safety)) = suggestion {
+        d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s), safety);
     }
     d
 }

@@ -153,7 +153,7 @@ pub fn check(file: FileId, refs: &[crate::model::Reference], sc: &Scenario, db: 
         }
         let mut d = Diagnostic::new(Code::UnknownReference, loc, msg);
         if let Some(s) = sug {
-            d = d.with_fix(format!("replace with `{s}`"), toml_string(s), suggest::judge_id(&r.id, s));
+            d = d.with_fix(format!("replace with `{s}`"), toml_string(s), suggest::judge(&r.id, s, pool.iter().copied()));
         }
         out.push(d);
     }

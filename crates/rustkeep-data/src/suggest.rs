@@ -4,9 +4,12 @@
 
 use crate::diag::Applicability;
 
-/// Levenshtein distance over Unicode scalar values, bounded: returns `None` once it exceeds `max`.
-/// IDs and names are ASCII, so that case runs on bytes with one reusable row and no allocation
-/// per candidate (did-you-mean scans whole registries).
+/// The optimal-string-alignment distance over Unicode scalar values, bounded: returns `None`
+/// once it exceeds `max`. It is Levenshtein's distance (one character inserted, deleted or
+/// replaced is one edit) plus the swap of two neighbouring characters as one edit, so `prcie` is
+/// one edit from `price`, as `atack` is from `attack`. IDs and names are ASCII, so that case runs
+/// on bytes with reusable rows and no allocation per candidate (did-you-mean scans whole
+/// registries).
 pub fn distance(a: &str, b: &str, max: usize) -> Option<usize> {
     if a.is_ascii() && b.is_ascii() {
         return bounded(a.as_bytes(), b.as_bytes(), max);
@@ -20,17 +23,20 @@ fn bounded<T: PartialEq>(a: &[T], b: &[T], max: usize) -> Option<usize> {
     if a.len().abs_diff(b.len()) > max {
         return None;
     }
-    // Two rows on the stack for short strings, on the heap otherwise.
-    let mut small = [0usize; 2 * 64];
+    // Three rows (the one before the previous is needed for swaps), on the stack for short
+    // strings, on the heap otherwise.
+    let w = b.len() + 1;
+    let mut small = [0usize; 3 * 64];
     let mut large = Vec::new();
-    let rows: &mut [usize] = if b.len() < 64 {
-        &mut small[..2 * (b.len() + 1)]
+    let rows: &mut [usize] = if w <= 64 {
+        &mut small[..3 * w]
     } else {
-        large.resize(2 * (b.len() + 1), 0);
+        large.resize(3 * w, 0);
         &mut large
     };
-    let (prev, cur) = rows.split_at_mut(b.len() + 1);
-    let (mut prev, mut cur) = (prev, cur);
+    let (older, rest) = rows.split_at_mut(w);
+    let (prev, cur) = rest.split_at_mut(w);
+    let (mut older, mut prev, mut cur) = (older, prev, cur);
     for (j, p) in prev.iter_mut().enumerate() {
         *p = j;
     }
@@ -39,12 +45,19 @@ fn bounded<T: PartialEq>(a: &[T], b: &[T], max: usize) -> Option<usize> {
         let mut row_min = cur[0];
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-            row_min = row_min.min(cur[j]);
+            let mut v = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(older[j - 2] + 1);
+            }
+            cur[j] = v;
+            row_min = row_min.min(v);
         }
+        // Row minima never decrease (a swap costs as much as the replacement it stands for at
+        // worst), so a row over the bound ends the search.
         if row_min > max {
             return None;
         }
+        std::mem::swap(&mut older, &mut prev);
         std::mem::swap(&mut prev, &mut cur);
     }
     let d = prev[b.len()];
@@ -148,78 +161,97 @@ pub fn closest_with_aliases<'a>(word: &str, candidates: impl IntoIterator<Item =
     closest(word, candidates)
 }
 
-/// The optimal-string-alignment distance of two short ASCII-or-not strings, bounded like
-/// [`distance`]: Levenshtein plus the swap of two neighbouring characters as one edit
-/// (`atack` → `attack` is one edit, and so is `tonsg` → `tongs`).
-pub fn swap_distance(a: &str, b: &str, max: usize) -> Option<usize> {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    if a.len().abs_diff(b.len()) > max {
+/// How a suggestion differs from what was written when the difference is a slip of the hand
+/// that cannot be a different word: the only differences a fix may repair without asking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Slip {
+    /// The same letters but for their case and the separators `-`, `_` and space (`Fire
+    /// Resistance`, `fire-resistance` → `fire_resistance`).
+    Spelling,
+    /// Also two neighbouring letters swapped, once (`attack_hti` → `attack_hit`, `nmae` → `name`).
+    Swap,
+}
+
+/// `s` as [`slip`] compares it: in lower case, without separators.
+fn letters(s: &str) -> String {
+    s.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).flat_map(char::to_lowercase).collect()
+}
+
+/// The [`Slip`] that turns `word` into `suggestion`, if any. Every other difference (a letter
+/// changed, added or dropped: `deal` → `heal`, `item` → `items`) can turn one valid word into
+/// another, so it is never a slip.
+pub fn slip(word: &str, suggestion: &str) -> Option<Slip> {
+    let (w, s) = (letters(word), letters(suggestion));
+    if w == s {
+        return Some(Slip::Spelling);
+    }
+    let (w, s): (Vec<char>, Vec<char>) = (w.chars().collect(), s.chars().collect());
+    if w.len() != s.len() {
         return None;
     }
-    let w = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * w];
-    for (i, row) in d.chunks_mut(w).enumerate() {
-        row[0] = i;
+    let diff: Vec<usize> = (0..w.len()).filter(|&i| w[i] != s[i]).take(3).collect();
+    match diff[..] {
+        [i, j] if j == i + 1 && w[i] == s[j] && w[j] == s[i] => Some(Slip::Swap),
+        _ => None,
     }
-    for (j, cell) in d.iter_mut().enumerate().take(w) {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        let mut row_min = usize::MAX;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[(i - 1) * w + j] + 1).min(d[i * w + j - 1] + 1).min(d[(i - 1) * w + j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[(i - 2) * w + j - 2] + 1);
-            }
-            d[i * w + j] = v;
-            row_min = row_min.min(v);
-        }
-        if b.is_empty() {
-            row_min = d[i * w];
-        }
-        if row_min > max {
-            return None;
-        }
-    }
-    let v = d[a.len() * w + b.len()];
-    (v <= max).then_some(v)
 }
 
-/// Whether replacing `word` by `suggestion`, one of the names of a closed vocabulary
-/// (`candidates`: registry names, field names, events, checks, actions, attributes, damage types,
-/// the values of an enumeration), is certainly what was meant. It is when the two are the same
-/// name but for case and surrounding spaces, or when they are one edit apart (one character
-/// inserted, deleted, replaced, or two neighbours swapped) and no other candidate is within one
-/// edit of `word`. Anything else is a guess, applied only on request.
+/// Whether replacing `word` by `suggestion`, one of `candidates`, keeps the meaning of what was
+/// written: the one rule for every fix that replaces a name (an event, action, check, field,
+/// `when` field, attribute, damage type, registry, enumeration value, diagnostic code) or an ID,
+/// tag or mod id by a known one (docs/checking.md, "Safe and unsafe fixes"). It is
+/// [`Safe`](Applicability::Safe) only when both hold:
 ///
-/// IDs are not a closed vocabulary: a different ID is a different thing, so a fix that changes
-/// an ID is judged by [`judge_id`], never by this.
+/// - the two differ by a [`Slip`] alone: case, `-`/`_`/space, or one swap of two neighbouring
+///   characters;
+/// - no other candidate is as close to `word`: none has the same letters when the slip is one of
+///   spelling, none is one edit away (any edit) when it is a swap.
+///
+/// Anything else is a guess ([`Unsafe`](Applicability::Unsafe)), applied only on request: a
+/// letter changed can make another valid word (`deal` → `heal`), and so can a swap when another
+/// name is one letter away. Actions and checks add a condition of their own, see
+/// [`judge_with_fields`].
 pub fn judge<'a>(word: &str, suggestion: &str, candidates: impl IntoIterator<Item = &'a str>) -> Applicability {
-    let w = word.trim().to_lowercase();
-    if w == suggestion.to_lowercase() {
-        return Applicability::Safe;
+    let Some(kind) = slip(word, suggestion) else { return Applicability::Unsafe };
+    let w = letters(word);
+    let within = match kind {
+        Slip::Spelling => 0,
+        Slip::Swap => 1,
+    };
+    let rival = candidates.into_iter().any(|c| c != suggestion && c != word && distance(&w, &letters(c), within).is_some());
+    if rival {
+        Applicability::Unsafe
+    } else {
+        Applicability::Safe
     }
-    if swap_distance(&w, suggestion, 1).is_none() {
-        return Applicability::Unsafe;
-    }
-    let close = candidates.into_iter().filter(|c| swap_distance(&w, &c.to_lowercase(), 1).is_some()).take(2).count();
-    if close == 1 {
+}
+
+/// Whether rewriting an ID or tag that breaks the grammar (`from`) as `to` keeps its meaning: only
+/// when the case alone changes. Spaces and hyphens rewritten as `_` may name another entry than
+/// the one meant (`my-mod` and `my_mod` can be two mods), and `to` need not exist, so there is no
+/// list of candidates to judge it against.
+pub fn judge_grammar(from: &str, to: &str) -> Applicability {
+    if from.trim().to_lowercase() == to {
         Applicability::Safe
     } else {
         Applicability::Unsafe
     }
 }
 
-/// Whether replacing the ID (or tag, or mod id) `from` by `to` keeps its meaning: only when they
-/// differ in case alone. Any other change names a different thing, however close the spelling
-/// (`core:rat` and `core:bat` are one letter apart).
-pub fn judge_id(from: &str, to: &str) -> Applicability {
-    if from.trim().eq_ignore_ascii_case(to) {
-        Applicability::Safe
-    } else {
-        Applicability::Unsafe
+/// [`judge`] for the name of an action or a check, whose fields come with the name: renaming
+/// `attack` to another action would leave fields the other has not. Safe only when [`judge`]
+/// says so and every field the table already has (`present`, the discriminator aside) is a field
+/// of the suggestion (`fields`).
+pub fn judge_with_fields<'a, 'b>(
+    word: &str,
+    suggestion: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    present: impl IntoIterator<Item = &'b str>,
+    fields: &[&str],
+) -> Applicability {
+    match judge(word, suggestion, candidates) {
+        Applicability::Safe if present.into_iter().all(|p| fields.contains(&p)) => Applicability::Safe,
+        _ => Applicability::Unsafe,
     }
 }
 
@@ -272,8 +304,8 @@ where
 }
 
 /// `invalid-id` for a reference written without its namespace (`loot = "moth_loot"`), with the ID
-/// of that name among `ids` (the IDs of the registry it must name). Adding the namespace is safe
-/// when exactly one ID has that name.
+/// of that name among `ids` (the IDs of the registry it must name). Adding the namespace is an
+/// unsafe fix: which mod's entry was meant is a guess, however few there are.
 pub fn namespace_missing<'a>(
     loc: crate::diag::Loc,
     name: &str,
@@ -281,7 +313,6 @@ pub fn namespace_missing<'a>(
     meant: Option<&str>,
     ids: impl IntoIterator<Item = &'a str>,
 ) -> crate::diag::Diagnostic {
-    let named = ids.into_iter().filter(|c| c.split_once(':').is_some_and(|(_, n)| n == name)).take(2).count();
     let mut msg = format!("`{name}` is not a valid {what}: IDs are `namespace:name`, and this one has no namespace");
     match meant {
         Some(m) => msg.push_str(&format!("; did you mean `{m}`?")),
@@ -289,7 +320,8 @@ pub fn namespace_missing<'a>(
     }
     let mut d = crate::diag::Diagnostic::new(crate::diag::Code::InvalidId, loc, msg);
     if let Some(m) = meant {
-        let safety = if named == 1 { Applicability::Safe } else { Applicability::Unsafe };
+        // Adding a namespace is no slip of the hand: another mod may define the same name.
+        let safety = judge(name, m, ids);
         d = d.with_fix(format!("write `{m}`"), crate::diag::toml_string(m), safety);
     }
     d
@@ -307,7 +339,7 @@ mod tests {
     #[test]
     fn typos_are_found() {
         assert_eq!(distance("kitten", "sitting", 5), Some(3));
-        assert_eq!(distance("ab", "ba", 2), Some(2));
+        assert_eq!(distance("ab", "ba", 2), Some(1));
         assert_eq!(closest("quest", ["quests", "items"]), Some("quests"));
         assert_eq!(closest("tag", ["tags", "name"]), Some("tags"));
         assert_eq!(closest("self ", ["self", "target"]), Some("self"));
@@ -317,33 +349,70 @@ mod tests {
 
     #[test]
     fn swaps_count_as_one_edit() {
-        assert_eq!(swap_distance("tonsg", "tongs", 3), Some(1));
-        assert_eq!(swap_distance("atack", "attack", 3), Some(1));
-        assert_eq!(swap_distance("sword", "gold", 3), Some(3));
-        assert_eq!(swap_distance("", "ab", 3), Some(2));
-        assert_eq!(swap_distance("ab", "", 3), Some(2));
-        assert_eq!(swap_distance("abcdef", "uvwxyz", 2), None);
+        assert_eq!(distance("tonsg", "tongs", 3), Some(1));
+        assert_eq!(distance("atack", "attack", 3), Some(1));
+        assert_eq!(distance("prcie", "price", 1), Some(1));
+        assert_eq!(distance("sword", "gold", 3), Some(3));
+        assert_eq!(distance("", "ab", 3), Some(2));
+        assert_eq!(distance("ab", "", 3), Some(2));
+        assert_eq!(distance("abcdef", "uvwxyz", 2), None);
+        // Unicode and long words take the other paths.
+        assert_eq!(distance("médaille", "médalile", 1), Some(1));
+        let long: String = "ab".repeat(40);
+        let swapped = format!("ba{}", &long[2..]);
+        assert_eq!(distance(&long, &swapped, 1), Some(1));
+        // Field names find their swaps as suggestions.
+        assert_eq!(closest("nmae", ["name", "price", "tags"]), Some("name"));
+        assert_eq!(closest("tlak", ["talk", "move", "wait"]), Some("talk"));
     }
 
     #[test]
-    fn only_unique_close_suggestions_are_safe() {
+    fn only_unique_slips_are_safe() {
         use Applicability::{Safe, Unsafe};
-        // Case and spaces only.
+        // Case, separators and spaces only.
         assert_eq!(judge("Items", "items", ["items", "affixes"]), Safe);
         assert_eq!(judge("self ", "self", ["self", "target"]), Safe);
-        // One edit, one candidate that close.
-        assert_eq!(judge("prise", "price", ["price", "name", "tags"]), Safe);
-        assert_eq!(judge("item", "items", ["items", "affixes", "quests"]), Safe);
-        // One edit, but another name is just as close: a guess.
-        assert_eq!(judge("cat", "bat", ["bat", "rat"]), Unsafe);
-        // Two edits: a guess.
+        assert_eq!(judge("fire-resistance", "fire_resistance", ["fire_resistance", "ice_resistance"]), Safe);
+        assert_eq!(judge("Fire Resistance", "fire_resistance", ["fire_resistance", "ice_resistance"]), Safe);
+        // One swap of neighbours, nothing else that close.
+        assert_eq!(judge("attack_hti", "attack_hit", ["attack_hit", "attack_missed", "creature_died"]), Safe);
+        assert_eq!(judge("prcie", "price", ["price", "name", "tags"]), Safe);
+        assert_eq!(judge("Nmae", "name", ["price", "name", "tags"]), Safe);
+        // A letter changed, added or dropped can be another word: never safe.
+        assert_eq!(judge("deal", "heal", ["heal", "damage", "give_item"]), Unsafe);
+        assert_eq!(judge("prise", "price", ["price", "name", "tags"]), Unsafe);
+        assert_eq!(judge("item", "items", ["items", "affixes", "quests"]), Unsafe);
         assert_eq!(judge("dmg", "damage", ["damage", "armor"]), Unsafe);
+        // A swap, but another name is one edit away too: a guess.
+        assert_eq!(judge("abt", "bat", ["bat", "abs"]), Unsafe);
+        // The same letters as two names: a guess.
+        assert_eq!(judge("fire-ball", "fire_ball", ["fire_ball", "fireball"]), Unsafe);
+        // Two swaps are two edits.
+        assert_eq!(judge("rpcie", "price", ["price"]), Unsafe);
         // An alias is another word, not a typo.
         assert_eq!(closest_judged_with_aliases("enemy_killed", ["creature_died"], &[("enemy_killed", "creature_died")]), Some(("creature_died", Unsafe)));
-        // IDs: case only.
-        assert_eq!(judge_id("core:Rat", "core:rat"), Safe);
-        assert_eq!(judge_id("core:bat", "core:rat"), Unsafe);
-        assert_eq!(judge_id("core:sword", "core:gold"), Unsafe);
+        // IDs follow the same rule.
+        assert_eq!(judge("core:Rat", "core:rat", ["core:rat", "core:bat"]), Safe);
+        assert_eq!(judge("core:bat", "core:rat", ["core:rat"]), Unsafe);
+        assert_eq!(judge("core:rta", "core:rat", ["core:rat", "core:bat"]), Safe);
+        assert_eq!(judge("core:rta", "core:rat", ["core:rat", "core:rtb"]), Unsafe);
+        assert_eq!(judge("core:sword", "core:gold", ["core:gold"]), Unsafe);
+        // Actions and checks: the fields written must all be fields of the suggestion.
+        assert_eq!(judge_with_fields("dmaage", "damage", ["damage", "heal"], ["amount", "target"], &["amount", "target", "damage_type"]), Safe);
+        assert_eq!(judge_with_fields("dmaage", "damage", ["damage", "heal"], ["amount", "item"], &["amount", "target", "damage_type"]), Unsafe);
+    }
+
+    #[test]
+    fn slips_are_case_separators_or_one_swap() {
+        assert_eq!(slip("Self", "self"), Some(Slip::Spelling));
+        assert_eq!(slip("attack hit", "attack_hit"), Some(Slip::Spelling));
+        assert_eq!(slip("attackhit", "attack_hit"), Some(Slip::Spelling));
+        assert_eq!(slip("tlak", "talk"), Some(Slip::Swap));
+        assert_eq!(slip("Tlak", "talk"), Some(Slip::Swap));
+        assert_eq!(slip("deal", "heal"), None);
+        assert_eq!(slip("tak", "talk"), None);
+        assert_eq!(slip("abc", "cba"), None);
+        assert_eq!(slip("", "a"), None);
     }
 
     #[test]

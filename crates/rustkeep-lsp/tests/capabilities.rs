@@ -257,7 +257,8 @@ fn only_edit(a: &CodeAction) -> TextEdit {
 #[test]
 fn offers_fixes_missing_fields_and_silencing() {
     let mut f = fixture();
-    f.open("items.toml", &ITEMS.replace("on = \"damage_taken\"", "on = \"damage_takn\"").replace("name = \"Slime\"\n", ""));
+    // Two letters swapped: a safe fix, the preferred action.
+    f.open("items.toml", &ITEMS.replace("on = \"damage_taken\"", "on = \"damage_taekn\"").replace("name = \"Slime\"\n", ""));
     let acts = actions(&f, "items.toml", 5);
     let titles: Vec<&str> = acts.iter().map(|a| a.title.as_str()).collect();
     assert!(titles.iter().any(|t| t.contains("damage_taken")), "{titles:?}");

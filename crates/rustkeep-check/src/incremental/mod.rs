@@ -143,7 +143,7 @@ impl DefMap for OneDef<'_> {
             self.def = Some(def);
         }
     }
-    fn closest(&self, _word: &str) -> Option<&str> {
+    fn closest(&self, _word: &str) -> Option<(&str, rustkeep_data::diag::Applicability)> {
         // Needs the whole registry: found afterwards (see `Incremental::missing_targets`).
         None
     }
@@ -482,13 +482,19 @@ impl Incremental {
                 suggest::revise(m.suggestion, &gained, &lost, &self.ix, &suggest::plain_rank(&word))
                     .unwrap_or_else(|()| suggest::missing_target(&self.ix, defs, r, &word))
             };
-            if fresh || sug != m.suggestion {
+            let slip = sug.is_some_and(|s| rustkeep_data::suggest::slip(&word, self.ix.names.name(s)).is_some());
+            if fresh || sug != m.suggestion || slip {
                 if let Some(mm) = self.sugg.missing.get_mut(&r) {
                     mm.suggestion = sug;
                 }
                 let e = entry(&self.db.facts, r);
                 if let Some(ov) = &e.overrides {
-                    let d = override_missing_target(m.registry.noun(), ov, r.file, sug.map(|s| self.ix.names.name(s)));
+                    let judged = sug.map(|s| {
+                        let s = self.ix.names.name(s);
+                        let earlier = defs.iter().filter(|(_, d)| d.defined.is_some_and(|at| self.ix.pos(at) < pos)).map(|(k, _)| k.as_str());
+                        (s, rustkeep_data::suggest::judge(&word, s, earlier))
+                    });
+                    let d = override_missing_target(m.registry.noun(), ov, r.file, judged);
                     self.slots.replace(r.file, Slot::Resolve, r.index, d);
                 }
             }

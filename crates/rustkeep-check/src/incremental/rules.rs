@@ -199,8 +199,9 @@ impl Incremental {
                 let new = suggest::revise(cur, &changes.added, &changes.removed, &self.ix, &suggest::reference_rank(name))
                     .unwrap_or_else(|()| suggest::unknown_reference(&self.ix, self.ids[reg.index()].get(), defs, name));
                 // A name without its namespace is checked again whenever the registry's IDs
-                // change: whether its fix is safe depends on how many mods have that name.
-                if new != cur || !name.contains(':') {
+                // change, and so is a reference whose suggestion is a slip of the hand: whether
+                // that fix is safe depends on which other IDs are as close.
+                if new != cur || !name.contains(':') || is_slip(&self.ix, name, new) {
                     self.sugg.refs.insert((reg, word), new);
                     w.ref_syms.insert(word);
                 }
@@ -229,7 +230,7 @@ impl Incremental {
                 let name = self.ix.names.name(word);
                 let new =
                     suggest::revise(cur, &added, &removed, &self.ix, &suggest::plain_rank(name)).unwrap_or_else(|()| suggest::unknown_tag(&self.ix, name));
-                if new != cur {
+                if new != cur || is_slip(&self.ix, name, new) {
                     self.sugg.tags.insert(word, new);
                     w.ref_syms.insert(word);
                 }
@@ -281,7 +282,7 @@ impl Incremental {
         });
         let tag = if r.kind == rustkeep_data::vocab::RefKind::Tag && self.ix.syms[s as usize].carried == 0 {
             match self.sugg.tags.get(&s) {
-                Some(sug) => Some(usage::unknown_tag(fid, r, sug.map(|x| self.ix.names.name(x)))),
+                Some(sug) => Some(usage::unknown_tag(fid, r, sug.map(|x| self.ix.names.name(x)), self.tags.iter().map(|t| &**t))),
                 None => return Err(()),
             }
         } else {
@@ -415,4 +416,10 @@ impl Incremental {
         self.db.resolved.balance = balance;
         self.slots.set_all(Slot::Balance, &mut self.balance_files, diags);
     }
+}
+
+/// Whether `suggestion` differs from `word` by a slip of the hand alone, so that its fix may be
+/// safe, and whether it is depends on the other candidates.
+fn is_slip(ix: &super::index::Index, word: &str, suggestion: Option<super::index::Sym>) -> bool {
+    suggestion.is_some_and(|s| rustkeep_data::suggest::slip(word, ix.names.name(s)).is_some())
 }

@@ -33,7 +33,11 @@ pub fn check<'a>(resolved: &Resolved, file: FileId, r: &Reference, suggest: impl
     }
     let mut d = Diagnostic::new(Code::UnknownReference, loc, msg);
     if let Some(s) = sug {
-        d = d.with_fix(format!("replace with `{s}`"), toml_string(s), did_you_mean::judge_id(&r.id, s));
+        d = d.with_fix(
+            format!("replace with `{s}`"),
+            toml_string(s),
+            did_you_mean::judge(&r.id, s, resolved.defs[registry.index()].keys().map(String::as_str)),
+        );
     }
     Some(d)
 }

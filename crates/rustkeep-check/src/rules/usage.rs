@@ -62,7 +62,7 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
             if r.kind != RefKind::Tag || carried.contains(r.id.as_str()) {
                 continue;
             }
-            out.push(unknown_tag(FileId(i as u32), r, suggest::closest(&r.id, carried.iter().copied())));
+            out.push(unknown_tag(FileId(i as u32), r, suggest::closest(&r.id, carried.iter().copied()), carried.iter().copied()));
         }
     }
 }
@@ -83,15 +83,15 @@ pub fn unused_entry(registry: Registry, id: &str, file: FileId, e: &Entry) -> Op
 }
 
 /// `unknown-tag` for a `has_tag` reference to a tag nothing carries, with the did-you-mean among
-/// the carried tags, if any.
-pub fn unknown_tag(file: FileId, r: &Reference, suggestion: Option<&str>) -> Diagnostic {
+/// the carried tags (`carried`), if any.
+pub fn unknown_tag<'a>(file: FileId, r: &Reference, suggestion: Option<&str>, carried: impl IntoIterator<Item = &'a str>) -> Diagnostic {
     let mut msg = format!("no item or creature carries the tag `{}`, so this check is always false", r.id);
     if let Some(s) = suggestion {
         msg.push_str(&format!("; did you mean `{s}`?"));
     }
     let mut d = Diagnostic::new(Code::UnknownTag, Loc { file, span: r.span.clone() }, msg);
     if let Some(s) = suggestion {
-        d = d.with_fix(format!("replace with `{s}`"), rustkeep_data::diag::toml_string(s), suggest::judge_id(&r.id, s));
+        d = d.with_fix(format!("replace with `{s}`"), rustkeep_data::diag::toml_string(s), suggest::judge(&r.id, s, carried));
     }
     d
 }

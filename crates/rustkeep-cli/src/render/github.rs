@@ -30,7 +30,12 @@ pub fn render(project: &Project, diags: &[Diagnostic]) -> String {
             props.push_str(&format!(",col={}", s.col + 1));
         }
         props.push_str(&format!(",title={}", escape(&format!("rustkeep {}", d.code.name()), true)));
-        out.push_str(&format!("::{kind} {props}::{}\n", escape(&d.message, false)));
+        let mut message = d.message.clone();
+        if let Some(fix) = &d.fix {
+            message.push('\n');
+            message.push_str(&super::fix_note(fix));
+        }
+        out.push_str(&format!("::{kind} {props}::{}\n", escape(&message, false)));
     }
     out
 }

@@ -3,7 +3,7 @@
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, Severity as CsSeverity};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor::WriteColor};
-use rustkeep_data::diag::{Applicability, Diagnostic, Severity};
+use rustkeep_data::diag::{Diagnostic, Severity};
 use rustkeep_data::project::Project;
 
 use super::Summary;
@@ -36,10 +36,7 @@ pub fn render(project: &Project, diags: &[Diagnostic], hidden: Option<usize>, ou
         let mut notes = Vec::new();
         if let Some(fix) = &d.fix {
             // The message names the replacement already ("replace with `x`").
-            notes.push(match fix.applicability {
-                Applicability::Safe => format!("fix: {} (safe: `rustkeep check --fix` applies it)", fix.message),
-                Applicability::Unsafe => format!("fix: {} (unsafe: only with `--fix --unsafe-fixes`, or in the editor)", fix.message),
-            });
+            notes.push(super::fix_note(fix));
         }
         notes.push(format!("see `rustkeep explain {}`", d.code.name()));
         let cs = CsDiagnostic::new(sev).with_code(d.code.name()).with_message(d.message.clone()).with_labels(labels).with_notes(notes);

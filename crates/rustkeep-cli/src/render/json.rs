@@ -2,7 +2,7 @@
 //! types whose doc comments are the descriptions of its JSON Schema (`rustkeep schema --for
 //! check-json`, docs/json-schemas.md).
 
-use rustkeep_data::diag::{Code, Diagnostic, Loc, Severity};
+use rustkeep_data::diag::{Applicability, Code, Diagnostic, Loc, Severity};
 use rustkeep_data::project::Project;
 use rustkeep_data::text::Encoding;
 use schemars::JsonSchema;
@@ -60,6 +60,27 @@ pub struct JsonFix<'a> {
     pub message: &'a str,
     /// The text to write there, TOML quotes included.
     pub replacement: &'a str,
+    /// `safe`: the fix cannot change what the data means (a slip of case, separators or two
+    /// swapped letters, with no other name as close), and `rustkeep check --fix` applies it.
+    /// `unsafe`: a guess or a change of behaviour, applied only with `--fix --unsafe-fixes`.
+    pub applicability: JsonApplicability,
+}
+
+/// Whether a fix may be applied without asking (docs/checking.md, "Safe and unsafe fixes").
+#[derive(Serialize, JsonSchema, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+pub enum JsonApplicability {
+    Safe,
+    Unsafe,
+}
+
+impl From<Applicability> for JsonApplicability {
+    fn from(a: Applicability) -> JsonApplicability {
+        match a {
+            Applicability::Safe => JsonApplicability::Safe,
+            Applicability::Unsafe => JsonApplicability::Unsafe,
+        }
+    }
 }
 
 /// A range of a file; `end` is exclusive, and `start` = `end` points between two characters.
@@ -120,7 +141,11 @@ pub fn diagnostic<'a>(project: &'a Project, d: &'a Diagnostic) -> JsonDiagnostic
         range: range(project, &d.loc),
         related: d.related.iter().map(|r| JsonRelated { message: &r.message, file: &project.file(r.loc.file).path, range: range(project, &r.loc) }).collect(),
         // The replacement replaces the primary range, so only such fixes are shown here.
-        fix: d.fix.as_ref().filter(|f| f.span == d.loc.span).map(|f| JsonFix { message: &f.message, replacement: &f.replacement }),
+        fix: d.fix.as_ref().filter(|f| f.span == d.loc.span).map(|f| JsonFix {
+            message: &f.message,
+            replacement: &f.replacement,
+            applicability: f.applicability.into(),
+        }),
     }
 }
 

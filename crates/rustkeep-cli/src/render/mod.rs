@@ -19,6 +19,15 @@ pub mod rdjson;
 pub mod sarif;
 
 /// Where the diagnostics documentation lives online: `docs/diagnostics.md` of the repository.
+/// The line that says what a fix does and whether `check --fix` applies it, the same in every
+/// output meant for people (the terminal, GitHub annotations).
+pub fn fix_note(fix: &rustkeep_data::diag::Fix) -> String {
+    match fix.applicability {
+        rustkeep_data::diag::Applicability::Safe => format!("fix: {} (safe: `rustkeep check --fix` applies it)", fix.message),
+        rustkeep_data::diag::Applicability::Unsafe => format!("fix: {} (unsafe: only with `--fix --unsafe-fixes`, or in the editor)", fix.message),
+    }
+}
+
 pub fn docs_url(code: &str) -> String {
     format!("{}/blob/main/docs/diagnostics.md#{code}", env!("CARGO_PKG_REPOSITORY"))
 }

@@ -2,9 +2,9 @@
 //! can comment on pull requests of any forge and offer fixes as suggestions.
 //!
 //! Positions follow the format: lines from 1, columns from 1 counted in UTF-8 bytes, end
-//! exclusive. A diagnostic's fix becomes a suggestion replacing the fix's range.
+//! exclusive. A diagnostic's safe fix becomes a suggestion replacing the fix's range.
 
-use rustkeep_data::diag::{Diagnostic, Loc, Severity};
+use rustkeep_data::diag::{Applicability, Diagnostic, Loc, Severity};
 use rustkeep_data::project::Project;
 use rustkeep_data::text::Encoding;
 use serde_json::{json, Value};
@@ -35,7 +35,9 @@ pub fn render(project: &Project, diags: &[Diagnostic]) -> String {
                 "source": source,
                 "code": { "value": d.code.name(), "url": super::docs_url(d.code.name()) },
             });
-            if let Some(fix) = &d.fix {
+            // A suggestion is committed with one click, or in a batch: only a safe fix is offered
+            // that way; an unsafe one stays a "did you mean" in the message.
+            if let Some(fix) = d.fix.as_ref().filter(|f| f.applicability == Applicability::Safe) {
                 let at = Loc { file: d.loc.file, span: fix.span.clone() };
                 v["suggestions"] = json!([{ "range": range(project, &at), "text": fix.replacement }]);
             }

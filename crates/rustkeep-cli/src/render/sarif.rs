@@ -116,6 +116,8 @@ pub fn render(project: &Project, diags: &[Diagnostic], cwd: &Path) -> String {
                 let at = Loc { file: d.loc.file, span: fix.span.clone() };
                 r["fixes"] = json!([{
                     "description": { "text": fix.message },
+                    // SARIF has no word for it: a property says whether `--fix` applies it.
+                    "properties": { "applicability": fix.applicability.as_str() },
                     "artifactChanges": [{
                         "artifactLocation": paths.artifact(&d.loc),
                         "replacements": [{ "deletedRegion": region(project, &at), "insertedContent": { "text": fix.replacement } }],

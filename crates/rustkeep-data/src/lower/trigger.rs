@@ -137,9 +137,8 @@ impl Lower<'_> {
             } else {
                 CHECKS.iter().flat_map(|c| c.fields.iter().map(|f| f.name)).chain([field::CHECK, field::NOT]).collect()
             };
-            let typo = table
-                .keys()
-                .find(|k| suggest::swap_distance(&k.get_ref().to_lowercase(), key, 1).is_some() && known.iter().all(|n| *n != k.get_ref().as_ref()));
+            let typo =
+                table.keys().find(|k| suggest::distance(&k.get_ref().to_lowercase(), key, 1).is_some() && known.iter().all(|n| *n != k.get_ref().as_ref()));
             let mut msg = format!("this {what} has no `{key}`: say which {what} it is");
             let fix = typo.map(|k| (k.span(), k.get_ref().to_string(), suggest::judge(k.get_ref(), key, known.iter().copied())));
             if let Some((_, name, _)) = &fix {
@@ -163,7 +162,10 @@ impl Lower<'_> {
     pub(super) fn condition(&mut self, table: &Table<'_>, span: Span) -> Option<Condition> {
         let (name, name_span) = self.discriminator(table, field::CHECK, span.clone(), "check")?;
         let Some(kind) = CheckKind::from_name(name) else {
-            self.unknown_name(Code::UnknownCheck, "check", name, name_span, CHECKS.iter().map(|c| c.name), CHECK_ALIASES);
+            let present: Vec<&str> = table.keys().map(|k| k.get_ref().as_ref()).filter(|k| *k != field::CHECK).collect();
+            let fields_of = |n: &str| CheckKind::from_name(n).map(|k| condition_fields(k).iter().map(|f| f.name).collect()).unwrap_or_default();
+            let names = CHECKS.iter().map(|c| c.name);
+            self.unknown_kind(Code::UnknownCheck, "check", name, name_span, names, CHECK_ALIASES, Some((&present, &fields_of)));
             return None;
         };
         let cdef = kind.def();
@@ -226,7 +228,10 @@ impl Lower<'_> {
     pub(super) fn action(&mut self, table: &Table<'_>, span: Span) -> Option<Action> {
         let (name, name_span) = self.discriminator(table, field::ACTION, span.clone(), "action")?;
         let Some(kind) = ActionKind::from_name(name) else {
-            self.unknown_name(Code::UnknownAction, "action", name, name_span, ACTIONS.iter().map(|a| a.name), ACTION_ALIASES);
+            let present: Vec<&str> = table.keys().map(|k| k.get_ref().as_ref()).filter(|k| *k != field::ACTION).collect();
+            let fields_of = |n: &str| ActionKind::from_name(n).map(|k| action_fields(k).iter().map(|f| f.name).collect()).unwrap_or_default();
+            let names = ACTIONS.iter().map(|a| a.name);
+            self.unknown_kind(Code::UnknownAction, "action", name, name_span, names, ACTION_ALIASES, Some((&present, &fields_of)));
             return None;
         };
         let adef = kind.def();
