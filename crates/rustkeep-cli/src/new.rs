@@ -30,7 +30,11 @@ pub fn skeleton(id: &str) -> Vec<(&'static str, String)> {
             "npcs.toml",
             format!(
                 "[[npcs]]\nid = \"{id}:stranger\"\nname = \"A Stranger\"\n\
-                 on_talk = [ {{ action = \"give_item\", item = \"{id}:lucky_coin\", target = \"self\" }} ]\n"
+                 on_talk = [ {{ action = \"give_item\", item = \"{id}:lucky_coin\", target = \"self\" }} ]\n\n\
+                 # The room where the stranger stands (`n` in the grid). An NPC that no prefab names can\n\
+                 # never be met; add the room to a floor (an override of a core floor) to meet it in a game.\n\
+                 [[prefabs]]\nid = \"{id}:stranger_room\"\ngrid = \"\"\"\n#######\n#..n..#\n+..@..+\n#######\n\"\"\"\n\
+                 npcs = [\"{id}:stranger\"]\n"
             ),
         ),
         (

@@ -84,8 +84,9 @@ fn core_export_writes_the_files_the_traces_name() {
     let shown = stdout(&run(&t.0, &["show", "core:flaming"]));
     let line: usize = shown.split("<core>/affixes.toml:").nth(1).and_then(|r| r.split(' ').next()).and_then(|n| n.parse().ok()).expect("a line");
     let exported = std::fs::read_to_string(dir.join("affixes.toml")).unwrap();
-    assert!(exported.lines().nth(line - 1).unwrap().contains('{'), "line {line} opens the entry");
-    assert!(exported.lines().nth(line).unwrap().contains("id = \"core:flaming\""));
+    // The core is written in TOML 1.0, so the inline table of the entry is one line.
+    let entry = exported.lines().nth(line - 1).unwrap();
+    assert!(entry.trim_start().starts_with('{') && entry.contains("id = \"core:flaming\""), "line {line} is the entry: {entry}");
     // Exporting again over the same files is fine; over changed ones only with --force.
     assert_eq!(run(&t.0, &["core", "export", "core"]).status.code(), Some(0));
     std::fs::write(dir.join("items.toml"), "# mine\n").unwrap();
