@@ -34,6 +34,11 @@ pub fn run_entry(file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
 /// The cross-file half: every affix in force with triggers that no loot table in force puts on an
 /// item with a slot (through an item entry's `affixes =`, and the affix tables nested in it).
 pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+    // While some text could not be read, the place or table that would answer may sit in it:
+    // an absence is claimed only over data that was read whole (one mistake, one diagnostic).
+    if db.facts.iter().flatten().any(|ff| !ff.unreadable.is_empty()) {
+        return;
+    }
     let resolved = &db.resolved;
     let affixes = &resolved.defs[Registry::Affixes.index()];
     let mut with_triggers: Vec<&String> = affixes.iter().filter(|(_, d)| triggers_field(db.entry(d.current)).is_some()).map(|(id, _)| id).collect();
