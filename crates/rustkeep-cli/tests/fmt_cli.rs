@@ -222,7 +222,8 @@ fn the_workspace_format_table_applies() {
 fn check_fix_keeps_a_formatted_file_formatted() {
     let t = TempDir::new("fix");
     t.write("lamp/mod.toml", MANIFEST_FORMATTED);
-    // Formatted, with a typo whose fix makes the trigger too long for one line.
+    // Formatted, with a typo whose fix makes the trigger too long for one line (a dropped letter:
+    // an unsafe fix, so `--unsafe-fixes` applies it).
     let line = "triggers = [ { on = \"room_entred\", actions = [ { action = \"start_quest\", quest = \"lamp:lite\" } ] } ]";
     assert_eq!(line.len(), 100);
     let text = format!("[[items]]\nid = \"lamp:oil_lamp\"\nname = \"Oil Lamp\"\n{line}\n");
@@ -232,13 +233,13 @@ fn check_fix_keeps_a_formatted_file_formatted() {
     let formatted = rustkeep_fmt::format_document(&naive, &opts).unwrap();
     assert_ne!(naive, formatted, "the fix alone would leave it unformatted");
     t.write("lamp/items.toml", &text);
-    let o = rustkeep(&t.0, &["check", "--fix", "lamp"]);
+    let o = rustkeep(&t.0, &["check", "--fix", "--unsafe-fixes", "lamp"]);
     assert!(stderr(&o).contains("applied 1 fix"), "{}", stderr(&o));
     assert_eq!(t.read("lamp/items.toml"), formatted);
     // A file that was not formatted gets the fix only.
     let unformatted = text.replace("name = \"Oil Lamp\"", "name   =   \"Oil Lamp\"");
     t.write("lamp/items.toml", &unformatted);
-    rustkeep(&t.0, &["check", "--fix", "lamp"]);
+    rustkeep(&t.0, &["check", "--fix", "--unsafe-fixes", "lamp"]);
     assert_eq!(t.read("lamp/items.toml"), unformatted.replace("room_entred", "room_entered"));
 }
 

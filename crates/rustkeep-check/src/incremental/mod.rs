@@ -327,6 +327,11 @@ impl Incremental {
             w.world |= touched(&[Registry::Floors, Registry::Prefabs]);
             w.npcs |= touched(&[Registry::Npcs, Registry::Prefabs]);
             w.affixes |= touched(&[Registry::Items, Registry::Affixes, Registry::LootTables]);
+            // The absence rules wait for data that reads whole (`rules::npcs`, `rules::active`): a
+            // file that gains or loses unreadable text can turn them on or off anywhere.
+            let unreadable = [&old, &new].into_iter().flatten().any(|ff| !ff.unreadable.is_empty());
+            w.npcs |= unreadable;
+            w.affixes |= unreadable;
             if let Some(old) = &old {
                 self.ix.file(fid, old, false, &mut w);
                 self.sugg.missing.retain(|r, _| r.file != fid);

@@ -26,8 +26,14 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     // A name written without its namespace (`npcs = ["old_mags"]`, an `invalid-id`) means the
     // NPC of that name: one mistake, one diagnostic.
     let bare: FxHashSet<&str> = placed.iter().copied().filter(|id| !id.contains(':')).collect();
-    let mut ids: Vec<&String> =
-        npcs.keys().filter(|id| !placed.contains(id.as_str()) && !id.split_once(':').is_some_and(|(_, name)| bare.contains(name))).collect();
+    // Only a mod that lays out rooms of its own is asked to place its NPCs: one without prefabs is
+    // a content pack whose people the mods built on it (or its scenarios) place.
+    let with_rooms: FxHashSet<&str> = resolved.defs[Registry::Prefabs.index()].keys().filter_map(|id| id.split_once(':').map(|(ns, _)| ns)).collect();
+    let mut ids: Vec<&String> = npcs
+        .keys()
+        .filter(|id| id.split_once(':').is_some_and(|(ns, _)| with_rooms.contains(ns)))
+        .filter(|id| !placed.contains(id.as_str()) && !id.split_once(':').is_some_and(|(_, name)| bare.contains(name)))
+        .collect();
     ids.sort();
     for id in ids {
         let def = &npcs[id];
