@@ -37,7 +37,7 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
-pub use crate::setup::{capabilities, negotiate, roots};
+pub use crate::setup::{capabilities, negotiate, roots, Loaded};
 
 use crate::handlers;
 
@@ -61,18 +61,6 @@ pub struct Backend {
     started: Mutex<Option<String>>,
     /// What the first load found, sent as [`Loaded`] once the client is initialized.
     loaded: Mutex<Option<serde_json::Value>>,
-}
-
-/// `rustkeep/loaded`, a notification of this server's own (docs/editors/lsp.md): once the client
-/// is initialized, `{ "mods": N, "files": N }`, the mods (without the core) the workspace loaded
-/// and their data files. An editor shows it in its status; a client that does not know the method
-/// ignores it, as the protocol says.
-pub struct Loaded;
-
-impl Notification for Loaded {
-    type Params = serde_json::Value;
-    const METHOD: LspNotificationMethod<'static> = LspNotificationMethod::Custom("rustkeep/loaded");
-    const MESSAGE_DIRECTION: MessageDirection = MessageDirection::ServerToClient;
 }
 
 /// A text-sync notification waiting to be applied; each becomes exactly one revision of the state.

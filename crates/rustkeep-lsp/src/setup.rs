@@ -55,3 +55,15 @@ pub fn capabilities(enc: Encoding) -> ServerCapabilities {
     }))
     .expect("the capability literal matches the LSP schema")
 }
+
+/// `rustkeep/loaded`, a notification of this server's own (docs/editors/lsp.md): once the client
+/// is initialized, `{ "mods": N, "files": N }`, the mods (without the core) the workspace loaded
+/// and their data files. An editor shows it in its status; a client that does not know the method
+/// ignores it, as the protocol says.
+pub struct Loaded;
+
+impl Notification for Loaded {
+    type Params = serde_json::Value;
+    const METHOD: LspNotificationMethod<'static> = LspNotificationMethod::Custom("rustkeep/loaded");
+    const MESSAGE_DIRECTION: MessageDirection = MessageDirection::ServerToClient;
+}
