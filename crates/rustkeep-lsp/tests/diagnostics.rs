@@ -118,7 +118,7 @@ fn a_change_to_a_never_opened_document_is_ignored() {
 /// A line with umlauts and an emoji before an error, edited incrementally in each encoding.
 #[test]
 fn columns_are_right_for_umlauts_and_emoji_in_utf16_and_utf8() {
-    let prefix = "[[items]]\nid = \"testmod:klinge\"\nname = \"Ätherklinge 🔥\"\ntriggers = [ { on = \"turn_started\" } ]\n";
+    let prefix = "[[items]]\nid = \"testmod:klinge\"\nname = \"Ätherklinge 🔥\"\ntriggers = [ { on = \"turn_started\" } ]\nslot = \"weapon\"\n";
     for enc in [Encoding::Utf16, Encoding::Utf8] {
         let mut f = Fixture::new(&[("items.toml", prefix)], enc);
         let path = f.path("items.toml");
