@@ -102,6 +102,11 @@ pub fn from_json(text: &str, w: &World) -> Result<(Game, Vec<String>), String> {
     {
         return Err(format!("not a valid save: {who} has health {h}, below 0"));
     }
+    // A round ends when no enemy has a whole turn of energy left, so a save holds less than one;
+    // more would let an edited save give an enemy billions of turns.
+    if let Some(e) = g.enemies.iter().find(|e| !(0.0..1.0).contains(&e.energy)) {
+        return Err(format!("not a valid save: enemy:{} has {} turns of energy, not between 0 and 1", e.index, e.energy));
+    }
     if let Some(d) = &g.dungeon {
         check_dungeon(d).map_err(|e| format!("not a valid save: {e}"))?;
     }

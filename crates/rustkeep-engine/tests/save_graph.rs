@@ -109,6 +109,29 @@ fn a_save_with_someone_outside_its_map_is_refused() {
     refused(&|d| d["map"]["piles"] = serde_json::json!([{ "pos": { "x": 0, "y": 999 }, "table": null }]), "a loot pile is at (0, 999)");
 }
 
+/// An enemy's energy in a save is what a round left over: less than one turn. Found by the
+/// hostile-save tests of `rustkeep play`, where `"energy": 4294967295` gave a rat that many turns
+/// and the round ran until memory ran out.
+#[test]
+fn a_save_with_an_enemy_holding_whole_turns_is_refused() {
+    use rustkeep_engine::game::{Act, CreatureRef, Game};
+    let w = world(Project::with_bundled_core());
+    let mut g = Game::new(3, vec![], &Default::default());
+    g.create_character(&w, &[]);
+    g.run_step(&w, Act::StartRun(None), CreatureRef::Player, None);
+    let mut v: serde_json::Value = serde_json::from_str(&save::to_json(&g)).unwrap();
+    let rat = serde_json::json!({ "creature": "core:rat", "health": 5 });
+    v["game"]["enemies"] = serde_json::json!([{ "index": 0, "body": rat }]);
+    v["game"]["next_enemy"] = serde_json::json!(1);
+    v["game"]["enemies"][0]["energy"] = serde_json::json!(0.5);
+    assert!(save::from_json(&v.to_string(), &w).is_ok(), "half a turn is what a speed of 1.5 leaves");
+    for bad in [serde_json::json!(1.0), serde_json::json!(4294967295u64), serde_json::json!(-0.5)] {
+        v["game"]["enemies"][0]["energy"] = bad.clone();
+        let e = save::from_json(&v.to_string(), &w).err().unwrap_or_else(|| panic!("energy {bad} is refused"));
+        assert!(e.starts_with("not a valid save: enemy:") && e.contains("turns of energy"), "{e}");
+    }
+}
+
 #[test]
 fn graph_marks_the_bramble_cycle() {
     let w = world_with(&["crates/rustkeep-engine/tests/mods/thorns"]);
