@@ -22,12 +22,12 @@ macro_rules! docs {
 
 docs! {
     TomlSyntax => {
-        "The file is not valid TOML (version 1.1), or not UTF-8. Nothing else is reported for a file that does not parse, but its other files and mods are still checked.",
-        "[[items]]\nid = \"mymod:torch\"\ndamage_type = fire      # a bare word is no TOML value",
-        "Quote strings (`damage_type = \"fire\"`), close brackets and quotes, and keep each key once per table."
+        "The file is not valid TOML (version 1.1), or not UTF-8. One mistake is one error, at its cause: an unclosed `[`, `{` or string is reported at its opening, with the place where reading gave up as a related span (`this array opened on line 4 is never closed` … `reading gave up here`). Reading resumes at the next table header: only the part from the broken entry's header to the next one shows nothing but this error, the rest of the file and the other files are checked as usual, and an `id` written in the unreadable part still counts as defined for references from elsewhere.",
+        "[[creatures]]\nid = \"mymod:moth\"\nname = \"Moth\"\nai = [                     # never closed: the error is here\n  { condition = [ { check = \"health_below\", who = \"self\", value = 0.3 } ], actions = [ { action = \"flee\" } ] },\n\n[[creatures]]              # reading gives up here and resumes\nid = \"mymod:big_moth\"\nname = \"Big Moth\"",
+        "Close the bracket, brace or quote at the opening the error names; quote strings (`damage_type = \"fire\"`) and keep each key once per table."
     }
     UnknownRegistry => {
-        "A top-level key of a data file that is no registry. Data files hold only registry arrays (`[[items]]`, `[[quests]]`, …) and the table `[balance]`.",
+        "A top-level key of a data file that is no registry. Data files hold only registry arrays (`[[items]]`, `[[quests]]`, …) and the table `[balance]`. The entries under it define nothing; a reference to one of their IDs elsewhere is `unknown-reference` with a note pointing at this key.",
         "[[quest]]                # the registry is `quests`\nid = \"mymod:rats\"",
         "Use one of the registry names: items, affixes, creatures, character_options, statuses, quests, loot_tables, floors, prefabs, npcs, shops, or `[balance]`."
     }
@@ -112,7 +112,7 @@ docs! {
         "Use `self`, or move the trigger to an event that has a target (attack_hit, damage_taken, creature_died)."
     }
     UnknownReference => {
-        "An ID that names nothing in the registry the field needs. The message suggests the closest existing ID of the right registry.",
+        "An ID that names nothing in the registry the field needs. The message suggests the closest existing ID of the right registry. When the ID is written under a top-level key that is no registry (`[[item]]`), a note points at that key: fixing the header defines it.",
         "actions = [ { action = \"give_item\", item = \"mymod:lamp_wicks\", target = \"self\" } ]",
         "Fix the typo (the quick fix picks the suggestion), or define the entry."
     }
@@ -251,7 +251,7 @@ fn severity(code: Code) -> &'static str {
 
 fn silence(code: Code) -> String {
     match code {
-        Code::TomlSyntax => "It cannot be silenced: a file that does not parse is not checked at all, and the syntax errors are the only sign of that.".to_string(),
+        Code::TomlSyntax => "It cannot be silenced: the part of the file that does not read is not checked at all, and the syntax error is the only sign of that.".to_string(),
         Code::UnknownLint | Code::UnusedSuppression => format!(
             "Set `{0} = \"allow\"` under `[lints]` in `rustkeep.toml` (\"warn\" and \"deny\" change its severity); allow comments do not cover it.",
             code.name()

@@ -149,3 +149,35 @@ fn after_every_random_edit_it_equals_a_fresh_check() {
         assert!(seen.contains(code), "no edit raised `{code}`; seen: {seen:?}");
     }
 }
+
+/// A reference to an ID written under a misspelt registry header (`[[item]]`) is told where it is
+/// written; fixing the header defines it, and misspelling it again brings the note back, in the
+/// incremental analysis as in a fresh check.
+#[test]
+fn a_reference_to_an_id_under_a_misspelt_registry_names_the_header() {
+    let items = "[[item]]\nid = \"m:blade\"\nname = \"Blade\"\nslot = \"weapon\"\n";
+    let loot = "[[loot_tables]]\nid = \"m:t\"\nentries = [ { item = \"m:blade\", weight = 1 } ]\n\n[[creatures]]\nid = \"m:x\"\nname = \"X\"\nloot = \"m:t\"\n";
+    let mut project = project_of(&[("m/items.toml".into(), items.into()), ("m/loot.toml".into(), loot.into())]);
+    let fid = project.files.iter().find(|f| f.path.ends_with("items.toml") && !f.bundled).map(|f| f.id).expect("items.toml");
+    let mut inc = Incremental::new(&project, lower_all(&project, 1));
+    let noted = |project: &Project, diags: &[Diagnostic]| {
+        let d = diags.iter().find(|d| d.code.name() == "unknown-reference").expect("the reference is unknown");
+        assert_eq!(d.related.len(), 2, "{:#?}", show(project, diags));
+        assert_eq!(d.related[0].loc.file, fid);
+        assert_eq!(&project.file(fid).text[d.related[0].loc.span.clone()], "item");
+        assert!(d.related[0].message.contains("`m:blade` is written under `item`, which is not a registry"), "{}", d.related[0].message);
+        assert_eq!(&project.file(fid).text[d.related[1].loc.span.clone()], "\"m:blade\"");
+    };
+    noted(&project, &analyze(&project).diagnostics);
+    noted(&project, &inc.all_diagnostics(&project));
+    for (text, unknown) in [(items.replace("[[item]]", "[[items]]"), false), (items.to_string(), true)] {
+        set_text(&mut project, fid, &text);
+        inc.update(&project, vec![(fid, lower_source(project.file(fid)))]);
+        let fresh = analyze(&project);
+        assert_same(&project, &inc, &fresh, &text);
+        assert_eq!(fresh.diagnostics.iter().any(|d| d.code.name() == "unknown-reference"), unknown, "{:#?}", show(&project, &fresh.diagnostics));
+        if unknown {
+            noted(&project, &fresh.diagnostics);
+        }
+    }
+}

@@ -16,7 +16,7 @@ use crate::lower::{lower_file, FileFacts};
 use crate::model::{Entry, LootKind};
 use crate::project::Project;
 use crate::resolve::{resolve, EntryRef, Resolved};
-use crate::source::{FileKind, SourceFile};
+use crate::source::{FileId, FileKind, SourceFile};
 use crate::vocab::Registry;
 
 /// Whether a loot table gives items or affixes (docs/loot.md: a table holds one or the other).
@@ -63,6 +63,9 @@ pub struct Database {
     pub resolved: Resolved,
     /// The inferred kind of every loot table in force.
     pub table_kinds: FxHashMap<String, TableKind>,
+    /// ID → the files that write it in an entry of a top-level key that is no registry
+    /// ([`crate::lower::Misfiled`]), for the note of a reference to it.
+    pub misfiled: FxHashMap<String, Vec<FileId>>,
 }
 
 /// Lowers one file if it is a data file or a scenario (manifests and workspace files have no
@@ -80,7 +83,37 @@ impl Database {
     pub fn new(project: &Project, facts: Vec<Option<Arc<FileFacts>>>) -> Database {
         let resolved = resolve(project, &facts);
         let table_kinds = infer_kinds(&facts, &resolved);
-        Database { facts, resolved, table_kinds }
+        let mut db = Database { facts, resolved, table_kinds, misfiled: FxHashMap::default() };
+        for i in 0..db.facts.len() {
+            db.file_misfiled(FileId(i as u32), true);
+        }
+        db
+    }
+
+    /// Adds (or, with `add` false, removes) the [`crate::lower::Misfiled`] IDs of one file to
+    /// [`Database::misfiled`].
+    pub fn file_misfiled(&mut self, file: FileId, add: bool) {
+        let Some(ff) = self.facts.get(file.0 as usize).and_then(|f| f.as_ref()) else { return };
+        for m in &ff.misfiled {
+            let files = self.misfiled.entry(m.id.clone()).or_default();
+            if add {
+                if !files.contains(&file) {
+                    files.push(file);
+                }
+            } else {
+                files.retain(|f| *f != file);
+                if files.is_empty() {
+                    self.misfiled.remove(&m.id);
+                }
+            }
+        }
+    }
+
+    /// Where `id` is written under a key that is no registry, if anywhere.
+    pub fn misfiled(&self, id: &str) -> Option<(FileId, &crate::lower::Misfiled)> {
+        let file = *self.misfiled.get(id)?.iter().min()?;
+        let m = self.facts.get(file.0 as usize)?.as_ref()?.misfiled.iter().find(|m| m.id == id)?;
+        Some((file, m))
     }
 
     /// Lowers every data file (spread over the available cores) and builds the model. Nothing

@@ -55,6 +55,20 @@ pub struct FileFacts {
     pub started_quests: Vec<String>,
     /// For a scenario file: what it says (its `refs` are the IDs it names).
     pub scenario: Option<Box<crate::scenario::Scenario>>,
+    /// IDs written under a top-level key that is no registry (`[[item]]`): not defined, but a
+    /// reference to one is told where it is written.
+    pub misfiled: Vec<Misfiled>,
+}
+
+/// An `id` written in an entry of a top-level key that is no registry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Misfiled {
+    pub id: String,
+    /// The span of the `id` value.
+    pub span: Span,
+    /// The key that is no registry (`item`) and its span.
+    pub key: String,
+    pub key_span: Span,
 }
 
 /// Parses and lowers one data file.
@@ -86,6 +100,7 @@ pub fn lower_file(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> F
     facts.tag_defs.shrink_to_fit();
     facts.diagnostics.extend(lower.diags);
     facts.started_quests = started_quests(&facts.entries);
+    facts.misfiled = lower.misfiled;
     if !mentions.is_empty() {
         // A quest the unreadable part may start, a tag it may carry: not reported elsewhere.
         facts.started_quests.extend(mentions.iter().cloned());
@@ -246,6 +261,7 @@ struct Lower<'t> {
     balance: Vec<BalanceSetting>,
     refs: Vec<Reference>,
     tag_defs: Vec<Sp<String>>,
+    misfiled: Vec<Misfiled>,
     errors: usize,
 }
 
@@ -278,7 +294,17 @@ fn num_of(v: &Val<'_>) -> Option<f64> {
 
 impl<'t> Lower<'t> {
     fn new(file: FileId, text: &'t str) -> Lower<'t> {
-        Lower { file, text, diags: Vec::new(), entries: Vec::new(), balance: Vec::new(), refs: Vec::new(), tag_defs: Vec::new(), errors: 0 }
+        Lower {
+            file,
+            text,
+            diags: Vec::new(),
+            entries: Vec::new(),
+            balance: Vec::new(),
+            refs: Vec::new(),
+            tag_defs: Vec::new(),
+            misfiled: Vec::new(),
+            errors: 0,
+        }
     }
 
     fn loc(&self, span: Span) -> Loc {
@@ -384,10 +410,11 @@ impl<'t> Lower<'t> {
                 }
                 msg.push_str(&format!(" Registries: {}, and the table `[balance]`", suggest::list(REGISTRIES.iter().map(|r| r.key))));
                 let span = key.span();
-                let d = self.diag(Code::UnknownRegistry, span, msg);
+                let d = self.diag(Code::UnknownRegistry, span.clone(), msg);
                 if let Some((s, safety)) = judged {
                     *d = d.clone().with_fix(format!("rename to `{s}`"), s, safety);
                 }
+                self.misfiled_ids(name, span, value);
                 continue;
             };
             match value.get_ref() {
@@ -401,6 +428,23 @@ impl<'t> Lower<'t> {
                 }
                 Val::Table(_) => self.registry_as_table(name, key.span(), value.span()),
                 _ => self.wrong_type(name, "an array of tables", value),
+            }
+        }
+    }
+
+    /// The `id`s of the entries under a key that is no registry, as [`Misfiled`].
+    fn misfiled_ids(&mut self, key: &str, key_span: Span, value: &DV<'_>) {
+        let tables: Vec<&DV<'_>> = match value.get_ref() {
+            Val::Array(items) => items.iter().collect(),
+            Val::Table(_) => vec![value],
+            _ => Vec::new(),
+        };
+        for t in tables {
+            let Val::Table(t) = t.get_ref() else { continue };
+            if let Some(id) = t.get(field::ID) {
+                if let Val::String(s) = id.get_ref() {
+                    self.misfiled.push(Misfiled { id: s.to_string(), span: id.span(), key: key.to_string(), key_span: key_span.clone() });
+                }
             }
         }
     }
@@ -467,8 +511,9 @@ impl<'t> Lower<'t> {
                     let suggestion = suggest::closest(name, defs.iter().map(|d| d.name).filter(|n| !present.contains(n)));
                     let safety = suggestion.map(|s| suggest::judge(name, s, defs.iter().map(|d| d.name)));
                     let mut msg = format!("{what} has no field `{name}`");
-                    if let Some(s) = suggestion {
-                        msg.push_str(&format!("; did you mean `{s}`?"));
+                    match suggestion {
+                        Some(s) => msg.push_str(&format!("; did you mean `{s}`?")),
+                        None => msg.push('.'),
                     }
                     msg.push_str(&format!(" Fields: {}", suggest::list(defs.iter().map(|d| d.name))));
                     let span = key.span();

@@ -200,7 +200,13 @@ pub fn edit_data(g: &mut Gen, text: &str, original: &str, ids: &[String]) -> Str
             1 => text.replace('+', "#"),
             _ => with_line_at(lines.len(), &format!("\n[[prefabs]]\noverrides = \"{}\"\ngrid = \"\"\"\n###\n#@#\n###\n\"\"\"\n", some_id(g))),
         },
-        11 => with_line_at(g.below(lines.len() + 1), "[[items\n"),
+        // Broken TOML, or a registry header misspelt: its entries are defined nowhere (and
+        // references to them say where they are written).
+        // (Chosen by the text, not by a draw, so that the seeded sequences stay as they were.)
+        11 => match text.len() % 3 {
+            0 => text.replacen("[[items]]", "[[item]]", 1).replacen("[[loot_tables]]", "[[loot_table]]", 1),
+            _ => with_line_at(g.below(lines.len() + 1), "[[items\n"),
+        },
         // An item loses its slot (its triggers and its affixes' never run), a room its NPCs, a
         // border door becomes a wall (only the inner one is left), or an override leaves a field
         // out.

@@ -215,6 +215,7 @@ impl Incremental {
                 facts: vec![None; n],
                 resolved: Resolved { order, defs: vec![FxHashMap::default(); Registry::ALL.len()], ..Resolved::default() },
                 table_kinds: FxHashMap::default(),
+                misfiled: FxHashMap::default(),
             },
             ix: Index { rank, ..Index::default() },
             slots: Slots::new(n),
@@ -322,7 +323,16 @@ impl Incremental {
             if f >= n {
                 continue;
             }
+            // A reference to an ID written under a key that is no registry says where it is
+            // written: those references are checked again when that changes.
+            self.db.file_misfiled(fid, false);
             let old = std::mem::replace(&mut self.db.facts[f], new.clone());
+            self.db.file_misfiled(fid, true);
+            for m in [&old, &new].into_iter().flatten().flat_map(|ff| ff.misfiled.iter()) {
+                if let Some(s) = self.ix.sym(&m.id) {
+                    w.ref_syms.insert(s);
+                }
+            }
             let touched = |registries: &[Registry]| [&old, &new].into_iter().flatten().any(|ff| has_any(ff, registries));
             w.world |= touched(&[Registry::Floors, Registry::Prefabs]);
             w.npcs |= touched(&[Registry::Npcs, Registry::Prefabs]);

@@ -291,6 +291,7 @@ impl Incremental {
         if missing {
             return Err(());
         }
+        let reference = references::note_misfiled(reference, &self.db, r);
         Ok([used, reference, tag])
     }
 

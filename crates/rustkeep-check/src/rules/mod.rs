@@ -75,7 +75,8 @@ fn file_rules(project: &Project, db: &Database, file: FileId, out: &mut Vec<Diag
     let scenario = ff.scenario.is_some() && project.files.get(file.0 as usize).is_some_and(|f| f.kind == rustkeep_data::source::FileKind::Scenario);
     for r in &ff.refs {
         if !scenario {
-            out.extend(references::check(resolved, file, r, |registry| references::suggestion(resolved, registry, &r.id)));
+            let d = references::check(resolved, file, r, |registry| references::suggestion(resolved, registry, &r.id));
+            out.extend(references::note_misfiled(d, db, r));
         }
         out.extend(loot::check_use(&kind_of, file, r));
     }

@@ -1,6 +1,7 @@
 //! `unknown-reference` and `reference-kind-mismatch` (wrong registry) for every ID-valued field.
 //! Loot-table kinds (item vs affix tables) are checked in [`super::loot`].
 
+use rustkeep_data::db::Database;
 use rustkeep_data::diag::{toml_string, Code, Diagnostic, Loc};
 use rustkeep_data::model::Reference;
 use rustkeep_data::resolve::Resolved;
@@ -38,6 +39,24 @@ pub fn check<'a>(resolved: &Resolved, file: FileId, r: &Reference, suggest: impl
             toml_string(s),
             did_you_mean::judge(&r.id, s, resolved.defs[registry.index()].keys().map(String::as_str)),
         );
+    }
+    Some(d)
+}
+
+/// An `unknown-reference` to an ID that is written under a top-level key that is no registry
+/// (`[[item]]`) says so, with the key and the `id` as related spans: the one mistake is there.
+pub fn note_misfiled(d: Option<Diagnostic>, db: &Database, r: &Reference) -> Option<Diagnostic> {
+    let mut d = d?;
+    if d.code != Code::UnknownReference {
+        return Some(d);
+    }
+    if let Some((file, m)) = db.misfiled(&r.id) {
+        d = d
+            .with_related(
+                Loc { file, span: m.key_span.clone() },
+                format!("`{}` is written under `{}`, which is not a registry, so it is not defined", r.id, m.key),
+            )
+            .with_related(Loc { file, span: m.span.clone() }, format!("`{}` is written here", r.id));
     }
     Some(d)
 }
