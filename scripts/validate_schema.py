@@ -5,7 +5,7 @@ usage: validate_schema.py SCHEMA.json FILE_OR_DIR... [--expect-invalid]
 
 A folder stands for every `*.toml` data file below it (not mod.toml / rustkeep.toml); a file
 named on the command line is validated as it is: `*.toml` (data files, mod.toml, rustkeep.toml)
-read with tomli, `*.json` (what a command printed) read as JSON. The validator is the
+read with Python's `tomllib` (TOML 1.0), `*.json` (what a command printed) read as JSON. The validator is the
 `jsonschema` package (Draft 2020-12 or draft-07, by the schema's `$schema`). Prints one line per
 invalid file. Exit 0 when every file is valid (or, with --expect-invalid, when every file is
 invalid), 1 otherwise, 2 on usage errors or when a file cannot be read.
@@ -16,12 +16,12 @@ import sys
 
 import jsonschema
 
-# Mod data is TOML 1.1 (`rustkeep fmt` writes inline tables too long for one line over several
-# lines); tomli reads TOML 1.1, Python's own tomllib only TOML 1.0 before Python 3.14.
+# Mod data is TOML 1.0 (what `rustkeep fmt` writes by default), so the standard library's reader
+# does; `tomli` is the same reader for Pythons older than 3.11.
 try:
-    import tomli as tomllib
-except ImportError:
     import tomllib
+except ImportError:
+    import tomli as tomllib
 
 
 def data_files(paths):

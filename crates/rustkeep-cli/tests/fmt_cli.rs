@@ -218,6 +218,40 @@ fn the_workspace_format_table_applies() {
     assert!(stdout(&o).contains("`line_width` must be an integer"), "{}", stdout(&o));
 }
 
+/// A file that already uses TOML 1.1-only syntax is formatted without more of it, and `fmt` says
+/// once for the file, at its first use, that it needs a TOML 1.1 reader; with
+/// `toml_version = "1.1"` that syntax was chosen, and nothing is said.
+#[test]
+fn a_file_using_toml_1_1_syntax_gets_one_note_and_no_more_of_it() {
+    let t = lamp_mod();
+    let items = "[[items]]\nid = \"lamp:oil_lamp\"\nname = \"Oil Lamp\"\nmodifiers = [ { attribute = \"damage\",\n  add = 1 } ]\n\n[[items]]\nid = \"lamp:wick\"\nname = \"Wick\\e\"\nmodifiers = [ { attribute = \"damage\", add = 5, condition = [ { check = \"health_below\", who = \"self\", value = 0.5 } ] } ]\n";
+    t.write("lamp/items.toml", items);
+    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    let notes: Vec<&str> = err.lines().filter(|l| l.starts_with("rustkeep: note: ")).collect();
+    let out = t.read("lamp/items.toml");
+    // The inline table across two lines is joined (TOML 1.0 again); the long one of the second
+    // item stays on one line; the escape `\e` is kept, and the note names it where it is now.
+    assert!(out.contains("modifiers = [ { attribute = \"damage\", add = 1 } ]\n"), "{out}");
+    assert!(out.contains("  { attribute = \"damage\", add = 5, condition = [ { check = \"health_below\", who = \"self\", value = 0.5 } ] },\n"), "{out}");
+    let line = out.lines().position(|l| l.contains("\\e")).expect("the escape is kept") + 1;
+    let column = out.lines().nth(line - 1).unwrap().find("\\e").unwrap() + 1;
+    assert_eq!(
+        notes,
+        [format!("rustkeep: note: lamp/items.toml:{line}:{column}: the escape `\\e` needs a TOML 1.1 reader; TOML 1.0 readers (Taplo, Even Better TOML, Python's tomllib) refuse this file")],
+        "{err}\n{out}"
+    );
+    // The other files say nothing.
+    assert!(!stderr(&o).contains("mod.toml") && !stderr(&o).contains("npcs.toml"), "{}", stderr(&o));
+    // Chosen in the workspace: no note.
+    t.write("rustkeep.toml", "[workspace]\nmods = [\"lamp\"]\n\n[format]\ntoml_version = \"1.1\"\n");
+    t.write("lamp/items.toml", items);
+    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("note:"), "{}", stderr(&o));
+}
+
 #[test]
 fn check_fix_keeps_a_formatted_file_formatted() {
     let t = TempDir::new("fix");
@@ -326,4 +360,64 @@ fn the_pre_commit_hook_formats_the_whole_workspace() {
     // Discovery decides which files are mod files; passing names would also format Cargo.toml.
     assert_eq!(hook["pass_filenames"], false);
     assert_eq!(hook["files"], "\\.toml$");
+}
+
+/// What `rustkeep fmt` writes by default reads in a TOML 1.0 reader (Python's `tomllib`) as the
+/// value it read before: the bundled core, the example mods and a generated workspace of 24 mods
+/// (whose layout is not the canonical one, so most of its files change).
+#[test]
+fn the_core_the_examples_and_a_generated_pack_format_to_toml_1_0() {
+    if !rustkeep_testutil::tools::python_module("tomllib", "Python 3.11 or later as `python3`") {
+        return;
+    }
+    let t = TempDir::new("fmt-toml-1-0");
+    assert_eq!(rustkeep(&t.0, &["core", "export", "core"]).status.code(), Some(0));
+    let examples = rustkeep_testutil::repo_path("examples");
+    for m in ["fire_and_thorns", "rat_catcher"] {
+        for e in std::fs::read_dir(examples.join(m)).unwrap().flatten().filter(|e| e.path().extension().is_some_and(|x| x == "toml")) {
+            t.write(&format!("examples/{m}/{}", e.file_name().to_string_lossy()), &std::fs::read_to_string(e.path()).unwrap());
+        }
+    }
+    for (path, text) in rustkeep_testutil::modpack::workspace(24) {
+        t.write(&format!("pack/{path}"), &text);
+    }
+    // Every file as it was, read by tomllib before formatting.
+    const READ_ALL: &str = r#"
+import json, pathlib, sys, tomllib
+root = pathlib.Path(sys.argv[1])
+out = {}
+for f in sorted(root.rglob("*.toml")):
+    try:
+        out[str(f.relative_to(root))] = json.loads(json.dumps(tomllib.loads(f.read_text(encoding="utf-8")), default=str))
+    except tomllib.TOMLDecodeError as e:
+        out[str(f.relative_to(root))] = "refused: " + str(e)
+print(json.dumps(out, sort_keys=True))
+"#;
+    let read_all = || -> serde_json::Value {
+        let o = Command::new("python3").args(["-c", READ_ALL]).arg(&t.0).output().expect("python3 runs");
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_slice(&o.stdout).expect("JSON")
+    };
+    let before = read_all();
+    let files = before.as_object().unwrap();
+    assert!(files.len() > 60, "{} files", files.len());
+    let before_core = t.read("core/affixes.toml");
+    // The exported core is no mod (it has no `mod.toml`): its files are named one by one.
+    let mut core: Vec<String> = std::fs::read_dir(t.0.join("core")).unwrap().flatten().map(|e| format!("core/{}", e.file_name().to_string_lossy())).collect();
+    core.sort();
+    let core: Vec<&str> = core.iter().map(String::as_str).collect();
+    for paths in [&core[..], &["examples/fire_and_thorns", "examples/rat_catcher", "pack"]] {
+        let o = rustkeep(&t.0, &[&["fmt"], paths].concat());
+        assert_eq!(o.status.code(), Some(0), "{paths:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("note:"), "{paths:?}: no file needs a TOML 1.1 reader:\n{}", stderr(&o));
+    }
+    let after = read_all();
+    for (path, value) in files {
+        assert!(!value.as_str().is_some_and(|s| s.starts_with("refused")), "{path} was not TOML 1.0 before: {value}");
+        assert_eq!(&after[path], value, "{path}: tomllib reads another value after `rustkeep fmt`");
+    }
+    // The core and the examples are kept formatted; the generated pack was not.
+    assert_eq!(t.read("core/affixes.toml"), before_core);
+    let o = rustkeep(&t.0, &[&["fmt", "--check", "examples/fire_and_thorns", "examples/rat_catcher"], &core[..]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
