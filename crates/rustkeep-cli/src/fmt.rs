@@ -111,19 +111,27 @@ fn report_syntax(shown: &str, text: &str, errors: &[SyntaxError], no_color: bool
     let file = SimpleFile::new(shown, text);
     let mut err = StandardStream::stderr(color(no_color));
     let config = term::Config::default();
-    for e in errors {
-        let mut s = e.span.start.saturating_sub(bom).min(text.len());
+    // A span of the text after the byte-order mark, on character boundaries.
+    let span = |span: &std::ops::Range<usize>| {
+        let mut s = span.start.saturating_sub(bom).min(text.len());
         while s > 0 && !text.is_char_boundary(s) {
             s -= 1;
         }
-        let mut end = e.span.end.saturating_sub(bom).clamp(s, text.len());
+        let mut end = span.end.saturating_sub(bom).clamp(s, text.len());
         while end > s && !text.is_char_boundary(end) {
             end -= 1;
+        }
+        s..end
+    };
+    for e in errors {
+        let mut labels = vec![Label::primary((), span(&e.span))];
+        if let Some((r, message)) = &e.related {
+            labels.push(Label::secondary((), span(r)).with_message(message.clone()));
         }
         let d = CsDiagnostic::error()
             .with_code("toml-syntax")
             .with_message(format!("{}; the file was not formatted", e.message))
-            .with_labels(vec![Label::primary((), s..end)])
+            .with_labels(labels)
             .with_notes(vec!["see `rustkeep explain toml-syntax`".into()]);
         if term::emit_to_write_style(&mut err, &config, &file, &d).is_err() {
             say!("{shown}: error[toml-syntax]: {}", e.message);
@@ -148,7 +156,7 @@ fn decode(bytes: &[u8]) -> Result<&str, usize> {
 }
 
 fn invalid_utf8(text: String, at: usize) -> Outcome {
-    Outcome::Invalid { text, errors: vec![SyntaxError { span: at..at + 1, message: "invalid UTF-8: TOML files must be UTF-8 encoded".into() }] }
+    Outcome::Invalid { text, errors: vec![SyntaxError { span: at..at + 1, message: "invalid UTF-8: TOML files must be UTF-8 encoded".into(), related: None }] }
 }
 
 /// Formats one file's bytes.

@@ -133,6 +133,15 @@ fn a_file_with_a_syntax_error_is_reported_untouched_and_the_others_are_formatted
     let o = rustkeep(&t.0, &["fmt", "--check", "lamp"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("lamp/broken.toml:3:15"), "{}", stderr(&o));
+    // An unclosed bracket is one error at its opening, with where reading gave up, as in `check`.
+    let unclosed = "[[items]]\nid = \"lamp:wick\"\nname = \"Wick\"\ntags = [\"lamp:light\"\n\n[[items]]\nid = \"lamp:oil\"\nname = \"Oil\"\n";
+    t.write("lamp/broken.toml", unclosed);
+    let o = rustkeep(&t.0, &["fmt", "--check", "lamp/broken.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert_eq!(e.matches("error[toml-syntax]").count(), 1, "{e}");
+    assert!(e.contains("this array opened on line 4 is never closed; the file was not formatted") && e.contains("lamp/broken.toml:4:8"), "{e}");
+    assert!(e.contains("6 │ [[items]]") && e.contains("reading gave up here"), "{e}");
     // Bytes that are not UTF-8 are a syntax error too.
     t.write("lamp/broken.toml", "");
     std::fs::write(t.path("lamp/broken.toml"), b"a = \"\xff\"\n").unwrap();

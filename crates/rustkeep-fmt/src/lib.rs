@@ -185,7 +185,17 @@ fn run(text: &str, options: &FormatOptions, mode: Mode) -> Result<Formatted, For
         None => ("", text),
     };
     let shift = |errors: Vec<SyntaxError>| {
-        FormatError::Syntax(errors.into_iter().map(|e| SyntaxError { span: e.span.start + bom.len()..e.span.end + bom.len(), message: e.message }).collect())
+        let b = bom.len();
+        FormatError::Syntax(
+            errors
+                .into_iter()
+                .map(|e| SyntaxError {
+                    span: e.span.start + b..e.span.end + b,
+                    message: e.message,
+                    related: e.related.map(|(r, m)| (r.start + b..r.end + b, m)),
+                })
+                .collect(),
+        )
     };
     let parsed = cst::parse(body);
     let tree = match mode {
@@ -198,7 +208,7 @@ fn run(text: &str, options: &FormatOptions, mode: Mode) -> Result<Formatted, For
             None
         }
     };
-    let mut doc = parsed.map_err(|f| shift(vec![SyntaxError { span: f.span, message: f.message }]))?;
+    let mut doc = parsed.map_err(|f| shift(vec![SyntaxError { span: f.span, message: f.message, related: None }]))?;
     let mut input_units = Vec::new();
     let mut at = 0;
     for (i, s) in doc.sections.iter().enumerate() {

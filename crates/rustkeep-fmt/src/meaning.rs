@@ -13,6 +13,8 @@ use toml::Spanned;
 pub struct SyntaxError {
     pub span: Range<usize>,
     pub message: String,
+    /// Where reading gave up on an unclosed bracket or string, and what is said there.
+    pub related: Option<(Range<usize>, String)>,
 }
 
 /// Reads `text` (without a byte-order mark) as `rustkeep check` does; the errors are exactly its
@@ -20,15 +22,15 @@ pub struct SyntaxError {
 pub fn read(text: &str) -> Result<Spanned<DeTable<'_>>, Vec<SyntaxError>> {
     let (root, errors) = parse_toml(text);
     let mut out: Vec<SyntaxError> =
-        errors.into_iter().map(|e| SyntaxError { span: e.span().unwrap_or(0..0), message: e.message().trim().to_string() }).collect();
-    out.extend(scalar_errors(text, &root).into_iter().map(|(span, message)| SyntaxError { span, message }));
+        errors.into_iter().map(|e| SyntaxError { span: e.span().unwrap_or(0..0), message: e.message().trim().to_string(), related: None }).collect();
+    out.extend(scalar_errors(text, &root).into_iter().map(|(span, message)| SyntaxError { span, message, related: None }));
     if out.is_empty() {
         Ok(root)
     } else {
         // One error per mistake, at its cause, as `rustkeep check` reports it (its recovery only
         // runs here, on a text already refused).
         let recovered: Vec<SyntaxError> =
-            rustkeep_data::tree::read(text).errors.into_iter().map(|e| SyntaxError { span: e.span, message: e.message }).collect();
+            rustkeep_data::tree::read(text).errors.into_iter().map(|e| SyntaxError { span: e.span, message: e.message, related: e.related }).collect();
         Err(if recovered.is_empty() { out } else { recovered })
     }
 }
