@@ -384,7 +384,7 @@ fn the_core_the_examples_and_a_generated_pack_format_to_toml_1_0() {
     let examples = rustkeep_testutil::repo_path("examples");
     for m in ["fire_and_thorns", "rat_catcher"] {
         for e in std::fs::read_dir(examples.join(m)).unwrap().flatten().filter(|e| e.path().extension().is_some_and(|x| x == "toml")) {
-            t.write(&format!("examples/{m}/{}", e.file_name().to_string_lossy()), &std::fs::read_to_string(e.path()).unwrap());
+            t.write(&format!("examples/{m}/{}", e.file_name().to_string_lossy()), std::fs::read_to_string(e.path()).unwrap());
         }
     }
     for (path, text) in rustkeep_testutil::modpack::workspace(24) {
