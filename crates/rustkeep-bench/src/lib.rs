@@ -32,8 +32,9 @@ impl Size {
     }
 }
 
-/// Entries every mod has besides its units: statuses, a floor, prefabs, an option, an override.
-const PER_MOD_EXTRA: usize = 8;
+/// Entries every mod has besides its units: statuses, a floor, three prefabs (a hall, a crypt and
+/// the market where the mod's NPCs stand), an option, an override.
+const PER_MOD_EXTRA: usize = 9;
 const UNITS_PER_FILE: usize = 10;
 const STATUSES: usize = 3;
 
@@ -84,11 +85,23 @@ fn world(k: usize, units: usize) -> String {
     }
     let _ = write!(
         s,
-        "[[prefabs]]\nid = \"{m}:hall\"\ngrid = \"\"\"\n#######\n#l.e.l#\n#..@..#\n###+###\n\"\"\"\nloot = \"{m}:table_0\"\n\n[[prefabs]]\nid = \"{m}:crypt\"\ngrid = \"\"\"\n#####\n#e.e#\n#.n.#\n#.@.#\n##+##\n\"\"\"\ntriggers = [ {{ on = \"room_entered\", actions = [ {{ action = \"spawn\", creature = \"{m}:creature_0\", count = 2 }} ] }} ]\n\n"
+        "[[prefabs]]\nid = \"{m}:hall\"\ngrid = \"\"\"\n#######\n#l.e.l#\n#..@..#\n###+###\n\"\"\"\nloot = \"{m}:table_0\"\n\n[[prefabs]]\nid = \"{m}:crypt\"\ngrid = \"\"\"\n#####\n#e.e#\n#.n.#\n#.@.#\n##+##\n\"\"\"\nnpcs = [\"{m}:npc_0\"]\ntriggers = [ {{ on = \"room_entered\", actions = [ {{ action = \"spawn\", creature = \"{m}:creature_0\", count = 2 }} ] }} ]\n\n"
+    );
+    // The market, where every NPC of the mod stands: one `n` each, named in order by `npcs`.
+    let stalls = units.max(1);
+    let npcs: Vec<String> = (0..units).map(|i| format!("\"{m}:npc_{i}\"")).collect();
+    let _ = write!(
+        s,
+        "[[prefabs]]\nid = \"{m}:market\"\ngrid = \"\"\"\n{wall}\n#{stands}#\n#{floor}@#\n{door}\n\"\"\"\nnpcs = [{}]\n\n",
+        npcs.join(", "),
+        wall = "#".repeat(stalls + 3),
+        stands = format!("{}.", "n".repeat(units)),
+        floor = ".".repeat(stalls),
+        door = format!("#{}+#", "#".repeat(stalls)),
     );
     let _ = write!(
         s,
-        "[[floors]]\nid = \"{m}:floor\"\nname = \"Floor of mod {k}\"\ndepth = {}\nloot = \"{m}:table_{}\"\nprefabs = [\"{m}:hall\", \"{m}:crypt\"]\ncreatures = [\"{m}:creature_0\", \"{m}:creature_1\"]\ntriggers = [ {{ on = \"floor_entered\", actions = [ {{ action = \"heal\", amount = 5, target = \"self\" }} ] }} ]\n\n",
+        "[[floors]]\nid = \"{m}:floor\"\nname = \"Floor of mod {k}\"\ndepth = {}\nloot = \"{m}:table_{}\"\nprefabs = [\"{m}:hall\", \"{m}:crypt\", \"{m}:market\"]\ncreatures = [\"{m}:creature_0\", \"{m}:creature_1\"]\ntriggers = [ {{ on = \"floor_entered\", actions = [ {{ action = \"heal\", amount = 5, target = \"self\" }} ] }} ]\n\n",
         k % 50 + 1,
         units.saturating_sub(1)
     );

@@ -174,7 +174,38 @@ pub enum Slip {
 
 /// `s` as [`slip`] compares it: in lower case, without separators.
 fn letters(s: &str) -> String {
-    s.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).flat_map(char::to_lowercase).collect()
+    let mut out = String::new();
+    letters_into(s, &mut out);
+    out
+}
+
+/// [`letters`] into `out`, which is cleared first.
+fn letters_into(s: &str, out: &mut String) {
+    out.clear();
+    if s.is_ascii() {
+        out.extend(s.bytes().filter(|b| !matches!(b, b'-' | b'_' | b' ')).map(|b| char::from(b.to_ascii_lowercase())));
+    } else {
+        out.extend(s.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).flat_map(char::to_lowercase));
+    }
+}
+
+/// Whether `a` and `b` are at most one edit apart by [`distance`] (a letter changed, added or
+/// dropped, or two neighbours swapped), in one pass: what is left after their common start and
+/// end must be one of those edits.
+fn within_one(a: &[u8], b: &[u8]) -> bool {
+    if a.len().abs_diff(b.len()) > 1 {
+        return false;
+    }
+    let start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (a, b) = (&a[start..], &b[start..]);
+    let end = a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x == y).count();
+    let (a, b) = (&a[..a.len() - end], &b[..b.len() - end]);
+    match (a.len(), b.len()) {
+        (0, _) | (_, 0) => true,
+        (1, 1) => true,
+        (2, 2) => a[0] == b[1] && a[1] == b[0],
+        _ => false,
+    }
 }
 
 /// The [`Slip`] that turns `word` into `suggestion`, if any. Every other difference (a letter
@@ -218,7 +249,19 @@ pub fn judge<'a>(word: &str, suggestion: &str, candidates: impl IntoIterator<Ite
         Slip::Spelling => 0,
         Slip::Swap => 1,
     };
-    let rival = candidates.into_iter().any(|c| c != suggestion && c != word && distance(&w, &letters(c), within).is_some());
+    // Whole registries are scanned here (an ID's rivals are every ID): one buffer for the
+    // candidates' letters, and a linear test instead of the distance's table.
+    let mut buf = String::new();
+    let rival = candidates.into_iter().any(|c| {
+        if c == suggestion || c == word {
+            return false;
+        }
+        letters_into(c, &mut buf);
+        match within {
+            0 => buf == w,
+            _ => within_one(w.as_bytes(), buf.as_bytes()),
+        }
+    });
     if rival {
         Applicability::Unsafe
     } else {
@@ -335,6 +378,27 @@ pub fn list(names: impl IntoIterator<Item = impl AsRef<str>>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one-pass test agrees with the distance on every pair of words of up to four letters
+    /// of three.
+    #[test]
+    fn within_one_is_the_distance_at_most_one() {
+        let mut words = vec![String::new()];
+        for len in 1..=4 {
+            let mut next = Vec::new();
+            for w in words.iter().filter(|w| w.len() == len - 1) {
+                for c in ['a', 'b', 'c'] {
+                    next.push(format!("{w}{c}"));
+                }
+            }
+            words.extend(next);
+        }
+        for a in &words {
+            for b in &words {
+                assert_eq!(within_one(a.as_bytes(), b.as_bytes()), distance(a, b, 1).is_some(), "{a:?} {b:?}");
+            }
+        }
+    }
 
     #[test]
     fn typos_are_found() {
