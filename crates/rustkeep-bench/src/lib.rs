@@ -92,12 +92,12 @@ fn world(k: usize, units: usize) -> String {
     let npcs: Vec<String> = (0..units).map(|i| format!("\"{m}:npc_{i}\"")).collect();
     let _ = write!(
         s,
-        "[[prefabs]]\nid = \"{m}:market\"\ngrid = \"\"\"\n{wall}\n#{stands}#\n#{floor}@#\n{door}\n\"\"\"\nnpcs = [{}]\n\n",
+        "[[prefabs]]\nid = \"{m}:market\"\ngrid = \"\"\"\n{wall}\n#{stands}.#\n#{floor}@#\n#{walls}+#\n\"\"\"\nnpcs = [{}]\n\n",
         npcs.join(", "),
         wall = "#".repeat(stalls + 3),
-        stands = format!("{}.", "n".repeat(units)),
+        stands = "n".repeat(units),
         floor = ".".repeat(stalls),
-        door = format!("#{}+#", "#".repeat(stalls)),
+        walls = "#".repeat(stalls),
     );
     let _ = write!(
         s,

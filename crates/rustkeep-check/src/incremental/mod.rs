@@ -335,8 +335,17 @@ impl Incremental {
             }
             let touched = |registries: &[Registry]| [&old, &new].into_iter().flatten().any(|ff| has_any(ff, registries));
             w.world |= touched(&[Registry::Floors, Registry::Prefabs]);
-            w.npcs |= touched(&[Registry::Npcs, Registry::Prefabs]);
-            w.affixes |= touched(&[Registry::Items, Registry::Affixes, Registry::LootTables]);
+            // The absence rules read a little of every file: they run again when that little
+            // changed (a keystroke elsewhere in the file leaves it as it was, and their
+            // diagnostics in the file, which sit where the view says, are kept).
+            let (npcs_same, affixes_same) = match (&old, &new) {
+                (Some(o), Some(n)) => {
+                    (crate::rules::npcs::view(o) == crate::rules::npcs::view(n), crate::rules::active::view(o) == crate::rules::active::view(n))
+                }
+                _ => (false, false),
+            };
+            w.npcs |= !npcs_same && touched(&[Registry::Npcs, Registry::Prefabs]);
+            w.affixes |= !affixes_same && touched(&[Registry::Items, Registry::Affixes, Registry::LootTables]);
             // The absence rules wait for data that reads whole (`rules::npcs`, `rules::active`): a
             // file that gains or loses unreadable text can turn them on or off anywhere.
             let unreadable = [&old, &new].into_iter().flatten().any(|ff| !ff.unreadable.is_empty());
@@ -349,7 +358,8 @@ impl Incremental {
             if let Some(new) = &new {
                 self.ix.file(fid, new, true, &mut w);
             }
-            self.slots.clear_file(fid);
+            let keep: Vec<Slot> = [(npcs_same, Slot::Npcs), (affixes_same, Slot::Affixes)].into_iter().filter(|(same, _)| *same).map(|(_, s)| s).collect();
+            self.slots.clear_file_keeping(fid, &keep);
             if !w.changed[f] {
                 w.changed[f] = true;
                 w.files.push(fid);

@@ -121,10 +121,12 @@ impl Slots {
         }
     }
 
-    /// Empties every slot of a file (its facts changed; every producer runs again for it).
-    pub fn clear_file(&mut self, file: FileId) {
+    /// Empties every slot of a file but those of `keep` (its facts changed; every other producer
+    /// runs again for it): `keep` holds the cross-file rules whose view of the file did not
+    /// change, and so neither did where their diagnostics sit.
+    pub fn clear_file_keeping(&mut self, file: FileId, keep: &[Slot]) {
         if let Some(f) = self.files.get_mut(file.0 as usize) {
-            f.slots.clear();
+            f.slots.retain(|(slot, _), _| keep.contains(slot));
             f.dirty = true;
         }
     }

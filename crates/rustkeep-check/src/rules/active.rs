@@ -8,9 +8,11 @@
 use rustkeep_data::db::Database;
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
 use rustkeep_data::hash::FxHashSet;
+use rustkeep_data::lower::FileFacts;
 use rustkeep_data::model::{Entry, LootKind};
 use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
+use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{field, Registry};
 
 /// The `triggers` field of an entry, when it holds at least one trigger.
@@ -54,7 +56,10 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     for def in tables.values() {
         for le in db.entry(def.current).loot_entries() {
             if let (LootKind::Item(item), Some(t)) = (&le.kind, &le.affixes) {
-                if slotted(&item.value) && seen.insert(t.value.as_str()) {
+                // An affix table already reached needs no second look at the item (the lookup
+                // is most of this rule's time on a large pack).
+                if !seen.contains(t.value.as_str()) && slotted(&item.value) {
+                    seen.insert(t.value.as_str());
                     stack.push(t.value.as_str());
                 }
             }
@@ -83,4 +88,41 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
         );
         out.push(Diagnostic::new(Code::TriggerNeverActive, Loc { file: def.current.file, span: t.key_span.clone() }, msg));
     }
+}
+
+/// One entry as the cross-file half reads it: registry, `id`, `overrides`, the span of an affix's
+/// triggers (or `0..0` for an item's slot), and a loot table's entries (kind, ID, `affixes`).
+pub type View<'a> = (Registry, Option<&'a str>, Option<&'a str>, Option<Span>, Vec<(u8, &'a str, Option<&'a str>)>);
+
+/// What the cross-file half reads of one file: its affixes (with the span of their triggers, if
+/// any), whether its items have a slot, and what its loot tables' entries name. The language
+/// server runs the rule again only when this differs between two versions of a file.
+pub fn view(ff: &FileFacts) -> Vec<View<'_>> {
+    ff.entries
+        .iter()
+        .filter(|e| matches!(e.registry, Registry::Items | Registry::Affixes | Registry::LootTables))
+        .map(|e| {
+            let (mark, parts) = match e.registry {
+                Registry::Affixes => (triggers_field(e).map(|t| t.key_span.clone()), Vec::new()),
+                Registry::Items => (e.field(field::SLOT).map(|_| 0..0), Vec::new()),
+                _ => {
+                    let parts = e
+                        .loot_entries()
+                        .iter()
+                        .map(|le| {
+                            let affixes = le.affixes.as_ref().map(|a| a.value.as_str());
+                            match &le.kind {
+                                LootKind::Item(i) => (0, i.value.as_str(), affixes),
+                                LootKind::Table(t) => (1, t.value.as_str(), affixes),
+                                LootKind::Affix(a) => (2, a.value.as_str(), affixes),
+                                LootKind::Nothing => (3, "", affixes),
+                            }
+                        })
+                        .collect();
+                    (None, parts)
+                }
+            };
+            (e.registry, e.id.as_ref().map(|i| i.value.as_str()), e.overrides.as_ref().map(|o| o.value.as_str()), mark, parts)
+        })
+        .collect()
 }

@@ -4,7 +4,9 @@
 use rustkeep_data::db::Database;
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
 use rustkeep_data::hash::FxHashSet;
+use rustkeep_data::lower::FileFacts;
 use rustkeep_data::project::Project;
+use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{field, Registry};
 
 /// Every NPC in force that no prefab in force names in `npcs`.
@@ -44,4 +46,23 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
         );
         out.push(Diagnostic::new(Code::NpcNeverPlaced, Loc { file: def.current.file, span }, msg));
     }
+}
+
+/// One entry as this rule reads it: registry, `id`, `overrides`, an NPC's key span, a prefab's
+/// `npcs`.
+pub type View<'a> = (Registry, Option<&'a str>, Option<&'a str>, Span, Vec<&'a str>);
+
+/// What this rule reads of one file: its NPCs (their IDs, what they override, where the warning
+/// would sit) and its prefabs (IDs and the `npcs` they name). The language server runs the rule
+/// again only when this differs between two versions of a file.
+pub fn view(ff: &FileFacts) -> Vec<View<'_>> {
+    ff.entries
+        .iter()
+        .filter(|e| matches!(e.registry, Registry::Npcs | Registry::Prefabs))
+        .map(|e| {
+            let npcs = if e.registry == Registry::Prefabs { e.ref_list(field::NPCS).iter().map(|r| r.value.as_str()).collect() } else { Vec::new() };
+            let span = if e.registry == Registry::Npcs { e.key().map_or(e.span.clone(), |k| k.span.clone()) } else { 0..0 };
+            (e.registry, e.id.as_ref().map(|i| i.value.as_str()), e.overrides.as_ref().map(|o| o.value.as_str()), span, npcs)
+        })
+        .collect()
 }
