@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use rustkeep_data::text::Encoding;
-use rustkeep_lsp::handlers::{completion, formatting, hover};
+use rustkeep_lsp::handlers::{completion, formatting, hover, range_formatting};
 use rustkeep_lsp::lsp::*;
 use rustkeep_lsp::state::State;
 
@@ -73,14 +73,21 @@ fn formatting_in_the_editor_follows_toml_version() {
     for (config, multi_line) in [("", false), ("\n[format]\ntoml_version = \"1.0\"\n", false), ("\n[format]\ntoml_version = \"1.1\"\n", true)] {
         let (root, state) = workspace(&format!("[workspace]\nmods = [\"testmod\"]\n{config}"), long);
         let uri = rustkeep_lsp::uri::from_path(&root.join("testmod/items.toml"));
-        let edits = formatting::formatting(&state, &uri).expect("a project file");
-        let mut text = long.to_string();
-        for e in edits.iter().rev() {
-            let fid = state.file_of(&uri).unwrap();
-            let (s, t) = (state.offset(fid, e.range.start), state.offset(fid, e.range.end));
-            text.replace_range(s..t, &e.new_text);
-        }
+        let fid = state.file_of(&uri).unwrap();
+        let apply = |edits: Vec<TextEdit>| {
+            let mut text = long.to_string();
+            for e in edits.iter().rev() {
+                let (s, t) = (state.offset(fid, e.range.start), state.offset(fid, e.range.end));
+                text.replace_range(s..t, &e.new_text);
+            }
+            text
+        };
+        let text = apply(formatting::formatting(&state, &uri).expect("a project file"));
         let broken = text.lines().any(|l| l.trim_end().ends_with('{'));
         assert_eq!(broken, multi_line, "{config}:\n{text}");
+        // A range over the `modifiers` line formats it the same way.
+        let line = long.lines().position(|l| l.starts_with("modifiers")).unwrap() as u32;
+        let range = Range { start: Position { line, character: 0 }, end: Position { line, character: 5 } };
+        assert_eq!(apply(range_formatting::range_formatting(&state, &uri, range).expect("a project file")), text, "{config}");
     }
 }
