@@ -181,3 +181,45 @@ fn a_reference_to_an_id_under_a_misspelt_registry_names_the_header() {
         }
     }
 }
+
+/// `trigger-never-active` of an affix is found backward in the incremental analysis (from the
+/// affix to the tables that name it, the tables that nest those, and the item entries that name
+/// any of them in `affixes =`), forward in a fresh check: each link of the chain cut and restored
+/// in turn gives both the same diagnostics, and the affix is reported exactly while a link is cut.
+#[test]
+fn an_affix_reached_through_a_nested_affix_table_is_followed_link_by_link() {
+    let items = "[[items]]\nid = \"m:blade\"\nname = \"Blade\"\nslot = \"weapon\"\n\n[[affixes]]\nid = \"m:burning\"\nname = \"burning\"\n\
+                 triggers = [ { on = \"attack_hit\", actions = [ { action = \"heal\", amount = 1, target = \"self\" } ] } ]\n";
+    let loot = "[[loot_tables]]\nid = \"m:inner\"\nentries = [ { affix = \"m:burning\", weight = 1 } ]\n\n\
+                [[loot_tables]]\nid = \"m:outer\"\nentries = [ { table = \"m:inner\", weight = 1 } ]\n\n\
+                [[loot_tables]]\nid = \"m:drops\"\nentries = [ { item = \"m:blade\", weight = 1, affixes = \"m:outer\" } ]\n\n\
+                [[creatures]]\nid = \"m:x\"\nname = \"X\"\nloot = \"m:drops\"\n";
+    let mut project = project_of(&[("m/items.toml".into(), items.into()), ("m/loot.toml".into(), loot.into())]);
+    let file = |project: &Project, name: &str| project.files.iter().find(|f| f.path.ends_with(name) && !f.bundled).map(|f| f.id).expect(name);
+    let (items_id, loot_id) = (file(&project, "items.toml"), file(&project, "loot.toml"));
+    let mut inc = Incremental::new(&project, lower_all(&project, 1));
+    let never_active = |diags: &[Diagnostic]| diags.iter().any(|d| d.code.name() == "trigger-never-active");
+    assert!(!never_active(&analyze(&project).diagnostics));
+    assert!(!never_active(&inc.all_diagnostics(&project)));
+    // Each cut: (file, text), whether the affix then never runs.
+    let cuts: Vec<(FileId, String, bool)> = vec![
+        (items_id, items.replace("slot = \"weapon\"\n", ""), true),
+        (items_id, items.to_string(), false),
+        (loot_id, loot.replace("{ table = \"m:inner\", weight = 1 }", "{ nothing = true, weight = 1 }"), true),
+        (loot_id, loot.to_string(), false),
+        (loot_id, loot.replace("id = \"m:outer\"", "id = \"m:other\""), true),
+        (loot_id, loot.to_string(), false),
+        (loot_id, loot.replace(", affixes = \"m:outer\"", ""), true),
+        (loot_id, loot.replace("affixes = \"m:outer\"", "affixes = \"m:inner\""), false),
+        (loot_id, loot.replace("{ affix = \"m:burning\", weight = 1 }", "{ nothing = true, weight = 1 }"), true),
+        (loot_id, loot.to_string(), false),
+        (items_id, items.replace("triggers = [", "# triggers = ["), false),
+    ];
+    for (fid, text, cut) in cuts {
+        set_text(&mut project, fid, &text);
+        inc.update(&project, vec![(fid, lower_source(project.file(fid)))]);
+        let fresh = analyze(&project);
+        assert_same(&project, &inc, &fresh, &text);
+        assert_eq!(never_active(&fresh.diagnostics), cut, "{text}\n{:#?}", show(&project, &fresh.diagnostics));
+    }
+}

@@ -112,7 +112,7 @@ impl<T: Copy> Few<T> {
 }
 
 /// Adds or takes one from the count of `key` in a list of counted keys.
-fn bump<K: Copy + PartialEq>(list: &mut Few<(K, u32)>, key: K, add: bool) {
+pub(super) fn bump<K: Copy + PartialEq>(list: &mut Few<(K, u32)>, key: K, add: bool) {
     match list.as_slice().iter().position(|(k, _)| *k == key) {
         Some(i) if add => list.as_mut_slice()[i].1 += 1,
         Some(i) => {

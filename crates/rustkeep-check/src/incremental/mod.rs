@@ -16,8 +16,10 @@
 //!   replaced;
 //! - **floors** (`floor-without-exit`): all of them, when a changed file has a floor or a prefab;
 //! - **NPCs** (`npc-never-placed`): all of them, when a changed file has an NPC or a prefab;
-//! - **affixes** (`trigger-never-active`): all of them, when a changed file has an item, an affix
-//!   or a loot table.
+//! - **affixes** (`trigger-never-active`): when what the rule reads of a changed file with an
+//!   item, an affix or a loot table changed, every affix with triggers again, searched backward
+//!   from the affix over indexes kept between updates (`rules::AffixReach`), so the cost is what
+//!   those few affixes' tables reach, not the workspace's tables.
 //!
 //! Every diagnostic sits in a slot of its file ([`slots`]); a file whose slots changed is finished
 //! again (lint levels, allow comments, order) with the code of the batch check, so its list equals
@@ -169,6 +171,8 @@ pub struct Incremental {
     npc_files: Vec<FileId>,
     /// Files with a `trigger-never-active` diagnostic of an affix.
     affix_files: Vec<FileId>,
+    /// What `trigger-never-active` reads of the tables and affixes in force, indexed backward.
+    affix_reach: rules::AffixReach,
     /// Scenario files with a diagnostic of their checks against the mods.
     scenario_files: Vec<FileId>,
     levels: HashMap<Code, Level>,
@@ -228,6 +232,7 @@ impl Incremental {
             world_files: Vec::new(),
             npc_files: Vec::new(),
             affix_files: Vec::new(),
+            affix_reach: rules::AffixReach::default(),
             scenario_files: Vec::new(),
             levels: crate::lint_levels(project),
             ids: (0..Registry::ALL.len()).map(|_| std::sync::OnceLock::new()).collect(),
@@ -389,7 +394,7 @@ impl Incremental {
             self.npcs(project);
         }
         if w.affixes {
-            self.affixes(project);
+            self.affixes();
         }
         // Scenarios are few and read IDs of every registry: all of them again, after any change.
         if !project.scenarios.is_empty() {
@@ -453,6 +458,14 @@ impl Incremental {
                     }
                 }
                 (None, None) => {}
+            }
+            if reg == Registry::Affixes {
+                let triggered = defs.get(&*name).is_some_and(|d| crate::rules::active::has_triggers(entry(&self.db.facts, d.current)));
+                if triggered {
+                    self.affix_reach.triggered.insert(s);
+                } else {
+                    self.affix_reach.triggered.remove(&s);
+                }
             }
             if matches!(reg, Registry::Quests | Registry::LootTables) {
                 w.unused.insert((reg, s));

@@ -8,17 +8,17 @@ use std::collections::BTreeSet;
 
 use rustkeep_data::db::TableKind;
 use rustkeep_data::diag::Diagnostic;
-use rustkeep_data::hash::FxHashSet;
+use rustkeep_data::hash::{FxHashMap, FxHashSet};
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::project::Project;
 use rustkeep_data::resolve::{entry, resolve_balance};
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::Registry;
 
-use super::index::Sym;
+use super::index::{bump, Few, Index, Sym};
 use super::slots::Slot;
 use super::suggest;
-use super::tables::{KindChange, Shape, TableInfo};
+use super::tables::{KindChange, Shape, TableInfo, Tables};
 use super::{Incremental, Work};
 use crate::rules::{active, loot, npcs, overrides, references, scenario, usage, world};
 
@@ -38,6 +38,10 @@ impl Incremental {
             let shape = current.map(|r| Shape::of(&mut self.ix, entry(&self.db.facts, r)));
             match (self.tables.info.get_mut(&s), shape) {
                 (Some(info), Some(shape)) => {
+                    if info.shape.seeds != shape.seeds || info.shape.affixes != shape.affixes {
+                        self.affix_reach.table(s, &info.shape, false);
+                        self.affix_reach.table(s, &shape, true);
+                    }
                     if info.shape.direct != shape.direct || info.shape.nested != shape.nested {
                         kind_roots.insert(s);
                     }
@@ -50,6 +54,7 @@ impl Incremental {
                     info.shape = shape;
                 }
                 (None, Some(shape)) => {
+                    self.affix_reach.table(s, &shape, true);
                     self.loot_changes.tables.insert(self.ix.names.shared(s).clone());
                     self.tables.info.insert(s, TableInfo { shape, dist: u32::MAX, kind: None });
                     kind_roots.insert(s);
@@ -59,6 +64,7 @@ impl Incremental {
                 (Some(_), None) => {
                     self.loot_changes.tables.insert(self.ix.names.shared(s).clone());
                     if let Some(old) = self.tables.info.remove(&s) {
+                        self.affix_reach.table(s, &old.shape, false);
                         if old.kind.is_some() {
                             changes.push((s, old.kind, None));
                         }
@@ -395,11 +401,27 @@ impl Incremental {
         self.slots.set_all(Slot::Npcs, &mut self.npc_files, diags);
     }
 
-    /// `trigger-never-active` of affixes: all of them again when a file with an item, an affix or
-    /// a loot table changed (the item half is per file and part of the file's own facts).
-    pub(super) fn affixes(&mut self, project: &Project) {
+    /// `trigger-never-active` of affixes: all of them again when what the rule reads of a file
+    /// with an item, an affix or a loot table changed (the item half is per file and part of the
+    /// file's own facts). The batch check walks forward from every item entry with `affixes =`;
+    /// here the search goes backward from each affix with triggers (few) over indexes kept between
+    /// updates ([`AffixReach`]), so a rerun costs what those affixes' tables reach, not what the
+    /// workspace holds.
+    pub(super) fn affixes(&mut self) {
         let mut diags = Vec::new();
-        active::run(project, &self.db, &mut diags);
+        if active::reads_whole(&self.db) {
+            let mut unreached: Vec<&str> = self
+                .affix_reach
+                .triggered
+                .iter()
+                .filter(|&&a| !self.affix_reach.reached(a, &self.tables, &self.ix, &|item| active::slotted(&self.db, item)))
+                .map(|&a| self.ix.names.name(a))
+                .collect();
+            unreached.sort_unstable();
+            for id in unreached {
+                active::never_active(&self.db, id, &mut diags);
+            }
+        }
         self.slots.set_all(Slot::Affixes, &mut self.affix_files, diags);
     }
 
@@ -423,4 +445,60 @@ impl Incremental {
 /// safe, and whether it is depends on the other candidates.
 fn is_slip(ix: &super::index::Index, word: &str, suggestion: Option<super::index::Sym>) -> bool {
     suggestion.is_some_and(|s| rustkeep_data::suggest::slip(word, ix.names.name(s)).is_some())
+}
+
+/// What `trigger-never-active` reads of the loot tables in force, indexed backward: the affixes
+/// with triggers, the tables naming each affix in `affix =`, and the items each affix table is
+/// named with in `affixes =`.
+#[derive(Debug, Default)]
+pub(super) struct AffixReach {
+    /// The affixes in force with triggers.
+    pub triggered: FxHashSet<Sym>,
+    /// Affix → the tables in force whose `affix =` entries name it, with how many entries.
+    affix_in: FxHashMap<Sym, Few<(Sym, u32)>>,
+    /// Affix table → the items that item entries of the tables in force name it with in
+    /// `affixes =`, with how many entries.
+    seeds: FxHashMap<Sym, Few<(Sym, u32)>>,
+}
+
+impl AffixReach {
+    /// Adds (`add`) or takes out what the table in force `s` of shape `shape` contributes.
+    pub fn table(&mut self, s: Sym, shape: &Shape, add: bool) {
+        for &(table, item) in shape.seeds.iter() {
+            counted(&mut self.seeds, table, item, add);
+        }
+        for &a in shape.affixes.iter() {
+            counted(&mut self.affix_in, a, s, add);
+        }
+    }
+
+    /// Whether some item entry with a slotted item names (in `affixes =`) a table that reaches
+    /// `affix` through `table =` nesting: the batch rule's forward search, run backward from the
+    /// affix over the tables in force.
+    pub fn reached(&self, affix: Sym, tables: &Tables, ix: &Index, slotted: &dyn Fn(&str) -> bool) -> bool {
+        let mut seen: FxHashSet<Sym> = FxHashSet::default();
+        let mut stack: Vec<Sym> = self.affix_in.get(&affix).map(Few::as_slice).unwrap_or(&[]).iter().map(|(t, _)| *t).collect();
+        seen.extend(stack.iter().copied());
+        while let Some(t) = stack.pop() {
+            if self.seeds.get(&t).is_some_and(|items| items.as_slice().iter().any(|&(item, _)| slotted(ix.names.name(item)))) {
+                return true;
+            }
+            for p in ix.mentioned_by(t) {
+                if !seen.contains(&p) && tables.info.get(&p).is_some_and(|i| i.shape.nested.contains(&t)) {
+                    seen.insert(p);
+                    stack.push(p);
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Adds (`add`) or takes one from the count of `item` under `key`.
+fn counted(counts: &mut FxHashMap<Sym, Few<(Sym, u32)>>, key: Sym, item: Sym, add: bool) {
+    let list = counts.entry(key).or_default();
+    bump(list, item, add);
+    if list.is_empty() {
+        counts.remove(&key);
+    }
 }

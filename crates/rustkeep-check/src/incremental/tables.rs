@@ -34,6 +34,11 @@ pub(super) struct Shape {
     /// entries without their places in the text (so that typing elsewhere in the file does not
     /// count as a change).
     pub content: u64,
+    /// Its item entries with `affixes =`, as (affix table, item), in entry order: where
+    /// `trigger-never-active` starts its search (see [`crate::rules::active::seed_pairs`]).
+    pub seeds: Box<[(Sym, Sym)]>,
+    /// The affixes its `affix =` entries name, in entry order.
+    pub affixes: Box<[Sym]>,
 }
 
 impl Shape {
@@ -47,7 +52,9 @@ impl Shape {
             })
             .collect();
         let edges = nesting_edges(e).map(|t| ix.intern(&t.value)).collect();
-        Shape { direct: direct_kind(e), nested, edges, content: content(e) }
+        let seeds = crate::rules::active::seed_pairs(e).map(|(t, item)| (ix.intern(t), ix.intern(item))).collect();
+        let affixes = crate::rules::active::affix_entries(e).map(|a| ix.intern(a)).collect();
+        Shape { direct: direct_kind(e), nested, edges, content: content(e), seeds, affixes }
     }
 }
 

@@ -3,7 +3,9 @@
 //! that no loot table can put on an item with a slot.
 //!
 //! The item half needs nothing but the entry (it runs per file, in `rules::local`); the affix half
-//! follows every item table's `affixes =` into the affix tables it names (across files).
+//! follows the item entries' `affixes =` into the affix tables they name (across files): forward
+//! here, in load order and stopping once every affix with triggers is reached, and backward from
+//! each such affix in the incremental analysis (`incremental::rules::AffixReach`).
 
 use rustkeep_data::db::Database;
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
@@ -11,6 +13,7 @@ use rustkeep_data::hash::FxHashSet;
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::model::{Entry, LootKind};
 use rustkeep_data::project::Project;
+use rustkeep_data::resolve::EntryRef;
 use rustkeep_data::source::FileId;
 use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{field, Registry};
@@ -35,59 +38,137 @@ pub fn run_entry(file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
 
 /// The cross-file half: every affix in force with triggers that no loot table in force puts on an
 /// item with a slot (through an item entry's `affixes =`, and the affix tables nested in it).
-pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
-    // While some text could not be read, the place or table that would answer may sit in it:
-    // an absence is claimed only over data that was read whole (one mistake, one diagnostic).
-    if db.facts.iter().flatten().any(|ff| !ff.unreadable.is_empty()) {
+///
+/// The tables are read in load order and the search stops once every affix with triggers is
+/// reached: a mod's affixes are put on items by its own tables or by those of the mods it builds
+/// on, so on a clean workspace the scan ends early (in the core, for the core's affixes), and
+/// only a workspace with an affix to report reads every table.
+pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+    if !reads_whole(db) {
         return;
     }
     let resolved = &db.resolved;
     let affixes = &resolved.defs[Registry::Affixes.index()];
-    let mut with_triggers: Vec<&String> = affixes.iter().filter(|(_, d)| triggers_field(db.entry(d.current)).is_some()).map(|(id, _)| id).collect();
+    let with_triggers: Vec<&str> = affixes.iter().filter(|(_, d)| triggers_field(db.entry(d.current)).is_some()).map(|(id, _)| id.as_str()).collect();
     if with_triggers.is_empty() {
         return;
     }
+    let wanted: FxHashSet<&str> = with_triggers.iter().copied().collect();
     let tables = &resolved.defs[Registry::LootTables.index()];
-    let slotted = |item: &str| resolved.get(Registry::Items, item).is_some_and(|d| db.entry(d.current).field(field::SLOT).is_some());
-    // The affix tables that some item entry with a slotted item names, then the tables nested in
-    // those (a visited set stops at cycles, which `loot-table-cycle` reports).
-    let mut seen: FxHashSet<&str> = FxHashSet::default();
-    let mut stack: Vec<&str> = Vec::new();
-    for def in tables.values() {
-        for le in db.entry(def.current).loot_entries() {
-            if let (LootKind::Item(item), Some(t)) = (&le.kind, &le.affixes) {
-                // An affix table already reached needs no second look at the item (the lookup
-                // is most of this rule's time on a large pack).
-                if !seen.contains(t.value.as_str()) && slotted(&item.value) {
-                    seen.insert(t.value.as_str());
-                    stack.push(t.value.as_str());
+    let mut walk = Walk { db, seen: FxHashSet::default(), reached: FxHashSet::default(), wanted: &wanted, left: wanted.len() };
+    'scan: for &mi in &resolved.order {
+        let Some(m) = project.mods.get(mi) else { continue };
+        for &fid in &m.data_files {
+            let Some(ff) = db.facts.get(fid.0 as usize).and_then(|f| f.as_deref()) else { continue };
+            for (index, e) in ff.entries.iter().enumerate() {
+                if e.registry != Registry::LootTables {
+                    continue;
+                }
+                // Only the entry in force of its ID counts (an override replaces the original).
+                let here = EntryRef { file: fid, index: index as u32 };
+                if ![&e.overrides, &e.id].into_iter().flatten().any(|k| tables.get(&k.value).is_some_and(|d| d.current == here)) {
+                    continue;
+                }
+                for (t, item) in seed_pairs(e) {
+                    // An affix table already reached needs no second look at the item (the
+                    // lookup is most of this rule's time on a large pack).
+                    if !walk.seen.contains(t) && slotted(db, item) {
+                        walk.from(t);
+                        if walk.left == 0 {
+                            break 'scan;
+                        }
+                    }
                 }
             }
         }
     }
-    let mut reached: FxHashSet<&str> = FxHashSet::default();
-    while let Some(t) = stack.pop() {
-        let Some(def) = tables.get(t) else { continue };
-        for le in db.entry(def.current).loot_entries() {
-            match &le.kind {
-                LootKind::Affix(a) => {
-                    reached.insert(a.value.as_str());
+    let mut unreached: Vec<&str> = with_triggers.into_iter().filter(|id| !walk.reached.contains(id)).collect();
+    unreached.sort_unstable();
+    for id in unreached {
+        never_active(db, id, out);
+    }
+}
+
+/// The forward search of [`run`]: the affix tables reached so far (a visited set, which also stops
+/// at cycles, which `loot-table-cycle` reports), the affixes they name, and how many of the
+/// wanted affixes are still to be reached.
+struct Walk<'a> {
+    db: &'a Database,
+    seen: FxHashSet<&'a str>,
+    reached: FxHashSet<&'a str>,
+    wanted: &'a FxHashSet<&'a str>,
+    left: usize,
+}
+
+impl<'a> Walk<'a> {
+    /// Walks from the affix table `t` through the tables nested in it.
+    fn from(&mut self, t: &'a str) {
+        let tables = &self.db.resolved.defs[Registry::LootTables.index()];
+        if !self.seen.insert(t) {
+            return;
+        }
+        let mut stack = vec![t];
+        while let Some(t) = stack.pop() {
+            let Some(def) = tables.get(t) else { continue };
+            for le in self.db.entry(def.current).loot_entries() {
+                match &le.kind {
+                    LootKind::Affix(a) => {
+                        let a = a.value.as_str();
+                        if self.wanted.contains(a) && self.reached.insert(a) {
+                            self.left -= 1;
+                        }
+                    }
+                    LootKind::Table(n) if self.seen.insert(n.value.as_str()) => stack.push(n.value.as_str()),
+                    _ => {}
                 }
-                LootKind::Table(n) if seen.insert(n.value.as_str()) => stack.push(n.value.as_str()),
-                _ => {}
             }
         }
     }
-    with_triggers.retain(|id| !reached.contains(id.as_str()));
-    with_triggers.sort();
-    for id in with_triggers {
-        let def = &affixes[id];
-        let Some(t) = triggers_field(db.entry(def.current)) else { continue };
-        let msg = format!(
-            "no loot table puts `{id}` on an item with a slot, so it never sits on an equipped item, and an affix's triggers run only while its item is equipped: these never run. Name it in an affix table that an item entry with a slotted item names in `affixes =`"
-        );
-        out.push(Diagnostic::new(Code::TriggerNeverActive, Loc { file: def.current.file, span: t.key_span.clone() }, msg));
-    }
+}
+
+/// Whether the rule may claim an absence: while some text could not be read, the place or table
+/// that would answer may sit in it, so an absence is claimed only over data that was read whole
+/// (one mistake, one diagnostic).
+pub fn reads_whole(db: &Database) -> bool {
+    !db.facts.iter().flatten().any(|ff| !ff.unreadable.is_empty())
+}
+
+/// Whether an affix entry has triggers (what the cross-file half asks of each affix).
+pub fn has_triggers(e: &Entry) -> bool {
+    triggers_field(e).is_some()
+}
+
+/// Whether the item `id` in force has a slot.
+pub fn slotted(db: &Database, id: &str) -> bool {
+    db.resolved.get(Registry::Items, id).is_some_and(|d| db.entry(d.current).field(field::SLOT).is_some())
+}
+
+/// The (affix table, item) pairs of a loot table's item entries with `affixes =`: where the rule's
+/// search starts, once the item is known to have a slot.
+pub fn seed_pairs(e: &Entry) -> impl Iterator<Item = (&str, &str)> {
+    e.loot_entries().iter().filter_map(|le| match (&le.kind, &le.affixes) {
+        (LootKind::Item(item), Some(t)) => Some((t.value.as_str(), item.value.as_str())),
+        _ => None,
+    })
+}
+
+/// The diagnostic of an affix in force whose triggers never run (the incremental analysis finds
+/// these affixes its own way, and reports them with this).
+pub fn never_active(db: &Database, id: &str, out: &mut Vec<Diagnostic>) {
+    let Some(def) = db.resolved.get(Registry::Affixes, id) else { return };
+    let Some(t) = triggers_field(db.entry(def.current)) else { return };
+    let msg = format!(
+        "no loot table puts `{id}` on an item with a slot, so it never sits on an equipped item, and an affix's triggers run only while its item is equipped: these never run. Name it in an affix table that an item entry with a slotted item names in `affixes =`"
+    );
+    out.push(Diagnostic::new(Code::TriggerNeverActive, Loc { file: def.current.file, span: t.key_span.clone() }, msg));
+}
+
+/// The affixes a loot table's `affix =` entries name.
+pub fn affix_entries(e: &Entry) -> impl Iterator<Item = &str> {
+    e.loot_entries().iter().filter_map(|le| match &le.kind {
+        LootKind::Affix(a) => Some(a.value.as_str()),
+        _ => None,
+    })
 }
 
 /// One entry as the cross-file half reads it: registry, `id`, `overrides`, the span of an affix's
