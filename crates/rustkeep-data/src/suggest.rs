@@ -256,6 +256,11 @@ pub fn judge<'a>(word: &str, suggestion: &str, candidates: impl IntoIterator<Ite
         if c == suggestion || c == word {
             return false;
         }
+        // Both tests need the two lengths within `within` of each other: of an ASCII candidate
+        // (every ID) that is known from a count of its bytes, before any copy.
+        if c.is_ascii() && c.bytes().filter(|b| !matches!(b, b'-' | b'_' | b' ')).count().abs_diff(w.len()) > within {
+            return false;
+        }
         letters_into(c, &mut buf);
         match within {
             0 => buf == w,
@@ -266,6 +271,144 @@ pub fn judge<'a>(word: &str, suggestion: &str, candidates: impl IntoIterator<Ite
         Applicability::Unsafe
     } else {
         Applicability::Safe
+    }
+}
+
+/// The candidates of [`judge`] indexed by their letters (lower case, without separators), for
+/// judging words against one large set that changes little: a registry's IDs. [`judge`] reads
+/// every candidate (about 10 M instructions for a registry of 30,000 IDs); this looks up only the
+/// spellings that could rival a suggestion — the word's letters, and for a swap every byte string
+/// one edit away from them (one byte dropped, added from the index's alphabet, replaced by one of
+/// it, or two neighbours swapped: what [`within_one`] accepts) — a few thousand hash lookups.
+///
+/// The letters are kept as 64-bit hashes, so that building the index allocates nothing per
+/// candidate. Two spellings with one hash would make a suggestion look rivalled: its fix would be
+/// unsafe, the direction a doubt must go, and at these sizes a collision is about as likely as
+/// one in ten billion.
+#[derive(Clone, Debug)]
+pub struct Rivals {
+    /// How many candidates have letters of this hash.
+    by_letters: crate::hash::FxHashMap<u64, u32>,
+    /// Every byte some candidate's letters hold: an edit to any other byte meets no candidate.
+    alphabet: [bool; 256],
+}
+
+impl Default for Rivals {
+    fn default() -> Rivals {
+        Rivals { by_letters: Default::default(), alphabet: [false; 256] }
+    }
+}
+
+/// The hash of a candidate's letters in a [`Rivals`] index: SipHash (the standard library's,
+/// with its fixed keys), whose output looks random for every input. FxHash, fast for the ID maps,
+/// will not do here: a byte changed at the top of one 8-byte word and another at the bottom of
+/// the next can cancel out, and the index looks up exactly such near neighbours.
+fn letters_hash(l: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    h.write(l);
+    h.finish()
+}
+
+impl Rivals {
+    pub fn new<'a>(candidates: impl IntoIterator<Item = &'a str>) -> Rivals {
+        let mut r = Rivals::default();
+        let mut buf = String::new();
+        for c in candidates {
+            r.count(c, &mut buf, true);
+        }
+        r
+    }
+
+    /// Takes in a candidate (one not yet in the index).
+    pub fn add(&mut self, candidate: &str) {
+        self.count(candidate, &mut String::new(), true);
+    }
+
+    /// Takes out a candidate that was taken in.
+    pub fn remove(&mut self, candidate: &str) {
+        self.count(candidate, &mut String::new(), false);
+    }
+
+    fn count(&mut self, candidate: &str, buf: &mut String, add: bool) {
+        letters_into(candidate, buf);
+        let key = letters_hash(buf.as_bytes());
+        if add {
+            for &b in buf.as_bytes() {
+                self.alphabet[b as usize] = true;
+            }
+            *self.by_letters.entry(key).or_insert(0) += 1;
+        } else if let Some(n) = self.by_letters.get_mut(&key) {
+            *n -= 1;
+            if *n == 0 {
+                self.by_letters.remove(&key);
+            }
+        }
+    }
+
+    /// [`judge`] of `word` → `suggestion` against the candidates in the index, for a `word` that is
+    /// not one of them and a `suggestion` that is (as for an unknown ID and its did-you-mean).
+    pub fn judge(&self, word: &str, suggestion: &str) -> Applicability {
+        let Some(kind) = slip(word, suggestion) else { return Applicability::Unsafe };
+        let w = letters(word).into_bytes();
+        let own = letters(suggestion).into_bytes();
+        // Candidates with these letters other than the suggestion itself.
+        let others = |l: &[u8]| self.by_letters.get(&letters_hash(l)).map_or(0, |&n| n - u32::from(l == own.as_slice())) > 0;
+        let rival = match kind {
+            Slip::Spelling => others(&w),
+            Slip::Swap => others(&w) || self.one_edit_from(&w, others),
+        };
+        if rival {
+            Applicability::Unsafe
+        } else {
+            Applicability::Safe
+        }
+    }
+
+    /// Whether `found` holds for some byte string one edit away from `w` (see [`within_one`]).
+    fn one_edit_from(&self, w: &[u8], found: impl Fn(&[u8]) -> bool) -> bool {
+        let alphabet: Vec<u8> = (0..=255u8).filter(|&b| self.alphabet[b as usize]).collect();
+        let mut buf: Vec<u8> = Vec::with_capacity(w.len() + 1);
+        for i in 0..=w.len() {
+            // Dropped at `i`.
+            if i < w.len() {
+                buf.clear();
+                buf.extend_from_slice(&w[..i]);
+                buf.extend_from_slice(&w[i + 1..]);
+                if found(&buf) {
+                    return true;
+                }
+            }
+            // Swapped with the next.
+            if i + 1 < w.len() && w[i] != w[i + 1] {
+                buf.clear();
+                buf.extend_from_slice(w);
+                buf.swap(i, i + 1);
+                if found(&buf) {
+                    return true;
+                }
+            }
+            for &b in &alphabet {
+                // Added before `i`.
+                buf.clear();
+                buf.extend_from_slice(&w[..i]);
+                buf.push(b);
+                buf.extend_from_slice(&w[i..]);
+                if found(&buf) {
+                    return true;
+                }
+                // Replaced at `i`.
+                if i < w.len() && w[i] != b {
+                    buf.clear();
+                    buf.extend_from_slice(w);
+                    buf[i] = b;
+                    if found(&buf) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
     }
 }
 
@@ -381,6 +524,55 @@ mod tests {
 
     /// The one-pass test agrees with the distance on every pair of words of up to four letters
     /// of three.
+    /// The index judges as the scan does, for every word and suggestion over small alphabets
+    /// (swaps, case and separator slips, rivals one edit away in every way), and after candidates
+    /// are taken out and put back.
+    #[test]
+    fn rivals_judge_as_the_scan_does() {
+        let mut words = vec![String::new()];
+        for len in 1..=4 {
+            let mut next = Vec::new();
+            for w in words.iter().filter(|w| w.len() == len - 1) {
+                for c in ['a', 'b', 'B', '_'] {
+                    next.push(format!("{w}{c}"));
+                }
+            }
+            words.extend(next);
+        }
+        let sets: Vec<Vec<&str>> = (0..40).map(|k| words.iter().map(String::as_str).skip(k * 7).step_by(5 + k % 4).take(12).collect()).collect();
+        for set in &sets {
+            let mut rivals = Rivals::new(set.iter().copied());
+            for round in 0..2 {
+                for sug in set {
+                    for word in words.iter().filter(|w| !set.contains(&w.as_str())) {
+                        assert_eq!(rivals.judge(word, sug), judge(word, sug, set.iter().copied()), "{word:?} → {sug:?} in {set:?}, round {round}");
+                    }
+                }
+                for c in set {
+                    rivals.remove(c);
+                }
+                for c in set {
+                    rivals.add(c);
+                }
+            }
+        }
+    }
+
+    /// IDs that differ only in their digits, as a modpack's do, and words one slip away from
+    /// them: the index agrees with the scan.
+    #[test]
+    fn rivals_of_numbered_ids_are_judged_as_the_scan_does() {
+        let ids: Vec<String> = (0..200).flat_map(|k| (0..30).flat_map(move |u| [format!("m{k:03}:item_{u}"), format!("m{k:03}:potion_{u}")])).collect();
+        let rivals = Rivals::new(ids.iter().map(String::as_str));
+        for (word, sug) in
+            [("m000:itme_11", "m000:item_11"), ("m150:poiton_7", "m150:potion_7"), ("m199:item_92", "m199:item_29"), ("M042:Item_3", "m042:item_3")]
+        {
+            let scan = judge(word, sug, ids.iter().map(String::as_str));
+            assert_eq!(rivals.judge(word, sug), scan, "{word} → {sug}");
+        }
+        assert_eq!(rivals.judge("m000:itme_11", "m000:item_11"), Applicability::Safe);
+    }
+
     #[test]
     fn within_one_is_the_distance_at_most_one() {
         let mut words = vec![String::new()];

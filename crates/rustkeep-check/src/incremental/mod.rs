@@ -178,6 +178,9 @@ pub struct Incremental {
     levels: HashMap<Code, Level>,
     /// Per registry, the IDs in force, sorted: built on first use (completion), then kept.
     ids: Vec<std::sync::OnceLock<BTreeSet<Arc<str>>>>,
+    /// Per registry, the IDs in force indexed for judging fixes: built on first use (an unknown
+    /// reference with a did-you-mean), then kept.
+    rivals: Vec<std::sync::OnceLock<rustkeep_data::suggest::Rivals>>,
     /// The tags some entry carries, sorted.
     tags: BTreeSet<Arc<str>>,
     /// Files whose finished list changed since [`Incremental::take_changed`].
@@ -236,6 +239,7 @@ impl Incremental {
             scenario_files: Vec::new(),
             levels: crate::lint_levels(project),
             ids: (0..Registry::ALL.len()).map(|_| std::sync::OnceLock::new()).collect(),
+            rivals: (0..Registry::ALL.len()).map(|_| std::sync::OnceLock::new()).collect(),
             tags: BTreeSet::new(),
             changed: Vec::new(),
             timings: Timings::default(),
@@ -289,6 +293,11 @@ impl Incremental {
             ids.sort_unstable();
             ids.into_iter().collect()
         })
+    }
+
+    /// The IDs in force in a registry, indexed for judging fixes.
+    fn rivals(&self, registry: Registry) -> &rustkeep_data::suggest::Rivals {
+        self.rivals[registry.index()].get_or_init(|| rustkeep_data::suggest::Rivals::new(self.db.resolved.defs[registry.index()].keys().map(String::as_str)))
     }
 
     /// The tags some entry carries, sorted.
@@ -448,6 +457,9 @@ impl Incremental {
                     if let Some(ids) = self.ids[reg.index()].get_mut() {
                         ids.insert(name.clone());
                     }
+                    if let Some(rivals) = self.rivals[reg.index()].get_mut() {
+                        rivals.add(&name);
+                    }
                 }
                 (Some(_), None) => {
                     defs.remove(&*name);
@@ -455,6 +467,9 @@ impl Incremental {
                     w.present.push((reg, s));
                     if let Some(ids) = self.ids[reg.index()].get_mut() {
                         ids.remove(&name);
+                    }
+                    if let Some(rivals) = self.rivals[reg.index()].get_mut() {
+                        rivals.remove(&name);
                     }
                 }
                 (None, None) => {}

@@ -279,13 +279,19 @@ impl Incremental {
         let names = &self.ix.names;
         let cache = &self.sugg.refs;
         let mut missing = false;
-        let reference = references::check(&self.db.resolved, fid, r, |reg| match cache.get(&(reg, s)) {
-            Some(sug) => sug.map(|x| names.name(x)),
-            None => {
-                missing = true;
-                None
-            }
-        });
+        let reference = references::check(
+            &self.db.resolved,
+            fid,
+            r,
+            |reg| match cache.get(&(reg, s)) {
+                Some(sug) => sug.map(|x| names.name(x)),
+                None => {
+                    missing = true;
+                    None
+                }
+            },
+            |reg| self.rivals(reg),
+        );
         let tag = if r.kind == rustkeep_data::vocab::RefKind::Tag && self.ix.syms[s as usize].carried == 0 {
             match self.sugg.tags.get(&s) {
                 Some(sug) => Some(usage::unknown_tag(fid, r, sug.map(|x| self.ix.names.name(x)), self.tags.iter().map(|t| &**t))),

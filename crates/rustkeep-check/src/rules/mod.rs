@@ -1,11 +1,14 @@
 //! The cross-file rules, one module per family. Structural rules run while files are lowered
 //! (`rustkeep_data::lower`) and while registries are resolved (`rustkeep_data::resolve`).
 
+use std::sync::OnceLock;
+
 use rustkeep_data::db::Database;
 use rustkeep_data::diag::Diagnostic;
 use rustkeep_data::model::{Action, Condition, Entry, Trigger, Value};
 use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
+use rustkeep_data::suggest::Rivals;
 use rustkeep_data::vocab::{EventKind, Registry, TargetPresence};
 
 pub mod active;
@@ -50,13 +53,15 @@ pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
         }
     }
     jobs.push(Job::Files(start..a.facts.len()));
+    // The IDs of a registry indexed for judging fixes, built by the first reference that needs it.
+    let rivals: Vec<OnceLock<Rivals>> = Registry::ALL.iter().map(|_| OnceLock::new()).collect();
     let found = rustkeep_data::par::par_map(&jobs, threads, |job| {
         let mut o = Vec::new();
         match job {
             Job::Whole(rule) => rule(project, a, &mut o),
             Job::Files(range) => {
                 for i in range.clone() {
-                    file_rules(project, a, FileId(i as u32), &mut o);
+                    file_rules(project, a, FileId(i as u32), &rivals, &mut o);
                 }
             }
         }
@@ -67,7 +72,7 @@ pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
 
 /// The rules of each reference of one file: the IDs it names exist in the right registry
 /// (`references`), and the loot tables it names are of the kind it needs (`loot`).
-fn file_rules(project: &Project, db: &Database, file: FileId, out: &mut Vec<Diagnostic>) {
+fn file_rules(project: &Project, db: &Database, file: FileId, rivals: &[OnceLock<Rivals>], out: &mut Vec<Diagnostic>) {
     let Some(ff) = db.facts.get(file.0 as usize).and_then(|f| f.as_ref()) else { return };
     let resolved = &db.resolved;
     let kind_of = |id: &str| db.table_kinds.get(id).copied();
@@ -75,7 +80,13 @@ fn file_rules(project: &Project, db: &Database, file: FileId, out: &mut Vec<Diag
     let scenario = ff.scenario.is_some() && project.files.get(file.0 as usize).is_some_and(|f| f.kind == rustkeep_data::source::FileKind::Scenario);
     for r in &ff.refs {
         if !scenario {
-            let d = references::check(resolved, file, r, |registry| references::suggestion(resolved, registry, &r.id));
+            let d = references::check(
+                resolved,
+                file,
+                r,
+                |registry| references::suggestion(resolved, registry, &r.id),
+                |registry| rivals[registry.index()].get_or_init(|| Rivals::new(resolved.defs[registry.index()].keys().map(String::as_str))),
+            );
             out.extend(references::note_misfiled(d, db, r));
         }
         out.extend(loot::check_use(&kind_of, file, r));

@@ -11,7 +11,16 @@ use rustkeep_data::vocab::{namespace_of, RefKind, Registry};
 
 /// The problem with one reference, if any. `suggest` gives the did-you-mean for an ID that no
 /// registry has (see [`suggestion`]); it is not called otherwise.
-pub fn check<'a>(resolved: &Resolved, file: FileId, r: &Reference, suggest: impl FnOnce(Registry) -> Option<&'a str>) -> Option<Diagnostic> {
+///
+/// `rivals` gives the IDs of a registry indexed for judging the did-you-mean's fix
+/// ([`did_you_mean::Rivals`]): built once per registry and kept, as judging reads the registry.
+pub fn check<'a, 'b>(
+    resolved: &Resolved,
+    file: FileId,
+    r: &Reference,
+    suggest: impl FnOnce(Registry) -> Option<&'a str>,
+    rivals: impl FnOnce(Registry) -> &'b did_you_mean::Rivals,
+) -> Option<Diagnostic> {
     let registry = r.kind.registry()?;
     if resolved.get(registry, &r.id).is_some() {
         return None;
@@ -34,11 +43,7 @@ pub fn check<'a>(resolved: &Resolved, file: FileId, r: &Reference, suggest: impl
     }
     let mut d = Diagnostic::new(Code::UnknownReference, loc, msg);
     if let Some(s) = sug {
-        d = d.with_fix(
-            format!("replace with `{s}`"),
-            toml_string(s),
-            did_you_mean::judge(&r.id, s, resolved.defs[registry.index()].keys().map(String::as_str)),
-        );
+        d = d.with_fix(format!("replace with `{s}`"), toml_string(s), rivals(registry).judge(&r.id, s));
     }
     Some(d)
 }
