@@ -522,23 +522,27 @@ pub fn list(names: impl IntoIterator<Item = impl AsRef<str>>) -> String {
 mod tests {
     use super::*;
 
-    /// The one-pass test agrees with the distance on every pair of words of up to four letters
-    /// of three.
-    /// The index judges as the scan does, for every word and suggestion over small alphabets
-    /// (swaps, case and separator slips, rivals one edit away in every way), and after candidates
-    /// are taken out and put back.
-    #[test]
-    fn rivals_judge_as_the_scan_does() {
+    /// Every word of up to four characters of `alphabet`, the empty one included.
+    fn words_over(alphabet: &[char]) -> Vec<String> {
         let mut words = vec![String::new()];
         for len in 1..=4 {
             let mut next = Vec::new();
             for w in words.iter().filter(|w| w.len() == len - 1) {
-                for c in ['a', 'b', 'B', '_'] {
+                for c in alphabet {
                     next.push(format!("{w}{c}"));
                 }
             }
             words.extend(next);
         }
+        words
+    }
+
+    /// The index judges as the scan does, for every word and suggestion over small alphabets
+    /// (swaps, case and separator slips, rivals one edit away in every way), and after candidates
+    /// are taken out and put back.
+    #[test]
+    fn rivals_judge_as_the_scan_does() {
+        let words = words_over(&['a', 'b', 'B', '_']);
         let sets: Vec<Vec<&str>> = (0..40).map(|k| words.iter().map(String::as_str).skip(k * 7).step_by(5 + k % 4).take(12).collect()).collect();
         for set in &sets {
             let mut rivals = Rivals::new(set.iter().copied());
@@ -573,18 +577,11 @@ mod tests {
         assert_eq!(rivals.judge("m000:itme_11", "m000:item_11"), Applicability::Safe);
     }
 
+    /// The one-pass test agrees with the distance on every pair of words of up to four letters
+    /// of three.
     #[test]
     fn within_one_is_the_distance_at_most_one() {
-        let mut words = vec![String::new()];
-        for len in 1..=4 {
-            let mut next = Vec::new();
-            for w in words.iter().filter(|w| w.len() == len - 1) {
-                for c in ['a', 'b', 'c'] {
-                    next.push(format!("{w}{c}"));
-                }
-            }
-            words.extend(next);
-        }
+        let words = words_over(&['a', 'b', 'c']);
         for a in &words {
             for b in &words {
                 assert_eq!(within_one(a.as_bytes(), b.as_bytes()), distance(a, b, 1).is_some(), "{a:?} {b:?}");

@@ -112,7 +112,7 @@ impl<T: Copy> Few<T> {
 }
 
 /// Adds or takes one from the count of `key` in a list of counted keys.
-pub(super) fn bump<K: Copy + PartialEq>(list: &mut Few<(K, u32)>, key: K, add: bool) {
+fn bump<K: Copy + PartialEq>(list: &mut Few<(K, u32)>, key: K, add: bool) {
     match list.as_slice().iter().position(|(k, _)| *k == key) {
         Some(i) if add => list.as_mut_slice()[i].1 += 1,
         Some(i) => {
@@ -123,6 +123,15 @@ pub(super) fn bump<K: Copy + PartialEq>(list: &mut Few<(K, u32)>, key: K, add: b
         }
         None if add => list.insert(list.len(), (key, 1)),
         None => {}
+    }
+}
+
+/// [`bump`] in the list of `key` in a map of counted lists, dropping a list that empties.
+pub(super) fn bump_under<K: Copy + PartialEq>(map: &mut FxHashMap<Sym, Few<(K, u32)>>, key: Sym, item: K, add: bool) {
+    let list = map.entry(key).or_default();
+    bump(list, item, add);
+    if list.is_empty() {
+        map.remove(&key);
     }
 }
 
@@ -198,11 +207,7 @@ impl Index {
     }
 
     fn mention(&mut self, target: Sym, by: Sym, add: bool) {
-        let list = self.mentions.entry(target).or_default();
-        bump(list, by, add);
-        if list.is_empty() {
-            self.mentions.remove(&target);
-        }
+        bump_under(&mut self.mentions, target, by, add);
     }
 
     /// The tables whose entries name `target` (see [`Index::mentions`]).

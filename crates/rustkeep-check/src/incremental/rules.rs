@@ -15,7 +15,7 @@ use rustkeep_data::resolve::{entry, resolve_balance};
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::Registry;
 
-use super::index::{bump, Few, Index, Sym};
+use super::index::{bump_under, Few, Index, Sym};
 use super::slots::Slot;
 use super::suggest;
 use super::tables::{KindChange, Shape, TableInfo, Tables};
@@ -471,10 +471,10 @@ impl AffixReach {
     /// Adds (`add`) or takes out what the table in force `s` of shape `shape` contributes.
     pub fn table(&mut self, s: Sym, shape: &Shape, add: bool) {
         for &(table, item) in shape.seeds.iter() {
-            counted(&mut self.seeds, table, item, add);
+            bump_under(&mut self.seeds, table, item, add);
         }
         for &a in shape.affixes.iter() {
-            counted(&mut self.affix_in, a, s, add);
+            bump_under(&mut self.affix_in, a, s, add);
         }
     }
 
@@ -497,14 +497,5 @@ impl AffixReach {
             }
         }
         false
-    }
-}
-
-/// Adds (`add`) or takes one from the count of `item` under `key`.
-fn counted(counts: &mut FxHashMap<Sym, Few<(Sym, u32)>>, key: Sym, item: Sym, add: bool) {
-    let list = counts.entry(key).or_default();
-    bump(list, item, add);
-    if list.is_empty() {
-        counts.remove(&key);
     }
 }
