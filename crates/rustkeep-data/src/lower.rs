@@ -60,6 +60,74 @@ pub struct FileFacts {
     /// IDs written under a top-level key that is no registry (`[[item]]`): not defined, but a
     /// reference to one is told where it is written.
     pub misfiled: Vec<Misfiled>,
+    /// For an outline (the language server's view of a file no editor shows, which keeps few
+    /// fields whole): the fields cut from its entries. [`FileFacts::sets`] reads both.
+    pub cut: CutFields,
+}
+
+/// The fields cut from the entries of an outline: which field each was and where its key is, all
+/// that `override-drops-field` reads of a field besides its value. Flat, eight bytes a field, as
+/// a large workspace has hundreds of thousands of them.
+#[derive(Clone, Debug, Default)]
+pub struct CutFields {
+    /// Per entry, where its fields start in `fields` (one more at the end); empty when nothing
+    /// was cut.
+    from: Vec<u32>,
+    fields: Vec<CutField>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct CutField {
+    key_start: u32,
+    key_len: u16,
+    /// The index of its row among its registry's fields.
+    def: u16,
+}
+
+impl CutFields {
+    /// Cuts from each entry the fields `keep` says no to.
+    pub fn cut(entries: &mut [Entry], keep: impl Fn(Registry, &Field) -> bool) -> CutFields {
+        let mut cut = CutFields { from: Vec::with_capacity(entries.len() + 1), fields: Vec::new() };
+        // Offsets saturate at 4 GiB, as the line index's do.
+        let narrow = |o: usize| u32::try_from(o).unwrap_or(u32::MAX);
+        for e in entries.iter_mut() {
+            cut.from.push(narrow(cut.fields.len()));
+            let rows = e.registry.def().fields;
+            let registry = e.registry;
+            for f in e.fields.iter().filter(|f| !keep(registry, f)) {
+                let Some(def) = rows.iter().position(|r| std::ptr::eq(r, f.def)).and_then(|i| u16::try_from(i).ok()) else { continue };
+                let key_len = u16::try_from(f.key_span.len()).unwrap_or(u16::MAX);
+                cut.fields.push(CutField { key_start: narrow(f.key_span.start), key_len, def });
+            }
+            e.fields.retain(|f| keep(registry, f));
+            e.fields.shrink_to_fit();
+        }
+        cut.from.push(narrow(cut.fields.len()));
+        cut.fields.shrink_to_fit();
+        cut
+    }
+
+    /// The fields cut from the entry at `index` of a registry, by definition and key span.
+    fn of(&self, registry: Registry, index: usize) -> impl Iterator<Item = (&'static FieldDef, Span)> + '_ {
+        let range = match (self.from.get(index), self.from.get(index + 1)) {
+            (Some(&a), Some(&b)) => a as usize..b as usize,
+            _ => 0..0,
+        };
+        let rows = registry.def().fields;
+        self.fields[range].iter().filter_map(move |c| {
+            let start = c.key_start as usize;
+            Some((rows.get(c.def as usize)?, start..start + c.key_len as usize))
+        })
+    }
+}
+
+impl FileFacts {
+    /// The fields the entry at `index` sets, by definition and key span: its fields, and for an
+    /// outline also those cut from it.
+    pub fn sets(&self, index: usize) -> impl Iterator<Item = (&'static FieldDef, Span)> + '_ {
+        let e = &self.entries[index];
+        e.fields.iter().map(|f| (f.def, f.key_span.clone())).chain(self.cut.of(e.registry, index))
+    }
 }
 
 /// Parses and lowers one data file.

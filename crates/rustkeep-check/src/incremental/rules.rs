@@ -389,7 +389,7 @@ impl Incremental {
             let Some(entries) = self.ix.chains.get(&(reg, s)) else { continue };
             let facts = &self.db.facts;
             let found = match self.db.resolved.defs[reg.index()].get(self.ix.names.name(s)) {
-                Some(def) => overrides::of_def(&|r| entry(facts, r), def),
+                Some(def) => overrides::of_def(facts, def),
                 None => Vec::new(),
             };
             for &r in entries.as_slice() {
