@@ -1,6 +1,7 @@
 //! Deterministic synthetic mod packs for benchmarks: N mods × M entries across every registry,
 //! with cross-mod references, overrides, nested loot tables, triggers, and a sprinkling of
-//! mistakes so that every rule has work to do.
+//! mistakes so that every rule has work to do. A tool, never part of the product: nothing else
+//! depends on it, and its figures are measured, never asserted by a timed test.
 
 #![forbid(unsafe_code)]
 

@@ -11,9 +11,9 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use rustkeep_data::diag::{Applicability, Diagnostic};
-use rustkeep_data::lower::parse_toml;
 use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
+use rustkeep_data::tree::parse_toml;
 
 /// More passes than any chain of fixes needs: each pass removes at least one mistake, and a
 /// fix never introduces one, so this only stops a pair of fixes that would undo each other.

@@ -1,5 +1,10 @@
 //! Validation of a loaded project: every diagnostic of docs/diagnostics.md.
 //!
+//! It is the one validation layer: the engine, the game and the commands that run data refuse
+//! invalid input through it, and validate nothing themselves. It must never play or roll
+//! anything (it does not depend on the engine), and a fix it marks safe must never change what
+//! the data means.
+//!
 //! [`analyze`] is the one driver shared by the CLI and the language server: it lowers every file
 //! (in parallel, or reusing cached per-file facts), resolves the registries, runs the cross-file
 //! rules over the resolved data, then applies lint levels and suppression comments.

@@ -1,4 +1,7 @@
-//! `rustkeep`: the command line of the rustkeep modding toolkit.
+//! `rustkeep`: the command line of the rustkeep modding toolkit. It parses arguments, opens
+//! worlds through the analysis and prints; it must never hold a rule, an engine rule or the
+//! game itself (those are the library crates'), so that the editor, the fuzzers and the bench
+//! share exactly what the command runs.
 
 #![forbid(unsafe_code)]
 

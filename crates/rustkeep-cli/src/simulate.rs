@@ -49,15 +49,14 @@ pub fn open(path: &PathBuf, mods: &[PathBuf]) -> Result<(World, Scenario), Strin
     }
     let facts = analysis.db.facts.get(file.0 as usize).cloned().flatten().ok_or_else(|| format!("cannot read {}", path.display()))?;
     let model = facts.scenario.clone().map(|b| *b).unwrap_or_default();
-    let text = project.file(file).text.to_string();
     let db = analysis.into_valid(&project)?;
-    let sc = Scenario::from_model(model, facts.refs.clone(), text);
+    let sc = Scenario::from_model(&model);
     Ok((World::new(project, db), sc))
 }
 
 pub fn run(args: Args) -> Result<u8, String> {
     let (w, sc) = open(&args.scenario, &args.mods)?;
-    let report = scenario::run(&w, &sc).map_err(|e| format!("{}: {e}", args.scenario.display()))?;
+    let report = scenario::run(&w, &sc);
     let text = match args.format {
         TraceFormat::Json => report.json_text(),
         TraceFormat::Human => report.human(),

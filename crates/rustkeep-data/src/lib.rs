@@ -1,5 +1,9 @@
 //! Vocabulary, data model and loading for rustkeep mods.
 //!
+//! It must never run a rule that spans files or judge what data means beyond its grammar and
+//! schema (that is `rustkeep-check`), never play anything (`rustkeep-engine`), and never panic or
+//! hang on any input: every malformed file, value or manifest becomes diagnostics.
+//!
 //! - [`vocab`]: the engine vocabulary and registry schemas, as data (the single source of truth).
 //! - [`text`]: byte spans and the line index that converts them at the edges.
 //! - [`source`], [`project`]: sources and mod discovery (workspaces, manifests, the bundled core).

@@ -6,11 +6,11 @@ mod shape;
 pub use shape::*;
 
 use crate::diag::{Code, Diagnostic, Loc, Severity};
-use crate::lower::parse_toml;
 use crate::model::Sp;
 use crate::source::FileId;
 use crate::suggest;
 use crate::text::Span;
+use crate::tree::{parse_toml, scalar_errors};
 use crate::vocab;
 
 #[derive(Clone, Debug, Default)]
@@ -69,7 +69,7 @@ pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -
         return (m, out);
     }
     let (root, errors) = parse_toml(text);
-    let scalars = crate::lower::scalar_errors(text, &root);
+    let scalars = scalar_errors(text, &root);
     if !errors.is_empty() || !scalars.is_empty() {
         for e in errors {
             diag(&mut out, file, Code::TomlSyntax, e.span().unwrap_or(0..0), e.message().trim().to_string());

@@ -20,9 +20,12 @@ use toml::Spanned;
 
 use crate::text::Span;
 
+mod fallback;
 mod fast;
 pub mod lex;
 pub mod recover;
+
+pub use fallback::{parse_toml, scalar_errors};
 
 /// A key of a table: its name, decoded, and where it is written.
 #[derive(Clone, Debug, PartialEq)]
@@ -223,10 +226,10 @@ pub fn read(text: &str) -> Read<'_> {
 
 /// Reads `text` with the `toml` crate's recoverable reader only, whatever the fast one would do.
 pub fn read_with_toml(text: &str) -> Read<'_> {
-    let (root, errors) = crate::lower::parse_toml(text);
+    let (root, errors) = parse_toml(text);
     let mut out: Vec<SyntaxError> =
         errors.iter().map(|e| SyntaxError { span: e.span().unwrap_or(0..0), message: e.message().trim().to_string(), related: None }).collect();
-    out.extend(crate::lower::scalar_errors(text, &root).into_iter().map(|(span, message)| SyntaxError { span, message, related: None }));
+    out.extend(scalar_errors(text, &root).into_iter().map(|(span, message)| SyntaxError { span, message, related: None }));
     Read { root: table_from_toml(root.into_inner()), errors: out, unreadable: Vec::new() }
 }
 

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use rustkeep_data::lower::parse_toml;
+use rustkeep_data::tree::parse_toml;
 use rustkeep_data::vocab::{
     field, ActionKind, CheckKind, FieldDef, FieldType, ACTIONS, ACTION_FIELD, AI_FIELDS, BALANCE_FIELDS, BALANCE_KEY, CHECKS, CHECK_FIELD, EVENTS,
     LOOT_ENTRY_FIELDS, MODIFIER_FIELDS, NOT_FIELD, REGISTRIES, TRIGGER_FIELDS, WHEN_FIELDS,

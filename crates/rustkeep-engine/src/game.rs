@@ -30,8 +30,8 @@ use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::{attr, field, EventKind, Registry};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value as Json};
 
+use crate::effect::{Effect, Outcome};
 use crate::loot::LootDb;
 use crate::payload::Payload;
 use crate::rng::Rng;
@@ -48,10 +48,12 @@ mod steps;
 mod trade;
 mod turns;
 
+pub use crate::actor::CreatureRef;
+pub use crate::item::{describe_items, ItemInstance};
 pub use attributes::describe_condition;
 pub use dungeon::{floor_order, Dungeon};
 pub use sheet::{shown, SheetLine};
-pub use state::{describe_items, payload_value, round_half_away, Creature, CreatureRef, Enemy, Event, ItemInstance, QuestProgress, StatusInstance};
+pub use state::{round_half_away, Creature, Enemy, Event, QuestProgress, StatusInstance};
 pub use steps::{FinalDungeon, FinalEnemy, FinalPlayer, FinalState, PlacedEnemy};
 pub use trade::{buy_price, sell_price, Trade};
 
@@ -294,11 +296,11 @@ impl Game {
     }
 
     /// A description for the trace, built only when a trace is recorded.
-    fn note(&self, describe: impl FnOnce() -> String) -> String {
+    fn note(&self, describe: impl FnOnce() -> Effect) -> Effect {
         if self.tracing {
             describe()
         } else {
-            String::new()
+            Effect::Untraced
         }
     }
 
@@ -313,25 +315,25 @@ impl Game {
 
     /// Applies one act with `source` as self and `target` as the other side; returns what
     /// happened, for the trace. Events it raises are appended to the queue, never handled here.
-    pub fn apply(&mut self, w: &World, act: Act<'_>, source: CreatureRef, target: Option<CreatureRef>) -> Json {
+    pub fn apply(&mut self, w: &World, act: Act<'_>, source: CreatureRef, target: Option<CreatureRef>) -> Outcome {
         match act {
             Act::Action(a) => self.apply_action(w, a, source, target),
-            Act::Attack => self.attack(w, source, target),
-            Act::Pickup => self.pickup(w, source),
+            Act::Attack => Outcome::act(self.attack(w, source, target)),
+            Act::Pickup => Outcome::act(self.pickup(w, source)),
             Act::Talk(npc) => self.talk(w, source, npc),
-            Act::Enter(id) => self.enter(w, id),
+            Act::Enter(id) => Outcome::act(self.enter(w, id)),
             Act::Use(item) => self.use_item(w, source, item),
-            Act::Equip(item) => self.equip(w, source, item),
+            Act::Equip(item) => Outcome::act(self.equip(w, source, item)),
             Act::EnemyTurn => self.enemy_act(w, source),
-            Act::StartRun(f) => self.start_dungeon(w, f),
+            Act::StartRun(f) => Outcome::act(self.start_dungeon(w, f)),
             Act::Move(d) => self.player_move(w, d),
-            Act::Wait => json!({ "effect": format!("{source} waits") }),
-            Act::Drop(i) => self.drop_item(i),
+            Act::Wait => Outcome::act(Effect::Waited(source)),
+            Act::Drop(i) => Outcome::act(self.drop_item(i)),
             Act::Inject(ev) => {
-                let d = format!("injected {}", ev.kind.name());
+                let kind = ev.kind;
                 let target = ev.target.filter(|t| *t != ev.source);
                 self.events.push_back(Event { cause: None, target, ..ev });
-                json!({ "effect": d })
+                Outcome::act(Effect::Injected(kind))
             }
         }
     }

@@ -1,11 +1,19 @@
 //! The rustkeep engine: seeded randomness, loot tables (exact analysis and sampled rolls),
 //! and the game state that dry-runs triggers, the event queue and quests.
+//!
+//! It reads resolved data and must never validate it (its callers refuse invalid data through
+//! `rustkeep-check` first), never draw randomness from anything but its seeded generator (same
+//! seed and data, same run on every platform), and speaks in types: traces carry
+//! [`effect::Effect`]s and event kinds, never English for a reader to parse.
 
 #![forbid(unsafe_code)]
 
+pub mod actor;
 pub mod arena;
+pub mod effect;
 pub mod game;
 pub mod graph;
+pub mod item;
 pub mod loot;
 pub mod map;
 pub mod payload;

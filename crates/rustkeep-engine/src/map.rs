@@ -15,7 +15,7 @@ use rustkeep_data::grid::{Dir, Pos};
 use rustkeep_data::vocab::glyph;
 use serde::{Deserialize, Serialize};
 
-use crate::game::ItemInstance;
+use crate::item::ItemInstance;
 
 /// A loot pile (`l`): rolled from `table` when the player steps onto it, never re-rolled.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use rustkeep_data::grid::Dir;
 use rustkeep_data::lower::lower_scenario;
-use rustkeep_data::model::{ActionData, Reference};
+use rustkeep_data::model::ActionData;
 use rustkeep_data::project::{load, Overlay, Project};
 use rustkeep_data::scenario::{self as model, Actor, StepAct};
 use rustkeep_data::source::FileId;
@@ -46,8 +46,9 @@ pub struct Step {
     pub target: Option<CreatureRef>,
 }
 
-/// A scenario ready to run: the data model (`rustkeep_data::scenario`) in the engine's terms. IDs
-/// are checked against a [`World`] by [`Scenario::validate`].
+/// A scenario ready to run: the data model (`rustkeep_data::scenario`) in the engine's terms. The
+/// engine validates nothing: the caller checked its IDs against the mods it loads through the
+/// analysis (`rustkeep-check`) before running it.
 #[derive(Clone, Debug)]
 pub struct Scenario {
     pub seed: u64,
@@ -60,10 +61,6 @@ pub struct Scenario {
     pub quests: Vec<String>,
     pub enemies: Vec<(String, u32)>,
     pub steps: Vec<Step>,
-    /// The model it was made from, the IDs it names and its text (for located messages).
-    model: model::Scenario,
-    refs: Vec<Reference>,
-    text: String,
 }
 
 fn creature(a: Actor) -> CreatureRef {
@@ -89,12 +86,11 @@ impl Scenario {
             return Err(format!("the scenario is not valid:\n{}", located(text, &errors)));
         }
         let m = facts.scenario.map(|b| *b).unwrap_or_default();
-        Ok(Scenario::from_model(m, facts.refs, text.to_string()))
+        Ok(Scenario::from_model(&m))
     }
 
-    /// The engine's form of a scenario model without errors (`refs`: the IDs it names, `text`:
-    /// its text, both for [`Scenario::validate`]).
-    pub fn from_model(m: model::Scenario, refs: Vec<Reference>, text: String) -> Scenario {
+    /// The engine's form of a scenario model without errors.
+    pub fn from_model(m: &model::Scenario) -> Scenario {
         let steps = m
             .steps
             .iter()
@@ -138,20 +134,7 @@ impl Scenario {
             quests: m.quests.iter().map(|q| q.value.clone()).collect(),
             enemies: m.enemies.iter().map(|e| (e.creature.value.clone(), e.count)).collect(),
             steps,
-            model: m,
-            refs,
-            text,
         }
-    }
-
-    /// Checks every ID the scenario names against the loaded data, and that every `enemy:N` it
-    /// names has appeared by its step (the validator's own check, over the whole world).
-    pub fn validate(&self, w: &World) -> Result<(), String> {
-        let diags = model::check(FileId(0), &self.refs, &self.model, &w.db, &|_| true);
-        if diags.is_empty() {
-            return Ok(());
-        }
-        Err(located(&self.text, &diags.iter().collect::<Vec<_>>()))
     }
 
     /// Loads the bundled core and the scenario's mods (relative to `base`, the scenario's folder).
@@ -257,9 +240,8 @@ impl Report {
     }
 }
 
-/// Validates and runs a scenario on a world.
-pub fn run(w: &World, sc: &Scenario) -> Result<Report, String> {
-    sc.validate(w)?;
+/// Runs a scenario on a world (both checked by the caller).
+pub fn run(w: &World, sc: &Scenario) -> Report {
     let (mut g, setup) = sc.start(w);
     let mut steps = Vec::new();
     for (i, s) in sc.steps.iter().enumerate() {
@@ -274,12 +256,13 @@ pub fn run(w: &World, sc: &Scenario) -> Result<Report, String> {
             steps.extend(g.enemy_turns(w, number));
         }
     }
-    Ok(Report { seed: sc.seed, setup, steps, final_state: g.final_json(w), warnings: g.warnings.clone() })
+    Report { seed: sc.seed, setup, steps, final_state: g.final_json(w), warnings: g.warnings.clone() }
 }
 
 /// Reads, loads and runs a scenario file; paths in the trace are shown relative to `cwd`. `open`
 /// turns the loaded project into the world to play on: that is where the caller refuses data
-/// with validation errors (the engine itself validates nothing).
+/// with validation errors (the engine itself validates nothing; `rustkeep simulate` analyses the
+/// scenario with the mods it loads first).
 pub fn run_file(path: &Path, cwd: &Path, open: impl FnOnce(Project) -> Result<World, String>) -> Result<Report, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let sc = Scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -287,5 +270,5 @@ pub fn run_file(path: &Path, cwd: &Path, open: impl FnOnce(Project) -> Result<Wo
     let base = if base.as_os_str().is_empty() { PathBuf::from(".") } else { base };
     let base = if base.is_absolute() { base } else { cwd.join(base) };
     let w = open(sc.load_project(&base, cwd))?;
-    run(&w, &sc).map_err(|e| format!("{}: {e}", path.display()))
+    Ok(run(&w, &sc))
 }

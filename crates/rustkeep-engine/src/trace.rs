@@ -4,11 +4,14 @@
 
 use std::sync::Arc;
 
+use rustkeep_data::vocab::EventKind;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
 
-use crate::game::payload_value;
+use crate::actor::CreatureRef;
+use crate::effect::Outcome;
+use crate::payload::Payload;
 
 /// The trace being recorded in the running step.
 #[derive(Clone, Debug, Default)]
@@ -26,13 +29,19 @@ pub struct Trace {
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct TraceEvent {
     /// The event's name.
-    pub event: String,
+    #[serde(serialize_with = "event_name")]
+    #[schemars(with = "String")]
+    pub event: EventKind,
     /// `player` or `enemy:N`.
-    pub source: String,
+    #[schemars(with = "String")]
+    pub source: CreatureRef,
     /// `player`, `enemy:N` or `null`.
-    pub target: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub target: Option<CreatureRef>,
     /// The event's payload fields.
-    pub payload: Map<String, Json>,
+    #[serde(serialize_with = "payload_fields")]
+    #[schemars(with = "Map<String, Json>")]
+    pub payload: Payload,
     /// Index of the event whose trigger raised this one; `None` when the step itself did.
     pub cause: Option<usize>,
     pub triggers: Vec<TraceTrigger>,
@@ -56,7 +65,8 @@ pub struct TraceTrigger {
     pub progress: Option<String>,
     /// What each action did, one object per action (`action` names it; the other keys are its
     /// effect).
-    pub actions: Vec<Json>,
+    #[schemars(with = "Vec<Json>")]
+    pub actions: Vec<Outcome>,
 }
 
 /// One step's record.
@@ -71,7 +81,8 @@ pub struct StepTrace {
     /// What the step did, in words.
     pub act: String,
     /// What the act itself changed (before the queue was worked off), one object per change.
-    pub effects: Vec<Json>,
+    #[schemars(with = "Vec<Json>")]
+    pub effects: Vec<Outcome>,
     /// Every event handled in the step, in order; `cause` is the index of the event whose
     /// trigger raised it.
     pub events: Vec<TraceEvent>,
@@ -90,12 +101,13 @@ impl TraceEvent {
 
     /// `attack_hit player → enemy:0 {damage_type: physical, weapon: core:iron_sword}`
     pub fn headline(&self) -> String {
-        let mut s = format!("{} {}", self.event, self.source);
+        let mut s = format!("{} {}", self.event.name(), self.source);
         if let Some(t) = &self.target {
             s.push_str(&format!(" -> {t}"));
         }
-        if !self.payload.is_empty() {
-            let parts: Vec<String> = self.payload.iter().map(|(k, v)| format!("{k}: {}", payload_value(v))).collect();
+        let payload = self.payload.to_json();
+        if !payload.is_empty() {
+            let parts: Vec<String> = payload.iter().map(|(k, v)| format!("{k}: {}", payload_value(v))).collect();
             s.push_str(&format!(" {{{}}}", parts.join(", ")));
         }
         s
@@ -148,17 +160,26 @@ impl StepTrace {
     }
 }
 
-fn effect_lines(e: &Json, depth: usize, out: &mut String) {
+fn effect_lines(e: &Outcome, depth: usize, out: &mut String) {
     let pad = "  ".repeat(depth);
-    let name = e.get("action").and_then(Json::as_str);
-    let effect = e.get("effect").and_then(Json::as_str).unwrap_or("");
-    match name {
-        Some(n) => out.push_str(&format!("{pad}{n}: {effect}\n")),
-        None => out.push_str(&format!("{pad}{effect}\n")),
+    match e.action {
+        Some(a) => out.push_str(&format!("{pad}{}: {}\n", a.name(), e.effect)),
+        None => out.push_str(&format!("{pad}{}\n", e.effect)),
     }
-    if let Some(Json::Array(sub)) = e.get("actions") {
-        for s in sub {
-            effect_lines(s, depth + 1, out);
-        }
+    for s in e.actions.iter().flatten() {
+        effect_lines(s, depth + 1, out);
     }
+}
+
+fn event_name<S: serde::Serializer>(kind: &EventKind, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(kind.name())
+}
+
+fn payload_fields<S: serde::Serializer>(payload: &Payload, s: S) -> Result<S::Ok, S::Error> {
+    payload.to_json().serialize(s)
+}
+
+/// A payload value as the human trace shows it: a string bare, anything else as JSON.
+fn payload_value(v: &Json) -> String {
+    v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string())
 }

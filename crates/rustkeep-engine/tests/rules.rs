@@ -285,11 +285,11 @@ fn the_players_flight_leaves_the_enemies_where_they_are_until_attacked() {
     assert_eq!(g.living_enemies(), 2, "the enemies are not removed");
     assert!(g.enemy_turns(&w, step).is_empty(), "left alone, they take no turns");
     let t = g.run_step(&w, Act::Wait, CreatureRef::Player, None);
-    assert_eq!(t.events.iter().map(|e| e.event.as_str()).collect::<Vec<_>>(), ["turn_started"], "no combat starts again by itself");
+    assert_eq!(t.events.iter().map(|e| e.event.name()).collect::<Vec<_>>(), ["turn_started"], "no combat starts again by itself");
     // Attacking one wakes them all: the combat starts again and both act.
     let step = g.step;
     let t = g.run_step(&w, Act::Attack, CreatureRef::Player, Some(CreatureRef::Enemy(1)));
-    assert!(t.events.iter().any(|e| e.event == "combat_started"), "{:?}", t.events);
+    assert!(t.events.iter().any(|e| e.event == rustkeep_data::vocab::EventKind::CombatStarted), "{:?}", t.events);
     assert!(g.combat);
     assert_eq!(g.enemy_turns(&w, step).len(), 2);
 }

@@ -217,7 +217,7 @@ fn shops_roll_their_stock_once_and_price_as_documented() {
     assert_eq!(buy_price(&w, "t:stall", &lamp), 13);
     assert_eq!(sell_price(&w, &g.player.inventory[1]), 7);
     let t = g.trade(&w, "t:stall", Trade::Buy(0));
-    assert_eq!(t.events.iter().map(|e| e.event.as_str()).collect::<Vec<_>>(), ["item_picked_up"], "buying raises item_picked_up");
+    assert_eq!(t.events.iter().map(|e| e.event.name()).collect::<Vec<_>>(), ["item_picked_up"], "buying raises item_picked_up");
     assert_eq!(g.gold(), 27);
     assert_eq!(g.shops["t:stall"][0].count, 1, "one of the two was sold");
     let sold = g.player.inventory.iter().position(|i| i.affixes == ["t:gilded"]).unwrap();
@@ -232,7 +232,8 @@ fn shops_roll_their_stock_once_and_price_as_documented() {
     // Too little gold: nothing happens.
     g.player.inventory.retain(|i| i.item != "core:gold");
     let t = g.trade(&w, "t:stall", Trade::Buy(0));
-    assert!(t.effects[0]["effect"].as_str().unwrap().starts_with("cannot buy"));
+    assert!(matches!(t.effects[0].effect, rustkeep_engine::effect::Effect::CannotAfford { .. }), "{:?}", t.effects[0]);
+    assert!(t.effects[0].effect.to_string().starts_with("cannot buy"));
 }
 
 #[test]

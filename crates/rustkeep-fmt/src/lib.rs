@@ -1,5 +1,6 @@
 //! `rustkeep fmt`: one canonical layout for the data files, `mod.toml` and `rustkeep.toml` of
-//! rustkeep mods, shared by the command line and the language server.
+//! rustkeep mods, shared by the command line and the language server. It must never change what
+//! a file means, and never validate beyond the TOML syntax (the rules are `rustkeep-check`'s).
 //!
 //! The rules (the user's view is `docs/formatting.md`):
 //! - **Meaning is kept.** The result reads as the same TOML value, every array and every

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use rustkeep_data::lower::{parse_toml, scalar_errors};
+use rustkeep_data::tree::{parse_toml, scalar_errors};
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 

@@ -5,11 +5,15 @@
 //! types and names.
 
 use rustkeep_data::db::Database;
-use rustkeep_data::diag::Diagnostic;
+use rustkeep_data::diag::{toml_string, Applicability, Code, Diagnostic, Loc};
 use rustkeep_data::hash::FxHashMap;
+use rustkeep_data::model::{Action, ActionData, Entry, Value};
 use rustkeep_data::project::Project;
 use rustkeep_data::resolve::Def;
+use rustkeep_data::scenario::{registries_for, Actor, Scenario, StepAct};
 use rustkeep_data::source::FileId;
+use rustkeep_data::suggest;
+use rustkeep_data::vocab::Registry;
 
 pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     if project.scenarios.is_empty() {
@@ -31,6 +35,130 @@ pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
             let r = d.defined.unwrap_or(d.current);
             mod_of.get(&r.file).is_some_and(|m| project.mods[*m].is_core || s.mods.contains(m))
         };
-        out.extend(rustkeep_data::scenario::check(s.file, &facts.refs, sc, db, &visible));
+        out.extend(check(s.file, &facts.refs, sc, db, &visible));
     }
+}
+
+/// Checks a scenario against the data it runs on: every ID it names exists in the loaded mods it
+/// can see, and every `enemy:N` it names has appeared by the time its step runs. `visible` says
+/// whether an ID's definition is in a mod the scenario loads (the core and its `mods`).
+pub fn check(file: FileId, refs: &[rustkeep_data::model::Reference], sc: &Scenario, db: &Database, visible: &dyn Fn(&Def) -> bool) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let known = |r: Registry, id: &str| db.resolved.get(r, id).is_some_and(visible);
+    for r in refs {
+        let Some(registry) = r.kind.registry() else { continue };
+        let regs = registries_for(r.context, registry);
+        if regs.iter().any(|reg| known(*reg, &r.id)) {
+            continue;
+        }
+        let loc = Loc { file, span: r.span.clone() };
+        let nouns = regs.iter().map(|r| r.noun()).collect::<Vec<_>>().join(" or ");
+        if !r.id.contains(':') {
+            let ids = regs.iter().flat_map(|reg| db.resolved.defs[reg.index()].iter().filter(|(_, d)| visible(d)).map(|(id, _)| id.as_str()));
+            let ids: Vec<&str> = ids.collect();
+            let meant = suggest::closest_id(&r.id, ids.iter().copied());
+            out.push(suggest::namespace_missing(loc, &r.id, &format!("{nouns} ID"), meant, ids.iter().copied()));
+            continue;
+        }
+        if let Some(other) = Registry::ALL.into_iter().find(|reg| !regs.contains(reg) && known(*reg, &r.id)) {
+            let msg = format!("`{}` is {} {}, but `{}` needs {} {nouns}", r.id, article(other.noun()), other.noun(), r.context, article(&nouns));
+            out.push(Diagnostic::new(Code::ReferenceKindMismatch, loc, msg));
+            continue;
+        }
+        let pool: Vec<&str> = regs.iter().flat_map(|reg| db.resolved.defs[reg.index()].iter().filter(|(_, d)| visible(d)).map(|(id, _)| id.as_str())).collect();
+        let sug = suggest::closest(&r.id, pool.iter().copied());
+        let mut msg = format!("no {nouns} named `{}` exists in the mods this scenario loads", r.id);
+        if let Some(s) = sug {
+            msg.push_str(&format!("; did you mean `{s}`?"));
+        } else if !db.resolved.registries_of(&r.id).is_empty() {
+            msg.push_str(": it is defined in a mod the scenario does not load; add that mod to `mods`");
+        }
+        let mut d = Diagnostic::new(Code::UnknownReference, loc, msg);
+        if let Some(s) = sug {
+            d = d.with_fix(format!("replace with `{s}`"), toml_string(s), suggest::judge(&r.id, s, pool.iter().copied()));
+        }
+        out.push(d);
+    }
+    check_enemies(file, sc, db, visible, &mut out);
+    out
+}
+
+fn article(noun: &str) -> &'static str {
+    if noun.starts_with(['a', 'e', 'i', 'o', 'u']) || noun.starts_with("NPC") {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// `enemy:N` must name an enemy that has appeared by the time its step runs. The enemies listed
+/// and those a step's own `spawn` action adds are counted; when anything else may add enemies
+/// before a step (entering a room or the dungeon, moving into a room, or a `spawn` in a trigger, `ai` rule or action list of
+/// something that can be in play), references beyond the count are not judged.
+fn check_enemies(file: FileId, sc: &Scenario, db: &Database, visible: &dyn Fn(&Def) -> bool, out: &mut Vec<Diagnostic>) {
+    let mut present: u64 = sc.enemies.iter().map(|e| u64::from(e.count)).sum();
+    let mut in_play: Vec<&str> = sc.enemies.iter().map(|e| e.creature.value.as_str()).collect();
+    let mut uncertain = spawns_outside_creatures(db, visible);
+    for step in &sc.steps {
+        if let StepAct::Action(Action { data: ActionData::Spawn { creature, .. }, .. }) = &step.act {
+            in_play.push(&creature.value);
+        }
+    }
+    uncertain |= in_play.iter().any(|c| creature_spawns(db, c, visible));
+    for step in &sc.steps {
+        let refs = [
+            match &step.act {
+                StepAct::Attack(a) => Some(a),
+                _ => None,
+            },
+            step.source.as_ref(),
+            step.target.as_ref(),
+        ];
+        for a in refs.into_iter().flatten() {
+            let Actor::Enemy(n) = a.value else { continue };
+            if u64::from(n) < present || uncertain {
+                continue;
+            }
+            let have = match present {
+                0 => "no enemy has appeared".to_string(),
+                1 => "only `enemy:0` has appeared".to_string(),
+                k => format!("only `enemy:0` to `enemy:{}` have appeared", k - 1),
+            };
+            let msg = format!("`enemy:{n}` names no enemy: when this step runs, {have} (the enemies listed under `[[enemies]]`, then those spawned, in order)");
+            let mut d = Diagnostic::new(Code::UnknownReference, Loc { file, span: a.span.clone() }, msg);
+            if present > 0 {
+                let last = format!("enemy:{}", present - 1);
+                d = d.with_fix(format!("replace with `{last}`"), toml_string(&last), Applicability::Unsafe);
+            }
+            out.push(d);
+        }
+        match &step.act {
+            StepAct::Action(Action { data: ActionData::Spawn { count, .. }, .. }) => present += u64::from(*count),
+            // Rooms bring their enemies: entering one, the dungeon, or walking into the next.
+            StepAct::Enter(_) | StepAct::Start(_) | StepAct::Move(_) => uncertain = true,
+            _ => {}
+        }
+    }
+}
+
+/// Whether anything but a creature — an item, affix, character option, status, quest, NPC, floor
+/// entered by a trigger — can spawn an enemy: a `spawn` in its triggers or action lists. Floors
+/// and prefabs count only once entered, which only `enter` does.
+fn spawns_outside_creatures(db: &Database, visible: &dyn Fn(&Def) -> bool) -> bool {
+    let regs = [Registry::Items, Registry::Affixes, Registry::CharacterOptions, Registry::Statuses, Registry::Quests, Registry::Npcs];
+    regs.iter().any(|r| db.resolved.defs[r.index()].values().filter(|d| visible(d)).any(|d| entry_spawns(db.entry(d.current))))
+}
+
+fn creature_spawns(db: &Database, creature: &str, visible: &dyn Fn(&Def) -> bool) -> bool {
+    db.resolved.get(Registry::Creatures, creature).filter(|d| visible(d)).is_some_and(|d| entry_spawns(db.entry(d.current)))
+}
+
+fn entry_spawns(e: &Entry) -> bool {
+    let spawns = |a: &[Action]| a.iter().any(|a| matches!(a.data, ActionData::Spawn { .. }));
+    e.fields.iter().any(|f| match &f.value {
+        Value::Actions(a) => spawns(a),
+        Value::Triggers(ts) => ts.iter().any(|t| spawns(&t.actions)),
+        Value::Ai(rs) => rs.iter().any(|r| spawns(&r.actions)),
+        _ => false,
+    }) || e.quest_trigger.as_ref().is_some_and(|t| spawns(&t.actions))
 }

@@ -1,14 +1,16 @@
 //! What happened in a turn, in plain words for the message log: "You hit the Rat for 5.",
 //! "The Goblin Shaman heals 5.", "Quest completed: Rattenplage!". Read from the turn's causal
-//! trace — its events, and the effects of the actions that ran — with creatures and entries
-//! called by their names.
+//! trace — its events, and the effects of the acts and actions that ran — with creatures and
+//! entries called by their names. Every event and every effect is matched here by its type,
+//! without a catch-all: a new one does not compile until it is told (or said to tell nothing).
 
 use std::collections::BTreeMap;
 
-use rustkeep_data::vocab::{field, Registry};
-use rustkeep_engine::game::World;
+use rustkeep_data::vocab::{damage, field, outcome, ActionKind, EventKind, Registry};
+use rustkeep_engine::effect::{Effect, Outcome, Reason};
+use rustkeep_engine::game::{CreatureRef, World};
+use rustkeep_engine::payload::Payload;
 use rustkeep_engine::trace::{StepTrace, TraceEvent};
-use serde_json::Value as Json;
 
 /// Who is who: the creature ID of every enemy the session has seen, by its N.
 pub struct Names<'a> {
@@ -36,131 +38,254 @@ fn capitalized(s: &str) -> String {
 
 impl Names<'_> {
     /// `you`, or `the Rat` (`enemy:N` when the session never saw that enemy).
-    fn who(&self, r: &str) -> String {
-        if r == "player" {
-            return "you".into();
+    fn who(&self, r: CreatureRef) -> String {
+        match r {
+            CreatureRef::Player => "you".into(),
+            CreatureRef::Enemy(n) => match self.enemies.get(&n) {
+                Some(c) => format!("the {}", entry_name(self.w, Registry::Creatures, c)),
+                None => r.to_string(),
+            },
         }
-        match r.strip_prefix("enemy:").and_then(|n| n.parse::<usize>().ok()).and_then(|n| self.enemies.get(&n)) {
-            Some(c) => format!("the {}", entry_name(self.w, Registry::Creatures, c)),
-            None => r.to_string(),
-        }
+    }
+
+    /// `You` or `The Rat`, to start a sentence.
+    fn subject(&self, r: CreatureRef) -> String {
+        capitalized(&self.who(r))
+    }
+
+    fn name(&self, registry: Registry, id: &str) -> String {
+        entry_name(self.w, registry, id)
     }
 
     fn item(&self, id: &str) -> String {
-        entry_name(self.w, Registry::Items, id)
+        self.name(Registry::Items, id)
     }
 
-    /// An engine effect line with its refs and IDs in words.
-    fn words(&self, effect: &str) -> String {
-        let mut out = Vec::new();
-        for word in effect.split(' ') {
-            // Trailing punctuation stays as it is: `enemy:0:` or `core:rat,`.
-            let core = word.trim_end_matches([',', ':', ';', ')', '.']);
-            let tail = &word[core.len()..];
-            let shown = if core == "player" || core.starts_with("enemy:") {
-                self.who(core)
-            } else if core.contains(':') {
-                self.id_name(core)
+    /// ` (Flaming, Sharp)`, or nothing without affixes.
+    fn affixes(&self, affixes: &[String]) -> String {
+        if affixes.is_empty() {
+            return String::new();
+        }
+        format!(" ({})", affixes.iter().map(|a| self.name(Registry::Affixes, a)).collect::<Vec<_>>().join(", "))
+    }
+
+    /// Why nothing happened, in words.
+    fn reason(&self, r: &Reason) -> String {
+        match r {
+            Reason::NothingToAttack => "there is nothing to attack".into(),
+            Reason::AttackerDown(who) | Reason::DeadOrGone(who) => format!("{} is dead or gone", self.who(*who)),
+            Reason::Gone(who) => format!("{} is gone", self.who(*who)),
+            Reason::Dead(who) | Reason::AlreadyDead(who) => format!("{} is dead", self.who(*who)),
+            Reason::NotA { id, noun } => format!("{id} is not {noun}"),
+            Reason::NotARoom(id) => format!("{id} is neither a room nor a floor"),
+            Reason::HoldsNo { who, item } => format!("{} {} no {}", self.who(*who), holds(*who), self.item(item)),
+            Reason::HoldsNoUnequipped { who, item } => format!("{} {} no unequipped {}", self.who(*who), holds(*who), self.item(item)),
+            Reason::NoSlot(item) => format!("{} cannot be equipped", self.item(item)),
+            Reason::NoMap => "there is no map".into(),
+            Reason::NoInventoryEntry(i) => format!("you carry no item number {}", i + 1),
+            Reason::NoStockEntry { shop, index } => format!("{} sells no item number {}", self.name(Registry::Shops, shop), index + 1),
+            Reason::Currency(currency) => format!("{} is what shops pay with", self.item(currency)),
+        }
+    }
+}
+
+fn holds(who: CreatureRef) -> &'static str {
+    if who == CreatureRef::Player {
+        "hold"
+    } else {
+        "holds"
+    }
+}
+
+/// A damage type in a sentence: nothing for physical damage.
+fn kind(damage_type: &str) -> String {
+    if damage_type == damage::PHYSICAL || damage_type.is_empty() {
+        String::new()
+    } else {
+        format!(" {damage_type}")
+    }
+}
+
+/// The sentences of an act's effect that no event tells: a wall, a pile, a flight, the end of
+/// the run, nothing happening. (Hits, damage, deaths, pickups and rooms are told by their
+/// events.)
+fn effect_sentences(names: &Names<'_>, effect: &Effect, out: &mut Vec<String>) {
+    match effect {
+        Effect::NoEffect(reason) => out.push(format!("Nothing happens: {}.", names.reason(reason))),
+        Effect::Bumped(_) => out.push("A wall blocks the way.".into()),
+        Effect::Pile(drops) if drops.is_empty() => out.push("The loot pile holds nothing and crumbles away.".into()),
+        Effect::LeftBehind { then, .. } => {
+            out.push("You flee, leaving the enemies behind.".into());
+            effect_sentences(names, then, out);
+        }
+        Effect::Won => out.push("You leave the deepest floor: the run is won!".into()),
+        Effect::Door { then, .. } => effect_sentences(names, then, out),
+        Effect::PlayerMoved { found, .. } => found.iter().for_each(|e| effect_sentences(names, e, out)),
+        Effect::PickedUp { got, .. } => got.iter().for_each(|e| effect_sentences(names, e, out)),
+        Effect::EnteredFloor { room: Some(room), .. } => effect_sentences(names, room, out),
+        Effect::Hit { damage, .. } => effect_sentences(names, damage, out),
+        // The trade screen shows prices and purses; what is bought is told by `item_picked_up`.
+        Effect::Bought { .. } | Effect::Sold { .. } | Effect::CannotAfford { .. } => {}
+        // Told by the events they raise, or not news (an enemy that cannot reach the player
+        // waits every turn).
+        Effect::Untraced
+        | Effect::NoTarget
+        | Effect::Missed { .. }
+        | Effect::Damaged { .. }
+        | Effect::Died { .. }
+        | Effect::Healed { .. }
+        | Effect::NothingGiven
+        | Effect::Received { .. }
+        | Effect::Lost { .. }
+        | Effect::Status { .. }
+        | Effect::Spawned { .. }
+        | Effect::QuestStarted(_)
+        | Effect::QuestAlreadyStarted(_)
+        | Effect::Escaped(_)
+        | Effect::Fled { .. }
+        | Effect::ShopOpened(_)
+        | Effect::Talked { .. }
+        | Effect::EnteredRoom { .. }
+        | Effect::EnteredFloor { room: None, .. }
+        | Effect::Used { .. }
+        | Effect::Equipped { .. }
+        | Effect::EnemyMoved { .. }
+        | Effect::Pile(_)
+        | Effect::Waited(_)
+        | Effect::Stuck(_)
+        | Effect::NoFloors
+        | Effect::NoSuchFloor
+        | Effect::Dropped { .. }
+        | Effect::FollowedRule { .. }
+        | Effect::Injected(_) => {}
+    }
+}
+
+/// The sentence of a data action that ran, when no event tells its result (heal, statuses,
+/// spawns, quests, flight, shops, items taken; damage and items given are told by their events).
+fn action_sentence(names: &Names<'_>, action: ActionKind, effect: &Effect) -> Option<String> {
+    let sentence = match (action, effect) {
+        (ActionKind::Damage | ActionKind::GiveItem, _) => return None,
+        (_, Effect::Untraced | Effect::NoEffect(_) | Effect::NothingGiven) => return None,
+        (_, Effect::NoTarget) => "Skipped: there is no target".to_string(),
+        (_, Effect::Healed { who, amount, now, max }) => format!("{} healed {amount} ({now} / {max})", names.subject(*who)),
+        (_, Effect::Lost { who, item, count }) => format!("{} lost {count} × {}", names.subject(*who), names.item(item)),
+        (_, Effect::Status { who, status, turns, refreshed }) => {
+            let status = names.name(Registry::Statuses, status);
+            if *refreshed {
+                format!("{}: {status} refreshed to {turns} turns", names.subject(*who))
             } else {
-                core.to_string()
-            };
-            out.push(format!("{shown}{tail}"));
+                format!("{}: {status} for {turns} turns", names.subject(*who))
+            }
         }
-        out.join(" ")
-    }
-
-    /// The name of an ID of any registry (the first that defines it).
-    fn id_name(&self, id: &str) -> String {
-        [Registry::Items, Registry::Statuses, Registry::Quests, Registry::Creatures, Registry::Npcs, Registry::Shops, Registry::Affixes]
-            .into_iter()
-            .find(|r| self.w.exists(*r, id))
-            .map(|r| entry_name(self.w, r, id))
-            .unwrap_or_else(|| id.to_string())
-    }
+        (_, Effect::Spawned { creature, refs, .. }) => {
+            let name = names.name(Registry::Creatures, creature);
+            match refs.len() {
+                1 => format!("The {name} appears"),
+                n => format!("{n} × {name} appear"),
+            }
+        }
+        (_, Effect::QuestStarted(q)) => format!("Started {}", names.name(Registry::Quests, q)),
+        (_, Effect::QuestAlreadyStarted(q)) => format!("{} already started", names.name(Registry::Quests, q)),
+        (_, Effect::Escaped(who)) => format!("{} escaped", names.subject(*who)),
+        (_, Effect::Fled { left, combat: true }) => format!("Fled; {left} enemies stay behind"),
+        (_, Effect::Fled { left, combat: false }) => format!("Fled (no combat was running; {left} enemies stay behind)"),
+        (_, Effect::ShopOpened(shop)) => format!("Opened shop {}", names.name(Registry::Shops, shop)),
+        // What an act does is told by `effect_sentences`; an action never has these effects.
+        (
+            _,
+            Effect::Missed { .. }
+            | Effect::Hit { .. }
+            | Effect::Damaged { .. }
+            | Effect::Died { .. }
+            | Effect::Received { .. }
+            | Effect::PickedUp { .. }
+            | Effect::Talked { .. }
+            | Effect::EnteredRoom { .. }
+            | Effect::EnteredFloor { .. }
+            | Effect::Used { .. }
+            | Effect::Equipped { .. }
+            | Effect::EnemyMoved { .. }
+            | Effect::PlayerMoved { .. }
+            | Effect::Pile(_)
+            | Effect::Waited(_)
+            | Effect::Stuck(_)
+            | Effect::NoFloors
+            | Effect::Bumped(_)
+            | Effect::Door { .. }
+            | Effect::LeftBehind { .. }
+            | Effect::Won
+            | Effect::NoSuchFloor
+            | Effect::Dropped { .. }
+            | Effect::Bought { .. }
+            | Effect::CannotAfford { .. }
+            | Effect::Sold { .. }
+            | Effect::FollowedRule { .. }
+            | Effect::Injected(_),
+        ) => return None,
+    };
+    Some(sentence + ".")
 }
 
-fn payload<'e>(e: &'e TraceEvent, key: &str) -> Option<&'e Json> {
-    e.payload.get(key)
-}
-
-fn payload_str<'e>(e: &'e TraceEvent, key: &str) -> &'e str {
-    payload(e, key).and_then(Json::as_str).unwrap_or("")
-}
-
-/// Sentences for the actions that ran (from the effects of a step or of a fired trigger): the
-/// ones whose result no event tells (heal, statuses, spawns, quests, flight, shops, items taken).
-fn action_sentences(names: &Names<'_>, effect: &Json, out: &mut Vec<String>) {
-    let action = effect.get("action").and_then(Json::as_str);
-    let text = effect.get("effect").and_then(Json::as_str).unwrap_or("");
-    if let (Some("spawn"), Some(rest)) = (action, text.strip_prefix("spawned ")) {
-        // `spawned core:rat as enemy:0, enemy:1; …`: the creature once, then how many came.
-        let creature = rest.split_whitespace().next().unwrap_or("");
-        let name = entry_name(names.w, Registry::Creatures, creature);
-        let n = rest.matches("enemy:").count();
-        out.push(if n == 1 { format!("The {name} appears.") } else { format!("{n} × {name} appear.") });
-    } else if let Some(a) = action {
-        let told_by_an_event = matches!(a, "damage" | "give_item");
-        if !told_by_an_event && !text.is_empty() && !text.starts_with("no effect") {
-            out.push(capitalized(&names.words(text)) + ".");
-        }
+/// The sentences of an outcome's data action, and of the actions it ran in turn.
+fn outcome_sentences(names: &Names<'_>, o: &Outcome, out: &mut Vec<String>) {
+    if let Some(action) = o.action {
+        out.extend(action_sentence(names, action, &o.effect));
     }
-    if let Some(Json::Array(sub)) = effect.get("actions") {
-        for s in sub {
-            action_sentences(names, s, out);
-        }
+    for a in o.actions.iter().flatten() {
+        outcome_sentences(names, a, out);
     }
 }
 
 /// The sentence of one event, if it tells the player something (an `attack_hit` waits for its
 /// `damage_taken`).
-fn event_sentence<'e>(names: &Names<'_>, e: &'e TraceEvent, hit: &mut Option<(&'e str, &'e str)>, out: &mut Vec<String>) {
-    let target = e.target.as_deref().unwrap_or("");
-    match e.event.as_str() {
-        "combat_started" => out.push("A fight begins!".into()),
-        "combat_ended" => match payload_str(e, "outcome") {
-            "victory" => out.push("The fight is won.".into()),
-            _ => out.push("The fight is over: you fled.".into()),
-        },
-        "attack_hit" => *hit = Some((e.source.as_str(), target)),
-        "damage_taken" => {
-            let amount = payload(e, "amount").and_then(Json::as_i64).unwrap_or(0);
-            let dtype = payload_str(e, "damage_type");
-            let kind = if dtype == "physical" || dtype.is_empty() { String::new() } else { format!(" {dtype}") };
-            let victim = e.source.as_str();
-            if hit.is_some_and(|(a, v)| v == victim && a == target) {
-                let attacker = names.who(target);
-                let verb = if target == "player" { "hit" } else { "hits" };
-                out.push(format!("{} {verb} {} for {amount}{kind}.", capitalized(&attacker), names.who(victim)));
-                *hit = None;
-            } else {
-                let verb = if victim == "player" { "take" } else { "takes" };
-                out.push(format!("{} {verb} {amount}{kind} damage.", capitalized(&names.who(victim))));
+fn event_sentence(names: &Names<'_>, e: &TraceEvent, hit: &mut Option<(CreatureRef, CreatureRef)>, out: &mut Vec<String>) {
+    match (e.event, &e.payload) {
+        (EventKind::CombatStarted, _) => out.push("A fight begins!".into()),
+        (EventKind::CombatEnded, Payload::CombatEnded { outcome }) if *outcome == outcome::VICTORY => out.push("The fight is won.".into()),
+        (EventKind::CombatEnded, _) => out.push("The fight is over: you fled.".into()),
+        (EventKind::AttackHit, _) => *hit = e.target.map(|victim| (e.source, victim)),
+        (EventKind::DamageTaken, payload) => {
+            let (amount, dtype) = match payload {
+                Payload::DamageTaken { amount, damage_type } => (*amount, kind(damage_type)),
+                _ => (0, String::new()),
+            };
+            let victim = e.source;
+            match (*hit, e.target) {
+                (Some((attacker, v)), Some(by)) if v == victim && attacker == by => {
+                    let verb = if attacker == CreatureRef::Player { "hit" } else { "hits" };
+                    out.push(format!("{} {verb} {} for {amount}{dtype}.", names.subject(attacker), names.who(victim)));
+                    *hit = None;
+                }
+                _ => {
+                    let verb = if victim == CreatureRef::Player { "take" } else { "takes" };
+                    out.push(format!("{} {verb} {amount}{dtype} damage.", names.subject(victim)));
+                }
             }
         }
-        "creature_died" => {
-            let victim = e.source.as_str();
-            out.push(if victim == "player" { "You die.".into() } else { format!("{} dies.", capitalized(&names.who(victim))) });
+        (EventKind::CreatureDied, _) => {
+            out.push(if e.source == CreatureRef::Player { "You die.".into() } else { format!("{} dies.", names.subject(e.source)) });
         }
-        "item_picked_up" if e.source == "player" => {
-            let count = payload(e, "count").and_then(Json::as_u64).unwrap_or(1);
-            let affixes: Vec<String> = payload(e, "affixes")
-                .and_then(Json::as_array)
-                .map(|a| a.iter().filter_map(Json::as_str).map(|x| entry_name(names.w, Registry::Affixes, x)).collect())
-                .unwrap_or_default();
-            let what = names.item(payload_str(e, "item"));
-            let with = if affixes.is_empty() { String::new() } else { format!(" ({})", affixes.join(", ")) };
-            out.push(if count == 1 { format!("You pick up {what}{with}.") } else { format!("You pick up {count} × {what}{with}.") });
+        (EventKind::ItemPickedUp, Payload::ItemPickedUp { item, count, affixes }) if e.source == CreatureRef::Player => {
+            let what = names.item(item);
+            let with = names.affixes(affixes);
+            out.push(if *count == 1 { format!("You pick up {what}{with}.") } else { format!("You pick up {count} × {what}{with}.") });
         }
-        "item_used" if e.source == "player" => out.push(format!("You use {}.", names.item(payload_str(e, "item")))),
-        "floor_entered" => {
-            let floor = payload_str(e, "floor");
-            let depth = payload(e, "depth").and_then(Json::as_i64).map(|d| format!(" (depth {d})")).unwrap_or_default();
-            out.push(format!("You reach {}{depth}.", entry_name(names.w, Registry::Floors, floor)));
+        (EventKind::ItemUsed, Payload::ItemUsed { item }) if e.source == CreatureRef::Player => out.push(format!("You use {}.", names.item(item))),
+        (EventKind::FloorEntered, Payload::FloorEntered { floor, depth }) => {
+            let depth = depth.map(|d| format!(" (depth {d})")).unwrap_or_default();
+            out.push(format!("You reach {}{depth}.", names.name(Registry::Floors, floor)));
         }
-        "room_entered" => out.push(format!("You enter {}.", entry_name(names.w, Registry::Prefabs, payload_str(e, "prefab")))),
-        "npc_talked" => out.push(format!("You talk to {}.", entry_name(names.w, Registry::Npcs, payload_str(e, "npc")))),
-        "quest_completed" => out.push(format!("Quest completed: {}!", entry_name(names.w, Registry::Quests, payload_str(e, "quest")))),
-        _ => {}
+        (EventKind::RoomEntered, Payload::RoomEntered { prefab }) => out.push(format!("You enter {}.", names.name(Registry::Prefabs, prefab))),
+        (EventKind::NpcTalked, Payload::NpcTalked { npc }) => out.push(format!("You talk to {}.", names.name(Registry::Npcs, npc))),
+        (EventKind::QuestCompleted, Payload::QuestCompleted { quest }) => out.push(format!("Quest completed: {}!", names.name(Registry::Quests, quest))),
+        // A turn starting is no news; an enemy picking something up or using an item is not
+        // seen; an event a scenario injected carries what it wrote, which tells nothing.
+        (EventKind::TurnStarted, _)
+        | (
+            EventKind::ItemPickedUp | EventKind::ItemUsed | EventKind::FloorEntered | EventKind::RoomEntered | EventKind::NpcTalked | EventKind::QuestCompleted,
+            _,
+        ) => {}
     }
 }
 
@@ -168,26 +293,14 @@ fn event_sentence<'e>(names: &Names<'_>, e: &'e TraceEvent, hit: &mut Option<(&'
 pub fn sentences(names: &Names<'_>, steps: &[StepTrace]) -> Vec<String> {
     let mut out = Vec::new();
     for step in steps {
-        for effect in &step.effects {
-            let text = effect.get("effect").and_then(Json::as_str).unwrap_or("");
-            if let Some(rest) = text.strip_prefix("no effect: ") {
-                out.push(format!("Nothing happens: {}.", names.words(rest)));
-            } else if text.contains("bumps into the wall") {
-                out.push("A wall blocks the way.".into());
-            } else if text.contains("waits: there is no way to the player") {
-                // An enemy that cannot reach the player is not news every turn.
-            } else if text.contains("the loot pile holds nothing") {
-                out.push("The loot pile holds nothing and crumbles away.".into());
-            } else if text.contains("fled, leaving") {
-                out.push("You flee, leaving the enemies behind.".into());
-            } else if text.contains("the run is won") {
-                out.push("You leave the deepest floor: the run is won!".into());
-            }
-            action_sentences(names, effect, &mut out);
+        for o in &step.effects {
+            effect_sentences(names, &o.effect, &mut out);
+            outcome_sentences(names, o, &mut out);
         }
-        let mut hit: Option<(&str, &str)> = None; // (attacker, victim) of the last attack_hit
-                                                  // In causal order, as the trace shows it: an event, what its triggers did, then the
-                                                  // events it caused.
+        // (attacker, victim) of the last attack_hit.
+        let mut hit: Option<(CreatureRef, CreatureRef)> = None;
+        // In causal order, as the trace shows it: an event, what its triggers did, then the
+        // events it caused.
         let mut order = Vec::with_capacity(step.events.len());
         let mut stack: Vec<usize> = step.events.iter().enumerate().filter(|(_, e)| e.cause.is_none()).map(|(i, _)| i).rev().collect();
         while let Some(i) = stack.pop() {
@@ -198,10 +311,65 @@ pub fn sentences(names: &Names<'_>, steps: &[StepTrace]) -> Vec<String> {
             event_sentence(names, e, &mut hit, &mut out);
             for t in e.triggers.iter().filter(|t| t.fired) {
                 for a in &t.actions {
-                    action_sentences(names, a, &mut out);
+                    outcome_sentences(names, a, &mut out);
                 }
             }
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rustkeep_engine::effect::{Rejoined, Weapon};
+
+    fn world() -> World {
+        let project = rustkeep_data::project::Project::with_bundled_core();
+        let db = rustkeep_data::db::Database::load(&project);
+        World::new(project, db)
+    }
+
+    #[test]
+    fn actions_are_told_with_names_and_what_events_tell_is_not_told_twice() {
+        let w = world();
+        let enemies = BTreeMap::from([(0, "core:rat".to_string())]);
+        let names = Names { w: &w, enemies: &enemies };
+        let rat = CreatureRef::Enemy(0);
+        let said = |action, effect: Effect| action_sentence(&names, action, &effect);
+        assert_eq!(
+            said(ActionKind::Heal, Effect::Healed { who: CreatureRef::Player, amount: 5, now: 20, max: 30 }).as_deref(),
+            Some("You healed 5 (20 / 30).")
+        );
+        assert_eq!(said(ActionKind::Heal, Effect::Healed { who: rat, amount: 2, now: 6, max: 6 }).as_deref(), Some("The Rat healed 2 (6 / 6)."));
+        assert_eq!(
+            said(ActionKind::Spawn, Effect::Spawned { creature: "core:rat".into(), refs: vec![rat, CreatureRef::Enemy(1)], combat_started: true }).as_deref(),
+            Some("2 × Rat appear.")
+        );
+        assert_eq!(said(ActionKind::Flee, Effect::Escaped(rat)).as_deref(), Some("The Rat escaped."));
+        assert_eq!(
+            said(ActionKind::Damage, Effect::Damaged { victim: rat, amount: 3, damage_type: "fire".into(), left: Some(1) }),
+            None,
+            "told by damage_taken"
+        );
+        assert_eq!(said(ActionKind::Heal, Effect::NoEffect(Reason::Dead(rat))), None);
+        let mut out = Vec::new();
+        effect_sentences(&names, &Effect::NoEffect(Reason::HoldsNo { who: CreatureRef::Player, item: "core:key".into() }), &mut out);
+        let hit = Effect::Hit {
+            rejoined: Some(Rejoined { woken: vec![rat], combat_started: false }),
+            attacker: CreatureRef::Player,
+            victim: rat,
+            weapon: Weapon::BareHands,
+            amount: 1,
+            critical: false,
+            damage: Box::new(Effect::Damaged { victim: rat, amount: 1, damage_type: "physical".into(), left: Some(3) }),
+        };
+        effect_sentences(&names, &hit, &mut out);
+        effect_sentences(
+            &names,
+            &Effect::Door { at: rustkeep_data::grid::Pos::new(1, 2), then: Box::new(Effect::LeftBehind { enemies: 2, then: Box::new(Effect::Won) }) },
+            &mut out,
+        );
+        assert_eq!(out, ["Nothing happens: you hold no Iron Key.", "You flee, leaving the enemies behind.", "You leave the deepest floor: the run is won!"]);
+    }
 }

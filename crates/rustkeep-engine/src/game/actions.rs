@@ -1,31 +1,23 @@
 //! The nine data actions, as [`Game::apply`] and the triggers run them.
 
+use super::{round_half_away, Creature, CreatureRef, Enemy, Game, ItemInstance, QuestProgress, StatusInstance, World};
+use crate::effect::{Effect, Outcome, Reason, Rejoined};
+use crate::payload::{damage_type_name, Payload};
 use rustkeep_data::model::{ActionData, Who};
 use rustkeep_data::vocab::{attr, damage, field, outcome, resistance_of, EventKind, Registry};
-use serde_json::{json, Map, Value as Json};
-
-use super::{describe_items, round_half_away, Creature, CreatureRef, Enemy, Game, ItemInstance, QuestProgress, StatusInstance, World};
-use crate::payload::{damage_type_name, Payload};
 
 impl Game {
-    pub(super) fn apply_action(&mut self, w: &World, a: &ActionData, me: CreatureRef, other: Option<CreatureRef>) -> Json {
+    pub(super) fn apply_action(&mut self, w: &World, a: &ActionData, me: CreatureRef, other: Option<CreatureRef>) -> Outcome {
         let name = a.kind().name();
         let who = a.target().map(|t| match t {
             Who::SelfBearer => Some(me),
             Who::Target => other,
         });
-        let mut out = Map::new();
-        if self.tracing {
-            out.insert("action".into(), json!(name));
-            if let Some(t) = who {
-                out.insert("target".into(), t.map(|t| json!(t.to_string())).unwrap_or(Json::Null));
-            }
-        }
         // Every action is named here, without a catch-all: a new action does not compile until
         // it has an effect. A targeted action whose target is absent is skipped.
         let queued = self.events.len();
         let target = who.flatten();
-        let skipped = || "skipped: there is no target".to_string();
+        let skipped = || Effect::NoTarget;
         let effect = match a {
             ActionData::Damage { amount, damage_type, .. } => target.map_or_else(skipped, |t| self.deal_damage(w, me, t, *amount, damage_type)),
             ActionData::Heal { amount, .. } => target.map_or_else(skipped, |t| self.heal(w, t, *amount)),
@@ -39,7 +31,7 @@ impl Game {
                 // `play` shows the trade screen (rolling the stock on the first opening); a dry
                 // run only records the opening.
                 self.open_shop = Some(shop.value.clone());
-                format!("opened shop {}", shop.value)
+                self.note(|| Effect::ShopOpened(shop.value.clone()))
             }
         };
         // The trigger graph and `self-feeding-trigger` know what an action raises only from the
@@ -48,18 +40,14 @@ impl Game {
             self.events.iter().skip(queued).all(|e| a.kind().def().emits.contains(&e.kind)),
             "`{name}` raised an event its row in vocab::ACTIONS does not list in `emits`"
         );
-        if !self.tracing {
-            return Json::Null;
-        }
-        out.insert("effect".into(), json!(effect));
-        Json::Object(out)
+        Outcome { action: Some(a.kind()), target: who, effect, actions: None }
     }
 
     /// Damage (docs/engine.md, "Combat"): resistance, then armour for physical damage.
-    pub(super) fn deal_damage(&mut self, w: &World, dealer: CreatureRef, victim: CreatureRef, amount: u32, dtype: &str) -> String {
+    pub(super) fn deal_damage(&mut self, w: &World, dealer: CreatureRef, victim: CreatureRef, amount: u32, dtype: &str) -> Effect {
         match self.creature(victim) {
-            None => return format!("no effect: {victim} is gone"),
-            Some(c) if c.health <= 0 => return format!("no effect: {victim} is already dead"),
+            None => return Effect::NoEffect(Reason::Gone(victim)),
+            Some(c) if c.health <= 0 => return Effect::NoEffect(Reason::AlreadyDead(victim)),
             _ => {}
         }
         let res = resistance_of(dtype).map_or(0.0, |a| self.attribute(w, victim, a, Some(dealer)).clamp(0.0, 0.9));
@@ -75,21 +63,21 @@ impl Game {
                 self.kills += 1;
             }
             self.push(EventKind::CreatureDied, victim, killer, Payload::None);
-            let mut s = if self.tracing { format!("{victim} took {taken} {dtype} damage and died") } else { String::new() };
             let loot = self
                 .creature(victim)
                 .and_then(|c| c.creature.clone())
                 .and_then(|id| w.entry(Registry::Creatures, &id)?.reference(field::LOOT).map(|r| r.value.clone()));
+            let mut shown = None;
             if let Some(table) = loot {
                 let drops = self.roll(w, &table);
                 if self.tracing {
-                    s.push_str(&format!("; loot {table}: {}", describe_items(&drops)));
+                    shown = Some((table, drops.clone()));
                 }
                 self.drop_loot(victim, drops);
             }
-            s
+            self.note(|| Effect::Died { victim, amount: taken, damage_type: dtype.to_string(), loot: shown })
         } else {
-            self.note(|| format!("{victim} took {taken} {dtype} damage ({left} left)"))
+            self.note(|| Effect::Damaged { victim, amount: taken, damage_type: dtype.to_string(), left: Some(left) })
         }
     }
 
@@ -104,22 +92,22 @@ impl Game {
             .collect()
     }
 
-    fn heal(&mut self, w: &World, t: CreatureRef, amount: u32) -> String {
+    fn heal(&mut self, w: &World, t: CreatureRef, amount: u32) -> Effect {
         let max = self.max_health(w, t);
-        let Some(c) = self.creature_mut(t) else { return format!("no effect: {t} is gone") };
+        let Some(c) = self.creature_mut(t) else { return Effect::NoEffect(Reason::Gone(t)) };
         if c.health <= 0 {
-            return format!("no effect: {t} is dead");
+            return Effect::NoEffect(Reason::Dead(t));
         }
         let before = c.health;
         c.health = (c.health + amount as i64).min(max.max(c.health));
         let (healed, now) = (c.health - before, c.health);
-        self.note(|| format!("{t} healed {healed} ({now} / {max})"))
+        self.note(|| Effect::Healed { who: t, amount: healed, now, max })
     }
 
     /// Gives items; one `item_picked_up` on the receiver.
-    pub fn give(&mut self, w: &World, t: CreatureRef, item: &str, count: u32, affixes: Vec<String>) -> String {
+    pub fn give(&mut self, w: &World, t: CreatureRef, item: &str, count: u32, affixes: Vec<String>) -> Effect {
         if count == 0 {
-            return "nothing given".into();
+            return Effect::NothingGiven;
         }
         let entry = w.entry(Registry::Items, item);
         let stackable = entry.and_then(|e| e.bool(field::STACKABLE)).unwrap_or(false);
@@ -127,7 +115,7 @@ impl Game {
         // equipped), without an event of its own.
         let equip_slot = if self.creating && t == CreatureRef::Player { entry.and_then(|e| e.str(field::SLOT)) } else { None };
         let equip = equip_slot.is_some_and(|slot| !self.slot_taken(w, t, slot));
-        let Some(c) = self.creature_mut(t) else { return format!("no effect: {t} is gone") };
+        let Some(c) = self.creature_mut(t) else { return Effect::NoEffect(Reason::Gone(t)) };
         if stackable {
             if let Some(i) = c.inventory.iter_mut().find(|i| i.item == item && i.affixes == affixes && !i.equipped) {
                 i.count += count;
@@ -142,14 +130,13 @@ impl Game {
         if equip {
             self.bearers_changed(t);
         }
-        let described =
-            self.note(|| format!("{t} received {count} × {item}{}", if affixes.is_empty() { String::new() } else { format!(" [{}]", affixes.join(", ")) }));
+        let described = self.note(|| Effect::Received { who: t, item: item.to_string(), count, affixes: affixes.clone() });
         self.push(EventKind::ItemPickedUp, t, None, Payload::ItemPickedUp { item: item.to_string(), count, affixes });
         described
     }
 
-    pub(super) fn take(&mut self, t: CreatureRef, item: &str, count: u32) -> String {
-        let Some(c) = self.creature_mut(t) else { return format!("no effect: {t} is gone") };
+    pub(super) fn take(&mut self, t: CreatureRef, item: &str, count: u32) -> Effect {
+        let Some(c) = self.creature_mut(t) else { return Effect::NoEffect(Reason::Gone(t)) };
         let mut left = count;
         // Unequipped stacks go first; the last instances go first among equals.
         for pass in [false, true] {
@@ -161,21 +148,22 @@ impl Game {
         }
         c.inventory.retain(|i| i.count > 0);
         self.bearers_changed(t);
-        format!("{t} lost {} × {item}", count - left)
+        self.note(|| Effect::Lost { who: t, item: item.to_string(), count: count - left })
     }
 
-    fn apply_status(&mut self, w: &World, t: CreatureRef, status: &str, turns: Option<u32>) -> String {
+    fn apply_status(&mut self, w: &World, t: CreatureRef, status: &str, turns: Option<u32>) -> Effect {
         let dflt = w.entry(Registry::Statuses, status).and_then(|e| e.int(field::TURNS)).unwrap_or(1).clamp(1, u32::MAX as i64) as u32;
         let turns = turns.unwrap_or(dflt);
-        let Some(c) = self.creature_mut(t) else { return format!("no effect: {t} is gone") };
-        if let Some(s) = c.statuses.iter_mut().find(|s| s.status == status) {
+        let Some(c) = self.creature_mut(t) else { return Effect::NoEffect(Reason::Gone(t)) };
+        let refreshed = if let Some(s) = c.statuses.iter_mut().find(|s| s.status == status) {
             s.turns = turns;
-            format!("{t}: {status} refreshed to {turns} turns")
+            true
         } else {
             c.statuses.push(StatusInstance { status: status.into(), turns });
             self.bearers_changed(t);
-            format!("{t}: {status} for {turns} turns")
-        }
+            false
+        };
+        self.note(|| Effect::Status { who: t, status: status.to_string(), turns, refreshed })
     }
 
     /// Adds enemies; returns their refs.
@@ -197,81 +185,78 @@ impl Game {
         out
     }
 
-    fn spawn(&mut self, w: &World, creature: &str, count: u32) -> String {
+    fn spawn(&mut self, w: &World, creature: &str, count: u32) -> Effect {
         let refs = self.add_enemies(w, creature, count);
         self.place_on_map(&refs);
-        let mut s = format!("spawned {creature} as {}", refs.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(", "));
-        if !self.combat && !refs.is_empty() {
+        let combat_started = !self.combat && !refs.is_empty();
+        if combat_started {
             self.combat = true;
             self.push(EventKind::CombatStarted, CreatureRef::Player, None, Payload::None);
-            s.push_str("; combat started");
         }
-        s
+        self.note(|| Effect::Spawned { creature: creature.to_string(), refs, combat_started })
     }
 
-    pub fn start_quest(&mut self, w: &World, quest: &str) -> String {
+    pub fn start_quest(&mut self, w: &World, quest: &str) -> Effect {
         if self.quests.iter().any(|q| q.quest == quest) {
-            return format!("{quest} already started");
+            return Effect::QuestAlreadyStarted(quest.to_string());
         }
         if !w.exists(Registry::Quests, quest) {
-            return format!("no effect: {quest} is not a quest");
+            return Effect::NoEffect(Reason::NotA { id: quest.to_string(), noun: "a quest" });
         }
         self.quests.push(QuestProgress { quest: quest.into(), count: 0, done: false });
-        self.note(|| format!("started {quest}"))
+        self.note(|| Effect::QuestStarted(quest.to_string()))
     }
 
     /// `flee`, done by its source: the player's ends the combat, an enemy's takes that enemy
     /// out of the game (docs/engine.md, "Fleeing").
-    fn flee(&mut self, who: CreatureRef) -> String {
+    fn flee(&mut self, who: CreatureRef) -> Effect {
         let CreatureRef::Enemy(index) = who else { return self.player_flees() };
-        let Some(at) = self.enemies.iter().position(|e| e.index == index) else { return format!("no effect: {who} is gone") };
+        let Some(at) = self.enemies.iter().position(|e| e.index == index) else { return Effect::NoEffect(Reason::Gone(who)) };
         if self.enemies[at].body.health <= 0 {
-            return format!("no effect: {who} is dead");
+            return Effect::NoEffect(Reason::Dead(who));
         }
         // It escapes: no creature_died, no loot, and its ref is never given again.
         self.enemies.remove(at);
         self.escapes += 1;
         self.bearers_changed(who);
         self.forget_removed_enemies();
-        format!("{who} escaped")
+        Effect::Escaped(who)
     }
 
     /// The player's flight: the combat ends as fled, and the enemies that fought stay where they
     /// are, left alone (residents) until the player attacks one of them.
-    fn player_flees(&mut self) -> String {
+    fn player_flees(&mut self) -> Effect {
         let mut left = 0;
         for e in self.enemies.iter_mut().filter(|e| e.body.health > 0 && !e.resident) {
             e.resident = true;
             e.energy = 0.0;
             left += 1;
         }
-        if self.combat {
+        let combat = self.combat;
+        if combat {
             self.combat = false;
             self.push(EventKind::CombatEnded, CreatureRef::Player, None, Payload::CombatEnded { outcome: outcome::FLED });
-            format!("fled; {left} enemies stay behind")
-        } else {
-            format!("fled (no combat was running; {left} enemies stay behind)")
         }
+        Effect::Fled { left, combat }
     }
 
     /// When the player attacks a resident, every resident joins the fight again (a combat starts
     /// if none is running). Returns what happened, for the attack's effect.
-    pub(super) fn rejoin_residents(&mut self, victim: CreatureRef) -> String {
-        let CreatureRef::Enemy(index) = victim else { return String::new() };
+    pub(super) fn rejoin_residents(&mut self, victim: CreatureRef) -> Option<Rejoined> {
+        let CreatureRef::Enemy(index) = victim else { return None };
         if !self.enemies.iter().any(|e| e.index == index && e.resident) {
-            return String::new();
+            return None;
         }
         let mut woken = Vec::new();
         for e in self.enemies.iter_mut().filter(|e| e.resident) {
             e.resident = false;
-            woken.push(CreatureRef::Enemy(e.index).to_string());
+            woken.push(CreatureRef::Enemy(e.index));
         }
-        let mut s = format!("{} rejoin the fight; ", woken.join(", "));
-        if !self.combat {
+        let combat_started = !self.combat;
+        if combat_started {
             self.combat = true;
             self.push(EventKind::CombatStarted, CreatureRef::Player, None, Payload::None);
-            s.push_str("combat started; ");
         }
-        s
+        Some(Rejoined { woken, combat_started })
     }
 }

@@ -1,25 +1,24 @@
 //! What a scenario step or a console command does besides the data actions: attack, pick up,
 //! talk, enter a room or floor, use and equip an item.
 
-use rustkeep_data::vocab::{attr, damage, field, glyph, slot, EventKind, Registry};
-use serde_json::{json, Value as Json};
-
-use super::{describe_items, round_half_away, CreatureRef, Game, World};
+use super::{round_half_away, CreatureRef, Game, World};
+use crate::effect::{Effect, Outcome, Reason, Weapon};
 use crate::payload::{damage_type_name, Payload};
+use rustkeep_data::vocab::{attr, damage, field, glyph, slot, EventKind, Registry};
 
 impl Game {
     /// An attack (docs/engine.md, "Combat"): the hit roll, then `attack_hit` and the damage at
     /// once (a critical hit multiplies the amount first); a miss raises nothing.
-    pub(super) fn attack(&mut self, w: &World, attacker: CreatureRef, victim: Option<CreatureRef>) -> Json {
-        let Some(victim) = victim else { return json!({ "effect": "no effect: nothing to attack" }) };
+    pub(super) fn attack(&mut self, w: &World, attacker: CreatureRef, victim: Option<CreatureRef>) -> Effect {
+        let Some(victim) = victim else { return Effect::NoEffect(Reason::NothingToAttack) };
         if !self.alive(attacker) {
-            return json!({ "effect": format!("no effect: {attacker} is dead or gone (dead creatures do not attack)") });
+            return Effect::NoEffect(Reason::AttackerDown(attacker));
         }
         if !self.alive(victim) {
-            return json!({ "effect": format!("no effect: {victim} is dead or gone") });
+            return Effect::NoEffect(Reason::DeadOrGone(victim));
         }
         // Attacking a resident enemy (one left alone after the player fled) wakes the room.
-        let rejoined = if attacker == CreatureRef::Player { self.rejoin_residents(victim) } else { String::new() };
+        let rejoined = if attacker == CreatureRef::Player { self.rejoin_residents(victim) } else { None };
         let balance = &w.db.resolved.balance;
         let p = hit_chance(
             self.attribute(w, attacker, attr::ACCURACY, Some(victim)),
@@ -29,7 +28,7 @@ impl Game {
         );
         // Certain hits draw nothing, so fights without accuracy or evasion keep their rolls.
         if p < 1.0 && !self.rng.chance(p) {
-            return json!({ "effect": self.note(|| format!("{rejoined}{attacker} attacks {victim}: missed (p = {})", shown_chance(p))) });
+            return self.note(|| Effect::Missed { rejoined, attacker, victim, chance: shown_chance(p) });
         }
         let (weapon, dtype) = self.weapon(w, attacker);
         let mut amount = round_half_away(self.attribute(w, attacker, attr::DAMAGE, Some(victim))).max(0.0) as u32;
@@ -44,20 +43,19 @@ impl Game {
         let effect = if amount == 0 {
             // A zero-damage hit still lands: damage_taken { amount = 0 }.
             self.push(EventKind::DamageTaken, victim, Some(attacker), Payload::DamageTaken { amount: 0, damage_type: damage_type_name(&dtype) });
-            self.note(|| format!("{victim} took 0 {dtype} damage"))
+            self.note(|| Effect::Damaged { victim, amount: 0, damage_type: dtype.clone(), left: None })
         } else {
             self.deal_damage(w, attacker, victim, amount, &dtype)
         };
         if !self.tracing {
-            return Json::Null;
+            return Effect::Untraced;
         }
-        let with = match (&weapon, attacker) {
-            (Some(w), _) => w.clone(),
-            (None, CreatureRef::Player) => "bare hands".into(),
-            (None, _) => "its own attack".into(),
+        let weapon = match (weapon, attacker) {
+            (Some(w), _) => Weapon::Item(w),
+            (None, CreatureRef::Player) => Weapon::BareHands,
+            (None, _) => Weapon::Own,
         };
-        let crit_note = if critical == Some(true) { " (critical)" } else { "" };
-        json!({ "effect": format!("{rejoined}{attacker} hits {victim} with {with} for {amount}{crit_note}: {effect}") })
+        Effect::Hit { rejoined, attacker, victim, weapon, amount, critical: critical == Some(true), damage: Box::new(effect) }
     }
 
     /// The equipped weapon and the damage type of an attack: a creature's own `damage_type`, or
@@ -80,12 +78,14 @@ impl Game {
         found.unwrap_or_else(|| (None, damage::PHYSICAL.into()))
     }
 
-    pub(super) fn pickup(&mut self, w: &World, who: CreatureRef) -> Json {
+    pub(super) fn pickup(&mut self, w: &World, who: CreatureRef) -> Effect {
         let piles = std::mem::take(&mut self.piles);
         let mut rolled = Vec::new();
-        for table in &piles {
-            let drops = self.roll(w, table);
-            rolled.push(format!("{table}: {}", describe_items(&drops)));
+        for table in piles {
+            let drops = self.roll(w, &table);
+            if self.tracing {
+                rolled.push((table, drops.clone()));
+            }
             self.floor_loot.extend(drops);
         }
         let items = std::mem::take(&mut self.floor_loot);
@@ -94,34 +94,25 @@ impl Game {
         for i in items {
             got.push(self.give(w, who, &i.item, i.count, i.affixes));
         }
-        let mut s = String::new();
-        if !rolled.is_empty() {
-            s.push_str(&format!("rolled {} pile(s) ({}); ", rolled.len(), rolled.join("; ")));
-        }
-        if got.is_empty() {
-            s.push_str("nothing to pick up");
-        } else {
-            s.push_str(&got.join("; "));
-        }
-        json!({ "effect": s })
+        self.note(|| Effect::PickedUp { rolled, got })
     }
 
-    pub(super) fn talk(&mut self, w: &World, who: CreatureRef, npc: &str) -> Json {
-        let Some(e) = w.entry(Registry::Npcs, npc) else { return json!({ "effect": format!("no effect: {npc} is not an NPC") }) };
+    pub(super) fn talk(&mut self, w: &World, who: CreatureRef, npc: &str) -> Outcome {
+        let Some(e) = w.entry(Registry::Npcs, npc) else { return Outcome::act(Effect::NoEffect(Reason::NotA { id: npc.to_string(), noun: "an NPC" })) };
         let actions: Vec<_> = e.actions(field::ON_TALK).to_vec();
         let mut effects = Vec::new();
         for a in &actions {
             effects.push(self.apply_action(w, &a.data, who, None));
         }
         self.push(EventKind::NpcTalked, who, None, Payload::NpcTalked { npc: npc.to_string() });
-        json!({ "effect": format!("{who} talked to {npc}"), "actions": effects })
+        Outcome::with_actions(self.note(|| Effect::Talked { who, npc: npc.to_string() }), effects)
     }
 
-    pub(super) fn enter(&mut self, w: &World, id: &str) -> Json {
+    pub(super) fn enter(&mut self, w: &World, id: &str) -> Effect {
         if let Some(p) = w.entry(Registry::Prefabs, id) {
             // A played run has a map: the prefab becomes the room the player stands in.
             if self.dungeon.is_some() {
-                return json!({ "effect": self.enter_prefab_in_dungeon(w, id) });
+                return self.enter_prefab_in_dungeon(w, id);
             }
             let rows = p.grid().map(|g| g.rows.clone()).unwrap_or_default();
             let piles = rows.iter().map(|r| r.chars().filter(|c| *c == glyph::LOOT_PILE).count()).sum::<usize>();
@@ -129,12 +120,13 @@ impl Game {
             let floor = self.floor.as_deref().and_then(|f| w.entry(Registry::Floors, f));
             let table = p.reference(field::LOOT).or_else(|| floor.and_then(|f| f.reference(field::LOOT))).map(|r| r.value.clone());
             let fauna: Vec<String> = floor.map(|f| f.ref_list(field::CREATURES).iter().map(|c| c.value.clone()).collect()).unwrap_or_default();
-            let mut s = format!("entered room {id}");
+            let mut shown_piles = None;
+            let mut appeared = Vec::new();
             match (&table, piles) {
                 (_, 0) => {}
                 (Some(t), n) => {
                     self.piles.extend(std::iter::repeat_n(t.clone(), n));
-                    s.push_str(&format!("; {n} loot pile(s) from {t}"));
+                    shown_piles = Some((n, t.clone()));
                 }
                 (None, n) => self
                     .warnings
@@ -144,34 +136,32 @@ impl Game {
                 if fauna.is_empty() {
                     self.warnings.push(format!("step {}: room {id} has {foes} `e` glyph(s) but no floor creatures to draw from; none appear", self.step));
                 } else {
-                    let mut appeared = Vec::new();
                     for _ in 0..foes {
                         let c = fauna[self.rng.below(fauna.len() as u64) as usize].clone();
                         let r = self.add_enemies(w, &c, 1);
-                        appeared.push(format!("{} ({c})", r[0]));
+                        appeared.push((r[0], c));
                     }
-                    s.push_str(&format!("; enemies appear: {}", appeared.join(", ")));
                 }
             }
             self.room = Some(id.into());
             self.push(EventKind::RoomEntered, CreatureRef::Player, None, Payload::RoomEntered { prefab: id.to_string() });
-            return json!({ "effect": s });
+            return self.note(|| Effect::EnteredRoom { room: id.to_string(), piles: shown_piles, appeared });
         }
         if let Some(f) = w.entry(Registry::Floors, id) {
             let depth = f.int(field::DEPTH);
             self.floor = Some(id.into());
             self.room = None;
             self.push(EventKind::FloorEntered, CreatureRef::Player, None, Payload::FloorEntered { floor: id.to_string(), depth });
-            return json!({ "effect": format!("entered floor {id}") });
+            return self.note(|| Effect::EnteredFloor { floor: id.to_string(), room: None });
         }
-        json!({ "effect": format!("no effect: {id} is neither a prefab nor a floor") })
+        Effect::NoEffect(Reason::NotARoom(id.to_string()))
     }
 
-    pub(super) fn use_item(&mut self, w: &World, who: CreatureRef, item: &str) -> Json {
+    pub(super) fn use_item(&mut self, w: &World, who: CreatureRef, item: &str) -> Outcome {
         if self.item_count(who, item) == 0 {
-            return json!({ "effect": format!("no effect: {who} holds no {item}") });
+            return Outcome::act(Effect::NoEffect(Reason::HoldsNo { who, item: item.to_string() }));
         }
-        let Some(e) = w.entry(Registry::Items, item) else { return json!({ "effect": format!("no effect: {item} is not an item") }) };
+        let Some(e) = w.entry(Registry::Items, item) else { return Outcome::act(Effect::NoEffect(Reason::NotA { id: item.to_string(), noun: "an item" })) };
         let actions: Vec<_> = e.actions(field::USE).to_vec();
         // Using consumes one (an item with `use` is a consumable).
         self.take(who, item, 1);
@@ -180,20 +170,20 @@ impl Game {
             effects.push(self.apply_action(w, &a.data, who, None));
         }
         self.push(EventKind::ItemUsed, who, None, Payload::ItemUsed { item: item.to_string() });
-        json!({ "effect": format!("{who} used {item}"), "actions": effects })
+        Outcome::with_actions(self.note(|| Effect::Used { who, item: item.to_string() }), effects)
     }
 
-    pub(super) fn equip(&mut self, w: &World, who: CreatureRef, item: &str) -> Json {
+    pub(super) fn equip(&mut self, w: &World, who: CreatureRef, item: &str) -> Effect {
         let Some(slot) = w.entry(Registry::Items, item).and_then(|e| e.str(field::SLOT)).map(str::to_string) else {
-            return json!({ "effect": format!("no effect: {item} cannot be equipped (no slot)") });
+            return Effect::NoEffect(Reason::NoSlot(item.to_string()));
         };
         let slots: Vec<Option<String>> = self
             .creature(who)
             .map(|c| c.inventory.iter().map(|i| w.entry(Registry::Items, &i.item).and_then(|e| e.str(field::SLOT)).map(str::to_string)).collect())
             .unwrap_or_default();
-        let Some(c) = self.creature_mut(who) else { return json!({ "effect": format!("no effect: {who} is gone") }) };
+        let Some(c) = self.creature_mut(who) else { return Effect::NoEffect(Reason::Gone(who)) };
         let Some(pos) = c.inventory.iter().position(|i| i.item == item && !i.equipped) else {
-            return json!({ "effect": format!("no effect: {who} holds no unequipped {item}") });
+            return Effect::NoEffect(Reason::HoldsNoUnequipped { who, item: item.to_string() });
         };
         let mut off = Vec::new();
         for (i, inst) in c.inventory.iter_mut().enumerate() {
@@ -212,11 +202,7 @@ impl Game {
             c.inventory[pos].equipped = true;
         }
         self.bearers_changed(who);
-        let mut s = format!("{who} equipped {item} ({slot})");
-        if !off.is_empty() {
-            s.push_str(&format!(", unequipped {}", off.join(", ")));
-        }
-        json!({ "effect": s })
+        self.note(|| Effect::Equipped { who, item: item.to_string(), slot, off })
     }
 }
 

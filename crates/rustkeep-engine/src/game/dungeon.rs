@@ -16,9 +16,9 @@ use rustkeep_data::grid::{Dir, Pos};
 use rustkeep_data::model::Grid;
 use rustkeep_data::vocab::{field, glyph, outcome, EventKind, Registry};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value as Json};
 
-use super::{describe_items, CreatureRef, Game, ItemInstance, World};
+use super::{CreatureRef, Game, ItemInstance, World};
+use crate::effect::{Effect, Outcome, Reason};
 use crate::map::{Dropped, NpcSpot, Pile, Room};
 use crate::payload::Payload;
 
@@ -74,16 +74,16 @@ impl Game {
 
     /// An enemy's move towards the player (the act of an enemy with no rule to follow and nobody
     /// in reach).
-    pub(super) fn move_towards_player(&mut self, me: CreatureRef) -> Json {
-        let CreatureRef::Enemy(index) = me else { return json!({ "effect": format!("{me} waits") }) };
-        let Some(from) = self.position(me) else { return json!({ "effect": format!("{me} waits") }) };
+    pub(super) fn move_towards_player(&mut self, me: CreatureRef) -> Effect {
+        let CreatureRef::Enemy(index) = me else { return Effect::Waited(me) };
+        let Some(from) = self.position(me) else { return Effect::Waited(me) };
         let to = self.map().and_then(|m| m.enemy_step(index, from));
         match (to, self.map_mut()) {
             (Some(to), Some(m)) => {
                 m.enemies.insert(index, to);
-                json!({ "effect": format!("{me} moves from {from} to {to}") })
+                Effect::EnemyMoved { who: me, from, to }
             }
-            _ => json!({ "effect": format!("{me} waits: there is no way to the player") }),
+            _ => Effect::Stuck(me),
         }
     }
 
@@ -129,27 +129,27 @@ impl Game {
 
     /// The start of a played run: the first floor (or the floor `at`), `floor_entered`, then its
     /// first room.
-    pub(super) fn start_dungeon(&mut self, w: &World, at: Option<&str>) -> Json {
+    pub(super) fn start_dungeon(&mut self, w: &World, at: Option<&str>) -> Effect {
         let floors = floor_order(w);
         if floors.is_empty() {
-            return json!({ "effect": "no floors are loaded: there is no dungeon to enter" });
+            return Effect::NoFloors;
         }
         let first = match at {
             None => 0,
             Some(f) => match floors.iter().position(|x| x == f) {
                 Some(i) => i,
-                None => return json!({ "effect": format!("no effect: {f} is not a floor") }),
+                None => return Effect::NoEffect(Reason::NotA { id: f.to_string(), noun: "a floor" }),
             },
         };
         let empty =
             Room { prefab: None, rows: Vec::new(), player: Pos::default(), enemies: Default::default(), npcs: Vec::new(), piles: Vec::new(), loot: Vec::new() };
         self.dungeon = Some(Dungeon { floors, floor: first, rooms: Vec::new(), room: 0, map: empty });
-        json!({ "effect": self.enter_floor(w, first) })
+        self.enter_floor(w, first)
     }
 
     /// Enters floor `index` of the dungeon: `floor_entered`, the rooms shuffled, the first room.
-    fn enter_floor(&mut self, w: &World, index: usize) -> String {
-        let Some(id) = self.dungeon.as_ref().and_then(|d| d.floors.get(index)).cloned() else { return "no such floor".into() };
+    fn enter_floor(&mut self, w: &World, index: usize) -> Effect {
+        let Some(id) = self.dungeon.as_ref().and_then(|d| d.floors.get(index)).cloned() else { return Effect::NoSuchFloor };
         let entry = w.entry(Registry::Floors, &id);
         let mut rooms: Vec<String> = entry.map(|e| e.ref_list(field::PREFABS).iter().map(|p| p.value.clone()).collect()).unwrap_or_default();
         for i in (1..rooms.len()).rev() {
@@ -162,11 +162,12 @@ impl Game {
         d.floor = index;
         d.rooms = rooms;
         self.push(EventKind::FloorEntered, CreatureRef::Player, None, Payload::FloorEntered { floor: id.clone(), depth });
-        format!("entered floor {id}; {}", self.enter_room(w, 0))
+        let room = self.enter_room(w, 0);
+        self.note(|| Effect::EnteredFloor { floor: id, room: Some(Box::new(room)) })
     }
 
     /// Enters room `index` of this floor: its grid instantiated, then `room_entered`.
-    fn enter_room(&mut self, w: &World, index: usize) -> String {
+    fn enter_room(&mut self, w: &World, index: usize) -> Effect {
         let d = self.dungeon.as_ref().expect("a played run");
         let floor_id = d.floors[d.floor].clone();
         let prefab_id = d.rooms.get(index).cloned();
@@ -199,7 +200,7 @@ impl Game {
                         let c = fauna[self.rng.below(fauna.len() as u64) as usize].clone();
                         if let Some(CreatureRef::Enemy(i)) = self.add_enemies(w, &c, 1).first() {
                             room.enemies.insert(*i, pos);
-                            appeared.push(format!("enemy:{i} ({c})"));
+                            appeared.push((CreatureRef::Enemy(*i), c));
                         }
                     }
                     glyph::ENEMY => empty_e += 1,
@@ -226,56 +227,50 @@ impl Game {
         d.room = index;
         d.map = room;
         self.room = prefab_id.clone();
-        let mut s = format!("entered room {shown}");
-        if !appeared.is_empty() {
-            s.push_str(&format!("; enemies appear: {}", appeared.join(", ")));
-        }
         if let Some(id) = prefab_id {
             self.push(EventKind::RoomEntered, CreatureRef::Player, None, Payload::RoomEntered { prefab: id });
         }
-        s
+        self.note(|| Effect::EnteredRoom { room: shown, piles: None, appeared })
     }
 
     /// Leaves the room through a door: a flight if its enemies live, then the next room, the
     /// next floor, or victory out of the deepest floor.
-    fn leave_room(&mut self, w: &World) -> String {
-        let mut s = self.flee_room();
+    fn leave_room(&mut self, w: &World) -> Effect {
+        let fled = self.flee_room();
         let d = self.dungeon.as_ref().expect("a played run");
         let (room, rooms, floor, floors) = (d.room, d.rooms.len(), d.floor, d.floors.len());
-        if room + 1 < rooms {
-            s.push_str(&self.enter_room(w, room + 1));
+        let next = if room + 1 < rooms {
+            self.enter_room(w, room + 1)
         } else if floor + 1 < floors {
-            s.push_str(&self.enter_floor(w, floor + 1));
+            self.enter_floor(w, floor + 1)
         } else {
             self.won = true;
             self.over = true;
-            s.push_str("left the deepest floor: the run is won");
-        }
-        s
+            Effect::Won
+        };
+        left_behind(fled, next)
     }
 
     /// Leaving a room while its enemies live is a flight: they are removed, and a running combat
-    /// ends as fled. Returns what happened, for the step's effect.
-    fn flee_room(&mut self) -> String {
-        let mut s = String::new();
+    /// ends as fled. Returns how many enemies were left behind.
+    fn flee_room(&mut self) -> usize {
         let living = self.living_enemies();
         if living > 0 {
             self.enemies.clear();
             self.forget_removed_enemies();
-            s.push_str(&format!("fled, leaving {living} enemies behind; "));
         }
         if self.combat {
             self.combat = false;
             self.push(EventKind::CombatEnded, CreatureRef::Player, None, Payload::CombatEnded { outcome: outcome::FLED });
         }
-        s
+        living
     }
 
     /// `enter PREFAB` in a played run: the prefab takes the place of the room the player is in, as
     /// if a door had led into it (enemies left behind are a flight), its grid instantiated like
     /// any room's. The floor's later rooms stay as they were, so its doors lead on as before.
-    pub(super) fn enter_prefab_in_dungeon(&mut self, w: &World, id: &str) -> String {
-        let mut s = self.flee_room();
+    pub(super) fn enter_prefab_in_dungeon(&mut self, w: &World, id: &str) -> Effect {
+        let fled = self.flee_room();
         let d = self.dungeon.as_mut().expect("a played run");
         let index = d.room.min(d.rooms.len());
         if index < d.rooms.len() {
@@ -283,8 +278,8 @@ impl Game {
         } else {
             d.rooms.push(id.to_string());
         }
-        s.push_str(&self.enter_room(w, index));
-        s
+        let room = self.enter_room(w, index);
+        left_behind(fled, room)
     }
 
     // ---------------------------------------------------------------------------------------
@@ -301,37 +296,34 @@ impl Game {
 
     /// The player moves one tile: into an enemy it attacks, into an NPC it talks, onto a door it
     /// leaves the room, onto piles and dropped loot it picks them up.
-    pub(super) fn player_move(&mut self, w: &World, dir: Dir) -> Json {
-        let Some(m) = self.map() else { return json!({ "effect": "no effect: there is no map" }) };
+    pub(super) fn player_move(&mut self, w: &World, dir: Dir) -> Outcome {
+        let Some(m) = self.map() else { return Outcome::act(Effect::NoEffect(Reason::NoMap)) };
         let to = m.player.step(dir);
         if let Some(i) = m.enemy_at(to) {
-            return self.attack(w, CreatureRef::Player, Some(CreatureRef::Enemy(i)));
+            return Outcome::act(self.attack(w, CreatureRef::Player, Some(CreatureRef::Enemy(i))));
         }
         if let Some(npc) = m.npc_at(to).map(str::to_string) {
             return self.talk(w, CreatureRef::Player, &npc);
         }
         if m.is_wall(to) {
-            return json!({ "effect": format!("player bumps into the wall at {to}") });
+            return Outcome::act(Effect::Bumped(to));
         }
         // Only a door on the border leads on; a door inside the room is walked through.
         let door = m.is_exit(to);
         self.map_mut().expect("checked").player = to;
         if door {
-            return json!({ "effect": format!("player steps through the door at {to}: {}", self.leave_room(w)) });
+            let then = self.leave_room(w);
+            return Outcome::act(self.note(|| Effect::Door { at: to, then: Box::new(then) }));
         }
-        let got = self.pick_up_here(w);
-        let mut s = format!("player moves to {to}");
-        if !got.is_empty() {
-            s.push_str(&format!("; {}", got.join("; ")));
-        }
-        json!({ "effect": s })
+        let found = self.pick_up_here(w);
+        Outcome::act(self.note(|| Effect::PlayerMoved { to, found }))
     }
 
     /// The player drops one of inventory entry `index` where it stands: onto its tile on a map,
     /// else onto the floor. Dropping an equipped item takes it off.
-    pub(super) fn drop_item(&mut self, index: usize) -> Json {
+    pub(super) fn drop_item(&mut self, index: usize) -> Effect {
         let Some(inst) = self.player.inventory.get(index).cloned() else {
-            return json!({ "effect": format!("no effect: the player has no inventory entry {index}") });
+            return Effect::NoEffect(Reason::NoInventoryEntry(index));
         };
         let one = ItemInstance { count: 1, equipped: false, ..inst.clone() };
         if inst.count > 1 {
@@ -347,17 +339,17 @@ impl Game {
             Some(m) => {
                 let pos = m.player;
                 m.loot.push(Dropped { pos, item: one });
-                json!({ "effect": format!("player dropped {item} at {pos}") })
+                Effect::Dropped { item, at: Some(pos) }
             }
             None => {
                 self.floor_loot.push(one);
-                json!({ "effect": format!("player dropped {item} on the floor") })
+                Effect::Dropped { item, at: None }
             }
         }
     }
 
     /// Rolls the piles and takes the loot on the player's tile: one `item_picked_up` per instance.
-    pub(super) fn pick_up_here(&mut self, w: &World) -> Vec<String> {
+    pub(super) fn pick_up_here(&mut self, w: &World) -> Vec<Effect> {
         let Some(m) = self.map_mut() else { return Vec::new() };
         let here = m.player;
         let piles: Vec<Pile> = m.piles.iter().filter(|p| p.pos == here).cloned().collect();
@@ -370,10 +362,8 @@ impl Game {
                 Some(t) => self.roll(w, t),
                 None => Vec::new(),
             };
-            if drops.is_empty() {
-                out.push("the loot pile holds nothing and crumbles away".to_string());
-            } else {
-                out.push(format!("the loot pile holds {}", describe_items(&drops)));
+            if self.tracing {
+                out.push(Effect::Pile(drops.clone()));
             }
             items.extend(drops);
         }
@@ -382,4 +372,12 @@ impl Game {
         }
         out
     }
+}
+
+/// What leaving a room did: the flight from the enemies left behind, if any, then what came next.
+fn left_behind(enemies: usize, then: Effect) -> Effect {
+    if enemies == 0 {
+        return then;
+    }
+    Effect::LeftBehind { enemies, then: Box::new(then) }
 }

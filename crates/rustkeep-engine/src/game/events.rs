@@ -71,10 +71,10 @@ impl Game {
         let idx = self.trace.events.len();
         if self.tracing {
             self.trace.events.push(TraceEvent {
-                event: ev.kind.name().into(),
-                source: ev.source.to_string(),
-                target: ev.target.map(|t| t.to_string()),
-                payload: ev.payload.to_json(),
+                event: ev.kind,
+                source: ev.source,
+                target: ev.target,
+                payload: ev.payload.clone(),
                 cause: ev.cause,
                 triggers: Vec::new(),
             });

@@ -2,82 +2,16 @@
 //! instances, quest progress and events; finding and counting creatures.
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use rustkeep_data::vocab::EventKind;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value as Json};
 
 use super::{Game, World};
+use crate::actor::CreatureRef;
+use crate::item::ItemInstance;
 use crate::payload::Payload;
 use rustkeep_data::vocab::attr;
-
-/// `player` or `enemy:N`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum CreatureRef {
-    Player,
-    Enemy(usize),
-}
-
-impl fmt::Display for CreatureRef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CreatureRef::Player => f.write_str("player"),
-            CreatureRef::Enemy(n) => write!(f, "enemy:{n}"),
-        }
-    }
-}
-
-impl CreatureRef {
-    pub fn parse(s: &str) -> Option<CreatureRef> {
-        if s == "player" {
-            return Some(CreatureRef::Player);
-        }
-        let n = s.strip_prefix("enemy:")?;
-        if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        n.parse().ok().map(CreatureRef::Enemy)
-    }
-}
-
-impl Serialize for CreatureRef {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for CreatureRef {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        CreatureRef::parse(&s).ok_or_else(|| serde::de::Error::custom(format!("`{s}` is not `player` or `enemy:N`")))
-    }
-}
-
-/// A stack of one item with its affixes.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct ItemInstance {
-    pub item: String,
-    pub count: u32,
-    #[serde(default)]
-    pub affixes: Vec<String>,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub equipped: bool,
-}
-
-impl ItemInstance {
-    pub fn json(&self) -> Json {
-        let mut m = Map::new();
-        m.insert("item".into(), json!(self.item));
-        m.insert("count".into(), json!(self.count));
-        m.insert("affixes".into(), json!(self.affixes));
-        if self.equipped {
-            m.insert("equipped".into(), json!(true));
-        }
-        Json::Object(m)
-    }
-}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct StatusInstance {
@@ -181,25 +115,4 @@ impl Game {
     pub fn max_health(&self, w: &World, r: CreatureRef) -> i64 {
         round_half_away(self.attribute(w, r, attr::MAX_HEALTH, None)).max(0.0) as i64
     }
-}
-
-pub fn describe_items(items: &[ItemInstance]) -> String {
-    if items.is_empty() {
-        return "nothing".into();
-    }
-    items
-        .iter()
-        .map(|i| {
-            let mut s = format!("{} × {}", i.count, i.item);
-            if !i.affixes.is_empty() {
-                s.push_str(&format!(" [{}]", i.affixes.join(", ")));
-            }
-            s
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-pub fn payload_value(v: &Json) -> String {
-    v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string())
 }

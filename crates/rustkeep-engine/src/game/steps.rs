@@ -4,9 +4,10 @@
 use rustkeep_data::vocab::{field, outcome, ActionKind, EventKind, Registry, EVENT_CAP};
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 
 use super::{Act, CreatureRef, Game, ItemInstance, QuestProgress, StatusInstance, World};
+use crate::effect::Outcome;
 use crate::payload::Payload;
 use crate::trace::{StepTrace, Trace};
 
@@ -100,7 +101,8 @@ impl Game {
             }
         }
         for q in quests {
-            effects.push(json!({ "action": ActionKind::StartQuest.name(), "effect": self.start_quest(w, q) }));
+            let effect = self.start_quest(w, q);
+            effects.push(Outcome { action: Some(ActionKind::StartQuest), target: None, effect, actions: None });
         }
         self.work_off(w);
         if self.trace.dropped > 0 {

@@ -6,9 +6,9 @@
 //! takes no turn: a trade is a free action, worked off under a cap of its own.
 
 use rustkeep_data::vocab::{field, Registry, CURRENCY, EVENT_CAP};
-use serde_json::{json, Value as Json};
 
 use super::{round_half_away, CreatureRef, Game, ItemInstance, World};
+use crate::effect::{Effect, Outcome, Reason};
 use crate::trace::{StepTrace, Trace};
 
 /// What the player does at a shop.
@@ -73,15 +73,19 @@ impl Game {
         StepTrace { step: self.step, source: None, act, effects: vec![effect], events }
     }
 
-    fn trade_effect(&mut self, w: &World, shop: &str, t: Trade) -> Json {
+    fn trade_effect(&mut self, w: &World, shop: &str, t: Trade) -> Outcome {
+        Outcome::act(self.trade_done(w, shop, t))
+    }
+
+    fn trade_done(&mut self, w: &World, shop: &str, t: Trade) -> Effect {
         self.open_stock(w, shop);
         match t {
             Trade::Buy(i) => {
-                let Some(inst) = self.shops[shop].get(i).cloned() else { return json!({ "effect": format!("no effect: {shop} has no stock entry {i}") }) };
+                let Some(inst) = self.shops[shop].get(i).cloned() else { return Effect::NoEffect(Reason::NoStockEntry { shop: shop.to_string(), index: i }) };
                 let price = buy_price(w, shop, &inst);
                 let gold = self.gold();
                 if gold < price {
-                    return json!({ "effect": format!("cannot buy {}: it costs {price} gold, the player has {gold}", inst.item) });
+                    return Effect::CannotAfford { item: inst.item, price, gold };
                 }
                 self.take(CreatureRef::Player, CURRENCY, price as u32);
                 let stock = self.shops.get_mut(shop).expect("opened above");
@@ -91,14 +95,14 @@ impl Game {
                     stock.remove(i);
                 }
                 let got = self.give(w, CreatureRef::Player, &inst.item, 1, inst.affixes.clone());
-                json!({ "effect": format!("bought {} for {price} gold: {got}", inst.item) })
+                Effect::Bought { item: inst.item, price, got: Box::new(got) }
             }
             Trade::Sell(i) => {
                 let Some(inst) = self.player.inventory.get(i).cloned() else {
-                    return json!({ "effect": format!("no effect: the player has no inventory entry {i}") });
+                    return Effect::NoEffect(Reason::NoInventoryEntry(i));
                 };
                 if inst.item == CURRENCY {
-                    return json!({ "effect": format!("no effect: {CURRENCY} is what shops pay with") });
+                    return Effect::NoEffect(Reason::Currency(CURRENCY));
                 }
                 let price = sell_price(w, &inst);
                 let one = ItemInstance { count: 1, equipped: false, ..inst.clone() };
@@ -115,7 +119,7 @@ impl Game {
                     None => stock.push(one),
                 }
                 self.add_gold(w, price);
-                json!({ "effect": format!("sold {} for {price} gold", inst.item) })
+                Effect::Sold { item: inst.item, price }
             }
         }
     }

@@ -5,9 +5,9 @@
 //! player (on a map; without one every enemy is in reach).
 
 use rustkeep_data::vocab::{attr, Registry};
-use serde_json::{json, Value as Json};
 
 use super::{Act, CreatureRef, Game, World};
+use crate::effect::{Effect, Outcome, Reason};
 use crate::trace::StepTrace;
 
 /// Energy counts as a whole turn from this close below 1 on, so that speeds like 1.1 added up
@@ -71,10 +71,10 @@ impl Game {
     }
 
     /// What an enemy does on its turn (the act of [`Act::EnemyTurn`]).
-    pub(super) fn enemy_act(&mut self, w: &World, me: CreatureRef) -> Json {
+    pub(super) fn enemy_act(&mut self, w: &World, me: CreatureRef) -> Outcome {
         let player = CreatureRef::Player;
         if !self.alive(me) {
-            return json!({ "effect": format!("no effect: {me} is dead or gone") });
+            return Outcome::act(Effect::NoEffect(Reason::DeadOrGone(me)));
         }
         let id = self.creature(me).and_then(|c| c.creature.clone());
         if let Some(e) = id.as_deref().and_then(|id| w.entry(Registry::Creatures, id)) {
@@ -88,13 +88,18 @@ impl Game {
                 for a in &rule.actions {
                     actions.push(self.apply_action(w, &a.data, me, Some(player)));
                 }
-                let at = if self.tracing { w.at(e, rule.span.start) } else { String::new() };
-                return json!({ "effect": format!("{me} follows ai rule {} of {} ({at})", i + 1, e.key().map(|k| k.value.as_str()).unwrap_or("?")), "actions": actions });
+                let followed = self.note(|| Effect::FollowedRule {
+                    who: me,
+                    rule: i + 1,
+                    creature: e.key().map(|k| k.value.clone()).unwrap_or_else(|| "?".into()),
+                    at: w.at(e, rule.span.start),
+                });
+                return Outcome::with_actions(followed, actions);
             }
         }
         if self.in_reach(me, player) {
-            return self.attack(w, me, Some(player));
+            return Outcome::act(self.attack(w, me, Some(player)));
         }
-        self.move_towards_player(me)
+        Outcome::act(self.move_towards_player(me))
     }
 }
