@@ -1,21 +1,41 @@
-//! The rustkeep language server (docs/editors/lsp.md): the only crate that knows LSP types.
+//! The rustkeep language server (docs/editors/lsp.md): the checks of `rustkeep check`, hovers,
+//! completion, navigation, renames and formatting in the editor, kept up to date as the user
+//! types. The only crate that knows LSP types.
 //!
-//! Layout, following rust-analyzer / ruff / Tombi:
-//! - [`server`]: the tower-lsp-server glue (text-sync queue, the state thread for analyses and
-//!   requests, the one publisher task, panic guard). It does no analysis.
-//! - [`publish`]: what is published when: batches tagged with revisions, never going backwards.
-//! - [`state`]: the workspace as the server sees it: open buffers, the loaded project, per-file
-//!   cached facts, the incremental analysis, the negotiated position encoding, URIs ↔ files;
-//!   [`outline`]: what is kept of the files that are not open; [`disk`]: the files on disk at
-//!   the last load, so that a rescan without a file watcher reads only what changed.
+//! What it must never do:
+//! - **validate on its own**: every diagnostic comes from `rustkeep-check` (its incremental
+//!   analysis) and every loot chance from `rustkeep-engine`, so that the editor and the command
+//!   line say the same thing about the same texts;
+//! - **block the protocol on an analysis**: notifications are queued, never analysed on the async
+//!   workers; the analysis and the requests run on the one state thread;
+//! - **panic on client input**: malformed messages get JSON-RPC errors, and a handler or an
+//!   analysis that panics is caught (`catch_unwind`) and answered with an error;
+//! - **go backwards**: edits are applied in arrival order, one task publishes, and a file is never
+//!   sent an older analysis than one it was already sent;
+//! - **write to standard output** anything but the protocol (logs go to standard error), or write
+//!   the user's files (edits go to the client, which applies them).
+//!
+//! Layout, following rust-analyzer / ruff / Tombi, one job per file:
+//! - [`server`]: the tower-lsp-server `LanguageServer` glue: notifications become queued changes,
+//!   requests become jobs on the state thread. It does no analysis.
+//! - `state_thread`: the one thread that owns the state: it applies the queued changes in order,
+//!   brings the analysis up to date, and runs the requests' handlers behind the panic guard.
+//! - [`publish`]: what is published when: batches tagged with revisions, never going backwards,
+//!   and the one task that sends them.
+//! - `test_hooks`: switches for the tests of the real binary (jitter, the unguarded publisher) and,
+//!   in test builds, the hook that makes a handler panic.
+//! - [`setup`]: the encoding, roots and capabilities decided at `initialize`; [`stdio`]: the input
+//!   sanitizer in front of the JSON-RPC framing.
+//! - [`state`]: the workspace as the server sees it: the open documents, the project on disk,
+//!   the incremental analysis, and the conversions to and from LSP types (`state/to_proto.rs`,
+//!   `state/from_proto.rs`); [`outline`]: what is kept of the files that are not open; [`disk`]:
+//!   the files on disk at the last load, so that a rescan without a file watcher reads only what
+//!   changed; [`uri`]: `file://` URIs and paths; [`core_files`]: the bundled core served from disk
+//!   for go-to-definition; [`loot_cache`]: the exact loot reports kept for hovers.
 //! - [`context`]: a tolerant scanner that tells what the cursor is on while the buffer is being typed.
 //! - [`ids`]: every place that defines or names an ID or tag (definition, references, rename, tokens).
 //! - [`handlers`]: one file per LSP method, each a plain function `(&State, params) -> result`, so
 //!   that tests drive them in-process without a client.
-//!
-//! Invariants: handlers never panic the server (every call goes through `catch_unwind`); document
-//! edits are applied in arrival order; no analysis runs on the async workers; one task publishes,
-//! and a file is never sent an older analysis than one it was already sent; logs go to stderr only.
 
 #![forbid(unsafe_code)]
 
@@ -39,7 +59,9 @@ pub mod publish;
 pub mod server;
 pub mod setup;
 pub mod state;
+mod state_thread;
 pub mod stdio;
+mod test_hooks;
 pub mod uri;
 
 pub use tower_lsp_server::gen_lsp_types as lsp;

@@ -1,40 +1,19 @@
-//! The tower-lsp-server glue: capabilities, text sync, the publisher, and the panic guard around
-//! every handler. No analysis happens here.
+//! The tower-lsp-server glue: the [`LanguageServer`] methods, the custom methods of the input
+//! sanitizer, and serving on stdin/stdout. No analysis happens here.
 //!
-//! The publication model (the invariant: what a client was last sent for a file always reflects
-//! the newest texts, and never goes backwards):
-//! - **Notifications** (`didOpen`, `didChange`, `didClose`, watched files) never wait for an
-//!   analysis: each is queued as a [`Change`] in arrival order, counted in `received`, and wakes
-//!   the publisher. Nothing else is done on the async workers.
-//! - **The state** ([`State`], one mutex) is only touched on one thread of its own, the state
-//!   thread, which runs the jobs the async side hands it (a request, the publisher's analysis) in
-//!   the order they come. Whichever job comes first applies the queued changes in order — each
-//!   advances the state's revision by one — and brings the analysis up to date. A request then
-//!   runs its handler on it; an analysis a request had to run is handed to the publisher as a
-//!   [`Batch`] tagged with its revision. (One thread, not a pool: the analysis's memory then stays
-//!   in one allocator arena instead of spreading over every worker that ever held the state.)
-//! - **One publisher task** owns publication. On a wake-up it has the newest revision analysed (on
-//!   the state thread), then offers every batch it holds to its [`Publisher`], which drops a
-//!   batch older than one already published and sends exactly the files whose lists changed,
-//!   each tagged with the version of the document it was computed from. A batch older than the
-//!   newest change received is not sent either: that change's own wake-up follows, so edits that
-//!   arrive while an analysis runs coalesce into the next one.
-//! - **Cancellation**: a reload (the first load, a manifest edit) gives up between its phases
-//!   when a newer change arrives; what it lowered is kept, and the newer revision is analysed
-//!   instead of one nobody will see. An edit of known files takes milliseconds and always runs to
-//!   its end.
-//! - **Profile**: with `RUSTKEEP_LSP_PROFILE=<ms>`, every request and every analysis that takes
-//!   longer is logged to stderr with its phases (see [`crate::state::Phases`]).
+//! A notification (`didOpen`, `didChange`, `didClose`, watched files, a save without a file
+//! watcher) never waits for an analysis: it becomes a `Change` queued for the state thread
+//! (`state_thread.rs`), and the publisher ([`crate::publish`]) is woken. A request becomes a
+//! job on the state thread that runs its handler ([`crate::handlers`]) on the up-to-date state,
+//! behind the panic guard, and its result is wrapped in the response type the protocol asks for.
 
-use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
-use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
 pub use crate::setup::{capabilities, negotiate, roots, Loaded};
@@ -42,8 +21,9 @@ pub use crate::setup::{capabilities, negotiate, roots, Loaded};
 use crate::handlers;
 
 use crate::lsp::*;
-use crate::publish::{Batch, Publisher};
-use crate::state::{Phases, Refreshed, State};
+use crate::publish::{publish_loop, ToPublisher};
+use crate::state::State;
+use crate::state_thread::{internal_error, lock, ms, on_state_thread, panic_message, Change, Shared};
 use crate::uri;
 
 pub struct Backend {
@@ -63,322 +43,6 @@ pub struct Backend {
     loaded: Mutex<Option<serde_json::Value>>,
 }
 
-/// A text-sync notification waiting to be applied; each becomes exactly one revision of the state.
-enum Change {
-    Open {
-        path: PathBuf,
-        text: String,
-        version: i32,
-    },
-    Edit {
-        uri: Uri,
-        path: PathBuf,
-        version: i32,
-        changes: Vec<TextDocumentContentChangeEvent>,
-    },
-    Close {
-        path: PathBuf,
-    },
-    Disk {
-        paths: Vec<PathBuf>,
-    },
-    /// Re-read every file that is not open (a save or an open, when no file watcher reports
-    /// changes made outside the editor).
-    Rescan,
-}
-
-impl Change {
-    fn name(&self) -> &'static str {
-        match self {
-            Change::Open { .. } => "didOpen",
-            Change::Edit { .. } => "didChange",
-            Change::Close { .. } => "didClose",
-            Change::Disk { .. } => "didChangeWatchedFiles",
-            Change::Rescan => "didSave",
-        }
-    }
-
-    fn apply(self, s: &mut State) {
-        match self {
-            Change::Open { path, text, version } => s.open(path, text, version),
-            Change::Edit { uri, path, version, changes } => {
-                if !s.change(&path, version, changes) {
-                    log!("rustkeep-lsp: didChange for {} which was never opened, ignored", uri.as_ref());
-                }
-            }
-            Change::Close { path } => s.close(&path),
-            Change::Disk { paths } => s.disk_changed(&paths),
-            Change::Rescan => s.reload_from_disk(),
-        }
-    }
-}
-
-/// What the publisher task is told.
-enum ToPublisher {
-    /// A change was received: analyse the newest revision and publish.
-    Wake,
-    /// An analysis a request ran.
-    Batch(Batch),
-}
-
-/// `RUSTKEEP_LSP_PROFILE=<ms>`: log requests and analyses slower than this (read at start).
-fn profile_threshold() -> Option<Duration> {
-    std::env::var("RUSTKEEP_LSP_PROFILE").ok().and_then(|v| v.trim().parse::<f64>().ok()).filter(|ms| *ms >= 0.0).map(|ms| Duration::from_secs_f64(ms / 1e3))
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
-}
-
-/// Switches for the stdio differential test (environment variables read at start; unset in
-/// normal use).
-#[derive(Clone, Copy, Debug, Default)]
-struct TestHooks {
-    /// `RUSTKEEP_LSP_TEST_JITTER_MS`: wait up to this long (pseudo-randomly) before handing an
-    /// analysis to the publisher, so that races between analyses and edits become likely.
-    jitter_ms: u64,
-    /// `RUSTKEEP_LSP_TEST_UNGUARDED=1`: publish every analysis in the order it arrives, without
-    /// the ordering guard (the test proves it then fails).
-    unguarded: bool,
-}
-
-impl TestHooks {
-    fn from_env() -> TestHooks {
-        TestHooks {
-            jitter_ms: std::env::var("RUSTKEEP_LSP_TEST_JITTER_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
-            unguarded: std::env::var("RUSTKEEP_LSP_TEST_UNGUARDED").is_ok_and(|v| v == "1"),
-        }
-    }
-
-    fn jitter(&self) {
-        if self.jitter_ms == 0 {
-            return;
-        }
-        // Scheduling noise, not a statistic: the clock's low bits are random enough.
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos() as u64).unwrap_or(0);
-        std::thread::sleep(Duration::from_micros((nanos / 7) % (self.jitter_ms * 1000 + 1)));
-    }
-}
-
-/// Work for the state thread.
-type Job = Box<dyn FnOnce() + Send>;
-
-/// Starts the state thread; it ends when every sender of jobs is gone.
-fn state_thread() -> std::sync::mpsc::Sender<Job> {
-    let (tx, rx) = std::sync::mpsc::channel::<Job>();
-    let spawned = std::thread::Builder::new().name("rustkeep-state".into()).spawn(move || {
-        while let Ok(job) = rx.recv() {
-            // Jobs catch their own panics; this keeps the thread alive should one slip through.
-            if let Err(p) = catch_unwind(AssertUnwindSafe(job)) {
-                log!("rustkeep-lsp: a job of the state thread panicked: {}", panic_message(&*p));
-            }
-        }
-    });
-    if let Err(e) = spawned {
-        log!("rustkeep-lsp: cannot start the state thread: {e}");
-    }
-    tx
-}
-
-/// What the async side shares with the state thread and the publisher task.
-struct Shared {
-    state: Mutex<Option<State>>,
-    /// Set once `initialize` has put a state in place.
-    initialized: AtomicBool,
-    pending: Mutex<VecDeque<Change>>,
-    /// How many changes were received (queued) so far; the newest revision there will be.
-    received: AtomicU64,
-    to_publisher: UnboundedSender<ToPublisher>,
-    jobs: std::sync::mpsc::Sender<Job>,
-    hooks: TestHooks,
-    profile: Option<Duration>,
-}
-
-/// Runs `f` on the state thread and waits for its result (`None` if the thread is gone).
-async fn on_state_thread<T: Send + 'static>(shared: &Arc<Shared>, f: impl FnOnce(&Shared) -> T + Send + 'static) -> Option<T> {
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    let s = shared.clone();
-    let job: Job = Box::new(move || {
-        let _ = tx.send(f(&s));
-    });
-    shared.jobs.send(job).ok()?;
-    rx.await.ok()
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A handler that panicked while holding the lock leaves consistent data behind (the state
-    // marks itself for a full reload while it works; see `State::refresh`), so a poisoned lock is
-    // simply taken over.
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
-    p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into())
-}
-
-fn internal_error(message: String) -> Error {
-    Error { code: ErrorCode::InternalError, message: message.into(), data: None }
-}
-
-impl Shared {
-    fn received(&self) -> u64 {
-        self.received.load(Ordering::SeqCst)
-    }
-
-    /// Queues a change (in arrival order) and wakes the publisher.
-    fn queue(&self, change: Change) {
-        {
-            let mut q = lock(&self.pending);
-            q.push_back(change);
-            self.received.fetch_add(1, Ordering::SeqCst);
-        }
-        let _ = self.to_publisher.send(ToPublisher::Wake);
-    }
-
-    /// Applies the queued changes to the state, in order; notes how long it took.
-    fn apply_pending(&self, state: &mut State) {
-        let start = Instant::now();
-        let changes: Vec<Change> = lock(&self.pending).drain(..).collect();
-        for c in changes {
-            let what = c.name();
-            if let Err(p) = catch_unwind(AssertUnwindSafe(|| c.apply(state))) {
-                log!("rustkeep-lsp: {what} panicked: {}", panic_message(&*p));
-            }
-        }
-        state.phases.apply = start.elapsed();
-    }
-
-    /// Applies the queued changes and brings the analysis up to date, starting over with the
-    /// newer changes when a reload gives up for them (twice at most: someone typing faster than a
-    /// reload must still get one). Whether anything was analysed.
-    fn bring_up_to_date(&self, state: &mut State) -> bool {
-        let mut analysed = false;
-        for attempt in 0.. {
-            self.apply_pending(state);
-            let revision = state.revision;
-            let stale = || attempt < 2 && self.received() > revision;
-            match state.refresh_until(&stale) {
-                Refreshed::Unchanged => return analysed,
-                Refreshed::Done => return true,
-                Refreshed::Cancelled => analysed = true,
-            }
-        }
-        analysed
-    }
-
-    /// Brings the state up to date and runs `f` on it (on the state thread), turning a panic into
-    /// an error response. An analysis this had to run goes to the publisher.
-    fn run<T>(&self, method: &str, f: impl FnOnce(&State) -> Option<T>) -> Result<Option<T>> {
-        let start = Instant::now();
-        let mut guard = lock(&self.state);
-        let waited = start.elapsed();
-        let Some(state) = guard.as_mut() else { return Err(Error::invalid_request()) };
-        let refreshed = match catch_unwind(AssertUnwindSafe(|| self.bring_up_to_date(state))) {
-            Ok(r) => r,
-            Err(p) => {
-                log!("rustkeep-lsp: analysis for {method} panicked: {}", panic_message(&*p));
-                return Err(internal_error(format!("{method} failed: the analysis panicked: {}", panic_message(&*p))));
-            }
-        };
-        let analysed = start.elapsed();
-        let batch = if refreshed { catch_unwind(AssertUnwindSafe(|| state.batch())).ok() } else { None };
-        let handler = Instant::now();
-        let result = catch_unwind(AssertUnwindSafe(|| f(state)));
-        let handled = handler.elapsed();
-        let phases = state.phases;
-        drop(guard);
-        if let Some(b) = batch {
-            self.hooks.jitter();
-            let _ = self.to_publisher.send(ToPublisher::Batch(b));
-        }
-        if self.profile.is_some_and(|t| start.elapsed() > t) {
-            let analysis = if refreshed { format!("analysis ({phases})") } else { "no analysis".into() };
-            log!(
-                "rustkeep-lsp: {method} took {:.1} ms: waiting for the state {:.1} ms, {analysis} {:.1} ms, handler {:.1} ms",
-                ms(start.elapsed()),
-                ms(waited),
-                ms(analysed - waited),
-                ms(handled)
-            );
-        }
-        result.map_err(|p| {
-            log!("rustkeep-lsp: {method} panicked: {}", panic_message(&*p));
-            internal_error(format!("{method} failed: {}", panic_message(&*p)))
-        })
-    }
-
-    /// The publisher's analysis: the newest revision's diagnostics, or `None` when nothing
-    /// changed since the revision `last` that was already accepted.
-    fn analyze_for_publish(&self, last: Option<u64>) -> Option<(Batch, Phases)> {
-        let batch = {
-            let mut guard = lock(&self.state);
-            let state = guard.as_mut()?;
-            match catch_unwind(AssertUnwindSafe(|| {
-                let refreshed = self.bring_up_to_date(state);
-                (refreshed || last != Some(state.revision)).then(|| (state.batch(), state.phases))
-            })) {
-                Ok(b) => b,
-                Err(p) => {
-                    log!("rustkeep-lsp: analysis panicked: {}", panic_message(&*p));
-                    None
-                }
-            }
-        };
-        if batch.is_some() {
-            self.hooks.jitter();
-        }
-        batch
-    }
-}
-
-/// The one task that sends `textDocument/publishDiagnostics` (see the module docs).
-async fn publish_loop(shared: Arc<Shared>, client: Client, mut rx: UnboundedReceiver<ToPublisher>) {
-    let mut publisher = Publisher::new(shared.hooks.unguarded);
-    while let Some(first) = rx.recv().await {
-        let mut wake = false;
-        let mut batches = Vec::new();
-        let mut take = |m: ToPublisher| match m {
-            ToPublisher::Wake => wake = true,
-            ToPublisher::Batch(b) => batches.push(b),
-        };
-        take(first);
-        while let Ok(m) = rx.try_recv() {
-            take(m);
-        }
-        let start = Instant::now();
-        let mut phases = None;
-        if wake {
-            let s = shared.clone();
-            let last = publisher.last_revision();
-            match on_state_thread(&s, move |s| s.analyze_for_publish(last)).await {
-                Some(Some((b, p))) => {
-                    batches.push(b);
-                    phases = Some(p);
-                }
-                Some(None) => {}
-                None => log!("rustkeep-lsp: the state thread is gone"),
-            }
-        }
-        let publishing = Instant::now();
-        let mut sent = 0;
-        for batch in batches {
-            // A change newer than this batch was received: its own wake-up brings a newer batch.
-            if !shared.hooks.unguarded && batch.revision < shared.received() {
-                continue;
-            }
-            let revision = batch.revision;
-            for (u, diags, version) in publisher.accept(batch) {
-                client.publish_diagnostics(u, diags, version).await;
-                sent += 1;
-            }
-            if let Some(p) = phases.as_mut().filter(|_| shared.profile.is_some_and(|t| start.elapsed() > t)) {
-                p.publish += publishing.elapsed();
-                log!("rustkeep-lsp: analysis of revision {revision} took {:.1} ms ({p}; {sent} lists sent)", ms(start.elapsed()));
-            }
-        }
-    }
-}
-
 impl Backend {
     #[cfg(test)]
     fn new(client: Client, core_cache: Option<PathBuf>) -> Backend {
@@ -386,17 +50,7 @@ impl Backend {
     }
 
     fn with_shutdown_flag(client: Client, core_cache: Option<PathBuf>, shutdown: Arc<AtomicBool>) -> Backend {
-        let (tx, rx) = unbounded_channel();
-        let shared = Arc::new(Shared {
-            state: Mutex::new(None),
-            initialized: AtomicBool::new(false),
-            pending: Mutex::new(VecDeque::new()),
-            received: AtomicU64::new(0),
-            to_publisher: tx,
-            jobs: state_thread(),
-            hooks: TestHooks::from_env(),
-            profile: profile_threshold(),
-        });
+        let (shared, rx) = Shared::new();
         tokio::spawn(publish_loop(shared.clone(), client.clone(), rx));
         Backend {
             client,
@@ -589,7 +243,7 @@ impl LanguageServer for Backend {
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         self.request("hover", move |s| {
             #[cfg(test)]
-            tests::panic_on_magic_word(s, &params.text_document_position_params);
+            crate::test_hooks::panic_on_magic_word(s, &params.text_document_position_params);
             handlers::hover::hover(s, &params.text_document_position_params)
         })
         .await
@@ -707,18 +361,7 @@ mod tests {
     use tower_service::Service;
 
     use super::*;
-
-    /// Hovering this word panics inside the handler (test builds only).
-    pub const PANIC_WORD: &str = "rustkeep_test_panic";
-
-    pub fn panic_on_magic_word(s: &State, p: &TextDocumentPositionParams) {
-        let Some((fid, offset)) = s.locate(p) else { return };
-        let text = s.text(fid);
-        let start = text[..offset].rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
-        if text[start..].starts_with(PANIC_WORD) {
-            panic!("the test hook was hovered");
-        }
-    }
+    use crate::test_hooks::PANIC_WORD;
 
     async fn call(service: &mut LspService<Backend>, id: i64, method: &'static str, params: Value) -> Option<Response> {
         poll_fn(|cx| service.poll_ready(cx)).await.expect("the service is ready");
