@@ -56,6 +56,7 @@ pub mod ids;
 pub mod loot_cache;
 pub mod outline;
 pub mod publish;
+mod publish_task;
 pub mod server;
 pub mod setup;
 pub mod state;

@@ -21,7 +21,8 @@ pub use crate::setup::{capabilities, negotiate, roots, Loaded};
 use crate::handlers;
 
 use crate::lsp::*;
-use crate::publish::{publish_loop, ToPublisher};
+use crate::publish::ToPublisher;
+use crate::publish_task::publish_loop;
 use crate::state::State;
 use crate::state_thread::{internal_error, lock, ms, on_state_thread, panic_message, Change, Shared};
 use crate::uri;
@@ -243,7 +244,7 @@ impl LanguageServer for Backend {
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         self.request("hover", move |s| {
             #[cfg(test)]
-            crate::test_hooks::panic_on_magic_word(s, &params.text_document_position_params);
+            panic_on_magic_word(s, &params.text_document_position_params);
             handlers::hover::hover(s, &params.text_document_position_params)
         })
         .await
@@ -346,6 +347,17 @@ pub async fn serve_stdio() -> bool {
         _ = pump => log!("rustkeep-lsp: the client is gone (`exit` or end of input) but work was pending; exiting"),
     }
     shutdown.load(Ordering::SeqCst)
+}
+
+/// Panics when the hovered word is [`crate::test_hooks::PANIC_WORD`] (test builds only).
+#[cfg(test)]
+pub(crate) fn panic_on_magic_word(s: &crate::state::State, p: &crate::lsp::TextDocumentPositionParams) {
+    let Some((fid, offset)) = s.locate(p) else { return };
+    let text = s.text(fid);
+    let start = text[..offset].rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+    if text[start..].starts_with(crate::test_hooks::PANIC_WORD) {
+        panic!("the test hook was hovered");
+    }
 }
 
 #[cfg(test)]

@@ -37,14 +37,3 @@ impl TestHooks {
 /// Hovering this word panics inside the handler (test builds only).
 #[cfg(test)]
 pub(crate) const PANIC_WORD: &str = "rustkeep_test_panic";
-
-/// Panics when the hovered word is [`PANIC_WORD`] (test builds only).
-#[cfg(test)]
-pub(crate) fn panic_on_magic_word(s: &crate::state::State, p: &crate::lsp::TextDocumentPositionParams) {
-    let Some((fid, offset)) = s.locate(p) else { return };
-    let text = s.text(fid);
-    let start = text[..offset].rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
-    if text[start..].starts_with(PANIC_WORD) {
-        panic!("the test hook was hovered");
-    }
-}
