@@ -13,7 +13,9 @@ use rustkeep_data::suggest::closest;
 /// first entry holding it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Pick {
+    /// The entry of this number in the list shown.
     Number(usize),
+    /// The first entry holding this item.
     Id(String),
 }
 
@@ -35,40 +37,63 @@ impl fmt::Display for Pick {
     }
 }
 
+/// One input of the game, as the line console reads it, the full-screen game makes it from keys,
+/// and a recording holds it (in its canonical spelling, [`Command::line`]).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     // Turns: each is one step of the player, after which every living enemy acts.
     /// Move one tile (into an enemy: attack; into an NPC: talk; onto a door: leave the room).
     Move(Dir),
+    /// Let a turn pass.
     Wait,
     /// Walk to the nearest door and through it, one turn per tile, stopping when something
     /// happens on the way.
     Descend,
+    /// Pick up what lies here and everything on the floor.
     Pickup,
+    /// Use a carried item.
     Use(String),
+    /// Equip a carried item in its slot.
     Equip(String),
+    /// Drop one of an inventory entry where the player stands.
     Drop(Pick),
+    /// Talk to an NPC.
     Talk(String),
     /// Attack `enemy:N` (in reach).
     Attack(usize),
+    /// Enter a prefab or a floor, as a data action would (for testing).
     Enter(String),
+    /// Spawn creatures next to the player (for testing).
     Spawn(String, u32),
+    /// Give the player items (for testing).
     Give(String, u32),
     // Trades: free actions at the open shop.
+    /// Buy one of a stock entry of the open shop.
     Buy(Pick),
+    /// Sell one of an inventory entry to the open shop.
     Sell(Pick),
     /// Close the trade screen of the open shop.
     Leave,
     // Looking, not acting.
+    /// The character sheet, statuses, enemies, where the player is.
     Status,
+    /// What the player carries.
     Inventory,
+    /// The quests started and their progress.
     Quests,
+    /// The room as text.
     Map,
+    /// What a loot table would give now, without advancing the game's generator.
     Roll(String),
+    /// Whether the line console prints each turn's trace or its story in plain words.
     Trace(bool),
+    /// Write the game to a save.
     Save(PathBuf),
+    /// Load a saved game in place of this one.
     Load(PathBuf),
+    /// The help text.
     Help,
+    /// Leave the game.
     Quit,
 }
 

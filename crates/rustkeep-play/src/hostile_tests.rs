@@ -15,14 +15,11 @@ use rustkeep_engine::game::World;
 use rustkeep_engine::save;
 use rustkeep_testutil::modpack::Gen;
 
-use super::command::Command;
-use super::session::Session;
-use super::tui::{draw, App, Overlay, Side};
-use super::{record, replay};
-
-fn world() -> World {
-    crate::world::load_mods(&[]).expect("the bundled core loads")
-}
+use crate::command::Command;
+use crate::session::Session;
+use crate::tui::testing::world;
+use crate::tui::{draw, App, Overlay, Side};
+use crate::{record, replay};
 
 /// Values that break assumptions: out of range, of the wrong type, huge, negative.
 const TOKENS: &[&str] = &[
@@ -126,7 +123,7 @@ fn exercise(s: Session) {
     for d in Dir::ALL {
         let _ = s.execute(&Command::Move(d));
     }
-    for cmd in [Command::Wait, Command::Pickup, Command::Descend, Command::Attack(0), Command::Buy(super::command::Pick::Number(1)), Command::Leave] {
+    for cmd in [Command::Wait, Command::Pickup, Command::Descend, Command::Attack(0), Command::Buy(crate::command::Pick::Number(1)), Command::Leave] {
         let _ = s.execute(&cmd);
     }
     let mut app = App::playing(s, true);
@@ -141,7 +138,7 @@ fn exercise(s: Session) {
 fn played(w: World, recording: Option<&std::path::Path>) -> Session {
     let mut s = Session::new_game(w, 3, vec!["core:warrior".into()], None).expect("a new game");
     if let Some(path) = recording {
-        s.recorder = Some(super::start_recording(&s, path, None).expect("a recording"));
+        s.recorder = Some(crate::start_recording(&s, path, None).expect("a recording"));
     }
     for line in ["enter core:elders_hall", "give core:gold 50", "talk core:elder", "buy 1", "leave", "spawn core:rat 2", "attack enemy:0", "wait", "move n"] {
         let cmd = Command::parse(line).expect("a command").expect("not empty");

@@ -1,94 +1,121 @@
-//! `rustkeep play` (docs/play.md): the bundled core plus the given mods as a roguelike to
-//! play-test. On a terminal it is a full-screen game; otherwise (or with `--line`) a line console
-//! that scripts and tests drive. `--record` writes every input to a recording; `--replay` plays a
-//! recording back without a terminal and prints (or saves) the final state.
+//! The game of `rustkeep play` (docs/play.md): resolved mod data played as a roguelike, through
+//! the engine's API. On a terminal it is a full-screen game; otherwise (or when asked) a line
+//! console that scripts and tests drive. A game can be recorded input by input, and a recording
+//! played back without a terminal to its final state.
+//!
+//! What this crate must never do:
+//! - **Validate data.** It plays the [`World`] it is given and holds no rule of the data
+//!   language: whoever starts a game refuses invalid mods first (the command line does, through
+//!   the analysis of `rustkeep-check`, before it calls [`play()`] or [`replay()`]).
+//! - **Write where it was not asked to.** It writes the saves and recordings at the paths it is
+//!   given (by the options, or by a `save` command of the player), and the line console's
+//!   history in the user's state folder; nothing else.
+//! - **Panic on a save or a recording.** Whatever the bytes, reading one gives a game or a
+//!   refusal that says why (guarded by `hostile_tests` here and by the `play_save` and
+//!   `play_recording` fuzz targets).
+//!
+//! Everything plays through [`session::Session::execute`]: the full-screen game, the line
+//! console and replays run the same [`command::Command`]s, so the same inputs always make the
+//! same game. The modules are public for the fuzz targets, which read saves and recordings
+//! exactly as [`play()`] and [`replay()`] do.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod command;
 #[cfg(test)]
 mod hostile_tests;
 mod line;
 mod line_edit;
-pub mod narrate;
+mod narrate;
 pub mod record;
 pub mod replay;
 pub mod session;
-pub mod tui;
+mod tui;
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use rustkeep_engine::game::World;
 use rustkeep_engine::save;
 
-use crate::Common;
 use session::Session;
 
-#[derive(clap::Args)]
-pub struct Args {
-    #[command(flatten)]
-    pub common: Common,
-    /// Seed of the game's generator (default: 0 in the line console, a fresh one in the
-    /// full-screen game); the game always shows it, so a run can be played again.
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// A character option for the new character (repeatable), e.g. `core:warrior`; without one,
-    /// the full-screen game lets you choose.
-    #[arg(long = "option", value_name = "ID")]
-    pub options: Vec<String>,
-    /// Start the run on this floor instead of the first.
-    #[arg(long, value_name = "FLOOR")]
-    pub floor: Option<String>,
-    /// Start from a save instead of a new character.
-    #[arg(long, value_name = "SAVE", conflicts_with_all = ["record", "options", "floor", "seed"])]
-    pub load: Option<PathBuf>,
-    /// The line console even on a terminal.
-    #[arg(long)]
-    pub line: bool,
-    /// Write a recording of the game: the seed, the mods with a hash of their data, every input.
-    #[arg(long, value_name = "FILE")]
-    pub record: Option<PathBuf>,
-    /// Play a recording back without a terminal and print the final state.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["load", "record", "options", "floor", "seed", "line"])]
-    pub replay: Option<PathBuf>,
-    /// With `--replay`: write the final state as a save.
-    #[arg(long, value_name = "SAVE", requires = "replay")]
-    pub save: Option<PathBuf>,
-    /// With `--replay`: play it back even when the mods' data changed since it was recorded.
-    #[arg(long, requires = "replay")]
-    pub force: bool,
-    /// With `--replay`: `human` (a summary) or `json` (the final state, as `simulate` prints it).
-    #[arg(long, value_enum, default_value = "human", requires = "replay")]
-    pub format: ReplayFormat,
+/// How a game starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// A new character.
+    New {
+        /// Seed of the game's generator (default: 0 in the line console, a fresh one in the
+        /// full-screen game); the game always shows it, so a run can be played again.
+        seed: Option<u64>,
+        /// The character options (e.g. `core:warrior`); none: the full-screen game lets the
+        /// player choose.
+        options: Vec<String>,
+        /// The floor the run starts on, instead of the first.
+        floor: Option<String>,
+        /// Where to write a recording of the game.
+        record: Option<PathBuf>,
+    },
+    /// The game of a save.
+    Load(PathBuf),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// What [`play()`] is asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayOptions {
+    /// A new character or a saved game.
+    pub start: Start,
+    /// The line console even on a terminal.
+    pub line: bool,
+    /// No colours (as with a non-empty `NO_COLOR`).
+    pub no_color: bool,
+}
+
+/// What [`replay()`] prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReplayFormat {
+    /// A summary of the run and the player's status.
     Human,
+    /// The final state, as `rustkeep simulate` prints it.
     Json,
 }
 
-pub fn run(args: Args) -> Result<u8, String> {
-    let w = crate::world::load_mods(&args.common.mods)?;
-    if let Some(path) = &args.replay {
-        return replay(w, path, &args);
-    }
-    let full_screen = !args.line && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+/// What [`replay()`] is asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayOptions {
+    /// The recording to play back.
+    pub recording: PathBuf,
+    /// Where to write the final state as a save.
+    pub save: Option<PathBuf>,
+    /// Play it back even when the mods' data changed since it was recorded.
+    pub force: bool,
+    /// What is printed at the end.
+    pub format: ReplayFormat,
+}
+
+/// Plays `w`: the full-screen game when standard input and output are a terminal (and the line
+/// console is not asked for), else the line console on them. The exit code: 0, or 128 plus the
+/// number of the signal that ended the full-screen game.
+pub fn play(w: World, o: PlayOptions) -> Result<u8, String> {
+    let full_screen = !o.line && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if full_screen {
-        return tui::run(w, &args);
+        return tui::run(w, &o);
     }
     let mut out = std::io::stdout().lock();
-    let session = match &args.load {
-        Some(path) => {
-            let (s, warnings) = Session::from_save(w, path)?;
+    let session = match o.start {
+        Start::Load(path) => {
+            let (s, warnings) = Session::from_save(w, &path)?;
             for x in &warnings {
                 writeln!(out, "warning: {x}").map_err(|e| e.to_string())?;
             }
             s
         }
-        None => {
-            let seed = args.seed.unwrap_or(0);
-            let mut s = Session::new_game(w, seed, args.options.clone(), args.floor.as_deref())?;
-            if let Some(path) = &args.record {
-                s.recorder = Some(start_recording(&s, path, args.floor.clone())?);
+        Start::New { seed, options, floor, record } => {
+            let seed = seed.unwrap_or(0);
+            let mut s = Session::new_game(w, seed, options, floor.as_deref())?;
+            if let Some(path) = &record {
+                s.recorder = Some(start_recording(&s, path, floor)?);
             }
             s
         }
@@ -98,8 +125,14 @@ pub fn run(args: Args) -> Result<u8, String> {
     console.run(&mut out)
 }
 
+/// A warning on standard error, if it can be written (a closed standard error drops it: the
+/// outcome shows in the exit code anyway).
+fn warn(text: &str) {
+    let _ = writeln!(std::io::stderr(), "warning: {text}");
+}
+
 /// Starts the recording of a new game.
-pub fn start_recording(s: &Session, path: &std::path::Path, floor: Option<String>) -> Result<record::Recorder, String> {
+fn start_recording(s: &Session, path: &Path, floor: Option<String>) -> Result<record::Recorder, String> {
     let header = record::Header {
         format: record::FORMAT.into(),
         version: record::VERSION,
@@ -111,24 +144,27 @@ pub fn start_recording(s: &Session, path: &std::path::Path, floor: Option<String
     record::Recorder::create(path, &header)
 }
 
-/// Plays a recording back: the same new game, the same inputs, and the final state.
-fn replay(w: rustkeep_engine::game::World, path: &std::path::Path, args: &Args) -> Result<u8, String> {
+/// Plays a recording back on `w` without a terminal: the same new game, the same inputs, and
+/// the final state printed on standard output (and saved, when asked). Differences from the
+/// recorded mods and skipped inputs are warned about on standard error.
+pub fn replay(w: World, o: &ReplayOptions) -> Result<u8, String> {
+    let path = &o.recording;
     let rec = record::read(path)?;
     let shown = path.display().to_string();
     let mut out = std::io::stdout().lock();
-    for d in replay::check_fit(&w, &rec, &shown, args.force)? {
-        say!("warning: {d}");
+    for d in replay::check_fit(&w, &rec, &shown, o.force)? {
+        warn(&d);
     }
     let mut warnings = Vec::new();
-    let played = replay::play_back(w, &rec, &shown, args.force, &mut warnings);
+    let played = replay::play_back(w, &rec, &shown, o.force, &mut warnings);
     for x in &warnings {
-        say!("warning: {x}");
+        warn(x);
     }
     let s = played?;
-    if let Some(p) = &args.save {
+    if let Some(p) = &o.save {
         save::write(p, &s.g)?;
     }
-    let text = match args.format {
+    let text = match o.format {
         ReplayFormat::Json => {
             let mut t = serde_json::to_string_pretty(&s.g.final_json(&s.w)).map_err(|e| e.to_string())?;
             t.push('\n');
@@ -146,7 +182,7 @@ fn replay(w: rustkeep_engine::game::World, path: &std::path::Path, args: &Args) 
 }
 
 /// The run in numbers: how it ended, turns, floors, kills, quests done, seed.
-pub fn summary(s: &Session) -> String {
+fn summary(s: &Session) -> String {
     let g = &s.g;
     let how = if g.won {
         "won"

@@ -6,9 +6,9 @@
 
 use std::io::{BufRead, IsTerminal, Write};
 
-use super::command::Command;
-use super::line_edit::{history_file, PlayHelper, ARGUMENTS};
-use super::session::{Reply, Session};
+use crate::command::Command;
+use crate::line_edit::{history_file, PlayHelper, ARGUMENTS};
+use crate::session::{Reply, Session};
 
 pub struct Console {
     pub s: Session,

@@ -10,7 +10,7 @@ use rustyline::hint::Hinter;
 use rustyline::validate::Validator;
 use rustyline::{Context, Helper};
 
-use super::command::COMMANDS;
+use crate::command::COMMANDS;
 
 /// Completes commands first, then the IDs each command takes (creatures after `spawn`, items
 /// after `use`, …), the living enemies after `attack`, and `on`/`off` after `trace`.

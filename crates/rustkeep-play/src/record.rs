@@ -19,7 +19,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
+/// The `format` of a recording's header.
 pub const FORMAT: &str = "rustkeep-recording";
+/// The version of the recording format this crate reads and writes.
 pub const VERSION: u32 = 1;
 /// The largest recording read (256 MiB): far beyond any played game, and a bound on memory.
 const MAX_BYTES: u64 = 256 << 20;
@@ -67,6 +69,8 @@ pub struct Input<'a> {
 /// One line of a recording (a file of JSON Lines): the header first, then inputs.
 #[derive(Serialize, JsonSchema)]
 #[serde(untagged)]
+// Doc comments on the variants would become descriptions in the published schema.
+#[allow(missing_docs)]
 pub enum Line<'a> {
     Header(&'a Header),
     Input(Input<'a>),
@@ -75,7 +79,9 @@ pub enum Line<'a> {
 /// A recording read back.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Recording {
+    /// The first line.
     pub header: Header,
+    /// Every further line's command, in order.
     pub inputs: Vec<String>,
 }
 

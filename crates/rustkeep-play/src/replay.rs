@@ -4,9 +4,9 @@
 
 use rustkeep_engine::game::World;
 
-use super::command::Command;
-use super::record::{mismatches, stamps, Recording};
-use super::session::Session;
+use crate::command::Command;
+use crate::record::{mismatches, stamps, Recording};
+use crate::session::Session;
 
 /// Checks that a recording fits the loaded mods: `Ok` with the differences to warn about (none
 /// when it fits; with `force`, every difference), or the refusal naming them. `shown` names the

@@ -17,9 +17,9 @@ use rustkeep_engine::map::Room;
 use rustkeep_engine::save;
 use rustkeep_engine::trace::StepTrace;
 
-use super::command::{help, Command, Pick};
-use super::narrate::{entry_name, sentences, Names};
-use super::record::Recorder;
+use crate::command::{help, Command, Pick};
+use crate::narrate::{entry_name, sentences, Names};
+use crate::record::Recorder;
 
 /// How many lines of earlier turns the message log keeps.
 const LOG_LINES: usize = 500;
@@ -35,6 +35,7 @@ pub enum Reply {
     Trade,
     /// Text to show; nothing changed.
     Text(String),
+    /// The game is to end.
     Quit,
 }
 
@@ -43,11 +44,15 @@ pub enum Reply {
 pub struct LogLine {
     /// The step the line belongs to.
     pub step: usize,
+    /// The message.
     pub text: String,
 }
 
+/// A game being played: the data it plays, its state, and what the last command did.
 pub struct Session {
+    /// The loaded (and validated) mods the game plays.
     pub w: World,
+    /// The game's state, as the engine keeps it.
     pub g: Game,
     /// The traces of the last command: the player's step(s) and the enemies' turns after each.
     pub last: Vec<StepTrace>,
@@ -58,6 +63,7 @@ pub struct Session {
     /// The creature ID of every enemy seen in the run, by its N (dead enemies leave the game but
     /// not the story of the turn they died in).
     pub enemy_kinds: BTreeMap<usize, String>,
+    /// Where the game is being recorded, if it is.
     pub recorder: Option<Recorder>,
     /// Engine warnings already shown.
     warnings_seen: usize,
@@ -440,6 +446,7 @@ impl Session {
             .collect()
     }
 
+    /// The `status` view: health, the character sheet, statuses, where the player is, the enemies.
     pub fn status(&self) -> String {
         let g = &self.g;
         let w = &self.w;
@@ -477,6 +484,7 @@ impl Session {
         s
     }
 
+    /// The `inventory` view: every entry, numbered as `drop` and `sell` take them.
     pub fn inventory_text(&self) -> String {
         if self.g.player.inventory.is_empty() {
             return "you carry nothing".into();
@@ -500,6 +508,7 @@ impl Session {
             .join("\n")
     }
 
+    /// The `quests` view: every quest started, with its count and whether it is done.
     pub fn quests_text(&self) -> String {
         if self.g.quests.is_empty() {
             return "no quests started".into();

@@ -10,9 +10,9 @@ use rustkeep_data::grid::Dir;
 use rustkeep_data::vocab::{field, Registry, CURRENCY};
 use rustkeep_engine::game::World;
 
-use crate::play::command::{Command, Pick};
-use crate::play::narrate::entry_name;
-use crate::play::session::{LogLine, Reply, Session};
+use crate::command::{Command, Pick};
+use crate::narrate::entry_name;
+use crate::session::{LogLine, Reply, Session};
 
 /// Whether the game goes on after a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,7 +222,7 @@ impl App {
     pub fn record_to(&mut self, path: Option<PathBuf>, floor: Option<String>) -> Result<(), String> {
         let Some(path) = path else { return Ok(()) };
         if let Phase::Play(s) = &mut self.phase {
-            s.recorder = Some(crate::play::start_recording(s, &path, floor)?);
+            s.recorder = Some(crate::start_recording(s, &path, floor)?);
         } else {
             self.record = Some((path, floor));
         }
@@ -256,7 +256,7 @@ impl App {
     /// What to print after the terminal is back: the run's summary. Flushes the recording.
     pub fn close(&mut self) -> Option<String> {
         let s = self.session_mut()?;
-        let mut text = crate::play::summary(s);
+        let mut text = crate::summary(s);
         if let Some(r) = s.recorder.take() {
             if let Err(e) = r.finish() {
                 text.push_str(&format!("warning: {e}\n"));

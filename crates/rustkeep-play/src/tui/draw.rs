@@ -15,8 +15,8 @@ use rustkeep_data::vocab::{field, Registry, CURRENCY};
 use rustkeep_engine::game::{buy_price, sell_price, shown, CreatureRef};
 
 use super::app::{App, Overlay, Phase, PromptKind, Side, Start, KEYS, LEGEND};
-use crate::play::narrate::entry_name;
-use crate::play::session::Session;
+use crate::narrate::entry_name;
+use crate::session::Session;
 
 /// Styles, or none of them when colour is off (`NO_COLOR`, `--no-color`); bold, dim and reverse
 /// stay, as they carry no colour.

@@ -1,5 +1,5 @@
 //! The full-screen game (ratatui on crossterm). [`App`] holds the state of the screen and turns
-//! keys into [`super::command::Command`]s; [`draw`] paints it; this module owns the terminal: raw
+//! keys into [`crate::command::Command`]s; [`draw`] paints it; this module owns the terminal: raw
 //! mode and the alternate screen on the way in, and always the way back out — after a normal
 //! quit, an error, a panic, or SIGTERM / SIGHUP.
 
@@ -10,7 +10,7 @@ mod key_tests;
 #[cfg(test)]
 mod screen_tests;
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -27,8 +27,8 @@ pub use app::{App, Flow};
 pub use app::{Overlay, Side};
 pub use draw::draw;
 
-use super::session::Session;
-use super::Args;
+use crate::session::Session;
+use crate::{PlayOptions, Start};
 
 /// Whether colours are wanted: not with `--no-color`, not when `NO_COLOR` is set and not empty.
 pub fn colour_wanted(no_color_flag: bool) -> bool {
@@ -42,24 +42,27 @@ fn fresh_seed() -> u64 {
     (nanos as u64 ^ u64::from(std::process::id())) % 1_000_000
 }
 
-/// The app a command line asks for: a loaded save, a new game with its options, or the start
+/// The app the options ask for: a loaded save, a new game with its options, or the start
 /// screen where the player chooses them.
-pub fn app_for(w: World, args: &Args, colour: bool) -> Result<App, String> {
-    if let Some(path) = &args.load {
-        let (s, warnings) = Session::from_save(w, path)?;
-        let mut app = App::playing(s, colour);
-        for x in warnings {
-            app.note(format!("warning: {x}"));
+pub fn app_for(w: World, start: &Start, colour: bool) -> Result<App, String> {
+    let (seed, options, floor, record) = match start {
+        Start::Load(path) => {
+            let (s, warnings) = Session::from_save(w, path)?;
+            let mut app = App::playing(s, colour);
+            for x in warnings {
+                app.note(format!("warning: {x}"));
+            }
+            return Ok(app);
         }
-        return Ok(app);
-    }
-    let seed = args.seed.unwrap_or_else(fresh_seed);
-    let mut app = if args.options.is_empty() {
-        App::start_screen(w, seed, args.floor.clone(), colour)
-    } else {
-        App::playing(Session::new_game(w, seed, args.options.clone(), args.floor.as_deref())?, colour)
+        Start::New { seed, options, floor, record } => (seed, options, floor, record),
     };
-    app.record_to(args.record.clone(), args.floor.clone())?;
+    let seed = seed.unwrap_or_else(fresh_seed);
+    let mut app = if options.is_empty() {
+        App::start_screen(w, seed, floor.clone(), colour)
+    } else {
+        App::playing(Session::new_game(w, seed, options.clone(), floor.as_deref())?, colour)
+    };
+    app.record_to(record.clone(), floor.clone())?;
     Ok(app)
 }
 
@@ -94,8 +97,9 @@ impl Drop for Restorer {
     }
 }
 
-pub fn run(w: World, args: &Args) -> Result<u8, String> {
-    let mut app = app_for(w, args, colour_wanted(args.common.no_color))?;
+/// Plays the full-screen game on the terminal until the player quits or a signal ends it.
+pub fn run(w: World, o: &PlayOptions) -> Result<u8, String> {
+    let mut app = app_for(w, &o.start, colour_wanted(o.no_color))?;
     // A terminating signal stores its number in the flag (0: none); the loop sees it within one
     // poll and leaves normally, so the terminal is restored and the recording flushed.
     let stop = Arc::new(AtomicUsize::new(0));

@@ -1,7 +1,7 @@
 //! Snapshots of every screen of the full-screen game at 80 × 24 (the smallest it must stay
 //! readable at) and at 120 × 40 (where the panel widens and the trace goes beside the map),
 //! drawn by ratatui's `TestBackend` from seeded games. The snapshots are the text of the screen
-//! (colour is off, as with `NO_COLOR`), in `tests/snapshots/play/` of this crate; when a screen
+//! (colour is off, as with `NO_COLOR`), in `tests/snapshots/` of this crate; when a screen
 //! changes on purpose, `cargo xtask update` rewrites them (review them with `git diff`).
 
 use ratatui::crossterm::event::KeyCode;
@@ -15,7 +15,7 @@ const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
 /// Compares the screen of `app` at both sizes with the snapshots `NAME_80x24` and `NAME_120x40`.
 fn snapshot(name: &str, app: &mut App) {
     let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path("../../../tests/snapshots/play");
+    settings.set_snapshot_path("../../tests/snapshots");
     settings.set_prepend_module_to_snapshot(false);
     settings.set_omit_expression(true);
     for (w, h) in SIZES {
@@ -146,7 +146,7 @@ fn victory_summary() {
     // The last room of the deepest floor, its enemies gone: the next door wins the run.
     let w = world();
     let last = rustkeep_engine::game::floor_order(&w).pop().expect("floors");
-    let s = crate::play::session::Session::new_game(w, 11, vec!["core:warrior".into()], Some(&last)).expect("a new game");
+    let s = crate::session::Session::new_game(w, 11, vec!["core:warrior".into()], Some(&last)).expect("a new game");
     let mut app = App::playing(s, false);
     {
         let g = &mut app.session_mut().expect("playing").g;

@@ -5,15 +5,18 @@ use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use rustkeep_data::grid::{Dir, Pos};
+use rustkeep_data::project::Project;
 use rustkeep_engine::game::World;
 
 use super::app::{App, Flow};
 use super::draw::draw;
-use crate::play::session::Session;
+use crate::session::Session;
 
-/// The bundled core, as `rustkeep play` loads it without `--mods`.
+/// The bundled core, validated, as `rustkeep play` opens it when no mod is found.
 pub fn world() -> World {
-    crate::world::load_mods(&[]).expect("the bundled core loads")
+    let project = Project::with_bundled_core();
+    let db = rustkeep_check::analyze(&project).into_valid(&project).expect("the bundled core is valid");
+    World::new(project, db)
 }
 
 /// A new game of the warrior on `seed`, past the start screen.
