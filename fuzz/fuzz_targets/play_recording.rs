@@ -1,6 +1,6 @@
 //! (g) Arbitrary bytes as a recording of `rustkeep play` (`--replay`, with and without `--force`):
-//! through the CLI's own reading and replaying of recordings, then played on. A clear refusal or
-//! a game that plays; never a panic.
+//! through the game's own reading and replaying of recordings (`rustkeep-play`), then played on.
+//! A clear refusal or a game that plays; never a panic.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -1,5 +1,6 @@
-//! (f) Arbitrary bytes as a save of `rustkeep play` (`--load`, `load`): through the CLI's own
-//! reading of saves, then played on. A clear refusal or a game that plays; never a panic.
+//! (f) Arbitrary bytes as a save of `rustkeep play` (`--load`, `load`): through the game's own
+//! reading of saves (`rustkeep-play`), then played on. A clear refusal or a game that plays;
+//! never a panic.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

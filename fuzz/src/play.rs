@@ -1,22 +1,7 @@
-//! The saves and recordings of `rustkeep play`, read by the CLI's own code: the modules below
-//! are the source files of `crates/rustkeep-cli/src/play/` compiled into this crate (the CLI is a
-//! binary without a library), so a fuzz target runs exactly what `--load`, `load` and `--replay`
-//! run. The CLI's test `play::hostile_tests` runs the same functions on mutations of a real save
-//! and recording on a stable toolchain.
-
-// The CLI uses what these modules offer; the fuzz targets only part of it.
-#![allow(dead_code)]
-
-#[path = "../../crates/rustkeep-cli/src/play/command.rs"]
-pub mod command;
-#[path = "../../crates/rustkeep-cli/src/play/narrate.rs"]
-pub mod narrate;
-#[path = "../../crates/rustkeep-cli/src/play/record.rs"]
-pub mod record;
-#[path = "../../crates/rustkeep-cli/src/play/replay.rs"]
-pub mod replay;
-#[path = "../../crates/rustkeep-cli/src/play/session.rs"]
-pub mod session;
+//! The saves and recordings of `rustkeep play`, read through the API of `rustkeep-play`, so that
+//! a fuzz target runs exactly what `--load`, `load` and `--replay` run. The test `hostile_tests`
+//! of that crate runs the same functions on mutations of a real save and recording on a stable
+//! toolchain.
 
 use std::sync::OnceLock;
 
@@ -24,9 +9,9 @@ use rustkeep_data::grid::Dir;
 use rustkeep_data::project::Project;
 use rustkeep_engine::game::World;
 use rustkeep_engine::save;
-
-use command::{Command, Pick};
-use session::Session;
+use rustkeep_play::command::{Command, Pick};
+use rustkeep_play::session::Session;
+use rustkeep_play::{record, replay};
 
 /// The world `rustkeep play` opens without `--mods`: the bundled core, validated.
 pub fn world() -> World {

@@ -29,10 +29,10 @@ struct Owner {
     files: &'static str,
 }
 
-/// Where an owner's tests are: an integration test, or unit tests of a binary (by name filter).
+/// Where an owner's tests are: an integration test, or unit tests of a library (by name filter).
 enum Target {
     Test(&'static str),
-    Bin { bin: &'static str, filter: &'static str },
+    Lib { filter: &'static str },
 }
 
 /// The owners, in an order where no test reads a file that a later one writes:
@@ -48,13 +48,9 @@ const OWNERS: &[Owner] = &[
     Owner { package: "rustkeep-cli", test: Target::Test("check_cli"), files: "crates/rustkeep-cli/tests/snapshots/" },
     Owner { package: "rustkeep-cli", test: Target::Test("ci_formats"), files: "crates/rustkeep-cli/tests/snapshots/broken_*" },
     Owner { package: "rustkeep-cli", test: Target::Test("base_game"), files: "crates/rustkeep-cli/tests/snapshots/show_*" },
-    // The screens of `rustkeep play` are insta snapshots (unit tests of the binary, which has no
-    // library): INSTA_UPDATE below turns their check into a rewrite.
-    Owner {
-        package: "rustkeep-cli",
-        test: Target::Bin { bin: "rustkeep", filter: "play::tui::screen_tests" },
-        files: "crates/rustkeep-cli/tests/snapshots/play/",
-    },
+    // The screens of `rustkeep play` are insta snapshots (unit tests of the game's library):
+    // INSTA_UPDATE below turns their check into a rewrite.
+    Owner { package: "rustkeep-play", test: Target::Lib { filter: "tui::screen_tests" }, files: "crates/rustkeep-play/tests/snapshots/" },
     Owner { package: "rustkeep-cli", test: Target::Test("generated_assets"), files: "assets/completions/, assets/man/" },
     Owner { package: "rustkeep-cli", test: Target::Test("arena_cli"), files: "docs/images/arena_core.svg" },
 ];
@@ -123,7 +119,7 @@ fn run(update: bool) -> Result<(), String> {
         test.args(["test", "--quiet", "--package", owner.package]);
         match owner.test {
             Target::Test(name) => test.args(["--test", name]),
-            Target::Bin { bin, filter } => test.args(["--bin", bin, filter]),
+            Target::Lib { filter } => test.args(["--lib", filter]),
         };
         // An exported UPDATE_EXPECT (or INSTA_UPDATE) must not turn `check` into a rewrite.
         if update {

@@ -18,11 +18,11 @@ use rustkeep_engine::arena::ArenaJson;
 use rustkeep_engine::graph::GraphReport;
 use rustkeep_engine::save::SaveFile;
 use rustkeep_engine::scenario::Report as SimulateReport;
+use rustkeep_play::record::Line as RecordingLine;
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
 use crate::loot::LootJson;
-use crate::play::record::Line as RecordingLine;
 use crate::render::json::CheckReport;
 
 /// One schema that `rustkeep schema --for NAME` prints.

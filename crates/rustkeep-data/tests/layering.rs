@@ -2,11 +2,15 @@
 //!
 //! ```text
 //! rustkeep-data → { rustkeep-check, rustkeep-engine, rustkeep-fmt } → rustkeep-lsp → rustkeep-cli
+//! rustkeep-data → rustkeep-engine → rustkeep-play → rustkeep-cli
 //! ```
 //!
 //! The validator and the engine are siblings: neither may depend on the other, not even for its
-//! tests. A crate may depend (normal, dev or build) only on the workspace crates below it; a
-//! test that needs two siblings lives in a crate above both. The benchmark crate sits on top
+//! tests. The game (`rustkeep-play`) plays data through the engine and never validates it: the
+//! validator is only a dependency of its tests (which validate the bundled core before playing
+//! it, as the command line does), and only the command line and the benchmark may use the game.
+//! A crate may depend (normal, dev or build) only on the workspace crates below it; a test that
+//! needs two siblings lives in a crate above both. The benchmark crate sits on top
 //! and may use every other. A workspace crate missing from the table is a tool on top of
 //! everything (it may use any crate), and no crate of the table may depend on it: a shared test
 //! helper used by a lower crate must be given its place here, below the crates that use it.
@@ -27,9 +31,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("rustkeep-check", &["rustkeep-testutil", "rustkeep-data"]),
     ("rustkeep-engine", &["rustkeep-testutil", "rustkeep-data"]),
     ("rustkeep-fmt", &["rustkeep-testutil", "rustkeep-data"]),
+    // The validator for its tests only (`the_game_never_validates`).
+    ("rustkeep-play", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine"]),
     ("rustkeep-lsp", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt"]),
-    ("rustkeep-cli", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-lsp"]),
-    ("rustkeep-bench", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-lsp", "rustkeep-cli"]),
+    ("rustkeep-cli", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-play", "rustkeep-lsp"]),
+    (
+        "rustkeep-bench",
+        &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-play", "rustkeep-lsp", "rustkeep-cli"],
+    ),
 ];
 
 /// Crates that only tests may use: never a normal or build dependency of a product crate.
@@ -128,4 +137,23 @@ fn the_layering_table_names_real_crates_and_has_no_cycle() {
     // The validator and the engine are siblings.
     let allowed: BTreeMap<&str, &[&str]> = ALLOWED.iter().copied().collect();
     assert!(!allowed["rustkeep-engine"].contains(&"rustkeep-check") && !allowed["rustkeep-check"].contains(&"rustkeep-engine"));
+    // The game sits on the engine, and nothing below the command line may start it.
+    let users: Vec<&str> = ALLOWED.iter().filter(|(_, deps)| deps.contains(&"rustkeep-play")).map(|(k, _)| *k).collect();
+    assert_eq!(users, ["rustkeep-cli", "rustkeep-bench"], "only the command line and the benchmark may use the game");
+}
+
+/// The game plays the data it is given and never validates it: the validator may build into its
+/// tests (which validate the bundled core first, as the command line does before a game), never
+/// into the game itself, directly or through another crate.
+#[test]
+fn the_game_never_validates() {
+    let graph = workspace_graph();
+    let mut linked = BTreeSet::new();
+    let mut stack: Vec<&str> = graph["rustkeep-play"].iter().filter(|e| e.linked).map(|e| e.to.as_str()).collect();
+    while let Some(k) = stack.pop() {
+        if linked.insert(k.to_string()) {
+            stack.extend(graph.get(k).into_iter().flatten().filter(|e| e.linked).map(|e| e.to.as_str()));
+        }
+    }
+    assert!(!linked.contains("rustkeep-check"), "`rustkeep-play` links the validator: {linked:?}");
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// The crates that ship in the `rustkeep` binary. The benchmark crate is a measuring tool and
 /// calls `wait4` through `libc`, so it is not among them.
-const PRODUCT_CRATES: &[&str] = &["rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-lsp", "rustkeep-cli"];
+const PRODUCT_CRATES: &[&str] = &["rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-play", "rustkeep-lsp", "rustkeep-cli"];
 
 /// The most lines a source file may have before its unit tests (a trailing `#[cfg(test)]`).
 const MAX_LINES: usize = 700;

@@ -1,0 +1,165 @@
+//! The line console: one command per line, for scripts, tests and terminals without the
+//! full-screen game (`--line`). Each command that takes a turn prints its causal trace (the
+//! player's step, then every enemy's turn), exactly as `rustkeep simulate` prints a scenario's
+//! steps; `trace off` prints what happened in plain words instead. On a terminal the line has
+//! editing, history and completion.
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use crate::command::Command;
+use crate::line_edit::{history_file, PlayHelper, ARGUMENTS};
+use crate::session::{Reply, Session};
+
+pub struct Console {
+    pub s: Session,
+    trace: bool,
+}
+
+fn io(e: std::io::Error) -> String {
+    e.to_string()
+}
+
+impl Console {
+    pub fn new(s: Session) -> Console {
+        Console { s, trace: true }
+    }
+
+    /// Prints what the session did so far (character creation and the way into the dungeon).
+    pub fn start(&mut self, out: &mut impl Write) -> Result<(), String> {
+        let text = self.turn_text();
+        self.print(out, &text)
+    }
+
+    /// Reads commands from standard input until `quit` or its end.
+    pub fn run(mut self, out: &mut impl Write) -> Result<u8, String> {
+        if std::io::stdin().is_terminal() {
+            return self.interactive(out);
+        }
+        for line in std::io::stdin().lock().lines() {
+            let line = line.map_err(|e| format!("cannot read stdin: {e}"))?;
+            if !self.execute(out, &line)? {
+                break;
+            }
+        }
+        self.close()
+    }
+
+    fn close(self) -> Result<u8, String> {
+        if let Some(r) = self.s.recorder {
+            r.finish()?;
+        }
+        Ok(0)
+    }
+
+    fn print(&mut self, out: &mut impl Write, text: &str) -> Result<(), String> {
+        out.write_all(text.as_bytes()).map_err(io)?;
+        if !text.ends_with('\n') && !text.is_empty() {
+            out.write_all(b"\n").map_err(io)?;
+        }
+        for w in self.s.new_warnings() {
+            writeln!(out, "warning: {w}").map_err(io)?;
+        }
+        Ok(())
+    }
+
+    /// The last command's turns: traced, or in plain words.
+    fn turn_text(&self) -> String {
+        let mut s = String::new();
+        if self.trace {
+            for st in &self.s.last {
+                let title = match (&st.source, st.act.as_str()) {
+                    (_, "character creation") => "setup".to_string(),
+                    (Some(who), _) => format!("step {} ({who}'s turn)", st.step),
+                    (None, _) => format!("step {}", st.step),
+                };
+                s.push_str(&st.human(&title));
+            }
+        } else {
+            for m in &self.s.messages {
+                s.push_str(m);
+                s.push('\n');
+            }
+        }
+        s
+    }
+
+    /// Runs one input line; `false` when the console should end.
+    pub fn execute(&mut self, out: &mut impl Write, line: &str) -> Result<bool, String> {
+        let cmd = match Command::parse(line) {
+            Ok(Some(c)) => c,
+            Ok(None) => return Ok(true),
+            Err(e) => {
+                writeln!(out, "error: {e}").map_err(io)?;
+                return Ok(true);
+            }
+        };
+        if let Command::Trace(on) = cmd {
+            self.trace = on;
+            writeln!(out, "trace {}", if on { "on" } else { "off" }).map_err(io)?;
+            return Ok(true);
+        }
+        let shop_before = self.s.shop().map(str::to_string);
+        match self.s.execute(&cmd) {
+            Ok(Reply::Quit) => return Ok(false),
+            Ok(Reply::Text(t)) => self.print(out, &t)?,
+            Ok(Reply::Turns | Reply::Trade) => {
+                let mut text = self.turn_text();
+                if let Command::Leave = cmd {
+                    text = self.s.messages.join("\n");
+                }
+                if self.s.shop().is_some() && (shop_before.as_deref() != self.s.shop() || matches!(cmd, Command::Buy(_) | Command::Sell(_))) {
+                    if let Some(shop) = self.s.shop_text() {
+                        text.push_str(&shop);
+                    }
+                }
+                self.print(out, &text)?;
+            }
+            Err(e) => writeln!(out, "error: {e}").map_err(io)?,
+        }
+        Ok(true)
+    }
+
+    /// On a terminal: line editing, history (kept between sessions) and tab completion of
+    /// commands and IDs.
+    fn interactive(mut self, out: &mut impl Write) -> Result<u8, String> {
+        let ids: std::collections::HashMap<&'static str, Vec<String>> = ARGUMENTS
+            .iter()
+            .map(|(cmd, regs)| {
+                let mut v: Vec<String> = regs.iter().flat_map(|r| self.s.w.ids(*r)).collect();
+                v.sort();
+                (*cmd, v)
+            })
+            .collect();
+        let ids = std::sync::Arc::new(ids);
+        let config = rustyline::Config::builder().completion_type(rustyline::CompletionType::List).auto_add_history(false).build();
+        let mut editor: rustyline::Editor<PlayHelper, rustyline::history::DefaultHistory> =
+            rustyline::Editor::with_config(config).map_err(|e| format!("cannot start the line editor: {e}"))?;
+        let history = history_file();
+        if let Some(h) = &history {
+            let _ = editor.load_history(h);
+        }
+        loop {
+            let enemies = self.s.g.enemies.iter().filter(|e| e.body.health > 0).map(|e| format!("enemy:{}", e.index)).collect();
+            editor.set_helper(Some(PlayHelper { ids: ids.clone(), enemies }));
+            match editor.readline("> ") {
+                Ok(line) => {
+                    if !line.trim().is_empty() {
+                        let _ = editor.add_history_entry(line.as_str());
+                    }
+                    if !self.execute(out, &line)? {
+                        break;
+                    }
+                }
+                Err(rustyline::error::ReadlineError::Interrupted | rustyline::error::ReadlineError::Eof) => break,
+                Err(e) => return Err(format!("cannot read the terminal: {e}")),
+            }
+        }
+        if let Some(h) = &history {
+            if let Some(dir) = h.parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            let _ = editor.save_history(h);
+        }
+        self.close()
+    }
+}

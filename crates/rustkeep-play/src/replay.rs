@@ -1,0 +1,45 @@
+//! Playing a recording back: the same new game, the same inputs, in the same order. The CLI's
+//! `--replay` runs it, and so do the fuzz target of recordings and the tests, so that what they
+//! check is what a player gets.
+
+use rustkeep_engine::game::World;
+
+use crate::command::Command;
+use crate::record::{mismatches, stamps, Recording};
+use crate::session::Session;
+
+/// Checks that a recording fits the loaded mods: `Ok` with the differences to warn about (none
+/// when it fits; with `force`, every difference), or the refusal naming them. `shown` names the
+/// recording in messages.
+pub fn check_fit(w: &World, rec: &Recording, shown: &str, force: bool) -> Result<Vec<String>, String> {
+    let diff = mismatches(&rec.header.mods, &stamps(&w.project));
+    if diff.is_empty() || force {
+        return Ok(diff.into_iter().map(|d| format!("{d} (replaying anyway: --force)")).collect());
+    }
+    Err(format!(
+        "{shown}: the recording does not fit the loaded mods:\n  {}\nit would not play the same game; load the mods it was made with, or replay it anyway with --force",
+        diff.join("\n  ")
+    ))
+}
+
+/// Plays the inputs of a recording on a new game of its header. An input that fails stops the
+/// replay (with `force`, it is skipped and named in `warnings`). Call [`check_fit`] first.
+pub fn play_back(w: World, rec: &Recording, shown: &str, force: bool, warnings: &mut Vec<String>) -> Result<Session, String> {
+    let mut s = Session::new_game(w, rec.header.seed, rec.header.options.clone(), rec.header.floor.as_deref())
+        .map_err(|e| format!("{shown}: the recording cannot start its game: {e}"))?;
+    for (i, input) in rec.inputs.iter().enumerate() {
+        // The header is line 1; inputs follow, one per line.
+        let at = format!("{shown}: input {} (line {}) `{input}`", i + 1, i + 2);
+        let cmd = Command::parse(input).map_err(|e| format!("{at}: {e}"))?.ok_or_else(|| format!("{at}: an empty input"))?;
+        if !cmd.changes_the_game() {
+            return Err(format!("{at}: a recording holds only commands that change the game"));
+        }
+        if let Err(e) = s.execute(&cmd) {
+            if !force {
+                return Err(format!("{at}: {e}; the recording no longer plays as it was recorded"));
+            }
+            warnings.push(format!("{at}: {e} (skipped: --force)"));
+        }
+    }
+    Ok(s)
+}

@@ -1,0 +1,633 @@
+//! A played game, whatever plays it: the full-screen game, the line console and replays all run
+//! [`Command`]s through [`Session::execute`], so the same inputs always make the same game.
+//!
+//! A command that takes a turn is one step of the player; then every living enemy takes its turn
+//! (docs/engine.md, "Rounds"). Trades are free actions. A command that changes the game is
+//! appended to the recording, if one is being made, once it has run.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::path::Path;
+
+use rustkeep_data::grid::{Dir, Pos};
+use rustkeep_data::model::{ActionData, Sp, Who};
+use rustkeep_data::suggest::closest;
+use rustkeep_data::vocab::{field, Registry, CURRENCY};
+use rustkeep_engine::game::{buy_price, describe_items, sell_price, Act, CreatureRef, Game, ItemInstance, Trade, World};
+use rustkeep_engine::map::Room;
+use rustkeep_engine::save;
+use rustkeep_engine::trace::StepTrace;
+
+use crate::command::{help, Command, Pick};
+use crate::narrate::{entry_name, sentences, Names};
+use crate::record::Recorder;
+
+/// How many lines of earlier turns the message log keeps.
+const LOG_LINES: usize = 500;
+/// The most tiles one `descend` walks.
+const DESCEND_LIMIT: usize = 1_000;
+
+/// What a command did, for whoever shows it.
+#[derive(Debug, PartialEq)]
+pub enum Reply {
+    /// One or more turns were played (`Session::last` holds their traces).
+    Turns,
+    /// A trade at the open shop (no turn passed).
+    Trade,
+    /// Text to show; nothing changed.
+    Text(String),
+    /// The game is to end.
+    Quit,
+}
+
+/// One line of the message log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogLine {
+    /// The step the line belongs to.
+    pub step: usize,
+    /// The message.
+    pub text: String,
+}
+
+/// A game being played: the data it plays, its state, and what the last command did.
+pub struct Session {
+    /// The loaded (and validated) mods the game plays.
+    pub w: World,
+    /// The game's state, as the engine keeps it.
+    pub g: Game,
+    /// The traces of the last command: the player's step(s) and the enemies' turns after each.
+    pub last: Vec<StepTrace>,
+    /// The last command's story in plain words.
+    pub messages: Vec<String>,
+    /// Earlier messages, oldest first.
+    pub log: VecDeque<LogLine>,
+    /// The creature ID of every enemy seen in the run, by its N (dead enemies leave the game but
+    /// not the story of the turn they died in).
+    pub enemy_kinds: BTreeMap<usize, String>,
+    /// Where the game is being recorded, if it is.
+    pub recorder: Option<Recorder>,
+    /// Engine warnings already shown.
+    warnings_seen: usize,
+}
+
+/// The first step of a shortest path from the player to any exit of the room (a door on its
+/// border; inner doors are walked through), over tiles nobody stands on (8 directions, ties in the
+/// order N, NE, …, NW); `None` when no exit can be reached.
+pub fn first_step_to_door(room: &Room) -> Option<Dir> {
+    let (w, h) = (room.width(), room.height());
+    if w <= 0 || h <= 0 {
+        return None;
+    }
+    let index = |p: Pos| (p.y * w + p.x) as usize;
+    let inside = |p: Pos| p.x >= 0 && p.y >= 0 && p.x < w && p.y < h;
+    let mut first: Vec<Option<Dir>> = vec![None; (w * h) as usize];
+    let mut seen = vec![false; (w * h) as usize];
+    let mut queue = VecDeque::new();
+    seen[index(room.player)] = true;
+    for d in Dir::ALL {
+        let p = room.player.step(d);
+        if inside(p) && !room.is_wall(p) && !room.occupied(p, None) && !seen[index(p)] {
+            if room.is_exit(p) {
+                return Some(d);
+            }
+            seen[index(p)] = true;
+            first[index(p)] = Some(d);
+            queue.push_back(p);
+        }
+    }
+    while let Some(p) = queue.pop_front() {
+        for d in Dir::ALL {
+            let q = p.step(d);
+            if !inside(q) || seen[index(q)] || room.is_wall(q) || room.occupied(q, None) {
+                continue;
+            }
+            if room.is_exit(q) {
+                return first[index(p)];
+            }
+            seen[index(q)] = true;
+            first[index(q)] = first[index(p)];
+            queue.push_back(q);
+        }
+    }
+    None
+}
+
+impl Session {
+    /// A new game: the character created with `options`, then the dungeon entered at its first
+    /// floor (or at `floor`).
+    pub fn new_game(w: World, seed: u64, options: Vec<String>, floor: Option<&str>) -> Result<Session, String> {
+        for o in &options {
+            need(&w, &[Registry::CharacterOptions], o)?;
+        }
+        if let Some(f) = floor {
+            need(&w, &[Registry::Floors], f)?;
+        }
+        let mut g = Game::new(seed, options, &Default::default());
+        let setup = g.create_character(&w, &[]);
+        let start = g.run_step(&w, Act::StartRun(floor), CreatureRef::Player, None);
+        let mut s = Session::around(w, g);
+        s.finish_turns(vec![setup, start]);
+        Ok(s)
+    }
+
+    /// A game loaded from a save, with the save's warnings (what of it the loaded data no longer
+    /// knows).
+    pub fn from_save(w: World, path: &Path) -> Result<(Session, Vec<String>), String> {
+        let (g, warnings) = save::read(path, &w)?;
+        Ok((Session::loaded(w, g), warnings))
+    }
+
+    /// A game read from a save ([`save::from_json`]), ready to play on.
+    pub fn loaded(w: World, g: Game) -> Session {
+        let mut s = Session::around(w, g);
+        s.warnings_seen = s.g.warnings.len();
+        s.learn_enemies();
+        s
+    }
+
+    fn around(w: World, g: Game) -> Session {
+        Session { w, g, last: Vec::new(), messages: Vec::new(), log: VecDeque::new(), enemy_kinds: BTreeMap::new(), recorder: None, warnings_seen: 0 }
+    }
+
+    fn learn_enemies(&mut self) {
+        for e in &self.g.enemies {
+            if let Some(c) = &e.body.creature {
+                self.enemy_kinds.entry(e.index).or_insert_with(|| c.clone());
+            }
+        }
+    }
+
+    /// Engine warnings raised since the last call.
+    pub fn new_warnings(&mut self) -> Vec<String> {
+        let from = self.warnings_seen.min(self.g.warnings.len());
+        self.warnings_seen = self.g.warnings.len();
+        self.g.warnings[from..].to_vec()
+    }
+
+    /// The name of an enemy (`Rat`), else its ref.
+    pub fn enemy_name(&self, index: usize) -> String {
+        match self.enemy_kinds.get(&index) {
+            Some(c) => entry_name(&self.w, Registry::Creatures, c),
+            None => format!("enemy:{index}"),
+        }
+    }
+
+    /// The shop whose trade screen is open.
+    pub fn shop(&self) -> Option<&str> {
+        self.g.open_shop.as_deref()
+    }
+
+    /// Runs one command. An error changes nothing and takes no turn.
+    pub fn execute(&mut self, cmd: &Command) -> Result<Reply, String> {
+        if self.g.over && cmd.changes_the_game() {
+            return Err(if self.g.won { "the run is won; load a save or quit".into() } else { "the player is dead; load a save or quit".into() });
+        }
+        let reply = match cmd {
+            Command::Descend => self.descend()?,
+            c if c.takes_a_turn() => {
+                let act = self.act_of(c)?;
+                let step = self.g.step;
+                let mut steps = vec![self.g.run_step(&self.w, act.act(), CreatureRef::Player, act.target)];
+                if !self.g.over {
+                    steps.extend(self.g.enemy_turns(&self.w, step));
+                }
+                self.finish_turns(steps);
+                Reply::Turns
+            }
+            Command::Buy(p) | Command::Sell(p) => {
+                let shop = self.shop().ok_or("no shop is open: talk to a merchant first")?.to_string();
+                let t = match cmd {
+                    Command::Buy(_) => Trade::Buy(self.stock_index(&shop, p)?),
+                    _ => Trade::Sell(self.inventory_index(p, true)?),
+                };
+                if let Trade::Buy(i) = t {
+                    let price = buy_price(&self.w, &shop, &self.g.shops[&shop][i]);
+                    if self.g.gold() < price {
+                        return Err(format!("it costs {price} gold; you have {}", self.g.gold()));
+                    }
+                }
+                let trace = self.g.trade(&self.w, &shop, t);
+                self.finish_turns(vec![trace]);
+                Reply::Trade
+            }
+            Command::Leave => {
+                let shop = self.g.open_shop.take().ok_or("no shop is open")?;
+                self.messages = vec![format!("You leave {}.", entry_name(&self.w, Registry::Shops, &shop))];
+                self.push_log();
+                Reply::Trade
+            }
+            Command::Status => Reply::Text(self.status()),
+            Command::Inventory => Reply::Text(self.inventory_text()),
+            Command::Quests => Reply::Text(self.quests_text()),
+            Command::Map => Reply::Text(self.map_text()),
+            Command::Roll(t) => {
+                need(&self.w, &[Registry::LootTables], t)?;
+                // A preview on a copy of the generator: the game's stream is not advanced.
+                let mut copy = self.g.clone();
+                let drops = copy.roll(&self.w, t);
+                Reply::Text(format!("{t} would give: {}", describe_items(&drops)))
+            }
+            Command::Help => Reply::Text(help()),
+            Command::Quit => Reply::Quit,
+            Command::Trace(_) => Reply::Text(String::new()),
+            Command::Save(p) => {
+                save::write(p, &self.g)?;
+                Reply::Text(format!("saved to {}", p.display()))
+            }
+            Command::Load(p) => {
+                if self.recorder.is_some() {
+                    return Err(
+                        "a recorded game cannot load a save (the recording would no longer replay); quit and start `rustkeep play --load` instead".into()
+                    );
+                }
+                let (g, warnings) = save::read(p, &self.w)?;
+                self.g = g;
+                self.warnings_seen = self.g.warnings.len();
+                self.enemy_kinds.clear();
+                self.learn_enemies();
+                self.last.clear();
+                let mut s = format!("loaded {}", p.display());
+                for x in warnings {
+                    s.push_str(&format!("\nwarning: {x}"));
+                }
+                Reply::Text(s)
+            }
+            _ => unreachable!("every command that takes a turn is handled above"),
+        };
+        if cmd.changes_the_game() {
+            if let Some(r) = &mut self.recorder {
+                if let Err(e) = r.push(&cmd.line()) {
+                    self.recorder = None;
+                    self.messages.push(format!("The recording stopped: {e}"));
+                }
+            }
+        }
+        Ok(reply)
+    }
+
+    /// After the steps of a command: the names of new enemies, a shop's stock rolled when it
+    /// opened (at the same point in every replay), the story in plain words.
+    fn finish_turns(&mut self, steps: Vec<StepTrace>) {
+        if let Some(shop) = self.g.open_shop.clone() {
+            self.g.open_stock(&self.w, &shop);
+        }
+        self.learn_enemies();
+        self.messages = sentences(&Names { w: &self.w, enemies: &self.enemy_kinds }, &steps);
+        if self.g.over {
+            self.messages.push(if self.g.won { "You won the run!".into() } else { "You died. The run is over.".into() });
+        }
+        self.last = steps;
+        self.push_log();
+    }
+
+    fn push_log(&mut self) {
+        let step = self.g.step;
+        for m in &self.messages {
+            self.log.push_back(LogLine { step, text: m.clone() });
+        }
+        while self.log.len() > LOG_LINES {
+            self.log.pop_front();
+        }
+    }
+
+    /// `descend`: walk towards the nearest door and through it, a turn per tile; stop early when
+    /// the player is hurt, an enemy comes within reach, a shop opens or the run ends.
+    fn descend(&mut self) -> Result<Reply, String> {
+        let map = self.g.map().ok_or("there is no map here")?;
+        if first_step_to_door(map).is_none() {
+            return Err("no door can be reached from here".into());
+        }
+        let room = (self.g.floor.clone(), self.g.room.clone(), self.g.dungeon.as_ref().map(|d| (d.floor, d.room)));
+        let mut steps = Vec::new();
+        for _ in 0..DESCEND_LIMIT {
+            let Some(dir) = self.g.map().and_then(first_step_to_door) else { break };
+            let health = self.g.player.health;
+            let step = self.g.step;
+            steps.push(self.g.run_step(&self.w, Act::Move(dir), CreatureRef::Player, None));
+            if !self.g.over {
+                steps.extend(self.g.enemy_turns(&self.w, step));
+            }
+            let moved_on = (self.g.floor.clone(), self.g.room.clone(), self.g.dungeon.as_ref().map(|d| (d.floor, d.room))) != room;
+            let threatened = self.g.enemies.iter().any(|e| e.body.health > 0 && self.g.in_reach(CreatureRef::Enemy(e.index), CreatureRef::Player));
+            if self.g.over || moved_on || self.g.player.health < health || threatened || self.g.open_shop.is_some() {
+                break;
+            }
+        }
+        self.finish_turns(steps);
+        Ok(Reply::Turns)
+    }
+
+    /// The act of a command that takes a turn, checked first so that a mistake costs no turn.
+    fn act_of(&self, c: &Command) -> Result<OwnedAct, String> {
+        let w = &self.w;
+        let plain = |kind: ActKind| Ok(OwnedAct { kind, target: None });
+        match c {
+            Command::Move(d) => {
+                if self.g.map().is_none() {
+                    return Err("there is no map here (a save from a dry run): use `enter`, `spawn` and `attack`".into());
+                }
+                if self.g.move_target(*d).is_none() {
+                    return Err("a wall blocks the way".into());
+                }
+                plain(ActKind::Move(*d))
+            }
+            Command::Wait => plain(ActKind::Wait),
+            Command::Pickup => plain(ActKind::Pickup),
+            Command::Use(i) => {
+                need(w, &[Registry::Items], i)?;
+                if !self.g.player.inventory.iter().any(|x| &x.item == i) {
+                    return Err(format!("you carry no {}", entry_name(w, Registry::Items, i)));
+                }
+                // Using an item spends it; one without `use` actions would vanish for nothing.
+                if let Some(e) = w.entry(Registry::Items, i).filter(|e| e.actions(field::USE).is_empty()) {
+                    let hint = if e.str(field::SLOT).is_some() { format!("; equip it instead (`equip {i}`)") } else { String::new() };
+                    return Err(format!(
+                        "{} cannot be used: `{i}` has no `use` actions, so using it would only use it up{hint}",
+                        entry_name(w, Registry::Items, i)
+                    ));
+                }
+                plain(ActKind::Use(i.clone()))
+            }
+            Command::Equip(i) => {
+                need(w, &[Registry::Items], i)?;
+                if w.entry(Registry::Items, i).and_then(|e| e.str(field::SLOT)).is_none() {
+                    return Err(format!("{} cannot be equipped", entry_name(w, Registry::Items, i)));
+                }
+                if !self.g.player.inventory.iter().any(|x| &x.item == i && !x.equipped) {
+                    return Err(format!("you carry no unequipped {}", entry_name(w, Registry::Items, i)));
+                }
+                plain(ActKind::Equip(i.clone()))
+            }
+            Command::Drop(p) => plain(ActKind::Drop(self.inventory_index(p, false)?)),
+            Command::Talk(n) => {
+                need(w, &[Registry::Npcs], n)?;
+                plain(ActKind::Talk(n.clone()))
+            }
+            Command::Attack(n) => {
+                let r = CreatureRef::Enemy(*n);
+                if !self.g.alive(r) {
+                    return Err(format!("there is no enemy:{n}"));
+                }
+                if !self.g.in_reach(CreatureRef::Player, r) {
+                    return Err(format!("{} (enemy:{n}) is not in reach", self.enemy_name(*n)));
+                }
+                Ok(OwnedAct { kind: ActKind::Attack, target: Some(r) })
+            }
+            Command::Enter(id) => {
+                need(w, &[Registry::Prefabs, Registry::Floors], id)?;
+                plain(ActKind::Enter(id.clone()))
+            }
+            Command::Spawn(id, n) => {
+                need(w, &[Registry::Creatures], id)?;
+                plain(ActKind::Action(ActionData::Spawn { creature: Sp::new(0..0, id.clone()), count: *n }))
+            }
+            Command::Give(id, n) => {
+                need(w, &[Registry::Items], id)?;
+                plain(ActKind::Action(ActionData::GiveItem { item: Sp::new(0..0, id.clone()), count: *n, target: Who::SelfBearer }))
+            }
+            other => Err(format!("`{}` does not take a turn", other.line())),
+        }
+    }
+
+    /// The inventory entry a pick names (numbers as listed, from 1). For selling, an ID picks an
+    /// unequipped entry first.
+    fn inventory_index(&self, p: &Pick, selling: bool) -> Result<usize, String> {
+        let inv = &self.g.player.inventory;
+        match p {
+            Pick::Number(n) if (1..=inv.len()).contains(n) => Ok(n - 1),
+            Pick::Number(n) => Err(format!("there is no inventory entry {n} (you carry {} entries)", inv.len())),
+            Pick::Id(id) => {
+                let unequipped = inv.iter().position(|i| &i.item == id && !(selling && i.equipped));
+                unequipped
+                    .or_else(|| inv.iter().position(|i| &i.item == id))
+                    .ok_or_else(|| format!("you carry no {}", entry_name(&self.w, Registry::Items, id)))
+            }
+        }
+    }
+
+    fn stock_index(&self, shop: &str, p: &Pick) -> Result<usize, String> {
+        let stock = self.g.shops.get(shop).map(Vec::as_slice).unwrap_or_default();
+        match p {
+            Pick::Number(n) if (1..=stock.len()).contains(n) => Ok(n - 1),
+            Pick::Number(n) => Err(format!("there is no stock entry {n} ({} has {} entries)", entry_name(&self.w, Registry::Shops, shop), stock.len())),
+            Pick::Id(id) => {
+                stock.iter().position(|i| &i.item == id).ok_or_else(|| format!("{} has no {id} in stock", entry_name(&self.w, Registry::Shops, shop)))
+            }
+        }
+    }
+
+    // -------------------------------------------------------------------------------------------
+    // Views shared by the console and the full-screen game
+    // -------------------------------------------------------------------------------------------
+
+    /// An item instance as a player reads it: `2 × Health Potion`, `Iron Sword (Flaming)`.
+    pub fn item_label(&self, i: &ItemInstance) -> String {
+        let mut s = entry_name(&self.w, Registry::Items, &i.item);
+        if !i.affixes.is_empty() {
+            let names: Vec<String> = i.affixes.iter().map(|a| entry_name(&self.w, Registry::Affixes, a)).collect();
+            s.push_str(&format!(" ({})", names.join(", ")));
+        }
+        if i.count > 1 {
+            s = format!("{} × {s}", i.count);
+        }
+        s
+    }
+
+    /// The living enemies with their letter on the map.
+    pub fn living(&self) -> Vec<(usize, char, String)> {
+        self.g
+            .enemies
+            .iter()
+            .filter(|e| e.body.health > 0)
+            .map(|e| {
+                let name = self.enemy_name(e.index);
+                let letter = name.chars().find(|c| c.is_alphabetic()).map(|c| c.to_ascii_lowercase()).unwrap_or('e');
+                (e.index, letter, name)
+            })
+            .collect()
+    }
+
+    /// The `status` view: health, the character sheet, statuses, where the player is, the enemies.
+    pub fn status(&self) -> String {
+        let g = &self.g;
+        let w = &self.w;
+        let mut s = format!("health {} / {}\n", g.player.health, g.max_health(w, CreatureRef::Player));
+        for line in g.sheet(w) {
+            if line.value != 0.0 || !line.against.is_empty() {
+                s.push_str(&format!("  {line}\n"));
+            }
+        }
+        for st in &g.player.statuses {
+            s.push_str(&format!("  status {} ({} turns)\n", st.status, st.turns));
+        }
+        s.push_str(&format!(
+            "floor {}, room {}, combat {}, turn {}, seed {}\n",
+            g.floor.as_deref().unwrap_or("-"),
+            g.room.as_deref().unwrap_or("-"),
+            if g.combat { "running" } else { "no" },
+            g.step,
+            g.seed
+        ));
+        if let Some(p) = g.position(CreatureRef::Player) {
+            s.push_str(&format!("you stand at {p}\n"));
+        }
+        for e in g.enemies.iter().filter(|e| e.body.health > 0) {
+            let r = CreatureRef::Enemy(e.index);
+            let at = g.position(r).map(|p| format!(" at {p}")).unwrap_or_default();
+            s.push_str(&format!("  {r} {} health {} / {}{at}\n", e.body.creature.as_deref().unwrap_or("?"), e.body.health, g.max_health(w, r)));
+        }
+        if !g.floor_loot.is_empty() || !g.piles.is_empty() {
+            s.push_str(&format!("on the floor: {}; {} unopened pile(s)\n", describe_items(&g.floor_loot), g.piles.len()));
+        }
+        if let Some(shop) = g.open_shop.as_deref() {
+            s.push_str(&format!("shop open: {shop}\n"));
+        }
+        s
+    }
+
+    /// The `inventory` view: every entry, numbered as `drop` and `sell` take them.
+    pub fn inventory_text(&self) -> String {
+        if self.g.player.inventory.is_empty() {
+            return "you carry nothing".into();
+        }
+        self.g
+            .player
+            .inventory
+            .iter()
+            .enumerate()
+            .map(|(n, i)| {
+                let mut s = format!("{:>2}. {} × {}", n + 1, i.count, i.item);
+                if !i.affixes.is_empty() {
+                    s.push_str(&format!(" [{}]", i.affixes.join(", ")));
+                }
+                if i.equipped {
+                    s.push_str(" (equipped)");
+                }
+                s
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The `quests` view: every quest started, with its count and whether it is done.
+    pub fn quests_text(&self) -> String {
+        if self.g.quests.is_empty() {
+            return "no quests started".into();
+        }
+        self.g
+            .quests
+            .iter()
+            .map(|q| format!("{} {}/{}{}", q.quest, q.count, self.w.quest_count(&q.quest), if q.done { " done" } else { "" }))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The open shop's stock and what the player could sell, priced.
+    pub fn shop_text(&self) -> Option<String> {
+        let shop = self.shop()?;
+        let mut s = format!("{} (you have {} gold)\nfor sale:\n", entry_name(&self.w, Registry::Shops, shop), self.g.gold());
+        let stock = self.g.shops.get(shop).map(Vec::as_slice).unwrap_or_default();
+        if stock.is_empty() {
+            s.push_str("  nothing\n");
+        }
+        for (n, i) in stock.iter().enumerate() {
+            s.push_str(&format!("  {:>2}. {} — {} gold\n", n + 1, self.item_label(i), buy_price(&self.w, shop, i)));
+        }
+        s.push_str("you can sell:\n");
+        for (n, i) in self.g.player.inventory.iter().enumerate().filter(|(_, i)| i.item != CURRENCY) {
+            s.push_str(&format!("  {:>2}. {} — {} gold\n", n + 1, self.item_label(i), sell_price(&self.w, i)));
+        }
+        s.push_str("(buy N, sell N, leave)");
+        Some(s)
+    }
+
+    /// The room as text: the tiles with everyone on them, and a key.
+    pub fn map_text(&self) -> String {
+        let Some(m) = self.g.map() else { return "there is no map here".into() };
+        let mut grid: Vec<Vec<char>> = m.rows.iter().map(|r| r.chars().collect()).collect();
+        let mut put = |p: Pos, c: char| {
+            if let Some(cell) = grid.get_mut(p.y as usize).and_then(|row| row.get_mut(p.x as usize)) {
+                *cell = c;
+            }
+        };
+        for l in &m.loot {
+            put(l.pos, '%');
+        }
+        for p in &m.piles {
+            put(p.pos, '*');
+        }
+        for n in &m.npcs {
+            let name = entry_name(&self.w, Registry::Npcs, &n.npc);
+            put(n.pos, name.chars().find(|c| c.is_alphabetic()).map(|c| c.to_ascii_uppercase()).unwrap_or('N'));
+        }
+        let letters: BTreeMap<usize, char> = self.living().into_iter().map(|(i, c, _)| (i, c)).collect();
+        for (i, p) in &m.enemies {
+            put(*p, letters.get(i).copied().unwrap_or('e'));
+        }
+        put(m.player, '@');
+        let mut s: String = grid.into_iter().map(|r| r.into_iter().collect::<String>() + "\n").collect();
+        s.push_str("@ you, * loot pile, % items on the ground, + door");
+        for (i, c, name) in self.living() {
+            s.push_str(&format!("\n{c} {name} (enemy:{i})"));
+        }
+        for n in &m.npcs {
+            s.push_str(&format!(
+                "\n{} {} (NPC {})",
+                entry_name(&self.w, Registry::Npcs, &n.npc).chars().next().unwrap_or('N'),
+                entry_name(&self.w, Registry::Npcs, &n.npc),
+                n.npc
+            ));
+        }
+        s
+    }
+}
+
+/// An act with its owned arguments ([`Act`] borrows them).
+struct OwnedAct {
+    kind: ActKind,
+    target: Option<CreatureRef>,
+}
+
+enum ActKind {
+    Move(Dir),
+    Wait,
+    Pickup,
+    Use(String),
+    Equip(String),
+    Drop(usize),
+    Talk(String),
+    Attack,
+    Enter(String),
+    Action(ActionData),
+}
+
+impl OwnedAct {
+    fn act(&self) -> Act<'_> {
+        match &self.kind {
+            ActKind::Move(d) => Act::Move(*d),
+            ActKind::Wait => Act::Wait,
+            ActKind::Pickup => Act::Pickup,
+            ActKind::Use(i) => Act::Use(i),
+            ActKind::Equip(i) => Act::Equip(i),
+            ActKind::Drop(i) => Act::Drop(*i),
+            ActKind::Talk(n) => Act::Talk(n),
+            ActKind::Attack => Act::Attack,
+            ActKind::Enter(id) => Act::Enter(id),
+            ActKind::Action(a) => Act::Action(a),
+        }
+    }
+}
+
+/// An unknown ID as an error with a "did you mean".
+pub fn unknown(w: &World, regs: &[Registry], id: &str) -> String {
+    let pool: Vec<String> = regs.iter().flat_map(|r| w.ids(*r)).collect();
+    let sug = closest(id, pool.iter().map(String::as_str)).map(|s| format!("; did you mean `{s}`?")).unwrap_or_default();
+    format!("`{id}` is not {}{sug}", regs.iter().map(|r| format!("a known {}", r.noun())).collect::<Vec<_>>().join(" or "))
+}
+
+fn need(w: &World, regs: &[Registry], id: &str) -> Result<(), String> {
+    if regs.iter().any(|r| w.exists(*r, id)) {
+        Ok(())
+    } else {
+        Err(unknown(w, regs, id))
+    }
+}

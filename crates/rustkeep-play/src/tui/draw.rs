@@ -1,0 +1,535 @@
+//! Painting the full-screen game: the title line, the room's map, the side panel (health, the
+//! enemies present, statuses, the character sheet against them, equipment, gold, quests), the
+//! message log, the trace pane, the overlays and the key line. Everything fits 80 × 24; a larger
+//! terminal gets a wider map, a wider panel and the trace beside the map instead of under it.
+
+use std::collections::BTreeMap;
+
+use ratatui::layout::{Constraint, Layout, Position, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::Frame;
+use rustkeep_data::grid::Pos;
+use rustkeep_data::vocab::{field, Registry, CURRENCY};
+use rustkeep_engine::game::{buy_price, sell_price, shown, CreatureRef};
+
+use super::app::{App, Overlay, Phase, PromptKind, Side, Start, KEYS, LEGEND};
+use crate::narrate::entry_name;
+use crate::session::Session;
+
+/// Styles, or none of them when colour is off (`NO_COLOR`, `--no-color`); bold, dim and reverse
+/// stay, as they carry no colour.
+struct Paint {
+    colour: bool,
+}
+
+impl Paint {
+    fn fg(&self, c: Color) -> Style {
+        if self.colour {
+            Style::default().fg(c)
+        } else {
+            Style::default()
+        }
+    }
+
+    fn health(&self, left: i64, max: i64) -> Style {
+        let f = if max > 0 { left as f64 / max as f64 } else { 0.0 };
+        self.fg(if f > 2.0 / 3.0 {
+            Color::Green
+        } else if f > 1.0 / 3.0 {
+            Color::Yellow
+        } else {
+            Color::Red
+        })
+    }
+}
+
+fn bold() -> Style {
+    Style::default().add_modifier(Modifier::BOLD)
+}
+
+fn dim() -> Style {
+    Style::default().add_modifier(Modifier::DIM)
+}
+
+/// A rectangle of at most `w` × `h` in the middle of `area`.
+fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h }
+}
+
+/// A bar of `width` cells filled to `left / max`.
+fn bar(left: i64, max: i64, width: usize) -> String {
+    let filled = if max > 0 { ((left.max(0) as f64 / max as f64) * width as f64).round() as usize } else { 0 };
+    let filled = filled.min(width);
+    format!("{}{}", "█".repeat(filled), "░".repeat(width - filled))
+}
+
+fn popup<'a>(f: &mut Frame, area: Rect, title: &'a str, body: Text<'a>, footer: &'a str) {
+    f.render_widget(Clear, area);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(format!(" {title} "), bold()))
+        .title_bottom(Line::from(Span::styled(format!(" {footer} "), dim())));
+    f.render_widget(Paragraph::new(body).block(block).wrap(Wrap { trim: false }), area);
+}
+
+pub fn draw(f: &mut Frame, app: &mut App) {
+    let paint = Paint { colour: app.colour };
+    match &app.phase {
+        Phase::Start(st) => draw_start(f, app, st, &paint),
+        Phase::Play(s) => draw_game(f, app, s, &paint),
+        Phase::Moving => {}
+    }
+}
+
+fn draw_start(f: &mut Frame, app: &App, st: &Start, paint: &Paint) {
+    let area = f.area();
+    let [title, body, keys] = Layout::vertical([Constraint::Length(1), Constraint::Min(3), Constraint::Length(1)]).areas(area);
+    f.render_widget(Paragraph::new(Line::from(vec![Span::styled(" rustkeep ", bold()), Span::raw(format!("· a new game · seed {}", st.seed))])), title);
+    let [list, about] = Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(body);
+    let mut lines = Vec::new();
+    for (i, (id, name, _)) in st.options.iter().enumerate() {
+        let mark = if st.chosen.contains(&i) { "[x]" } else { "[ ]" };
+        let mut style = Style::default();
+        if i == st.cursor {
+            style = style.add_modifier(Modifier::REVERSED);
+        }
+        lines.push(Line::from(Span::styled(format!("{mark} {name} ({id})"), style)));
+    }
+    if st.options.is_empty() {
+        lines.push(Line::from("The loaded mods define no character options: Enter starts without one."));
+    }
+    f.render_widget(Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" Choose your character ")), list);
+    let mut text = Vec::new();
+    if let Some((id, name, d)) = st.options.get(st.cursor) {
+        text.push(Line::from(Span::styled(name.clone(), bold().patch(paint.fg(Color::Cyan)))));
+        text.push(Line::from(Span::styled(id.clone(), dim())));
+        text.push(Line::from(""));
+        text.push(Line::from(d.clone()));
+    }
+    text.push(Line::from(""));
+    text.push(Line::from("Options stack: pick a class and a background with Space, or press Enter to play the highlighted one alone."));
+    if let Some(e) = &st.error {
+        text.push(Line::from(Span::styled(e.clone(), paint.fg(Color::Red))));
+    }
+    f.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }).block(Block::default().borders(Borders::ALL).title(" About ")), about);
+    f.render_widget(Paragraph::new(Span::styled(" ↑↓ choose · Space pick · Enter start · q quit", dim())), keys);
+    if app.overlay == Overlay::ConfirmQuit {
+        popup(f, centered(area, 36, 5), "Quit", Text::from("Quit rustkeep? (y / n)"), "y quit · n stay");
+    }
+}
+
+fn title_line(s: &Session) -> Line<'static> {
+    let g = &s.g;
+    let mut parts = Vec::new();
+    if let Some(d) = &g.dungeon {
+        let floor = d.floors.get(d.floor).map(|f| entry_name(&s.w, Registry::Floors, f)).unwrap_or_default();
+        let depth = d.floors.get(d.floor).and_then(|f| s.w.entry(Registry::Floors, f)).and_then(|e| e.int(field::DEPTH));
+        parts.push(match depth {
+            Some(dp) => format!("{floor} (depth {dp})"),
+            None => floor,
+        });
+        if let Some(p) = &d.map.prefab {
+            parts.push(format!("room {}/{}: {}", d.room + 1, d.rooms.len(), entry_name(&s.w, Registry::Prefabs, p)));
+        }
+    } else if let Some(r) = &g.room {
+        parts.push(entry_name(&s.w, Registry::Prefabs, r));
+    }
+    parts.push(format!("turn {}", g.step));
+    parts.push(format!("seed {}", g.seed));
+    let mut spans = vec![Span::styled(" rustkeep ", bold()), Span::raw(format!("· {}", parts.join(" · ")))];
+    if s.recorder.is_some() {
+        spans.push(Span::styled(" · recording", dim()));
+    }
+    Line::from(spans)
+}
+
+fn draw_game(f: &mut Frame, app: &App, s: &Session, paint: &Paint) {
+    let area = f.area();
+    let [title, main, keys] = Layout::vertical([Constraint::Length(1), Constraint::Min(6), Constraint::Length(1)]).areas(area);
+    f.render_widget(Paragraph::new(title_line(s)), title);
+    let panel_width = if area.width >= 120 { 40 } else { 30 }.min(area.width / 2);
+    let [left, panel] = Layout::horizontal([Constraint::Min(20), Constraint::Length(panel_width)]).areas(main);
+    let map_height = s.g.map().map_or(3, |m| m.height() as u16 + 2).clamp(3, left.height.saturating_sub(4).max(3));
+    if app.trace_open && area.width >= 120 {
+        let [play, trace] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(left);
+        let [map, log] = Layout::vertical([Constraint::Length(map_height), Constraint::Min(3)]).areas(play);
+        draw_map(f, s, map, paint);
+        draw_log(f, app, s, log, paint);
+        draw_trace(f, app, s, trace, paint);
+    } else if app.trace_open {
+        let [map, trace] = Layout::vertical([Constraint::Length(map_height), Constraint::Min(3)]).areas(left);
+        draw_map(f, s, map, paint);
+        draw_trace(f, app, s, trace, paint);
+    } else {
+        let [map, log] = Layout::vertical([Constraint::Length(map_height), Constraint::Min(3)]).areas(left);
+        draw_map(f, s, map, paint);
+        draw_log(f, app, s, log, paint);
+    }
+    draw_panel(f, s, panel, paint);
+    let hint = match &app.overlay {
+        Overlay::CommandLine { text } => {
+            let line = format!(":{text}");
+            f.set_cursor_position(Position { x: keys.x + line.chars().count() as u16, y: keys.y });
+            f.render_widget(Paragraph::new(line), keys);
+            None
+        }
+        _ if s.g.over => Some(" t trace · L load · q quit"),
+        _ => Some(" arrows/hjkl move · . wait · > door · g pick up · i inventory · Q quests · t trace · : command · ? help · q quit"),
+    };
+    if let Some(h) = hint {
+        f.render_widget(Paragraph::new(Span::styled(h, dim())), keys);
+    }
+    draw_overlay(f, app, s, area, paint);
+}
+
+fn draw_map(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
+    let block = Block::default().borders(Borders::ALL).title(" Map ");
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let Some(m) = s.g.map() else {
+        f.render_widget(Paragraph::new("There is no map here: this game was saved from a dry run (use `:enter`, `:spawn`, `:attack`)."), inner);
+        return;
+    };
+    let (w, h) = (m.width().max(0) as u16, m.height().max(0) as u16);
+    // Tiles a space apart when the room fits that way: closer to square on most fonts.
+    let spread = w > 0 && (2 * w).saturating_sub(1) <= inner.width;
+    let cell = if spread { 2 } else { 1 };
+    let visible_w = (inner.width / cell).min(w);
+    let visible_h = inner.height.min(h);
+    // Follow the player when the room is larger than the pane.
+    let ox = (m.player.x - i32::from(visible_w) / 2).clamp(0, i32::from(w - visible_w));
+    let oy = (m.player.y - i32::from(visible_h) / 2).clamp(0, i32::from(h - visible_h));
+    let letters: BTreeMap<usize, char> = s.living().into_iter().map(|(i, c, _)| (i, c)).collect();
+    let mut lines = Vec::with_capacity(visible_h as usize);
+    for y in oy..oy + i32::from(visible_h) {
+        let mut spans = Vec::with_capacity(visible_w as usize * 2);
+        for x in ox..ox + i32::from(visible_w) {
+            let p = Pos::new(x, y);
+            let (c, style) = tile(s, m, p, &letters, paint);
+            if spread && x > ox {
+                spans.push(Span::raw(" "));
+            }
+            spans.push(Span::styled(c.to_string(), style));
+        }
+        lines.push(Line::from(spans));
+    }
+    let used_w = if spread { (2 * visible_w).saturating_sub(1) } else { visible_w };
+    let x = inner.x + (inner.width - used_w) / 2;
+    let y = inner.y + (inner.height - visible_h) / 2;
+    f.render_widget(Paragraph::new(lines), Rect { x, y, width: used_w, height: visible_h });
+}
+
+/// What is drawn on a tile, top first: the player, an enemy, an NPC, a pile, loot, the tile.
+fn tile(s: &Session, m: &rustkeep_engine::map::Room, p: Pos, letters: &BTreeMap<usize, char>, paint: &Paint) -> (char, Style) {
+    if m.player == p {
+        return ('@', bold().patch(paint.fg(Color::White)));
+    }
+    if let Some(i) = m.enemy_at(p) {
+        let r = CreatureRef::Enemy(i);
+        let left = s.g.creature(r).map_or(0, |c| c.health);
+        return (letters.get(&i).copied().unwrap_or('e'), bold().patch(paint.health(left, s.g.max_health(&s.w, r))));
+    }
+    if let Some(n) = m.npc_at(p) {
+        let c = entry_name(&s.w, Registry::Npcs, n).chars().find(|c| c.is_alphabetic()).map(|c| c.to_ascii_uppercase()).unwrap_or('N');
+        return (c, bold().patch(paint.fg(Color::Cyan)));
+    }
+    if m.piles.iter().any(|x| x.pos == p) {
+        return ('*', paint.fg(Color::Yellow));
+    }
+    if m.loot.iter().any(|x| x.pos == p) {
+        return ('%', paint.fg(Color::Magenta));
+    }
+    match m.tile(p) {
+        Some('#') => ('#', paint.fg(Color::DarkGray)),
+        Some('+') => ('+', bold().patch(paint.fg(Color::Yellow))),
+        Some(c) => (c, dim()),
+        None => (' ', Style::default()),
+    }
+}
+
+fn draw_log(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint) {
+    let block = Block::default().borders(Borders::ALL).title(" Messages ");
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let lines = app.log_lines();
+    let now = s.g.step;
+    // Newest at the bottom; wrapped lines count as the rows they take.
+    let width = inner.width.max(1) as usize;
+    let mut rows = 0usize;
+    let mut shown = Vec::new();
+    for l in lines.iter().rev() {
+        let need = l.text.chars().count().div_ceil(width).max(1);
+        if rows + need > inner.height as usize {
+            break;
+        }
+        rows += need;
+        let style = if l.text.starts_with("error") || l.text.starts_with("warning") {
+            paint.fg(Color::Red)
+        } else if l.step == now {
+            Style::default()
+        } else {
+            dim()
+        };
+        shown.push(Line::from(Span::styled(l.text.clone(), style)));
+    }
+    shown.reverse();
+    f.render_widget(Paragraph::new(shown).wrap(Wrap { trim: false }), inner);
+}
+
+fn draw_trace(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint) {
+    let title = format!(" Trace of the last turn ({} step{}) · [ ] scroll · t close ", s.last.len(), if s.last.len() == 1 { "" } else { "s" });
+    let block = Block::default().borders(Borders::ALL).title(title);
+    let mut lines = Vec::new();
+    for st in &s.last {
+        let head = match (&st.source, st.act.as_str()) {
+            (_, "character creation") => "setup".to_string(),
+            (Some(who), _) => format!("step {} ({who}'s turn)", st.step),
+            (None, _) => format!("step {}", st.step),
+        };
+        for line in st.human(&head).lines() {
+            let t = line.trim_start();
+            let style = if t.starts_with("fired") {
+                paint.fg(Color::Green)
+            } else if t.starts_with("skipped") {
+                dim()
+            } else if t.starts_with('#') {
+                paint.fg(Color::Cyan)
+            } else if !line.starts_with(' ') {
+                bold()
+            } else {
+                Style::default()
+            };
+            lines.push(Line::from(Span::styled(line.to_string(), style)));
+        }
+    }
+    if lines.is_empty() {
+        lines.push(Line::from("Nothing happened yet."));
+    }
+    let max_scroll = (lines.len() as u16).saturating_sub(1);
+    f.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }).scroll((app.trace_scroll.min(max_scroll), 0)), area);
+}
+
+fn draw_panel(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
+    let g = &s.g;
+    let w = &s.w;
+    let block = Block::default().borders(Borders::ALL).title(" Character ");
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let width = inner.width as usize;
+    let mut lines: Vec<Line> = Vec::new();
+    let options: Vec<String> = g.player.options.iter().map(|o| entry_name(w, Registry::CharacterOptions, o)).collect();
+    if !options.is_empty() {
+        lines.push(Line::from(Span::styled(options.join(" · "), bold())));
+    }
+    let max = g.max_health(w, CreatureRef::Player);
+    let numbers = format!(" {}/{max}", g.player.health);
+    let bar_w = width.saturating_sub(3 + numbers.len()).max(1);
+    lines.push(Line::from(vec![Span::raw("HP "), Span::styled(bar(g.player.health, max, bar_w), paint.health(g.player.health, max)), Span::raw(numbers)]));
+    lines.push(Line::from(format!("gold {} · kills {}", g.gold(), g.kills)));
+    let living = s.living();
+    if !living.is_empty() {
+        lines.push(Line::from(Span::styled("Enemies", bold())));
+        for (i, c, name) in &living {
+            let r = CreatureRef::Enemy(*i);
+            let left = g.creature(r).map_or(0, |c| c.health);
+            let emax = g.max_health(w, r);
+            let nums = format!(" {left}/{emax}");
+            let label: String = format!("{c} {name}").chars().take(width.saturating_sub(nums.len() + 4).max(4)).collect();
+            let room = width.saturating_sub(label.chars().count() + nums.len() + 1).max(1);
+            lines.push(Line::from(vec![
+                Span::styled(label, paint.health(left, emax)),
+                Span::raw(" "),
+                Span::styled(bar(left, emax, room.min(10)), paint.health(left, emax)),
+                Span::raw(nums),
+            ]));
+        }
+    }
+    if !g.player.statuses.is_empty() {
+        lines.push(Line::from(Span::styled("Statuses", bold())));
+        for st in &g.player.statuses {
+            lines.push(Line::from(format!("{} ({} turns)", entry_name(w, Registry::Statuses, &st.status), st.turns)));
+        }
+    }
+    lines.push(Line::from(Span::styled("Sheet", bold())));
+    for l in g.sheet(w) {
+        if l.value == 0.0 && l.against.is_empty() {
+            continue;
+        }
+        let mut text = format!("{} {}", l.attribute, shown(l.value));
+        if !l.against.is_empty() {
+            let parts: Vec<String> = l.against.iter().map(|(c, v)| format!("{} vs {}", shown(*v), entry_name(w, Registry::Creatures, c))).collect();
+            text.push_str(&format!(" ({})", parts.join(", ")));
+        }
+        lines.push(Line::from(text));
+    }
+    let equipped: Vec<String> = g
+        .player
+        .inventory
+        .iter()
+        .filter(|i| i.equipped)
+        .map(|i| {
+            let slot = w.entry(Registry::Items, &i.item).and_then(|e| e.str(field::SLOT)).unwrap_or("?");
+            format!("{slot}: {}", s.item_label(i))
+        })
+        .collect();
+    if !equipped.is_empty() {
+        lines.push(Line::from(Span::styled("Equipped", bold())));
+        lines.extend(equipped.into_iter().map(Line::from));
+    }
+    if !g.quests.is_empty() {
+        lines.push(Line::from(Span::styled("Quests", bold())));
+        for q in &g.quests {
+            let name = entry_name(w, Registry::Quests, &q.quest);
+            let style = if q.done { paint.fg(Color::Green) } else { Style::default() };
+            let mark = if q.done { "✓ " } else { "" };
+            lines.push(Line::from(Span::styled(format!("{mark}{name} {}/{}", q.count, w.quest_count(&q.quest)), style)));
+        }
+    }
+    f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+}
+
+fn draw_overlay(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint) {
+    match &app.overlay {
+        Overlay::None | Overlay::CommandLine { .. } => {
+            if s.g.over {
+                draw_summary(f, s, area, paint);
+            }
+        }
+        Overlay::Help => {
+            let mut lines = vec![Line::from(Span::styled("Keys", bold()))];
+            for (k, what) in KEYS {
+                lines.push(Line::from(vec![Span::styled(format!("{k:<34}"), paint.fg(Color::Cyan)), Span::raw(*what)]));
+            }
+            lines.push(Line::from(""));
+            lines.push(Line::from(Span::styled("The map", bold())));
+            for (c, what) in LEGEND {
+                lines.push(Line::from(vec![Span::styled(format!("{c:<6}"), paint.fg(Color::Cyan)), Span::raw(*what)]));
+            }
+            popup(f, centered(area, 100, 24), "Help", Text::from(lines), "Esc close");
+        }
+        Overlay::Inventory { cursor } => {
+            let inv = &s.g.player.inventory;
+            let mut lines = Vec::new();
+            if inv.is_empty() {
+                lines.push(Line::from("You carry nothing."));
+            }
+            for (n, i) in inv.iter().enumerate() {
+                let mut text = format!("{:>2}. {}", n + 1, s.item_label(i));
+                if i.equipped {
+                    text.push_str(" (equipped)");
+                }
+                let style = if n == *cursor { Style::default().add_modifier(Modifier::REVERSED) } else { Style::default() };
+                lines.push(Line::from(Span::styled(text, style)));
+            }
+            if let Some(i) = inv.get(*cursor) {
+                lines.push(Line::from(""));
+                let e = s.w.entry(Registry::Items, &i.item);
+                let mut about = vec![i.item.clone()];
+                if let Some(slot) = e.and_then(|e| e.str(field::SLOT)) {
+                    about.push(format!("slot {slot}"));
+                }
+                if e.is_some_and(|e| !e.actions(field::USE).is_empty()) {
+                    about.push("can be used".into());
+                }
+                if let Some(p) = e.and_then(|e| e.int(field::PRICE)) {
+                    about.push(format!("worth {p} gold"));
+                }
+                lines.push(Line::from(Span::styled(about.join(" · "), dim())));
+            }
+            let h = (inv.len() as u16 + 6).clamp(7, area.height);
+            popup(f, centered(area, 64, h), "Inventory", Text::from(lines), "u use · e equip · d drop · Enter use/equip · Esc close");
+        }
+        Overlay::Quests => {
+            let mut lines = Vec::new();
+            if s.g.quests.is_empty() {
+                lines.push(Line::from("No quest started yet."));
+            }
+            for q in &s.g.quests {
+                let name = entry_name(&s.w, Registry::Quests, &q.quest);
+                let (mark, style) = if q.done { ("✓", paint.fg(Color::Green)) } else { ("·", Style::default()) };
+                lines.push(Line::from(Span::styled(format!("{mark} {name} — {}/{} ({})", q.count, s.w.quest_count(&q.quest), q.quest), style)));
+            }
+            let h = (s.g.quests.len() as u16 + 4).clamp(5, area.height);
+            popup(f, centered(area, 70, h), "Quests", Text::from(lines), "Esc close");
+        }
+        Overlay::Shop { side, cursor } => draw_shop(f, s, area, *side, *cursor),
+        Overlay::Prompt { kind, text } => {
+            let title = if *kind == PromptKind::Save { "Save the game" } else { "Load a game" };
+            let r = centered(area, 60, 5);
+            popup(f, r, title, Text::from(format!("file: {text}")), "Enter confirm · Esc cancel");
+            f.set_cursor_position(Position { x: r.x + 1 + 6 + text.chars().count() as u16, y: r.y + 1 });
+        }
+        Overlay::Output { title, text, scroll } => {
+            let lines = text.lines().count() as u16;
+            let r = centered(area, 90, (lines + 2).clamp(3, area.height));
+            f.render_widget(Clear, r);
+            let block = Block::default()
+                .borders(Borders::ALL)
+                .title(format!(" {title} "))
+                .title_bottom(Line::from(Span::styled(" ↑↓ scroll · any key closes ", dim())));
+            f.render_widget(Paragraph::new(text.as_str()).block(block).scroll((*scroll, 0)), r);
+        }
+        Overlay::ConfirmQuit => {
+            let rec = if s.recorder.is_some() { " The recording is kept." } else { "" };
+            popup(f, centered(area, 44, 6), "Quit", Text::from(format!("Quit the game? Unsaved progress is lost.{rec} (y / n)")), "y quit · n stay");
+        }
+    }
+}
+
+fn draw_shop(f: &mut Frame, s: &Session, area: Rect, side: Side, cursor: usize) {
+    let Some(shop) = s.shop() else { return };
+    let r = centered(area, 96, 20);
+    f.render_widget(Clear, r);
+    let title = format!(" {} — you have {} gold ", entry_name(&s.w, Registry::Shops, shop), s.g.gold());
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(title, bold()))
+        .title_bottom(Line::from(Span::styled(" Enter buy/sell · Tab switch · ↑↓ choose · Esc leave ", dim())));
+    let inner = block.inner(r);
+    f.render_widget(block, r);
+    let [buy, sell] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(inner);
+    let selected = |on: bool, n: usize| if on && n == cursor { Style::default().add_modifier(Modifier::REVERSED) } else { Style::default() };
+    let stock = s.g.shops.get(shop).map(Vec::as_slice).unwrap_or_default();
+    let mut lines = vec![Line::from(Span::styled("For sale", bold()))];
+    if stock.is_empty() {
+        lines.push(Line::from("nothing"));
+    }
+    for (n, i) in stock.iter().enumerate() {
+        lines.push(Line::from(Span::styled(format!("{} — {} gold", s.item_label(i), buy_price(&s.w, shop, i)), selected(side == Side::Buy, n))));
+    }
+    f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), buy);
+    let mut lines = vec![Line::from(Span::styled("Your items", bold()))];
+    let sellable = App::sellable(s);
+    if sellable.is_empty() {
+        lines.push(Line::from("nothing to sell"));
+    }
+    for (n, idx) in sellable.iter().enumerate() {
+        let i = &s.g.player.inventory[*idx];
+        let eq = if i.equipped { " (equipped)" } else { "" };
+        lines.push(Line::from(Span::styled(format!("{}{eq} — {} gold", s.item_label(i), sell_price(&s.w, i)), selected(side == Side::Sell, n))));
+    }
+    f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), sell);
+}
+
+fn draw_summary(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
+    let g = &s.g;
+    let (title, style) = if g.won { ("Victory!", paint.fg(Color::Green)) } else { ("You died", paint.fg(Color::Red)) };
+    let floors = g.dungeon.as_ref().map(|d| format!("{} of {}", d.floor + 1, d.floors.len())).unwrap_or_else(|| "-".into());
+    let done: Vec<String> = g.quests.iter().filter(|q| q.done).map(|q| entry_name(&s.w, Registry::Quests, &q.quest)).collect();
+    let gold = g.player.inventory.iter().filter(|i| i.item == CURRENCY).map(|i| u64::from(i.count)).sum::<u64>();
+    let lines = vec![
+        Line::from(Span::styled(title, bold().patch(style))),
+        Line::from(""),
+        Line::from(format!("turns       {}", g.step)),
+        Line::from(format!("floor       {floors}")),
+        Line::from(format!("kills       {}", g.kills)),
+        Line::from(format!("quests done {}{}", done.len(), if done.is_empty() { String::new() } else { format!(": {}", done.join(", ")) })),
+        Line::from(format!("gold        {gold}")),
+        Line::from(format!("seed        {}", g.seed)),
+    ];
+    popup(f, centered(area, 56, 12), "The run is over", Text::from(lines), "t trace · L load · q quit");
+}

@@ -1,0 +1,167 @@
+//! Snapshots of every screen of the full-screen game at 80 × 24 (the smallest it must stay
+//! readable at) and at 120 × 40 (where the panel widens and the trace goes beside the map),
+//! drawn by ratatui's `TestBackend` from seeded games. The snapshots are the text of the screen
+//! (colour is off, as with `NO_COLOR`), in `tests/snapshots/` of this crate; when a screen
+//! changes on purpose, `cargo xtask update` rewrites them (review them with `git diff`).
+
+use ratatui::crossterm::event::KeyCode;
+
+use super::app::{App, Overlay};
+use super::testing::{command_line, press, screen, session, warrior, world};
+
+/// The two sizes every screen is drawn at.
+const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+
+/// Compares the screen of `app` at both sizes with the snapshots `NAME_80x24` and `NAME_120x40`.
+fn snapshot(name: &str, app: &mut App) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../../tests/snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    for (w, h) in SIZES {
+        let text = screen(app, w, h);
+        settings.bind(|| insta::assert_snapshot!(format!("{name}_{w}x{h}"), text));
+    }
+}
+
+/// The archivist's library (the largest core room: loot piles, an NPC, an enemy of the floor)
+/// with two rats spawned next to the player.
+fn library() -> App {
+    let mut app = warrior(11);
+    command_line(&mut app, "enter core:library");
+    command_line(&mut app, "spawn core:rat 2");
+    app
+}
+
+/// The elder's trade screen, with gold to spend.
+fn shop() -> App {
+    let mut app = warrior(11);
+    command_line(&mut app, "enter core:elders_hall");
+    command_line(&mut app, "give core:gold 60");
+    command_line(&mut app, "talk core:elder");
+    assert!(matches!(app.overlay, Overlay::Shop { .. }), "the elder's shop opened: {:?}", app.overlay);
+    app
+}
+
+#[test]
+fn start_screen() {
+    let mut app = App::start_screen(world(), 7, None, false);
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Char(' '));
+    snapshot("start", &mut app);
+}
+
+#[test]
+fn map_with_enemies_piles_and_an_npc() {
+    let mut app = library();
+    let m = session(&app).g.map().expect("a map");
+    assert_eq!(m.prefab.as_deref(), Some("core:library"));
+    assert!(m.enemies.len() >= 3 && !m.piles.is_empty() && !m.npcs.is_empty(), "{m:?}");
+    snapshot("map", &mut app);
+}
+
+#[test]
+fn inventory() {
+    let mut app = library();
+    command_line(&mut app, "give core:health_potion 2");
+    press(&mut app, KeyCode::Char('i'));
+    press(&mut app, KeyCode::Down);
+    snapshot("inventory", &mut app);
+}
+
+#[test]
+fn shop_screen() {
+    let mut app = shop();
+    press(&mut app, KeyCode::Down);
+    snapshot("shop", &mut app);
+    press(&mut app, KeyCode::Tab);
+    snapshot("shop_sell", &mut app);
+}
+
+#[test]
+fn help() {
+    let mut app = library();
+    press(&mut app, KeyCode::Char('?'));
+    snapshot("help", &mut app);
+}
+
+#[test]
+fn quests() {
+    let mut app = shop();
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('Q'));
+    assert_eq!(app.overlay, Overlay::Quests);
+    snapshot("quests", &mut app);
+}
+
+#[test]
+fn trace_pane() {
+    let mut app = library();
+    // A turn with a fight in it: wait, and the rats attack.
+    press(&mut app, KeyCode::Char('.'));
+    press(&mut app, KeyCode::Char('t'));
+    assert!(app.trace_open);
+    snapshot("trace", &mut app);
+}
+
+#[test]
+fn command_line_and_its_output() {
+    let mut app = library();
+    press(&mut app, KeyCode::Char(':'));
+    for c in "spawn core:bat 2".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    snapshot("command_line", &mut app);
+    press(&mut app, KeyCode::Esc);
+    command_line(&mut app, "status");
+    assert!(matches!(app.overlay, Overlay::Output { .. }));
+    snapshot("command_output", &mut app);
+}
+
+#[test]
+fn quit_confirmation() {
+    let mut app = library();
+    press(&mut app, KeyCode::Char('q'));
+    assert_eq!(app.overlay, Overlay::ConfirmQuit);
+    snapshot("quit", &mut app);
+}
+
+#[test]
+fn death_summary() {
+    let mut app = library();
+    command_line(&mut app, "spawn core:lich 3");
+    for _ in 0..300 {
+        if session(&app).g.over {
+            break;
+        }
+        press(&mut app, KeyCode::Char('.'));
+    }
+    let g = &session(&app).g;
+    assert!(g.over && !g.won && g.player.health == 0, "the liches killed the player");
+    snapshot("death", &mut app);
+}
+
+#[test]
+fn victory_summary() {
+    // The last room of the deepest floor, its enemies gone: the next door wins the run.
+    let w = world();
+    let last = rustkeep_engine::game::floor_order(&w).pop().expect("floors");
+    let s = crate::session::Session::new_game(w, 11, vec!["core:warrior".into()], Some(&last)).expect("a new game");
+    let mut app = App::playing(s, false);
+    {
+        let g = &mut app.session_mut().expect("playing").g;
+        g.enemies.clear();
+        g.combat = false;
+        let d = g.dungeon.as_mut().expect("a dungeon");
+        d.room = d.rooms.len() - 1;
+        d.map.enemies.clear();
+    }
+    for _ in 0..10 {
+        if session(&app).g.over {
+            break;
+        }
+        press(&mut app, KeyCode::Char('>'));
+    }
+    assert!(session(&app).g.won, "{:?}", session(&app).messages);
+    snapshot("victory", &mut app);
+}

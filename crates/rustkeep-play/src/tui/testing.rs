@@ -1,0 +1,93 @@
+//! What the tests of the full-screen game share: a seeded game on the bundled core, keys fed to
+//! the [`App`] as the terminal would, and the screen drawn into ratatui's `TestBackend`.
+
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use rustkeep_data::grid::{Dir, Pos};
+use rustkeep_data::project::Project;
+use rustkeep_engine::game::World;
+
+use super::app::{App, Flow};
+use super::draw::draw;
+use crate::session::Session;
+
+/// The bundled core, validated, as `rustkeep play` opens it when no mod is found.
+pub fn world() -> World {
+    let project = Project::with_bundled_core();
+    let db = rustkeep_check::analyze(&project).into_valid(&project).expect("the bundled core is valid");
+    World::new(project, db)
+}
+
+/// A new game of the warrior on `seed`, past the start screen.
+pub fn warrior(seed: u64) -> App {
+    App::playing(Session::new_game(world(), seed, vec!["core:warrior".into()], None).expect("a new game"), false)
+}
+
+pub fn press_with(app: &mut App, code: KeyCode, modifiers: KeyModifiers) -> Flow {
+    app.key(KeyEvent::new(code, modifiers))
+}
+
+/// One key press.
+pub fn press(app: &mut App, code: KeyCode) -> Flow {
+    press_with(app, code, KeyModifiers::NONE)
+}
+
+/// Typed text, a key per character.
+pub fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, KeyCode::Char(c));
+    }
+}
+
+/// A command typed on the `:` line, as a tester would: `:`, the text, Enter.
+pub fn command_line(app: &mut App, text: &str) {
+    press(app, KeyCode::Char(':'));
+    type_text(app, text);
+    press(app, KeyCode::Enter);
+}
+
+pub fn session(app: &App) -> &Session {
+    app.session().expect("a game is being played")
+}
+
+/// The key that moves in `d` (the vi keys).
+pub fn key_of(d: Dir) -> KeyCode {
+    KeyCode::Char(match d {
+        Dir::N => 'k',
+        Dir::S => 'j',
+        Dir::W => 'h',
+        Dir::E => 'l',
+        Dir::NW => 'y',
+        Dir::NE => 'u',
+        Dir::SW => 'b',
+        Dir::SE => 'n',
+    })
+}
+
+/// Where the player stands on the map.
+pub fn player(app: &App) -> Pos {
+    session(app).g.map().expect("a map").player
+}
+
+/// The direction from `from` to a neighbouring tile `to`.
+pub fn dir_to(from: Pos, to: Pos) -> Dir {
+    Dir::ALL.into_iter().find(|d| from.step(*d) == to).unwrap_or_else(|| panic!("{to} is not next to {from}"))
+}
+
+/// The screen as text, one line per row with trailing blanks cut (`w` × `h`).
+pub fn screen(app: &mut App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("a test terminal");
+    t.draw(|f| draw(f, app)).expect("drawn");
+    let buf = t.backend().buffer();
+    let mut out = String::new();
+    for y in 0..h {
+        let mut line = String::new();
+        for x in 0..w {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
