@@ -1,5 +1,6 @@
 //! Shared helpers of the fuzz targets: building an in-memory project around fuzzed text, and the
-//! invariants every analysis must keep whatever the input (docs/ARCHITECTURE.md, invariant 6).
+//! invariants every analysis must keep whatever the input (docs/ARCHITECTURE.md, invariant
+//! "No panic on any input").
 
 pub mod play;
 

@@ -3,7 +3,8 @@
 //! - `cargo xtask update` rewrites every committed generated file: the JSON schemas under
 //!   `schemas/`, their copies in `editors/vscode/schemas/` and the extension's mapping of files to
 //!   them (`tomlValidation` in `editors/vscode/package.json`), `docs/diagnostics.md`,
-//!   `docs/reference.md`, the CLI snapshots, the screens of `rustkeep play`, the engine's golden
+//!   `docs/reference.md` and the generated blocks of hand-written pages (the command table of
+//!   `docs/cli.md`, the lists of codes of `docs/checking.md`), the CLI snapshots, the screens of `rustkeep play`, the engine's golden
 //!   traces, the shell completions and manual pages under `assets/`, and `fuzz/Cargo.lock`.
 //! - `cargo xtask check` verifies that all of them are current, without writing anything.
 //!
@@ -29,10 +30,12 @@ struct Owner {
     files: &'static str,
 }
 
-/// Where an owner's tests are: an integration test, or unit tests of a library (by name filter).
+/// Where an owner's tests are: an integration test, or unit tests of a library or a binary (by
+/// name filter).
 enum Target {
     Test(&'static str),
     Lib { filter: &'static str },
+    Bin { bin: &'static str, filter: &'static str },
 }
 
 /// The owners, in an order where no test reads a file that a later one writes:
@@ -40,8 +43,9 @@ enum Target {
 const OWNERS: &[Owner] = &[
     // First: formatting moves lines of the core and the examples, which later owners quote.
     Owner { package: "rustkeep-fmt", test: Target::Test("repository"), files: "crates/rustkeep-data/core/, examples/, docs/ snippets (formatted)" },
-    Owner { package: "rustkeep-check", test: Target::Test("docs"), files: "docs/diagnostics.md" },
-    Owner { package: "rustkeep-data", test: Target::Test("reference_docs"), files: "docs/reference.md" },
+    Owner { package: "rustkeep-check", test: Target::Test("docs"), files: "docs/diagnostics.md, the lists of codes of docs/checking.md" },
+    Owner { package: "rustkeep-data", test: Target::Test("reference_docs"), files: "docs/reference.md, the event table of docs/triggers.md" },
+    Owner { package: "rustkeep-cli", test: Target::Bin { bin: "rustkeep", filter: "docs_tests" }, files: "the command table of docs/cli.md" },
     Owner { package: "rustkeep-cli", test: Target::Test("schema"), files: "schemas/*.schema.json" },
     Owner { package: "rustkeep-cli", test: Target::Test("editor_schemas"), files: "editors/vscode/schemas/, tomlValidation in editors/vscode/package.json" },
     Owner { package: "rustkeep-engine", test: Target::Test("golden"), files: "crates/rustkeep-engine/tests/golden/" },
@@ -120,6 +124,7 @@ fn run(update: bool) -> Result<(), String> {
         match owner.test {
             Target::Test(name) => test.args(["--test", name]),
             Target::Lib { filter } => test.args(["--lib", filter]),
+            Target::Bin { bin, filter } => test.args(["--bin", bin, filter]),
         };
         // An exported UPDATE_EXPECT (or INSTA_UPDATE) must not turn `check` into a rewrite.
         if update {

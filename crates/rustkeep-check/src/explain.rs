@@ -3,15 +3,89 @@
 //! (a test fails when the committed docs are stale).
 
 use rustkeep_data::diag::{Code, Severity};
+use rustkeep_data::vocab::{ACTIONS, ATTRIBUTES, CHECKS, DAMAGE_TYPES, EVENTS, GRID_GLYPHS, REGISTRIES, WHEN_FIELDS};
 
+/// The doc of one code. Its meaning and fix are templates: a closed list of the data language is
+/// never spelled in them but named by a placeholder ([`fill`]), so that a new event or attribute
+/// reaches `rustkeep explain` and `docs/diagnostics.md` from the vocabulary alone.
 pub struct CodeDoc {
     pub code: Code,
     /// What the code means, in a sentence or two.
-    pub meaning: &'static str,
+    meaning: &'static str,
     /// A small data file that raises it.
     pub example: &'static str,
     /// How to fix it.
-    pub fix: &'static str,
+    fix: &'static str,
+}
+
+impl CodeDoc {
+    /// What the code means, with the vocabulary filled in.
+    pub fn meaning(&self) -> String {
+        fill(self.meaning)
+    }
+
+    /// How to fix it, with the vocabulary filled in.
+    pub fn fix(&self) -> String {
+        fill(self.fix)
+    }
+}
+
+/// A count as the prose writes it ("the twelve events").
+fn in_words(n: usize) -> String {
+    const WORDS: [&str; 21] = [
+        "no",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ];
+    WORDS.get(n).map_or_else(|| n.to_string(), |w| w.to_string())
+}
+
+/// The placeholders of the templates and what each stands for, read from `rustkeep_data::vocab`.
+fn placeholders() -> [(&'static str, String); 12] {
+    let list = |names: Vec<&str>| names.join(", ");
+    [
+        ("{events}", list(EVENTS.iter().map(|e| e.name).collect())),
+        ("{event_count}", in_words(EVENTS.len())),
+        ("{checks}", list(CHECKS.iter().map(|c| c.name).collect())),
+        ("{check_count}", in_words(CHECKS.len())),
+        ("{actions}", list(ACTIONS.iter().map(|a| a.name).collect())),
+        ("{action_count}", in_words(ACTIONS.len())),
+        ("{attributes}", list(ATTRIBUTES.iter().map(|a| a.0).collect())),
+        ("{damage_types}", list(DAMAGE_TYPES.iter().map(|d| d.0).collect())),
+        ("{when_fields}", list(WHEN_FIELDS.iter().map(|w| w.name).collect())),
+        ("{registries}", list(REGISTRIES.iter().map(|r| r.key).collect())),
+        ("{glyphs}", GRID_GLYPHS.iter().map(|(c, what)| format!("`{c}` {what}")).collect::<Vec<_>>().join(", ")),
+        ("{glyph_count}", in_words(GRID_GLYPHS.len())),
+    ]
+}
+
+/// A template with its placeholders replaced.
+fn fill(template: &str) -> String {
+    let mut out = template.to_string();
+    if out.contains('{') {
+        for (name, value) in placeholders() {
+            out = out.replace(name, &value);
+        }
+    }
+    out
 }
 
 macro_rules! docs {
@@ -29,7 +103,7 @@ docs! {
     UnknownRegistry => {
         "A top-level key of a data file that is no registry. Data files hold only registry arrays (`[[items]]`, `[[quests]]`, …) and the table `[balance]`. The entries under it define nothing; a reference to one of their IDs elsewhere is `unknown-reference` with a note pointing at this key.",
         "[[quest]]                # the registry is `quests`\nid = \"mymod:rats\"",
-        "Use one of the registry names: items, affixes, creatures, character_options, statuses, quests, loot_tables, floors, prefabs, npcs, shops, or `[balance]`."
+        "Use one of the registry names: {registries}, or `[balance]`."
     }
     UnknownField => {
         "A key that the entry, trigger, condition, action, modifier, loot entry or manifest does not have. Unknown keys are errors so that typos never silently do nothing.",
@@ -62,14 +136,14 @@ docs! {
         "Rename one of them, or turn the later one into an override with `overrides = \"mymod:torch\"`."
     }
     UnknownEvent => {
-        "`on` names no event. The twelve events are fixed: turn_started, combat_started, attack_hit, damage_taken, creature_died, combat_ended, item_picked_up, item_used, floor_entered, room_entered, npc_talked, quest_completed.",
+        "`on` names no event. The {event_count} events are fixed: {events}.",
         "[[quests]]\nid = \"mymod:rats\"\nname = \"Rats\"\non = \"enemy_killed\"       # the event is `creature_died`",
-        "Use one of the twelve events; the message names the closest (`enemy_killed` and `player_died` are `creature_died`)."
+        "Use one of the {event_count} events; the message names the closest (`enemy_killed` and `player_died` are `creature_died`)."
     }
     UnknownCheck => {
-        "`check` names no check. The four checks are has_tag, attribute, has_item, health_below.",
+        "`check` names no check. The {check_count} checks are {checks}.",
         "condition = [ { check = \"has_tags\", who = \"target\", value = \"core:undead\" } ]",
-        "Use one of the four checks (`has_tag`)."
+        "Use one of the {check_count} checks (`has_tag`)."
     }
     MalformedCondition => {
         "A check whose keys are right but whose values do not fit: `who` other than `self`/`target`, an `attribute` check with neither `at_least` nor `below` (or `at_least` ≥ `below`), a `health_below` fraction outside (0, 1], a `has_item` count < 1.",
@@ -77,9 +151,9 @@ docs! {
         "Give the check values it can use: `who = \"self\"` or `\"target\"`, a bound, a fraction such as 0.25."
     }
     UnknownAction => {
-        "`action` names no action. The nine actions are damage, heal, give_item, take_item, apply_status, spawn, start_quest, flee, open_shop.",
+        "`action` names no action. The {action_count} actions are {actions}.",
         "actions = [ { action = \"deal_damage\", amount = 3, damage_type = \"fire\", target = \"target\" } ]",
-        "Use one of the nine actions (`damage`)."
+        "Use one of the {action_count} actions (`damage`)."
     }
     MalformedAction => {
         "An action whose keys are right but whose values do not fit: a `target` other than `self`/`target`, an `amount` or `count` below 1.",
@@ -87,17 +161,17 @@ docs! {
         "Use `target = \"self\"` or `\"target\"`, and amounts and counts of at least 1."
     }
     UnknownAttribute => {
-        "Not one of the attributes: level, max_health, strength, dexterity, intelligence, armor, accuracy, evasion, damage, crit_chance, speed, luck, fire_resistance, ice_resistance, lightning_resistance, poison_resistance. Health is state, not an attribute.",
+        "Not one of the attributes: {attributes}. Health is state, not an attribute.",
         "modifiers = [ { attribute = \"health\", add = 5 } ]",
         "Use an attribute from the list (`max_health`)."
     }
     UnknownDamageType => {
-        "Not one of the damage types: physical, fire, ice, lightning, poison.",
+        "Not one of the damage types: {damage_types}.",
         "actions = [ { action = \"damage\", amount = 3, damage_type = \"frost\", target = \"target\" } ]",
         "Use a damage type from the list (`ice`)."
     }
     UnknownWhenField => {
-        "A `when` key that no event carries. The `when` fields are damage_type, outcome, item, floor, prefab, npc, quest.",
+        "A `when` key that no event carries. The `when` fields are {when_fields}.",
         "[[items.triggers]]\non = \"attack_hit\"\nwhen = { critical = true }",
         "Remove the key, or use a `when` field of the event. Conditions on creatures go in `condition`."
     }
@@ -192,9 +266,9 @@ docs! {
         "Listen to a different event (thorns: react on `damage_taken` by applying a status), or narrow it with `when`."
     }
     InvalidPrefabGrid => {
-        "A prefab grid with rows of different widths or a glyph that is not one of `#` wall, `.` floor, `+` door, `l` loot pile, `e` enemy, `n` NPC, `@` entry point.",
+        "A prefab grid with rows of different widths or a glyph that is not one of {glyphs}.",
         "[[prefabs]]\nid = \"mymod:hall\"\ngrid = \"\"\"\n#####\n#.x.#\n####\n\"\"\"",
-        "Use only the seven glyphs and pad every row to the same width."
+        "Use only the {glyph_count} glyphs and pad every row to the same width."
     }
     PrefabNpcMismatch => {
         "The grid of a prefab has a different number of `n` glyphs than entries in its `npcs` list. The i-th `n` in reading order (row by row, left to right) is the i-th NPC of the list: an `n` without an NPC stays an empty floor tile, and an NPC without an `n` never appears. The warning sits on `npcs` (on the grid when `npcs` is missing).",
@@ -270,9 +344,9 @@ pub fn text(code: Code) -> String {
         "{name} ({sev})\n\n{meaning}\n\nExample:\n\n{example}\n\nFix: {fix}\n\nSilence: {silence}\n",
         name = code.name(),
         sev = severity(code),
-        meaning = d.meaning,
+        meaning = d.meaning(),
         example = d.example.lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n"),
-        fix = d.fix,
+        fix = d.fix(),
         silence = silence(code)
     )
 }
@@ -284,9 +358,9 @@ pub fn markdown(code: Code) -> String {
         "### `{name}`\n\nSeverity: {sev}. {meaning}\n\n```toml\n{example}\n```\n\n**Fix:** {fix}\n\n**Silence:** {silence}\n",
         name = code.name(),
         sev = severity(code),
-        meaning = d.meaning,
+        meaning = d.meaning(),
         example = d.example,
-        fix = d.fix,
+        fix = d.fix(),
         silence = silence(code)
     )
 }
@@ -317,5 +391,20 @@ mod tests {
         for c in Code::ALL {
             assert_eq!(DOCS.iter().filter(|d| d.code == *c).count(), 1, "{}", c.name());
         }
+    }
+
+    /// A placeholder that is misspelt would reach the reader as written.
+    #[test]
+    fn every_placeholder_is_filled() {
+        let names: Vec<&str> = placeholders().iter().map(|p| p.0).collect();
+        for d in DOCS {
+            for text in [d.meaning(), d.fix()] {
+                for (at, _) in text.match_indices('{') {
+                    let word: String = text[at + 1..].chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
+                    assert!(word.is_empty() || !text[at + 1 + word.len()..].starts_with('}'), "{}: `{{{word}}}` is no placeholder ({names:?})", d.code.name());
+                }
+            }
+        }
+        assert!(doc(Code::UnknownEvent).meaning().contains("turn_started, combat_started"), "{}", doc(Code::UnknownEvent).meaning());
     }
 }

@@ -1,4 +1,5 @@
-//! Hostile inputs (architecture invariant 6: no panic, no hang, no stack overflow on any input):
+//! Hostile inputs (docs/ARCHITECTURE.md, invariant "No panic on any input": no panic, no hang, no
+//! stack overflow):
 //! huge files, deep nesting, very long lines, broken encodings, and globs that try to leave the
 //! workspace. Numbers at their limits, loot weights past u64 and 10,000-table loot chains need
 //! the loot engine as well: they are in `crates/rustkeep-cli/tests/hostile_loot.rs`.

@@ -29,6 +29,8 @@ mod arena;
 mod atomic;
 mod build_info;
 mod check;
+#[cfg(test)]
+mod docs_tests;
 mod fmt;
 mod generate;
 mod graph;

@@ -53,7 +53,7 @@ pub fn run(args: Args) -> Result<u8, String> {
     if !rustkeep_data::vocab::is_valid_namespace(id) {
         return Err(format!("`{id}` is not a valid mod id: lower case letters, digits and `_`, starting with a letter (`[a-z][a-z0-9_]*`)"));
     }
-    if id == "core" {
+    if id == rustkeep_data::vocab::CORE_NAMESPACE {
         return Err("the mod id `core` is reserved for the base game".into());
     }
     let dir = args.path.unwrap_or_else(|| PathBuf::from(id));

@@ -1,5 +1,5 @@
-//! Hostile inputs that the validator and the loot engine must agree on (architecture invariant
-//! 6: no panic, no hang, no stack overflow on any input): numbers at their limits in every
+//! Hostile inputs that the validator and the loot engine must agree on (docs/ARCHITECTURE.md,
+//! invariant "No panic on any input": no panic, no hang, no stack overflow): numbers at their limits in every
 //! numeric field, loot weights summing past u64, and 10,000-table loot chains and cycles. The
 //! validator's side alone lives in `crates/rustkeep-check/tests/hostile.rs`; these tests sit
 //! here, above both crates, because the validator and the engine are siblings.

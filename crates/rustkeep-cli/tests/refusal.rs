@@ -1,5 +1,5 @@
 //! The engine validates nothing, so the commands that run data refuse data with validation errors
-//! before it reaches the engine (docs/ARCHITECTURE.md, "Invariants"): `simulate`, `play` and
+//! before it reaches the engine (docs/ARCHITECTURE.md, invariant "The engine runs what it is given"): `simulate`, `play` and
 //! `graph` on `examples/broken` exit 2 with the validator's count and its first errors.
 
 use std::path::{Path, PathBuf};

@@ -1,4 +1,4 @@
-//! Diagnostics are values (architecture invariant 5): a stable code, a severity, a primary span,
+//! Diagnostics are values (docs/ARCHITECTURE.md, invariant "Diagnostics are values"): a stable code, a severity, a primary span,
 //! related spans and an optional fix. Renderers live at the edges (CLI, LSP).
 
 use std::borrow::Cow;

@@ -2,7 +2,7 @@
 //! `toml` crate's recoverable one with the syntax errors), then every registry entry walked
 //! against the schema of [`crate::vocab`] into the typed model of [`crate::model`].
 //!
-//! Parsing never fails (architecture invariant 2): the result is whatever could be read plus the
+//! Parsing never fails (docs/ARCHITECTURE.md, invariant "Parsing never fails"): the result is whatever could be read plus the
 //! diagnostics for the rest. One bad entry yields one precise diagnostic; its neighbours are still
 //! read. Everything here is local to the file, so the result can be cached per file and recomputed
 //! only when the file changes (the language server does).

@@ -11,7 +11,7 @@ use crate::source::FileId;
 use crate::suggest;
 use crate::text::Span;
 use crate::tree::{parse_toml, scalar_errors};
-use crate::vocab;
+use crate::vocab::{self, key};
 
 #[derive(Clone, Debug, Default)]
 pub struct Manifest {
@@ -79,7 +79,7 @@ pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -
         }
         return (m, out);
     }
-    let keys_at_top = !root.get_ref().iter().any(|(k, _)| k.get_ref().as_ref() == "mod")
+    let keys_at_top = !root.get_ref().iter().any(|(k, _)| k.get_ref().as_ref() == key::MOD)
         && root.get_ref().iter().any(|(k, _)| vocab::MOD_KEYS.iter().any(|c| c.name == k.get_ref().as_ref()));
     if keys_at_top {
         // The `[mod]` header is missing and its keys stand at the top: one mistake, one
@@ -97,9 +97,9 @@ pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -
         return (m, out);
     }
     let mut saw_mod = false;
-    for (key, value) in root.get_ref().iter() {
-        if key.get_ref().as_ref() != "mod" {
-            unknown_key(&mut out, file, key.get_ref(), key.span(), &["mod"], "`mod.toml`");
+    for (name, value) in root.get_ref().iter() {
+        if name.get_ref().as_ref() != key::MOD {
+            unknown_key(&mut out, file, name.get_ref(), name.span(), &vocab::config_key_names(vocab::MANIFEST_TABLES), "`mod.toml`");
             continue;
         }
         saw_mod = true;
@@ -109,7 +109,7 @@ pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -
         };
         m.span = value.span();
         mod_table(&mut out, file, t, &mut m);
-        if !t.iter().any(|(k, _)| k.get_ref().as_ref() == "id") {
+        if !t.iter().any(|(k, _)| k.get_ref().as_ref() == key::ID) {
             diag(&mut out, file, Code::MissingField, value.span(), "`[mod]` is missing the required field `id` (the mod's namespace)");
         }
     }
@@ -123,8 +123,10 @@ pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -
 fn mod_table(out: &mut Vec<Diagnostic>, file: FileId, t: &toml::de::DeTable<'_>, m: &mut Manifest) {
     for (k, v) in t.iter() {
         match k.get_ref().as_ref() {
-            "id" => match v.get_ref() {
-                DeValue::String(s) if s == "core" => diag(out, file, Code::InvalidManifest, v.span(), "the mod id `core` is reserved for the base game"),
+            key::ID => match v.get_ref() {
+                DeValue::String(s) if s == vocab::CORE_NAMESPACE => {
+                    diag(out, file, Code::InvalidManifest, v.span(), "the mod id `core` is reserved for the base game")
+                }
                 DeValue::String(s) if vocab::is_valid_namespace(s) => m.id = Some(Sp::new(v.span(), s.to_string())),
                 DeValue::String(s) => diag(
                     out,
@@ -135,17 +137,17 @@ fn mod_table(out: &mut Vec<Diagnostic>, file: FileId, t: &toml::de::DeTable<'_>,
                 ),
                 _ => diag(out, file, Code::InvalidManifest, v.span(), "the mod `id` must be a string"),
             },
-            "name" => match v.get_ref() {
+            key::NAME => match v.get_ref() {
                 DeValue::String(s) => m.name = Some(s.to_string()),
                 _ => diag(out, file, Code::WrongType, v.span(), "`name` must be a string"),
             },
-            "version" => match v.get_ref() {
+            key::VERSION => match v.get_ref() {
                 DeValue::String(s) if is_semver(s) => m.version = Some(s.to_string()),
                 DeValue::String(s) => diag(out, file, Code::InvalidManifest, v.span(), format!("`{s}` is not a semantic version such as `0.1.0`")),
                 _ => diag(out, file, Code::WrongType, v.span(), "`version` must be a string such as \"0.1.0\""),
             },
-            "depends" => m.depends = string_list(out, file, "depends", v),
-            "load_after" => m.load_after = string_list(out, file, "load_after", v),
+            key::DEPENDS => m.depends = string_list(out, file, key::DEPENDS, v),
+            key::LOAD_AFTER => m.load_after = string_list(out, file, key::LOAD_AFTER, v),
             other => unknown_key(out, file, other, k.span(), &vocab::config_key_names(vocab::MOD_KEYS), "`[mod]`"),
         }
     }
@@ -228,21 +230,21 @@ fn read_format(out: &mut Vec<Diagnostic>, file: FileId, t: &toml::de::DeTable<'_
     let mut cfg = FormatConfig::default();
     for (k, v) in t.iter() {
         match (k.get_ref().as_ref(), v.get_ref()) {
-            ("line_width", DeValue::Integer(i)) => match i64::from_str_radix(i.as_str(), i.radix()) {
+            (key::LINE_WIDTH, DeValue::Integer(i)) => match i64::from_str_radix(i.as_str(), i.radix()) {
                 Ok(n) if vocab::LINE_WIDTH_RANGE.contains(&n) => cfg.line_width = Some(n as usize),
                 _ => {
                     let (lo, hi) = (vocab::LINE_WIDTH_RANGE.start(), vocab::LINE_WIDTH_RANGE.end());
                     diag(out, file, Code::WrongType, v.span(), format!("`line_width` must be an integer from {lo} to {hi}"))
                 }
             },
-            ("reorder_keys", DeValue::Boolean(b)) => cfg.reorder_keys = Some(*b),
-            ("toml_version", DeValue::String(name)) => match TomlVersion::from_name(name) {
+            (key::REORDER_KEYS, DeValue::Boolean(b)) => cfg.reorder_keys = Some(*b),
+            (key::TOML_VERSION, DeValue::String(name)) => match TomlVersion::from_name(name) {
                 Some(version) => cfg.toml_version = Some(version),
                 None => diag(out, file, Code::WrongType, v.span(), "`toml_version` must be `\"1.0\"` or `\"1.1\"`"),
             },
-            ("line_width", _) => diag(out, file, Code::WrongType, v.span(), "`line_width` must be an integer such as 100"),
-            ("reorder_keys", _) => diag(out, file, Code::WrongType, v.span(), "`reorder_keys` must be `true` or `false`"),
-            ("toml_version", _) => diag(out, file, Code::WrongType, v.span(), "`toml_version` must be the string `\"1.0\"` or `\"1.1\"`"),
+            (key::LINE_WIDTH, _) => diag(out, file, Code::WrongType, v.span(), "`line_width` must be an integer such as 100"),
+            (key::REORDER_KEYS, _) => diag(out, file, Code::WrongType, v.span(), "`reorder_keys` must be `true` or `false`"),
+            (key::TOML_VERSION, _) => diag(out, file, Code::WrongType, v.span(), "`toml_version` must be the string `\"1.0\"` or `\"1.1\"`"),
             (other, _) => unknown_key(out, file, other, k.span(), &vocab::config_key_names(vocab::FORMAT_KEYS), "`[format]`"),
         }
     }
@@ -260,12 +262,12 @@ pub fn read_workspace(file: FileId, text: &str) -> (WorkspaceConfig, Vec<Diagnos
         }
         return (cfg, out);
     }
-    for (key, value) in root.get_ref().iter() {
-        match (key.get_ref().as_ref(), value.get_ref()) {
-            ("workspace", DeValue::Table(t)) => {
+    for (name, value) in root.get_ref().iter() {
+        match (name.get_ref().as_ref(), value.get_ref()) {
+            (key::WORKSPACE, DeValue::Table(t)) => {
                 for (k, v) in t.iter() {
                     match (k.get_ref().as_ref(), v.get_ref()) {
-                        ("mods", DeValue::Array(a)) => {
+                        (key::MODS, DeValue::Array(a)) => {
                             let mut globs = Vec::new();
                             for g in a.iter() {
                                 match g.get_ref() {
@@ -275,17 +277,17 @@ pub fn read_workspace(file: FileId, text: &str) -> (WorkspaceConfig, Vec<Diagnos
                             }
                             cfg.mods = Some(globs);
                         }
-                        ("core", DeValue::String(s)) => {
+                        (key::CORE, DeValue::String(s)) => {
                             if s != "bundled" {
                                 cfg.core = Some(Sp::new(v.span(), s.to_string()));
                             }
                         }
-                        ("mods" | "core", _) => diag(&mut out, file, Code::WrongType, v.span(), format!("`{}` has the wrong type", k.get_ref())),
+                        (key::MODS | key::CORE, _) => diag(&mut out, file, Code::WrongType, v.span(), format!("`{}` has the wrong type", k.get_ref())),
                         (other, _) => unknown_key(&mut out, file, other, k.span(), &vocab::config_key_names(vocab::WORKSPACE_KEYS), "`[workspace]`"),
                     }
                 }
             }
-            ("lints", DeValue::Table(t)) => {
+            (key::LINTS, DeValue::Table(t)) => {
                 for (k, v) in t.iter() {
                     let name = k.get_ref().as_ref();
                     let Some(code) = Code::from_name(name) else {
@@ -311,9 +313,11 @@ pub fn read_workspace(file: FileId, text: &str) -> (WorkspaceConfig, Vec<Diagnos
                     cfg.lints.push((code, level));
                 }
             }
-            ("format", DeValue::Table(t)) => cfg.format = read_format(&mut out, file, t),
-            ("workspace" | "lints" | "format", _) => diag(&mut out, file, Code::WrongType, value.span(), format!("`{}` must be a table", key.get_ref())),
-            (other, _) => unknown_key(&mut out, file, other, key.span(), &vocab::config_key_names(vocab::WORKSPACE_TABLES), "`rustkeep.toml`"),
+            (key::FORMAT, DeValue::Table(t)) => cfg.format = read_format(&mut out, file, t),
+            (key::WORKSPACE | key::LINTS | key::FORMAT, _) => {
+                diag(&mut out, file, Code::WrongType, value.span(), format!("`{}` must be a table", name.get_ref()))
+            }
+            (other, _) => unknown_key(&mut out, file, other, name.span(), &vocab::config_key_names(vocab::WORKSPACE_TABLES), "`rustkeep.toml`"),
         }
     }
     (cfg, out)

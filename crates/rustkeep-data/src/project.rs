@@ -145,7 +145,15 @@ impl Project {
 }
 
 fn core_info(bundled: bool) -> ModInfo {
-    ModInfo { id: "core".into(), manifest: Manifest::default(), root: None, manifest_file: None, data_files: Vec::new(), is_core: true, bundled }
+    ModInfo {
+        id: crate::vocab::CORE_NAMESPACE.into(),
+        manifest: Manifest::default(),
+        root: None,
+        manifest_file: None,
+        data_files: Vec::new(),
+        is_core: true,
+        bundled,
+    }
 }
 
 /// Shows `path` relative to `cwd` where it lies below it, with `/` separators; a file up to three

@@ -11,7 +11,7 @@ use crate::model::{Entry, Sp};
 use crate::project::Project;
 use crate::source::FileId;
 use crate::suggest;
-use crate::vocab::{namespace_of, Registry};
+use crate::vocab::{namespace_of, Registry, CORE_NAMESPACE};
 
 /// An entry by file and position in that file's [`FileFacts::entries`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -121,7 +121,7 @@ pub fn load_order(project: &Project, diags: &mut Vec<Diagnostic>) -> Vec<usize> 
         }
         for (hard, list) in [(true, &m.manifest.depends), (false, &m.manifest.load_after)] {
             for dep in list {
-                if dep.value == "core" {
+                if dep.value == CORE_NAMESPACE {
                     continue;
                 }
                 match by_id.get(dep.value.as_str()) {
@@ -410,7 +410,7 @@ pub fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: 
     }
     let Some(id) = &e.id else { return };
     let ns = namespace_of(&id.value);
-    if ns != m.id && !(m.is_core && ns == "core") {
+    if ns != m.id && !(m.is_core && ns == CORE_NAMESPACE) {
         let msg = format!(
             "`{}` is outside this mod's namespace `{}`: a mod defines new IDs only as `{}:…`, or replaces a foreign entry with `overrides`",
             id.value, m.id, m.id

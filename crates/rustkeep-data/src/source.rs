@@ -1,4 +1,4 @@
-//! Sources, not paths (architecture invariant 4): the loader validates `(path, text)` pairs; the
+//! Sources, not paths (docs/ARCHITECTURE.md, invariant "Sources, not paths"): the loader validates `(path, text)` pairs; the
 //! CLI reads them from disk, the language server overlays its open buffers.
 
 use std::sync::Arc;

@@ -1,6 +1,6 @@
 //! "Did you mean": the closest candidate by edit distance, plus known aliases, and whether a
-//! suggestion is certain enough to be applied without asking ([`judge`]; docs/checking.md, "Fix
-//! safety").
+//! suggestion is certain enough to be applied without asking ([`judge`]; docs/checking.md, "Safe
+//! and unsafe fixes").
 
 use crate::diag::Applicability;
 

@@ -1,4 +1,5 @@
-//! Byte spans inside, line/column at the edges (architecture invariant 3).
+//! Byte spans inside, line/column at the edges (docs/ARCHITECTURE.md, invariant "Byte spans inside,
+//! line/column at the edges").
 //!
 //! One [`LineIndex`] per text converts byte offsets to the CLI's 1-based line and Unicode-scalar
 //! column, and to the language server's UTF-8 or UTF-16 positions, and back.

@@ -1,6 +1,6 @@
 //! The engine vocabulary and the shape of every registry, as data.
 //!
-//! This module is the single source of truth (architecture invariant 1): the loader walks entries
+//! This module is the single source of truth (docs/ARCHITECTURE.md, invariant "One vocabulary"): the loader walks entries
 //! by these tables, the validator reads the event/check/action rows, the language server completes
 //! and hovers from them, the JSON Schema and the reference docs are generated from them, and the
 //! engine interprets the same names. Adding an event, a check, an action or a registry field is one
@@ -13,7 +13,7 @@ mod registries;
 mod scenario;
 
 pub use config::*;
-pub use names::{attr, damage, field, glyph, outcome, payload, slot, who};
+pub use names::{attr, damage, field, glyph, key, outcome, payload, slot, who};
 pub use registries::*;
 pub use scenario::*;
 
@@ -625,6 +625,9 @@ macro_rules! segment_chars {
         "a-z0-9_"
     };
 }
+
+/// The namespace of the base game: the mod id of the core, which no other mod may take.
+pub const CORE_NAMESPACE: &str = "core";
 
 /// A mod id, and so the namespace of an ID, as a regular expression.
 pub const NAMESPACE_GRAMMAR: &str = namespace_grammar!();

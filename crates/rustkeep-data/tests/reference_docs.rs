@@ -1,6 +1,7 @@
 //! `docs/reference.md`, and the generated blocks of hand-written pages (the event table of
 //! `docs/triggers.md`), come from the vocabulary; these tests fail when a committed page is stale
-//! (architecture invariant 1: adding an event is one row, and the docs follow or CI fails).
+//! (docs/ARCHITECTURE.md, invariant "One vocabulary": adding an event is one row, and the docs
+//! follow or CI fails).
 //! Regenerate with `cargo xtask update` (or these tests with `UPDATE_EXPECT=1`).
 
 use rustkeep_data::reference::{block_markers, generated_blocks, reference_markdown, splice_block, REGENERATE};

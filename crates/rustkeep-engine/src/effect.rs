@@ -1,6 +1,6 @@
 //! What an act or an action did, typed: the `effect` of a step or of a fired trigger's action in
 //! the trace. Every outcome is a variant — a hit, a miss, a critical hit, an escape, an action
-//! without its target — so that a reader (the play narration, `rustkeep test`) matches on them
+//! without its target — so that a reader (the play narration) matches on them
 //! exhaustively and the compiler keeps it in step with the engine; nobody reads the engine's
 //! words. The words are [`Effect`]'s `Display`, the `effect` text of the JSON trace (keys and
 //! texts as docs/cli.md gives them).

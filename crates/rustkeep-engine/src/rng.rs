@@ -3,7 +3,7 @@
 //! The generator is `rand_chacha`'s `ChaCha8Rng` (pinned), but every distribution on top of its raw
 //! 64-bit words is written here, so that the numbers a seed produces depend only on ChaCha8 and on
 //! this file — not on how some version of `rand` maps words to ranges. Same seed, same data, same
-//! loot and traces, on every platform (GUIDE invariant 7).
+//! loot and traces, on every platform (docs/ARCHITECTURE.md, invariant "Determinism").
 //!
 //! The full state (key, stream, word position) round-trips through [`Rng::to_hex`] and
 //! [`Rng::from_hex`], so a save restores the generator exactly where it stopped.

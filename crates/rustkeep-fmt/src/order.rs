@@ -80,7 +80,7 @@ impl Shape {
         match self {
             Shape::DataRoot => match Registry::from_key(name) {
                 Some(r) => ValueShape::ArrayOf(Shape::Entry(r)),
-                None if name == "balance" => ValueShape::Table(Shape::Fields(BALANCE_FIELDS)),
+                None if name == vocab::BALANCE_KEY => ValueShape::Table(Shape::Fields(BALANCE_FIELDS)),
                 None => ValueShape::Opaque,
             },
             Shape::ConfigRoot(tables) => match tables.iter().find(|t| t.name == name) {

@@ -2,8 +2,9 @@
 //! part of the product).
 //!
 //! - [`repo_root`] and [`repo_path`]: where the repository is, for tests that read its files.
-//! - [`ensure_file_contents`] and [`ensure_folder_contents`]: the one rule for committed
-//!   generated files (JSON schemas, generated docs, CLI snapshots, engine goldens). A stale or
+//! - [`ensure_file_contents`], [`ensure_folder_contents`] and [`ensure_block_contents`]: the one
+//!   rule for committed generated files (JSON schemas, generated docs and generated blocks of
+//!   hand-written pages, CLI snapshots, engine goldens). A stale or
 //!   missing file fails the test with its first differences and how to regenerate it; with
 //!   `UPDATE_EXPECT=1` the test rewrites the file instead and passes. `cargo xtask update` runs
 //!   every such test that way.
@@ -121,6 +122,27 @@ pub fn ensure_file_contents(path: &Path, expected: &str) {
     if let Err(message) = check_file(path, expected, update_requested()) {
         panic!("{message}\n{}", how_to_regenerate());
     }
+}
+
+/// The markers around a generated block of a hand-written page. `source` says what the block is
+/// generated from (`the vocabulary`, `the command-line definition`, `the codes table`); the
+/// markers of `rustkeep_data::reference` are these with `the vocabulary`.
+pub fn block_markers(source: &str, name: &str) -> (String, String) {
+    (format!("<!-- generated from {source}: {name}; regenerate with `{REGENERATE}` -->"), format!("<!-- end of generated: {name} -->"))
+}
+
+/// Like [`ensure_file_contents`] for the generated block `name` of the page at `path`: the text
+/// between its markers ([`block_markers`]) must be `content`, the rest of the page is the
+/// author's. A page without the markers fails, saying where to put them.
+#[track_caller]
+pub fn ensure_block_contents(path: &Path, source: &str, name: &str, content: &str) {
+    let page = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", shown(path))).replace("\r\n", "\n");
+    let (begin, end) = block_markers(source, name);
+    let spliced = page.find(&begin).map(|at| at + begin.len()).and_then(|from| page[from..].find(&end).map(|len| (from, from + len)));
+    let Some((from, to)) = spliced else {
+        panic!("{} lacks the generated block `{name}`: put\n{begin}\n{end}\nwhere it belongs", shown(path));
+    };
+    ensure_file_contents(path, &format!("{}\n{content}{}", &page[..from], &page[to..]));
 }
 
 /// Like [`ensure_file_contents`] for a whole folder of generated files: `expected` holds

@@ -79,7 +79,7 @@ pub fn render(project: &Project, diags: &[Diagnostic], cwd: &Path) -> String {
                 "id": c.name(),
                 "name": rule_name(*c),
                 "shortDescription": { "text": c.summary() },
-                "fullDescription": { "text": rustkeep_check::explain::doc(*c).meaning },
+                "fullDescription": { "text": rustkeep_check::explain::doc(*c).meaning() },
                 "help": { "text": rustkeep_check::explain::text(*c), "markdown": rustkeep_check::explain::markdown(*c) },
                 "helpUri": super::docs_url(c.name()),
                 "defaultConfiguration": { "level": level(c.default_severity()) },

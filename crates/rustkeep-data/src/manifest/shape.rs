@@ -33,7 +33,7 @@ pub struct ModToml {
 #[serde(deny_unknown_fields)]
 #[schemars(transform = vocab_keys(vocab::MOD_KEYS))]
 pub struct ModSection {
-    #[schemars(regex(pattern = vocab::NAMESPACE_PATTERN), extend("not" = { "const": "core" }))]
+    #[schemars(regex(pattern = vocab::NAMESPACE_PATTERN), extend("not" = { "const": vocab::CORE_NAMESPACE }))]
     pub id: String,
     pub name: Option<String>,
     #[schemars(regex(pattern = vocab::SEMVER_PATTERN))]

@@ -1,5 +1,8 @@
 //! The keys of `mod.toml` and `rustkeep.toml`, as data: the manifest reader, the formatter's key
-//! order and the generated reference read them from here.
+//! order and the generated reference read them from here; the names are the constants of
+//! [`super::key`].
+
+use super::key;
 
 /// One key of `mod.toml` or `rustkeep.toml`: what the manifest reader accepts, the reference
 /// documents and the formatter orders by (these files are not registries, so the value is
@@ -25,35 +28,35 @@ const fn config_table(name: &'static str, value: &'static str, required: bool, k
 }
 
 /// The tables of a `mod.toml`.
-pub const MANIFEST_TABLES: &[ConfigKey] = &[config_table("mod", "a table", true, MOD_KEYS, "The mod's identity and its place in the load order.")];
+pub const MANIFEST_TABLES: &[ConfigKey] = &[config_table(key::MOD, "a table", true, MOD_KEYS, "The mod's identity and its place in the load order.")];
 
 /// The keys of `[mod]`.
 pub const MOD_KEYS: &[ConfigKey] = &[
-    ConfigKey { required: true, ..config_key("id", "a mod id `[a-z][a-z0-9_]*`", None, "The mod's namespace; `core` is reserved for the base game.") },
-    config_key("name", "a string", None, "Display name."),
-    config_key("version", "a semantic version such as `\"0.1.0\"`", None, "The mod's version."),
-    config_key("depends", "a list of mod ids", Some("[]"), "Mods that must be present and load before this one (`core` is implied)."),
-    config_key("load_after", "a list of mod ids", Some("[]"), "Mods this one loads after when they are present, without depending on them."),
+    ConfigKey { required: true, ..config_key(key::ID, "a mod id `[a-z][a-z0-9_]*`", None, "The mod's namespace; `core` is reserved for the base game.") },
+    config_key(key::NAME, "a string", None, "Display name."),
+    config_key(key::VERSION, "a semantic version such as `\"0.1.0\"`", None, "The mod's version."),
+    config_key(key::DEPENDS, "a list of mod ids", Some("[]"), "Mods that must be present and load before this one (`core` is implied)."),
+    config_key(key::LOAD_AFTER, "a list of mod ids", Some("[]"), "Mods this one loads after when they are present, without depending on them."),
 ];
 
 /// The tables of a `rustkeep.toml`.
 pub const WORKSPACE_TABLES: &[ConfigKey] = &[
-    config_table("workspace", "a table", false, WORKSPACE_KEYS, "Where the mods and the core are."),
+    config_table(key::WORKSPACE, "a table", false, WORKSPACE_KEYS, "Where the mods and the core are."),
     config_table(
-        "lints",
+        key::LINTS,
         "any diagnostic code but `toml-syntax` (a file that does not parse is always an error), set to `\"allow\"`, `\"warn\"` or `\"deny\"`",
         false,
         &[],
         "Lint levels for the whole workspace.",
     ),
-    config_table("format", "a table", false, FORMAT_KEYS, "Options of `rustkeep fmt` and of formatting in the editor."),
+    config_table(key::FORMAT, "a table", false, FORMAT_KEYS, "Options of `rustkeep fmt` and of formatting in the editor."),
 ];
 
 /// The keys of `[workspace]`.
 pub const WORKSPACE_KEYS: &[ConfigKey] = &[
-    config_key("mods", "a list of glob strings", None, "Globs of mod folders, relative to `rustkeep.toml`; default: every folder below with a `mod.toml`."),
+    config_key(key::MODS, "a list of glob strings", None, "Globs of mod folders, relative to `rustkeep.toml`; default: every folder below with a `mod.toml`."),
     config_key(
-        "core",
+        key::CORE,
         "`\"bundled\"` or a folder path",
         Some("\"bundled\""),
         "The base game's data: the copy inside the toolkit, or a folder inside the workspace.",
@@ -62,15 +65,15 @@ pub const WORKSPACE_KEYS: &[ConfigKey] = &[
 
 /// The keys of `[format]`.
 pub const FORMAT_KEYS: &[ConfigKey] = &[
-    config_key("line_width", "an integer from 20 to 1000", Some("100"), "Inline tables and arrays longer than this are written one element per line."),
+    config_key(key::LINE_WIDTH, "an integer from 20 to 1000", Some("100"), "Inline tables and arrays longer than this are written one element per line."),
     config_key(
-        "reorder_keys",
+        key::REORDER_KEYS,
         "a boolean",
         Some("true"),
         "Put the keys of entries, triggers, checks, actions, modifiers and loot entries in reference order (within comment and blank-line groups).",
     ),
     config_key(
-        "toml_version",
+        key::TOML_VERSION,
         "`\"1.0\"` or `\"1.1\"`",
         Some("\"1.0\""),
         "The TOML version written: with `\"1.0\"` an inline table always stays on one line, so that every TOML reader (Taplo, Even Better TOML, Python's `tomllib`) reads the file; `\"1.1\"` also writes inline tables that do not fit the line width one key per line.",

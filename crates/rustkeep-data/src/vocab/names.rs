@@ -180,6 +180,28 @@ names! {
     }
 }
 
+names! {
+    /// The tables and keys of `mod.toml` and `rustkeep.toml` (the rows of
+    /// [`super::MANIFEST_TABLES`] and [`super::WORKSPACE_TABLES`]): the manifest reader matches
+    /// on these, the formatter orders by them, the reference documents them.
+    pub mod key {
+        MOD = "mod",
+        ID = "id",
+        NAME = "name",
+        VERSION = "version",
+        DEPENDS = "depends",
+        LOAD_AFTER = "load_after",
+        WORKSPACE = "workspace",
+        LINTS = "lints",
+        FORMAT = "format",
+        MODS = "mods",
+        CORE = "core",
+        LINE_WIDTH = "line_width",
+        REORDER_KEYS = "reorder_keys",
+        TOML_VERSION = "toml_version",
+    }
+}
+
 /// Glyphs of a prefab grid (the rows of [`super::GRID_GLYPHS`]).
 pub mod glyph {
     pub const WALL: char = '#';

@@ -109,6 +109,8 @@ fn every_typed_name_has_a_row_and_every_row_a_typed_name() {
     assert_same_names("outcome", outcome::ALL, OUTCOMES.iter().copied());
     assert_same_names("slot", slot::ALL, ITEM_SLOTS.iter().copied());
     assert_same_names("who", who::ALL, WHO.iter().map(|w| w.0));
+    let config = MANIFEST_TABLES.iter().chain(WORKSPACE_TABLES).flat_map(|t| std::iter::once(t).chain(t.keys));
+    assert_same_names("key of mod.toml or rustkeep.toml", key::ALL, config.map(|k| k.name));
     // The typed lists keep the order of the rows (the docs and completion list them so).
     assert_eq!(attr::ALL, ATTRIBUTES.iter().map(|a| a.0).collect::<Vec<_>>());
     assert_eq!(damage::ALL, DAMAGE_TYPES.iter().map(|d| d.0).collect::<Vec<_>>());

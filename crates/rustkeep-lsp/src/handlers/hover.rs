@@ -82,7 +82,7 @@ fn key_doc(scope: Scope, key: &str) -> Option<String> {
 
 fn value_doc(scope: Scope, key: &str, value: &str) -> Option<String> {
     let ty = match scope {
-        Scope::When(_) if key == "damage_type" => FieldType::DamageType,
+        Scope::When(_) if key == vocab::payload::DAMAGE_TYPE => FieldType::DamageType,
         _ => context::fields(scope).into_iter().find(|f| f.name == key)?.ty,
     };
     match ty {

@@ -16,7 +16,7 @@ fn target(state: &State, p: &TextDocumentPositionParams) -> Result<(Occurrence, 
     let Some(o) = ids::at(state, fid, offset) else {
         return Err("only IDs and tags can be renamed; events, checks, actions, attributes and damage types are engine vocabulary".into());
     };
-    if vocab::namespace_of(&o.name) == "core" && matches!(o.sym, Sym::Id(_)) {
+    if vocab::namespace_of(&o.name) == vocab::CORE_NAMESPACE && matches!(o.sym, Sym::Id(_)) {
         return Err(format!("`{}` belongs to the core, which is read-only; override it in your mod instead", o.name));
     }
     let all = ids::all(state, o.sym, &o.name);

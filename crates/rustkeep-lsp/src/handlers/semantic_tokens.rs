@@ -1,7 +1,7 @@
 //! `textDocument/semanticTokens/full`: IDs (definitions marked, core IDs as default library), tags,
 //! event names, checks and actions, and the closed vocabulary (`who`, attributes, damage types).
 
-use rustkeep_data::vocab::{self, EventKind};
+use rustkeep_data::vocab::{self, field, EventKind};
 
 use crate::context;
 use crate::ids::{self, Role, Sym};
@@ -27,7 +27,7 @@ pub fn full(state: &State, u: &Uri) -> Option<SemanticTokens> {
         if o.role != Role::Reference {
             m |= 1;
         }
-        if vocab::namespace_of(&o.name) == "core" {
+        if vocab::namespace_of(&o.name) == vocab::CORE_NAMESPACE {
             m |= 2;
         }
         toks.push((inner.start, inner.end, ty, m));
@@ -35,12 +35,12 @@ pub fn full(state: &State, u: &Uri) -> Option<SemanticTokens> {
     for (key, span) in context::string_values(text) {
         let v = &text[span.clone()];
         let ty = match key.as_str() {
-            vocab::field::ON if EventKind::from_name(v).is_some() => 2,
-            vocab::field::CHECK if vocab::CheckKind::from_name(v).is_some() => 3,
-            vocab::field::ACTION if vocab::ActionKind::from_name(v).is_some() => 3,
-            "who" | "target" if vocab::WHO.iter().any(|w| w.0 == v) => 4,
-            "damage_type" if vocab::is_damage_type(v) => 4,
-            "attribute" if vocab::is_attribute(v) => 4,
+            field::ON if EventKind::from_name(v).is_some() => 2,
+            field::CHECK if vocab::CheckKind::from_name(v).is_some() => 3,
+            field::ACTION if vocab::ActionKind::from_name(v).is_some() => 3,
+            field::WHO | field::TARGET if vocab::WHO.iter().any(|w| w.0 == v) => 4,
+            field::DAMAGE_TYPE if vocab::is_damage_type(v) => 4,
+            field::ATTRIBUTE if vocab::is_attribute(v) => 4,
             _ => continue,
         };
         toks.push((span.start, span.end, ty, 0));
