@@ -228,3 +228,76 @@ pub fn enemy_turn_figure(runs: usize) -> Vec<ExtraFigure> {
         json: json!({ "enemies": enemies, "median_s": p50 }),
     }]
 }
+
+/// The value below which a share `q` of the sorted times lie (nearest rank).
+fn percentile(mut v: Vec<f64>, q: f64) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    let rank = ((v.len().saturating_sub(1)) as f64 * q).round() as usize;
+    v.get(rank).copied().unwrap_or(f64::NAN)
+}
+
+/// Building the map of the core's largest floor (the most prefab tiles) as entering it does —
+/// the shuffle, then the layout — over many seeds; and the field of view (radius 8) from every
+/// open tile of a 100 × 50 map strewn with pillars.
+pub fn floor_figures(runs: usize) -> Vec<ExtraFigure> {
+    use rustkeep_data::grid::Pos;
+    use rustkeep_data::model::Grid;
+    use rustkeep_data::vocab::{field, Registry};
+    use rustkeep_engine::{floor, fov};
+
+    let project = Project::with_bundled_core();
+    let db = rustkeep_data::db::Database::load(&project);
+    let mut ids: Vec<&String> = db.resolved.defs[Registry::Floors.index()].keys().collect();
+    ids.sort();
+    let grids_of = |id: &str| -> Vec<Grid> {
+        let Some(f) = db.get(Registry::Floors, id) else { return Vec::new() };
+        f.ref_list(field::PREFABS).iter().filter_map(|p| db.get(Registry::Prefabs, &p.value)?.grid().cloned()).collect()
+    };
+    let tiles = |grids: &[Grid]| grids.iter().map(|g| g.rows.iter().map(String::len).sum::<usize>()).sum::<usize>();
+    let Some(largest) = ids.iter().copied().max_by_key(|id| tiles(&grids_of(id))) else { return Vec::new() };
+    let grids = grids_of(largest);
+    let mut times = Vec::new();
+    let mut size = (0, 0);
+    for seed in 0..(runs.max(1) as u64 * 400) {
+        let start = Instant::now();
+        let mut rng = Rng::seeded(seed);
+        let mut order: Vec<&Grid> = grids.iter().collect();
+        floor::shuffle(&mut order, &mut rng);
+        let map = floor::layout(&order, &mut rng);
+        times.push(start.elapsed().as_secs_f64());
+        if let Ok(m) = std::hint::black_box(map) {
+            size = (m.width(), m.height());
+        }
+    }
+    let (p50, p95) = (percentile(times.clone(), 0.5), percentile(times.clone(), 0.95));
+    let mut out = vec![ExtraFigure {
+        figure: format!("floor: building the core's largest floor ({largest}, {} rooms, {} × {})", grids.len(), size.0, size.1),
+        value: format!("{:.3} ms p50, {:.3} ms p95 (of {})", p50 * 1e3, p95 * 1e3, times.len()),
+        target: "≤ 5 ms".into(),
+        ok: Some(p95 <= 5e-3),
+        json: json!({ "floor": largest, "rooms": grids.len(), "width": size.0, "height": size.1, "p50_s": p50, "p95_s": p95 }),
+    }];
+
+    let (w, h) = (100, 50);
+    let opaque = |p: Pos| p.x == 0 || p.y == 0 || p.x == w - 1 || p.y == h - 1 || (p.x * 7 + p.y * 13) % 23 == 0;
+    let origins: Vec<Pos> = (0..h).flat_map(|y| (0..w).map(move |x| Pos::new(x, y))).filter(|p| !opaque(*p)).collect();
+    let mut times = Vec::new();
+    let mut seen = 0;
+    for _ in 0..runs.max(1) {
+        for o in &origins {
+            let start = Instant::now();
+            let sight = fov::visible(opaque, *o, fov::RADIUS, (w, h));
+            times.push(start.elapsed().as_secs_f64());
+            seen += std::hint::black_box(sight).count();
+        }
+    }
+    let (p50, p95) = (percentile(times.clone(), 0.5), percentile(times.clone(), 0.95));
+    out.push(ExtraFigure {
+        figure: format!("fov: sight (radius {}) from a point of a {w} × {h} map", fov::RADIUS),
+        value: format!("{:.4} ms p50, {:.4} ms p95 (of {}, {:.0} tiles seen on average)", p50 * 1e3, p95 * 1e3, times.len(), seen as f64 / times.len() as f64),
+        target: "—".into(),
+        ok: None,
+        json: json!({ "width": w, "height": h, "radius": fov::RADIUS, "p50_s": p50, "p95_s": p95 }),
+    });
+    out
+}

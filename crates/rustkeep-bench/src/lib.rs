@@ -276,6 +276,9 @@ pub fn extra_figures(root: &Path, exe: &Path, runs: usize, wanted: &dyn Fn(&str)
         out.extend(engine_figures::turn_at_cap(runs));
         out.extend(engine_figures::enemy_turn_figure(runs));
     }
+    if wanted("floor") {
+        out.extend(engine_figures::floor_figures(runs));
+    }
     if wanted("arena") {
         out.extend(engine_figures::arena_figures(runs));
     }

@@ -11,6 +11,8 @@
 pub mod actor;
 pub mod arena;
 pub mod effect;
+pub mod floor;
+pub mod fov;
 pub mod game;
 pub mod graph;
 pub mod item;
