@@ -297,7 +297,7 @@ docs! {
     }
     OverrideDropsField => {
         "An override replaces the whole entry it names: a field that the replaced entry sets and the override leaves out is gone, not inherited. An override of `core:rat` without `loot` makes rats drop nothing; one without `ai` makes them stand still. The warning sits on the override's `id` (or `overrides`) and names every field left out; each of those fields in the replaced entry is a related location. `rustkeep show ID --override` prints a complete copy to start from.",
-        "[[creatures]]\noverrides = \"core:rat\"\nname = \"Plague Rat\"\nattributes = { max_health = 8, damage = 2 }\n# `tags` and `loot` of core:rat are gone",
+        "[[creatures]]\noverrides = \"core:rat\"\nname = \"Plague Rat\"\nattributes = { max_health = 8, damage = 2 }\n# `glyph`, `color`, `tags` and `loot` of core:rat are gone",
         "Write the fields again in the override, with the values you mean (the same as before, or changed); to remove a field on purpose, silence the warning with a reason."
     }
     UnknownLint => {

@@ -6,9 +6,9 @@
 
 use crate::vocab::{
     FieldDef, FieldType, TargetPresence, ACTIONS, ACTION_ALIASES, ACTION_FIELD, AI_FIELDS, ATTRIBUTES, BALANCE_FIELDS, CHECKS, CHECK_ALIASES, CHECK_FIELD,
-    DAMAGE_TYPES, EVENTS, EVENT_ALIASES, GRID_GLYPHS, ITEM_SLOTS, LOOT_ENTRY_FIELDS, MANIFEST_TABLES, MODIFIER_FIELDS, NOT_FIELD, OUTCOMES, PAYLOAD_FIELDS,
-    REGISTRIES, SCENARIO_ENEMY_FIELDS, SCENARIO_FIELDS, SCENARIO_ITEM_FIELDS, SCENARIO_PLAYER_FIELDS, SCENARIO_STEP_FIELDS, STEP_ACTS, TRIGGER_FIELDS,
-    WHEN_FIELDS, WHO, WORKSPACE_TABLES,
+    COLORS, DAMAGE_TYPES, EVENTS, EVENT_ALIASES, GRID_GLYPHS, ITEM_SLOTS, LOOT_ENTRY_FIELDS, MANIFEST_TABLES, MODIFIER_FIELDS, NOT_FIELD, OUTCOMES,
+    PAYLOAD_FIELDS, REGISTRIES, RESERVED_GLYPHS, SCENARIO_ENEMY_FIELDS, SCENARIO_FIELDS, SCENARIO_ITEM_FIELDS, SCENARIO_PLAYER_FIELDS, SCENARIO_STEP_FIELDS,
+    STEP_ACTS, TRIGGER_FIELDS, WHEN_FIELDS, WHO, WORKSPACE_TABLES,
 };
 use std::fmt::Write;
 
@@ -47,7 +47,7 @@ pub fn reference_markdown() -> String {
     line(o, "- [Events](#events) and their [`when` fields](#when-fields)");
     line(o, "- [Checks](#checks) (conditions)");
     line(o, "- [Actions](#actions)");
-    line(o, "- [Attributes](#attributes), [damage types](#damage-types), [`who`](#who), [item slots](#item-slots), [prefab glyphs](#prefab-glyphs)");
+    line(o, "- [Attributes](#attributes), [damage types](#damage-types), [`who`](#who), [item slots](#item-slots), [colours](#colours), [map glyphs](#map-glyphs), [prefab glyphs](#prefab-glyphs)");
     line(o, "- [`mod.toml` and `rustkeep.toml`](#modtoml-and-rustkeeptoml)");
     line(o, "- [Scenario files](#scenario-files)");
     line(o, "- [Names that are not vocabulary](#names-that-are-not-vocabulary)");
@@ -217,6 +217,21 @@ pub fn reference_markdown() -> String {
     line(o, "## Item slots");
     line(o, "");
     line(o, &format!("`slot` of an item: {}; omitted = not equippable.", code_list(ITEM_SLOTS)));
+    line(o, "");
+    line(o, "## Colours");
+    line(o, "");
+    line(o, "The values of `color` (creatures, NPCs, items): one of these names, the ANSI terminal colours, or a hex colour `#rrggbb`. The terminal's palette decides the exact shade of a name.");
+    line(o, "");
+    name_table(o, "colour", COLORS);
+    line(o, "## Map glyphs");
+    line(o, "");
+    line(o, "A `glyph` (creatures, NPCs, items) is exactly one character that takes one cell of the map: not white space, a control character or a combining mark, not two cells wide (an emoji, a CJK character), and none of the map's own glyphs:");
+    line(o, "");
+    line(o, "| glyph | on the map |");
+    line(o, "|---|---|");
+    for (g, meaning) in RESERVED_GLYPHS {
+        line(o, &format!("| `{}` | {} |", g, meaning));
+    }
     line(o, "");
     line(o, "## Prefab glyphs");
     line(o, "");
@@ -401,6 +416,8 @@ fn type_text(ty: FieldType) -> String {
         FieldType::LootEntries => "a list of [loot entries](#loot-entries)".into(),
         FieldType::Attribute => "an [attribute](#attributes)".into(),
         FieldType::DamageType => "a [damage type](#damage-types)".into(),
+        FieldType::Color => "a [colour name](#colours) or `#rrggbb`".into(),
+        FieldType::Glyph => "one character (a [map glyph](#map-glyphs))".into(),
         FieldType::AttributeTable => "a table [attribute](#attributes) → number".into(),
         FieldType::Who => "[`self` or `target`](#who)".into(),
         FieldType::Ref(crate::vocab::RefKind::Tag) => "a tag (same grammar as an ID; free vocabulary)".into(),

@@ -103,6 +103,8 @@ fn field_schema(d: Draft, ty: FieldType) -> Value {
         FieldType::Chance | FieldType::Fraction => json!({ "type": "number", "exclusiveMinimum": 0, "maximum": 1 }),
         FieldType::Number => json!({ "type": "number" }),
         FieldType::Enum(v) => json!({ "type": "string", "enum": names(v.iter().copied()) }),
+        FieldType::Glyph => d.r("glyph"),
+        FieldType::Color => d.r("color"),
         FieldType::DamageType => d.r("damage_type"),
         FieldType::Attribute => d.r("attribute"),
         FieldType::Who => json!({ "type": "string", "enum": names(WHO.iter().map(|w| w.0)) }),
@@ -227,6 +229,15 @@ fn shared_defs(d: Draft) -> Map<String, Value> {
     defs.insert("id".into(), json!({ "type": "string", "pattern": ID_PATTERN, "description": "An ID `namespace:name`." }));
     defs.insert("range".into(), json!({ "description": "An integer, or a string \"min-max\".", "oneOf": [ { "type": "integer", "minimum": 0 }, { "type": "string", "pattern": RANGE_PATTERN } ] }));
     defs.insert("damage_type".into(), json!({ "type": "string", "enum": names(DAMAGE_TYPES.iter().map(|x| x.0)) }));
+    let reserved: String = RESERVED_GLYPHS.iter().map(|g| g.0).collect();
+    defs.insert(
+        "glyph".into(),
+        json!({ "type": "string", "minLength": 1, "maxLength": 1, "pattern": format!("^[^\\s{}]$", reserved.replace('.', "\\.").replace('+', "\\+").replace('*', "\\*")), "description": "One character drawn on the map; not white space and not one of the map's reserved glyphs." }),
+    );
+    defs.insert(
+        "color".into(),
+        json!({ "description": "One of the 16 terminal colour names or `#rrggbb`.", "anyOf": [ { "type": "string", "enum": names(COLORS.iter().map(|x| x.0)) }, { "type": "string", "pattern": HEX_COLOR_PATTERN } ] }),
+    );
     defs.insert("attribute".into(), json!({ "type": "string", "enum": names(ATTRIBUTES.iter().map(|x| x.0)) }));
     defs.insert(
         "event".into(),

@@ -8,12 +8,14 @@
 //! constants, and code elsewhere reads fields, attributes and payload keys through them.
 
 mod config;
+mod display;
 mod names;
 mod registries;
 mod scenario;
 
 pub use config::*;
-pub use names::{attr, damage, field, glyph, key, outcome, payload, slot, who};
+pub use display::*;
+pub use names::{attr, color, damage, field, glyph, key, outcome, payload, slot, who};
 pub use registries::*;
 pub use scenario::*;
 
@@ -665,7 +667,7 @@ pub fn namespace_of(id: &str) -> &str {
 /// The version of the data language these tables describe (what `rustkeep --version` reports).
 /// A new event, check, action or field raises the minor number; a change that makes valid data
 /// invalid, or valid data mean something else, raises the major one.
-pub const LANGUAGE_VERSION: &str = "1.1";
+pub const LANGUAGE_VERSION: &str = "1.2";
 
 #[cfg(test)]
 mod tests;

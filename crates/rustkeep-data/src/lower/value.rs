@@ -106,6 +106,33 @@ impl Lower<'_> {
                 }
                 None
             }
+            FieldType::Glyph => {
+                let s = self.string(name, v)?;
+                match vocab::glyph_problem(s) {
+                    None => Some(Value::Str(s.to_string())),
+                    Some(why) => {
+                        self.diag(Code::WrongType, span, format!("{} is not a valid `{name}`: {why}", toml_string(s)));
+                        None
+                    }
+                }
+            }
+            FieldType::Color => {
+                let s = self.string(name, v)?;
+                if vocab::is_color(s) {
+                    return Some(Value::Str(s.to_string()));
+                }
+                let msg = if s.starts_with('#') {
+                    format!("{} is not a valid `{name}`: a hex colour is `#` and six hex digits, `#rrggbb`", toml_string(s))
+                } else {
+                    format!("`{s}` is not a valid `{name}`; expected one of {} or `#rrggbb`", suggest::list(COLORS.iter().map(|c| c.0)))
+                };
+                let suggestion = suggest::closest_judged(s, COLORS.iter().map(|c| c.0));
+                let d = self.diag(Code::WrongType, span, msg);
+                if let Some((sug, safety)) = suggestion.filter(|_| !s.starts_with('#')) {
+                    *d = d.clone().with_fix(format!("replace with `{sug}`"), toml_string(sug), safety);
+                }
+                None
+            }
             FieldType::DamageType => {
                 let s = self.string(name, v)?;
                 if vocab::is_damage_type(s) {

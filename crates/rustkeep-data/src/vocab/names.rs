@@ -22,6 +22,8 @@ names! {
         ID = "id",
         OVERRIDES = "overrides",
         NAME = "name",
+        GLYPH = "glyph",
+        COLOR = "color",
         TAGS = "tags",
         PRICE = "price",
         STACKABLE = "stackable",
@@ -169,6 +171,29 @@ names! {
         ARMOR = "armor",
         RING = "ring",
         AMULET = "amulet",
+    }
+}
+
+names! {
+    /// The sixteen terminal colours of `color` (the rows of [`super::COLORS`]): the ANSI names,
+    /// the eight base colours and their bright variants.
+    pub mod color {
+        BLACK = "black",
+        RED = "red",
+        GREEN = "green",
+        YELLOW = "yellow",
+        BLUE = "blue",
+        MAGENTA = "magenta",
+        CYAN = "cyan",
+        WHITE = "white",
+        BRIGHT_BLACK = "bright_black",
+        BRIGHT_RED = "bright_red",
+        BRIGHT_GREEN = "bright_green",
+        BRIGHT_YELLOW = "bright_yellow",
+        BRIGHT_BLUE = "bright_blue",
+        BRIGHT_MAGENTA = "bright_magenta",
+        BRIGHT_CYAN = "bright_cyan",
+        BRIGHT_WHITE = "bright_white",
     }
 }
 

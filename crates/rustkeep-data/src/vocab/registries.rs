@@ -2,7 +2,7 @@
 //! required, its default and one line of docs; the fields of `[balance]`, triggers, modifiers,
 //! `ai` rules and loot entries.
 
-use super::{damage, field, ITEM_SLOTS};
+use super::{damage, field, DEFAULT_ITEM_COLOR, DEFAULT_ITEM_GLYPH, DEFAULT_NPC_COLOR, ITEM_SLOTS};
 
 /// The registries of the data language (docs/reference.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -118,6 +118,10 @@ pub enum FieldType {
     Number,
     /// One of a fixed set of strings.
     Enum(&'static [&'static str]),
+    /// One character drawn on the map (`vocab::glyph_problem` says what fits).
+    Glyph,
+    /// One of the sixteen terminal colour names ([`super::COLORS`]) or `#rrggbb`.
+    Color,
     DamageType,
     Attribute,
     Who,
@@ -173,6 +177,8 @@ impl FieldType {
             FieldType::Fraction => "a fraction in (0, 1]".into(),
             FieldType::Number => "a number".into(),
             FieldType::Enum(v) => format!("one of {}", v.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")),
+            FieldType::Glyph => "one character".into(),
+            FieldType::Color => "a colour: one of the 16 terminal colour names or `#rrggbb`".into(),
             FieldType::DamageType => "a damage type".into(),
             FieldType::Attribute => "an attribute".into(),
             FieldType::Who => "`self` or `target`".into(),
@@ -247,6 +253,8 @@ pub const REGISTRIES: &[RegistryDef] = &[
             ID,
             OVERRIDES,
             NAME,
+            dflt(field::GLYPH, FieldType::Glyph, DEFAULT_ITEM_GLYPH, "The character drawn for it lying on the map."),
+            dflt(field::COLOR, FieldType::Color, DEFAULT_ITEM_COLOR, "Its colour on the map: one of the 16 terminal colour names (`red`, `bright_red`, …) or `#rrggbb`."),
             TAGS,
             dflt(field::PRICE, FieldType::Int { min: 0 }, "0", "Base price in gold."),
             dflt(field::STACKABLE, FieldType::Bool, "false", "Whether copies stack in one inventory slot."),
@@ -280,6 +288,8 @@ pub const REGISTRIES: &[RegistryDef] = &[
             ID,
             OVERRIDES,
             NAME,
+            opt(field::GLYPH, FieldType::Glyph, "The character drawn for it on the map; omitted = the lower-case first letter of its name."),
+            opt(field::COLOR, FieldType::Color, "Its colour on the map: one of the 16 terminal colour names (`red`, `bright_red`, …) or `#rrggbb`; omitted = green, yellow or red by its health."),
             TAGS,
             opt(field::ATTRIBUTES, FieldType::AttributeTable, "Base attributes, e.g. `{ max_health = 12, damage = 3 }`."),
             dflt(field::DAMAGE_TYPE, FieldType::DamageType, damage::PHYSICAL, "The damage type of its attacks."),
@@ -377,7 +387,14 @@ pub const REGISTRIES: &[RegistryDef] = &[
         key: "npcs",
         noun: "NPC",
         doc: "Characters the player talks to.",
-        fields: &[ID, OVERRIDES, NAME, opt(field::ON_TALK, FieldType::Actions, "Actions run when the player talks to it (self = the player, no target).")],
+        fields: &[
+            ID,
+            OVERRIDES,
+            NAME,
+            opt(field::GLYPH, FieldType::Glyph, "The character drawn for it on the map; omitted = the upper-case first letter of its name."),
+            dflt(field::COLOR, FieldType::Color, DEFAULT_NPC_COLOR, "Its colour on the map: one of the 16 terminal colour names (`red`, `bright_red`, …) or `#rrggbb`."),
+            opt(field::ON_TALK, FieldType::Actions, "Actions run when the player talks to it (self = the player, no target)."),
+        ],
     },
     RegistryDef {
         registry: Registry::Shops,
