@@ -343,3 +343,24 @@ fn colours_ids_events_and_vocabulary() {
     assert!(toks.iter().any(|t| t.0 == 5 && t.3 == 2), "the event on line 6: {toks:?}");
     assert!(toks.iter().any(|t| t.0 == 5 && t.3 == 3), "the action: {toks:?}");
 }
+
+// ----- display data ----------------------------------------------------------------------------
+
+#[test]
+fn completes_and_hovers_glyphs_and_colours() {
+    let mut f = fixture();
+    for registry in ["items", "creatures", "npcs"] {
+        let base = format!("[[{registry}]]\nid = \"testmod:x\"\nname = \"X\"\n");
+        let l = labels(&complete(&mut f, &format!("{base}$0")));
+        assert!(l.contains(&"glyph".to_string()) && l.contains(&"color".to_string()), "{registry}: {l:?}");
+        let items = complete(&mut f, &format!("{base}color = \"$0\"\n"));
+        let l = labels(&items);
+        assert_eq!(l.len(), 16, "{registry}: {l:?}");
+        assert!(l.contains(&"bright_red".to_string()) && l.contains(&"black".to_string()), "{l:?}");
+        assert!(items.iter().all(|i| i.kind == Some(CompletionItemKind::Color)));
+    }
+    let h = hover_text(&mut f, "[[creatures]]\nid = \"testmod:x\"\nname = \"X\"\ncolor = \"bright_$0red\"\n");
+    assert!(h.contains("**bright_red** (colour)") && h.contains("LightRed"), "{h}");
+    let h = hover_text(&mut f, "[[creatures]]\nid = \"testmod:x\"\nname = \"X\"\ngl$0yph = \"x\"\n");
+    assert!(h.contains("**glyph**") && h.contains("one character") && h.contains("lower-case first letter"), "{h}");
+}

@@ -114,6 +114,8 @@ fn placeholder(f: &FieldDef) -> String {
         FieldType::Attribute => format!("\"{}\"", vocab::attr::DAMAGE),
         FieldType::Who => format!("\"{}\"", vocab::who::SELF),
         FieldType::Enum(v) => format!("\"{}\"", v.first().copied().unwrap_or("")),
+        FieldType::Color => format!("\"{}\"", vocab::color::WHITE),
+        FieldType::Glyph => "\"?\"".into(),
         FieldType::Grid => "\"\"\"\n\"\"\"".into(),
         FieldType::Tags
         | FieldType::RefList(_)

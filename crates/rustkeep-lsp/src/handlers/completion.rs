@@ -182,6 +182,7 @@ fn want_of(ty: FieldType, key: &str, scope: Scope) -> Want {
         FieldType::Attribute => Want::Names(vocab::ATTRIBUTES.to_vec(), CompletionItemKind::EnumMember),
         FieldType::Who => Want::Names(vocab::WHO.to_vec(), CompletionItemKind::EnumMember),
         FieldType::Enum(v) => Want::Names(v.iter().map(|s| (*s, "")).collect(), CompletionItemKind::EnumMember),
+        FieldType::Color => Want::Names(vocab::COLORS.to_vec(), CompletionItemKind::Color),
         FieldType::Ref(k) | FieldType::RefList(k) => Want::Ids(k),
         FieldType::StartAt => Want::Ids(RefKind::Registry(vocab::Registry::Floors)),
         FieldType::Overrides => match scope {

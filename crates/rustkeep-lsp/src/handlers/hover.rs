@@ -104,6 +104,7 @@ fn value_doc(scope: Scope, key: &str, value: &str) -> Option<String> {
         }),
         FieldType::Attribute => vocab::ATTRIBUTES.iter().find(|a| a.0 == value).map(|(n, d)| format!("**{n}** (attribute)\n\n{d}")),
         FieldType::DamageType => vocab::DAMAGE_TYPES.iter().find(|a| a.0 == value).map(|(n, d)| format!("**{n}** (damage type)\n\n{d}")),
+        FieldType::Color => vocab::COLORS.iter().find(|a| a.0 == value).map(|(n, d)| format!("**{n}** (colour)\n\n{d}")),
         FieldType::Who => vocab::WHO.iter().find(|a| a.0 == value).map(|(n, d)| format!("**{n}**\n\n{d}")),
         _ => None,
     }
