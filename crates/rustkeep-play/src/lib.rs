@@ -27,6 +27,7 @@ pub mod command;
 mod hostile_tests;
 mod line;
 mod line_edit;
+pub mod look;
 mod narrate;
 pub mod record;
 pub mod replay;

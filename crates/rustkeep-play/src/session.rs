@@ -11,13 +11,14 @@ use std::path::Path;
 use rustkeep_data::grid::{Dir, Pos};
 use rustkeep_data::model::{ActionData, Sp, Who};
 use rustkeep_data::suggest::closest;
-use rustkeep_data::vocab::{field, Registry, CURRENCY};
+use rustkeep_data::vocab::{self, field, Registry, CURRENCY};
 use rustkeep_engine::game::{buy_price, describe_items, sell_price, Act, CreatureRef, Game, ItemInstance, Trade, World};
 use rustkeep_engine::map::Room;
 use rustkeep_engine::save;
 use rustkeep_engine::trace::StepTrace;
 
 use crate::command::{help, Command, Pick};
+use crate::look::{self, Look};
 use crate::narrate::{entry_name, sentences, Names};
 use crate::record::Recorder;
 
@@ -432,18 +433,17 @@ impl Session {
         s
     }
 
-    /// The living enemies with their letter on the map.
+    /// The living enemies with their glyph on the map and their name.
     pub fn living(&self) -> Vec<(usize, char, String)> {
-        self.g
-            .enemies
-            .iter()
-            .filter(|e| e.body.health > 0)
-            .map(|e| {
-                let name = self.enemy_name(e.index);
-                let letter = name.chars().find(|c| c.is_alphabetic()).map(|c| c.to_ascii_lowercase()).unwrap_or('e');
-                (e.index, letter, name)
-            })
-            .collect()
+        self.g.enemies.iter().filter(|e| e.body.health > 0).map(|e| (e.index, self.enemy_look(e.index).glyph, self.enemy_name(e.index))).collect()
+    }
+
+    /// How an enemy looks on the map (its creature's `glyph` and `color`).
+    pub fn enemy_look(&self, index: usize) -> Look {
+        match self.enemy_kinds.get(&index) {
+            Some(c) => look::creature(&self.w, c),
+            None => Look { glyph: vocab::default_creature_glyph(&self.enemy_name(index)), color: None },
+        }
     }
 
     /// The `status` view: health, the character sheet, statuses, where the player is, the enemies.
@@ -550,14 +550,13 @@ impl Session {
             }
         };
         for l in &m.loot {
-            put(l.pos, '%');
+            put(l.pos, look::item(&self.w, &l.item.item).glyph);
         }
         for p in &m.piles {
             put(p.pos, '*');
         }
         for n in &m.npcs {
-            let name = entry_name(&self.w, Registry::Npcs, &n.npc);
-            put(n.pos, name.chars().find(|c| c.is_alphabetic()).map(|c| c.to_ascii_uppercase()).unwrap_or('N'));
+            put(n.pos, look::npc(&self.w, &n.npc).glyph);
         }
         let letters: BTreeMap<usize, char> = self.living().into_iter().map(|(i, c, _)| (i, c)).collect();
         for (i, p) in &m.enemies {
@@ -570,12 +569,7 @@ impl Session {
             s.push_str(&format!("\n{c} {name} (enemy:{i})"));
         }
         for n in &m.npcs {
-            s.push_str(&format!(
-                "\n{} {} (NPC {})",
-                entry_name(&self.w, Registry::Npcs, &n.npc).chars().next().unwrap_or('N'),
-                entry_name(&self.w, Registry::Npcs, &n.npc),
-                n.npc
-            ));
+            s.push_str(&format!("\n{} {} (NPC {})", look::npc(&self.w, &n.npc).glyph, entry_name(&self.w, Registry::Npcs, &n.npc), n.npc));
         }
         s
     }

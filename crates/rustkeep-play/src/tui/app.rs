@@ -172,10 +172,10 @@ pub const KEYS: &[(&str, &str)] = &[
 /// The map's symbols, for the help overlay.
 pub const LEGEND: &[(&str, &str)] = &[
     ("@", "you"),
-    ("a–z", "an enemy (the first letter of its name), coloured by its health"),
-    ("A–Z", "an NPC"),
+    ("a–z", "an enemy: its glyph (else its initial), its colour (else its health's)"),
+    ("A–Z", "an NPC: its glyph (else its initial)"),
     ("*", "a loot pile"),
-    ("%", "items on the ground"),
+    ("%", "items on the ground: the top one's glyph (else %)"),
     ("+", "a door"),
     ("#", "a wall"),
 ];

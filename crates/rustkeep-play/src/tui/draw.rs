@@ -15,6 +15,7 @@ use rustkeep_data::vocab::{field, Registry, CURRENCY};
 use rustkeep_engine::game::{buy_price, sell_price, shown, CreatureRef};
 
 use super::app::{App, Overlay, Phase, PromptKind, Side, Start, KEYS, LEGEND};
+use crate::look::{self, Look};
 use crate::narrate::entry_name;
 use crate::session::Session;
 
@@ -42,6 +43,44 @@ impl Paint {
         } else {
             Color::Red
         })
+    }
+}
+
+/// The terminal colour of a colour written in the data: one of the sixteen names (ANSI order, as
+/// `vocab::COLORS` documents) or `#rrggbb`.
+fn colour_of(name: &str) -> Option<Color> {
+    use rustkeep_data::vocab::color::*;
+    Some(match name {
+        BLACK => Color::Black,
+        RED => Color::Red,
+        GREEN => Color::Green,
+        YELLOW => Color::Yellow,
+        BLUE => Color::Blue,
+        MAGENTA => Color::Magenta,
+        CYAN => Color::Cyan,
+        WHITE => Color::Gray,
+        BRIGHT_BLACK => Color::DarkGray,
+        BRIGHT_RED => Color::LightRed,
+        BRIGHT_GREEN => Color::LightGreen,
+        BRIGHT_YELLOW => Color::LightYellow,
+        BRIGHT_BLUE => Color::LightBlue,
+        BRIGHT_MAGENTA => Color::LightMagenta,
+        BRIGHT_CYAN => Color::LightCyan,
+        BRIGHT_WHITE => Color::White,
+        _ => {
+            let (r, g, b) = rustkeep_data::vocab::hex_color(name)?;
+            Color::Rgb(r, g, b)
+        }
+    })
+}
+
+impl Paint {
+    /// The style of a [`Look`]: its colour, else `otherwise`.
+    fn look(&self, look: &Look, otherwise: Style) -> Style {
+        match look.color.as_deref().and_then(colour_of) {
+            Some(c) => self.fg(c),
+            None => otherwise,
+        }
     }
 }
 
@@ -231,17 +270,20 @@ fn tile(s: &Session, m: &rustkeep_engine::map::Room, p: Pos, letters: &BTreeMap<
     if let Some(i) = m.enemy_at(p) {
         let r = CreatureRef::Enemy(i);
         let left = s.g.creature(r).map_or(0, |c| c.health);
-        return (letters.get(&i).copied().unwrap_or('e'), bold().patch(paint.health(left, s.g.max_health(&s.w, r))));
+        let look = s.enemy_look(i);
+        return (letters.get(&i).copied().unwrap_or(look.glyph), bold().patch(paint.look(&look, paint.health(left, s.g.max_health(&s.w, r)))));
     }
     if let Some(n) = m.npc_at(p) {
-        let c = entry_name(&s.w, Registry::Npcs, n).chars().find(|c| c.is_alphabetic()).map(|c| c.to_ascii_uppercase()).unwrap_or('N');
-        return (c, bold().patch(paint.fg(Color::Cyan)));
+        let look = look::npc(&s.w, n);
+        return (look.glyph, bold().patch(paint.look(&look, paint.fg(Color::Cyan))));
     }
     if m.piles.iter().any(|x| x.pos == p) {
         return ('*', paint.fg(Color::Yellow));
     }
-    if m.loot.iter().any(|x| x.pos == p) {
-        return ('%', paint.fg(Color::Magenta));
+    // The item dropped last lies on top.
+    if let Some(x) = m.loot.iter().rev().find(|x| x.pos == p) {
+        let look = look::item(&s.w, &x.item.item);
+        return (look.glyph, paint.look(&look, paint.fg(Color::Magenta)));
     }
     match m.tile(p) {
         Some('#') => ('#', paint.fg(Color::DarkGray)),
@@ -338,9 +380,10 @@ fn draw_panel(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
             let left = g.creature(r).map_or(0, |c| c.health);
             let emax = g.max_health(w, r);
             let nums = format!(" {left}/{emax}");
-            let label: String = format!("{c} {name}").chars().take(width.saturating_sub(nums.len() + 4).max(4)).collect();
-            let room = width.saturating_sub(label.chars().count() + nums.len() + 1).max(1);
+            let label: String = format!(" {name}").chars().take(width.saturating_sub(nums.len() + 5).max(3)).collect();
+            let room = width.saturating_sub(label.chars().count() + 1 + nums.len() + 1).max(1);
             lines.push(Line::from(vec![
+                Span::styled(c.to_string(), bold().patch(paint.look(&s.enemy_look(*i), paint.health(left, emax)))),
                 Span::styled(label, paint.health(left, emax)),
                 Span::raw(" "),
                 Span::styled(bar(left, emax, room.min(10)), paint.health(left, emax)),

@@ -165,3 +165,38 @@ fn victory_summary() {
     assert!(session(&app).g.won, "{:?}", session(&app).messages);
     snapshot("victory", &mut app);
 }
+
+/// With colour on, every creature, NPC and item on the map is its glyph in its colour: the
+/// core's giant rat `R` and rats `r` in yellow, the archivist `A` in bright blue, a dropped potion
+/// `!` in red; the side panel shows each enemy's glyph in its colour too.
+#[test]
+fn the_map_draws_glyphs_in_their_colours() {
+    use ratatui::backend::TestBackend;
+    use ratatui::style::Color;
+    use ratatui::Terminal;
+
+    let mut app = library();
+    // A potion lying on a free floor tile of the room (where a creature would drop its loot).
+    {
+        let m = &mut app.session_mut().expect("playing").g.dungeon.as_mut().expect("a dungeon").map;
+        let free = (0..m.height())
+            .flat_map(|y| (0..m.width()).map(move |x| rustkeep_data::grid::Pos::new(x, y)))
+            .find(|p| m.tile(*p) == Some('.') && *p != m.player && m.enemy_at(*p).is_none() && m.npc_at(*p).is_none() && !m.piles.iter().any(|x| x.pos == *p))
+            .expect("a free tile");
+        let item = rustkeep_engine::item::ItemInstance { item: "core:health_potion".into(), count: 1, affixes: Vec::new(), equipped: false };
+        m.loot.push(rustkeep_engine::map::Dropped { pos: free, item });
+    }
+    app.colour = true;
+    let mut t = Terminal::new(TestBackend::new(120, 40)).expect("a test terminal");
+    t.draw(|f| super::draw::draw(f, &mut app)).expect("drawn");
+    let buf = t.backend().buffer();
+    let cells: Vec<(String, Option<Color>)> =
+        (0..40).flat_map(|y| (0..120).map(move |x| (x, y))).map(|(x, y)| (buf[(x, y)].symbol().to_string(), Some(buf[(x, y)].fg))).collect();
+    let colours_of = |glyph: &str| cells.iter().filter(|(s, _)| s == glyph).map(|(_, c)| *c).collect::<Vec<_>>();
+    assert!(colours_of("R").contains(&Some(Color::Yellow)), "the giant rat: {:?}", colours_of("R"));
+    assert!(colours_of("r").contains(&Some(Color::Yellow)), "the rats: {:?}", colours_of("r"));
+    assert!(colours_of("A").contains(&Some(Color::LightBlue)), "the archivist: {:?}", colours_of("A"));
+    assert!(colours_of("!").contains(&Some(Color::Red)), "the potion on the ground: {:?}", colours_of("!"));
+    let text = session(&app).map_text();
+    assert!(text.contains('R') && text.contains('A') && text.contains('!') && text.contains("\nR Giant Rat (enemy:"), "{text}");
+}
