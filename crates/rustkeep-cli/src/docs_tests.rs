@@ -14,7 +14,7 @@
 //! no commands.
 
 use clap::{CommandFactory, Parser};
-use rustkeep_testutil::{ensure_block_contents, repo_path, repo_root};
+use rustkeep_testutil::{ensure_block_contents, repo_path, repo_root, shell_line};
 
 use super::Cli;
 
@@ -146,29 +146,10 @@ fn is_command(code: &str) -> bool {
     code.strip_prefix("rustkeep ").is_some_and(|rest| rest.trim_start().starts_with(|c: char| c.is_ascii_alphabetic() || c == '-'))
 }
 
-/// The words of a shell command line: whitespace separates, quotes group, a `#` outside quotes
-/// starts a comment, and a pipe, redirection or list operator ends the command. A shell variable
-/// (`$rec`, `${x}`) stands for a value.
+/// The words of a shell command line (`rustkeep_testutil::shell_line`); a shell variable (`$rec`,
+/// `${x}`) stands for a value.
 fn shell_words(line: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word: Option<String> = None;
-    let mut quote: Option<char> = None;
-    for c in line.chars() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), c) => word.get_or_insert_with(String::new).push(c),
-            (None, '"' | '\'') => {
-                quote = Some(c);
-                word.get_or_insert_with(String::new);
-            }
-            (None, '#') if word.is_none() => break,
-            (None, '|' | '>' | '<' | ';' | '&') => break,
-            (None, c) if c.is_whitespace() => words.extend(word.take()),
-            (None, c) => word.get_or_insert_with(String::new).push(c),
-        }
-    }
-    words.extend(word);
-    words.into_iter().map(|w| if w.starts_with('$') { "value".to_string() } else { w }).collect()
+    shell_line(line).words.into_iter().map(|w| if w.starts_with('$') { "value".to_string() } else { w }).collect()
 }
 
 /// Whether a line is a usage synopsis rather than a command: metasyntax, or a placeholder in

@@ -16,7 +16,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use rustkeep_testutil::{repo_path, repo_root, tools, TempDir};
+use rustkeep_testutil::{repo_path, repo_root, shell_line, tools, TempDir};
 
 #[derive(Debug)]
 enum Block {
@@ -70,31 +70,11 @@ fn blocks(page: &str) -> Vec<Block> {
     out
 }
 
-/// Splits a command line into words: whitespace separates, double or single quotes group, a `#`
-/// outside quotes starts a comment.
+/// The words of a command line and its comment (`rustkeep_testutil::shell_line`).
 fn words(line: &str) -> (Vec<String>, Option<String>) {
-    let mut words = Vec::new();
-    let mut word: Option<String> = None;
-    let mut quote: Option<char> = None;
-    for (i, c) in line.char_indices() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), c) => word.get_or_insert_with(String::new).push(c),
-            (None, '"' | '\'') => {
-                quote = Some(c);
-                word.get_or_insert_with(String::new);
-            }
-            (None, '#') => {
-                words.extend(word.take());
-                return (words, Some(line[i + 1..].trim().to_string()));
-            }
-            (None, c) if c.is_whitespace() => words.extend(word.take()),
-            (None, c) => word.get_or_insert_with(String::new).push(c),
-        }
-    }
-    assert!(quote.is_none(), "unterminated quote in `{line}`");
-    words.extend(word);
-    (words, None)
+    let l = shell_line(line);
+    assert!(!l.open_quote, "unterminated quote in `{line}`");
+    (l.words, l.comment)
 }
 
 fn expected_exit(comment: Option<&str>) -> i32 {

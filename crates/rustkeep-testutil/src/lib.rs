@@ -26,10 +26,12 @@ mod corpus;
 pub mod modpack;
 pub mod nvim;
 pub mod shared;
+mod shell;
 mod temp;
 
 pub use corpus::{toml_corpus, toml_mutations};
 pub use shared::{shared_folder, SHARED_DIR_VAR};
+pub use shell::{shell_line, ShellLine};
 pub use temp::TempDir;
 
 use std::io::Write;

@@ -181,9 +181,10 @@ pub const LEGEND: &[(&str, &str)] = &[
 ];
 
 impl App {
-    pub fn playing(s: Session, colour: bool) -> App {
+    /// An app in `phase`, with nothing open yet.
+    fn new(phase: Phase, colour: bool) -> App {
         App {
-            phase: Phase::Play(Box::new(s)),
+            phase,
             overlay: Overlay::None,
             colour,
             trace_open: false,
@@ -193,6 +194,10 @@ impl App {
             notes: Vec::new(),
             notes_step: 0,
         }
+    }
+
+    pub fn playing(s: Session, colour: bool) -> App {
+        App::new(Phase::Play(Box::new(s)), colour)
     }
 
     pub fn start_screen(w: World, seed: u64, floor: Option<String>, colour: bool) -> App {
@@ -205,17 +210,7 @@ impl App {
                 (id, name, d)
             })
             .collect();
-        App {
-            phase: Phase::Start(Box::new(Start { w, seed, floor, options, cursor: 0, chosen: BTreeSet::new(), error: None })),
-            overlay: Overlay::None,
-            colour,
-            trace_open: false,
-            trace_scroll: 0,
-            save_path: "rustkeep-save.json".into(),
-            record: None,
-            notes: Vec::new(),
-            notes_step: 0,
-        }
+        App::new(Phase::Start(Box::new(Start { w, seed, floor, options, cursor: 0, chosen: BTreeSet::new(), error: None })), colour)
     }
 
     /// Records the game to `path` (from its start: now, or when the start screen is left).
