@@ -4,13 +4,13 @@
 #    target reads first (0x00: a data file, 0x01: the manifest).
 #  - fast_reader: the same files as they are.
 #  - play_save, play_recording: a save and a recording of a short game played by the CLI.
-#  - toml_mutate, lsp_edits, loot_tables, format: the inputs are `arbitrary` choices over files
+#  - toml_mutate, lsp_edits, loot_tables, format, play_save_map: the inputs are `arbitrary` choices over files
 #    compiled into the targets, so their seeds are a few deterministic pseudo-random byte strings.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
 corpus="$here/corpus"
-mkdir -p "$corpus"/{data_file,fast_reader,toml_mutate,lsp_edits,loot_tables,format}
+mkdir -p "$corpus"/{data_file,fast_reader,toml_mutate,lsp_edits,loot_tables,format,play_save_map}
 
 n=0
 while IFS= read -r -d '' f; do
@@ -24,7 +24,7 @@ python3 - "$corpus" <<'PY'
 import random, sys, os
 corpus = sys.argv[1]
 rng = random.Random(1)
-for target in ("toml_mutate", "lsp_edits", "loot_tables", "format"):
+for target in ("toml_mutate", "lsp_edits", "loot_tables", "format", "play_save_map"):
     for i in range(32):
         size = rng.choice([16, 64, 256, 1024, 4096])
         with open(os.path.join(corpus, target, f"seed-{i}"), "wb") as f:

@@ -53,6 +53,26 @@ pub fn load_save(bytes: &[u8]) {
     }
 }
 
+/// A save of a short real game (a room with piles, an NPC, enemies; a trade; a fight), made once.
+fn real_save() -> &'static str {
+    static SAVE: OnceLock<String> = OnceLock::new();
+    SAVE.get_or_init(|| {
+        let mut s = Session::new_game(world(), 3, vec!["core:warrior".into()], None).expect("a new game");
+        for line in ["enter core:elders_hall", "give core:gold 50", "talk core:elder", "buy 1", "leave", "spawn core:rat 2", "attack enemy:0", "wait", "move n"] {
+            if let Ok(Some(cmd)) = Command::parse(line) {
+                let _ = s.execute(&cmd);
+            }
+        }
+        save::to_json(&s.g)
+    })
+}
+
+/// The real save with its floor map edited by `choices` (`rustkeep_play::fuzzing::edit_map`),
+/// read as `--load` reads it: refused with a reason, or loaded and played on.
+pub fn load_edited_map(choices: &[u8]) {
+    load_save(rustkeep_play::fuzzing::edit_map(real_save(), choices).as_bytes());
+}
+
 /// Arbitrary bytes as a recording, as `rustkeep play --replay` reads it (with and without
 /// `--force`): refused with a reason, or played back and played on.
 pub fn replay_recording(bytes: &[u8]) {

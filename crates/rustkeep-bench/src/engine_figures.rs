@@ -299,5 +299,71 @@ pub fn floor_figures(runs: usize) -> Vec<ExtraFigure> {
         ok: None,
         json: json!({ "width": w, "height": h, "radius": fov::RADIUS, "p50_s": p50, "p95_s": p95 }),
     });
+    out.extend(pursuit_figure(runs));
     out
+}
+
+/// A round of 20 pursuers on a floor of 100 × 50 tiles: one room of 96 × 46 (the margin makes the
+/// rest) with rows of pillars, its 20 creatures in the far corner from the player. Every round,
+/// each pursuer searches its way over the floor; median and p95 of whole rounds, traces off as in
+/// the arena.
+fn pursuit_figure(runs: usize) -> Vec<ExtraFigure> {
+    let (w, h) = (96, 46);
+    let mut grid = String::from("grid = \"\"\"\n");
+    for y in 0..h {
+        for x in 0..w {
+            let c = if x == 0 || y == 0 || x == w - 1 || y == h - 1 {
+                if y == 0 && x == 3 {
+                    '+'
+                } else {
+                    '#'
+                }
+            } else if (x, y) == (2, 2) {
+                '@'
+            } else if y >= h - 5 && x >= w - 11 && (x + y) % 2 == 0 && x < w - 1 && y < h - 1 {
+                'e'
+            } else if y % 4 == 2 && x % 8 == 5 {
+                '#'
+            } else {
+                '.'
+            };
+            grid.push(c);
+        }
+        grid.push('\n');
+    }
+    grid.push_str("\"\"\"\n");
+    let data = format!(
+        "[[creatures]]\nid = \"bench:hunter\"\nname = \"Hunter\"\nattributes = {{ max_health = 100, damage = 1 }}\n\n[[floors]]\nid = \"bench:hunt\"\ndepth = 99\nprefabs = [\"bench:arena_hall\"]\ncreatures = [\"bench:hunter\"]\n\n[[prefabs]]\nid = \"bench:arena_hall\"\n{grid}"
+    );
+    let mut project = Project::with_bundled_core();
+    project.add_memory_mod("bench", &[("mod.toml", "[mod]\nid = \"bench\"\nname = \"Bench\"\nversion = \"1.0.0\"\n"), ("hunt.toml", &data)]);
+    let db = rustkeep_data::db::Database::load(&project);
+    let world = World::new(project, db);
+    let player = rustkeep_engine::game::CreatureRef::Player;
+    let mut times = Vec::new();
+    let (mut pursuers, mut size) = (0, (0, 0));
+    for r in 0..runs.max(1) * 20 {
+        let mut g = Game::new(r as u64, Vec::new(), &Default::default());
+        g.setup(&world, &[]);
+        g.tracing = false;
+        g.run_step(&world, Act::StartRun(Some("bench:hunt")), player, None);
+        pursuers = g.fighting_enemies();
+        size = g.map().map_or((0, 0), |m| (m.width(), m.height()));
+        // The player waits while the pursuers cross the floor towards it.
+        for _ in 0..10 {
+            let step = g.step;
+            g.run_step(&world, Act::Wait, player, None);
+            let start = Instant::now();
+            std::hint::black_box(g.enemy_turns(&world, step));
+            times.push(start.elapsed().as_secs_f64());
+        }
+    }
+    let (p50, p95) = (percentile(times.clone(), 0.5), percentile(times.clone(), 0.95));
+    vec![ExtraFigure {
+        figure: format!("engine: a round of {pursuers} pursuers on a {} × {} floor", size.0, size.1),
+        value: format!("{:.3} ms p50, {:.3} ms p95 (of {})", p50 * 1e3, p95 * 1e3, times.len()),
+        target: "≤ 1 ms".into(),
+        ok: Some(p95 <= 1e-3),
+        json: json!({ "pursuers": pursuers, "width": size.0, "height": size.1, "p50_s": p50, "p95_s": p95 }),
+    }]
 }

@@ -281,7 +281,7 @@ docs! {
         "Open a way through the walls (diagonal gaps count), or move the glyph into the part the player can walk."
     }
     FloorWithoutExit => {
-        "A prefab that a floor uses has no door (`+`) on its border (its first or last row, its first or last column). A border door is the only way to leave a room for the next room or floor; a `+` inside the room is an ordinary door between two parts of it (walkable, blocking sight), not an exit. So a run that enters this room can never go on. The warning sits on the floor's `prefabs` entry naming the prefab; the prefab's grid is a related location.",
+        "A prefab that a floor uses has no door (`+`) on its border (its first or last row, its first or last column). A border door is where the floor's corridors join the room; a `+` inside the room is an ordinary door between two parts of it (walkable, blocking sight), not an exit. So the room cannot be joined to the rest of the floor: a played run leaves it out. The warning sits on the floor's `prefabs` entry naming the prefab; the prefab's grid is a related location.",
         "[[floors]]\nid = \"mymod:cellar\"\ndepth = 1\nprefabs = [\"mymod:closet\"]\n\n[[prefabs]]\nid = \"mymod:closet\"\ngrid = \"\"\"\n#######\n#.@#..#\n#..+..#\n#######\n\"\"\"",
         "Put a `+` into the prefab's outer wall, or take the prefab out of the floor's `prefabs`."
     }

@@ -130,8 +130,9 @@ fn after_save(out: &str) -> &str {
 fn play_save_and_load_continue_identically() {
     let dir = temp_dir("play-save");
     let save = dir.join("game.json");
-    let tail = "attack enemy:1\nattack enemy:2\npickup\nenter core:library\nquests\ninventory\nstatus\n";
-    let head = format!("talk core:elder\nequip core:iron_sword\nspawn core:rat 3\nattack enemy:0\nsave {}\n", save.display());
+    // The first floor's residents are enemy:0 to enemy:4 (seed 5); the spawned rats come next.
+    let tail = "attack enemy:6\nattack enemy:7\npickup\nenter core:library\nquests\ninventory\nstatus\n";
+    let head = format!("talk core:elder\nequip core:iron_sword\nspawn core:rat 3\nattack enemy:5\nsave {}\n", save.display());
     let (code, straight, err) = play(&["--seed", "5", "--option", "core:warrior"], &format!("{head}{tail}quit\n"));
     assert_eq!(code, 0, "{err}");
     assert!(straight.contains("fired core:rattenplage"), "{straight}");

@@ -59,15 +59,19 @@ fn busy_game(save: &Path) -> String {
         "buy 1",
         "sell core:health_potion",
         "leave",
+        // The first floor's residents were enemy:0 to enemy:4 (seed 9): the rats are 5 and 6.
         "spawn core:rat 2",
-        "attack enemy:0",
-        "attack enemy:0",
-        "attack enemy:1",
+        "attack enemy:5",
+        "attack enemy:5",
+        "attack enemy:6",
         "move n",
         "wait",
-        "attack enemy:7",
+        "attack enemy:99",
         "use core:health_potion",
         "pickup",
+        // Onto the hall's door: the stairs behind it come into sight, and `descend` takes them.
+        "move s",
+        "move s",
         "descend",
         "move s",
         "wait",
@@ -88,7 +92,7 @@ fn a_replayed_recording_saves_the_same_bytes_as_the_game_it_recorded() {
     let recording = std::fs::read_to_string(&rec).expect("the recording");
     let inputs: Vec<&str> = recording.lines().skip(1).collect();
     assert!(inputs.contains(&r#"{"input":"buy 1"}"#) && inputs.contains(&r#"{"input":"descend"}"#), "{recording}");
-    assert!(!recording.contains("enemy:7") && !recording.contains("save "), "failed and non-game commands are not recorded: {recording}");
+    assert!(!recording.contains("enemy:99") && !recording.contains("save "), "failed and non-game commands are not recorded: {recording}");
 
     let r = play(&["--replay", s(&rec), "--save", s(&replayed)], "");
     assert_eq!(r.code, 0, "{}", r.err);
@@ -141,6 +145,34 @@ fn a_replay_after_the_mod_changed_is_refused_unless_forced() {
     let r = play(&["--replay", s(&rec)], "");
     assert_eq!(r.code, 2);
     assert!(r.err.contains("mod `rat_catcher` 0.1.0 is not loaded"), "{}", r.err);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_replay_under_other_rules_is_refused_unless_forced() {
+    let dir = temp_dir("rules");
+    let (rec, out) = (dir.join("game.rkrec"), dir.join("out.json"));
+    let r = play(&["--line", "--seed", "4", "--record", s(&rec)], "wait\nwait\nquit\n");
+    assert_eq!(r.code, 0, "{}", r.err);
+    let text = std::fs::read_to_string(&rec).expect("the recording");
+    let header = text.lines().next().expect("a header");
+    let rules = format!("\"rules\":{}", rustkeep_engine::RULES);
+    assert!(header.contains(&rules), "the header names the rules: {header}");
+    for (name, edited, says) in [
+        ("older", text.replacen(&format!("{rules},"), "", 1), "rules version 2 (it names none"),
+        ("other", text.replacen(&rules, "\"rules\":7", 1), "rules version 7"),
+    ] {
+        std::fs::write(&rec, &edited).expect("written");
+        let r = play(&["--replay", s(&rec), "--save", s(&out)], "");
+        assert_eq!(r.code, 2, "{name}: {}", r.out);
+        assert!(r.err.starts_with(&format!("rustkeep: {}: the recording was made under other rules: ", rec.display())), "{name}: {}", r.err);
+        assert!(r.err.contains(says) && r.err.contains("(replay it anyway with --force)"), "{name}: {}", r.err);
+        assert!(!out.exists(), "{name}: a refused replay writes nothing");
+        let r = play(&["--replay", s(&rec), "--save", s(&out), "--force"], "");
+        assert_eq!(r.code, 0, "{name}: {}", r.err);
+        assert!(r.err.contains(says) && r.err.contains("(replaying anyway: --force)"), "{name}: {}", r.err);
+        std::fs::remove_file(&out).expect("saved");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -199,7 +231,7 @@ fn broken_and_foreign_saves_are_refused_and_change_nothing() {
         ("truncated", text.as_bytes()[..text.len() / 2].to_vec(), "not a valid save"),
         ("binary", vec![0xc3, 0x28, 0xa0], "cannot read"),
         ("foreign", text.replacen("rustkeep-save", "another-game", 1).into_bytes(), "not a rustkeep save (format `another-game`)"),
-        ("future", text.replacen("\"version\": 2,", "\"version\": 99,", 1).into_bytes(), "save version 99 is not supported"),
+        ("future", text.replacen("\"version\": 3,", "\"version\": 99,", 1).into_bytes(), "save version 99 is not supported"),
     ];
     for (name, bytes, message) in cases {
         let path = dir.join(format!("{name}.json"));

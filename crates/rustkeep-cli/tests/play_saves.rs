@@ -51,9 +51,10 @@ fn status_around_error(out: &str) -> (&str, &str) {
     (before.trim(), after.trim())
 }
 
-/// A game with a fight going on, saved to `save`.
+/// A game with a fight going on, saved to `save`: two rats spawned beside the player (enemy:5
+/// and enemy:6, after the five residents of the first floor with seed 3), one of them attacked.
 fn first_save(save: &Path) {
-    let r = play(&["--seed", "3", "--option", "core:warrior"], &format!("spawn core:rat 2\nattack enemy:0\nsave {}\nquit\n", save.display()), None);
+    let r = play(&["--seed", "3", "--option", "core:warrior"], &format!("spawn core:rat 2\nattack enemy:5\nsave {}\nquit\n", save.display()), None);
     assert_eq!(r.code, Some(0), "{}", r.err);
     assert!(r.out.contains("saved to"), "{}", r.out);
 }
@@ -67,7 +68,7 @@ fn a_crash_between_writing_and_renaming_leaves_the_previous_save_intact() {
         let before = std::fs::read(&save).expect("the first save exists");
 
         // Load it, play on, save over it — and die before the rename.
-        let r = play(&["--load", save.to_str().expect("UTF-8 path")], &format!("attack enemy:1\nsave {}\nquit\n", save.display()), Some(mode));
+        let r = play(&["--load", save.to_str().expect("UTF-8 path")], &format!("attack enemy:6\nsave {}\nquit\n", save.display()), Some(mode));
         assert_ne!(r.code, Some(0), "the hook killed the process: {}", r.out);
         assert!(!r.out.contains("saved to"), "{}", r.out);
 
@@ -81,10 +82,10 @@ fn a_crash_between_writing_and_renaming_leaves_the_previous_save_intact() {
         // It loads, and the game goes on from before the crashed turn.
         let r = play(&["--load", save.to_str().expect("UTF-8 path")], "status\nquit\n", None);
         assert_eq!(r.code, Some(0), "{}", r.err);
-        assert!(r.out.contains("enemy:1"), "both rats of the first save are there again: {}", r.out);
+        assert!(r.out.contains("enemy:6"), "both rats of the first save are there again: {}", r.out);
 
         // The leftover does not stop the next save.
-        let r = play(&["--load", save.to_str().expect("UTF-8 path")], &format!("attack enemy:1\nsave {}\nquit\n", save.display()), None);
+        let r = play(&["--load", save.to_str().expect("UTF-8 path")], &format!("attack enemy:6\nsave {}\nquit\n", save.display()), None);
         assert_eq!(r.code, Some(0), "{}", r.err);
         assert_ne!(std::fs::read(&save).expect("saved"), before, "the new save replaced the old one");
         std::fs::remove_dir_all(&dir).ok();
@@ -120,7 +121,7 @@ fn corrupt_or_truncated_saves_are_refused_clearly_and_change_nothing() {
         ("empty", Vec::new(), "not a valid save"),
         ("binary", vec![0xFF, 0x00, 0xC3, 0x28], "cannot read"),
         ("other format", text.replacen("\"rustkeep-save\"", "\"other-save\"", 1).into_bytes(), "not a rustkeep save"),
-        ("future version", text.replacen("\"version\": 2", "\"version\": 99", 1).into_bytes(), "version 99 is not supported"),
+        ("future version", text.replacen("\"version\": 3", "\"version\": 99", 1).into_bytes(), "version 99 is not supported"),
         ("bad generator", text.replacen("\"chacha8:", "\"chacha8:zz", 1).into_bytes(), "generator state"),
         ("negative health", text.replacen("\"health\": ", "\"health\": -", 1).into_bytes(), "not a valid save"),
     ];
@@ -139,7 +140,7 @@ fn corrupt_or_truncated_saves_are_refused_clearly_and_change_nothing() {
         assert_eq!(r.code, Some(0), "{what}: {}", r.err);
         assert!(r.out.contains("error: ") && r.out.contains(expect), "{what}: {}", r.out);
         let (before, after) = status_around_error(&r.out);
-        assert!(before.contains("enemy:0"), "{what}: {}", r.out);
+        assert!(before.contains("enemy:5"), "{what}: {}", r.out);
         assert_eq!(before, after, "{what}: the failed load left the game as it was");
 
         // Neither refusal touched the file.

@@ -209,6 +209,13 @@ pub enum Effect {
         piles: Option<(usize, String)>,
         appeared: Vec<(CreatureRef, String)>,
     },
+    /// A room of the floor map stepped into: `first` the first time on this floor; the residents
+    /// that joined the combat (with their creature).
+    ReachedRoom {
+        room: String,
+        first: bool,
+        joined: Vec<(CreatureRef, String)>,
+    },
     /// A floor entered, with its first room in a played run.
     EnteredFloor {
         floor: String,
@@ -229,9 +236,11 @@ pub enum Effect {
         from: Pos,
         to: Pos,
     },
-    /// The player moved, and what it found there (loot piles, loot lying on the tile).
+    /// The player moved, the room it stepped into, and what it found there (loot piles, loot
+    /// lying on the tile).
     PlayerMoved {
         to: Pos,
+        entered: Option<Box<Effect>>,
         found: Vec<Effect>,
     },
     /// A loot pile stepped on: what it held (nothing: it crumbles away).
@@ -241,12 +250,12 @@ pub enum Effect {
     Stuck(CreatureRef),
     NoFloors,
     Bumped(Pos),
-    /// Through a door on the border of the room: what leaving it did.
-    Door {
+    /// Down the stairs: what leaving the floor did.
+    Stairs {
         at: Pos,
         then: Box<Effect>,
     },
-    /// A room left while `enemies` of its enemies lived (a flight), then what came next.
+    /// A floor left while `enemies` in combat lived (a flight), then what came next.
     LeftBehind {
         enemies: usize,
         then: Box<Effect>,
@@ -398,6 +407,14 @@ impl fmt::Display for Effect {
                 }
                 Ok(())
             }
+            Effect::ReachedRoom { room, first, joined } => {
+                write!(f, "entered room {room}{}", if *first { "" } else { " again" })?;
+                if !joined.is_empty() {
+                    let shown: Vec<String> = joined.iter().map(|(r, c)| format!("{r} ({c})")).collect();
+                    write!(f, "; enemies join: {}", shown.join(", "))?;
+                }
+                Ok(())
+            }
             Effect::EnteredFloor { floor, room: None } => write!(f, "entered floor {floor}"),
             Effect::EnteredFloor { floor, room: Some(room) } => write!(f, "entered floor {floor}; {room}"),
             Effect::Used { who, item } => write!(f, "{who} used {item}"),
@@ -409,8 +426,11 @@ impl fmt::Display for Effect {
                 Ok(())
             }
             Effect::EnemyMoved { who, from, to } => write!(f, "{who} moves from {from} to {to}"),
-            Effect::PlayerMoved { to, found } => {
+            Effect::PlayerMoved { to, entered, found } => {
                 write!(f, "player moves to {to}")?;
+                if let Some(room) = entered {
+                    write!(f, "; {room}")?;
+                }
                 if !found.is_empty() {
                     write!(f, "; {}", list(found, "; "))?;
                 }
@@ -422,9 +442,9 @@ impl fmt::Display for Effect {
             Effect::Stuck(who) => write!(f, "{who} waits: there is no way to the player"),
             Effect::NoFloors => f.write_str("no floors are loaded: there is no dungeon to enter"),
             Effect::Bumped(at) => write!(f, "player bumps into the wall at {at}"),
-            Effect::Door { at, then } => write!(f, "player steps through the door at {at}: {then}"),
+            Effect::Stairs { at, then } => write!(f, "player takes the stairs at {at}: {then}"),
             Effect::LeftBehind { enemies, then } => write!(f, "fled, leaving {enemies} enemies behind; {then}"),
-            Effect::Won => f.write_str("left the deepest floor: the run is won"),
+            Effect::Won => f.write_str("took the stairs of the deepest floor: the run is won"),
             Effect::NoSuchFloor => f.write_str("no such floor"),
             Effect::Dropped { item, at: Some(at) } => write!(f, "player dropped {item} at {at}"),
             Effect::Dropped { item, at: None } => write!(f, "player dropped {item} on the floor"),

@@ -177,9 +177,6 @@ pub enum LayoutError {
     NoRooms,
     /// Room `room` (an index into the rooms given) has no door on its border: nothing can lead in.
     NoBorderDoor { room: usize },
-    /// A walkable tile of room `room` (`at`, in the prefab's coordinates) that no border door of
-    /// the room leads to, so it could never be reached from the start.
-    CutOff { room: usize, at: Pos },
     /// Room `room` is wider or taller than [`MAX_SIDE`], or (`room` is `None`) the floor map would
     /// have `tiles` tiles, more than [`MAX_TILES`].
     TooLarge { room: Option<usize>, tiles: u64 },
@@ -193,7 +190,6 @@ impl fmt::Display for LayoutError {
         match self {
             LayoutError::NoRooms => f.write_str("the floor has no rooms"),
             LayoutError::NoBorderDoor { room } => write!(f, "room {room} has no door (`+`) on its border"),
-            LayoutError::CutOff { room, at } => write!(f, "the tile {at} of room {room} cannot be reached from any door on its border"),
             LayoutError::TooLarge { room: Some(room), tiles } => {
                 write!(f, "room {room} is too large to lay out ({tiles} tiles, at most {MAX_SIDE} across and down)")
             }
@@ -222,6 +218,10 @@ struct Template<'a> {
     /// Each border door in reading order, with the direction it opens to (0 N, 1 E, 2 S, 3 W):
     /// the first of its four straight neighbours that lies outside the grid.
     exits: Vec<(Pos, usize)>,
+    /// Per tile (`y × width + x`): whether a border door leads to it, moving in the eight
+    /// directions over tiles that are not walls. A tile no door leads to is sealed: it becomes
+    /// wall on the floor, and the glyphs on it are not placed.
+    open: Vec<bool>,
 }
 
 /// The four straight directions, in the order N, E, S, W.
@@ -233,7 +233,7 @@ impl<'a> Template<'a> {
         if widest > MAX_SIDE || grid.rows.len() > MAX_SIDE {
             return Err(LayoutError::TooLarge { room: Some(room), tiles: widest as u64 * grid.rows.len() as u64 });
         }
-        let mut t = Template { grid, width: widest as i32, height: grid.rows.len() as i32, exits: Vec::new() };
+        let mut t = Template { grid, width: widest as i32, height: grid.rows.len() as i32, exits: Vec::new(), open: Vec::new() };
         for (p, g) in t.cells() {
             if g != glyph::DOOR as u8 {
                 continue;
@@ -245,9 +245,7 @@ impl<'a> Template<'a> {
         if t.exits.is_empty() {
             return Err(LayoutError::NoBorderDoor { room });
         }
-        if let Some(at) = t.cut_off() {
-            return Err(LayoutError::CutOff { room, at });
-        }
+        t.open = t.reached_from_doors();
         Ok(t)
     }
 
@@ -264,9 +262,9 @@ impl<'a> Template<'a> {
         self.grid.rows.iter().enumerate().flat_map(|(y, row)| row.bytes().enumerate().map(move |(x, g)| (Pos::new(x as i32, y as i32), g)))
     }
 
-    /// The first tile in reading order that is not a wall and that no border door leads to,
-    /// moving in the eight directions over tiles that are not walls.
-    fn cut_off(&self) -> Option<Pos> {
+    /// Which tiles the border doors lead to, moving in the eight directions over tiles that are
+    /// not walls.
+    fn reached_from_doors(&self) -> Vec<bool> {
         let w = self.width as usize;
         let mut seen = vec![false; w * self.height as usize];
         let mut stack: Vec<Pos> = self.exits.iter().map(|(p, _)| *p).collect();
@@ -284,20 +282,38 @@ impl<'a> Template<'a> {
                 }
             }
         }
-        self.cells().find(|(p, g)| *g != glyph::WALL as u8 && !seen[p.y as usize * w + p.x as usize]).map(|(p, _)| p)
+        seen
     }
 
-    /// The positions of a glyph in reading order.
+    /// Whether a border door leads to `p`.
+    fn is_open(&self, p: Pos) -> bool {
+        self.open.get(p.y as usize * self.width as usize + p.x as usize).copied().unwrap_or(false)
+    }
+
+    /// Where the player arrives in the room ([`Grid::entry`] over the tiles a door leads to): its
+    /// first `@`, else its first plain floor tile, else its first tile that is no wall (a border
+    /// door, at the least).
+    fn entry(&self) -> Pos {
+        let open = |g: &dyn Fn(u8) -> bool| self.cells().find(|(p, b)| g(*b) && self.is_open(*p)).map(|(p, _)| p);
+        open(&|b| b == glyph::ENTRY as u8)
+            .or_else(|| open(&|b| b == glyph::FLOOR as u8))
+            .or_else(|| open(&|b| b != glyph::WALL as u8))
+            .unwrap_or(self.exits[0].0)
+    }
+
+    /// The positions of a glyph in reading order, on the tiles a door leads to.
     fn all(&self, g: char) -> Vec<Pos> {
-        self.cells().filter(|(_, b)| *b == g as u8).map(|(p, _)| p).collect()
+        self.cells().filter(|(p, b)| *b == g as u8 && self.is_open(*p)).map(|(p, _)| p).collect()
     }
 }
 
 /// Lays out one floor from its rooms' grids, in the order given (the dungeon's shuffle).
 ///
 /// Draws two integers per room (its extra space across, then down), nothing else; an error draws
-/// nothing. The start is the first room's entry point (its `@`, else its first plain floor tile,
-/// else its first tile that is no wall). The stairs are the last room's first `@`, else its first
+/// nothing. Tiles of a room that none of its border doors leads to are sealed: they become wall,
+/// and their glyphs are not placed. The start is the first room's entry point (its `@`, else its
+/// first plain floor tile, else its first tile that is no wall, all among the tiles a door leads
+/// to). The stairs are the last room's first `@`, else its first
 /// plain floor tile, else the corridor tile outside its first border door; on a floor of one room,
 /// always that corridor tile. Every other `@` is floor.
 pub fn layout(rooms: &[&Grid], rng: &mut Rng) -> Result<FloorMap, LayoutError> {
@@ -322,6 +338,7 @@ pub fn layout(rooms: &[&Grid], rng: &mut Rng) -> Result<FloorMap, LayoutError> {
         for (p, g) in t.cells() {
             let at = (o.y + p.y) as usize * width as usize + (o.x + p.x) as usize;
             map.tiles[at] = match g as char {
+                _ if !t.is_open(p) => Tile::Wall,
                 glyph::WALL => Tile::Wall,
                 glyph::DOOR => Tile::Door,
                 _ => Tile::Floor,
@@ -349,7 +366,7 @@ pub fn layout(rooms: &[&Grid], rng: &mut Rng) -> Result<FloorMap, LayoutError> {
     *rng = drawn;
 
     let first = &templates[0];
-    map.start = offset(origins[0], first.grid.entry().unwrap_or(first.exits[0].0));
+    map.start = offset(origins[0], first.entry());
     let last = templates.len() - 1;
     let t = &templates[last];
     let inside = if last == 0 { None } else { t.all(glyph::ENTRY).into_iter().chain(t.all(glyph::FLOOR)).next() };

@@ -215,8 +215,8 @@ pub struct Game {
     /// Engine warnings of the run so far.
     #[serde(skip)]
     pub warnings: Vec<String>,
-    /// The dungeon of a played run: its floors, the rooms of this floor and the map of the room
-    /// the player is in. `None` in dry runs (`simulate`, the arena) and in saves of version 1.
+    /// The dungeon of a played run: its floors, the floor the player is on and its map. `None`
+    /// in dry runs (`simulate`, the arena) and in saves of version 1.
     #[serde(default)]
     pub dungeon: Option<Dungeon>,
     /// Each shop's stock, rolled the first time the shop opens and kept for the run.
@@ -225,7 +225,7 @@ pub struct Game {
     /// The shop the last `open_shop` opened, until the player leaves it (`play`'s trade screen).
     #[serde(default)]
     pub open_shop: Option<String>,
-    /// Whether the player left the deepest floor: the run is won (and over).
+    /// Whether the player took the stairs of the deepest floor: the run is won (and over).
     #[serde(default)]
     pub won: bool,
     /// The seed the game was started with (shown by `play`, so that a run can be reproduced).

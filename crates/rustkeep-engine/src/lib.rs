@@ -8,6 +8,16 @@
 
 #![forbid(unsafe_code)]
 
+/// The version of the rules the engine plays by, named by every recording of a played game so
+/// that a replay under other rules is refused (docs/engine.md, "Rules versions"): 1, dry runs
+/// only; 2, the dungeon one room at a time, every door leading on; 3, a floor as one map of
+/// rooms and corridors, residents that wait for the player, field of view and the stairs.
+pub const RULES: u32 = 3;
+
+/// The rules a recording that names none was made under: the last ones before recordings named
+/// theirs.
+pub const RULES_BEFORE_NAMED: u32 = 2;
+
 pub mod actor;
 pub mod arena;
 pub mod effect;

@@ -1,13 +1,14 @@
-//! The map of the room the player is in (docs/engine.md, "The map"): the tiles a prefab's grid
-//! became, where the player, every living enemy and every NPC stands, the loot piles not yet
-//! rolled and the loot lying on tiles; and the one movement rule of enemies.
+//! The map of the floor the player is on (docs/engine.md, "Floor maps" and "The map"): the tiles
+//! the layout made of the floor's rooms and corridors, the rooms on it, where the player, every
+//! enemy and every NPC stands, the loot piles not yet rolled, the loot lying on tiles, the tiles
+//! the player remembers; and the one movement rule of enemies.
 //!
-//! Positions are `(x, y)` in the trimmed grid. Walls block; so do living creatures and NPCs;
-//! every other tile is floor once the room is instantiated (glyphs become `.`, doors stay `+`).
-//! A door on the border of the room is its exit; a door inside is walked over like floor.
+//! Positions are `(x, y)` on the floor. Rock and walls block; so do living creatures and NPCs;
+//! floor, doors and the stairs are walked on. Rock, walls and doors block sight.
 //! An enemy that is not next to the player moves one tile along a shortest 8-connected path to
-//! any tile next to the player, over floor not occupied by another creature or NPC; among equal
-//! first steps it takes the first in the order N, NE, E, SE, S, SW, W, NW; with no path it waits.
+//! any tile next to the player, over walkable tiles not occupied by another creature or NPC;
+//! among equal first steps it takes the first in the order N, NE, E, SE, S, SW, W, NW; with no
+//! path it waits.
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -15,8 +16,9 @@ use rustkeep_data::grid::{Dir, Pos};
 use rustkeep_data::vocab::glyph;
 use serde::{Deserialize, Serialize};
 
+use crate::floor::STAIRS;
+use crate::fov::{self, Sight};
 use crate::item::ItemInstance;
-
 /// A loot pile (`l`): rolled from `table` when the player steps onto it, never re-rolled.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Pile {
@@ -39,22 +41,110 @@ pub struct Dropped {
     pub item: ItemInstance,
 }
 
-/// The room the player is in.
+/// Rock: no room, no corridor. Drawn blank.
+pub const ROCK: char = ' ';
+
+/// A room of the floor: a prefab's grid where the layout put it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct Room {
-    /// The prefab it was built from; `None` for a floor without prefabs (a single tile).
+pub struct MapRoom {
+    /// The prefab it was built from; `None` for the room of a floor without prefabs.
     pub prefab: Option<String>,
-    /// The tiles, one string per row: `#` wall, `.` floor, `+` door.
+    /// The floor position of the grid's first tile, and the grid's size.
+    pub origin: Pos,
+    pub width: i32,
+    pub height: i32,
+    /// Whether the player has stepped into it on this floor (`room_entered` is raised once).
+    #[serde(default)]
+    pub entered: bool,
+}
+
+impl MapRoom {
+    /// Whether `p` lies within the room's grid.
+    pub fn contains(&self, p: Pos) -> bool {
+        p.x >= self.origin.x && p.y >= self.origin.y && p.x < self.origin.x + self.width && p.y < self.origin.y + self.height
+    }
+}
+
+/// The floor the player is on, as one map.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Map {
+    /// The tiles, one string per row: ` ` rock, `#` wall, `.` floor, `+` door, `>` the stairs.
     pub rows: Vec<String>,
+    /// The rooms, in the order the floor's shuffle gave.
+    #[serde(default)]
+    pub rooms: Vec<MapRoom>,
     pub player: Pos,
-    /// Where each living enemy stands, by the N of `enemy:N`.
+    /// Where each enemy on the floor stands, by the N of `enemy:N`.
     pub enemies: BTreeMap<usize, Pos>,
+    /// The room each enemy belongs to, by the N of `enemy:N`: the room it was drawn for, then the
+    /// last room it stood in. A resident waits there until the player enters that room.
+    #[serde(default)]
+    pub homes: BTreeMap<usize, usize>,
     pub npcs: Vec<NpcSpot>,
     pub piles: Vec<Pile>,
     pub loot: Vec<Dropped>,
+    /// The tiles the player has seen on this floor, row by row, as run lengths: unseen, seen,
+    /// unseen, … (the first run may be 0).
+    #[serde(default, with = "runs")]
+    #[schemars(with = "Vec<u32>")]
+    pub seen: Vec<bool>,
 }
 
-impl Room {
+/// Remembered tiles as run lengths.
+mod runs {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(seen: &[bool], s: S) -> Result<S::Ok, S::Error> {
+        let mut out: Vec<u32> = Vec::new();
+        let (mut state, mut n) = (false, 0u32);
+        for &f in seen {
+            if f != state {
+                out.push(n);
+                (state, n) = (f, 0);
+            }
+            n += 1;
+        }
+        if n > 0 {
+            out.push(n);
+        }
+        s.collect_seq(out)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<bool>, D::Error> {
+        let runs = Vec::<u32>::deserialize(d)?;
+        let total: u64 = runs.iter().map(|r| u64::from(*r)).sum();
+        if total > 1 << 24 {
+            return Err(serde::de::Error::custom(format!("{total} remembered tiles, more than a map has")));
+        }
+        let mut seen = Vec::with_capacity(total as usize);
+        for (i, r) in runs.iter().enumerate() {
+            seen.extend(std::iter::repeat_n(i % 2 == 1, *r as usize));
+        }
+        Ok(seen)
+    }
+}
+
+/// Not reached by a search yet.
+const FAR: u32 = u32::MAX;
+/// Occupied by a creature or NPC: never entered by a search.
+const TAKEN: u32 = u32::MAX - 1;
+
+impl Map {
+    /// A map of the given rows with nobody on it and no rooms.
+    pub fn of_rows(rows: Vec<String>, player: Pos) -> Map {
+        Map {
+            rows,
+            rooms: Vec::new(),
+            player,
+            enemies: BTreeMap::new(),
+            homes: BTreeMap::new(),
+            npcs: Vec::new(),
+            piles: Vec::new(),
+            loot: Vec::new(),
+            seen: Vec::new(),
+        }
+    }
+
     pub fn width(&self) -> i32 {
         self.rows.first().map_or(0, |r| r.len() as i32)
     }
@@ -63,7 +153,11 @@ impl Room {
         self.rows.len() as i32
     }
 
-    /// The tile at `p` (`None` outside the room).
+    fn inside(&self, p: Pos) -> bool {
+        p.x >= 0 && p.y >= 0 && p.x < self.width() && p.y < self.height()
+    }
+
+    /// The tile at `p` (`None` outside the map).
     pub fn tile(&self, p: Pos) -> Option<char> {
         if p.x < 0 || p.y < 0 {
             return None;
@@ -71,19 +165,31 @@ impl Room {
         self.rows.get(p.y as usize)?.as_bytes().get(p.x as usize).map(|b| *b as char)
     }
 
+    /// Whether nothing can stand on `p`: rock, a wall, or outside the map.
     pub fn is_wall(&self, p: Pos) -> bool {
-        self.tile(p).is_none_or(|t| t == glyph::WALL)
+        !self.tile(p).is_some_and(walkable)
     }
 
     pub fn is_door(&self, p: Pos) -> bool {
         self.tile(p) == Some(glyph::DOOR)
     }
 
-    /// Whether `p` is a door on the room's border, which leads out of the room: one of its four
-    /// straight neighbours lies outside the grid. A door inside the room is an ordinary door, a
-    /// tile to walk over.
-    pub fn is_exit(&self, p: Pos) -> bool {
-        self.is_door(p) && [Dir::N, Dir::E, Dir::S, Dir::W].into_iter().any(|d| self.tile(p.step(d)).is_none())
+    pub fn is_stairs(&self, p: Pos) -> bool {
+        self.tile(p) == Some(STAIRS)
+    }
+
+    /// Whether `p` blocks sight: rock, walls, doors, and everything outside the map.
+    pub fn opaque(&self, p: Pos) -> bool {
+        !matches!(self.tile(p), Some(t) if t == glyph::FLOOR || t == STAIRS)
+    }
+
+    /// The room (an index into `rooms`) that `p` belongs to, its walls and doors included;
+    /// `None` in corridors and rock.
+    pub fn room_at(&self, p: Pos) -> Option<usize> {
+        if self.tile(p).is_none_or(|t| t == ROCK) {
+            return None;
+        }
+        self.rooms.iter().position(|r| r.contains(p))
     }
 
     pub fn enemy_at(&self, p: Pos) -> Option<usize> {
@@ -99,95 +205,96 @@ impl Room {
         self.player == p || self.npcs.iter().any(|n| n.pos == p) || self.enemies.iter().any(|(i, q)| *q == p && Some(*i) != except)
     }
 
-    /// Whether `p` can be walked onto by the enemy `mover`: not a wall, nobody else on it.
-    fn passable(&self, p: Pos, mover: Option<usize>) -> bool {
-        !self.is_wall(p) && !self.occupied(p, mover)
-    }
-
     fn index(&self, p: Pos) -> usize {
         (p.y * self.width() + p.x) as usize
     }
 
-    /// Which tiles the enemy `mover` may walk onto (indexed like [`Room::distances_to_player`]):
-    /// not walls, nobody else standing there. Built once per search, so that the search itself
-    /// asks nothing but this table.
-    fn walkable(&self, mover: Option<usize>) -> Vec<bool> {
-        let (w, h) = (self.width().max(0), self.height().max(0));
-        let mut ok = Vec::with_capacity((w * h) as usize);
-        for row in &self.rows {
-            ok.extend(row.bytes().map(|b| b != glyph::WALL as u8));
-        }
-        ok.resize((w * h) as usize, false);
-        let mut block = |p: Pos| {
-            if p.x >= 0 && p.y >= 0 && p.x < w && p.y < h {
-                ok[(p.y * w + p.x) as usize] = false;
-            }
-        };
-        block(self.player);
-        for n in &self.npcs {
-            block(n.pos);
-        }
-        for (i, p) in &self.enemies {
-            if Some(*i) != mover {
-                block(*p);
-            }
-        }
-        ok
-    }
-
-    /// Steps from every tile to the nearest free tile next to the player, over free tiles
-    /// (`u32::MAX`: no path); computed for the enemy `mover`, which does not block itself.
-    pub fn distances_to_player(&self, mover: Option<usize>) -> Vec<u32> {
-        let (w, h) = (self.width(), self.height());
-        let ok = self.walkable(mover);
-        let free = |p: Pos| p.x >= 0 && p.y >= 0 && p.x < w && p.y < h && ok[(p.y * w + p.x) as usize];
-        let mut dist = vec![u32::MAX; ok.len()];
-        let mut queue = VecDeque::new();
-        for d in Dir::ALL {
-            let t = self.player.step(d);
-            if free(t) && dist[self.index(t)] == u32::MAX {
-                dist[self.index(t)] = 0;
-                queue.push_back(t);
-            }
-        }
-        while let Some(p) = queue.pop_front() {
-            let next = dist[self.index(p)] + 1;
-            for d in Dir::ALL {
-                let q = p.step(d);
-                if free(q) && dist[self.index(q)] == u32::MAX {
-                    dist[self.index(q)] = next;
-                    queue.push_back(q);
-                }
+    /// A search table: [`FAR`] on every tile, [`TAKEN`] under the player, the NPCs and every
+    /// enemy but `mover`.
+    fn search_table(&self, mover: Option<usize>) -> Vec<u32> {
+        let mut dist = vec![FAR; (self.width().max(0) * self.height().max(0)) as usize];
+        let others = self.enemies.iter().filter(|(i, _)| Some(**i) != mover).map(|(_, p)| *p);
+        for p in std::iter::once(self.player).chain(self.npcs.iter().map(|n| n.pos)).chain(others) {
+            if self.inside(p) {
+                dist[self.index(p)] = TAKEN;
             }
         }
         dist
     }
 
+    /// Steps from every tile to the nearest free tile next to the player, over free tiles
+    /// (`u32::MAX`: no path; occupied tiles have none); computed for the enemy `mover`, which does
+    /// not block itself. The whole field: [`Map::enemy_step`] searches only as far as it needs.
+    pub fn distances_to_player(&self, mover: Option<usize>) -> Vec<u32> {
+        let mut dist = self.search_table(mover);
+        self.search(&mut dist, None);
+        dist.iter().map(|d| if *d == TAKEN { FAR } else { *d }).collect()
+    }
+
+    /// Breadth first from the free tiles next to the player over free walkable tiles, writing
+    /// steps into `dist`. With `stop_near`, it ends once every tile at the distance of the
+    /// nearest neighbour of that tile is labelled (all a step rule needs).
+    fn search(&self, dist: &mut [u32], stop_near: Option<Pos>) {
+        let free = |dist: &[u32], p: Pos| self.inside(p) && dist[self.index(p)] == FAR && !self.is_wall(p);
+        let mut best = FAR;
+        let mut queue = VecDeque::new();
+        for d in Dir::ALL {
+            let t = self.player.step(d);
+            if free(dist, t) {
+                dist[self.index(t)] = 0;
+                queue.push_back(t);
+                if stop_near.is_some_and(|s| s.adjacent(t)) {
+                    best = 0;
+                }
+            }
+        }
+        while let Some(p) = queue.pop_front() {
+            let here = dist[self.index(p)];
+            if here >= best {
+                break;
+            }
+            for d in Dir::ALL {
+                let q = p.step(d);
+                if free(dist, q) {
+                    dist[self.index(q)] = here + 1;
+                    queue.push_back(q);
+                    if stop_near.is_some_and(|s| s.adjacent(q)) {
+                        best = best.min(here + 1);
+                    }
+                }
+            }
+        }
+    }
+
     /// Where the enemy `index` standing on `from` moves this turn: the first step of a shortest
     /// path to a tile next to the player, ties broken N, NE, E, SE, S, SW, W, NW; `None` when it
     /// is already next to the player or there is no path.
+    ///
+    /// The search starts at the player and stops at the distance of the enemy's nearest
+    /// neighbour, so a pursuer close by costs little however large the floor.
     pub fn enemy_step(&self, index: usize, from: Pos) -> Option<Pos> {
         if from.adjacent(self.player) {
             return None;
         }
-        let dist = self.distances_to_player(Some(index));
+        let mut dist = self.search_table(Some(index));
+        self.search(&mut dist, Some(from));
         let mut best: Option<(u32, Pos)> = None;
         for d in Dir::ALL {
             let q = from.step(d);
-            if !self.passable(q, Some(index)) {
+            if !self.inside(q) || self.is_wall(q) {
                 continue;
             }
             let dq = dist[self.index(q)];
-            if dq != u32::MAX && best.is_none_or(|(b, _)| dq < b) {
+            if dq < TAKEN && best.is_none_or(|(b, _)| dq < b) {
                 best = Some((dq, q));
             }
         }
         best.map(|(_, q)| q)
     }
 
-    /// Free tiles in order of distance from the player (breadth first, directions in their
-    /// order), for creatures that appear in the room by `spawn`.
-    pub fn free_tiles_near_player(&self) -> Vec<Pos> {
+    /// Up to `count` free tiles in order of distance from the player (breadth first, directions
+    /// in their order), for creatures that appear by `spawn`.
+    pub fn free_tiles_near_player(&self, count: usize) -> Vec<Pos> {
         let mut seen = vec![false; (self.width().max(0) * self.height().max(0)) as usize];
         let mut out = Vec::new();
         let mut queue = VecDeque::from([self.player]);
@@ -196,29 +303,57 @@ impl Room {
         }
         while let Some(p) = queue.pop_front() {
             for d in Dir::ALL {
+                if out.len() >= count {
+                    return out;
+                }
                 let q = p.step(d);
                 if self.is_wall(q) || seen[self.index(q)] {
                     continue;
                 }
                 seen[self.index(q)] = true;
                 queue.push_back(q);
-                if !self.occupied(q, None) && !self.is_door(q) {
+                if !self.occupied(q, None) && !self.is_door(q) && !self.is_stairs(q) {
                     out.push(q);
                 }
             }
         }
         out
     }
+
+    /// What the player sees from where it stands (radius [`fov::RADIUS`]).
+    pub fn sight(&self) -> Sight {
+        fov::visible(|p| self.opaque(p), self.player, fov::RADIUS, (self.width(), self.height()))
+    }
+
+    /// Looks around: what the player sees joins the remembered tiles. Returns the sight.
+    pub fn look(&mut self) -> Sight {
+        let sight = self.sight();
+        let n = (self.width().max(0) * self.height().max(0)) as usize;
+        self.seen.resize(n, false);
+        for (seen, now) in self.seen.iter_mut().zip(sight.flags()) {
+            *seen |= *now;
+        }
+        sight
+    }
+
+    /// Whether the player has seen `p` on this floor.
+    pub fn remembered(&self, p: Pos) -> bool {
+        self.inside(p) && self.seen.get(self.index(p)).copied().unwrap_or(false)
+    }
+}
+
+/// Whether a tile can be stood on: floor, doors and the stairs.
+fn walkable(t: char) -> bool {
+    t == glyph::FLOOR || t == glyph::DOOR || t == STAIRS
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A room from rows: `@` the player, digits enemies (their index), `n` an NPC.
-    pub(crate) fn room(rows: &[&str]) -> Room {
-        let mut r =
-            Room { prefab: None, rows: Vec::new(), player: Pos::default(), enemies: BTreeMap::new(), npcs: Vec::new(), piles: Vec::new(), loot: Vec::new() };
+    /// A map from rows: `@` the player, digits enemies (their index), `n` an NPC.
+    pub(crate) fn room(rows: &[&str]) -> Map {
+        let mut r = Map::of_rows(Vec::new(), Pos::default());
         for (y, row) in rows.iter().enumerate() {
             let mut tiles = String::new();
             for (x, c) in row.chars().enumerate() {
@@ -265,21 +400,47 @@ mod tests {
     }
 
     #[test]
-    fn only_doors_on_the_border_are_exits() {
-        let r = room(&["##+##", "#.+.#", "+...#", "#####"]);
-        assert!(r.is_exit(Pos::new(2, 0)), "a door in the top row");
-        assert!(r.is_exit(Pos::new(0, 2)), "a door in the left column");
-        assert!(r.is_door(Pos::new(2, 1)) && !r.is_exit(Pos::new(2, 1)), "a door inside is an ordinary door");
-        assert!(!r.is_exit(Pos::new(1, 1)), "floor is no exit");
-        // A short row leaves its last tile on the border.
-        let r = room(&["#####", "#..+", "#####"]);
-        assert!(r.is_exit(Pos::new(3, 1)));
+    fn rock_walls_and_doors_block_sight_and_rooms_own_their_tiles() {
+        let mut m = room(&["#####   ", "#@..+...", "#####   "]);
+        m.rows[0] = "#####   ".into();
+        m.rows[2] = "#####   ".into();
+        m.rooms.push(MapRoom { prefab: Some("t:r".into()), origin: Pos::new(0, 0), width: 5, height: 3, entered: false });
+        assert_eq!(m.room_at(Pos::new(2, 1)), Some(0));
+        assert_eq!(m.room_at(Pos::new(4, 1)), Some(0), "its door");
+        assert_eq!(m.room_at(Pos::new(5, 1)), None, "the corridor");
+        assert_eq!(m.room_at(Pos::new(6, 0)), None, "rock");
+        assert!(m.is_wall(Pos::new(6, 0)) && m.opaque(Pos::new(6, 0)), "rock blocks");
+        assert!(!m.is_wall(Pos::new(4, 1)) && m.opaque(Pos::new(4, 1)), "a door is walked through but not seen through");
+        let sight = m.look();
+        assert!(sight.contains(Pos::new(4, 1)) && !sight.contains(Pos::new(5, 1)), "the door is seen, not what is behind it");
+        assert!(m.remembered(Pos::new(3, 1)) && !m.remembered(Pos::new(6, 1)));
+    }
+
+    #[test]
+    fn remembered_tiles_are_saved_as_run_lengths() {
+        let mut m = room(&["#####", "#@..#", "#####"]);
+        m.look();
+        let json = serde_json::to_value(&m).unwrap();
+        assert!(json["seen"].as_array().unwrap().iter().all(|n| n.is_u64()));
+        let back: Map = serde_json::from_value(json).unwrap();
+        assert_eq!(back.seen, m.seen);
+        assert_eq!(back, m);
+    }
+
+    #[test]
+    fn the_step_search_stops_early_but_agrees_with_the_whole_field() {
+        let r = room(&["##########", "#0.......#", "#.######.#", "#........#", "#1..#...@#", "##########"]);
+        for (i, from) in [(0, Pos::new(1, 1)), (1, Pos::new(1, 4))] {
+            let dist = r.distances_to_player(Some(i));
+            let best = Dir::ALL.iter().map(|d| from.step(*d)).filter(|q| !r.is_wall(*q) && !r.occupied(*q, Some(i))).min_by_key(|q| dist[r.index(*q)]);
+            assert_eq!(r.enemy_step(i, from), best, "enemy {i}");
+        }
     }
 
     #[test]
     fn spawns_go_to_the_nearest_free_tiles() {
         let r = room(&["#####", "#.@0#", "#...#", "#####"]);
-        let free = r.free_tiles_near_player();
+        let free = r.free_tiles_near_player(10);
         // N and NE are walls, E is taken: SE is the first free neighbour, then S, SW, W.
         assert_eq!(&free[..4], &[Pos::new(3, 2), Pos::new(2, 2), Pos::new(1, 2), Pos::new(1, 1)]);
         assert!(!free.contains(&Pos::new(3, 1)) && !free.contains(&Pos::new(2, 1)));

@@ -1,24 +1,29 @@
 //! Saves for `rustkeep play` (docs/engine.md, "Saves"): the full state as JSON — the generator's state as hex,
-//! quest progress, what lies on the floor and the unrolled piles — so that loading never re-rolls
-//! what was already rolled. Written atomically (a temporary file in the same folder, then a
+//! quest progress, the floor map with its rooms, residents, unrolled piles and remembered tiles —
+//! so that loading never re-rolls what was already rolled. Written atomically (a temporary file in the same folder, then a
 //! rename), so a crash never leaves half a save behind.
 //!
 //! Loading checks the save against the data in force: progress for a quest ID that no longer
 //! exists is dropped with a warning, and so is anything else whose ID vanished (an
 //! item, affix, status, option or enemy), so a removed mod never breaks a save.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use rustkeep_data::grid::Pos;
-use rustkeep_data::vocab::Registry;
+use rustkeep_data::vocab::{glyph, Registry};
 use serde::{Deserialize, Serialize};
+use serde_json::Value as Json;
 
-use crate::game::{Game, World};
+use crate::floor::{MARGIN, MAX_SIDE, MAX_TILES, STAIRS};
+use crate::game::{Dungeon, Game, World};
+use crate::map::{Dropped, Map, MapRoom, NpcSpot, Pile, ROCK};
 
 const FORMAT: &str = "rustkeep-save";
-/// Version 2 holds the dungeon (floors, rooms, the map), the shops' stock and the open shop;
-/// version 1 saves (dry runs without a map) still load, into no room.
-const VERSION: u32 = 2;
+/// Version 3 holds the floor as one map (tiles, rooms, residents, remembered tiles). Version 2
+/// saves (one room at a time) load with their room as a one-room floor; version 1 saves (dry runs
+/// without a map) load into no room.
+pub const VERSION: u32 = 3;
 const OLDEST: u32 = 1;
 
 /// A save of `rustkeep play`: the whole state of a run between two turns.
@@ -86,7 +91,14 @@ pub fn read(path: &Path, w: &World) -> Result<(Game, Vec<String>), String> {
 
 /// Parses a save and reconciles it with the data in force; returns the warnings.
 pub fn from_json(text: &str, w: &World) -> Result<(Game, Vec<String>), String> {
-    let f: SaveFile = serde_json::from_str(text).map_err(|e| format!("not a valid save: {e}"))?;
+    let mut json: Json = serde_json::from_str(text).map_err(|e| format!("not a valid save: {e}"))?;
+    if json.get("version").and_then(Json::as_u64) == Some(2) {
+        if let Some(d) = json.pointer_mut("/game/dungeon").filter(|d| !d.is_null()) {
+            let old: DungeonV2 = serde_json::from_value(d.take()).map_err(|e| format!("not a valid save: {e}"))?;
+            *d = serde_json::to_value(old.into_floor()).map_err(|e| format!("not a valid save: {e}"))?;
+        }
+    }
+    let f: SaveFile = serde_json::from_value(json).map_err(|e| format!("not a valid save: {e}"))?;
     if f.format != FORMAT {
         return Err(format!("not a rustkeep save (format `{}`)", f.format));
     }
@@ -153,19 +165,22 @@ pub fn from_json(text: &str, w: &World) -> Result<(Game, Vec<String>), String> {
         stock.retain(|i| keep(w, Registry::Items, &i.item, shop, "item", &mut warnings));
     }
     if let Some(d) = &mut g.dungeon {
-        let where_ = d.map.prefab.clone().unwrap_or_else(|| "the room".into());
-        d.map.loot.retain(|l| keep(w, Registry::Items, &l.item.item, &where_, "item", &mut warnings));
-        d.map.npcs.retain(|n| keep(w, Registry::Npcs, &n.npc, &where_, "NPC", &mut warnings));
-        d.map.piles.retain(|p| p.table.as_ref().is_none_or(|t| keep(w, Registry::LootTables, t, &where_, "loot table", &mut warnings)));
+        let where_ = "the floor";
+        d.map.loot.retain(|l| keep(w, Registry::Items, &l.item.item, where_, "item", &mut warnings));
+        d.map.npcs.retain(|n| keep(w, Registry::Npcs, &n.npc, where_, "NPC", &mut warnings));
+        d.map.piles.retain(|p| p.table.as_ref().is_none_or(|t| keep(w, Registry::LootTables, t, where_, "loot table", &mut warnings)));
         let alive: Vec<usize> = g.enemies.iter().map(|e| e.index).collect();
         d.map.enemies.retain(|i, _| alive.contains(i));
-        // Rooms and floors still to come: the ones that vanished are skipped.
-        let (room, floor) = (d.room, d.floor);
-        let mut k = 0;
-        d.rooms.retain(|r| {
-            k += 1;
-            k - 1 <= room || keep(w, Registry::Prefabs, r, "the floor", "prefab", &mut warnings)
-        });
+        d.map.homes.retain(|i, _| alive.contains(i));
+        // A room whose prefab vanished keeps its tiles (they are in the save) but no longer
+        // raises `room_entered`.
+        for r in d.map.rooms.iter_mut() {
+            if r.prefab.as_ref().is_some_and(|p| !keep(w, Registry::Prefabs, p, where_, "prefab", &mut warnings)) {
+                r.prefab = None;
+            }
+        }
+        // Floors still to come: the ones that vanished are skipped.
+        let floor = d.floor;
         let mut k = 0;
         d.floors.retain(|f| {
             k += 1;
@@ -177,24 +192,38 @@ pub fn from_json(text: &str, w: &World) -> Result<(Game, Vec<String>), String> {
 }
 
 /// The dungeon of a save must be one the game could have made: its floor among its floors, a
-/// rectangular map, and everyone on it inside it. (Found by the hostile-save tests of `play`: a
-/// player outside the map made the way to the nearest door index past the room.)
-fn check_dungeon(d: &crate::game::Dungeon) -> Result<(), String> {
+/// rectangular map of tiles, its rooms on it, and everyone on it inside it. (Found by the
+/// hostile-save tests of `play`: a player outside the map made the way to the nearest door index
+/// past the room.)
+fn check_dungeon(d: &Dungeon) -> Result<(), String> {
     if d.floor >= d.floors.len() {
         return Err(format!("the dungeon is on floor {} of {}", d.floor.saturating_add(1), d.floors.len()));
     }
-    if d.room > d.rooms.len() {
-        return Err(format!("the dungeon is in room {} of {}", d.room.saturating_add(1), d.rooms.len()));
-    }
     let m = &d.map;
+    if let Some(r) = d.room.filter(|r| *r >= m.rooms.len()) {
+        return Err(format!("the dungeon is in room {} of {}", r.saturating_add(1), m.rooms.len()));
+    }
     let (w, h) = (m.width(), m.height());
     if let Some(y) = m.rows.iter().position(|r| r.len() != m.rows[0].len()) {
         return Err(format!("row {y} of the map is {} wide, row 0 is {}", m.rows[y].len(), m.rows[0].len()));
     }
-    if m.rows.iter().any(|r| !r.is_ascii()) || i64::from(w) * i64::from(h) > 1 << 24 {
+    let tile = |c: char| [ROCK, glyph::WALL, glyph::FLOOR, glyph::DOOR, STAIRS].contains(&c);
+    if !m.rows.iter().all(|r| r.chars().all(tile)) || i64::from(w) * i64::from(h) > MAX_TILES as i64 {
         return Err("the map is not a grid of tiles".into());
     }
+    if m.seen.len() > (w * h) as usize {
+        return Err(format!("{} remembered tiles on a map of {w} × {h}", m.seen.len()));
+    }
     let inside = |p: Pos| p.x >= 0 && p.y >= 0 && p.x < w && p.y < h;
+    for (i, r) in m.rooms.iter().enumerate() {
+        let fits = (0..=MAX_SIDE as i32).contains(&r.width) && (0..=MAX_SIDE as i32).contains(&r.height);
+        if !fits || !inside(r.origin) || r.origin.x + r.width > w || r.origin.y + r.height > h {
+            return Err(format!("room {i} ({} × {} at {}) does not lie on the map ({w} × {h})", r.width, r.height, r.origin));
+        }
+    }
+    if let Some((i, r)) = m.homes.iter().find(|(_, r)| **r >= m.rooms.len()) {
+        return Err(format!("enemy:{i} belongs to room {}, of {}", r.saturating_add(1), m.rooms.len()));
+    }
     let mut spots: Vec<(String, Pos)> = vec![("the player".into(), m.player)];
     spots.extend(m.enemies.iter().map(|(i, p)| (format!("enemy:{i}"), *p)));
     spots.extend(m.npcs.iter().map(|n| (n.npc.clone(), n.pos)));
@@ -203,6 +232,66 @@ fn check_dungeon(d: &crate::game::Dungeon) -> Result<(), String> {
     match spots.into_iter().find(|(_, p)| !inside(*p)) {
         Some((who, p)) => Err(format!("{who} is at {p}, outside the map ({w} × {h})")),
         None => Ok(()),
+    }
+}
+
+/// The room a version 2 save was in (one room at a time, its border doors leading on).
+#[derive(Deserialize)]
+struct RoomV2 {
+    prefab: Option<String>,
+    rows: Vec<String>,
+    player: Pos,
+    enemies: BTreeMap<usize, Pos>,
+    npcs: Vec<NpcSpot>,
+    piles: Vec<Pile>,
+    loot: Vec<Dropped>,
+}
+
+/// The dungeon of a version 2 save.
+#[derive(Deserialize)]
+struct DungeonV2 {
+    floors: Vec<String>,
+    floor: usize,
+    map: RoomV2,
+}
+
+impl DungeonV2 {
+    /// The room as a one-room floor: its tiles inside a margin of rock, everyone where they
+    /// stood, the stairs on the tile outside its first border door (in reading order), where the
+    /// door led on.
+    fn into_floor(self) -> Dungeon {
+        let r = self.map;
+        let width = r.rows.iter().map(String::len).max().unwrap_or(0);
+        let shift = |p: Pos| Pos::new(p.x + MARGIN, p.y + MARGIN);
+        let blank = ROCK.to_string().repeat(width + 2 * MARGIN as usize);
+        let mut rows: Vec<String> = vec![blank.clone(); MARGIN as usize];
+        for row in &r.rows {
+            let pad = ROCK.to_string().repeat(MARGIN as usize);
+            rows.push(format!("{pad}{row:<width$}{pad}").replace(|c: char| !c.is_ascii(), "#"));
+        }
+        rows.extend(std::iter::repeat_n(blank, MARGIN as usize));
+        let glyph_at = |p: Pos| if p.x < 0 || p.y < 0 { None } else { r.rows.get(p.y as usize)?.as_bytes().get(p.x as usize).copied() };
+        let mouth = r.rows.iter().enumerate().find_map(|(y, row)| {
+            row.bytes().enumerate().filter(|(_, b)| *b == glyph::DOOR as u8).find_map(|(x, _)| {
+                let p = Pos::new(x as i32, y as i32);
+                [(0, -1), (1, 0), (0, 1), (-1, 0)].iter().map(|(dx, dy)| Pos::new(p.x + dx, p.y + dy)).find(|q| glyph_at(*q).is_none())
+            })
+        });
+        if let Some(s) = mouth.map(shift) {
+            if let Some(row) = rows.get_mut(s.y as usize) {
+                row.replace_range(s.x as usize..s.x as usize + 1, &STAIRS.to_string());
+            }
+        }
+        let mut map = Map::of_rows(rows, shift(r.player));
+        map.rooms.push(MapRoom { prefab: r.prefab, origin: Pos::new(MARGIN, MARGIN), width: width as i32, height: r.rows.len() as i32, entered: true });
+        map.enemies = r.enemies.into_iter().map(|(i, p)| (i, shift(p))).collect();
+        map.homes = map.enemies.keys().map(|i| (*i, 0)).collect();
+        map.npcs = r.npcs.into_iter().map(|n| NpcSpot { pos: shift(n.pos), ..n }).collect();
+        map.piles = r.piles.into_iter().map(|p| Pile { pos: shift(p.pos), ..p }).collect();
+        map.loot = r.loot.into_iter().map(|l| Dropped { pos: shift(l.pos), ..l }).collect();
+        map.look();
+        let room = map.room_at(map.player);
+        Dungeon { floors: self.floors, floor: self.floor, room, map }
     }
 }
 

@@ -307,17 +307,40 @@ fn a_player_death_ends_the_round() {
 }
 
 #[test]
-fn an_enemy_without_a_way_to_the_player_waits() {
-    let (_, j) = run("enemy_caged");
-    let (enemy, _) = turns(&j);
-    assert_eq!(enemy.len(), 3);
-    for t in &enemy {
-        assert!(effect(t).contains("waits: there is no way to the player"), "{}", effect(t));
-    }
-    // The wolf still stands where the cage put it; the player walked one tile east.
-    let d = &j["final"]["dungeon"];
-    assert_eq!(d["enemies"], serde_json::json!([{ "ref": "enemy:0", "x": 5, "y": 1 }]));
-    assert_eq!(d["position"], serde_json::json!({ "x": 2, "y": 1 }));
+fn a_creature_in_a_sealed_pocket_never_appears() {
+    let (r, j) = run("enemy_caged");
+    let (enemy, player) = turns(&j);
+    assert!(enemy.is_empty(), "no enemy takes a turn: {enemy:?}");
+    assert_eq!(player.len(), 3);
+    assert_eq!(j["final"]["enemies"], serde_json::json!([]), "the caged wolf's tile is sealed as wall");
+    assert!(effect(player[2]).starts_with("player moves to"), "{}", effect(player[2]));
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+}
+
+#[test]
+fn a_resident_waits_then_pursues_across_the_corridor_and_the_stairs_leave_it_behind() {
+    let (r, j) = run("floor_pursuit");
+    let steps = j["steps"].as_array().unwrap();
+    let entered = |s: &Value, prefab: &str| s["events"].as_array().unwrap().iter().any(|e| e["event"] == "room_entered" && e["payload"]["prefab"] == prefab);
+    assert!(entered(&steps[0], "keep:west_hall"), "the run starts in the west hall");
+    // The rat waits in its hall: no turn of it until the player steps in.
+    let woken = steps.iter().position(|s| entered(s, "keep:rat_hall")).expect("the rat's hall is entered");
+    assert!(woken > 10, "after the waits and the walk round the corridor: step {woken}");
+    assert!(steps[..woken].iter().all(|s| s.get("source").is_none()), "no enemy turn before its room is entered");
+    assert!(effect(&steps[woken]).ends_with("entered room keep:rat_hall; enemies join: enemy:0 (keep:hall_rat)"), "{}", effect(&steps[woken]));
+    // Then it pursues: out of its hall (its east door is at x = 17) along the corridor.
+    let moves: Vec<String> = steps.iter().filter(|s| s["source"] == "enemy:0").map(effect).collect();
+    assert!(moves.len() >= 8 && moves.iter().all(|m| m.starts_with("enemy:0 moves from")), "{moves:?}");
+    assert!(moves.iter().any(|m| m.ends_with("to (20, 3)")), "into the corridor: {moves:?}");
+    // The stairs: the combat ends as fled, the next floor is entered, the rat stays behind.
+    let last = steps.last().unwrap();
+    assert!(effect(last).starts_with("player takes the stairs at (26, 3): fled, leaving 1 enemies behind"), "{}", effect(last));
+    assert_eq!(events(last), ["turn_started", "combat_ended", "floor_entered", "room_entered"]);
+    assert_eq!(last["events"][1]["payload"]["outcome"], "fled");
+    assert_eq!(j["final"]["dungeon"]["floor"], "keep:cage_floor");
+    assert_eq!(j["final"]["enemies"], serde_json::json!([]));
+    assert_eq!(j["final"]["player"]["health"], 20, "it never caught up");
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
 }
 
 #[test]
@@ -460,12 +483,16 @@ fn a_burning_wearer_of_reflecting_armour_loses_exactly_the_tick() {
 #[test]
 fn a_door_inside_a_room_is_walked_through() {
     let (_, j) = run("inner_door");
-    // Steps 1–4 walk east over the inner door at (3, 1) and stay in the hall.
-    for s in 1..=4 {
+    // Steps 1–5 walk east over the inner door (the hall's fourth tile) and through the border door,
+    // all in the hall.
+    let origin_x = j["final"]["dungeon"]["position"]["x"].as_i64().unwrap();
+    for s in 1..=5 {
         assert_eq!(events(&j["steps"][s]), ["turn_started"], "step {s} stays in the room");
     }
-    assert_eq!(effect(&j["steps"][2]), "player moves to (3, 1)");
-    // The door on the border leads on, to the next floor.
-    assert!(events(&j["steps"][5]).contains(&"floor_entered".to_string()));
-    assert_eq!(j["final"]["dungeon"]["floor"], "keep:cage_floor");
+    assert!(effect(&j["steps"][2]).starts_with("player moves to ("), "{}", effect(&j["steps"][2]));
+    // Beyond the border door: the stairs, to the next floor (the halls, at the same depth).
+    assert!(effect(&j["steps"][6]).starts_with("player takes the stairs"), "{}", effect(&j["steps"][6]));
+    assert!(events(&j["steps"][6]).contains(&"floor_entered".to_string()));
+    assert_eq!(j["final"]["dungeon"]["floor"], "keep:halls");
+    assert!(origin_x > 0);
 }

@@ -9,7 +9,7 @@ use rustkeep_data::db::Database;
 use rustkeep_data::grid::{Dir, Pos};
 use rustkeep_data::project::Project;
 use rustkeep_engine::game::{buy_price, sell_price, Act, CreatureRef, Game, ItemInstance, Trade, World};
-use rustkeep_engine::map::{NpcSpot, Room};
+use rustkeep_engine::map::{Map, NpcSpot};
 use rustkeep_engine::rng::Rng;
 use rustkeep_engine::save;
 
@@ -29,7 +29,7 @@ fn world_with(files: &[(&str, &str)]) -> World {
 }
 
 /// A random room: walls inside a walled frame, the player, some enemies and an NPC.
-fn random_room(rng: &mut Rng) -> Room {
+fn random_room(rng: &mut Rng) -> Map {
     let (w, h) = (3 + rng.below(14) as i32, 3 + rng.below(10) as i32);
     let mut rows = Vec::new();
     for y in 0..h {
@@ -64,7 +64,10 @@ fn random_room(rng: &mut Rng) -> Room {
             npcs.push(NpcSpot { npc: "core:elder".into(), pos: p });
         }
     }
-    Room { prefab: None, rows, player, enemies, npcs, piles: Vec::new(), loot: Vec::new() }
+    let mut m = Map::of_rows(rows, player);
+    m.enemies = enemies;
+    m.npcs = npcs;
+    m
 }
 
 #[test]
@@ -112,13 +115,14 @@ fn a_floors_shuffle_visits_every_prefab_once() {
             g.setup(&w, &[]);
             g.run_step(&w, Act::StartRun(Some(&floor)), CreatureRef::Player, None);
             let d = g.dungeon.as_ref().expect("a dungeon");
-            let mut got = d.rooms.clone();
+            let mut got = d.rooms();
             orders.insert(got.clone());
             got.sort();
             let mut want = listed.clone();
             want.sort();
             assert_eq!(got, want, "{floor}, seed {seed}: every prefab once");
-            assert_eq!(g.room.as_deref(), Some(d.rooms[0].as_str()), "the first room of the order is entered");
+            assert_eq!(g.room.as_deref(), Some(d.rooms()[0].as_str()), "the first room of the order is entered");
+            assert_eq!(d.room, Some(0), "the player starts in it");
         }
     }
     assert!(orders.len() > 100, "seeds give different orders: {}", orders.len());
@@ -180,6 +184,57 @@ fn a_save_of_version_1_loads_into_no_room() {
     let (loaded, _) = save::from_json(&v.to_string(), &w).expect("a version 1 save loads");
     assert!(loaded.dungeon.is_none() && loaded.map().is_none());
     assert_eq!(loaded.player.health, g.player.health);
+}
+
+#[test]
+fn a_save_of_version_2_loads_its_room_as_a_one_room_floor() {
+    let w = core_world();
+    let g = random_run(&w, 3, 5);
+    let mut v: serde_json::Value = serde_json::from_str(&save::to_json(&g)).unwrap();
+    v["version"] = serde_json::json!(2);
+    let floors = v["game"]["dungeon"]["floors"].clone();
+    // A version 2 save stood in one room at a time: the rat den, a rat in it, a pile, the player
+    // on its `@`, the door on the bottom border leading on.
+    v["game"]["dungeon"] = serde_json::json!({
+        "floors": floors,
+        "floor": 0,
+        "rooms": ["core:rat_den", "core:library"],
+        "room": 0,
+        "map": {
+            "prefab": "core:rat_den",
+            "rows": ["#####", "#...#", "#...#", "##+##"],
+            "player": { "x": 2, "y": 1 },
+            "enemies": { "0": { "x": 3, "y": 2 } },
+            "npcs": [],
+            "piles": [{ "pos": { "x": 1, "y": 2 }, "table": null }],
+            "loot": []
+        }
+    });
+    v["game"]["enemies"] = serde_json::json!([{ "index": 0, "body": { "creature": "core:rat", "health": 3 } }]);
+    let (loaded, warnings) = save::from_json(&v.to_string(), &w).expect("a version 2 save loads");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let d = loaded.dungeon.as_ref().expect("a dungeon");
+    let m = &d.map;
+    assert_eq!(d.rooms(), ["core:rat_den"], "the room it stood in, alone");
+    assert_eq!(d.room, Some(0));
+    let o = m.rooms[0].origin;
+    assert_eq!((m.rooms[0].width, m.rooms[0].height), (5, 4));
+    assert_eq!(m.player, Pos::new(o.x + 2, o.y + 1));
+    assert_eq!(m.enemies.get(&0), Some(&Pos::new(o.x + 3, o.y + 2)));
+    assert_eq!(m.piles[0].pos, Pos::new(o.x + 1, o.y + 2));
+    assert!(m.is_stairs(Pos::new(o.x + 2, o.y + 4)), "the stairs where the door led on:\n{}", m.rows.join("\n"));
+    assert!(m.remembered(m.player), "what the player sees is remembered");
+    // And it plays on: down through the door and the stairs to the next floor.
+    let mut g = loaded;
+    for d in [Dir::S, Dir::S, Dir::S] {
+        if g.map().is_some_and(|m| m.enemy_at(m.player.step(d)).is_none()) {
+            g.run_step(&w, Act::Move(d), CreatureRef::Player, None);
+        }
+    }
+    assert_eq!(g.dungeon.as_ref().unwrap().floor, 1, "{:?}", g.map().map(|m| m.player));
+    // Saved again, it is a save of this version.
+    let again: serde_json::Value = serde_json::from_str(&save::to_json(&g)).unwrap();
+    assert_eq!(again["version"], save::VERSION);
 }
 
 const SHOP: &str = r#"
@@ -269,4 +324,108 @@ fn the_sheet_shows_values_against_the_enemies_present() {
     assert!(line.against.iter().any(|(c, v)| c == "core:skeleton" && *v > line.value), "{line}");
     assert!(!line.against.iter().any(|(c, _)| c == "core:rat"), "no difference against the rat: {line}");
     assert!(line.to_string().contains("against core:skeleton"), "{line}");
+}
+
+/// The first step of a shortest way from the player to the stairs over walkable tiles.
+fn toward_stairs(m: &Map) -> Option<Dir> {
+    let mut first: std::collections::HashMap<Pos, Dir> = std::collections::HashMap::new();
+    let mut queue = std::collections::VecDeque::new();
+    for d in Dir::ALL {
+        let p = m.player.step(d);
+        if !m.is_wall(p) && !first.contains_key(&p) {
+            first.insert(p, d);
+            queue.push_back(p);
+        }
+    }
+    while let Some(p) = queue.pop_front() {
+        if m.is_stairs(p) {
+            return first.get(&p).copied();
+        }
+        for d in Dir::ALL {
+            let q = p.step(d);
+            if !m.is_wall(q) && q != m.player && !first.contains_key(&q) {
+                let via = first[&p];
+                first.insert(q, via);
+                queue.push_back(q);
+            }
+        }
+    }
+    None
+}
+
+/// Seeded random walks through the core's dungeon, checked after every turn: everyone stands on
+/// a walkable tile of the map and no two on the same one; a resident never moves before its room
+/// is entered; `room_entered` is raised at most once per room of a floor, and only for the room
+/// the player stands in; every enemy belongs to a room of the floor.
+#[test]
+fn random_walks_keep_the_rules_of_the_floor_map() {
+    use std::collections::{BTreeSet, HashMap};
+    let w = core_world();
+    let (mut entered_rooms, mut floors_seen, mut woke) = (0, BTreeSet::new(), 0);
+    for seed in 0..40 {
+        let mut g = Game::new(seed, vec!["core:warrior".into()], &BTreeMap::new());
+        g.create_character(&w, &[]);
+        let mut steps = vec![g.run_step(&w, Act::StartRun(None), CreatureRef::Player, None)];
+        let mut choice = Rng::seeded(seed ^ 0x5151);
+        let mut entered: BTreeSet<(String, String)> = BTreeSet::new();
+        let mut resting: HashMap<usize, Pos> = HashMap::new();
+        for _ in 0..300 {
+            let floor = g.floor.clone().unwrap_or_default();
+            let d = g.dungeon.as_ref().expect("a dungeon");
+            let m = &d.map;
+            floors_seen.insert(floor.clone());
+            // Everyone on a walkable tile, no two on one.
+            let mut taken = BTreeSet::from([m.player]);
+            assert!(!m.is_wall(m.player), "seed {seed}: the player on a wall");
+            for (i, p) in &m.enemies {
+                assert!(!m.is_wall(*p), "seed {seed}: enemy:{i} on a wall at {p}");
+                assert!(taken.insert(*p), "seed {seed}: two on {p}");
+                assert!(m.homes.get(i).is_some_and(|r| *r < m.rooms.len()), "seed {seed}: enemy:{i} belongs to no room");
+            }
+            // Residents stay where they were while they rest.
+            for e in &g.enemies {
+                let at = m.enemies.get(&e.index).copied();
+                match (e.resident, at) {
+                    (true, Some(p)) => {
+                        let first = *resting.entry(e.index).or_insert(p);
+                        assert_eq!(first, p, "seed {seed}: resident enemy:{} moved", e.index);
+                    }
+                    _ => {
+                        woke += usize::from(resting.remove(&e.index).is_some());
+                    }
+                }
+            }
+            // `room_entered` once per room of a floor, for the room the player stands in.
+            for st in &steps {
+                for ev in st.events.iter().filter(|e| e.event == rustkeep_data::vocab::EventKind::RoomEntered) {
+                    let prefab = ev.payload.str("prefab").expect("a prefab").to_string();
+                    assert!(entered.insert((floor.clone(), prefab.clone())), "seed {seed}: {prefab} entered twice on {floor}");
+                    entered_rooms += 1;
+                }
+            }
+            if let Some(r) = d.room {
+                assert!(m.rooms[r].entered, "seed {seed}: the player stands in a room never entered");
+            }
+            if g.over {
+                break;
+            }
+            let step = g.step;
+            // Half the moves head for the stairs, so that walks reach deeper floors.
+            let dir = match choice.below(2) {
+                0 => toward_stairs(&g.dungeon.as_ref().expect("a dungeon").map).unwrap_or(Dir::N),
+                _ => Dir::ALL[choice.below(8) as usize],
+            };
+            if g.move_target(dir).is_none() {
+                steps.clear();
+                continue;
+            }
+            let floor_before = g.dungeon.as_ref().map(|d| d.floor);
+            steps = vec![g.run_step(&w, Act::Move(dir), CreatureRef::Player, None)];
+            steps.extend(g.enemy_turns(&w, step));
+            if g.dungeon.as_ref().map(|d| d.floor) != floor_before {
+                resting.clear();
+            }
+        }
+    }
+    assert!(entered_rooms > 120 && woke > 20 && floors_seen.len() >= 2, "{entered_rooms} rooms entered, {woke} residents woke, floors {floors_seen:?}");
 }

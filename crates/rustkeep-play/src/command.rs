@@ -42,7 +42,7 @@ impl fmt::Display for Pick {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     // Turns: each is one step of the player, after which every living enemy acts.
-    /// Move one tile (into an enemy: attack; into an NPC: talk; onto a door: leave the room).
+    /// Move one tile (into an enemy: attack; into an NPC: talk; onto the stairs: down).
     Move(Dir),
     /// Let a turn pass.
     Wait,
@@ -100,16 +100,16 @@ pub enum Command {
 /// The command words with their argument syntax and a line of help, in the order `help` lists
 /// them; completion and "did you mean" read the names from here.
 pub const COMMANDS: &[(&str, &str, &str)] = &[
-    ("move", "DIR", "move one tile: n ne e se s sw w nw (into an enemy attacks, into an NPC talks, onto a door leaves the room)"),
+    ("move", "DIR", "move one tile: n ne e se s sw w nw (into an enemy attacks, into an NPC talks, onto the stairs goes down)"),
     ("wait", "", "let a turn pass"),
-    ("descend", "", "walk to the nearest door and through it (stops when something happens)"),
+    ("descend", "", "walk to the stairs you have seen and down them (stops when an enemy comes into sight)"),
     ("pickup", "", "pick up what lies here and everything on the floor"),
     ("use", "ITEM", "use an item you carry"),
     ("equip", "ITEM", "equip an item you carry"),
     ("drop", "N|ITEM", "drop one of an inventory entry where you stand"),
     ("talk", "NPC", "talk to an NPC"),
     ("attack", "enemy:N", "attack an enemy in reach"),
-    ("enter", "PREFAB|FLOOR", "enter a prefab or a floor, as a data action would (testing)"),
+    ("enter", "PREFAB|FLOOR", "enter a prefab (a floor of that one room) or a floor, as a data action would (testing)"),
     ("spawn", "CREATURE [N]", "spawn N creatures next to you (testing; default 1)"),
     ("give", "ITEM [N]", "give yourself N of an item (testing; default 1)"),
     ("buy", "N|ITEM", "buy one of a stock entry of the open shop (no turn)"),

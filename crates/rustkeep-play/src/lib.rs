@@ -23,6 +23,8 @@
 #![warn(missing_docs)]
 
 pub mod command;
+#[cfg(any(test, feature = "fuzzing"))]
+pub mod fuzzing;
 #[cfg(test)]
 mod hostile_tests;
 mod line;
@@ -137,6 +139,7 @@ fn start_recording(s: &Session, path: &Path, floor: Option<String>) -> Result<re
     let header = record::Header {
         format: record::FORMAT.into(),
         version: record::VERSION,
+        rules: Some(rustkeep_engine::RULES),
         seed: s.g.seed,
         options: s.g.player.options.clone(),
         floor,

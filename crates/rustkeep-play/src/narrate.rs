@@ -118,9 +118,19 @@ fn effect_sentences(names: &Names<'_>, effect: &Effect, out: &mut Vec<String>) {
             out.push("You flee, leaving the enemies behind.".into());
             effect_sentences(names, then, out);
         }
-        Effect::Won => out.push("You leave the deepest floor: the run is won!".into()),
-        Effect::Door { then, .. } => effect_sentences(names, then, out),
-        Effect::PlayerMoved { found, .. } => found.iter().for_each(|e| effect_sentences(names, e, out)),
+        Effect::Won => out.push("You take the stairs out of the deepest floor: the run is won!".into()),
+        Effect::Stairs { then, .. } => {
+            out.push("You take the stairs down.".into());
+            effect_sentences(names, then, out);
+        }
+        Effect::PlayerMoved { entered, found, .. } => {
+            entered.iter().for_each(|e| effect_sentences(names, e, out));
+            found.iter().for_each(|e| effect_sentences(names, e, out));
+        }
+        Effect::ReachedRoom { joined, .. } if !joined.is_empty() => {
+            let who: Vec<String> = joined.iter().map(|(r, _)| names.who(*r)).collect();
+            out.push(format!("{} {} you.", capitalized(&who.join(", ")), if who.len() == 1 { "notices" } else { "notice" }));
+        }
         Effect::PickedUp { got, .. } => got.iter().for_each(|e| effect_sentences(names, e, out)),
         Effect::EnteredFloor { room: Some(room), .. } => effect_sentences(names, room, out),
         Effect::Hit { damage, .. } => effect_sentences(names, damage, out),
@@ -146,6 +156,7 @@ fn effect_sentences(names: &Names<'_>, effect: &Effect, out: &mut Vec<String>) {
         | Effect::ShopOpened(_)
         | Effect::Talked { .. }
         | Effect::EnteredRoom { .. }
+        | Effect::ReachedRoom { .. }
         | Effect::EnteredFloor { room: None, .. }
         | Effect::Used { .. }
         | Effect::Equipped { .. }
@@ -202,6 +213,7 @@ fn action_sentence(names: &Names<'_>, action: ActionKind, effect: &Effect) -> Op
             | Effect::PickedUp { .. }
             | Effect::Talked { .. }
             | Effect::EnteredRoom { .. }
+            | Effect::ReachedRoom { .. }
             | Effect::EnteredFloor { .. }
             | Effect::Used { .. }
             | Effect::Equipped { .. }
@@ -212,7 +224,7 @@ fn action_sentence(names: &Names<'_>, action: ActionKind, effect: &Effect) -> Op
             | Effect::Stuck(_)
             | Effect::NoFloors
             | Effect::Bumped(_)
-            | Effect::Door { .. }
+            | Effect::Stairs { .. }
             | Effect::LeftBehind { .. }
             | Effect::Won
             | Effect::NoSuchFloor
@@ -367,9 +379,24 @@ mod tests {
         effect_sentences(&names, &hit, &mut out);
         effect_sentences(
             &names,
-            &Effect::Door { at: rustkeep_data::grid::Pos::new(1, 2), then: Box::new(Effect::LeftBehind { enemies: 2, then: Box::new(Effect::Won) }) },
+            &Effect::Stairs { at: rustkeep_data::grid::Pos::new(1, 2), then: Box::new(Effect::LeftBehind { enemies: 2, then: Box::new(Effect::Won) }) },
             &mut out,
         );
-        assert_eq!(out, ["Nothing happens: you hold no Iron Key.", "You flee, leaving the enemies behind.", "You leave the deepest floor: the run is won!"]);
+        let woke = Effect::PlayerMoved {
+            to: rustkeep_data::grid::Pos::new(3, 3),
+            entered: Some(Box::new(Effect::ReachedRoom { room: "core:den".into(), first: true, joined: vec![(rat, "core:rat".into())] })),
+            found: Vec::new(),
+        };
+        effect_sentences(&names, &woke, &mut out);
+        assert_eq!(
+            out,
+            [
+                "Nothing happens: you hold no Iron Key.",
+                "You take the stairs down.",
+                "You flee, leaving the enemies behind.",
+                "You take the stairs out of the deepest floor: the run is won!",
+                "The Rat notices you."
+            ]
+        );
     }
 }

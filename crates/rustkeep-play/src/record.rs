@@ -1,8 +1,9 @@
 //! Recordings of played games (docs/play.md, "Recordings and replays").
 //!
 //! A recording is a JSON Lines file: the first line is the header — the format and its version,
-//! the seed, the character options, the floor the run started on, and every loaded mod with its
-//! ID, version and a hash of its data — and every further line is one input, the canonical
+//! the version of the engine's rules it was played under, the seed, the character options, the
+//! floor the run started on, and every loaded mod with its ID, version and a hash of its data —
+//! and every further line is one input, the canonical
 //! spelling of a command that changed the game (`{"input": "move e"}`). Lines are appended and
 //! flushed as the game goes, so a recording survives a crash up to its last input.
 //!
@@ -47,6 +48,10 @@ pub struct Header {
     pub format: String,
     /// The recording format's version.
     pub version: u32,
+    /// The version of the engine's rules the game was played under (`rustkeep_engine::RULES`);
+    /// a recording without it was made under rules 2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<u32>,
     /// The seed of the game.
     pub seed: u64,
     /// The character options chosen.
@@ -125,6 +130,16 @@ pub fn stamps(project: &Project) -> Vec<ModStamp> {
             ModStamp { id: m.id.clone(), version, hash: format!("fnv1a64:{hash:016x}") }
         })
         .collect()
+}
+
+/// Why a recording made under the rules `recorded` cannot be replayed by this engine; `None`
+/// when the rules are the same.
+pub fn rules_mismatch(recorded: Option<u32>) -> Option<String> {
+    let rules = recorded.unwrap_or(rustkeep_engine::RULES_BEFORE_NAMED);
+    (rules != rustkeep_engine::RULES).then(|| {
+        let named = if recorded.is_some() { "" } else { " (it names none: it is older than rules versions)" };
+        format!("it was played under the engine's rules version {rules}{named}; this rustkeep plays by rules version {}", rustkeep_engine::RULES)
+    })
 }
 
 /// Why a recording does not fit the loaded mods, one sentence per difference; empty when it fits.
@@ -231,6 +246,7 @@ mod tests {
         Header {
             format: FORMAT.into(),
             version: VERSION,
+            rules: Some(rustkeep_engine::RULES),
             seed: 7,
             options: vec!["core:warrior".into()],
             floor: None,
@@ -264,6 +280,17 @@ mod tests {
         assert!(parse(&v2).unwrap_err().contains("version 2 is not supported"));
         let extra = h.replace("\"seed\"", "\"cheat\":true,\"seed\"");
         assert!(parse(&extra).unwrap_err().contains("cheat"));
+    }
+
+    #[test]
+    fn the_rules_version_is_named_and_compared() {
+        let h = serde_json::to_string(&header()).unwrap();
+        assert!(h.contains(&format!("\"rules\":{}", rustkeep_engine::RULES)), "{h}");
+        assert_eq!(rules_mismatch(Some(rustkeep_engine::RULES)), None);
+        let older = rules_mismatch(None).expect("a recording without rules is older");
+        assert!(older.contains("rules version 2") && older.contains("names none"), "{older}");
+        let other = rules_mismatch(Some(99)).expect("other rules");
+        assert!(other.contains("rules version 99") && other.contains(&format!("plays by rules version {}", rustkeep_engine::RULES)), "{other}");
     }
 
     #[test]

@@ -5,16 +5,22 @@
 use rustkeep_engine::game::World;
 
 use crate::command::Command;
-use crate::record::{mismatches, stamps, Recording};
+use crate::record::{mismatches, rules_mismatch, stamps, Recording};
 use crate::session::Session;
 
-/// Checks that a recording fits the loaded mods: `Ok` with the differences to warn about (none
-/// when it fits; with `force`, every difference), or the refusal naming them. `shown` names the
-/// recording in messages.
+/// Checks that a recording fits this engine's rules and the loaded mods: `Ok` with the
+/// differences to warn about (none when it fits; with `force`, every difference), or the refusal
+/// naming them. `shown` names the recording in messages.
 pub fn check_fit(w: &World, rec: &Recording, shown: &str, force: bool) -> Result<Vec<String>, String> {
+    let rules = rules_mismatch(rec.header.rules);
     let diff = mismatches(&rec.header.mods, &stamps(&w.project));
-    if diff.is_empty() || force {
-        return Ok(diff.into_iter().map(|d| format!("{d} (replaying anyway: --force)")).collect());
+    if (diff.is_empty() && rules.is_none()) || force {
+        return Ok(rules.into_iter().chain(diff).map(|d| format!("{d} (replaying anyway: --force)")).collect());
+    }
+    if let Some(r) = rules {
+        return Err(format!(
+            "{shown}: the recording was made under other rules: {r}; it would not play the same game, so it is not replayed (replay it anyway with --force)"
+        ));
     }
     Err(format!(
         "{shown}: the recording does not fit the loaded mods:\n  {}\nit would not play the same game; load the mods it was made with, or replay it anyway with --force",

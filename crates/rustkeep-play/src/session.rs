@@ -12,8 +12,9 @@ use rustkeep_data::grid::{Dir, Pos};
 use rustkeep_data::model::{ActionData, Sp, Who};
 use rustkeep_data::suggest::closest;
 use rustkeep_data::vocab::{self, field, Registry, CURRENCY};
+use rustkeep_engine::floor::STAIRS;
 use rustkeep_engine::game::{buy_price, describe_items, sell_price, Act, CreatureRef, Game, ItemInstance, Trade, World};
-use rustkeep_engine::map::Room;
+use rustkeep_engine::map::Map;
 use rustkeep_engine::save;
 use rustkeep_engine::trace::StepTrace;
 
@@ -70,24 +71,24 @@ pub struct Session {
     warnings_seen: usize,
 }
 
-/// The first step of a shortest path from the player to any exit of the room (a door on its
-/// border; inner doors are walked through), over tiles nobody stands on (8 directions, ties in the
-/// order N, NE, …, NW); `None` when no exit can be reached.
-pub fn first_step_to_door(room: &Room) -> Option<Dir> {
-    let (w, h) = (room.width(), room.height());
+/// The first step of a shortest path from the player to the stairs over the tiles the player
+/// remembers, around everyone standing in the way (8 directions, ties in the order N, NE, …, NW);
+/// `None` when the stairs have not been seen or cannot be reached that way.
+pub fn first_step_to_stairs(map: &Map) -> Option<Dir> {
+    let (w, h) = (map.width(), map.height());
     if w <= 0 || h <= 0 {
         return None;
     }
     let index = |p: Pos| (p.y * w + p.x) as usize;
-    let inside = |p: Pos| p.x >= 0 && p.y >= 0 && p.x < w && p.y < h;
+    let open = |p: Pos| map.remembered(p) && !map.is_wall(p) && !map.occupied(p, None);
     let mut first: Vec<Option<Dir>> = vec![None; (w * h) as usize];
     let mut seen = vec![false; (w * h) as usize];
     let mut queue = VecDeque::new();
-    seen[index(room.player)] = true;
+    seen[index(map.player)] = true;
     for d in Dir::ALL {
-        let p = room.player.step(d);
-        if inside(p) && !room.is_wall(p) && !room.occupied(p, None) && !seen[index(p)] {
-            if room.is_exit(p) {
+        let p = map.player.step(d);
+        if open(p) && !seen[index(p)] {
+            if map.is_stairs(p) {
                 return Some(d);
             }
             seen[index(p)] = true;
@@ -98,10 +99,10 @@ pub fn first_step_to_door(room: &Room) -> Option<Dir> {
     while let Some(p) = queue.pop_front() {
         for d in Dir::ALL {
             let q = p.step(d);
-            if !inside(q) || seen[index(q)] || room.is_wall(q) || room.occupied(q, None) {
+            if !open(q) || seen[index(q)] {
                 continue;
             }
-            if room.is_exit(q) {
+            if map.is_stairs(q) {
                 return first[index(p)];
             }
             seen[index(q)] = true;
@@ -272,12 +273,29 @@ impl Session {
             self.g.open_stock(&self.w, &shop);
         }
         self.learn_enemies();
+        let steps = self.in_sight(steps);
         self.messages = sentences(&Names { w: &self.w, enemies: &self.enemy_kinds }, &steps);
         if self.g.over {
             self.messages.push(if self.g.won { "You won the run!".into() } else { "You died. The run is over.".into() });
         }
         self.last = steps;
         self.push_log();
+    }
+
+    /// The turns the player could follow: every turn of its own, and each enemy's turn that the
+    /// player sees the enemy in (where it stands after the turns) or that touched the player
+    /// (an event aimed at it). What happens out of sight is neither told nor traced.
+    fn in_sight(&self, steps: Vec<StepTrace>) -> Vec<StepTrace> {
+        let Some(m) = self.g.map() else { return steps };
+        let sight = m.sight();
+        steps
+            .into_iter()
+            .filter(|st| {
+                let Some(CreatureRef::Enemy(i)) = st.source.as_deref().and_then(CreatureRef::parse) else { return true };
+                let seen = m.enemies.get(&i).is_none_or(|p| sight.contains(*p));
+                seen || st.events.iter().any(|e| e.target == Some(CreatureRef::Player))
+            })
+            .collect()
     }
 
     fn push_log(&mut self) {
@@ -290,31 +308,44 @@ impl Session {
         }
     }
 
-    /// `descend`: walk towards the nearest door and through it, a turn per tile; stop early when
-    /// the player is hurt, an enemy comes within reach, a shop opens or the run ends.
+    /// `descend`: walk to the stairs the player has seen and down them, a turn per tile; refused
+    /// while an enemy in combat is in sight, and stopped early when one comes into sight, the
+    /// player is hurt, a shop opens or the run ends.
     fn descend(&mut self) -> Result<Reply, String> {
         let map = self.g.map().ok_or("there is no map here")?;
-        if first_step_to_door(map).is_none() {
-            return Err("no door can be reached from here".into());
+        if !map.seen.iter().zip(map.rows.iter().flat_map(|r| r.bytes())).any(|(s, t)| *s && t == STAIRS as u8) {
+            return Err("you have not found the stairs down on this floor yet".into());
         }
-        let room = (self.g.floor.clone(), self.g.room.clone(), self.g.dungeon.as_ref().map(|d| (d.floor, d.room)));
+        if first_step_to_stairs(map).is_none() {
+            return Err("no way you know of leads to the stairs from here".into());
+        }
+        if self.foes_in_sight() > 0 {
+            return Err("not with an enemy in sight".into());
+        }
+        let floor = self.g.dungeon.as_ref().map(|d| d.floor);
         let mut steps = Vec::new();
         for _ in 0..DESCEND_LIMIT {
-            let Some(dir) = self.g.map().and_then(first_step_to_door) else { break };
+            let Some(dir) = self.g.map().and_then(first_step_to_stairs) else { break };
             let health = self.g.player.health;
             let step = self.g.step;
             steps.push(self.g.run_step(&self.w, Act::Move(dir), CreatureRef::Player, None));
             if !self.g.over {
                 steps.extend(self.g.enemy_turns(&self.w, step));
             }
-            let moved_on = (self.g.floor.clone(), self.g.room.clone(), self.g.dungeon.as_ref().map(|d| (d.floor, d.room))) != room;
-            let threatened = self.g.enemies.iter().any(|e| e.body.health > 0 && self.g.in_reach(CreatureRef::Enemy(e.index), CreatureRef::Player));
-            if self.g.over || moved_on || self.g.player.health < health || threatened || self.g.open_shop.is_some() {
+            let moved_on = self.g.dungeon.as_ref().map(|d| d.floor) != floor;
+            if self.g.over || moved_on || self.g.player.health < health || self.foes_in_sight() > 0 || self.g.open_shop.is_some() {
                 break;
             }
         }
         self.finish_turns(steps);
         Ok(Reply::Turns)
+    }
+
+    /// How many enemies in combat (not residents) the player sees.
+    pub fn foes_in_sight(&self) -> usize {
+        let Some(m) = self.g.map() else { return self.g.fighting_enemies() };
+        let sight = m.sight();
+        self.g.enemies.iter().filter(|e| e.body.health > 0 && !e.resident && m.enemies.get(&e.index).is_some_and(|p| sight.contains(*p))).count()
     }
 
     /// The act of a command that takes a turn, checked first so that a mistake costs no turn.
@@ -433,9 +464,17 @@ impl Session {
         s
     }
 
-    /// The living enemies with their glyph on the map and their name.
+    /// The living enemies the player sees (every one without a map), with their glyph on the
+    /// map and their name.
     pub fn living(&self) -> Vec<(usize, char, String)> {
-        self.g.enemies.iter().filter(|e| e.body.health > 0).map(|e| (e.index, self.enemy_look(e.index).glyph, self.enemy_name(e.index))).collect()
+        let sight = self.g.map().map(|m| (m, m.sight()));
+        let seen = |i: usize| sight.as_ref().is_none_or(|(m, s)| m.enemies.get(&i).is_some_and(|p| s.contains(*p)));
+        self.g
+            .enemies
+            .iter()
+            .filter(|e| e.body.health > 0 && seen(e.index))
+            .map(|e| (e.index, self.enemy_look(e.index).glyph, self.enemy_name(e.index)))
+            .collect()
     }
 
     /// How an enemy looks on the map (its creature's `glyph` and `color`).
@@ -470,7 +509,9 @@ impl Session {
         if let Some(p) = g.position(CreatureRef::Player) {
             s.push_str(&format!("you stand at {p}\n"));
         }
-        for e in g.enemies.iter().filter(|e| e.body.health > 0) {
+        // Only the enemies in sight: the residents of rooms not seen yet stay unknown.
+        let seen: Vec<usize> = self.living().into_iter().map(|(i, _, _)| i).collect();
+        for e in g.enemies.iter().filter(|e| e.body.health > 0 && seen.contains(&e.index)) {
             let r = CreatureRef::Enemy(e.index);
             let at = g.position(r).map(|p| format!(" at {p}")).unwrap_or_default();
             s.push_str(&format!("  {r} {} health {} / {}{at}\n", e.body.creature.as_deref().unwrap_or("?"), e.body.health, g.max_health(w, r)));
@@ -540,11 +581,21 @@ impl Session {
         Some(s)
     }
 
-    /// The room as text: the tiles with everyone on them, and a key.
+    /// The floor as text: what the player sees with everyone on it, the tiles it remembers, and
+    /// a key; nothing of what it has not seen.
     pub fn map_text(&self) -> String {
         let Some(m) = self.g.map() else { return "there is no map here".into() };
-        let mut grid: Vec<Vec<char>> = m.rows.iter().map(|r| r.chars().collect()).collect();
+        let sight = m.sight();
+        let mut grid: Vec<Vec<char>> = m
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(y, r)| r.chars().enumerate().map(|(x, c)| if m.remembered(Pos::new(x as i32, y as i32)) { c } else { ' ' }).collect())
+            .collect();
         let mut put = |p: Pos, c: char| {
+            if !sight.contains(p) {
+                return;
+            }
             if let Some(cell) = grid.get_mut(p.y as usize).and_then(|row| row.get_mut(p.x as usize)) {
                 *cell = c;
             }
@@ -560,15 +611,21 @@ impl Session {
         }
         let letters: BTreeMap<usize, char> = self.living().into_iter().map(|(i, c, _)| (i, c)).collect();
         for (i, p) in &m.enemies {
-            put(*p, letters.get(i).copied().unwrap_or('e'));
+            if let Some(c) = letters.get(i) {
+                put(*p, *c);
+            }
         }
         put(m.player, '@');
-        let mut s: String = grid.into_iter().map(|r| r.into_iter().collect::<String>() + "\n").collect();
-        s.push_str("@ you, * loot pile, % items on the ground, + door");
+        // Only the rows and columns that show something.
+        let used = |r: &Vec<char>| r.iter().any(|c| *c != ' ');
+        let (top, bottom) = (grid.iter().position(used).unwrap_or(0), grid.iter().rposition(used).map_or(0, |b| b + 1));
+        let left = grid.iter().filter_map(|r| r.iter().position(|c| *c != ' ')).min().unwrap_or(0);
+        let mut s: String = grid[top..bottom.max(top)].iter().map(|r| r.iter().skip(left).collect::<String>().trim_end().to_string() + "\n").collect();
+        s.push_str("@ you, * loot pile, % items on the ground, + door, > stairs down");
         for (i, c, name) in self.living() {
             s.push_str(&format!("\n{c} {name} (enemy:{i})"));
         }
-        for n in &m.npcs {
+        for n in m.npcs.iter().filter(|n| sight.contains(n.pos)) {
             s.push_str(&format!("\n{} {} (NPC {})", look::npc(&self.w, &n.npc).glyph, entry_name(&self.w, Registry::Npcs, &n.npc), n.npc));
         }
         s

@@ -77,7 +77,7 @@ pub fn run_entry(file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
 }
 
 /// Whether a grid has a door on its border (first or last row, first or last column): only such a
-/// door leads out of the room; a `+` inside is an ordinary door between two parts of it.
+/// door is where the floor's corridors join the room; a `+` inside is an ordinary door between two parts of it.
 fn has_border_door(grid: &Grid) -> bool {
     // A row's own length marks its last column, so a ragged grid (reported on its own) is read as
     // its rows say.

@@ -51,7 +51,8 @@ pub fn is_color(s: &str) -> bool {
 
 /// The glyphs of the drawn map that no creature, NPC or item may take: the player and the tiles
 /// a room is made of. A creature drawn as `#` would look like a wall.
-pub const RESERVED_GLYPHS: &[(char, &str)] = &[('@', "you, the player"), ('#', "a wall"), ('.', "floor"), ('+', "a door"), ('*', "a loot pile not yet rolled")];
+pub const RESERVED_GLYPHS: &[(char, &str)] =
+    &[('@', "you, the player"), ('#', "a wall"), ('.', "floor"), ('+', "a door"), ('*', "a loot pile not yet rolled"), ('>', "the stairs down")];
 
 /// Characters that take no cell of their own: combining marks, zero-width characters and
 /// variation selectors.

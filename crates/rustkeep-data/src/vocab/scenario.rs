@@ -70,7 +70,7 @@ pub const SCENARIO_STEP_FIELDS: &[FieldDef] = &[
     opt(
         field::MOVE,
         FieldType::Enum(DIRECTIONS),
-        "Moves the player one tile on the dungeon's map (walking into an enemy attacks it, onto the exit leaves the room).",
+        "Moves the player one tile on the floor's map (walking into an enemy attacks it, into an NPC talks to it, onto the stairs goes down).",
     ),
     opt(field::WAIT, FieldType::True, "`true`: the player lets a turn pass."),
 ];

@@ -224,7 +224,8 @@ impl Game {
     }
 
     /// The player's flight: the combat ends as fled, and the enemies that fought stay where they
-    /// are, left alone (residents) until the player attacks one of them.
+    /// are, left alone (residents) until the player attacks one of them or, on a map, enters the
+    /// room they belong to (the last room each stood in).
     fn player_flees(&mut self) -> Effect {
         let mut left = 0;
         for e in self.enemies.iter_mut().filter(|e| e.body.health > 0 && !e.resident) {
@@ -240,17 +241,24 @@ impl Game {
         Effect::Fled { left, combat }
     }
 
-    /// When the player attacks a resident, every resident joins the fight again (a combat starts
-    /// if none is running). Returns what happened, for the attack's effect.
+    /// When the player attacks a resident, the residents join the fight again (a combat starts
+    /// if none is running): every resident without a map; on a map, those of the victim's room.
+    /// Returns what happened, for the attack's effect.
     pub(super) fn rejoin_residents(&mut self, victim: CreatureRef) -> Option<Rejoined> {
         let CreatureRef::Enemy(index) = victim else { return None };
         if !self.enemies.iter().any(|e| e.index == index && e.resident) {
             return None;
         }
+        let homes = self.map().map(|m| m.homes.clone());
+        let room = self.home_of(victim);
         let mut woken = Vec::new();
         for e in self.enemies.iter_mut().filter(|e| e.resident) {
-            e.resident = false;
-            woken.push(CreatureRef::Enemy(e.index));
+            let same_room = e.index == index || homes.as_ref().is_none_or(|h| room.is_some() && h.get(&e.index).copied() == room);
+            if same_room {
+                e.resident = false;
+                e.energy = 0.0;
+                woken.push(CreatureRef::Enemy(e.index));
+            }
         }
         let combat_started = !self.combat;
         if combat_started {

@@ -1,16 +1,16 @@
-//! The dungeon of a played run (docs/engine.md, "The dungeon" and "The map").
+//! The dungeon of a played run (docs/engine.md, "The dungeon", "Floor maps" and "The map").
 //!
-//! Floors are visited in depth order (ties by ID). A floor's rooms are its prefabs, each once, in
-//! an order shuffled with the game's generator when the floor is entered (Fisher–Yates over the
-//! listed order, from index n − 1 down to 1, with the engine's unbiased bounded integers).
-//! Entering a room instantiates its grid in reading order: an `e` becomes one of the floor's
-//! creatures (drawn uniformly), an `l` a pile rolled when it is picked up (the prefab's `loot`,
-//! else the floor's), the i-th `n` the prefab's i-th NPC, and the player stands on `@` (else the
-//! first floor tile); then `room_entered`. Every door on the room's border leads on: to the next
-//! room of the floor, from the last room to the next floor, and out of the deepest floor to
-//! victory; a door inside the room is an ordinary door, walked over like floor. Leaving a room
-//! while its enemies live is a flight (`combat_ended` with `fled`); the room is never entered
-//! again, so the enemies left in it are removed.
+//! Floors are visited in depth order (ties by ID). Entering a floor shuffles its prefabs with the
+//! game's generator (Fisher–Yates over the listed order, from index n − 1 down to 1, with the
+//! engine's unbiased bounded integers), lays them out as one map joined by corridors
+//! (`crate::floor`), then draws the creatures of every room (rooms in shuffle order, `e` glyphs in
+//! reading order, each one of the floor's creatures drawn uniformly). They wait in their room,
+//! residents, until the player first steps into it: then `room_entered` (once per room per
+//! floor), and they join the combat and pursue the player over the whole floor. An `l` is a pile
+//! rolled when it is picked up (the prefab's `loot`, else the floor's); the i-th `n` is the
+//! prefab's i-th NPC. The player starts on the first room's `@`; the last room's `@` is the stairs
+//! down. Taking the stairs leaves the floor and everyone on it behind (a running combat ends as
+//! fled); the stairs of the deepest floor win the run. Nothing is removed by walking away.
 
 use rustkeep_data::grid::{Dir, Pos};
 use rustkeep_data::model::Grid;
@@ -19,21 +19,27 @@ use serde::{Deserialize, Serialize};
 
 use super::{CreatureRef, Game, ItemInstance, World};
 use crate::effect::{Effect, Outcome, Reason};
-use crate::map::{Dropped, NpcSpot, Pile, Room};
+use crate::floor::{self, FloorMap, LayoutError, STAIRS};
+use crate::map::{Dropped, Map, MapRoom, NpcSpot, Pile, ROCK};
 use crate::payload::Payload;
 
-/// Where a played run is: the floors, the rooms of this floor, and the map of this room.
+/// Where a played run is: the floors, the floor the player is on, and its map.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Dungeon {
     /// Every floor's ID in the order they are visited.
     pub floors: Vec<String>,
     /// The floor the player is on (an index into `floors`).
     pub floor: usize,
-    /// The prefabs of this floor in the order they are visited (shuffled on entering it).
-    pub rooms: Vec<String>,
-    /// The room the player is in (an index into `rooms`; 0 on a floor without prefabs).
-    pub room: usize,
-    pub map: Room,
+    /// The room the player stands in (an index into the map's rooms); `None` in a corridor.
+    pub room: Option<usize>,
+    pub map: Map,
+}
+
+impl Dungeon {
+    /// The prefabs of this floor's rooms, in the order its shuffle gave.
+    pub fn rooms(&self) -> Vec<String> {
+        self.map.rooms.iter().filter_map(|r| r.prefab.clone()).collect()
+    }
 }
 
 /// The floors of the loaded data in the order a run visits them: by `depth`, ties by ID; floors
@@ -45,13 +51,34 @@ pub fn floor_order(w: &World) -> Vec<String> {
     floors.into_iter().map(|(_, id)| id).collect()
 }
 
+/// The map of a floor without rooms to lay out: one tile to stand on, the stairs beside it.
+fn bare_floor() -> Map {
+    let rows = ["####", &format!("#{}{STAIRS}#", glyph::FLOOR), "####"].iter().map(|r| r.to_string()).collect();
+    let mut m = Map::of_rows(rows, Pos::new(1, 1));
+    m.rooms.push(MapRoom { prefab: None, origin: Pos::new(1, 1), width: 1, height: 1, entered: false });
+    m
+}
+
+/// A laid-out floor as the game's map: the tiles as text, the rooms with their prefabs.
+fn map_of(layout: &FloorMap, prefabs: &[Option<String>]) -> Map {
+    let rows = layout.rows().into_iter().map(|r| r.replace(floor::Tile::Rock.glyph(), &ROCK.to_string())).collect();
+    let mut m = Map::of_rows(rows, layout.start);
+    m.rooms = layout
+        .rooms
+        .iter()
+        .zip(prefabs)
+        .map(|(r, p)| MapRoom { prefab: p.clone(), origin: r.origin, width: r.width, height: r.height, entered: false })
+        .collect();
+    m
+}
+
 impl Game {
-    /// The map of the room the player is in, if the run has one.
-    pub fn map(&self) -> Option<&Room> {
+    /// The map of the floor the player is on, if the run has one.
+    pub fn map(&self) -> Option<&Map> {
         self.dungeon.as_ref().map(|d| &d.map)
     }
 
-    fn map_mut(&mut self) -> Option<&mut Room> {
+    fn map_mut(&mut self) -> Option<&mut Map> {
         self.dungeon.as_mut().map(|d| &mut d.map)
     }
 
@@ -73,7 +100,7 @@ impl Game {
     }
 
     /// An enemy's move towards the player (the act of an enemy with no rule to follow and nobody
-    /// in reach).
+    /// in reach). An enemy that steps into a room belongs to it from then on.
     pub(super) fn move_towards_player(&mut self, me: CreatureRef) -> Effect {
         let CreatureRef::Enemy(index) = me else { return Effect::Waited(me) };
         let Some(from) = self.position(me) else { return Effect::Waited(me) };
@@ -81,19 +108,28 @@ impl Game {
         match (to, self.map_mut()) {
             (Some(to), Some(m)) => {
                 m.enemies.insert(index, to);
+                if let Some(room) = m.room_at(to) {
+                    m.homes.insert(index, room);
+                }
                 Effect::EnemyMoved { who: me, from, to }
             }
             _ => Effect::Stuck(me),
         }
     }
 
-    /// Puts new enemies on the free tiles nearest to the player (a `spawn` into a room).
+    /// Puts new enemies on the free tiles nearest to the player (a `spawn`); they belong to the
+    /// room the player stands in.
     pub(super) fn place_on_map(&mut self, refs: &[CreatureRef]) {
-        let Some(m) = self.map_mut() else { return };
-        let mut free = m.free_tiles_near_player().into_iter();
-        for r in refs {
-            if let (CreatureRef::Enemy(i), Some(p)) = (r, free.next()) {
+        let Some(d) = self.dungeon.as_mut() else { return };
+        let room = d.room;
+        let m = &mut d.map;
+        let free = m.free_tiles_near_player(refs.len());
+        for (r, p) in refs.iter().zip(free) {
+            if let CreatureRef::Enemy(i) = r {
                 m.enemies.insert(*i, p);
+                if let Some(room) = room {
+                    m.homes.insert(*i, room);
+                }
             }
         }
     }
@@ -102,7 +138,15 @@ impl Game {
     pub(super) fn forget_removed_enemies(&mut self) {
         let Some(d) = self.dungeon.as_mut() else { return };
         let enemies = &self.enemies;
-        d.map.enemies.retain(|i, _| enemies.iter().any(|e| e.index == *i && e.body.health > 0));
+        let living = |i: &usize| enemies.iter().any(|e| e.index == *i && e.body.health > 0);
+        d.map.enemies.retain(|i, _| living(i));
+        d.map.homes.retain(|i, _| living(i));
+    }
+
+    /// The room an enemy on the map belongs to.
+    pub(super) fn home_of(&self, r: CreatureRef) -> Option<usize> {
+        let CreatureRef::Enemy(i) = r else { return None };
+        self.map()?.homes.get(&i).copied()
     }
 
     /// Loot of a creature that died: on its tile when it stood on the map, else on the floor.
@@ -141,108 +185,132 @@ impl Game {
                 None => return Effect::NoEffect(Reason::NotA { id: f.to_string(), noun: "a floor" }),
             },
         };
-        let empty =
-            Room { prefab: None, rows: Vec::new(), player: Pos::default(), enemies: Default::default(), npcs: Vec::new(), piles: Vec::new(), loot: Vec::new() };
-        self.dungeon = Some(Dungeon { floors, floor: first, rooms: Vec::new(), room: 0, map: empty });
+        self.dungeon = Some(Dungeon { floors, floor: first, room: None, map: bare_floor() });
         self.enter_floor(w, first)
     }
 
-    /// Enters floor `index` of the dungeon: `floor_entered`, the rooms shuffled, the first room.
+    /// Enters floor `index` of the dungeon: `floor_entered`, its prefabs shuffled and laid out,
+    /// the creatures of every room drawn, then the player in the first room.
     fn enter_floor(&mut self, w: &World, index: usize) -> Effect {
         let Some(id) = self.dungeon.as_ref().and_then(|d| d.floors.get(index)).cloned() else { return Effect::NoSuchFloor };
         let entry = w.entry(Registry::Floors, &id);
-        let mut rooms: Vec<String> = entry.map(|e| e.ref_list(field::PREFABS).iter().map(|p| p.value.clone()).collect()).unwrap_or_default();
-        for i in (1..rooms.len()).rev() {
-            let j = self.rng.below(i as u64 + 1) as usize;
-            rooms.swap(i, j);
-        }
+        let mut prefabs: Vec<String> = entry.map(|e| e.ref_list(field::PREFABS).iter().map(|p| p.value.clone()).collect()).unwrap_or_default();
+        floor::shuffle(&mut prefabs, &mut self.rng);
         let depth = entry.and_then(|e| e.int(field::DEPTH));
         self.floor = Some(id.clone());
+        self.push(EventKind::FloorEntered, CreatureRef::Player, None, Payload::FloorEntered { floor: id.clone(), depth });
+        let map = self.build_floor(w, &id, &prefabs);
         let d = self.dungeon.as_mut().expect("a played run");
         d.floor = index;
-        d.rooms = rooms;
-        self.push(EventKind::FloorEntered, CreatureRef::Player, None, Payload::FloorEntered { floor: id.clone(), depth });
-        let room = self.enter_room(w, 0);
-        self.note(|| Effect::EnteredFloor { floor: id, room: Some(Box::new(room)) })
+        d.room = None;
+        d.map = map;
+        let room = self.arrive();
+        self.note(|| Effect::EnteredFloor { floor: id, room: room.map(Box::new) })
     }
 
-    /// Enters room `index` of this floor: its grid instantiated, then `room_entered`.
-    fn enter_room(&mut self, w: &World, index: usize) -> Effect {
-        let d = self.dungeon.as_ref().expect("a played run");
-        let floor_id = d.floors[d.floor].clone();
-        let prefab_id = d.rooms.get(index).cloned();
-        let floor = w.entry(Registry::Floors, &floor_id);
-        let prefab = prefab_id.as_deref().and_then(|p| w.entry(Registry::Prefabs, p));
-        // A floor without prefabs is a single room with nothing in it but the player.
-        let single = Grid { rows: vec![glyph::ENTRY.to_string()], row_starts: Vec::new() };
-        let grid = prefab.and_then(|p| p.grid()).unwrap_or(&single);
-        let table = prefab.and_then(|p| p.reference(field::LOOT)).or_else(|| floor.and_then(|f| f.reference(field::LOOT))).map(|r| r.value.clone());
-        let fauna: Vec<String> = floor.map(|f| f.ref_list(field::CREATURES).iter().map(|c| c.value.clone()).collect()).unwrap_or_default();
-        let npcs: Vec<String> = prefab.map(|p| p.ref_list(field::NPCS).iter().map(|n| n.value.clone()).collect()).unwrap_or_default();
-
-        let mut room = Room {
-            prefab: prefab_id.clone(),
-            rows: Vec::with_capacity(grid.rows.len()),
-            player: grid.entry().unwrap_or_default(),
-            enemies: Default::default(),
-            npcs: Vec::new(),
-            piles: Vec::new(),
-            loot: Vec::new(),
-        };
-        let mut appeared = Vec::new();
-        let mut empty_e = 0;
-        for (y, row) in grid.rows.iter().enumerate() {
-            let mut tiles = String::with_capacity(row.len());
-            for (x, g) in row.chars().enumerate() {
-                let pos = Pos::new(x as i32, y as i32);
-                match g {
-                    glyph::ENEMY if !fauna.is_empty() => {
-                        let c = fauna[self.rng.below(fauna.len() as u64) as usize].clone();
-                        if let Some(CreatureRef::Enemy(i)) = self.add_enemies(w, &c, 1).first() {
-                            room.enemies.insert(*i, pos);
-                            appeared.push((CreatureRef::Enemy(*i), c));
-                        }
-                    }
-                    glyph::ENEMY => empty_e += 1,
-                    glyph::LOOT_PILE => room.piles.push(Pile { pos, table: table.clone() }),
-                    glyph::NPC => {
-                        if let Some(npc) = npcs.get(room.npcs.len()) {
-                            room.npcs.push(NpcSpot { npc: npc.clone(), pos });
-                        }
-                    }
-                    _ => {}
-                }
-                tiles.push(match g {
-                    glyph::WALL | glyph::DOOR => g,
-                    _ => glyph::FLOOR,
-                });
+    /// Lays out a floor of these prefabs (in this order) and puts the creatures, piles and NPCs of
+    /// every room on it. A room that cannot be laid out (no door on its border, too large) is
+    /// left out with a warning (the checker reports it as `floor-without-exit`); a floor left
+    /// with no room is a single tile with the stairs beside it.
+    fn build_floor(&mut self, w: &World, floor_id: &str, prefabs: &[String]) -> Map {
+        let mut rooms: Vec<(String, &Grid)> = Vec::new();
+        for p in prefabs {
+            match w.entry(Registry::Prefabs, p).and_then(|e| e.grid()) {
+                Some(g) => rooms.push((p.clone(), g)),
+                None => self.warnings.push(format!("step {}: the prefab {p} of floor {floor_id} has no grid; it is left out", self.step)),
             }
-            room.rows.push(tiles);
         }
-        let shown = prefab_id.clone().unwrap_or_else(|| "a room without prefab".into());
-        if empty_e > 0 {
-            self.warnings.push(format!("step {}: room {shown} has {empty_e} `e` glyph(s) but the floor {floor_id} has no creatures; none appear", self.step));
+        let layout = loop {
+            if rooms.is_empty() {
+                break None;
+            }
+            let grids: Vec<&Grid> = rooms.iter().map(|(_, g)| *g).collect();
+            match floor::layout(&grids, &mut self.rng) {
+                Ok(m) => break Some(m),
+                Err(e) => {
+                    let out = match e {
+                        LayoutError::NoBorderDoor { room } | LayoutError::TooLarge { room: Some(room), .. } | LayoutError::NoRoute { room, .. } => room,
+                        LayoutError::TooLarge { room: None, .. } | LayoutError::NoRooms => rooms.len() - 1,
+                    };
+                    let (p, _) = rooms.remove(out);
+                    self.warnings.push(format!("step {}: floor {floor_id} cannot be laid out ({e}); the room {p} is left out", self.step));
+                }
+            }
+        };
+        let Some(layout) = layout else { return bare_floor() };
+        let names: Vec<Option<String>> = rooms.iter().map(|(p, _)| Some(p.clone())).collect();
+        let mut map = map_of(&layout, &names);
+
+        let floor = w.entry(Registry::Floors, floor_id);
+        let fauna: Vec<String> = floor.map(|f| f.ref_list(field::CREATURES).iter().map(|c| c.value.clone()).collect()).unwrap_or_default();
+        let floor_table = floor.and_then(|f| f.reference(field::LOOT)).map(|r| r.value.clone());
+        for (at, (placed, (prefab_id, _))) in layout.rooms.iter().zip(&rooms).enumerate() {
+            let prefab = w.entry(Registry::Prefabs, prefab_id);
+            let table = prefab.and_then(|p| p.reference(field::LOOT)).map(|r| r.value.clone()).or_else(|| floor_table.clone());
+            let npcs: Vec<String> = prefab.map(|p| p.ref_list(field::NPCS).iter().map(|n| n.value.clone()).collect()).unwrap_or_default();
+            if fauna.is_empty() && !placed.enemies.is_empty() {
+                self.warnings.push(format!(
+                    "step {}: room {prefab_id} has {} `e` glyph(s) but the floor {floor_id} has no creatures; none appear",
+                    self.step,
+                    placed.enemies.len()
+                ));
+            }
+            for pos in placed.enemies.iter().filter(|_| !fauna.is_empty()) {
+                let c = fauna[self.rng.below(fauna.len() as u64) as usize].clone();
+                for r in self.add_enemies(w, &c, 1) {
+                    let CreatureRef::Enemy(i) = r else { continue };
+                    if let Some(e) = self.enemies.iter_mut().find(|e| e.index == i) {
+                        e.resident = true;
+                    }
+                    map.enemies.insert(i, *pos);
+                    map.homes.insert(i, at);
+                }
+            }
+            map.piles.extend(placed.piles.iter().map(|pos| Pile { pos: *pos, table: table.clone() }));
+            map.npcs.extend(placed.npcs.iter().zip(&npcs).map(|(pos, npc)| NpcSpot { npc: npc.clone(), pos: *pos }));
         }
-        let d = self.dungeon.as_mut().expect("a played run");
-        d.room = index;
-        d.map = room;
-        self.room = prefab_id.clone();
-        if let Some(id) = prefab_id {
+        map
+    }
+
+    /// The player has moved (or arrived): when it stands in a room it was not in before, that
+    /// room is entered — `room_entered` the first time, and the residents of the room join the
+    /// combat. Looks around either way. Returns the room entered, for the trace.
+    fn arrive(&mut self) -> Option<Effect> {
+        let d = self.dungeon.as_mut()?;
+        d.map.look();
+        let now = d.map.room_at(d.map.player);
+        if now == d.room {
+            return None;
+        }
+        d.room = now;
+        let r = now?;
+        let room = &mut d.map.rooms[r];
+        let first = !room.entered;
+        room.entered = true;
+        let prefab = room.prefab.clone();
+        let homes = d.map.homes.clone();
+        let mut joined = Vec::new();
+        for e in self.enemies.iter_mut().filter(|e| e.resident && e.body.health > 0 && homes.get(&e.index) == Some(&r)) {
+            e.resident = false;
+            e.energy = 0.0;
+            joined.push((CreatureRef::Enemy(e.index), e.body.creature.clone().unwrap_or_default()));
+        }
+        if prefab.is_some() {
+            self.room = prefab.clone();
+        }
+        if let (true, Some(id)) = (first, prefab.clone()) {
             self.push(EventKind::RoomEntered, CreatureRef::Player, None, Payload::RoomEntered { prefab: id });
         }
-        self.note(|| Effect::EnteredRoom { room: shown, piles: None, appeared })
+        Some(self.note(|| Effect::ReachedRoom { room: prefab.unwrap_or_else(|| "a room without prefab".into()), first, joined }))
     }
 
-    /// Leaves the room through a door: a flight if its enemies live, then the next room, the
-    /// next floor, or victory out of the deepest floor.
-    fn leave_room(&mut self, w: &World) -> Effect {
-        let fled = self.flee_room();
+    /// Takes the stairs down: the floor and everyone on it stay behind (a running combat ends as
+    /// fled), then the next floor, or victory from the deepest one.
+    fn take_stairs(&mut self, w: &World) -> Effect {
+        let fled = self.leave_floor();
         let d = self.dungeon.as_ref().expect("a played run");
-        let (room, rooms, floor, floors) = (d.room, d.rooms.len(), d.floor, d.floors.len());
-        let next = if room + 1 < rooms {
-            self.enter_room(w, room + 1)
-        } else if floor + 1 < floors {
-            self.enter_floor(w, floor + 1)
+        let next = if d.floor + 1 < d.floors.len() {
+            self.enter_floor(w, d.floor + 1)
         } else {
             self.won = true;
             self.over = true;
@@ -251,11 +319,11 @@ impl Game {
         left_behind(fled, next)
     }
 
-    /// Leaving a room while its enemies live is a flight: they are removed, and a running combat
-    /// ends as fled. Returns how many enemies were left behind.
-    fn flee_room(&mut self) -> usize {
-        let living = self.living_enemies();
-        if living > 0 {
+    /// Leaves the floor: its enemies stay on it, out of the game from now on; a running combat
+    /// ends as fled. Returns how many enemies that fought were left behind.
+    fn leave_floor(&mut self) -> usize {
+        let fighting = self.fighting_enemies();
+        if !self.enemies.is_empty() {
             self.enemies.clear();
             self.forget_removed_enemies();
         }
@@ -263,22 +331,19 @@ impl Game {
             self.combat = false;
             self.push(EventKind::CombatEnded, CreatureRef::Player, None, Payload::CombatEnded { outcome: outcome::FLED });
         }
-        living
+        fighting
     }
 
-    /// `enter PREFAB` in a played run: the prefab takes the place of the room the player is in, as
-    /// if a door had led into it (enemies left behind are a flight), its grid instantiated like
-    /// any room's. The floor's later rooms stay as they were, so its doors lead on as before.
+    /// `enter PREFAB` in a played run: the floor is left (as by the stairs) for a floor of that
+    /// one room, laid out like any floor, on the same depth; its stairs lead on as the floor's did.
     pub(super) fn enter_prefab_in_dungeon(&mut self, w: &World, id: &str) -> Effect {
-        let fled = self.flee_room();
+        let fled = self.leave_floor();
+        let floor_id = self.floor.clone().unwrap_or_default();
+        let map = self.build_floor(w, &floor_id, &[id.to_string()]);
         let d = self.dungeon.as_mut().expect("a played run");
-        let index = d.room.min(d.rooms.len());
-        if index < d.rooms.len() {
-            d.rooms[index] = id.to_string();
-        } else {
-            d.rooms.push(id.to_string());
-        }
-        let room = self.enter_room(w, index);
+        d.room = None;
+        d.map = map;
+        let room = self.arrive().unwrap_or(Effect::NoEffect(Reason::NoMap));
         left_behind(fled, room)
     }
 
@@ -294,8 +359,8 @@ impl Game {
         (!m.is_wall(to)).then_some(to)
     }
 
-    /// The player moves one tile: into an enemy it attacks, into an NPC it talks, onto a door it
-    /// leaves the room, onto piles and dropped loot it picks them up.
+    /// The player moves one tile: into an enemy it attacks, into an NPC it talks, onto the stairs
+    /// it leaves the floor, into a room it enters it, onto piles and dropped loot it picks them up.
     pub(super) fn player_move(&mut self, w: &World, dir: Dir) -> Outcome {
         let Some(m) = self.map() else { return Outcome::act(Effect::NoEffect(Reason::NoMap)) };
         let to = m.player.step(dir);
@@ -308,15 +373,15 @@ impl Game {
         if m.is_wall(to) {
             return Outcome::act(Effect::Bumped(to));
         }
-        // Only a door on the border leads on; a door inside the room is walked through.
-        let door = m.is_exit(to);
+        let stairs = m.is_stairs(to);
         self.map_mut().expect("checked").player = to;
-        if door {
-            let then = self.leave_room(w);
-            return Outcome::act(self.note(|| Effect::Door { at: to, then: Box::new(then) }));
+        if stairs {
+            let then = self.take_stairs(w);
+            return Outcome::act(self.note(|| Effect::Stairs { at: to, then: Box::new(then) }));
         }
+        let entered = self.arrive().map(Box::new);
         let found = self.pick_up_here(w);
-        Outcome::act(self.note(|| Effect::PlayerMoved { to, found }))
+        Outcome::act(self.note(|| Effect::PlayerMoved { to, entered, found }))
     }
 
     /// The player drops one of inventory entry `index` where it stands: onto its tile on a map,
@@ -374,7 +439,7 @@ impl Game {
     }
 }
 
-/// What leaving a room did: the flight from the enemies left behind, if any, then what came next.
+/// What leaving a floor did: the flight from the enemies left behind, if any, then what came next.
 fn left_behind(enemies: usize, then: Effect) -> Effect {
     if enemies == 0 {
         return then;

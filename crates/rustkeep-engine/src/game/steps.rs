@@ -62,8 +62,8 @@ impl Game {
             self.over = true;
             self.warnings.push(format!("the player died in step {step}; the run ends"));
         }
-        if self.won && self.warnings.last().is_none_or(|w| !w.starts_with("the player left the deepest floor")) {
-            self.warnings.push(format!("the player left the deepest floor in step {step}; the run is won"));
+        if self.won && self.warnings.last().is_none_or(|w| !w.starts_with("the player took the stairs of the deepest floor")) {
+            self.warnings.push(format!("the player took the stairs of the deepest floor in step {step}; the run is won"));
         }
         let events = std::mem::take(&mut self.trace.events);
         StepTrace { step, source: None, act: description, effects, events }
@@ -142,7 +142,7 @@ impl Game {
         // their shape).
         let dungeon = self.dungeon.as_ref().map(|d| FinalDungeon {
             floor: d.floors.get(d.floor).cloned(),
-            rooms: d.rooms.clone(),
+            rooms: d.rooms(),
             room: d.room,
             position: d.map.player,
             enemies: d.map.enemies.iter().map(|(i, p)| PlacedEnemy { r#ref: CreatureRef::Enemy(*i).to_string(), x: p.x, y: p.y }).collect(),
@@ -206,13 +206,13 @@ pub struct FinalDungeon {
     pub floor: Option<String>,
     /// The rooms of that floor, in order.
     pub rooms: Vec<String>,
-    /// The index of the player's room in `rooms`.
-    pub room: usize,
+    /// The index of the player's room in `rooms`; `None` in a corridor.
+    pub room: Option<usize>,
     /// The player's tile.
     pub position: rustkeep_data::grid::Pos,
     /// The enemies' tiles.
     pub enemies: Vec<PlacedEnemy>,
-    /// Whether the player left the deepest floor.
+    /// Whether the player took the stairs of the deepest floor.
     pub won: bool,
 }
 

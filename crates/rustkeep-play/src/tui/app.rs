@@ -155,9 +155,9 @@ pub fn direction(code: KeyCode) -> Option<Dir> {
 
 /// Every key of the game with what it does, for the help overlay (and docs/play.md).
 pub const KEYS: &[(&str, &str)] = &[
-    ("arrows, h j k l, y u b n, numpad", "move (into an enemy: attack; into an NPC: talk; onto a door: leave the room)"),
+    ("arrows, h j k l, y u b n, numpad", "move (into an enemy: attack; into an NPC: talk; onto > : down the stairs)"),
     (". or 5", "wait a turn"),
-    (">", "walk to the nearest door and through it"),
+    (">", "walk to the stairs you have seen and down them"),
     ("g", "pick up what lies here"),
     ("i", "inventory: u use, e equip, d drop, Enter use or equip"),
     ("Q", "quests"),
@@ -177,7 +177,9 @@ pub const LEGEND: &[(&str, &str)] = &[
     ("*", "a loot pile"),
     ("%", "items on the ground: the top one's glyph (else %)"),
     ("+", "a door"),
+    (">", "the stairs down"),
     ("#", "a wall"),
+    ("dim", "a tile you remember but do not see now"),
 ];
 
 impl App {

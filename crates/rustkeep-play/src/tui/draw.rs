@@ -12,7 +12,9 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 use rustkeep_data::grid::Pos;
 use rustkeep_data::vocab::{field, Registry, CURRENCY};
+use rustkeep_engine::floor::STAIRS;
 use rustkeep_engine::game::{buy_price, sell_price, shown, CreatureRef};
+use rustkeep_engine::map::Map;
 
 use super::app::{App, Overlay, Phase, PromptKind, Side, Start, KEYS, LEGEND};
 use crate::look::{self, Look};
@@ -171,8 +173,12 @@ fn title_line(s: &Session) -> Line<'static> {
             Some(dp) => format!("{floor} (depth {dp})"),
             None => floor,
         });
-        if let Some(p) = &d.map.prefab {
-            parts.push(format!("room {}/{}: {}", d.room + 1, d.rooms.len(), entry_name(&s.w, Registry::Prefabs, p)));
+        match d.room.and_then(|r| d.map.rooms.get(r).map(|room| (r, room))) {
+            Some((r, room)) => {
+                let name = room.prefab.as_deref().map_or_else(|| "a bare room".to_string(), |p| entry_name(&s.w, Registry::Prefabs, p));
+                parts.push(format!("room {}/{}: {name}", r + 1, d.map.rooms.len()));
+            }
+            None => parts.push("a corridor".into()),
         }
     } else if let Some(r) = &g.room {
         parts.push(entry_name(&s.w, Registry::Prefabs, r));
@@ -217,7 +223,7 @@ fn draw_game(f: &mut Frame, app: &App, s: &Session, paint: &Paint) {
             None
         }
         _ if s.g.over => Some(" t trace · L load · q quit"),
-        _ => Some(" arrows/hjkl move · . wait · > door · g pick up · i inventory · Q quests · t trace · : command · ? help · q quit"),
+        _ => Some(" arrows/hjkl move · . wait · > stairs · g pick up · i inventory · Q quests · t trace · : command · ? help · q quit"),
     };
     if let Some(h) = hint {
         f.render_widget(Paragraph::new(Span::styled(h, dim())), keys);
@@ -243,12 +249,19 @@ fn draw_map(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
     let ox = (m.player.x - i32::from(visible_w) / 2).clamp(0, i32::from(w - visible_w));
     let oy = (m.player.y - i32::from(visible_h) / 2).clamp(0, i32::from(h - visible_h));
     let letters: BTreeMap<usize, char> = s.living().into_iter().map(|(i, c, _)| (i, c)).collect();
+    let sight = m.sight();
     let mut lines = Vec::with_capacity(visible_h as usize);
     for y in oy..oy + i32::from(visible_h) {
         let mut spans = Vec::with_capacity(visible_w as usize * 2);
         for x in ox..ox + i32::from(visible_w) {
             let p = Pos::new(x, y);
-            let (c, style) = tile(s, m, p, &letters, paint);
+            let (c, style) = if sight.contains(p) {
+                tile(s, m, p, &letters, paint)
+            } else if m.remembered(p) {
+                remembered(m, p, paint)
+            } else {
+                (' ', Style::default())
+            };
             if spread && x > ox {
                 spans.push(Span::raw(" "));
             }
@@ -262,8 +275,15 @@ fn draw_map(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
     f.render_widget(Paragraph::new(lines), Rect { x, y, width: used_w, height: visible_h });
 }
 
-/// What is drawn on a tile, top first: the player, an enemy, an NPC, a pile, loot, the tile.
-fn tile(s: &Session, m: &rustkeep_engine::map::Room, p: Pos, letters: &BTreeMap<usize, char>, paint: &Paint) -> (char, Style) {
+/// A tile the player remembers but does not see: its ground only, dimmed.
+fn remembered(m: &Map, p: Pos, paint: &Paint) -> (char, Style) {
+    let c = m.tile(p).unwrap_or(' ');
+    (c, dim().patch(paint.fg(Color::DarkGray)))
+}
+
+/// What is drawn on a tile in sight, top first: the player, an enemy, an NPC, a pile, loot, the
+/// tile.
+fn tile(s: &Session, m: &Map, p: Pos, letters: &BTreeMap<usize, char>, paint: &Paint) -> (char, Style) {
     if m.player == p {
         return ('@', bold().patch(paint.fg(Color::White)));
     }
@@ -288,6 +308,7 @@ fn tile(s: &Session, m: &rustkeep_engine::map::Room, p: Pos, letters: &BTreeMap<
     match m.tile(p) {
         Some('#') => ('#', paint.fg(Color::DarkGray)),
         Some('+') => ('+', bold().patch(paint.fg(Color::Yellow))),
+        Some(STAIRS) => (STAIRS, bold().patch(paint.fg(Color::White))),
         Some(c) => (c, dim()),
         None => (' ', Style::default()),
     }

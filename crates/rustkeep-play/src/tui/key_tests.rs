@@ -9,7 +9,7 @@ use rustkeep_data::vocab::CURRENCY;
 use rustkeep_engine::game::{buy_price, sell_price, CreatureRef};
 
 use super::app::{App, Flow, Overlay, Side};
-use super::testing::{command_line, dir_to, key_of, player, press, press_with, session, type_text, warrior};
+use super::testing::{command_line, dir_to, in_room, key_of, player, press, press_with, session, type_text, warrior};
 
 /// How many of `item` the player carries.
 fn carried(app: &App, item: &str) -> u64 {
@@ -24,10 +24,10 @@ fn step(app: &App) -> usize {
     session(app).g.step
 }
 
-/// The floor and room index of the dungeon, and the room's prefab.
-fn whereabouts(app: &App) -> (usize, usize, Option<String>) {
+/// The floor and room index of the dungeon, and the prefab of the room the player stands in.
+fn whereabouts(app: &App) -> (usize, Option<usize>, Option<String>) {
     let d = session(app).g.dungeon.as_ref().expect("a dungeon");
-    (d.floor, d.room, d.map.prefab.clone())
+    (d.floor, d.room, d.room.and_then(|r| d.map.rooms[r].prefab.clone()))
 }
 
 /// The archivist's library, entered with the `:` line: the player on its `@` at (6, 5).
@@ -35,7 +35,7 @@ fn in_the_library() -> App {
     let mut app = warrior(11);
     command_line(&mut app, "enter core:library");
     assert_eq!(whereabouts(&app).2.as_deref(), Some("core:library"));
-    assert_eq!(player(&app), Pos::new(6, 5));
+    assert_eq!(in_room(&app), Pos::new(6, 5));
     app
 }
 
@@ -58,7 +58,7 @@ fn in_the_elders_hall() -> App {
     let mut app = warrior(11);
     command_line(&mut app, "enter core:elders_hall");
     assert_eq!(whereabouts(&app).2.as_deref(), Some("core:elders_hall"));
-    assert_eq!(player(&app), Pos::new(4, 4));
+    assert_eq!(in_room(&app), Pos::new(4, 4));
     assert!(session(&app).g.map().expect("a map").enemies.is_empty());
     app
 }
@@ -69,25 +69,25 @@ fn walking_moves_the_player_one_tile_a_turn_and_walls_cost_nothing() {
     let turn = step(&app);
     // Every way of moving east: the vi key, the numpad, the arrow.
     press(&mut app, KeyCode::Char('l'));
-    assert_eq!((player(&app), step(&app)), (Pos::new(5, 4), turn + 1));
+    assert_eq!((in_room(&app), step(&app)), (Pos::new(5, 4), turn + 1));
     press(&mut app, KeyCode::Char('6'));
     press(&mut app, KeyCode::Right);
-    assert_eq!((player(&app), step(&app)), (Pos::new(7, 4), turn + 3));
+    assert_eq!((in_room(&app), step(&app)), (Pos::new(7, 4), turn + 3));
     // (8, 4) is a wall: the key costs no turn, and the log says why.
     press(&mut app, KeyCode::Char('l'));
-    assert_eq!((player(&app), step(&app)), (Pos::new(7, 4), turn + 3));
+    assert_eq!((in_room(&app), step(&app)), (Pos::new(7, 4), turn + 3));
     assert!(app.log_lines().last().is_some_and(|l| l.text.contains("wall")), "{:?}", app.log_lines().last());
     // Diagonals and the rest: y (north-west), Up, h, the numpad's 1 (south-west).
     press(&mut app, KeyCode::Char('y'));
-    assert_eq!(player(&app), Pos::new(6, 3));
+    assert_eq!(in_room(&app), Pos::new(6, 3));
     press(&mut app, KeyCode::Up);
     press(&mut app, KeyCode::Char('h'));
-    assert_eq!(player(&app), Pos::new(5, 2));
+    assert_eq!(in_room(&app), Pos::new(5, 2));
     press(&mut app, KeyCode::Char('1'));
-    assert_eq!((player(&app), step(&app)), (Pos::new(4, 3), turn + 7));
+    assert_eq!((in_room(&app), step(&app)), (Pos::new(4, 3), turn + 7));
     // Waiting passes a turn where you stand.
     press(&mut app, KeyCode::Char('.'));
-    assert_eq!((player(&app), step(&app)), (Pos::new(4, 3), turn + 8));
+    assert_eq!((in_room(&app), step(&app)), (Pos::new(4, 3), turn + 8));
 }
 
 #[test]
@@ -96,7 +96,9 @@ fn moving_into_an_enemy_attacks_it_until_it_dies() {
     let kills = session(&app).g.kills;
     command_line(&mut app, "spawn core:rat");
     let s = session(&app);
-    let (&rat, &at) = s.g.map().expect("a map").enemies.iter().find(|(i, _)| s.enemy_kinds.get(i).map(String::as_str) == Some("core:rat")).expect("the rat");
+    // The rat spawned last (the room's own creatures came first).
+    let (&rat, &at) =
+        s.g.map().expect("a map").enemies.iter().rev().find(|(i, _)| s.enemy_kinds.get(i).map(String::as_str) == Some("core:rat")).expect("the rat");
     let full = s.g.creature(CreatureRef::Enemy(rat)).expect("alive").health;
     let me = player(&app);
     assert!((at.x - me.x).abs() <= 1 && (at.y - me.y).abs() <= 1, "spawned next to the player");
@@ -119,9 +121,9 @@ fn pick_up_drop_and_use_a_potion_from_the_inventory() {
     let carried_before: u32 = session(&app).g.player.inventory.iter().map(|i| i.count).sum();
     press(&mut app, KeyCode::Char('y'));
     press(&mut app, KeyCode::Char('h'));
-    assert_eq!(player(&app), Pos::new(2, 3));
+    assert_eq!(in_room(&app), Pos::new(2, 3));
     press(&mut app, KeyCode::Char('h'));
-    assert_eq!(player(&app), Pos::new(1, 3));
+    assert_eq!(in_room(&app), Pos::new(1, 3));
     assert_eq!(session(&app).g.map().expect("a map").piles.len(), piles - 1, "the pile at (1, 5) is opened");
     let carried_after: u32 = session(&app).g.player.inventory.iter().map(|i| i.count).sum();
     assert!(carried_after >= carried_before, "what the pile held is carried");
@@ -177,12 +179,12 @@ fn moving_into_an_npc_talks_and_its_shop_buys_and_sells() {
     let gold = carried(&app, CURRENCY);
     assert!(gold >= 100);
     // The elder stands at (4, 1), the player enters at (4, 4).
-    assert_eq!(player(&app), Pos::new(4, 4));
+    assert_eq!(in_room(&app), Pos::new(4, 4));
     press(&mut app, KeyCode::Char('k'));
     press(&mut app, KeyCode::Char('k'));
     let potions = carried(&app, "core:health_potion");
     press(&mut app, KeyCode::Char('k'));
-    assert_eq!(player(&app), Pos::new(4, 2), "talking does not move");
+    assert_eq!(in_room(&app), Pos::new(4, 2), "talking does not move");
     let s = session(&app);
     let quests: Vec<&str> = s.g.quests.iter().map(|q| q.quest.as_str()).collect();
     assert!(quests.contains(&"core:rattenplage") && quests.contains(&"core:into_the_depths"), "{quests:?}");
@@ -221,31 +223,29 @@ fn moving_into_an_npc_talks_and_its_shop_buys_and_sells() {
 }
 
 #[test]
-fn descend_and_a_door_lead_to_the_next_room() {
+fn the_stairs_lead_to_the_next_floor_once_seen() {
     let mut app = warrior(11);
     command_line(&mut app, "enter core:elders_hall");
     let (floor, room, _) = whereabouts(&app);
-    // `>` walks to the door at (4, 5) and through it.
+    assert_eq!(room, Some(0), "a floor of the one room");
+    // The stairs lie behind the hall's door at (4, 5): not seen yet, so `>` takes no turn.
+    let turn = step(&app);
+    press(&mut app, KeyCode::Char('>'));
+    assert_eq!((whereabouts(&app).0, step(&app)), (floor, turn));
+    assert!(app.notes.iter().any(|n| n.contains("not found the stairs")), "{:?}", app.notes);
+    // On the door the stairs come into sight; `>` walks onto them and down.
+    press(&mut app, KeyCode::Char('j'));
+    assert_eq!((in_room(&app), whereabouts(&app).0), (Pos::new(4, 5), floor));
     press(&mut app, KeyCode::Char('>'));
     let (floor2, room2, prefab2) = whereabouts(&app);
-    assert_eq!((floor2, room2), (floor, room + 1), "the next room of the floor");
-    assert_ne!(prefab2.as_deref(), Some("core:elders_hall"));
-    assert_eq!(session(&app).g.room, prefab2);
-    // Stepping onto a door by hand does the same.
-    command_line(&mut app, "enter core:elders_hall");
-    press(&mut app, KeyCode::Char('j'));
-    assert_eq!(whereabouts(&app).1, room + 2);
-    // Through the last room of a floor: the next floor.
-    let last = session(&app).g.dungeon.as_ref().expect("a dungeon").rooms.len() - 1;
-    while whereabouts(&app).1 < last {
-        command_line(&mut app, "enter core:elders_hall");
-        press(&mut app, KeyCode::Char('j'));
-    }
-    command_line(&mut app, "enter core:elders_hall");
-    press(&mut app, KeyCode::Char('j'));
-    let (floor3, room3, _) = whereabouts(&app);
-    assert_eq!((floor3, room3), (floor + 1, 0));
+    assert_eq!((floor2, room2), (floor + 1, Some(0)), "the first room of the next floor");
     assert_eq!(session(&app).g.floor.as_deref(), Some("core:floor_2"));
+    assert_eq!(session(&app).g.room, prefab2);
+    // Stepping onto the stairs by hand does the same.
+    command_line(&mut app, "enter core:elders_hall");
+    press(&mut app, KeyCode::Char('j'));
+    press(&mut app, KeyCode::Char('j'));
+    assert_eq!(whereabouts(&app).0, floor + 2);
 }
 
 #[test]

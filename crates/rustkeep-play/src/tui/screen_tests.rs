@@ -54,8 +54,9 @@ fn start_screen() {
 #[test]
 fn map_with_enemies_piles_and_an_npc() {
     let mut app = library();
-    let m = session(&app).g.map().expect("a map");
-    assert_eq!(m.prefab.as_deref(), Some("core:library"));
+    let d = session(&app).g.dungeon.as_ref().expect("a dungeon");
+    assert_eq!(d.room.and_then(|r| d.map.rooms[r].prefab.as_deref()), Some("core:library"));
+    let m = &d.map;
     assert!(m.enemies.len() >= 3 && !m.piles.is_empty() && !m.npcs.is_empty(), "{m:?}");
     snapshot("map", &mut app);
 }
@@ -143,7 +144,7 @@ fn death_summary() {
 
 #[test]
 fn victory_summary() {
-    // The last room of the deepest floor, its enemies gone: the next door wins the run.
+    // The deepest floor, its enemies gone, the player beside the stairs: `>` wins the run.
     let w = world();
     let last = rustkeep_engine::game::floor_order(&w).pop().expect("floors");
     let s = crate::session::Session::new_game(w, 11, vec!["core:warrior".into()], Some(&last)).expect("a new game");
@@ -153,8 +154,11 @@ fn victory_summary() {
         g.enemies.clear();
         g.combat = false;
         let d = g.dungeon.as_mut().expect("a dungeon");
-        d.room = d.rooms.len() - 1;
         d.map.enemies.clear();
+        let m = &mut d.map;
+        let stairs = (0..m.height()).flat_map(|y| (0..m.width()).map(move |x| rustkeep_data::grid::Pos::new(x, y))).find(|p| m.is_stairs(*p)).expect("stairs");
+        m.player = rustkeep_data::grid::Dir::ALL.iter().map(|d| stairs.step(*d)).find(|p| !m.is_wall(*p)).expect("a way to the stairs");
+        m.look();
     }
     for _ in 0..10 {
         if session(&app).g.over {
@@ -176,12 +180,20 @@ fn the_map_draws_glyphs_in_their_colours() {
     use ratatui::Terminal;
 
     let mut app = library();
+    command_line(&mut app, "spawn core:giant_rat");
     // A potion lying on a free floor tile of the room (where a creature would drop its loot).
     {
         let m = &mut app.session_mut().expect("playing").g.dungeon.as_mut().expect("a dungeon").map;
         let free = (0..m.height())
             .flat_map(|y| (0..m.width()).map(move |x| rustkeep_data::grid::Pos::new(x, y)))
-            .find(|p| m.tile(*p) == Some('.') && *p != m.player && m.enemy_at(*p).is_none() && m.npc_at(*p).is_none() && !m.piles.iter().any(|x| x.pos == *p))
+            .find(|p| {
+                m.tile(*p) == Some('.')
+                    && m.sight().contains(*p)
+                    && *p != m.player
+                    && m.enemy_at(*p).is_none()
+                    && m.npc_at(*p).is_none()
+                    && !m.piles.iter().any(|x| x.pos == *p)
+            })
             .expect("a free tile");
         let item = rustkeep_engine::item::ItemInstance { item: "core:health_potion".into(), count: 1, affixes: Vec::new(), equipped: false };
         m.loot.push(rustkeep_engine::map::Dropped { pos: free, item });

@@ -65,6 +65,14 @@ pub fn key_of(d: Dir) -> KeyCode {
     })
 }
 
+/// Where the player stands in the room it is in, counted from the room's first tile (the
+/// positions a prefab's grid gives).
+pub fn in_room(app: &App) -> Pos {
+    let d = session(app).g.dungeon.as_ref().expect("a dungeon");
+    let o = d.room.and_then(|r| d.map.rooms.get(r)).expect("in a room").origin;
+    Pos::new(d.map.player.x - o.x, d.map.player.y - o.y)
+}
+
 /// Where the player stands on the map.
 pub fn player(app: &App) -> Pos {
     session(app).g.map().expect("a map").player
