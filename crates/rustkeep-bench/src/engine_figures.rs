@@ -303,12 +303,12 @@ pub fn floor_figures(runs: usize) -> Vec<ExtraFigure> {
     out
 }
 
-/// A round of 20 pursuers on a floor of 100 × 50 tiles: one room of 96 × 46 (the margin makes the
-/// rest) with rows of pillars, its 20 creatures in the far corner from the player. Every round,
+/// A round of 20 pursuers on a floor of about 100 × 50 tiles: one room of 94 × 44 (the margin and
+/// the layout's drawn offsets make the rest) with rows of pillars, its 20 creatures in the far corner from the player. Every round,
 /// each pursuer searches its way over the floor; median and p95 of whole rounds, traces off as in
 /// the arena.
 fn pursuit_figure(runs: usize) -> Vec<ExtraFigure> {
-    let (w, h) = (96, 46);
+    let (w, h) = (94, 44);
     let mut grid = String::from("grid = \"\"\"\n");
     for y in 0..h {
         for x in 0..w {

@@ -126,8 +126,10 @@ mod runs {
 
 /// Not reached by a search yet.
 const FAR: u32 = u32::MAX;
-/// Occupied by a creature or NPC: never entered by a search.
+/// Occupied by a creature or NPC, or no tile to stand on: never entered by a search.
 const TAKEN: u32 = u32::MAX - 1;
+/// A free neighbour of the searching enemy, not reached yet.
+const GOAL: u32 = u32::MAX - 2;
 
 impl Map {
     /// A map of the given rows with nobody on it and no rooms.
@@ -209,58 +211,106 @@ impl Map {
         (p.y * self.width() + p.x) as usize
     }
 
-    /// A search table: [`FAR`] on every tile, [`TAKEN`] under the player, the NPCs and every
-    /// enemy but `mover`.
-    fn search_table(&self, mover: Option<usize>) -> Vec<u32> {
-        let mut dist = vec![FAR; (self.width().max(0) * self.height().max(0)) as usize];
-        let others = self.enemies.iter().filter(|(i, _)| Some(**i) != mover).map(|(_, p)| *p);
-        for p in std::iter::once(self.player).chain(self.npcs.iter().map(|n| n.pos)).chain(others) {
-            if self.inside(p) {
-                dist[self.index(p)] = TAKEN;
-            }
-        }
-        dist
-    }
-
-    /// Steps from every tile to the nearest free tile next to the player, over free tiles
-    /// (`u32::MAX`: no path; occupied tiles have none); computed for the enemy `mover`, which does
-    /// not block itself. The whole field: [`Map::enemy_step`] searches only as far as it needs.
-    pub fn distances_to_player(&self, mover: Option<usize>) -> Vec<u32> {
-        let mut dist = self.search_table(mover);
-        self.search(&mut dist, None);
-        dist.iter().map(|d| if *d == TAKEN { FAR } else { *d }).collect()
-    }
-
-    /// Breadth first from the free tiles next to the player over free walkable tiles, writing
-    /// steps into `dist`. With `stop_near`, it ends once every tile at the distance of the
-    /// nearest neighbour of that tile is labelled (all a step rule needs).
-    fn search(&self, dist: &mut [u32], stop_near: Option<Pos>) {
-        let free = |dist: &[u32], p: Pos| self.inside(p) && dist[self.index(p)] == FAR && !self.is_wall(p);
-        let mut best = FAR;
-        let mut queue = VecDeque::new();
-        for d in Dir::ALL {
-            let t = self.player.step(d);
-            if free(dist, t) {
-                dist[self.index(t)] = 0;
-                queue.push_back(t);
-                if stop_near.is_some_and(|s| s.adjacent(t)) {
-                    best = 0;
+    /// A search field for the enemy `mover`: the map inside a ring of blocked tiles, [`FAR`] on
+    /// every walkable tile, [`TAKEN`] on everything else and under the player, the NPCs and every
+    /// enemy but `mover`. The ring lets a search step to all eight neighbours without a bounds
+    /// check.
+    fn field(&self, mover: Option<usize>) -> Field {
+        let (w, h) = (self.width().max(0) as usize, self.height().max(0) as usize);
+        let pw = w + 2;
+        let mut dist = vec![TAKEN; pw * (h + 2)];
+        for (y, row) in self.rows.iter().enumerate().take(h) {
+            let base = (y + 1) * pw + 1;
+            for (cell, b) in dist[base..base + w].iter_mut().zip(row.bytes()) {
+                if walkable(b as char) {
+                    *cell = FAR;
                 }
             }
         }
-        while let Some(p) = queue.pop_front() {
-            let here = dist[self.index(p)];
+        let mut f = Field { width: w as i32, height: h as i32, pw, dist };
+        let others = self.enemies.iter().filter(|(i, _)| Some(**i) != mover).map(|(_, p)| *p);
+        for p in std::iter::once(self.player).chain(self.npcs.iter().map(|n| n.pos)).chain(others) {
+            if let Some(i) = f.at(p) {
+                f.dist[i] = TAKEN;
+            }
+        }
+        f
+    }
+
+    /// Steps from every tile to the nearest free tile next to the player, over free tiles
+    /// (`u32::MAX`: no path; occupied tiles have none), indexed `y × width + x`; computed for the
+    /// enemy `mover`, which does not block itself. The whole field: [`Map::enemy_step`] searches
+    /// only as far as it needs.
+    pub fn distances_to_player(&self, mover: Option<usize>) -> Vec<u32> {
+        let mut f = self.field(mover);
+        self.search(&mut f, None);
+        let mut out = Vec::with_capacity((f.width.max(0) * f.height.max(0)) as usize);
+        for y in 0..f.height {
+            for x in 0..f.width {
+                let d = f.dist[f.at(Pos::new(x, y)).expect("inside")];
+                out.push(if d == TAKEN { FAR } else { d });
+            }
+        }
+        out
+    }
+
+    /// Breadth first from the free tiles next to the player over free walkable tiles, writing
+    /// steps into the field. With `stop_near`, it ends once every tile at the distance of the
+    /// nearest neighbour of that tile is labelled (all a step rule needs).
+    fn search(&self, f: &mut Field, stop_near: Option<Pos>) {
+        let Some(start) = f.at(self.player) else { return };
+        let pw = f.pw as isize;
+        // N, NE, E, SE, S, SW, W, NW.
+        let steps: [isize; 8] = [-pw, -pw + 1, 1, pw + 1, pw, pw - 1, -1, -pw - 1];
+        let goal = stop_near.and_then(|p| f.at(p));
+        let dist = &mut f.dist;
+        // The free neighbours of `stop_near` are marked, so that reaching one is seen on the way.
+        if let Some(c) = goal {
+            for d in steps {
+                let n = (c as isize + d) as usize;
+                if dist[n] == FAR {
+                    dist[n] = GOAL;
+                }
+            }
+        }
+        let mut best = FAR;
+        let mut queue: Vec<u32> = Vec::with_capacity(dist.len() / 2);
+        for d in steps {
+            let t = (start as isize + d) as usize;
+            if dist[t] == FAR || dist[t] == GOAL {
+                if dist[t] == GOAL {
+                    best = 0;
+                }
+                dist[t] = 0;
+                queue.push(t as u32);
+            }
+        }
+        let mut head = 0;
+        while let Some(&p) = queue.get(head) {
+            head += 1;
+            let p = p as usize;
+            let here = dist[p];
             if here >= best {
                 break;
             }
-            for d in Dir::ALL {
-                let q = p.step(d);
-                if free(dist, q) {
-                    dist[self.index(q)] = here + 1;
-                    queue.push_back(q);
-                    if stop_near.is_some_and(|s| s.adjacent(q)) {
-                        best = best.min(here + 1);
+            for d in steps {
+                let q = (p as isize + d) as usize;
+                let v = dist[q];
+                if v == FAR || v == GOAL {
+                    if v == GOAL && best == FAR {
+                        best = here + 1;
                     }
+                    dist[q] = here + 1;
+                    queue.push(q as u32);
+                }
+            }
+        }
+        // Marks of neighbours the search stopped before are unreached tiles again.
+        if let Some(c) = goal {
+            for d in steps {
+                let n = (c as isize + d) as usize;
+                if dist[n] == GOAL {
+                    dist[n] = FAR;
                 }
             }
         }
@@ -276,15 +326,13 @@ impl Map {
         if from.adjacent(self.player) {
             return None;
         }
-        let mut dist = self.search_table(Some(index));
-        self.search(&mut dist, Some(from));
+        let mut f = self.field(Some(index));
+        self.search(&mut f, Some(from));
         let mut best: Option<(u32, Pos)> = None;
         for d in Dir::ALL {
             let q = from.step(d);
-            if !self.inside(q) || self.is_wall(q) {
-                continue;
-            }
-            let dq = dist[self.index(q)];
+            let Some(i) = f.at(q) else { continue };
+            let dq = f.dist[i];
             if dq < TAKEN && best.is_none_or(|(b, _)| dq < b) {
                 best = Some((dq, q));
             }
@@ -339,6 +387,23 @@ impl Map {
     /// Whether the player has seen `p` on this floor.
     pub fn remembered(&self, p: Pos) -> bool {
         self.inside(p) && self.seen.get(self.index(p)).copied().unwrap_or(false)
+    }
+}
+
+/// The tiles of a map for a search, with a ring of blocked tiles around them.
+struct Field {
+    width: i32,
+    height: i32,
+    /// The padded width: `width + 2`.
+    pw: usize,
+    /// Per padded tile: steps found so far, [`FAR`] (not reached yet) or [`TAKEN`] (never).
+    dist: Vec<u32>,
+}
+
+impl Field {
+    /// The padded index of a tile of the map; `None` outside it.
+    fn at(&self, p: Pos) -> Option<usize> {
+        (p.x >= 0 && p.y >= 0 && p.x < self.width && p.y < self.height).then(|| (p.y as usize + 1) * self.pw + p.x as usize + 1)
     }
 }
 
