@@ -266,7 +266,7 @@ docs! {
         "Listen to a different event (thorns: react on `damage_taken` by applying a status), or narrow it with `when`."
     }
     InvalidPrefabGrid => {
-        "A prefab grid with rows of different widths or a glyph that is not one of {glyphs}.",
+        "A prefab grid with rows of different widths, a glyph that is not one of {glyphs}, or more than 512 tiles across or down (the largest grid a floor lays out).",
         "[[prefabs]]\nid = \"mymod:hall\"\ngrid = \"\"\"\n#####\n#.x.#\n####\n\"\"\"",
         "Use only the {glyph_count} glyphs and pad every row to the same width."
     }

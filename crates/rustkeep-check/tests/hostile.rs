@@ -179,6 +179,21 @@ fn globs_never_read_outside_the_workspace_and_symlink_loops_do_not_hang() {
     assert_eq!(p.mods.iter().filter(|m| m.id == "good").count(), 1);
 }
 
+#[test]
+fn a_grid_too_large_to_lay_out_is_invalid() {
+    let row = |w: usize| format!("+{}\n", ".".repeat(w - 1));
+    let wide = format!("[[prefabs]]\nid = \"h:wide\"\ngrid = \"\"\"\n{}\"\"\"\n", row(513));
+    let tall = format!("[[prefabs]]\nid = \"h:tall\"\ngrid = \"\"\"\n{}\"\"\"\n", "+\n".repeat(513));
+    let fine = format!("[[prefabs]]\nid = \"h:fine\"\ngrid = \"\"\"\n{}\"\"\"\n", row(512).repeat(3));
+    for (text, bad) in [(wide, true), (tall, true), (fine, false)] {
+        let p = project(&[("rooms.toml", &text)]);
+        let a = analyze(&p);
+        let grids: Vec<&str> = a.diagnostics.iter().filter(|d| d.code == Code::InvalidPrefabGrid).map(|d| d.message.as_str()).collect();
+        assert_eq!(grids.len(), usize::from(bad), "{grids:?}");
+        assert!(grids.iter().all(|m| m.contains("at most 512 × 512")), "{grids:?}");
+    }
+}
+
 // ----- regressions found by the fuzzers ------------------------------------------------------
 
 #[test]

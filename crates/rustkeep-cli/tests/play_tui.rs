@@ -31,6 +31,8 @@ struct Game {
     _master: Option<Box<dyn MasterPty + Send>>,
     /// Whether the child's side of the terminal was closed (it exited).
     closed: bool,
+    /// Every byte the game wrote, in order.
+    raw: Vec<u8>,
 }
 
 impl Game {
@@ -63,13 +65,25 @@ impl Game {
                 }
             }
         });
-        Game { child, writer: Some(writer), output, parser: vt100::Parser::new(ROWS, COLS, 0), stop_reading, _master: Some(pair.master), closed: false }
+        Game {
+            child,
+            writer: Some(writer),
+            output,
+            parser: vt100::Parser::new(ROWS, COLS, 0),
+            stop_reading,
+            _master: Some(pair.master),
+            closed: false,
+            raw: Vec::new(),
+        }
     }
 
     /// Feeds the output that arrived within `wait` to the emulator.
     fn pump(&mut self, wait: Duration) {
         match self.output.recv_timeout(wait) {
-            Ok(bytes) => self.parser.process(&bytes),
+            Ok(bytes) => {
+                self.parser.process(&bytes);
+                self.raw.extend_from_slice(&bytes);
+            }
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => return,
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
                 self.closed = true;
@@ -78,6 +92,7 @@ impl Game {
         }
         while let Ok(bytes) = self.output.try_recv() {
             self.parser.process(&bytes);
+            self.raw.extend_from_slice(&bytes);
         }
     }
 
@@ -189,6 +204,36 @@ fn start_move_help_and_quit_restore_the_terminal() {
     assert!(!screen.alternate_screen(), "back on the main screen");
     assert!(!screen.hide_cursor(), "the cursor is shown again");
     // The run's summary is printed on the main screen.
+    assert!(g.screen().contains("run in progress") && g.screen().contains("seed 5"), "{}", g.screen());
+}
+
+/// Where `needle` last occurs in `hay`.
+fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).rposition(|w| w == needle)
+}
+
+/// A lone Esc (a key of its own, not the start of a sequence) asks nothing, so the next key is a
+/// turn like any other; and the summary printed after the game stays on the main screen: the
+/// game leaves the alternate screen once, before printing it (leaving it again would put the
+/// cursor back where the game started, and the shell's prompt over the summary).
+#[test]
+fn a_lone_escape_asks_nothing_and_the_summary_stays_on_the_screen() {
+    let mut g = Game::start(&["--seed", "5", "--option", "core:warrior"]);
+    g.wait_for("the map and the health bar", playing);
+    let first = turn(&g.screen()).expect("a turn in the title");
+    g.keys(b"\x1b");
+    std::thread::sleep(Duration::from_secs(1));
+    g.keys(b".");
+    g.wait_for("the turn after a lone Esc", |s| turn(s) == Some(first + 1));
+    assert!(!g.screen().contains("Quit the game?"), "{}", g.screen());
+    g.keys(b"q");
+    g.wait_for("the question", |s| s.contains("Quit the game?"));
+    g.keys(b"y");
+    assert_eq!(g.exit_code(), 0, "the screen:\n{}", g.screen());
+    let leave = b"\x1b[?1049l";
+    assert_eq!(g.raw.windows(leave.len()).filter(|w| w == leave).count(), 1, "the alternate screen is left once");
+    let (left, summary) = (rfind(&g.raw, leave).expect("left"), rfind(&g.raw, b"run in progress").expect("the summary"));
+    assert!(summary > left, "the summary comes after the return to the main screen");
     assert!(g.screen().contains("run in progress") && g.screen().contains("seed 5"), "{}", g.screen());
 }
 

@@ -605,6 +605,10 @@ impl ActionKind {
     }
 }
 
+/// The widest and tallest prefab grid: a floor lays out prefabs of at most this many tiles across
+/// and down (`invalid-prefab-grid` beyond).
+pub const MAX_GRID_SIDE: usize = 512;
+
 /// Glyphs of a prefab grid.
 pub const GRID_GLYPHS: &[(char, &str)] = &[
     (glyph::WALL, "wall"),

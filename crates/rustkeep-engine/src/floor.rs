@@ -31,8 +31,9 @@ const JITTER: u64 = 2;
 /// Rows of rooms aim at this many tiles across per tile down (a terminal cell is about twice as
 /// tall as it is wide).
 const ACROSS_PER_DOWN: i64 = 3;
-/// The widest and tallest prefab laid out.
-pub const MAX_SIDE: usize = 512;
+/// The widest and tallest prefab laid out (the checker refuses larger grids as
+/// `invalid-prefab-grid`).
+pub const MAX_SIDE: usize = rustkeep_data::vocab::MAX_GRID_SIDE;
 /// The most tiles a floor map may have.
 pub const MAX_TILES: u64 = 1 << 20;
 /// The owner of a tile that belongs to no room (rock and corridors).

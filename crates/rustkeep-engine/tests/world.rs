@@ -119,7 +119,10 @@ fn enemies_never_step_into_walls_or_creatures_and_always_get_closer() {
                     assert!(!room.occupied(to, Some(i)), "onto an occupied tile at {to}");
                     assert!(dist[index(to)] < u32::MAX && dist[index(to)] <= here, "not along a shortest way");
                     // The first of the equal best steps, in direction order.
-                    let first = Dir::ALL.iter().map(|d| from.step(*d)).find(|q| room.tile(*q).is_some() && !room.is_wall(*q) && !room.occupied(*q, Some(i)) && dist[index(*q)] == dist[index(to)]);
+                    let first = Dir::ALL
+                        .iter()
+                        .map(|d| from.step(*d))
+                        .find(|q| room.tile(*q).is_some() && !room.is_wall(*q) && !room.occupied(*q, Some(i)) && dist[index(*q)] == dist[index(to)]);
                     assert_eq!(first, Some(to), "ties broken N, NE, E, …");
                     assert!(to.distance(room.player) >= 1, "never onto the player");
                 }

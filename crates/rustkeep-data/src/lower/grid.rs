@@ -5,7 +5,7 @@ use super::Lower;
 use crate::diag::{Code, Loc};
 use crate::model::Grid;
 use crate::text::Span;
-use crate::vocab::GRID_GLYPHS;
+use crate::vocab::{GRID_GLYPHS, MAX_GRID_SIDE};
 
 impl Lower<'_> {
     pub(super) fn grid(&mut self, s: &str, span: Span) -> Option<Grid> {
@@ -58,6 +58,11 @@ impl Lower<'_> {
                 }
                 ok = false;
             }
+        }
+        if ok && (width > MAX_GRID_SIDE || rows.len() > MAX_GRID_SIDE) {
+            let msg = format!("the grid is {width} × {} tiles: a floor lays out prefabs of at most {MAX_GRID_SIDE} × {MAX_GRID_SIDE}", rows.len());
+            self.diag(Code::InvalidPrefabGrid, span.clone(), msg);
+            ok = false;
         }
         let row_starts = body_offset.map(|b| rows.iter().map(|(off, _)| b + off).collect()).unwrap_or_default();
         ok.then(|| Grid { rows: rows.iter().map(|(_, r)| r.to_string()).collect(), row_starts })

@@ -413,7 +413,10 @@ impl App {
             }
             KeyCode::Char(']') | KeyCode::PageDown => self.trace_scroll = self.trace_scroll.saturating_add(5),
             KeyCode::Char('[') | KeyCode::PageUp => self.trace_scroll = self.trace_scroll.saturating_sub(5),
-            KeyCode::Char('q') | KeyCode::Esc => self.overlay = Overlay::ConfirmQuit,
+            KeyCode::Char('q') => self.overlay = Overlay::ConfirmQuit,
+            // Esc closes what is open (here, at most the trace pane) and asks nothing: a lone Esc
+            // must not make the next key the answer to a question.
+            KeyCode::Esc => self.trace_open = false,
             _ => {}
         }
         Flow::Continue

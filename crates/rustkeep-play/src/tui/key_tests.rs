@@ -299,6 +299,13 @@ fn save_with_s_and_load_with_l() {
 #[test]
 fn quitting_asks_first() {
     let mut app = in_the_library();
+    // Esc closes what is open — the trace pane — and never asks to quit.
+    press(&mut app, KeyCode::Char('t'));
+    assert!(app.trace_open);
+    press(&mut app, KeyCode::Esc);
+    assert!(!app.trace_open && app.overlay == Overlay::None);
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.overlay, Overlay::None, "a lone Esc asks nothing");
     assert_eq!(press(&mut app, KeyCode::Char('q')), Flow::Continue);
     assert_eq!(app.overlay, Overlay::ConfirmQuit);
     assert_eq!(press(&mut app, KeyCode::Char('n')), Flow::Continue);

@@ -13,7 +13,7 @@ mod screen_tests;
 pub(crate) mod testing;
 
 use std::io::Write;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -66,9 +66,17 @@ pub fn app_for(w: World, start: &Start, colour: bool) -> Result<App, String> {
     Ok(app)
 }
 
-/// Restores the terminal: raw mode off, the main screen back, the cursor shown. Safe to call
-/// more than once and when nothing was set up.
+/// Whether the terminal is set up for the game (raw mode, the alternate screen) and not restored
+/// yet.
+static SET_UP: AtomicBool = AtomicBool::new(false);
+
+/// Restores the terminal: raw mode off, the main screen back, the cursor shown. Only the first
+/// call after [`open_terminal`] does it: leaving the alternate screen again would move the cursor
+/// back to where the game started, over what was printed since (the summary of the run).
 fn restore() {
+    if !SET_UP.swap(false, Ordering::SeqCst) {
+        return;
+    }
     // Each step on its own, whatever the others did, and silently: on a terminal that hung up
     // every one fails, and a message about it would have nowhere to go (printing to a closed
     // terminal panics, which is why ratatui's own restore, which prints, is not used).
@@ -82,6 +90,7 @@ fn restore() {
 /// The full-screen terminal. Not `ratatui::try_init`, whose panic hook prints when it cannot
 /// restore the terminal (see [`restore`]; the game sets its own hook).
 fn open_terminal() -> std::io::Result<ratatui::DefaultTerminal> {
+    SET_UP.store(true, Ordering::SeqCst);
     terminal::enable_raw_mode()?;
     execute!(std::io::stdout(), terminal::EnterAlternateScreen)?;
     ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(std::io::stdout()))
