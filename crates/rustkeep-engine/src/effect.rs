@@ -381,8 +381,8 @@ impl fmt::Display for Effect {
             Effect::QuestStarted(q) => write!(f, "started {q}"),
             Effect::QuestAlreadyStarted(q) => write!(f, "{q} already started"),
             Effect::Escaped(who) => write!(f, "{who} escaped"),
-            Effect::Fled { left, combat: true } => write!(f, "fled; {left} enemies stay behind"),
-            Effect::Fled { left, combat: false } => write!(f, "fled (no combat was running; {left} enemies stay behind)"),
+            Effect::Fled { left, combat: true } => write!(f, "fled; {} behind", enemies_stay(*left)),
+            Effect::Fled { left, combat: false } => write!(f, "fled (no combat was running; {} behind)", enemies_stay(*left)),
             Effect::ShopOpened(shop) => write!(f, "opened shop {shop}"),
             Effect::PickedUp { rolled, got } => {
                 if !rolled.is_empty() {
@@ -443,6 +443,7 @@ impl fmt::Display for Effect {
             Effect::NoFloors => f.write_str("no floors are loaded: there is no dungeon to enter"),
             Effect::Bumped(at) => write!(f, "player bumps into the wall at {at}"),
             Effect::Stairs { at, then } => write!(f, "player takes the stairs at {at}: {then}"),
+            Effect::LeftBehind { enemies: 1, then } => write!(f, "fled, leaving 1 enemy behind; {then}"),
             Effect::LeftBehind { enemies, then } => write!(f, "fled, leaving {enemies} enemies behind; {then}"),
             Effect::Won => f.write_str("took the stairs of the deepest floor: the run is won"),
             Effect::NoSuchFloor => f.write_str("no such floor"),
@@ -454,5 +455,14 @@ impl fmt::Display for Effect {
             Effect::FollowedRule { who, rule, creature, at } => write!(f, "{who} follows ai rule {rule} of {creature} ({at})"),
             Effect::Injected(kind) => write!(f, "injected {}", kind.name()),
         }
+    }
+}
+
+/// `1 enemy stays`, `3 enemies stay`.
+fn enemies_stay(n: usize) -> String {
+    if n == 1 {
+        "1 enemy stays".into()
+    } else {
+        format!("{n} enemies stay")
     }
 }

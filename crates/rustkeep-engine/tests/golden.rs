@@ -334,7 +334,7 @@ fn a_resident_waits_then_pursues_across_the_corridor_and_the_stairs_leave_it_beh
     assert!(moves.iter().any(|m| m.ends_with("to (20, 3)")), "into the corridor: {moves:?}");
     // The stairs: the combat ends as fled, the next floor is entered, the rat stays behind.
     let last = steps.last().unwrap();
-    assert!(effect(last).starts_with("player takes the stairs at (26, 3): fled, leaving 1 enemies behind"), "{}", effect(last));
+    assert!(effect(last).starts_with("player takes the stairs at (26, 3): fled, leaving 1 enemy behind"), "{}", effect(last));
     assert_eq!(events(last), ["turn_started", "combat_ended", "floor_entered", "room_entered"]);
     assert_eq!(last["events"][1]["payload"]["outcome"], "fled");
     assert_eq!(j["final"]["dungeon"]["floor"], "keep:cage_floor");

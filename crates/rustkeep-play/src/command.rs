@@ -81,8 +81,10 @@ pub enum Command {
     Inventory,
     /// The quests started and their progress.
     Quests,
-    /// The room as text.
+    /// The floor as the player sees and remembers it.
     Map,
+    /// The loaded mods: ID, version and where each came from.
+    Mods,
     /// What a loot table would give now, without advancing the game's generator.
     Roll(String),
     /// Whether the line console prints each turn's trace or its story in plain words.
@@ -118,7 +120,8 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("status", "", "the character sheet, statuses, enemies, where you are"),
     ("inventory", "", "what you carry, numbered (equipped items marked)"),
     ("quests", "", "quest progress"),
-    ("map", "", "the room's map"),
+    ("map", "", "the floor's map: what you see and remember"),
+    ("mods", "", "the loaded mods: ID, version, where each came from"),
     ("roll", "TABLE", "preview a roll of a loot table (changes nothing)"),
     ("trace", "on|off", "show the causal trace of each turn (default on)"),
     ("save", "FILE", "save the game"),
@@ -194,6 +197,7 @@ impl Command {
             "inventory" => Command::Inventory,
             "quests" => Command::Quests,
             "map" => Command::Map,
+            "mods" => Command::Mods,
             "roll" => Command::Roll(arg(1)?.to_string()),
             "trace" => match words.get(1) {
                 Some(&"on") => Command::Trace(true),
@@ -234,6 +238,7 @@ impl Command {
             Command::Inventory => "inventory".into(),
             Command::Quests => "quests".into(),
             Command::Map => "map".into(),
+            Command::Mods => "mods".into(),
             Command::Roll(t) => format!("roll {t}"),
             Command::Trace(on) => format!("trace {}", if *on { "on" } else { "off" }),
             Command::Save(p) => format!("save {}", p.display()),

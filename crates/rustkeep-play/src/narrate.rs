@@ -28,6 +28,20 @@ pub fn entry_name(w: &World, registry: Registry, id: &str) -> String {
     w.entry(registry, id).and_then(|e| e.str(field::NAME)).map(str::to_string).unwrap_or_else(|| id.to_string())
 }
 
+/// A creature's name with its article: `the Rat`, but `The Rat King` as it is named.
+fn the(name: &str) -> String {
+    if name.len() > 4 && name[..4].eq_ignore_ascii_case("the ") {
+        name.to_string()
+    } else {
+        format!("the {name}")
+    }
+}
+
+/// `1 turn`, `3 turns`.
+pub fn turns(n: u32) -> String {
+    format!("{n} turn{}", if n == 1 { "" } else { "s" })
+}
+
 fn capitalized(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
@@ -42,7 +56,7 @@ impl Names<'_> {
         match r {
             CreatureRef::Player => "you".into(),
             CreatureRef::Enemy(n) => match self.enemies.get(&n) {
-                Some(c) => format!("the {}", entry_name(self.w, Registry::Creatures, c)),
+                Some(c) => the(&entry_name(self.w, Registry::Creatures, c)),
                 None => r.to_string(),
             },
         }
@@ -134,8 +148,18 @@ fn effect_sentences(names: &Names<'_>, effect: &Effect, out: &mut Vec<String>) {
         Effect::PickedUp { got, .. } => got.iter().for_each(|e| effect_sentences(names, e, out)),
         Effect::EnteredFloor { room: Some(room), .. } => effect_sentences(names, room, out),
         Effect::Hit { damage, .. } => effect_sentences(names, damage, out),
-        // The trade screen shows prices and purses; what is bought is told by `item_picked_up`.
-        Effect::Bought { .. } | Effect::Sold { .. } | Effect::CannotAfford { .. } => {}
+        // What the player did, told before what it caused (a potion's heal, the item received).
+        Effect::Used { who: CreatureRef::Player, item } => out.push(format!("You use {}.", names.item(item))),
+        Effect::Bought { item, price, .. } => out.push(format!("You buy {} for {price} gold.", names.item(item))),
+        Effect::Sold { item, price } => out.push(format!("You sell {} for {price} gold.", names.item(item))),
+        Effect::Equipped { who: CreatureRef::Player, item, off, .. } => {
+            out.push(format!("You equip {}.", names.item(item)));
+            for o in off {
+                out.push(format!("You take off {}.", names.item(o)));
+            }
+        }
+        Effect::Dropped { item, .. } => out.push(format!("You drop {}.", names.item(item))),
+        Effect::CannotAfford { .. } => {}
         // Told by the events they raise, or not news (an enemy that cannot reach the player
         // waits every turn).
         Effect::Untraced
@@ -166,9 +190,17 @@ fn effect_sentences(names: &Names<'_>, effect: &Effect, out: &mut Vec<String>) {
         | Effect::Stuck(_)
         | Effect::NoFloors
         | Effect::NoSuchFloor
-        | Effect::Dropped { .. }
         | Effect::FollowedRule { .. }
         | Effect::Injected(_) => {}
+    }
+}
+
+/// `1 enemy stays`, `3 enemies stay`.
+fn stay(n: usize) -> String {
+    if n == 1 {
+        "1 enemy stays".into()
+    } else {
+        format!("{n} enemies stay")
     }
 }
 
@@ -181,26 +213,26 @@ fn action_sentence(names: &Names<'_>, action: ActionKind, effect: &Effect) -> Op
         (_, Effect::NoTarget) => "Skipped: there is no target".to_string(),
         (_, Effect::Healed { who, amount, now, max }) => format!("{} healed {amount} ({now} / {max})", names.subject(*who)),
         (_, Effect::Lost { who, item, count }) => format!("{} lost {count} × {}", names.subject(*who), names.item(item)),
-        (_, Effect::Status { who, status, turns, refreshed }) => {
+        (_, Effect::Status { who, status, turns: n, refreshed }) => {
             let status = names.name(Registry::Statuses, status);
             if *refreshed {
-                format!("{}: {status} refreshed to {turns} turns", names.subject(*who))
+                format!("{}: {status} refreshed to {}", names.subject(*who), turns(*n))
             } else {
-                format!("{}: {status} for {turns} turns", names.subject(*who))
+                format!("{}: {status} for {}", names.subject(*who), turns(*n))
             }
         }
         (_, Effect::Spawned { creature, refs, .. }) => {
             let name = names.name(Registry::Creatures, creature);
             match refs.len() {
-                1 => format!("The {name} appears"),
+                1 => format!("{} appears", capitalized(&the(&name))),
                 n => format!("{n} × {name} appear"),
             }
         }
         (_, Effect::QuestStarted(q)) => format!("Started {}", names.name(Registry::Quests, q)),
         (_, Effect::QuestAlreadyStarted(q)) => format!("{} already started", names.name(Registry::Quests, q)),
         (_, Effect::Escaped(who)) => format!("{} escaped", names.subject(*who)),
-        (_, Effect::Fled { left, combat: true }) => format!("Fled; {left} enemies stay behind"),
-        (_, Effect::Fled { left, combat: false }) => format!("Fled (no combat was running; {left} enemies stay behind)"),
+        (_, Effect::Fled { left, combat: true }) => format!("Fled; {} behind", stay(*left)),
+        (_, Effect::Fled { left, combat: false }) => format!("Fled (no combat was running; {} behind)", stay(*left)),
         (_, Effect::ShopOpened(shop)) => format!("Opened shop {}", names.name(Registry::Shops, shop)),
         // What an act does is told by `effect_sentences`; an action never has these effects.
         (
@@ -283,7 +315,6 @@ fn event_sentence(names: &Names<'_>, e: &TraceEvent, hit: &mut Option<(CreatureR
             let with = names.affixes(affixes);
             out.push(if *count == 1 { format!("You pick up {what}{with}.") } else { format!("You pick up {count} × {what}{with}.") });
         }
-        (EventKind::ItemUsed, Payload::ItemUsed { item }) if e.source == CreatureRef::Player => out.push(format!("You use {}.", names.item(item))),
         (EventKind::FloorEntered, Payload::FloorEntered { floor, depth }) => {
             let depth = depth.map(|d| format!(" (depth {d})")).unwrap_or_default();
             out.push(format!("You reach {}{depth}.", names.name(Registry::Floors, floor)));
@@ -291,8 +322,8 @@ fn event_sentence(names: &Names<'_>, e: &TraceEvent, hit: &mut Option<(CreatureR
         (EventKind::RoomEntered, Payload::RoomEntered { prefab }) => out.push(format!("You enter {}.", names.name(Registry::Prefabs, prefab))),
         (EventKind::NpcTalked, Payload::NpcTalked { npc }) => out.push(format!("You talk to {}.", names.name(Registry::Npcs, npc))),
         (EventKind::QuestCompleted, Payload::QuestCompleted { quest }) => out.push(format!("Quest completed: {}!", names.name(Registry::Quests, quest))),
-        // A turn starting is no news; an enemy picking something up or using an item is not
-        // seen; an event a scenario injected carries what it wrote, which tells nothing.
+        // A turn starting is no news; using an item is told by the act (before what it does); an
+        // enemy picking something up is not seen; an event a scenario injected carries what it wrote, which tells nothing.
         (EventKind::TurnStarted, _)
         | (
             EventKind::ItemPickedUp | EventKind::ItemUsed | EventKind::FloorEntered | EventKind::RoomEntered | EventKind::NpcTalked | EventKind::QuestCompleted,
@@ -309,6 +340,8 @@ pub fn sentences(names: &Names<'_>, steps: &[StepTrace]) -> Vec<String> {
             effect_sentences(names, &o.effect, &mut out);
             outcome_sentences(names, o, &mut out);
         }
+        // What was bought is told by the purchase, not again as picked up.
+        let bought = step.effects.iter().any(|o| matches!(o.effect, Effect::Bought { .. }));
         // (attacker, victim) of the last attack_hit.
         let mut hit: Option<(CreatureRef, CreatureRef)> = None;
         // In causal order, as the trace shows it: an event, what its triggers did, then the
@@ -320,7 +353,9 @@ pub fn sentences(names: &Names<'_>, steps: &[StepTrace]) -> Vec<String> {
             stack.extend(step.events.iter().enumerate().filter(|(_, c)| c.cause == Some(i)).map(|(j, _)| j).rev());
         }
         for e in order.into_iter().map(|i| &step.events[i]) {
-            event_sentence(names, e, &mut hit, &mut out);
+            if !(bought && e.event == EventKind::ItemPickedUp && e.source == CreatureRef::Player) {
+                event_sentence(names, e, &mut hit, &mut out);
+            }
             for t in e.triggers.iter().filter(|t| t.fired) {
                 for a in &t.actions {
                     outcome_sentences(names, a, &mut out);

@@ -221,6 +221,7 @@ impl Session {
             Command::Inventory => Reply::Text(self.inventory_text()),
             Command::Quests => Reply::Text(self.quests_text()),
             Command::Map => Reply::Text(self.map_text()),
+            Command::Mods => Reply::Text(self.mods_text()),
             Command::Roll(t) => {
                 need(&self.w, &[Registry::LootTables], t)?;
                 // A preview on a copy of the generator: the game's stream is not advanced.
@@ -363,7 +364,18 @@ impl Session {
                 plain(ActKind::Move(*d))
             }
             Command::Wait => plain(ActKind::Wait),
-            Command::Pickup => plain(ActKind::Pickup),
+            Command::Pickup => {
+                // Nothing to pick up costs no turn: a pile or items on the player's tile, or (in a
+                // game without a map) on the floor.
+                let here = match self.g.map() {
+                    Some(m) => m.piles.iter().any(|p| p.pos == m.player) || m.loot.iter().any(|l| l.pos == m.player),
+                    None => false,
+                };
+                if !here && self.g.floor_loot.is_empty() && self.g.piles.is_empty() {
+                    return Err("there is nothing here to pick up".into());
+                }
+                plain(ActKind::Pickup)
+            }
             Command::Use(i) => {
                 need(w, &[Registry::Items], i)?;
                 if !self.g.player.inventory.iter().any(|x| &x.item == i) {
@@ -496,7 +508,7 @@ impl Session {
             }
         }
         for st in &g.player.statuses {
-            s.push_str(&format!("  status {} ({} turns)\n", st.status, st.turns));
+            s.push_str(&format!("  status {} ({})\n", st.status, crate::narrate::turns(st.turns)));
         }
         s.push_str(&format!(
             "floor {}, room {}, combat {}, turn {}, seed {}\n",
@@ -579,6 +591,42 @@ impl Session {
         }
         s.push_str("(buy N, sell N, leave)");
         Some(s)
+    }
+
+    /// A line of the trace with each `enemy:N` followed by the glyph and name that enemy has on
+    /// the map and in the side panel — `enemy:3 (r Rat)` — so that a ref leads to what it is.
+    pub fn with_enemy_names(&self, line: &str) -> String {
+        let mut out = String::with_capacity(line.len() + 16);
+        let mut rest = line;
+        while let Some(at) = rest.find("enemy:") {
+            let digits = rest[at + 6..].bytes().take_while(u8::is_ascii_digit).count();
+            let end = at + 6 + digits;
+            out.push_str(&rest[..end]);
+            if let Some(i) = rest[at + 6..end].parse::<usize>().ok().filter(|i| digits > 0 && self.enemy_kinds.contains_key(i)) {
+                let already = rest[end..].starts_with(" (");
+                if !already {
+                    out.push_str(&format!(" ({} {})", self.enemy_look(i).glyph, self.enemy_name(i)));
+                }
+            }
+            rest = &rest[end..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// The `mods` view: every loaded mod (the core first), with its version and where it came from.
+    pub fn mods_text(&self) -> String {
+        let mut s = String::new();
+        for m in &self.w.project.mods {
+            let version = m.manifest.version.clone().unwrap_or_else(|| if m.bundled { env!("CARGO_PKG_VERSION").to_string() } else { "-".into() });
+            let from = match (&m.root, m.bundled) {
+                (_, true) => "bundled with rustkeep".to_string(),
+                (Some(root), _) => root.display().to_string(),
+                (None, _) => "in memory".to_string(),
+            };
+            s.push_str(&format!("{} {version} — {from}\n", m.id));
+        }
+        s.trim_end().to_string()
     }
 
     /// The floor as text: what the player sees with everyone on it, the tiles it remembers, and

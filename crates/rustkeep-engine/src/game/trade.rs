@@ -46,7 +46,15 @@ impl Game {
     pub fn open_stock(&mut self, w: &World, shop: &str) -> &[ItemInstance] {
         if !self.shops.contains_key(shop) {
             let table = w.entry(Registry::Shops, shop).and_then(|e| e.reference(field::STOCK)).map(|r| r.value.clone());
-            let stock = table.map(|t| self.roll(w, &t)).unwrap_or_default();
+            let rolled = table.map(|t| self.roll(w, &t)).unwrap_or_default();
+            // The same item with the same affixes is one line of stock, however many rolls gave it.
+            let mut stock: Vec<ItemInstance> = Vec::with_capacity(rolled.len());
+            for i in rolled {
+                match stock.iter_mut().find(|s| s.item == i.item && s.affixes == i.affixes) {
+                    Some(s) => s.count = s.count.saturating_add(i.count),
+                    None => stock.push(i),
+                }
+            }
             self.shops.insert(shop.to_string(), stock);
         }
         &self.shops[shop]

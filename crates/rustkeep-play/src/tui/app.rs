@@ -91,11 +91,22 @@ pub struct App {
     /// Whether the trace pane is open, and how far it is scrolled.
     pub trace_open: bool,
     pub trace_scroll: u16,
+    /// The furthest the trace pane and the help can be scrolled, as the last frame drew them (the
+    /// rows of their wrapped text less the rows shown), so that scrolling stops at the end.
+    pub trace_max: std::cell::Cell<u16>,
+    pub help_scroll: u16,
+    pub help_max: std::cell::Cell<u16>,
     /// The file `S` and `L` offer.
     pub save_path: String,
     record: Option<(PathBuf, Option<String>)>,
     /// Messages of the app itself (errors of a key, saved, loaded), shown with the game's.
     pub notes: Vec<String>,
+    /// Why the last command failed, if it did (shown inside the trade screen, where the messages
+    /// are covered).
+    pub failed: Option<String>,
+    /// The engine's warnings of the last command (a room without creatures to draw, the event
+    /// cap): for the modder, so shown in the trace pane, not in the player's messages.
+    pub warnings: Vec<String>,
     /// The step at which the notes were made (they fade into the log after it).
     pub notes_step: usize,
 }
@@ -191,10 +202,15 @@ impl App {
             colour,
             trace_open: false,
             trace_scroll: 0,
+            trace_max: std::cell::Cell::new(u16::MAX),
+            help_scroll: 0,
+            help_max: std::cell::Cell::new(u16::MAX),
             save_path: "rustkeep-save.json".into(),
             record: None,
             notes: Vec::new(),
             notes_step: 0,
+            warnings: Vec::new(),
+            failed: None,
         }
     }
 
@@ -282,7 +298,21 @@ impl App {
                     Flow::Continue
                 }
             },
-            Overlay::Help | Overlay::Quests => {
+            Overlay::Help => {
+                let max = self.help_max.get();
+                match k.code {
+                    KeyCode::Down | KeyCode::Char('j') => self.help_scroll = self.help_scroll.saturating_add(1).min(max),
+                    KeyCode::Up | KeyCode::Char('k') => self.help_scroll = self.help_scroll.saturating_sub(1),
+                    KeyCode::PageDown | KeyCode::Char(' ') | KeyCode::Char(']') => self.help_scroll = self.help_scroll.saturating_add(10).min(max),
+                    KeyCode::PageUp | KeyCode::Char('[') => self.help_scroll = self.help_scroll.saturating_sub(10),
+                    KeyCode::Home | KeyCode::Char('g') => self.help_scroll = 0,
+                    KeyCode::End | KeyCode::Char('G') => self.help_scroll = max,
+                    KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('?') | KeyCode::Enter => self.overlay = Overlay::None,
+                    _ => {}
+                }
+                Flow::Continue
+            }
+            Overlay::Quests => {
                 if matches!(k.code, KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('?') | KeyCode::Char('Q') | KeyCode::Enter) {
                     self.overlay = Overlay::None;
                 }
@@ -362,7 +392,9 @@ impl App {
     /// Runs a command of the game and shows its result.
     pub fn run(&mut self, cmd: Command) {
         let Some(s) = self.session_mut() else { return };
-        match s.execute(&cmd) {
+        let result = s.execute(&cmd);
+        self.failed = result.as_ref().err().cloned();
+        match result {
             Ok(Reply::Text(t)) if !t.is_empty() => self.overlay = Overlay::Output { title: cmd.line(), text: t, scroll: 0 },
             Ok(Reply::Quit) => self.overlay = Overlay::ConfirmQuit,
             Ok(_) => {
@@ -370,9 +402,7 @@ impl App {
                 let s = self.session_mut().expect("playing");
                 let warnings = s.new_warnings();
                 let shop_open = s.shop().is_some();
-                for w in warnings {
-                    self.note(format!("warning: {w}"));
-                }
+                self.warnings = warnings;
                 if let Command::Load(_) = cmd {
                     self.overlay = Overlay::None;
                 }
@@ -403,7 +433,10 @@ impl App {
             KeyCode::Char('g') if !over => self.run(Command::Pickup),
             KeyCode::Char('i') => self.overlay = Overlay::Inventory { cursor: 0 },
             KeyCode::Char('Q') => self.overlay = Overlay::Quests,
-            KeyCode::Char('?') => self.overlay = Overlay::Help,
+            KeyCode::Char('?') => {
+                self.help_scroll = 0;
+                self.overlay = Overlay::Help;
+            }
             KeyCode::Char(':') => self.overlay = Overlay::CommandLine { text: String::new() },
             KeyCode::Char('S') => self.overlay = Overlay::Prompt { kind: PromptKind::Save, text: self.save_path.clone() },
             KeyCode::Char('L') => self.overlay = Overlay::Prompt { kind: PromptKind::Load, text: self.save_path.clone() },
@@ -411,7 +444,7 @@ impl App {
                 self.trace_open = !self.trace_open;
                 self.trace_scroll = 0;
             }
-            KeyCode::Char(']') | KeyCode::PageDown => self.trace_scroll = self.trace_scroll.saturating_add(5),
+            KeyCode::Char(']') | KeyCode::PageDown => self.trace_scroll = self.trace_scroll.saturating_add(5).min(self.trace_max.get()),
             KeyCode::Char('[') | KeyCode::PageUp => self.trace_scroll = self.trace_scroll.saturating_sub(5),
             KeyCode::Char('q') => self.overlay = Overlay::ConfirmQuit,
             // Esc closes what is open (here, at most the trace pane) and asks nothing: a lone Esc

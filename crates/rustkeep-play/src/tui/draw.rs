@@ -117,6 +117,27 @@ fn popup<'a>(f: &mut Frame, area: Rect, title: &'a str, body: Text<'a>, footer: 
     f.render_widget(Paragraph::new(body).block(block).wrap(Wrap { trim: false }), area);
 }
 
+/// Draws `lines` wrapped in `block` over `area`, scrolled down by `scroll` rows at most as far as
+/// puts the last row at the bottom. Returns that furthest scroll.
+fn scrolled(f: &mut Frame, area: Rect, block: Block, lines: Vec<Line>, scroll: u16) -> u16 {
+    let inner = block.inner(area);
+    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let rows = text.line_count(inner.width.max(1));
+    let max = u16::try_from(rows.saturating_sub(inner.height as usize)).unwrap_or(u16::MAX);
+    f.render_widget(text.block(block).scroll((scroll.min(max), 0)), area);
+    max
+}
+
+/// Where a scrolled view stands, for its title: ` · rows 1–20/64`, or nothing when it all fits.
+fn position(scroll: u16, max: u16, shown: u16) -> String {
+    // Nothing to scroll, or not drawn yet (the furthest scroll is not known before a frame).
+    if max == 0 || max >= u16::MAX - 1 {
+        return String::new();
+    }
+    let (top, shown, max) = (u32::from(scroll.min(max)), u32::from(shown), u32::from(max));
+    format!(" · rows {}–{}/{}", top + 1, top + shown, max + shown)
+}
+
 pub fn draw(f: &mut Frame, app: &mut App) {
     let paint = Paint { colour: app.colour };
     match &app.phase {
@@ -163,31 +184,57 @@ fn draw_start(f: &mut Frame, app: &App, st: &Start, paint: &Paint) {
     }
 }
 
-fn title_line(s: &Session) -> Line<'static> {
+/// The title line, fitted to `width`: the floor and its depth, the room the player stands in,
+/// the turn, the seed and the loaded mods. What does not fit is shortened, least useful first:
+/// the mods become a count, the room loses its number, names are cut with `…`.
+fn title_line(s: &Session, width: u16) -> Line<'static> {
     let g = &s.g;
-    let mut parts = Vec::new();
+    let mut place: Vec<String> = Vec::new();
+    let mut room_short = None;
     if let Some(d) = &g.dungeon {
         let floor = d.floors.get(d.floor).map(|f| entry_name(&s.w, Registry::Floors, f)).unwrap_or_default();
         let depth = d.floors.get(d.floor).and_then(|f| s.w.entry(Registry::Floors, f)).and_then(|e| e.int(field::DEPTH));
-        parts.push(match depth {
+        place.push(match depth {
             Some(dp) => format!("{floor} (depth {dp})"),
             None => floor,
         });
         match d.room.and_then(|r| d.map.rooms.get(r).map(|room| (r, room))) {
             Some((r, room)) => {
                 let name = room.prefab.as_deref().map_or_else(|| "a bare room".to_string(), |p| entry_name(&s.w, Registry::Prefabs, p));
-                parts.push(format!("room {}/{}: {name}", r + 1, d.map.rooms.len()));
+                place.push(format!("room {}/{}: {name}", r + 1, d.map.rooms.len()));
+                room_short = Some(name);
             }
-            None => parts.push("a corridor".into()),
+            None => place.push("a corridor".into()),
         }
     } else if let Some(r) = &g.room {
-        parts.push(entry_name(&s.w, Registry::Prefabs, r));
+        place.push(entry_name(&s.w, Registry::Prefabs, r));
     }
-    parts.push(format!("turn {}", g.step));
-    parts.push(format!("seed {}", g.seed));
-    let mut spans = vec![Span::styled(" rustkeep ", bold()), Span::raw(format!("· {}", parts.join(" · ")))];
+    let tail = vec![format!("turn {}", g.step), format!("seed {}", g.seed)];
+    let mods: Vec<&str> = s.w.project.mods.iter().map(|m| m.id.as_str()).collect();
+    let recording = if s.recorder.is_some() { " · recording" } else { "" };
+    let head = " rustkeep ";
+    let fits =
+        |parts: &[String], mods: &str| head.chars().count() + 2 + parts.join(" · ").chars().count() + mods.chars().count() + recording.len() <= width as usize;
+    let all_mods = format!(" · mods: {}", mods.join(", "));
+    let count = format!(" · {} mod{}", mods.len(), if mods.len() == 1 { "" } else { "s" });
+    let mut parts: Vec<String> = place.iter().chain(&tail).cloned().collect();
+    let mut mods_text = all_mods.clone();
+    if !fits(&parts, &mods_text) {
+        mods_text = count;
+    }
+    if !fits(&parts, &mods_text) {
+        if let Some(name) = &room_short {
+            parts[1] = name.clone();
+        }
+    }
+    let mut text = format!("· {}{mods_text}", parts.join(" · "));
+    let room = (width as usize).saturating_sub(head.chars().count() + recording.len());
+    if text.chars().count() > room {
+        text = text.chars().take(room.saturating_sub(1)).collect::<String>() + "…";
+    }
+    let mut spans = vec![Span::styled(head, bold()), Span::raw(text)];
     if s.recorder.is_some() {
-        spans.push(Span::styled(" · recording", dim()));
+        spans.push(Span::styled(recording, dim()));
     }
     Line::from(spans)
 }
@@ -195,7 +242,7 @@ fn title_line(s: &Session) -> Line<'static> {
 fn draw_game(f: &mut Frame, app: &App, s: &Session, paint: &Paint) {
     let area = f.area();
     let [title, main, keys] = Layout::vertical([Constraint::Length(1), Constraint::Min(6), Constraint::Length(1)]).areas(area);
-    f.render_widget(Paragraph::new(title_line(s)), title);
+    f.render_widget(Paragraph::new(title_line(s, area.width)), title);
     let panel_width = if area.width >= 120 { 40 } else { 30 }.min(area.width / 2);
     let [left, panel] = Layout::horizontal([Constraint::Min(20), Constraint::Length(panel_width)]).areas(main);
     let map_height = s.g.map().map_or(3, |m| m.height() as u16 + 2).clamp(3, left.height.saturating_sub(4).max(3));
@@ -206,6 +253,9 @@ fn draw_game(f: &mut Frame, app: &App, s: &Session, paint: &Paint) {
         draw_log(f, app, s, log, paint);
         draw_trace(f, app, s, trace, paint);
     } else if app.trace_open {
+        // Under the map, the trace gets at least half of the column: a tall map must not leave it
+        // two rows.
+        let map_height = map_height.min((left.height / 2).max(3));
         let [map, trace] = Layout::vertical([Constraint::Length(map_height), Constraint::Min(3)]).areas(left);
         draw_map(f, s, map, paint);
         draw_trace(f, app, s, trace, paint);
@@ -223,7 +273,8 @@ fn draw_game(f: &mut Frame, app: &App, s: &Session, paint: &Paint) {
             None
         }
         _ if s.g.over => Some(" t trace · L load · q quit"),
-        _ => Some(" arrows/hjkl move · . wait · > stairs · g pick up · i inventory · Q quests · t trace · : command · ? help · q quit"),
+        _ if area.width >= 120 => Some(" arrows/hjkl move · . wait · > stairs · g pick up · i inventory · Q quests · t trace · : command · ? help · q quit"),
+        _ => Some(" hjkl move · . wait · > stairs · g get · i items · t trace · ? help · q quit"),
     };
     if let Some(h) = hint {
         f.render_widget(Paragraph::new(Span::styled(h, dim())), keys);
@@ -344,9 +395,7 @@ fn draw_log(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint) {
 }
 
 fn draw_trace(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint) {
-    let title = format!(" Trace of the last turn ({} step{}) · [ ] scroll · t close ", s.last.len(), if s.last.len() == 1 { "" } else { "s" });
-    let block = Block::default().borders(Borders::ALL).title(title);
-    let mut lines = Vec::new();
+    let mut lines: Vec<Line> = app.warnings.iter().map(|w| Line::from(Span::styled(format!("warning: {w}"), paint.fg(Color::Red)))).collect();
     for st in &s.last {
         let head = match (&st.source, st.act.as_str()) {
             (_, "character creation") => "setup".to_string(),
@@ -354,6 +403,7 @@ fn draw_trace(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint) 
             (None, _) => format!("step {}", st.step),
         };
         for line in st.human(&head).lines() {
+            let line = &s.with_enemy_names(line);
             let t = line.trim_start();
             let style = if t.starts_with("fired") {
                 paint.fg(Color::Green)
@@ -372,8 +422,15 @@ fn draw_trace(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint) 
     if lines.is_empty() {
         lines.push(Line::from("Nothing happened yet."));
     }
-    let max_scroll = (lines.len() as u16).saturating_sub(1);
-    f.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }).scroll((app.trace_scroll.min(max_scroll), 0)), area);
+    // The rows the text takes decide the furthest scroll: the frame before tells the title.
+    let shown = area.height.saturating_sub(2);
+    let steps = format!("{} step{}", s.last.len(), if s.last.len() == 1 { "" } else { "s" });
+    let at = position(app.trace_scroll, app.trace_max.get(), shown);
+    let long = format!(" Trace of the last turn ({steps}{at}) · [ ] scroll · t close ");
+    let title = if long.chars().count() + 2 <= area.width as usize { long } else { format!(" Trace ({steps}{at}) · [ ] ") };
+    let block = Block::default().borders(Borders::ALL).title(title);
+    let max = scrolled(f, area, block, lines, app.trace_scroll);
+    app.trace_max.set(max);
 }
 
 fn draw_panel(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
@@ -415,7 +472,7 @@ fn draw_panel(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
     if !g.player.statuses.is_empty() {
         lines.push(Line::from(Span::styled("Statuses", bold())));
         for st in &g.player.statuses {
-            lines.push(Line::from(format!("{} ({} turns)", entry_name(w, Registry::Statuses, &st.status), st.turns)));
+            lines.push(Line::from(format!("{} ({})", entry_name(w, Registry::Statuses, &st.status), crate::narrate::turns(st.turns))));
         }
     }
     lines.push(Line::from(Span::styled("Sheet", bold())));
@@ -473,7 +530,16 @@ fn draw_overlay(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint
             for (c, what) in LEGEND {
                 lines.push(Line::from(vec![Span::styled(format!("{c:<6}"), paint.fg(Color::Cyan)), Span::raw(*what)]));
             }
-            popup(f, centered(area, 100, 24), "Help", Text::from(lines), "Esc close");
+            let at = centered(area, 100, 40);
+            f.render_widget(Clear, at);
+            let shown = at.height.saturating_sub(2);
+            let title = format!(" Help{} ", position(app.help_scroll, app.help_max.get(), shown));
+            let block = Block::default()
+                .borders(Borders::ALL)
+                .title(Span::styled(title, bold()))
+                .title_bottom(Line::from(Span::styled(" ↑↓ PgUp PgDn scroll · Esc close ", dim())));
+            let max = scrolled(f, at, block, lines, app.help_scroll);
+            app.help_max.set(max);
         }
         Overlay::Inventory { cursor } => {
             let inv = &s.g.player.inventory;
@@ -520,7 +586,7 @@ fn draw_overlay(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint
             let h = (s.g.quests.len() as u16 + 4).clamp(5, area.height);
             popup(f, centered(area, 70, h), "Quests", Text::from(lines), "Esc close");
         }
-        Overlay::Shop { side, cursor } => draw_shop(f, s, area, *side, *cursor),
+        Overlay::Shop { side, cursor } => draw_shop(f, app, s, area, *side, *cursor),
         Overlay::Prompt { kind, text } => {
             let title = if *kind == PromptKind::Save { "Save the game" } else { "Load a game" };
             let r = centered(area, 60, 5);
@@ -544,7 +610,7 @@ fn draw_overlay(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint
     }
 }
 
-fn draw_shop(f: &mut Frame, s: &Session, area: Rect, side: Side, cursor: usize) {
+fn draw_shop(f: &mut Frame, app: &App, s: &Session, area: Rect, side: Side, cursor: usize) {
     let Some(shop) = s.shop() else { return };
     let r = centered(area, 96, 20);
     f.render_widget(Clear, r);
@@ -555,7 +621,15 @@ fn draw_shop(f: &mut Frame, s: &Session, area: Rect, side: Side, cursor: usize) 
         .title_bottom(Line::from(Span::styled(" Enter buy/sell · Tab switch · ↑↓ choose · Esc leave ", dim())));
     let inner = block.inner(r);
     f.render_widget(block, r);
-    let [buy, sell] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(inner);
+    // The last word of the trade, inside the trade screen: an error (too little gold) or what
+    // was bought or sold.
+    let [lists, status] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(inner);
+    match (&app.failed, s.messages.last()) {
+        (Some(e), _) => f.render_widget(Paragraph::new(Span::styled(format!("error: {e}"), bold())), status),
+        (None, Some(m)) => f.render_widget(Paragraph::new(Span::styled(m.clone(), dim())), status),
+        (None, None) => {}
+    }
+    let [buy, sell] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(lists);
     let selected = |on: bool, n: usize| if on && n == cursor { Style::default().add_modifier(Modifier::REVERSED) } else { Style::default() };
     let stock = s.g.shops.get(shop).map(Vec::as_slice).unwrap_or_default();
     let mut lines = vec![Line::from(Span::styled("For sale", bold()))];

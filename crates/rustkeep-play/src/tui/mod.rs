@@ -4,6 +4,8 @@
 //! quit, an error, a panic, or SIGTERM / SIGHUP.
 
 mod app;
+#[cfg(test)]
+mod defect_tests;
 mod draw;
 #[cfg(test)]
 mod key_tests;
