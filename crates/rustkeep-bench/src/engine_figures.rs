@@ -169,45 +169,53 @@ pub fn arena_figures(runs: usize) -> Vec<ExtraFigure> {
     ]
 }
 
-/// One enemy's turn in a 30 × 30 room with 20 enemies far from the player, behind walls with
-/// gaps, so that each turn searches the room for a shortest way; median over many turns.
-pub fn enemy_turn_figure(runs: usize) -> Vec<ExtraFigure> {
+/// The floor of [`one_room_world`].
+const BENCH_FLOOR: &str = "bench:hall_floor";
+
+/// The core and a mod of one floor ([`BENCH_FLOOR`], depth 99) of one prefab of `w × h` tiles,
+/// each the glyph `tile(x, y)` gives, whose `e` are all one creature (100 health, 1 damage).
+fn one_room_world(w: i32, h: i32, tile: impl Fn(i32, i32) -> char) -> World {
     let mut grid = String::from("grid = \"\"\"\n");
-    for y in 0..30 {
-        for x in 0..30 {
-            let wall = x == 0 || y == 0 || x == 29 || y == 29 || (y % 6 == 3 && x % 9 != 4);
-            let c = if wall {
-                if y == 0 && x == 15 {
-                    '+'
-                } else {
-                    '#'
-                }
-            } else if y == 26 && x == 15 {
-                '@'
-            } else if y <= 2 && x % 3 == 1 && x < 29 {
-                'e'
-            } else {
-                '.'
-            };
-            grid.push(c);
-        }
+    for y in 0..h {
+        grid.extend((0..w).map(|x| tile(x, y)));
         grid.push('\n');
     }
     grid.push_str("\"\"\"\n");
     let data = format!(
-        "[[creatures]]\nid = \"bench:walker\"\nname = \"Walker\"\nattributes = {{ max_health = 100, damage = 1 }}\n\n[[floors]]\nid = \"bench:hall_floor\"\ndepth = 99\nprefabs = [\"bench:hall\"]\ncreatures = [\"bench:walker\"]\n\n[[prefabs]]\nid = \"bench:hall\"\n{grid}"
+        "[[creatures]]\nid = \"bench:walker\"\nname = \"Walker\"\nattributes = {{ max_health = 100, damage = 1 }}\n\n[[floors]]\nid = \"{BENCH_FLOOR}\"\ndepth = 99\nprefabs = [\"bench:hall\"]\ncreatures = [\"bench:walker\"]\n\n[[prefabs]]\nid = \"bench:hall\"\n{grid}"
     );
     let mut project = Project::with_bundled_core();
     project.add_memory_mod("bench", &[("mod.toml", "[mod]\nid = \"bench\"\nname = \"Bench\"\nversion = \"1.0.0\"\n"), ("hall.toml", &data)]);
     let db = rustkeep_data::db::Database::load(&project);
-    let world = World::new(project, db);
+    World::new(project, db)
+}
+
+/// One enemy's turn in a 30 × 30 room with 20 enemies far from the player, behind walls with
+/// gaps, so that each turn searches the room for a shortest way; median over many turns.
+pub fn enemy_turn_figure(runs: usize) -> Vec<ExtraFigure> {
+    let world = one_room_world(30, 30, |x, y| {
+        let wall = x == 0 || y == 0 || x == 29 || y == 29 || (y % 6 == 3 && x % 9 != 4);
+        if wall {
+            if y == 0 && x == 15 {
+                '+'
+            } else {
+                '#'
+            }
+        } else if y == 26 && x == 15 {
+            '@'
+        } else if y <= 2 && x % 3 == 1 && x < 29 {
+            'e'
+        } else {
+            '.'
+        }
+    });
     let mut times = Vec::new();
     let mut enemies = 0;
     for r in 0..(runs.max(1) * 40) {
         let mut g = Game::new(r as u64, Vec::new(), &Default::default());
         g.setup(&world, &[]);
         g.tracing = false;
-        g.run_step(&world, Act::StartRun(Some("bench:hall_floor")), rustkeep_engine::game::CreatureRef::Player, None);
+        g.run_step(&world, Act::StartRun(Some(BENCH_FLOOR)), rustkeep_engine::game::CreatureRef::Player, None);
         enemies = g.living_enemies();
         // Several rounds, so that the walkers spread out along their paths.
         for _ in 0..5 {
@@ -309,36 +317,23 @@ pub fn floor_figures(runs: usize) -> Vec<ExtraFigure> {
 /// the arena.
 fn pursuit_figure(runs: usize) -> Vec<ExtraFigure> {
     let (w, h) = (94, 44);
-    let mut grid = String::from("grid = \"\"\"\n");
-    for y in 0..h {
-        for x in 0..w {
-            let c = if x == 0 || y == 0 || x == w - 1 || y == h - 1 {
-                if y == 0 && x == 3 {
-                    '+'
-                } else {
-                    '#'
-                }
-            } else if (x, y) == (2, 2) {
-                '@'
-            } else if y >= h - 5 && x >= w - 11 && (x + y) % 2 == 0 && x < w - 1 && y < h - 1 {
-                'e'
-            } else if y % 4 == 2 && x % 8 == 5 {
-                '#'
+    let world = one_room_world(w, h, |x, y| {
+        if x == 0 || y == 0 || x == w - 1 || y == h - 1 {
+            if y == 0 && x == 3 {
+                '+'
             } else {
-                '.'
-            };
-            grid.push(c);
+                '#'
+            }
+        } else if (x, y) == (2, 2) {
+            '@'
+        } else if y >= h - 5 && x >= w - 11 && (x + y) % 2 == 0 && x < w - 1 && y < h - 1 {
+            'e'
+        } else if y % 4 == 2 && x % 8 == 5 {
+            '#'
+        } else {
+            '.'
         }
-        grid.push('\n');
-    }
-    grid.push_str("\"\"\"\n");
-    let data = format!(
-        "[[creatures]]\nid = \"bench:hunter\"\nname = \"Hunter\"\nattributes = {{ max_health = 100, damage = 1 }}\n\n[[floors]]\nid = \"bench:hunt\"\ndepth = 99\nprefabs = [\"bench:arena_hall\"]\ncreatures = [\"bench:hunter\"]\n\n[[prefabs]]\nid = \"bench:arena_hall\"\n{grid}"
-    );
-    let mut project = Project::with_bundled_core();
-    project.add_memory_mod("bench", &[("mod.toml", "[mod]\nid = \"bench\"\nname = \"Bench\"\nversion = \"1.0.0\"\n"), ("hunt.toml", &data)]);
-    let db = rustkeep_data::db::Database::load(&project);
-    let world = World::new(project, db);
+    });
     let player = rustkeep_engine::game::CreatureRef::Player;
     let mut times = Vec::new();
     let (mut pursuers, mut size) = (0, (0, 0));
@@ -346,7 +341,7 @@ fn pursuit_figure(runs: usize) -> Vec<ExtraFigure> {
         let mut g = Game::new(r as u64, Vec::new(), &Default::default());
         g.setup(&world, &[]);
         g.tracing = false;
-        g.run_step(&world, Act::StartRun(Some("bench:hunt")), player, None);
+        g.run_step(&world, Act::StartRun(Some(BENCH_FLOOR)), player, None);
         pursuers = g.fighting_enemies();
         size = g.map().map_or((0, 0), |m| (m.width(), m.height()));
         // The player waits while the pursuers cross the floor towards it.

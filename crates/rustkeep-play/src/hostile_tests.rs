@@ -159,6 +159,13 @@ fn survive(what: &str, inputs: &[Vec<u8>], mut check: impl FnMut(&[u8])) {
     assert!(panicked.is_empty(), "{} of {} inputs panicked:\n{}", panicked.len(), inputs.len(), panicked.join("\n"));
 }
 
+/// A save's text read as `--load` reads it: loaded and played on, or the refusal.
+fn load_and_play(w: &World, text: &str) -> Result<(), String> {
+    let (g, _warnings) = save::from_json(text, w)?;
+    exercise(Session::loaded(world(), g));
+    Ok(())
+}
+
 #[test]
 fn mutated_saves_load_or_are_refused_with_a_reason() {
     let w = world();
@@ -170,11 +177,8 @@ fn mutated_saves_load_or_are_refused_with_a_reason() {
     survive("save", &inputs, |bytes| {
         // What `save::read` does after reading the file.
         let Ok(text) = std::str::from_utf8(bytes) else { return };
-        match save::from_json(text, &w) {
-            Ok((g, _warnings)) => {
-                loaded += 1;
-                exercise(Session::loaded(world(), g));
-            }
+        match load_and_play(&w, text) {
+            Ok(()) => loaded += 1,
             Err(e) => {
                 refused += 1;
                 assert!(!e.trim().is_empty());
@@ -205,11 +209,8 @@ fn saves_with_edited_floor_maps_load_or_are_refused_with_a_reason() {
     survive("map", &inputs, |bytes| {
         let text = std::str::from_utf8(bytes).expect("the edits write JSON");
         old += usize::from(text.contains("\"version\": 2"));
-        match save::from_json(text, &w) {
-            Ok((g, _warnings)) => {
-                loaded += 1;
-                exercise(Session::loaded(world(), g));
-            }
+        match load_and_play(&w, text) {
+            Ok(()) => loaded += 1,
             Err(e) => {
                 refused += 1;
                 assert!(e.starts_with("not a valid save"), "{e}");

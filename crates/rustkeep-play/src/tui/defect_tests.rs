@@ -12,6 +12,13 @@ fn carried(app: &App, item: &str) -> u64 {
     session(app).g.player.inventory.iter().filter(|i| i.item == item).map(|i| u64::from(i.count)).sum()
 }
 
+/// A warrior (seed 11) in the elder's hall, a floor of its own: no enemies, the elder and her shop.
+fn in_the_hall() -> App {
+    let mut app = warrior(11);
+    command_line(&mut app, "enter core:elders_hall");
+    app
+}
+
 /// The messages of the last command (the session's story of it).
 fn said(app: &App) -> Vec<String> {
     session(app).messages.clone()
@@ -19,8 +26,7 @@ fn said(app: &App) -> Vec<String> {
 
 #[test]
 fn messages_name_creatures_once_and_count_in_words() {
-    let mut app = warrior(11);
-    command_line(&mut app, "enter core:elders_hall");
+    let mut app = in_the_hall();
     command_line(&mut app, "spawn core:rat_king");
     for _ in 0..30 {
         if said(&app).iter().any(|m| m.contains("Rat King")) {
@@ -39,8 +45,7 @@ fn messages_name_creatures_once_and_count_in_words() {
 
 #[test]
 fn using_an_item_is_told_before_what_it_does() {
-    let mut app = warrior(11);
-    command_line(&mut app, "enter core:elders_hall");
+    let mut app = in_the_hall();
     command_line(&mut app, "spawn core:wolf");
     for _ in 0..30 {
         if session(&app).g.player.health < 25 {
@@ -58,8 +63,7 @@ fn using_an_item_is_told_before_what_it_does() {
 
 #[test]
 fn buying_selling_equipping_and_dropping_are_told() {
-    let mut app = warrior(11);
-    command_line(&mut app, "enter core:elders_hall");
+    let mut app = in_the_hall();
     command_line(&mut app, "give core:gold 100");
     command_line(&mut app, "talk core:elder");
     assert!(matches!(app.overlay, Overlay::Shop { .. }));
@@ -82,8 +86,7 @@ fn buying_selling_equipping_and_dropping_are_told() {
 
 #[test]
 fn a_trade_that_fails_says_why_inside_the_shop() {
-    let mut app = warrior(11);
-    command_line(&mut app, "enter core:elders_hall");
+    let mut app = in_the_hall();
     command_line(&mut app, "talk core:elder");
     assert!(matches!(app.overlay, Overlay::Shop { .. }));
     let gold = carried(&app, CURRENCY);
@@ -98,8 +101,7 @@ fn a_trade_that_fails_says_why_inside_the_shop() {
 
 #[test]
 fn the_elder_gives_her_potion_once() {
-    let mut app = warrior(11);
-    command_line(&mut app, "enter core:elders_hall");
+    let mut app = in_the_hall();
     let before = carried(&app, "core:health_potion");
     command_line(&mut app, "talk core:elder");
     press(&mut app, KeyCode::Esc);
@@ -117,8 +119,7 @@ fn trophies_sell_for_something_and_stock_lines_are_merged() {
     let w = &session(&s).w;
     let tail = ItemInstance { item: "core:rat_tail".into(), count: 1, affixes: Vec::new(), equipped: false };
     assert!(sell_price(w, &tail) >= 1, "a rat tail sells for {}", sell_price(w, &tail));
-    let mut app = warrior(11);
-    command_line(&mut app, "enter core:elders_hall");
+    let mut app = in_the_hall();
     command_line(&mut app, "talk core:elder");
     let stock = &session(&app).g.shops["core:general_store"];
     for (i, a) in stock.iter().enumerate() {
@@ -128,8 +129,7 @@ fn trophies_sell_for_something_and_stock_lines_are_merged() {
 
 #[test]
 fn picking_up_nothing_takes_no_turn_and_a_typo_gets_a_suggestion() {
-    let mut app = warrior(11);
-    command_line(&mut app, "enter core:elders_hall");
+    let mut app = in_the_hall();
     let turn = session(&app).g.step;
     press(&mut app, KeyCode::Char('g'));
     assert_eq!(session(&app).g.step, turn, "no turn spent");
