@@ -1,0 +1,196 @@
+//! The views of a session that change nothing: the character sheet (`status`), the inventory,
+//! the quests, the trace's enemy names, the loaded mods and the floor's map as text.
+
+use std::collections::BTreeMap;
+
+use rustkeep_data::grid::Pos;
+use rustkeep_data::vocab::{Registry, CURRENCY};
+use rustkeep_engine::game::{buy_price, describe_items, sell_price, CreatureRef};
+
+use super::Session;
+use crate::look;
+use crate::narrate::entry_name;
+
+impl Session {
+    /// The `status` view: health, the character sheet, statuses, where the player is, the enemies.
+    pub fn status(&self) -> String {
+        let g = &self.g;
+        let w = &self.w;
+        let mut s = format!("health {} / {}\n", g.player.health, g.max_health(w, CreatureRef::Player));
+        for line in g.sheet(w) {
+            if line.value != 0.0 || !line.against.is_empty() {
+                s.push_str(&format!("  {line}\n"));
+            }
+        }
+        for st in &g.player.statuses {
+            s.push_str(&format!("  status {} ({})\n", st.status, crate::narrate::turns(st.turns)));
+        }
+        s.push_str(&format!(
+            "floor {}, room {}, combat {}, turn {}, seed {}\n",
+            g.floor.as_deref().unwrap_or("-"),
+            g.room.as_deref().unwrap_or("-"),
+            if g.combat { "running" } else { "no" },
+            g.step,
+            g.seed
+        ));
+        if let Some(p) = g.position(CreatureRef::Player) {
+            s.push_str(&format!("you stand at {p}\n"));
+        }
+        // Only the enemies in sight: the residents of rooms not seen yet stay unknown.
+        let seen: Vec<usize> = self.living().into_iter().map(|(i, _, _)| i).collect();
+        for e in g.enemies.iter().filter(|e| e.body.health > 0 && seen.contains(&e.index)) {
+            let r = CreatureRef::Enemy(e.index);
+            let at = g.position(r).map(|p| format!(" at {p}")).unwrap_or_default();
+            s.push_str(&format!("  {r} {} health {} / {}{at}\n", e.body.creature.as_deref().unwrap_or("?"), e.body.health, g.max_health(w, r)));
+        }
+        if !g.floor_loot.is_empty() || !g.piles.is_empty() {
+            s.push_str(&format!("on the floor: {}; {} unopened pile(s)\n", describe_items(&g.floor_loot), g.piles.len()));
+        }
+        if let Some(shop) = g.open_shop.as_deref() {
+            s.push_str(&format!("shop open: {shop}\n"));
+        }
+        s
+    }
+
+    /// The `inventory` view: every entry, numbered as `drop` and `sell` take them.
+    pub fn inventory_text(&self) -> String {
+        if self.g.player.inventory.is_empty() {
+            return "you carry nothing".into();
+        }
+        self.g
+            .player
+            .inventory
+            .iter()
+            .enumerate()
+            .map(|(n, i)| {
+                let mut s = format!("{:>2}. {} × {}", n + 1, i.count, i.item);
+                if !i.affixes.is_empty() {
+                    s.push_str(&format!(" [{}]", i.affixes.join(", ")));
+                }
+                if i.equipped {
+                    s.push_str(" (equipped)");
+                }
+                s
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The `quests` view: every quest started, with its count and whether it is done.
+    pub fn quests_text(&self) -> String {
+        if self.g.quests.is_empty() {
+            return "no quests started".into();
+        }
+        self.g
+            .quests
+            .iter()
+            .map(|q| format!("{} {}/{}{}", q.quest, q.count, self.w.quest_count(&q.quest), if q.done { " done" } else { "" }))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The open shop's stock and what the player could sell, priced.
+    pub fn shop_text(&self) -> Option<String> {
+        let shop = self.shop()?;
+        let mut s = format!("{} (you have {} gold)\nfor sale:\n", entry_name(&self.w, Registry::Shops, shop), self.g.gold());
+        let stock = self.g.shops.get(shop).map(Vec::as_slice).unwrap_or_default();
+        if stock.is_empty() {
+            s.push_str("  nothing\n");
+        }
+        for (n, i) in stock.iter().enumerate() {
+            s.push_str(&format!("  {:>2}. {} — {} gold\n", n + 1, self.item_label(i), buy_price(&self.w, shop, i)));
+        }
+        s.push_str("you can sell:\n");
+        for (n, i) in self.g.player.inventory.iter().enumerate().filter(|(_, i)| i.item != CURRENCY) {
+            s.push_str(&format!("  {:>2}. {} — {} gold\n", n + 1, self.item_label(i), sell_price(&self.w, i)));
+        }
+        s.push_str("(buy N, sell N, leave)");
+        Some(s)
+    }
+
+    /// A line of the trace with each `enemy:N` followed by the glyph and name that enemy has on
+    /// the map and in the side panel — `enemy:3 (r Rat)` — so that a ref leads to what it is.
+    pub fn with_enemy_names(&self, line: &str) -> String {
+        let mut out = String::with_capacity(line.len() + 16);
+        let mut rest = line;
+        while let Some(at) = rest.find("enemy:") {
+            let digits = rest[at + 6..].bytes().take_while(u8::is_ascii_digit).count();
+            let end = at + 6 + digits;
+            out.push_str(&rest[..end]);
+            if let Some(i) = rest[at + 6..end].parse::<usize>().ok().filter(|i| digits > 0 && self.enemy_kinds.contains_key(i)) {
+                let already = rest[end..].starts_with(" (");
+                if !already {
+                    out.push_str(&format!(" ({} {})", self.enemy_look(i).glyph, self.enemy_name(i)));
+                }
+            }
+            rest = &rest[end..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// The `mods` view: every loaded mod (the core first), with its version and where it came from.
+    pub fn mods_text(&self) -> String {
+        let mut s = String::new();
+        for m in &self.w.project.mods {
+            let version = m.manifest.version.clone().unwrap_or_else(|| if m.bundled { env!("CARGO_PKG_VERSION").to_string() } else { "-".into() });
+            let from = match (&m.root, m.bundled) {
+                (_, true) => "bundled with rustkeep".to_string(),
+                (Some(root), _) => root.display().to_string(),
+                (None, _) => "in memory".to_string(),
+            };
+            s.push_str(&format!("{} {version} — {from}\n", m.id));
+        }
+        s.trim_end().to_string()
+    }
+
+    /// The floor as text: what the player sees with everyone on it, the tiles it remembers, and
+    /// a key; nothing of what it has not seen.
+    pub fn map_text(&self) -> String {
+        let Some(m) = self.g.map() else { return "there is no map here".into() };
+        let sight = m.sight();
+        let mut grid: Vec<Vec<char>> = m
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(y, r)| r.chars().enumerate().map(|(x, c)| if m.remembered(Pos::new(x as i32, y as i32)) { c } else { ' ' }).collect())
+            .collect();
+        let mut put = |p: Pos, c: char| {
+            if !sight.contains(p) {
+                return;
+            }
+            if let Some(cell) = grid.get_mut(p.y as usize).and_then(|row| row.get_mut(p.x as usize)) {
+                *cell = c;
+            }
+        };
+        for l in &m.loot {
+            put(l.pos, look::item(&self.w, &l.item.item).glyph);
+        }
+        for p in &m.piles {
+            put(p.pos, '*');
+        }
+        for n in &m.npcs {
+            put(n.pos, look::npc(&self.w, &n.npc).glyph);
+        }
+        let letters: BTreeMap<usize, char> = self.living().into_iter().map(|(i, c, _)| (i, c)).collect();
+        for (i, p) in &m.enemies {
+            if let Some(c) = letters.get(i) {
+                put(*p, *c);
+            }
+        }
+        put(m.player, '@');
+        // Only the rows and columns that show something.
+        let used = |r: &Vec<char>| r.iter().any(|c| *c != ' ');
+        let (top, bottom) = (grid.iter().position(used).unwrap_or(0), grid.iter().rposition(used).map_or(0, |b| b + 1));
+        let left = grid.iter().filter_map(|r| r.iter().position(|c| *c != ' ')).min().unwrap_or(0);
+        let mut s: String = grid[top..bottom.max(top)].iter().map(|r| r.iter().skip(left).collect::<String>().trim_end().to_string() + "\n").collect();
+        s.push_str("@ you, * loot pile, % items on the ground, + door, > stairs down");
+        for (i, c, name) in self.living() {
+            s.push_str(&format!("\n{c} {name} (enemy:{i})"));
+        }
+        for n in m.npcs.iter().filter(|n| sight.contains(n.pos)) {
+            s.push_str(&format!("\n{} {} (NPC {})", look::npc(&self.w, &n.npc).glyph, entry_name(&self.w, Registry::Npcs, &n.npc), n.npc));
+        }
+        s
+    }
+}
