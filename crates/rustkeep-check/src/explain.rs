@@ -195,6 +195,11 @@ docs! {
         "[[npcs]]\nid = \"mymod:keeper\"\nname = \"Keeper\"\non_talk = [ { action = \"open_shop\", shop = \"mymod:keeper\" } ]",
         "Name an entry of the registry and kind the field needs."
     }
+    OptionGroupConflict => {
+        "A scenario's `[player] options` names two character options of the same `group` (two classes, two backgrounds): a character takes at most one option of each group, as a new game in `rustkeep play` does. The error sits on the second option of the group; the first is a related location. Options without a `group` combine freely.",
+        "seed = 1\n\n[player]\noptions = [\"core:warrior\", \"core:mage\"]   # both of the group `class`",
+        "Keep one option of the group (a class and a background combine: `[\"core:warrior\", \"core:grave_digger\"]`)."
+    }
     LootTableCycle => {
         "Loot tables nest into a cycle, so evaluating one would never end. Reported once, on the first table of the cycle in ID order, with the other tables as related spans.",
         "[[loot_tables]]\nid = \"mymod:a\"\nentries = [ { table = \"mymod:b\", weight = 1 } ]\n\n[[loot_tables]]\nid = \"mymod:b\"\nentries = [ { table = \"mymod:a\", weight = 1 } ]",
@@ -284,6 +289,11 @@ docs! {
         "A prefab that a floor uses has no door (`+`) on its border (its first or last row, its first or last column). A border door is where the floor's corridors join the room; a `+` inside the room is an ordinary door between two parts of it (walkable, blocking sight), not an exit. So the room cannot be joined to the rest of the floor: a played run leaves it out. The warning sits on the floor's `prefabs` entry naming the prefab; the prefab's grid is a related location.",
         "[[floors]]\nid = \"mymod:cellar\"\ndepth = 1\nprefabs = [\"mymod:closet\"]\n\n[[prefabs]]\nid = \"mymod:closet\"\ngrid = \"\"\"\n#######\n#.@#..#\n#..+..#\n#######\n\"\"\"",
         "Put a `+` into the prefab's outer wall, or take the prefab out of the floor's `prefabs`."
+    }
+    FirstRoomNotInPrefabs => {
+        "A floor's `first_rooms` names a prefab that its `prefabs` does not list. The player's first room on a floor is drawn from `first_rooms` among the rooms the floor is built from, so a prefab the floor does not lay out can never be it; a floor none of whose `first_rooms` it lays out starts in any of its rooms, as without the field. The error sits on the entry of `first_rooms`; the floor's `prefabs` is a related location. (A name that is no prefab at all is `unknown-reference` instead.)",
+        "[[floors]]\nid = \"mymod:cellar\"\ndepth = 1\nprefabs = [\"core:corridor\", \"core:storeroom\"]\nfirst_rooms = [\"core:entrance_hall\"]   # not among the floor's prefabs",
+        "Add the prefab to the floor's `prefabs`, or name one of them in `first_rooms`."
     }
     NpcNeverPlaced => {
         "No prefab names this NPC in its `npcs`. An NPC stands in the dungeon only on an `n` glyph of a prefab that lists it, so one that no prefab names can never be met: its `on_talk` (and the quests and shops it opens) never happens in a game. The warning sits on the NPC's `id`.",

@@ -1,6 +1,8 @@
 //! The engine validates nothing, so the commands that run data refuse data with validation errors
 //! before it reaches the engine (docs/ARCHITECTURE.md, invariant "The engine runs what it is given"): `simulate`, `play` and
-//! `graph` on `examples/broken` exit 2 with the validator's count and its first errors.
+//! `graph` on `examples/broken` exit 2 with the validator's count and its first errors; a character
+//! of two options of one group is refused by `play`, and a scenario naming them by `simulate` and
+//! `arena`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -55,5 +57,40 @@ fn simulate_play_and_graph_refuse_data_with_errors() {
     assert_refused(&rustkeep(&["simulate", &scenario.to_string_lossy()]), errors, "simulate");
     assert_refused(&rustkeep(&["play", "--mods", "examples/broken"]), errors, "play");
     assert_refused(&rustkeep(&["graph", "--mods", "examples/broken"]), errors, "graph");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A character takes at most one option of each group: `play` refuses two classes before the game
+/// starts, and a scenario naming two is refused by `simulate` and `arena` with its located error.
+#[test]
+fn play_simulate_and_arena_refuse_two_options_of_one_group() {
+    let dir = std::env::temp_dir().join(format!("rustkeep-groups-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).current_dir(&dir).stdin(Stdio::null()).output().expect("run rustkeep");
+    let out = run(&["play", "--option", "core:warrior", "--option", "core:mage"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim_end(), "rustkeep: core:warrior and core:mage are both of the group `class`; a character takes one of each group");
+    let scenario = dir.join("two_classes.toml");
+    std::fs::write(&scenario, "seed = 1\n\n[player]\noptions = [\"core:rogue\", \"core:grave_digger\", \"core:mage\"]\n\n[[enemies]]\ncreature = \"core:rat\"\n\n[[steps]]\nattack = \"enemy:0\"\n")
+        .expect("write scenario");
+    let path = scenario.to_string_lossy();
+    for args in [vec!["simulate", &*path], vec!["arena", &*path, "--runs", "3"]] {
+        let out = run(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stdout));
+        assert!(
+            stderr.contains(
+                "two_classes.toml:4: `core:rogue` and `core:mage` are both of the group `class`; a character takes one of each group [option-group-conflict]"
+            ),
+            "{args:?}: {stderr}"
+        );
+    }
+    // A class and a background combine.
+    std::fs::write(&scenario, "seed = 1\n\n[player]\noptions = [\"core:rogue\", \"core:grave_digger\"]\n\n[[enemies]]\ncreature = \"core:rat\"\n")
+        .expect("write scenario");
+    let out = run(&["simulate", &path]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }

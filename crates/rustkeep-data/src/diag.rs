@@ -73,6 +73,7 @@ codes! {
     TargetNeverPresent = "target-never-present", Warning, "a check or action uses `target` where there is none";
     UnknownReference = "unknown-reference", Error, "an ID that names nothing in its registry";
     ReferenceKindMismatch = "reference-kind-mismatch", Error, "an item table where an affix table is required, or the reverse; an ID of the wrong registry";
+    OptionGroupConflict = "option-group-conflict", Error, "a scenario's `options` names two character options of one `group`";
     LootTableCycle = "loot-table-cycle", Error, "nested loot tables form a cycle";
     InvalidRange = "invalid-range", Error, "a range that does not parse or has min > max";
     InvalidWeight = "invalid-weight", Error, "a weighted entry without weight ≥ 1, or a guaranteed entry with a weight";
@@ -91,6 +92,7 @@ codes! {
     PrefabNpcMismatch = "prefab-npc-mismatch", Warning, "a prefab has a different number of `n` glyphs than entries in `npcs`";
     UnreachablePrefabTile = "unreachable-prefab-tile", Warning, "a loot pile, enemy, NPC or door of a prefab cannot be reached from its entry point";
     FloorWithoutExit = "floor-without-exit", Warning, "a prefab used by a floor has no door on its border, so the run cannot go on from it";
+    FirstRoomNotInPrefabs = "first-room-not-in-prefabs", Error, "a floor's `first_rooms` names a prefab that its `prefabs` does not list";
     NpcNeverPlaced = "npc-never-placed", Warning, "an NPC that no prefab's `npcs` names, so nobody can meet it";
     TriggerNeverActive = "trigger-never-active", Warning, "triggers on an item without `slot`, or on an affix no table puts on an item with a slot";
     OverrideDropsField = "override-drops-field", Warning, "an override leaves out a field its target sets: that value is gone, not inherited";

@@ -671,7 +671,7 @@ pub fn namespace_of(id: &str) -> &str {
 /// The version of the data language these tables describe (what `rustkeep --version` reports).
 /// A new event, check, action or field raises the minor number; a change that makes valid data
 /// invalid, or valid data mean something else, raises the major one.
-pub const LANGUAGE_VERSION: &str = "1.2";
+pub const LANGUAGE_VERSION: &str = "1.3";
 
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,5 @@
 //! A floor as one map (docs/engine.md, "Floor maps"): its rooms — prefab grids, in the order the
-//! dungeon shuffled them — placed without overlap on one canvas and joined by corridors through
+//! dungeon shuffled them, its first room in front — placed without overlap on one canvas and joined by corridors through
 //! their border doors, so that every walkable tile can be reached from the start.
 //!
 //! Placement packs the rooms in rows ("shelves") of about three tiles across per tile down, at
@@ -208,6 +208,16 @@ pub fn shuffle<T>(list: &mut [T], rng: &mut Rng) {
     for i in (1..list.len()).rev() {
         let j = rng.below(i as u64 + 1) as usize;
         list.swap(i, j);
+    }
+}
+
+/// A floor's first room (`first_rooms`): the first of the rooms, in the shuffled order, that
+/// `is_first` accepts moves to the front, the rooms before it keeping their order behind it.
+/// Nothing is drawn: in a uniformly shuffled order, the first of the accepted rooms is each of
+/// them equally often (each listing of a prefab counts). When none is accepted, nothing moves.
+pub fn put_first<T>(rooms: &mut [T], is_first: impl Fn(&T) -> bool) {
+    if let Some(i) = rooms.iter().position(is_first) {
+        rooms[..=i].rotate_right(1);
     }
 }
 

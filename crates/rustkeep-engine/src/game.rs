@@ -50,11 +50,11 @@ mod turns;
 
 pub use crate::actor::CreatureRef;
 pub use crate::item::{describe_items, ItemInstance};
-pub use attributes::describe_condition;
+pub use attributes::{describe_condition, neutral_base};
 pub use dungeon::{floor_order, Dungeon};
 pub use sheet::{shown, SheetLine};
 pub use state::{round_half_away, Creature, Enemy, Event, QuestProgress, StatusInstance};
-pub use steps::{FinalDungeon, FinalEnemy, FinalPlayer, FinalState, PlacedEnemy};
+pub use steps::{check_options, option_group, FinalDungeon, FinalEnemy, FinalPlayer, FinalState, PlacedEnemy};
 pub use trade::{buy_price, sell_price, Trade};
 
 /// The player's base attributes where the scenario or console sets none. The player has no

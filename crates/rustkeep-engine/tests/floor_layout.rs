@@ -380,9 +380,20 @@ fn the_picture_in_the_docs_is_what_its_seed_builds() {
     let docs = std::fs::read_to_string(repo_root().join("docs/engine.md")).expect("docs/engine.md");
     let section = docs.split("\n## Floor maps\n").nth(1).expect("the section on floor maps");
     let block = section.split("```text\n").nth(1).and_then(|b| b.split("```").next()).expect("a picture");
-    let core = floors_of(&Project::with_bundled_core());
-    let (_, grids) = core.iter().find(|(id, _)| id == "core:floor_5").expect("core:floor_5");
-    let map = build_and_check(grids, 2);
+    // As the game enters it: the shuffle, the first room put in front, the layout.
+    let db = Database::load(&Project::with_bundled_core());
+    let floor = db.get(Registry::Floors, "core:floor_5").expect("core:floor_5");
+    let first_rooms: Vec<&str> = floor.ref_list(field::FIRST_ROOMS).iter().map(|p| p.value.as_str()).collect();
+    let mut rooms: Vec<(&str, &Grid)> = floor
+        .ref_list(field::PREFABS)
+        .iter()
+        .map(|p| (p.value.as_str(), db.get(Registry::Prefabs, &p.value).and_then(|e| e.grid()).expect("a grid")))
+        .collect();
+    let mut rng = Rng::seeded(2);
+    floor::shuffle(&mut rooms, &mut rng);
+    floor::put_first(&mut rooms, |(p, _)| first_rooms.contains(p));
+    let grids: Vec<&Grid> = rooms.iter().map(|(_, g)| *g).collect();
+    let map = floor::layout(&grids, &mut rng).expect("core:floor_5 is laid out");
     let mut rows: Vec<String> = map.picture().into_iter().map(|r| r.trim_end().to_string()).collect();
     // The blank rows of the margin are left out of the picture.
     while rows.last().is_some_and(String::is_empty) {
@@ -391,6 +402,32 @@ fn the_picture_in_the_docs_is_what_its_seed_builds() {
     let first = rows.iter().position(|r| !r.is_empty()).unwrap_or(0);
     let rows = &rows[first..];
     assert_eq!(block.lines().collect::<Vec<_>>(), rows, "the picture of core:floor_5 with seed 2 in docs/engine.md:\n{}", rows.join("\n"));
+}
+
+/// A floor's first room: the first accepted room of the shuffled order moves to the front, the
+/// rooms before it keep their order behind it, nothing else moves, nothing is drawn; over many
+/// shuffles each accepted room comes first about equally often.
+#[test]
+fn the_first_room_is_the_first_accepted_one_of_the_shuffle() {
+    let mut rooms = vec!["a", "b", "c", "d", "e"];
+    floor::put_first(&mut rooms, |r| ["c", "e"].contains(r));
+    assert_eq!(rooms, ["c", "a", "b", "d", "e"]);
+    floor::put_first(&mut rooms, |r| ["c", "e"].contains(r));
+    assert_eq!(rooms, ["c", "a", "b", "d", "e"], "already in front: nothing moves");
+    floor::put_first(&mut rooms, |r| *r == "x");
+    assert_eq!(rooms, ["c", "a", "b", "d", "e"], "none accepted: nothing moves");
+    let mut counts: BTreeMap<&str, u32> = BTreeMap::new();
+    let mut rng = Rng::seeded(11);
+    for _ in 0..6000 {
+        let mut order = vec!["a", "b", "c", "d", "e", "f"];
+        floor::shuffle(&mut order, &mut rng);
+        let before = rng.clone();
+        floor::put_first(&mut order, |r| ["b", "d", "f"].contains(r));
+        assert_eq!(rng, before, "nothing is drawn");
+        *counts.entry(order[0]).or_default() += 1;
+    }
+    assert_eq!(counts.keys().copied().collect::<Vec<_>>(), ["b", "d", "f"]);
+    assert!(counts.values().all(|n| (1800..=2200).contains(n)), "each about a third: {counts:?}");
 }
 
 /// Tiles of a prefab that no border door leads to are sealed: wall on the floor, their glyphs

@@ -1,14 +1,18 @@
 //! Properties of the engine's world (docs/engine.md, "The dungeon", "The map"), over many seeded
 //! random cases: enemies move only onto free floor and always closer when a way exists; a floor's
-//! shuffle visits every prefab once; the same seed and inputs give the same run; shops price and
-//! trade as documented; old saves load into no room.
+//! shuffle visits every prefab once, its first room is one of its `first_rooms` (and without the
+//! field the shuffle alone decides); the same seed and inputs give the same run; shops price and
+//! trade as documented, and every core item but gold sells for something; a character takes one
+//! option of each group; old saves load into no room.
 
 use std::collections::BTreeMap;
 
 use rustkeep_data::db::Database;
 use rustkeep_data::grid::{Dir, Pos};
 use rustkeep_data::project::Project;
-use rustkeep_engine::game::{buy_price, sell_price, Act, CreatureRef, Game, ItemInstance, Trade, World};
+use rustkeep_data::vocab::{field, Registry, CURRENCY};
+use rustkeep_engine::floor;
+use rustkeep_engine::game::{buy_price, check_options, option_group, sell_price, Act, CreatureRef, Game, ItemInstance, Trade, World};
 use rustkeep_engine::map::{Map, NpcSpot};
 use rustkeep_engine::rng::Rng;
 use rustkeep_engine::save;
@@ -161,6 +165,154 @@ fn a_floors_shuffle_visits_every_prefab_once() {
         }
     }
     assert!(orders.len() > 100, "seeds give different orders: {}", orders.len());
+}
+
+/// A floor's prefabs (or another list field of it), as listed.
+fn listed(w: &World, floor: &str, name: &str) -> Vec<String> {
+    w.entry(Registry::Floors, floor).expect("the floor").ref_list(name).iter().map(|p| p.value.clone()).collect()
+}
+
+/// Enters `floor` in a new game of `seed`; returns the order the generator would have given by
+/// the shuffle alone (drawn from a copy of the game's generator just before) and the game.
+fn enter(w: &World, floor: &str, seed: u64) -> (Vec<String>, Game) {
+    let mut g = Game::new(seed, Vec::new(), &BTreeMap::new());
+    g.setup(w, &[]);
+    let mut shuffled = listed(w, floor, field::PREFABS);
+    floor::shuffle(&mut shuffled, &mut g.rng.clone());
+    g.run_step(w, Act::StartRun(Some(floor)), CreatureRef::Player, None);
+    (shuffled, g)
+}
+
+#[test]
+fn a_floors_first_room_is_one_of_its_first_rooms() {
+    let w = core_world();
+    for floor in rustkeep_engine::game::floor_order(&w) {
+        let first_rooms = listed(&w, &floor, field::FIRST_ROOMS);
+        assert!(!first_rooms.is_empty(), "{floor}: every core floor names its first rooms");
+        let mut firsts = std::collections::BTreeSet::new();
+        for seed in 0..200 {
+            let (shuffled, g) = enter(&w, &floor, seed);
+            let d = g.dungeon.as_ref().expect("a dungeon");
+            let rooms = d.rooms();
+            assert_eq!(d.room, Some(0), "{floor}, seed {seed}: the player starts in the first room");
+            assert!(first_rooms.contains(&rooms[0]), "{floor}, seed {seed}: the first room {} is not one of {first_rooms:?}", rooms[0]);
+            // The first of the first rooms in the shuffled order moved to the front, the rest in
+            // their shuffled order.
+            let at = shuffled.iter().position(|p| first_rooms.contains(p)).expect("a first room among the prefabs");
+            let mut want = shuffled.clone();
+            want[..=at].rotate_right(1);
+            assert_eq!(rooms, want, "{floor}, seed {seed}");
+            firsts.insert(rooms[0].clone());
+        }
+        let mut every: Vec<String> = first_rooms.clone();
+        every.sort();
+        every.dedup();
+        assert_eq!(firsts.into_iter().collect::<Vec<_>>(), every, "{floor}: over 200 seeds every first room comes first");
+    }
+    // The boss's throne of floor 2 never greets a new arrival.
+    for seed in 0..200 {
+        let (_, g) = enter(&w, "core:floor_2", seed);
+        assert_ne!(g.room.as_deref(), Some("core:rat_kings_throne"), "seed {seed}");
+        assert!(listed(&w, "core:floor_2", field::PREFABS).contains(&"core:rat_kings_throne".to_string()));
+    }
+}
+
+const FLOORS: &str = r#"
+[[floors]]
+id = "t:as_listed"
+depth = 7
+prefabs = ["core:corridor", "core:storeroom", "core:rat_den", "core:rat_kings_throne", "core:forge"]
+creatures = ["core:rat"]
+
+[[floors]]
+id = "t:throne_first"
+depth = 8
+prefabs = ["core:corridor", "core:storeroom", "core:rat_den", "core:rat_kings_throne", "core:forge"]
+first_rooms = ["core:rat_kings_throne"]
+creatures = ["core:rat"]
+
+[[floors]]
+id = "t:none_listed"
+depth = 9
+prefabs = ["core:corridor", "core:storeroom", "core:rat_den", "core:rat_kings_throne", "core:forge"]
+first_rooms = []
+creatures = ["core:rat"]
+"#;
+
+#[test]
+fn without_first_rooms_the_shuffle_alone_orders_the_rooms() {
+    let w = world_with(&[("floors.toml", FLOORS)]);
+    let mut throne_first = 0;
+    for seed in 0..200 {
+        for floor in ["t:as_listed", "t:none_listed"] {
+            let (shuffled, g) = enter(&w, floor, seed);
+            let d = g.dungeon.as_ref().expect("a dungeon");
+            assert_eq!(d.rooms(), shuffled, "{floor}, seed {seed}: the rooms in the order of the shuffle");
+            throne_first += usize::from(d.rooms()[0] == "core:rat_kings_throne");
+        }
+        // One first room: always first, and the same map as the other floor's but for the order.
+        let (shuffled, g) = enter(&w, "t:throne_first", seed);
+        let rooms = g.dungeon.as_ref().expect("a dungeon").rooms();
+        assert_eq!(rooms[0], "core:rat_kings_throne", "seed {seed}");
+        let mut rest = shuffled.clone();
+        rest.retain(|p| p != "core:rat_kings_throne");
+        assert_eq!(rooms[1..], rest[..], "seed {seed}: the others keep their shuffled order");
+    }
+    assert!(throne_first > 0, "without first rooms the throne comes first now and then");
+}
+
+#[test]
+fn a_character_takes_one_option_of_each_group() {
+    let w = core_world();
+    let opts = |ids: &[&str]| ids.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    for class in ["core:warrior", "core:rogue", "core:mage"] {
+        assert_eq!(option_group(&w, class).as_deref(), Some("class"), "{class}");
+    }
+    for background in ["core:grave_digger", "core:merchants_heir"] {
+        assert_eq!(option_group(&w, background).as_deref(), Some("background"), "{background}");
+    }
+    assert_eq!(option_group(&w, "core:rat"), None, "no option, no group");
+    assert_eq!(check_options(&w, &opts(&[])), Ok(()));
+    assert_eq!(check_options(&w, &opts(&["core:warrior", "core:grave_digger"])), Ok(()));
+    assert_eq!(check_options(&w, &opts(&["core:merchants_heir", "core:mage"])), Ok(()));
+    assert_eq!(
+        check_options(&w, &opts(&["core:warrior", "core:mage"])),
+        Err("core:warrior and core:mage are both of the group `class`; a character takes one of each group".to_string())
+    );
+    assert_eq!(
+        check_options(&w, &opts(&["core:rogue", "core:grave_digger", "core:merchants_heir"])),
+        Err("core:grave_digger and core:merchants_heir are both of the group `background`; a character takes one of each group".to_string())
+    );
+    let twice = check_options(&w, &opts(&["core:mage", "core:mage"])).expect_err("one class twice");
+    assert!(twice.contains("core:mage") && twice.contains("`class`"), "{twice}");
+    // Options without a group combine freely.
+    let free = r#"
+[[character_options]]
+id = "t:lucky"
+name = "Lucky"
+
+[[character_options]]
+id = "t:tall"
+name = "Tall"
+"#;
+    let w = world_with(&[("options.toml", free)]);
+    assert_eq!(check_options(&w, &opts(&["t:lucky", "t:tall", "core:warrior"])), Ok(()));
+}
+
+#[test]
+fn every_core_item_but_gold_sells_for_at_least_one() {
+    let w = core_world();
+    let affixes = w.ids(Registry::Affixes);
+    let items = w.ids(Registry::Items);
+    assert!(items.len() > 40 && !affixes.is_empty());
+    for item in items.iter().filter(|i| *i != CURRENCY) {
+        let plain = ItemInstance { item: item.clone(), count: 1, affixes: Vec::new(), equipped: false };
+        assert!(sell_price(&w, &plain) >= 1, "{item} sells for {}", sell_price(&w, &plain));
+        for a in &affixes {
+            let with = ItemInstance { affixes: vec![a.clone()], ..plain.clone() };
+            assert!(sell_price(&w, &with) >= sell_price(&w, &plain), "{item} with {a} sells for less than without");
+        }
+    }
 }
 
 /// A seeded random walk through the core's dungeon: moves, waits and enemy turns.

@@ -138,3 +138,38 @@ fn completion_after_a_closing_quote_replaces_the_string() {
     assert_eq!(e.new_text, "\"turn_started\"");
     assert_eq!((e.range.start, e.range.end), (Position { line: 3, character: 5 }, Position { line: 3, character: 20 }), "the old string with its quotes");
 }
+
+/// The options' `group` and the floors' `first_rooms` reach the cross-file rules from files the
+/// editor does not show (the server keeps only their outline): a scenario naming two classes gets
+/// `option-group-conflict`, a floor's first room that it does not lay out
+/// `first-room-not-in-prefabs`, as `rustkeep check` reports them.
+#[test]
+fn groups_and_first_rooms_of_files_not_open_reach_the_rules() {
+    const OPTIONS: &str = "[[character_options]]\nid = \"testmod:ranger\"\nname = \"Ranger\"\ngroup = \"class\"\n";
+    const FLOORS: &str =
+        "[[floors]]\nid = \"testmod:pit\"\ndepth = 9\nprefabs = [\"core:corridor\", \"core:storeroom\"]\nfirst_rooms = [\"core:corridor\", \"core:forge\"]\n";
+    let scenario = "seed = 1\nmods = [\"..\"]\n\n[player]\noptions = [\"core:grave_digger\", \"core:warrior\", \"testmod:ranger\"]\n";
+    let mut f =
+        Fixture::new(&[("creatures.toml", CREATURES), ("options.toml", OPTIONS), ("floors.toml", FLOORS), ("scenarios/fight.toml", scenario)], Encoding::Utf16);
+    f.open("scenarios/fight.toml", scenario);
+    let codes = |rel: &str| -> Vec<(u32, String)> {
+        let fid = f.state.file_of(&f.uri(rel)).expect("a file of the project");
+        f.state
+            .diagnostics_of(fid)
+            .iter()
+            .map(|d| {
+                let code = match &d.code {
+                    Some(Code::String(s)) => s.clone(),
+                    _ => String::new(),
+                };
+                (d.range.start.line + 1, code)
+            })
+            .collect()
+    };
+    assert_eq!(codes("scenarios/fight.toml"), [(5, "option-group-conflict".to_string())]);
+    assert_eq!(codes("floors.toml"), [(5, "first-room-not-in-prefabs".to_string())]);
+    let cli = rustkeep_check::analyze(&f.state.project);
+    let mut cli: Vec<&str> = cli.diagnostics.iter().map(|d| d.code.name()).collect();
+    cli.sort();
+    assert_eq!(cli, ["first-room-not-in-prefabs", "option-group-conflict"]);
+}

@@ -14,7 +14,8 @@
 //!   ID whose presence, kind or did-you-mean ([`suggest`]) changed;
 //! - **overrides** (`override-drops-field`), per touched ID: each override against the entry it
 //!   replaced;
-//! - **floors** (`floor-without-exit`): all of them, when a changed file has a floor or a prefab;
+//! - **floors** (`floor-without-exit`, `first-room-not-in-prefabs`): all of them, when a changed
+//!   file has a floor or a prefab;
 //! - **NPCs** (`npc-never-placed`): all of them, when a changed file has an NPC or a prefab;
 //! - **affixes** (`trigger-never-active`): when what the rule reads of a changed file with an
 //!   item, an affix or a loot table changed, every affix with triggers again, searched backward
@@ -165,7 +166,7 @@ pub struct Incremental {
     loading: Vec<Vec<Diagnostic>>,
     order_diags: Vec<Vec<Diagnostic>>,
     balance_files: Vec<FileId>,
-    /// Files with a `floor-without-exit` diagnostic.
+    /// Files with a `floor-without-exit` or `first-room-not-in-prefabs` diagnostic.
     world_files: Vec<FileId>,
     /// Files with an `npc-never-placed` diagnostic.
     npc_files: Vec<FileId>,

@@ -1,8 +1,9 @@
 //! The cross-file rules of an update, after resolve: loot tables (shapes, kinds, cycles, entry
 //! checks), usage (`quest-never-started`, `unused-loot-table`), references (`unknown-reference`,
-//! kinds, `unknown-tag`, with their did-you-means), overrides that drop fields, `floor-without-exit`,
-//! NPCs no prefab places, affixes whose triggers never run, and `[balance]`; each runs only where
-//! the update's [`Work`] says something it depends on changed.
+//! kinds, `unknown-tag`, with their did-you-means), overrides that drop fields, the floors' rooms
+//! (`floor-without-exit`, `first-room-not-in-prefabs`), NPCs no prefab places, affixes whose
+//! triggers never run, and `[balance]`; each runs only where the update's [`Work`] says something
+//! it depends on changed.
 
 use std::collections::BTreeSet;
 
@@ -374,8 +375,8 @@ impl Incremental {
         }
     }
 
-    /// `floor-without-exit`: floors are few, so all of them again when a file with a floor or a
-    /// prefab changed.
+    /// `floor-without-exit` and `first-room-not-in-prefabs`: floors are few, so all of them again
+    /// when a file with a floor or a prefab changed.
     pub(super) fn world(&mut self, project: &Project) {
         let mut diags = Vec::new();
         world::run(project, &self.db, &mut diags);

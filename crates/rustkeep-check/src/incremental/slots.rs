@@ -34,7 +34,8 @@ pub(super) enum Slot {
     Drops,
     /// `trigger-never-active` of the affixes reported in the file (index 0).
     Affixes,
-    /// `floor-without-exit` of the floors reported in the file (index 0).
+    /// `floor-without-exit` and `first-room-not-in-prefabs` of the floors reported in the file
+    /// (index 0).
     World,
     /// `npc-never-placed` of the NPCs reported in the file (index 0).
     Npcs,

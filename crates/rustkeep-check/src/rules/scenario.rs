@@ -1,19 +1,20 @@
 //! Scenario files against the data they run on (docs/engine.md, "Scenario files"): every ID a
 //! scenario names must exist in the core or the mods it loads (`unknown-reference`, with "did you
-//! mean"; `reference-kind-mismatch` for an ID of another registry), and every `enemy:N` must name
-//! an enemy that has appeared by its step. Lowering already reported the scenario's own keys,
+//! mean"; `reference-kind-mismatch` for an ID of another registry), every `enemy:N` must name
+//! an enemy that has appeared by its step, and the player's `options` name at most one option of
+//! each `group` (`option-group-conflict`). Lowering already reported the scenario's own keys,
 //! types and names.
 
 use rustkeep_data::db::Database;
 use rustkeep_data::diag::{toml_string, Applicability, Code, Diagnostic, Loc};
 use rustkeep_data::hash::FxHashMap;
-use rustkeep_data::model::{Action, ActionData, Entry, Value};
+use rustkeep_data::model::{Action, ActionData, Entry, Sp, Value};
 use rustkeep_data::project::Project;
 use rustkeep_data::resolve::Def;
 use rustkeep_data::scenario::{registries_for, Actor, Scenario, StepAct};
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest;
-use rustkeep_data::vocab::Registry;
+use rustkeep_data::vocab::{field, Registry};
 
 pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     if project.scenarios.is_empty() {
@@ -80,7 +81,32 @@ pub fn check(file: FileId, refs: &[rustkeep_data::model::Reference], sc: &Scenar
         out.push(d);
     }
     check_enemies(file, sc, db, visible, &mut out);
+    check_option_groups(file, sc, db, visible, &mut out);
     out
+}
+
+/// `option-group-conflict`: a character takes at most one option of each `group`, so the
+/// player's `options` name at most one of each; the second of a group is the mistake. Options
+/// the scenario cannot see were reported above.
+fn check_option_groups(file: FileId, sc: &Scenario, db: &Database, visible: &dyn Fn(&Def) -> bool, out: &mut Vec<Diagnostic>) {
+    let mut seen: Vec<(&str, &Sp<String>)> = Vec::new();
+    for o in &sc.options {
+        let Some(def) = db.resolved.get(Registry::CharacterOptions, &o.value).filter(|d| visible(d)) else { continue };
+        let Some(group) = db.entry(def.current).str(field::GROUP) else { continue };
+        let Some((_, first)) = seen.iter().find(|(g, _)| *g == group) else {
+            seen.push((group, o));
+            continue;
+        };
+        let both = if first.value == o.value {
+            format!("`{}` is named twice, and it is of the group `{group}`", o.value)
+        } else {
+            format!("`{}` and `{}` are both of the group `{group}`", first.value, o.value)
+        };
+        let msg = format!("{both}; a character takes one of each group");
+        let d = Diagnostic::new(Code::OptionGroupConflict, Loc { file, span: o.span.clone() }, msg)
+            .with_related(Loc { file, span: first.span.clone() }, format!("the first option of the group `{group}`"));
+        out.push(d);
+    }
 }
 
 fn article(noun: &str) -> &'static str {

@@ -1,6 +1,7 @@
 //! Rules about the dungeon that floors and prefabs make: `prefab-npc-mismatch` and
 //! `unreachable-prefab-tile` need nothing but the prefab (they run per file, in `rules::local`);
-//! `floor-without-exit` follows a floor's `prefabs` to their grids (across files).
+//! `floor-without-exit` follows a floor's `prefabs` to their grids, and
+//! `first-room-not-in-prefabs` a floor's `first_rooms` to the prefabs they name (across files).
 
 use rustkeep_data::db::Database;
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
@@ -86,7 +87,8 @@ fn has_border_door(grid: &Grid) -> bool {
 }
 
 /// `floor-without-exit`: every floor's `prefabs` entry whose prefab (the entry in force) has no
-/// door on its border.
+/// door on its border; `first-room-not-in-prefabs`: every entry of a floor's `first_rooms` that
+/// names a prefab the floor's `prefabs` do not list.
 pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     let Some(floors) = db.resolved.defs.get(Registry::Floors.index()) else { return };
     let mut ids: Vec<&String> = floors.keys().collect();
@@ -94,6 +96,7 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     for id in ids {
         let def = &floors[id];
         let floor = db.entry(def.current);
+        first_rooms(db, def.current.file, floor, out);
         for r in floor.ref_list(field::PREFABS) {
             let Some(pdef) = db.resolved.get(Registry::Prefabs, &r.value) else { continue };
             let prefab = db.entry(pdef.current);
@@ -113,5 +116,33 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
             }
             out.push(d);
         }
+    }
+}
+
+/// `first-room-not-in-prefabs`: the first room of a floor is drawn from its `first_rooms` among
+/// the rooms it is built from, so a prefab of `first_rooms` that its `prefabs` do not list is
+/// never its first room. A name that is no prefab is left to the reference rules
+/// (`unknown-reference`, `reference-kind-mismatch`): one mistake, one diagnostic.
+fn first_rooms(db: &Database, file: FileId, floor: &Entry, out: &mut Vec<Diagnostic>) {
+    let first = floor.ref_list(field::FIRST_ROOMS);
+    if first.is_empty() {
+        return;
+    }
+    let prefabs = floor.ref_list(field::PREFABS);
+    let listed = floor.field(field::PREFABS);
+    for r in first {
+        if prefabs.iter().any(|p| p.value == r.value) || db.resolved.get(Registry::Prefabs, &r.value).is_none() {
+            continue;
+        }
+        let has = if listed.is_some() { "" } else { " (it has none)" };
+        let msg = format!(
+            "the prefab `{}` is not in this floor's `prefabs`{has}: the first room is drawn from `first_rooms` among the rooms the floor is built from, so it is never the first room",
+            r.value
+        );
+        let mut d = Diagnostic::new(Code::FirstRoomNotInPrefabs, Loc { file, span: r.span.clone() }, msg);
+        if let Some(f) = listed {
+            d = d.with_related(Loc { file, span: f.span.clone() }, "the rooms this floor is built from");
+        }
+        out.push(d);
     }
 }

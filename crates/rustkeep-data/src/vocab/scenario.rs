@@ -24,7 +24,7 @@ pub const SCENARIO_PLAYER_FIELDS: &[FieldDef] = &[
     opt(
         field::OPTIONS,
         FieldType::RefList(RefKind::Registry(Registry::CharacterOptions)),
-        "Character options (classes, backgrounds); their `on_create` actions run at the start.",
+        "Character options (classes, backgrounds), at most one of each `group`; their `on_create` actions run at the start.",
     ),
     opt(field::ITEMS, FieldType::TableList(SCENARIO_ITEM_FIELDS), "The starting kit, placed without events: `{ item, count, affixes, equipped }`."),
     opt(field::ATTRIBUTES, FieldType::AttributeTable, "Base attributes, before modifiers."),

@@ -2,7 +2,8 @@
 //!
 //! Floors are visited in depth order (ties by ID). Entering a floor shuffles its prefabs with the
 //! game's generator (Fisher–Yates over the listed order, from index n − 1 down to 1, with the
-//! engine's unbiased bounded integers), lays them out as one map joined by corridors
+//! engine's unbiased bounded integers), moves the first of them that its `first_rooms` names to
+//! the front (when it names any; no draw), lays them out as one map joined by corridors
 //! (`crate::floor`), then draws the creatures of every room (rooms in shuffle order, `e` glyphs in
 //! reading order, each one of the floor's creatures drawn uniformly). They wait in their room,
 //! residents, until the player first steps into it: then `room_entered` (once per room per
@@ -36,7 +37,7 @@ pub struct Dungeon {
 }
 
 impl Dungeon {
-    /// The prefabs of this floor's rooms, in the order its shuffle gave.
+    /// The prefabs of this floor's rooms, in the order its shuffle gave (its first room in front).
     pub fn rooms(&self) -> Vec<String> {
         self.map.rooms.iter().filter_map(|r| r.prefab.clone()).collect()
     }
@@ -189,17 +190,20 @@ impl Game {
         self.enter_floor(w, first)
     }
 
-    /// Enters floor `index` of the dungeon: `floor_entered`, its prefabs shuffled and laid out,
-    /// the creatures of every room drawn, then the player in the first room.
+    /// Enters floor `index` of the dungeon: `floor_entered`, its prefabs shuffled, its first room
+    /// put in front, laid out, the creatures of every room drawn, then the player in the first
+    /// room.
     fn enter_floor(&mut self, w: &World, index: usize) -> Effect {
         let Some(id) = self.dungeon.as_ref().and_then(|d| d.floors.get(index)).cloned() else { return Effect::NoSuchFloor };
         let entry = w.entry(Registry::Floors, &id);
-        let mut prefabs: Vec<String> = entry.map(|e| e.ref_list(field::PREFABS).iter().map(|p| p.value.clone()).collect()).unwrap_or_default();
+        let ids = |name: &str| -> Vec<String> { entry.map(|e| e.ref_list(name).iter().map(|p| p.value.clone()).collect()).unwrap_or_default() };
+        let mut prefabs = ids(field::PREFABS);
+        let first_rooms = ids(field::FIRST_ROOMS);
         floor::shuffle(&mut prefabs, &mut self.rng);
         let depth = entry.and_then(|e| e.int(field::DEPTH));
         self.floor = Some(id.clone());
         self.push(EventKind::FloorEntered, CreatureRef::Player, None, Payload::FloorEntered { floor: id.clone(), depth });
-        let map = self.build_floor(w, &id, &prefabs);
+        let map = self.build_floor(w, &id, &prefabs, &first_rooms);
         let d = self.dungeon.as_mut().expect("a played run");
         d.floor = index;
         d.room = None;
@@ -208,11 +212,12 @@ impl Game {
         self.note(|| Effect::EnteredFloor { floor: id, room: room.map(Box::new) })
     }
 
-    /// Lays out a floor of these prefabs (in this order) and puts the creatures, piles and NPCs of
-    /// every room on it. A room that cannot be laid out (no door on its border, too large) is
-    /// left out with a warning (the checker reports it as `floor-without-exit`); a floor left
-    /// with no room is a single tile with the stairs beside it.
-    fn build_floor(&mut self, w: &World, floor_id: &str, prefabs: &[String]) -> Map {
+    /// Lays out a floor of these prefabs (in this order, but the first of them that `first_rooms`
+    /// names in front, when it names any) and puts the creatures, piles and NPCs of every room on
+    /// it. A room that cannot be laid out (no door on its border, too large) is left out with a
+    /// warning (the checker reports it as `floor-without-exit`), and the first room is found again
+    /// among the rest; a floor left with no room is a single tile with the stairs beside it.
+    fn build_floor(&mut self, w: &World, floor_id: &str, prefabs: &[String], first_rooms: &[String]) -> Map {
         let mut rooms: Vec<(String, &Grid)> = Vec::new();
         for p in prefabs {
             match w.entry(Registry::Prefabs, p).and_then(|e| e.grid()) {
@@ -220,6 +225,8 @@ impl Game {
                 None => self.warnings.push(format!("step {}: the prefab {p} of floor {floor_id} has no grid; it is left out", self.step)),
             }
         }
+        let put_first = |rooms: &mut Vec<(String, &Grid)>| floor::put_first(rooms, |(p, _)| first_rooms.contains(p));
+        put_first(&mut rooms);
         let layout = loop {
             if rooms.is_empty() {
                 break None;
@@ -233,6 +240,7 @@ impl Game {
                         LayoutError::TooLarge { room: None, .. } | LayoutError::NoRooms => rooms.len() - 1,
                     };
                     let (p, _) = rooms.remove(out);
+                    put_first(&mut rooms);
                     self.warnings.push(format!("step {}: floor {floor_id} cannot be laid out ({e}); the room {p} is left out", self.step));
                 }
             }
@@ -339,7 +347,7 @@ impl Game {
     pub(super) fn enter_prefab_in_dungeon(&mut self, w: &World, id: &str) -> Effect {
         let fled = self.leave_floor();
         let floor_id = self.floor.clone().unwrap_or_default();
-        let map = self.build_floor(w, &floor_id, &[id.to_string()]);
+        let map = self.build_floor(w, &floor_id, &[id.to_string()], &[]);
         let d = self.dungeon.as_mut().expect("a played run");
         d.room = None;
         d.map = map;

@@ -157,6 +157,30 @@ impl Game {
     }
 }
 
+/// The `group` of a character option (`class`, `background`, …), if it has one; `None` for an
+/// option without a group or an ID that names no option.
+pub fn option_group(w: &World, id: &str) -> Option<String> {
+    w.entry(Registry::CharacterOptions, id).and_then(|e| e.str(field::GROUP)).map(str::to_string)
+}
+
+/// Whether a character may be created with `options`: at most one option of each `group`
+/// (docs/engine.md, "Option groups"). Options without a group combine freely; IDs that name
+/// no option are the caller's to refuse. The refusal names the two options and their group.
+pub fn check_options(w: &World, options: &[String]) -> Result<(), String> {
+    let mut seen: Vec<(String, &str)> = Vec::new();
+    for o in options {
+        let Some(group) = option_group(w, o) else { continue };
+        match seen.iter().find(|(g, _)| *g == group) {
+            Some((_, first)) if *first == o.as_str() => {
+                return Err(format!("{o} is chosen twice, and it is of the group `{group}`; a character takes one of each group"));
+            }
+            Some((_, first)) => return Err(format!("{first} and {o} are both of the group `{group}`; a character takes one of each group")),
+            None => seen.push((group, o)),
+        }
+    }
+    Ok(())
+}
+
 /// The state at the end of a run (`final` of `rustkeep simulate --format json`, and what
 /// `rustkeep play --replay` prints).
 #[derive(Serialize, JsonSchema)]
