@@ -122,9 +122,11 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('--replay', '--replay', [CompletionResultType]::ParameterName, 'Play a recording back without a terminal and print the final state')
             [CompletionResult]::new('--save', '--save', [CompletionResultType]::ParameterName, 'With `--replay`: write the final state as a save')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'With `--replay`: `human` (a summary) or `json` (the final state, as `simulate` prints it)')
+            [CompletionResult]::new('--speed', '--speed', [CompletionResultType]::ParameterName, 'With `--watch`: inputs per second to start at (1 to 1000)')
             [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
             [CompletionResult]::new('--line', '--line', [CompletionResultType]::ParameterName, 'The line console even on a terminal')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'With `--replay`: play it back even when the mods'' data changed since it was recorded')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'With `--replay`: play the recording back on screen (Space pauses, `.` steps, `+` and `-` change the speed), then print the summary of where it was left')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break

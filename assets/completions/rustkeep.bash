@@ -706,7 +706,7 @@ _rustkeep() {
             return 0
             ;;
         rustkeep__subcmd__play)
-            opts="-h --mods --no-color --seed --option --floor --load --line --record --replay --save --force --format --help"
+            opts="-h --mods --no-color --seed --option --floor --load --line --record --replay --save --force --format --watch --speed --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -746,6 +746,10 @@ _rustkeep() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                --speed)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -111,9 +111,11 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand --replay 'Play a recording back without a terminal and print the final state'
             cand --save 'With `--replay`: write the final state as a save'
             cand --format 'With `--replay`: `human` (a summary) or `json` (the final state, as `simulate` prints it)'
+            cand --speed 'With `--watch`: inputs per second to start at (1 to 1000)'
             cand --no-color 'Disable colours'
             cand --line 'The line console even on a terminal'
             cand --force 'With `--replay`: play it back even when the mods'' data changed since it was recorded'
+            cand --watch 'With `--replay`: play the recording back on screen (Space pauses, `.` steps, `+` and `-` change the speed), then print the summary of where it was left'
             cand -h 'Print help'
             cand --help 'Print help'
         }

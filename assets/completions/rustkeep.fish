@@ -99,9 +99,11 @@ complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l replay -d 'Pl
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l save -d 'With `--replay`: write the final state as a save' -r -F
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l format -d 'With `--replay`: `human` (a summary) or `json` (the final state, as `simulate` prints it)' -r -f -a "human\t''
 json\t''"
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l speed -d 'With `--watch`: inputs per second to start at (1 to 1000)' -r
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l no-color -d 'Disable colours'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l line -d 'The line console even on a terminal'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l force -d 'With `--replay`: play it back even when the mods\' data changed since it was recorded'
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l watch -d 'With `--replay`: play the recording back on screen (Space pauses, `.` steps, `+` and `-` change the speed), then print the summary of where it was left'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -s h -l help -d 'Print help'
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand show" -l mods -d 'Where to find the mods to load (repeatable). Default: the current folder, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"' -r -F
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand show" -l override -d 'Print the entry as an override to paste into your mod: `overrides = "ID"` instead of `id = "ID"`'

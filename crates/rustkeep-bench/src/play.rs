@@ -131,8 +131,9 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
-/// Median and p95 (ms) of a key press to the next frame, at `rows` × `cols`.
-fn measure(exe: &Path, rows: u16, cols: u16) -> Result<(f64, f64, usize), String> {
+/// The game at `rows` × `cols` in the library with the enemies to measure with, and how many
+/// the map shows.
+fn in_the_library(exe: &Path, rows: u16, cols: u16) -> Result<(Game, usize), String> {
     let mut g = Game::start(exe, rows, cols)?;
     g.next_frame()?;
     g.command(&format!("enter {ROOM}"))?;
@@ -142,9 +143,14 @@ fn measure(exe: &Path, rows: u16, cols: u16) -> Result<(f64, f64, usize), String
         return Err(format!("not in {ROOM}:\n{screen}"));
     }
     g.command(&format!("spawn core:rat {}", ENEMIES.saturating_sub(enemies_on_map(&screen)).max(1)))?;
-    let screen = g.parser.screen().contents();
-    let enemies = enemies_on_map(&screen);
-    let first_turn = turn(&screen).ok_or("no turn in the title")?;
+    let enemies = enemies_on_map(&g.parser.screen().contents());
+    Ok((g, enemies))
+}
+
+/// The times (ms) of `PRESSES` key presses of `.` to their frames, after a few untimed ones; each
+/// press a turn.
+fn time_presses(g: &mut Game) -> Result<Vec<f64>, String> {
+    let first_turn = turn(&g.parser.screen().contents()).ok_or("no turn in the title")?;
     let mut times = Vec::with_capacity(PRESSES);
     for i in 0..WARM_UP + PRESSES {
         // Let the game settle into its wait for keys, as between a player's key presses.
@@ -172,7 +178,54 @@ fn measure(exe: &Path, rows: u16, cols: u16) -> Result<(f64, f64, usize), String
         return Err(format!("{} key presses did not make as many turns:\n{screen}", WARM_UP + PRESSES));
     }
     times.sort_by(|a, b| a.total_cmp(b));
+    Ok(times)
+}
+
+/// Median and p95 (ms) of a key press to the next frame, at `rows` × `cols`.
+fn measure(exe: &Path, rows: u16, cols: u16) -> Result<(f64, f64, usize), String> {
+    let (mut g, enemies) = in_the_library(exe, rows, cols)?;
+    let times = time_presses(&mut g)?;
     Ok((percentile(&times, 0.5), percentile(&times, 0.95), enemies))
+}
+
+/// The resident memory of the game's process, in KiB (Linux: `/proc/PID/status`).
+fn resident_kib(g: &Game) -> Result<u64, String> {
+    let pid = g.child.process_id().ok_or("no process id")?;
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).map_err(|e| format!("cannot read the game's memory: {e}"))?;
+    status.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok()).ok_or_else(|| "no VmRSS".into())
+}
+
+/// `n` turns of `.`, each waited for.
+fn play_turns(g: &mut Game, n: usize) -> Result<(), String> {
+    for _ in 0..n {
+        g.keys(b".")?;
+        g.next_frame()?;
+    }
+    Ok(())
+}
+
+/// Turns the trace history keeps (`rustkeep_play::session::HISTORY_TURNS`).
+const HISTORY: usize = 2_000;
+
+/// The trace history at 120 × 40: a key press to its frame with the trace pane open after 2,000
+/// turns of 20 enemies, and the memory the history takes: the game's resident memory grows over
+/// the first 2,000 turns (the history fills) and stays flat over the next ones (it is full:
+/// the oldest turn goes as each new one comes).
+fn measure_history(exe: &Path) -> Result<(f64, f64, u64, u64), String> {
+    let (mut g, _) = in_the_library(exe, 40, 120)?;
+    let before = resident_kib(&g)?;
+    play_turns(&mut g, HISTORY)?;
+    let full = resident_kib(&g)?;
+    g.keys(b"t")?;
+    g.next_frame()?;
+    let times = time_presses(&mut g)?;
+    play_turns(&mut g, HISTORY - PRESSES - WARM_UP)?;
+    let after = resident_kib(&g)?;
+    let screen = g.parser.screen().contents();
+    if !screen.contains("┌ Trace") {
+        return Err(format!("the trace pane is not open:\n{screen}"));
+    }
+    Ok((percentile(&times, 0.5), percentile(&times, 0.95), full.saturating_sub(before), after.saturating_sub(full)))
 }
 
 /// The figures of the full-screen game, at 80 × 24 and 120 × 40.
@@ -194,6 +247,26 @@ pub fn play_figures() -> Vec<ExtraFigure> {
             }),
             Err(e) => eprintln!("play at {cols} × {rows}: {e}"),
         }
+    }
+    match measure_history(&exe) {
+        Ok((p50, p95, filling, full)) => {
+            out.push(ExtraFigure {
+                figure: format!("play: key press → frame, trace pane open after {HISTORY} turns of {ENEMIES} enemies, 120 × 40 (p50 / p95)"),
+                value: format!("{p50:.1} ms / {p95:.1} ms"),
+                target: "≤ 16 ms".into(),
+                ok: Some(p95 <= 16.0),
+                json: json!({ "p50_ms": p50, "p95_ms": p95, "turns": HISTORY }),
+            });
+            let mib = |k: u64| k as f64 / 1024.0;
+            out.push(ExtraFigure {
+                figure: format!("play: memory of the trace history, growth over turns 1–{HISTORY} / over the next {HISTORY} (resident, {ENEMIES} enemies)"),
+                value: format!("{:.1} MiB / {:.1} MiB", mib(filling), mib(full)),
+                target: "bounded: the second ≤ ¼ of the first".into(),
+                ok: Some(full * 4 <= filling.max(1)),
+                json: json!({ "filling_kib": filling, "full_kib": full, "turns": HISTORY }),
+            });
+        }
+        Err(e) => eprintln!("play: the trace history: {e}"),
     }
     out
 }

@@ -45,6 +45,13 @@ pub struct Args {
     /// With `--replay`: `human` (a summary) or `json` (the final state, as `simulate` prints it).
     #[arg(long, value_enum, default_value = "human", requires = "replay")]
     pub format: ReplayFormat,
+    /// With `--replay`: play the recording back on screen (Space pauses, `.` steps, `+` and `-`
+    /// change the speed), then print the summary of where it was left.
+    #[arg(long, requires = "replay", conflicts_with = "format")]
+    pub watch: bool,
+    /// With `--watch`: inputs per second to start at (1 to 1000).
+    #[arg(long, value_name = "N", default_value_t = 5, requires = "watch", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub speed: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -60,7 +67,8 @@ pub fn run(args: Args) -> Result<u8, String> {
             ReplayFormat::Human => rustkeep_play::ReplayFormat::Human,
             ReplayFormat::Json => rustkeep_play::ReplayFormat::Json,
         };
-        return rustkeep_play::replay(w, &ReplayOptions { recording, save: args.save, force: args.force, format });
+        let watch = args.watch.then_some(args.speed);
+        return rustkeep_play::replay(w, &ReplayOptions { recording, save: args.save, force: args.force, format, watch, no_color: args.common.no_color });
     }
     let start = match args.load {
         Some(save) => Start::Load(save),

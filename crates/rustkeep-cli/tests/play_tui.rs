@@ -191,7 +191,10 @@ fn start_move_help_and_quit_restore_the_terminal() {
 
     // `?` opens the help with every key; Esc closes it.
     g.keys(b"?");
-    g.wait_for("the help", |s| s.contains("Help") && s.contains("command line") && s.contains("quit (asks first)"));
+    g.wait_for("the help", |s| s.contains("Help") && s.contains("command line"));
+    // It scrolls: PgDn shows the rest of the key map.
+    g.keys(b"\x1b[6~");
+    g.wait_for("the help's next page", |s| s.contains("quit (asks first)"));
     g.keys(b"\x1b");
     g.wait_for("the map again", |s| !s.contains("quit (asks first)") && playing(s));
 
@@ -290,4 +293,62 @@ fn core_only() -> std::path::PathBuf {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("play-core-only");
     std::fs::create_dir_all(&dir).expect("an empty folder");
     dir
+}
+
+/// `--replay FILE --watch` plays a recording on screen in a real terminal: it starts paused
+/// with Space, steps with `.`, plays to the end at the top speed, and leaves the same save as the
+/// headless replay of the same recording.
+#[test]
+fn a_recording_plays_back_on_screen_to_the_same_state_as_headless() {
+    let dir = core_only().join(format!("watch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let (rec, headless, watched) = (dir.join("run.jsonl"), dir.join("headless.json"), dir.join("watched.json"));
+    let p = |x: &std::path::Path| x.to_str().expect("UTF-8").to_string();
+    // The recording: a line-console game of explores and waits.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rustkeep"))
+        .current_dir(core_only())
+        .args(["play", "--line", "--seed", "7", "--option", "core:warrior", "--record", &p(&rec)])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("rustkeep starts");
+    child.stdin.take().expect("stdin").write_all(b"explore\nwait\nwait\nexplore\nwait\nquit\n").expect("the script");
+    assert!(child.wait().expect("rustkeep ends").success());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rustkeep"))
+        .current_dir(core_only())
+        .args(["play", "--replay", &p(&rec), "--save", &p(&headless)])
+        .output()
+        .expect("the headless replay");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let inputs = std::fs::read_to_string(&rec).expect("the recording").lines().count() - 1;
+
+    let mut g = Game::start(&["--replay", &p(&rec), "--watch", "--speed", "1", "--save", &p(&watched)]);
+    g.wait_for("the replay's key line", |s| s.contains("replay ") && s.contains("Space pause"));
+    g.keys(b" ");
+    g.wait_for("paused", |s| s.contains("paused at 1/s"));
+    let before = turn(&g.screen()).expect("a turn in the title");
+    g.keys(b".");
+    g.wait_for("one input played", |s| s.contains(&format!("replay 1/{inputs}")) && turn(s).is_some_and(|t| t > before));
+    // The views are open while watching: the trace of every turn.
+    g.keys(b"T");
+    g.wait_for("the trace of every turn", |s| s.contains("Trace · turn"));
+    g.keys(b"\x1b");
+    // A lone Esc: the next key must not arrive with it (it would read as Alt and a key).
+    g.wait_for("the map again", |s| !s.contains("Trace · turn"));
+    // Fastest, then on to the end.
+    for _ in 0..10 {
+        g.keys(b"+");
+    }
+    g.keys(b" ");
+    g.wait_for("the end of the replay", |s| s.contains("replay finished"));
+    g.keys(b"q");
+    g.wait_for("the question", |s| s.contains("Quit the game?"));
+    g.keys(b"y");
+    assert_eq!(g.exit_code(), 0, "the screen:\n{}", g.screen());
+    assert!(g.screen().contains(&format!("replayed {inputs} of {inputs} inputs")), "{}", g.screen());
+    let a = std::fs::read_to_string(&headless).expect("the headless save");
+    let b = std::fs::read_to_string(&watched).expect("the watched save");
+    assert_eq!(a, b, "the replay on screen ends in the headless replay's state");
+    let _ = std::fs::remove_dir_all(&dir);
 }

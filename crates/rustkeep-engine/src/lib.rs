@@ -34,3 +34,4 @@ pub mod save;
 pub mod scenario;
 pub mod stats;
 pub mod trace;
+pub mod words;

@@ -49,6 +49,8 @@ pub enum Command {
     /// Walk to the nearest door and through it, one turn per tile, stopping when something
     /// happens on the way.
     Descend,
+    /// Walk to what has not been seen yet (auto-explore).
+    Explore,
     /// Pick up what lies here and everything on the floor.
     Pickup,
     /// Use a carried item.
@@ -105,6 +107,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("move", "DIR", "move one tile: n ne e se s sw w nw (into an enemy attacks, into an NPC talks, onto the stairs goes down)"),
     ("wait", "", "let a turn pass"),
     ("descend", "", "walk to the stairs you have seen and down them (stops when an enemy comes into sight)"),
+    ("explore", "", "walk to what you have not seen yet, picking up what lies on the way (stops when an enemy comes into sight)"),
     ("pickup", "", "pick up what lies here and everything on the floor"),
     ("use", "ITEM", "use an item you carry"),
     ("equip", "ITEM", "equip an item you carry"),
@@ -131,7 +134,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
 ];
 
 /// Words that take a turn, in the help text's order.
-pub const TURN_WORDS: &[&str] = &["move", "wait", "descend", "pickup", "use", "equip", "drop", "talk", "attack", "enter", "spawn", "give"];
+pub const TURN_WORDS: &[&str] = &["move", "wait", "descend", "explore", "pickup", "use", "equip", "drop", "talk", "attack", "enter", "spawn", "give"];
 
 /// The help text of the console (and of the full-screen game's `:` line).
 pub fn help() -> String {
@@ -177,6 +180,7 @@ impl Command {
             }
             "wait" => Command::Wait,
             "descend" => Command::Descend,
+            "explore" => Command::Explore,
             "pickup" => Command::Pickup,
             "use" => Command::Use(arg(1)?.to_string()),
             "equip" => Command::Equip(arg(1)?.to_string()),
@@ -222,6 +226,7 @@ impl Command {
             Command::Move(d) => format!("move {}", d.name()),
             Command::Wait => "wait".into(),
             Command::Descend => "descend".into(),
+            Command::Explore => "explore".into(),
             Command::Pickup => "pickup".into(),
             Command::Use(i) => format!("use {i}"),
             Command::Equip(i) => format!("equip {i}"),
@@ -260,6 +265,7 @@ impl Command {
             Command::Move(_)
                 | Command::Wait
                 | Command::Descend
+                | Command::Explore
                 | Command::Pickup
                 | Command::Use(_)
                 | Command::Equip(_)
@@ -283,6 +289,7 @@ mod tests {
             Command::Move(Dir::NE),
             Command::Wait,
             Command::Descend,
+            Command::Explore,
             Command::Pickup,
             Command::Use("core:health_potion".into()),
             Command::Equip("core:iron_sword".into()),

@@ -127,7 +127,12 @@ fn exercise(s: Session) {
         let _ = s.execute(&cmd);
     }
     let mut app = App::playing(s, true);
-    for overlay in [Overlay::None, Overlay::Inventory { cursor: 0 }, Overlay::Shop { side: Side::Buy, cursor: 0 }, Overlay::Quests] {
+    for overlay in [
+        Overlay::None,
+        Overlay::Inventory { cursor: 0 },
+        Overlay::Shop { side: Side::Buy, cursor: 0 },
+        Overlay::View { view: crate::tui::View::Quests, scroll: 0 },
+    ] {
         app.overlay = overlay;
         let mut t = Terminal::new(TestBackend::new(80, 24)).expect("a test terminal");
         t.draw(|f| draw(f, &mut app)).expect("drawn");

@@ -95,6 +95,10 @@ pub struct ReplayOptions {
     pub force: bool,
     /// What is printed at the end.
     pub format: ReplayFormat,
+    /// Play it back on screen, starting at this many inputs per second (`--watch`).
+    pub watch: Option<u32>,
+    /// No colours on screen.
+    pub no_color: bool,
 }
 
 /// Plays `w`: the full-screen game when standard input and output are a terminal (and the line
@@ -155,10 +159,17 @@ pub fn replay(w: World, o: &ReplayOptions) -> Result<u8, String> {
     let path = &o.recording;
     let rec = record::read(path)?;
     let shown = path.display().to_string();
-    let mut out = std::io::stdout().lock();
     for d in replay::check_fit(&w, &rec, &shown, o.force)? {
         warn(&d);
     }
+    if let Some(speed) = o.watch {
+        if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
+            return Err("--watch plays the recording on screen: it needs a terminal (without --watch the replay prints its end)".into());
+        }
+        let save = o.save.as_deref();
+        return tui::watch(w, &tui::WatchOptions { recording: &rec, shown: &shown, force: o.force, speed, no_color: o.no_color, save });
+    }
+    let mut out = std::io::stdout().lock();
     let mut warnings = Vec::new();
     let played = replay::play_back(w, &rec, &shown, o.force, &mut warnings);
     for x in &warnings {
@@ -186,14 +197,14 @@ pub fn replay(w: World, o: &ReplayOptions) -> Result<u8, String> {
 }
 
 /// The run in numbers: how it ended, turns, floors, kills, quests done, seed.
-fn summary(s: &Session) -> String {
+pub(crate) fn summary(s: &Session) -> String {
     let g = &s.g;
     let how = if g.won {
-        "won"
+        "won".to_string()
     } else if g.over {
-        "died"
+        format!("died ({})", s.death.as_deref().unwrap_or("killed"))
     } else {
-        "in progress"
+        "in progress".to_string()
     };
     let floors = g.dungeon.as_ref().map(|d| format!("{} of {}", d.floor + 1, d.floors.len())).unwrap_or_else(|| "-".into());
     let done: Vec<&str> = g.quests.iter().filter(|q| q.done).map(|q| q.quest.as_str()).collect();

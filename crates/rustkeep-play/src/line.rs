@@ -7,7 +7,7 @@
 use std::io::{BufRead, IsTerminal, Write};
 
 use crate::command::Command;
-use crate::line_edit::{history_file, PlayHelper, ARGUMENTS};
+use crate::line_edit::{history_file, PlayHelper};
 use crate::session::{Reply, Session};
 
 pub struct Console {
@@ -122,15 +122,7 @@ impl Console {
     /// On a terminal: line editing, history (kept between sessions) and tab completion of
     /// commands and IDs.
     fn interactive(mut self, out: &mut impl Write) -> Result<u8, String> {
-        let ids: std::collections::HashMap<&'static str, Vec<String>> = ARGUMENTS
-            .iter()
-            .map(|(cmd, regs)| {
-                let mut v: Vec<String> = regs.iter().flat_map(|r| self.s.w.ids(*r)).collect();
-                v.sort();
-                (*cmd, v)
-            })
-            .collect();
-        let ids = std::sync::Arc::new(ids);
+        let ids = std::sync::Arc::new(PlayHelper::ids_of(&self.s.w));
         let config = rustyline::Config::builder().completion_type(rustyline::CompletionType::List).auto_add_history(false).build();
         let mut editor: rustyline::Editor<PlayHelper, rustyline::history::DefaultHistory> =
             rustyline::Editor::with_config(config).map_err(|e| format!("cannot start the line editor: {e}"))?;

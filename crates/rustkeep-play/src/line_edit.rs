@@ -37,6 +37,24 @@ pub const ARGUMENTS: &[(&str, &[rustkeep_data::vocab::Registry])] = {
 };
 
 impl PlayHelper {
+    /// The IDs each command's argument takes in the loaded mods, sorted.
+    pub fn ids_of(w: &rustkeep_engine::game::World) -> std::collections::HashMap<&'static str, Vec<String>> {
+        ARGUMENTS
+            .iter()
+            .map(|(cmd, regs)| {
+                let mut v: Vec<String> = regs.iter().flat_map(|r| w.ids(*r)).collect();
+                v.sort();
+                (*cmd, v)
+            })
+            .collect()
+    }
+
+    /// A helper for the game as it stands: the loaded IDs and the living enemies the player sees.
+    pub fn for_session(s: &crate::session::Session) -> PlayHelper {
+        let enemies = s.living().into_iter().map(|(i, _, _)| format!("enemy:{i}")).collect();
+        PlayHelper { ids: Arc::new(PlayHelper::ids_of(&s.w)), enemies }
+    }
+
     /// Candidates for the word `word` at position `index` of the line (0 = the command).
     pub fn candidates(&self, command: &str, index: usize, word: &str) -> Vec<String> {
         if index == 0 {

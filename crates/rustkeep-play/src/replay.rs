@@ -28,24 +28,51 @@ pub fn check_fit(w: &World, rec: &Recording, shown: &str, force: bool) -> Result
     ))
 }
 
+/// The inputs of a recording as commands, each checked to be one a recording may hold.
+pub fn inputs(rec: &Recording, shown: &str) -> Result<Vec<Command>, String> {
+    rec.inputs
+        .iter()
+        .enumerate()
+        .map(|(i, input)| {
+            let at = at(shown, i, input);
+            let cmd = Command::parse(input).map_err(|e| format!("{at}: {e}"))?.ok_or_else(|| format!("{at}: an empty input"))?;
+            if !cmd.changes_the_game() {
+                return Err(format!("{at}: a recording holds only commands that change the game"));
+            }
+            Ok(cmd)
+        })
+        .collect()
+}
+
+/// Where input `i` stands, for messages: the header is line 1; inputs follow, one per line.
+pub fn at(shown: &str, i: usize, input: &str) -> String {
+    format!("{shown}: input {} (line {}) `{input}`", i + 1, i + 2)
+}
+
+/// The new game a recording starts from.
+pub fn start(w: World, rec: &Recording, shown: &str) -> Result<Session, String> {
+    Session::new_game(w, rec.header.seed, rec.header.options.clone(), rec.header.floor.as_deref())
+        .map_err(|e| format!("{shown}: the recording cannot start its game: {e}"))
+}
+
+/// Plays one input: `Ok` when it ran or (with `force`) was skipped and named in `warnings`.
+pub fn play_one(s: &mut Session, cmd: &Command, at: &str, force: bool, warnings: &mut Vec<String>) -> Result<(), String> {
+    if let Err(e) = s.execute(cmd) {
+        if !force {
+            return Err(format!("{at}: {e}; the recording no longer plays as it was recorded"));
+        }
+        warnings.push(format!("{at}: {e} (skipped: --force)"));
+    }
+    Ok(())
+}
+
 /// Plays the inputs of a recording on a new game of its header. An input that fails stops the
 /// replay (with `force`, it is skipped and named in `warnings`). Call [`check_fit`] first.
 pub fn play_back(w: World, rec: &Recording, shown: &str, force: bool, warnings: &mut Vec<String>) -> Result<Session, String> {
-    let mut s = Session::new_game(w, rec.header.seed, rec.header.options.clone(), rec.header.floor.as_deref())
-        .map_err(|e| format!("{shown}: the recording cannot start its game: {e}"))?;
-    for (i, input) in rec.inputs.iter().enumerate() {
-        // The header is line 1; inputs follow, one per line.
-        let at = format!("{shown}: input {} (line {}) `{input}`", i + 1, i + 2);
-        let cmd = Command::parse(input).map_err(|e| format!("{at}: {e}"))?.ok_or_else(|| format!("{at}: an empty input"))?;
-        if !cmd.changes_the_game() {
-            return Err(format!("{at}: a recording holds only commands that change the game"));
-        }
-        if let Err(e) = s.execute(&cmd) {
-            if !force {
-                return Err(format!("{at}: {e}; the recording no longer plays as it was recorded"));
-            }
-            warnings.push(format!("{at}: {e} (skipped: --force)"));
-        }
+    let cmds = inputs(rec, shown)?;
+    let mut s = start(w, rec, shown)?;
+    for (i, cmd) in cmds.iter().enumerate() {
+        play_one(&mut s, cmd, &at(shown, i, &rec.inputs[i]), force, warnings)?;
     }
     Ok(s)
 }

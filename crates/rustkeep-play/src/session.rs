@@ -8,13 +8,11 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::path::Path;
 
-use rustkeep_data::grid::{Dir, Pos};
+use rustkeep_data::grid::Dir;
 use rustkeep_data::model::{ActionData, Sp, Who};
 use rustkeep_data::suggest::closest;
 use rustkeep_data::vocab::{self, field, Registry};
-use rustkeep_engine::floor::STAIRS;
 use rustkeep_engine::game::{buy_price, describe_items, Act, CreatureRef, Game, ItemInstance, Trade, World};
-use rustkeep_engine::map::Map;
 use rustkeep_engine::save;
 use rustkeep_engine::trace::StepTrace;
 
@@ -23,12 +21,17 @@ use crate::look::{self, Look};
 use crate::narrate::{entry_name, sentences, Names};
 use crate::record::Recorder;
 
+mod describe;
+mod explore;
+mod history;
 mod views;
+
+pub use describe::{QuestRow, SheetRow};
+pub use explore::{first_step, first_step_to_explore, first_step_to_stairs};
+pub use history::{step_title, History, Turn, Watched, HISTORY_TURNS};
 
 /// How many lines of earlier turns the message log keeps.
 const LOG_LINES: usize = 500;
-/// The most tiles one `descend` walks.
-const DESCEND_LIMIT: usize = 1_000;
 
 /// What a command did, for whoever shows it.
 #[derive(Debug, PartialEq)]
@@ -71,48 +74,12 @@ pub struct Session {
     pub recorder: Option<Recorder>,
     /// Engine warnings already shown.
     warnings_seen: usize,
-}
-
-/// The first step of a shortest path from the player to the stairs over the tiles the player
-/// remembers, around everyone standing in the way (8 directions, ties in the order N, NE, …, NW);
-/// `None` when the stairs have not been seen or cannot be reached that way.
-pub fn first_step_to_stairs(map: &Map) -> Option<Dir> {
-    let (w, h) = (map.width(), map.height());
-    if w <= 0 || h <= 0 {
-        return None;
-    }
-    let index = |p: Pos| (p.y * w + p.x) as usize;
-    let open = |p: Pos| map.remembered(p) && !map.is_wall(p) && !map.occupied(p, None);
-    let mut first: Vec<Option<Dir>> = vec![None; (w * h) as usize];
-    let mut seen = vec![false; (w * h) as usize];
-    let mut queue = VecDeque::new();
-    seen[index(map.player)] = true;
-    for d in Dir::ALL {
-        let p = map.player.step(d);
-        if open(p) && !seen[index(p)] {
-            if map.is_stairs(p) {
-                return Some(d);
-            }
-            seen[index(p)] = true;
-            first[index(p)] = Some(d);
-            queue.push_back(p);
-        }
-    }
-    while let Some(p) = queue.pop_front() {
-        for d in Dir::ALL {
-            let q = p.step(d);
-            if !open(q) || seen[index(q)] {
-                continue;
-            }
-            if map.is_stairs(q) {
-                return first[index(p)];
-            }
-            seen[index(q)] = true;
-            first[index(q)] = first[index(p)];
-            queue.push_back(q);
-        }
-    }
-    None
+    /// Every command's traces (the last [`HISTORY_TURNS`]).
+    pub history: History,
+    /// The command being run, for the history.
+    running: String,
+    /// How the player died, once it has: the blow and who dealt it.
+    pub death: Option<String>,
 }
 
 impl Session {
@@ -122,6 +89,7 @@ impl Session {
         for o in &options {
             need(&w, &[Registry::CharacterOptions], o)?;
         }
+        rustkeep_engine::game::check_options(&w, &options)?;
         if let Some(f) = floor {
             need(&w, &[Registry::Floors], f)?;
         }
@@ -149,7 +117,19 @@ impl Session {
     }
 
     fn around(w: World, g: Game) -> Session {
-        Session { w, g, last: Vec::new(), messages: Vec::new(), log: VecDeque::new(), enemy_kinds: BTreeMap::new(), recorder: None, warnings_seen: 0 }
+        Session {
+            w,
+            g,
+            last: Vec::new(),
+            messages: Vec::new(),
+            log: VecDeque::new(),
+            enemy_kinds: BTreeMap::new(),
+            recorder: None,
+            warnings_seen: 0,
+            history: History::default(),
+            running: "setup".into(),
+            death: None,
+        }
     }
 
     fn learn_enemies(&mut self) {
@@ -185,8 +165,10 @@ impl Session {
         if self.g.over && cmd.changes_the_game() {
             return Err(if self.g.won { "the run is won; load a save or quit".into() } else { "the player is dead; load a save or quit".into() });
         }
+        self.running = cmd.line();
         let reply = match cmd {
             Command::Descend => self.descend()?,
+            Command::Explore => self.explore()?,
             c if c.takes_a_turn() => {
                 let act = self.act_of(c)?;
                 let step = self.g.step;
@@ -250,6 +232,8 @@ impl Session {
                 self.enemy_kinds.clear();
                 self.learn_enemies();
                 self.last.clear();
+                self.history.clear();
+                self.death = None;
                 let mut s = format!("loaded {}", p.display());
                 for x in warnings {
                     s.push_str(&format!("\nwarning: {x}"));
@@ -276,11 +260,21 @@ impl Session {
             self.g.open_stock(&self.w, &shop);
         }
         self.learn_enemies();
+        if self.g.over && !self.g.won && self.death.is_none() {
+            self.death = Some(self.cause_of_death(&steps));
+        }
         let steps = self.in_sight(steps);
         self.messages = sentences(&Names { w: &self.w, enemies: &self.enemy_kinds }, &steps);
         if self.g.over {
-            self.messages.push(if self.g.won { "You won the run!".into() } else { "You died. The run is over.".into() });
+            self.messages.push(if self.g.won {
+                "You won the run!".into()
+            } else {
+                format!("You died: {}. The run is over.", self.death.as_deref().unwrap_or("killed"))
+            });
         }
+        let warnings = self.g.warnings[self.warnings_seen.min(self.g.warnings.len())..].to_vec();
+        let number = self.history.get(self.history.len().wrapping_sub(1)).map_or(1, |t| t.number + 1);
+        self.history.push(Turn { number, step: self.g.step, command: std::mem::take(&mut self.running), steps: steps.clone(), warnings });
         self.last = steps;
         self.push_log();
     }
@@ -309,39 +303,6 @@ impl Session {
         while self.log.len() > LOG_LINES {
             self.log.pop_front();
         }
-    }
-
-    /// `descend`: walk to the stairs the player has seen and down them, a turn per tile; refused
-    /// while an enemy in combat is in sight, and stopped early when one comes into sight, the
-    /// player is hurt, a shop opens or the run ends.
-    fn descend(&mut self) -> Result<Reply, String> {
-        let map = self.g.map().ok_or("there is no map here")?;
-        if !map.seen.iter().zip(map.rows.iter().flat_map(|r| r.bytes())).any(|(s, t)| *s && t == STAIRS as u8) {
-            return Err("you have not found the stairs down on this floor yet".into());
-        }
-        if first_step_to_stairs(map).is_none() {
-            return Err("no way you know of leads to the stairs from here".into());
-        }
-        if self.foes_in_sight() > 0 {
-            return Err("not with an enemy in sight".into());
-        }
-        let floor = self.g.dungeon.as_ref().map(|d| d.floor);
-        let mut steps = Vec::new();
-        for _ in 0..DESCEND_LIMIT {
-            let Some(dir) = self.g.map().and_then(first_step_to_stairs) else { break };
-            let health = self.g.player.health;
-            let step = self.g.step;
-            steps.push(self.g.run_step(&self.w, Act::Move(dir), CreatureRef::Player, None));
-            if !self.g.over {
-                steps.extend(self.g.enemy_turns(&self.w, step));
-            }
-            let moved_on = self.g.dungeon.as_ref().map(|d| d.floor) != floor;
-            if self.g.over || moved_on || self.g.player.health < health || self.foes_in_sight() > 0 || self.g.open_shop.is_some() {
-                break;
-            }
-        }
-        self.finish_turns(steps);
-        Ok(Reply::Turns)
     }
 
     /// How many enemies in combat (not residents) the player sees.

@@ -194,3 +194,48 @@ impl Session {
         s
     }
 }
+
+impl Session {
+    /// How the player died, from the steps of the turn it died in: the last blow it took, who
+    /// dealt it (or which trigger's action did), and where. `killed` when no blow is traced.
+    pub(super) fn cause_of_death(&self, steps: &[rustkeep_engine::trace::StepTrace]) -> String {
+        use rustkeep_engine::payload::Payload;
+        use rustkeep_engine::trace::TraceEvent;
+        let blow = steps.iter().rev().find_map(|st| {
+            st.events.iter().rev().find(|e| e.event == rustkeep_data::vocab::EventKind::DamageTaken && e.source == CreatureRef::Player).map(|e| (st, e))
+        });
+        let Some((st, e)) = blow else { return "killed".into() };
+        let (amount, kind) = match &e.payload {
+            Payload::DamageTaken { amount, damage_type } => (*amount, damage_type.to_string()),
+            _ => (0, String::new()),
+        };
+        let damage = if kind.is_empty() { format!("{amount} damage") } else { format!("{amount} {kind} damage") };
+        // The trigger whose action dealt it: the fired trigger of the event that caused it.
+        let by_trigger = |e: &TraceEvent| {
+            let cause = st.events.get(e.cause?)?;
+            let t = cause.triggers.iter().find(|t| t.fired)?;
+            Some(owner_name(self, &t.owner))
+        };
+        let by = match e.target {
+            Some(CreatureRef::Enemy(n)) => format!("killed by {} ({damage})", crate::narrate::the(&self.enemy_name(n))),
+            Some(CreatureRef::Player) => format!("killed by your own hand ({damage})"),
+            None => match by_trigger(e) {
+                Some(owner) => format!("killed by {damage} from {owner}"),
+                None => format!("killed by {damage}"),
+            },
+        };
+        let place = self
+            .g
+            .dungeon
+            .as_ref()
+            .and_then(|d| d.floors.get(d.floor))
+            .map(|f| format!(" in {}", entry_name(&self.w, Registry::Floors, f)))
+            .unwrap_or_default();
+        format!("{by} on turn {}{place}", st.step)
+    }
+}
+
+/// The name of a trigger's owner, whichever registry it is in.
+fn owner_name(s: &Session, id: &str) -> String {
+    Registry::ALL.iter().find(|r| s.w.exists(**r, id)).map_or_else(|| id.to_string(), |r| entry_name(&s.w, *r, id))
+}

@@ -6,12 +6,12 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use rustkeep_data::grid::Dir;
+use rustkeep_data::grid::Pos;
 use rustkeep_data::vocab::{field, Registry, CURRENCY};
 use rustkeep_engine::game::World;
 
+use super::keys::{self, Action};
 use crate::command::{Command, Pick};
-use crate::narrate::entry_name;
 use crate::session::{LogLine, Reply, Session};
 
 /// Whether the game goes on after a key.
@@ -38,11 +38,25 @@ pub enum PromptKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Overlay {
     None,
-    Help,
+    /// A scrolled view: the help, the message history, the character sheet, the quest log.
+    View {
+        view: View,
+        scroll: u16,
+    },
     Inventory {
         cursor: usize,
     },
-    Quests,
+    /// Look mode: a cursor on the map and what is under it.
+    Look {
+        at: Pos,
+    },
+    /// The trace of every turn, at the turn `at` (an index into the session's history).
+    History {
+        at: usize,
+        scroll: u16,
+        /// A search or a watched owner being typed.
+        input: Option<(Input, String)>,
+    },
     Shop {
         side: Side,
         cursor: usize,
@@ -50,6 +64,8 @@ pub enum Overlay {
     /// The `:` command line being typed.
     CommandLine {
         text: String,
+        /// The completions Tab offered last.
+        choices: Vec<String>,
     },
     /// A file name being typed for `S` or `L`.
     Prompt {
@@ -65,13 +81,32 @@ pub enum Overlay {
     ConfirmQuit,
 }
 
+/// The scrolled views.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    Help,
+    Messages,
+    Sheet,
+    Quests,
+}
+
+/// What is being typed in the trace history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    Search,
+    Watch,
+}
+
 /// The start screen: the character options of the loaded mods to choose from.
 pub struct Start {
     pub w: World,
     pub seed: u64,
     pub floor: Option<String>,
-    /// `(id, name, description)` of every option, sorted by ID.
+    /// `(id, name, description)` of every option, by group (in the order the data defines their
+    /// first options; options without a group last), then in the order the data defines them.
     pub options: Vec<(String, String, String)>,
+    /// The `group` of each option of `options`.
+    pub groups: Vec<Option<String>>,
     pub cursor: usize,
     pub chosen: BTreeSet<usize>,
     pub error: Option<String>,
@@ -88,17 +123,23 @@ pub struct App {
     pub phase: Phase,
     pub overlay: Overlay,
     pub colour: bool,
+    /// How many colours the terminal shows (24-bit until the terminal says otherwise).
+    pub depth: super::colour::Depth,
     /// Whether the trace pane is open, and how far it is scrolled.
     pub trace_open: bool,
     pub trace_scroll: u16,
     /// The furthest the trace pane and the help can be scrolled, as the last frame drew them (the
     /// rows of their wrapped text less the rows shown), so that scrolling stops at the end.
     pub trace_max: std::cell::Cell<u16>,
-    pub help_scroll: u16,
-    pub help_max: std::cell::Cell<u16>,
+    /// The furthest the open view (help, messages, sheet, quests, trace history) can be scrolled,
+    /// as the last frame drew it.
+    pub view_max: std::cell::Cell<u16>,
+    /// The owner whose triggers the trace marks, and the last search of the trace history.
+    pub watch: Option<String>,
+    pub search: Option<String>,
     /// The file `S` and `L` offer.
     pub save_path: String,
-    record: Option<(PathBuf, Option<String>)>,
+    pub(super) record: Option<(PathBuf, Option<String>)>,
     /// Messages of the app itself (errors of a key, saved, loaded), shown with the game's.
     pub notes: Vec<String>,
     /// Why the last command failed, if it did (shown inside the trade screen, where the messages
@@ -109,76 +150,9 @@ pub struct App {
     pub warnings: Vec<String>,
     /// The step at which the notes were made (they fade into the log after it).
     pub notes_step: usize,
+    /// The recording being played on screen (`--replay FILE --watch`).
+    pub replay: Option<super::playback::Replay>,
 }
-
-/// An option's modifiers and starting kit, in a line or two.
-fn describe_option(w: &World, id: &str) -> String {
-    let Some(e) = w.entry(Registry::CharacterOptions, id) else { return String::new() };
-    let mut parts = Vec::new();
-    for m in e.modifiers() {
-        let how = match m.op {
-            rustkeep_data::model::ModOp::Add(a) => format!("{}{}", if a >= 0.0 { "+" } else { "" }, rustkeep_engine::game::shown(a)),
-            rustkeep_data::model::ModOp::Multiply(x) => format!("×{}", rustkeep_engine::game::shown(x)),
-        };
-        let when = if m.condition.is_empty() { "" } else { " (sometimes)" };
-        parts.push(format!("{} {how}{when}", m.attribute));
-    }
-    let kit: Vec<String> = e
-        .actions(field::ON_CREATE)
-        .iter()
-        .filter_map(|a| match &a.data {
-            rustkeep_data::model::ActionData::GiveItem { item, count, .. } => {
-                let name = entry_name(w, Registry::Items, &item.value);
-                Some(if *count > 1 { format!("{count} × {name}") } else { name })
-            }
-            _ => None,
-        })
-        .collect();
-    let mut s = parts.join(", ");
-    if !kit.is_empty() {
-        s.push_str(&format!("; starts with {}", kit.join(", ")));
-    }
-    s
-}
-
-/// Picks `i` if it is not picked, else unpicks it.
-fn toggle(picked: &mut BTreeSet<usize>, i: usize) {
-    if !picked.remove(&i) {
-        picked.insert(i);
-    }
-}
-
-/// The direction a key moves in: arrows, `hjkl yubn`, the numpad (digits, and Home, End,
-/// PageUp, PageDown for the diagonals).
-pub fn direction(code: KeyCode) -> Option<Dir> {
-    Some(match code {
-        KeyCode::Up | KeyCode::Char('k') | KeyCode::Char('8') => Dir::N,
-        KeyCode::Down | KeyCode::Char('j') | KeyCode::Char('2') => Dir::S,
-        KeyCode::Left | KeyCode::Char('h') | KeyCode::Char('4') => Dir::W,
-        KeyCode::Right | KeyCode::Char('l') | KeyCode::Char('6') => Dir::E,
-        KeyCode::Char('y') | KeyCode::Char('7') | KeyCode::Home => Dir::NW,
-        KeyCode::Char('u') | KeyCode::Char('9') | KeyCode::PageUp => Dir::NE,
-        KeyCode::Char('b') | KeyCode::Char('1') | KeyCode::End => Dir::SW,
-        KeyCode::Char('n') | KeyCode::Char('3') | KeyCode::PageDown => Dir::SE,
-        _ => return None,
-    })
-}
-
-/// Every key of the game with what it does, for the help overlay (and docs/play.md).
-pub const KEYS: &[(&str, &str)] = &[
-    ("arrows, h j k l, y u b n, numpad", "move (into an enemy: attack; into an NPC: talk; onto > : down the stairs)"),
-    (". or 5", "wait a turn"),
-    (">", "walk to the stairs you have seen and down them"),
-    ("g", "pick up what lies here"),
-    ("i", "inventory: u use, e equip, d drop, Enter use or equip"),
-    ("Q", "quests"),
-    ("t", "the causal trace of the last turn ([ and ] scroll it)"),
-    (":", "command line: spawn, give, enter, roll, attack, status, map, … (help lists them)"),
-    ("S / L", "save / load"),
-    ("?", "this help"),
-    ("Esc", "close what is open"),
-    ("q or Ctrl-C", "quit (asks first)"),
-];
 
 /// The map's symbols, for the help overlay.
 pub const LEGEND: &[(&str, &str)] = &[
@@ -195,40 +169,30 @@ pub const LEGEND: &[(&str, &str)] = &[
 
 impl App {
     /// An app in `phase`, with nothing open yet.
-    fn new(phase: Phase, colour: bool) -> App {
+    pub(super) fn new(phase: Phase, colour: bool) -> App {
         App {
             phase,
             overlay: Overlay::None,
             colour,
+            depth: super::colour::Depth::TrueColor,
             trace_open: false,
             trace_scroll: 0,
             trace_max: std::cell::Cell::new(u16::MAX),
-            help_scroll: 0,
-            help_max: std::cell::Cell::new(u16::MAX),
+            view_max: std::cell::Cell::new(u16::MAX),
+            watch: None,
+            search: None,
             save_path: "rustkeep-save.json".into(),
             record: None,
             notes: Vec::new(),
             notes_step: 0,
             warnings: Vec::new(),
             failed: None,
+            replay: None,
         }
     }
 
     pub fn playing(s: Session, colour: bool) -> App {
         App::new(Phase::Play(Box::new(s)), colour)
-    }
-
-    pub fn start_screen(w: World, seed: u64, floor: Option<String>, colour: bool) -> App {
-        let options: Vec<(String, String, String)> = w
-            .ids(Registry::CharacterOptions)
-            .into_iter()
-            .map(|id| {
-                let name = entry_name(&w, Registry::CharacterOptions, &id);
-                let d = describe_option(&w, &id);
-                (id, name, d)
-            })
-            .collect();
-        App::new(Phase::Start(Box::new(Start { w, seed, floor, options, cursor: 0, chosen: BTreeSet::new(), error: None })), colour)
     }
 
     /// Records the game to `path` (from its start: now, or when the start screen is left).
@@ -288,6 +252,10 @@ impl App {
         if matches!(self.phase, Phase::Start(_)) {
             return self.start_key(k);
         }
+        // Watching a replay, its own keys come first wherever the game's keys would go.
+        if matches!(self.overlay, Overlay::None | Overlay::Shop { .. }) && !k.modifiers.contains(KeyModifiers::CONTROL) && self.replay_key(k.code) {
+            return Flow::Continue;
+        }
         match self.overlay.clone() {
             Overlay::None => self.game_key(k),
             Overlay::ConfirmQuit => match k.code {
@@ -298,24 +266,20 @@ impl App {
                     Flow::Continue
                 }
             },
-            Overlay::Help => {
-                let max = self.help_max.get();
-                match k.code {
-                    KeyCode::Down | KeyCode::Char('j') => self.help_scroll = self.help_scroll.saturating_add(1).min(max),
-                    KeyCode::Up | KeyCode::Char('k') => self.help_scroll = self.help_scroll.saturating_sub(1),
-                    KeyCode::PageDown | KeyCode::Char(' ') | KeyCode::Char(']') => self.help_scroll = self.help_scroll.saturating_add(10).min(max),
-                    KeyCode::PageUp | KeyCode::Char('[') => self.help_scroll = self.help_scroll.saturating_sub(10),
-                    KeyCode::Home | KeyCode::Char('g') => self.help_scroll = 0,
-                    KeyCode::End | KeyCode::Char('G') => self.help_scroll = max,
-                    KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('?') | KeyCode::Enter => self.overlay = Overlay::None,
-                    _ => {}
-                }
+            Overlay::View { view, scroll } => {
+                let scroll = self.scroll_key(k, scroll);
+                self.overlay = match scroll {
+                    Some(scroll) => Overlay::View { view, scroll },
+                    None => Overlay::None,
+                };
                 Flow::Continue
             }
-            Overlay::Quests => {
-                if matches!(k.code, KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('?') | KeyCode::Char('Q') | KeyCode::Enter) {
-                    self.overlay = Overlay::None;
-                }
+            Overlay::Look { at } => {
+                self.look_key(k, at);
+                Flow::Continue
+            }
+            Overlay::History { at, scroll, input } => {
+                self.history_key(k, at, scroll, input);
                 Flow::Continue
             }
             Overlay::Output { title, text, scroll } => {
@@ -334,7 +298,7 @@ impl App {
                 self.shop_key(k, side, cursor);
                 Flow::Continue
             }
-            Overlay::CommandLine { text } => self.line_key(k, text),
+            Overlay::CommandLine { text, choices } => self.line_key(k, text, choices),
             Overlay::Prompt { kind, text } => {
                 self.prompt_key(k, kind, text);
                 Flow::Continue
@@ -342,117 +306,103 @@ impl App {
         }
     }
 
-    fn start_key(&mut self, k: KeyEvent) -> Flow {
-        if self.overlay == Overlay::ConfirmQuit {
-            return if matches!(k.code, KeyCode::Char('y') | KeyCode::Enter) || k.modifiers.contains(KeyModifiers::CONTROL) {
-                Flow::Quit
-            } else {
-                self.overlay = Overlay::None;
-                Flow::Continue
-            };
-        }
-        let Phase::Start(st) = &mut self.phase else { return Flow::Continue };
-        let n = st.options.len();
-        match k.code {
-            KeyCode::Up | KeyCode::Char('k') if n > 0 => st.cursor = (st.cursor + n - 1) % n,
-            KeyCode::Down | KeyCode::Char('j') if n > 0 => st.cursor = (st.cursor + 1) % n,
-            KeyCode::Char(' ') if n > 0 => toggle(&mut st.chosen, st.cursor),
-            KeyCode::Char('q') | KeyCode::Esc => self.overlay = Overlay::ConfirmQuit,
-            KeyCode::Enter => self.begin(),
-            _ => {}
-        }
-        Flow::Continue
-    }
-
-    /// Leaves the start screen: a new game with the chosen options (the highlighted one when
-    /// none is chosen).
-    fn begin(&mut self) {
-        let Phase::Start(st) = std::mem::replace(&mut self.phase, Phase::Moving) else { return };
-        let mut picks: Vec<usize> = st.chosen.iter().copied().collect();
-        if picks.is_empty() && !st.options.is_empty() {
-            picks.push(st.cursor);
-        }
-        let options: Vec<String> = picks.iter().map(|i| st.options[*i].0.clone()).collect();
-        let Start { w, seed, floor, .. } = *st;
-        match Session::new_game(w, seed, options, floor.as_deref()) {
-            Ok(s) => {
-                self.phase = Phase::Play(Box::new(s));
-                if let Some((path, floor)) = self.record.take() {
-                    if let Err(e) = self.record_to(Some(path), floor) {
-                        self.note(format!("error: {e}"));
-                    }
-                }
-            }
-            // `new_game` checks the options and the floor before it takes the world; both come
-            // from the loaded data here, so this is not reached.
-            Err(e) => self.note(format!("error: {e}")),
-        }
-    }
-
     /// Runs a command of the game and shows its result.
     pub fn run(&mut self, cmd: Command) {
+        if self.replay.is_some() && cmd.changes_the_game() {
+            self.note("this is a replay: it plays the recording's inputs (Space pauses, . steps one)".into());
+            return;
+        }
         let Some(s) = self.session_mut() else { return };
         let result = s.execute(&cmd);
         self.failed = result.as_ref().err().cloned();
         match result {
             Ok(Reply::Text(t)) if !t.is_empty() => self.overlay = Overlay::Output { title: cmd.line(), text: t, scroll: 0 },
             Ok(Reply::Quit) => self.overlay = Overlay::ConfirmQuit,
-            Ok(_) => {
-                self.trace_scroll = 0;
-                let s = self.session_mut().expect("playing");
-                let warnings = s.new_warnings();
-                let shop_open = s.shop().is_some();
-                self.warnings = warnings;
-                if let Command::Load(_) = cmd {
-                    self.overlay = Overlay::None;
-                }
-                // A shop that opened (or stays open after a trade) shows its trade screen.
-                match (&self.overlay, shop_open) {
-                    (Overlay::Shop { .. }, true) => {}
-                    (_, true) => self.overlay = Overlay::Shop { side: Side::Buy, cursor: 0 },
-                    (Overlay::Shop { .. }, false) => self.overlay = Overlay::None,
-                    _ => {}
-                }
-            }
+            Ok(_) => self.after_command(&cmd),
             Err(e) => self.note(e),
+        }
+    }
+
+    /// After a command changed the game: the trace from its top, the engine's warnings, the
+    /// trade screen of a shop that opened (or closed).
+    pub(super) fn after_command(&mut self, cmd: &Command) {
+        self.trace_scroll = 0;
+        let Some(s) = self.session_mut() else { return };
+        let warnings = s.new_warnings();
+        let shop_open = s.shop().is_some();
+        self.warnings = warnings;
+        if let Command::Load(_) = cmd {
+            self.overlay = Overlay::None;
+        }
+        // A shop that opened (or stays open after a trade) shows its trade screen.
+        match (&self.overlay, shop_open) {
+            (Overlay::Shop { .. }, true) => {}
+            (_, true) => self.overlay = Overlay::Shop { side: Side::Buy, cursor: 0 },
+            (Overlay::Shop { .. }, false) => self.overlay = Overlay::None,
+            _ => {}
         }
     }
 
     fn game_key(&mut self, k: KeyEvent) -> Flow {
         let over = self.session().is_some_and(|s| s.g.over);
-        if let Some(d) = direction(k.code).filter(|_| !over) {
-            // PageUp and PageDown scroll an open trace pane instead.
-            if !(self.trace_open && matches!(k.code, KeyCode::PageUp | KeyCode::PageDown)) {
-                self.run(Command::Move(d));
-                return Flow::Continue;
+        if k.modifiers.contains(KeyModifiers::CONTROL) {
+            // Ctrl-P: the message history, as in NetHack and DCSS.
+            if matches!(k.code, KeyCode::Char('p') | KeyCode::Char('P')) {
+                self.open_view(View::Messages);
             }
+            return Flow::Continue;
         }
-        match k.code {
-            KeyCode::Char('.') | KeyCode::Char('5') if !over => self.run(Command::Wait),
-            KeyCode::Char('>') if !over => self.run(Command::Descend),
-            KeyCode::Char('g') if !over => self.run(Command::Pickup),
-            KeyCode::Char('i') => self.overlay = Overlay::Inventory { cursor: 0 },
-            KeyCode::Char('Q') => self.overlay = Overlay::Quests,
-            KeyCode::Char('?') => {
-                self.help_scroll = 0;
-                self.overlay = Overlay::Help;
+        let Some(action) = keys::GAME.action(k.code) else { return Flow::Continue };
+        let turn = |a: Action| matches!(a, Action::Move(_) | Action::Wait | Action::Stairs | Action::Explore | Action::Pickup);
+        if over && turn(action) {
+            return Flow::Continue;
+        }
+        match action {
+            Action::Move(d) => self.run(Command::Move(d)),
+            Action::Wait => self.run(Command::Wait),
+            Action::Stairs => self.run(Command::Descend),
+            Action::Explore => self.run(Command::Explore),
+            Action::Pickup => self.run(Command::Pickup),
+            Action::Look => {
+                if let Some(at) = self.session().and_then(|s| s.g.map()).map(|m| m.player) {
+                    self.overlay = Overlay::Look { at };
+                } else {
+                    self.note("there is no map to look at".into());
+                }
             }
-            KeyCode::Char(':') => self.overlay = Overlay::CommandLine { text: String::new() },
-            KeyCode::Char('S') => self.overlay = Overlay::Prompt { kind: PromptKind::Save, text: self.save_path.clone() },
-            KeyCode::Char('L') => self.overlay = Overlay::Prompt { kind: PromptKind::Load, text: self.save_path.clone() },
-            KeyCode::Char('t') => {
+            Action::Inventory => self.overlay = Overlay::Inventory { cursor: 0 },
+            Action::Quests => self.open_view(View::Quests),
+            Action::Sheet => self.open_view(View::Sheet),
+            Action::Messages => self.open_view(View::Messages),
+            Action::Help => self.open_view(View::Help),
+            Action::CommandLine => self.overlay = Overlay::CommandLine { text: String::new(), choices: Vec::new() },
+            Action::Save => self.overlay = Overlay::Prompt { kind: PromptKind::Save, text: self.save_path.clone() },
+            Action::Load => self.overlay = Overlay::Prompt { kind: PromptKind::Load, text: self.save_path.clone() },
+            Action::Trace => {
                 self.trace_open = !self.trace_open;
                 self.trace_scroll = 0;
             }
-            KeyCode::Char(']') | KeyCode::PageDown => self.trace_scroll = self.trace_scroll.saturating_add(5).min(self.trace_max.get()),
-            KeyCode::Char('[') | KeyCode::PageUp => self.trace_scroll = self.trace_scroll.saturating_sub(5),
-            KeyCode::Char('q') => self.overlay = Overlay::ConfirmQuit,
+            Action::TraceHistory => {
+                let n = self.session().map_or(0, |s| s.history.len());
+                self.view_max.set(u16::MAX);
+                self.overlay = Overlay::History { at: n.saturating_sub(1), scroll: 0, input: None };
+            }
+            Action::PageDown => self.trace_scroll = self.trace_scroll.saturating_add(5).min(self.trace_max.get()),
+            Action::PageUp => self.trace_scroll = self.trace_scroll.saturating_sub(5),
+            Action::Quit => self.overlay = Overlay::ConfirmQuit,
             // Esc closes what is open (here, at most the trace pane) and asks nothing: a lone Esc
             // must not make the next key the answer to a question.
-            KeyCode::Esc => self.trace_open = false,
+            Action::Close => self.trace_open = false,
             _ => {}
         }
         Flow::Continue
+    }
+
+    /// Opens a scrolled view at its top (the message history at its end).
+    fn open_view(&mut self, view: View) {
+        self.view_max.set(u16::MAX);
+        let scroll = if view == View::Messages { u16::MAX } else { 0 };
+        self.overlay = Overlay::View { view, scroll };
     }
 
     fn inventory_key(&mut self, k: KeyEvent, cursor: usize) {
@@ -462,22 +412,22 @@ impl App {
         let cursor = cursor.min(n.saturating_sub(1));
         let selected = inv.get(cursor).map(|i| (i.item.clone(), i.equipped));
         let usable = selected.as_ref().is_some_and(|(id, _)| s.w.entry(Registry::Items, id).is_some_and(|e| !e.actions(field::USE).is_empty()));
-        match k.code {
-            KeyCode::Esc | KeyCode::Char('i') | KeyCode::Char('q') => self.overlay = Overlay::None,
-            KeyCode::Up | KeyCode::Char('k') if n > 0 => self.overlay = Overlay::Inventory { cursor: (cursor + n - 1) % n },
-            KeyCode::Down | KeyCode::Char('j') if n > 0 => self.overlay = Overlay::Inventory { cursor: (cursor + 1) % n },
-            KeyCode::Char('u') => {
+        match keys::INVENTORY.action(k.code) {
+            Some(Action::Close) => self.overlay = Overlay::None,
+            Some(Action::ScrollUp) if n > 0 => self.overlay = Overlay::Inventory { cursor: (cursor + n - 1) % n },
+            Some(Action::ScrollDown) if n > 0 => self.overlay = Overlay::Inventory { cursor: (cursor + 1) % n },
+            Some(Action::Use) => {
                 if let Some((id, _)) = selected {
                     self.run(Command::Use(id));
                 }
             }
-            KeyCode::Char('e') => {
+            Some(Action::Equip) => {
                 if let Some((id, _)) = selected {
                     self.run(Command::Equip(id));
                 }
             }
-            KeyCode::Char('d') if n > 0 => self.run(Command::Drop(Pick::Number(cursor + 1))),
-            KeyCode::Enter => match selected {
+            Some(Action::Drop) if n > 0 => self.run(Command::Drop(Pick::Number(cursor + 1))),
+            Some(Action::Choose) => match selected {
                 Some((id, _)) if usable => self.run(Command::Use(id)),
                 Some((id, false)) => self.run(Command::Equip(id)),
                 Some((_, true)) => self.note("it is already equipped".into()),
@@ -508,15 +458,15 @@ impl App {
         let stock_len = s.g.shops.get(shop).map_or(0, Vec::len);
         let sellable = App::sellable(s);
         let n = if side == Side::Buy { stock_len } else { sellable.len() };
-        match k.code {
-            KeyCode::Esc | KeyCode::Char('q') => self.run(Command::Leave),
-            KeyCode::Tab | KeyCode::Left | KeyCode::Right | KeyCode::Char('h') | KeyCode::Char('l') => {
+        match keys::SHOP.action(k.code) {
+            Some(Action::Close) => self.run(Command::Leave),
+            Some(Action::Switch) => {
                 let other = if side == Side::Buy { Side::Sell } else { Side::Buy };
                 self.overlay = Overlay::Shop { side: other, cursor: 0 };
             }
-            KeyCode::Up | KeyCode::Char('k') if n > 0 => self.overlay = Overlay::Shop { side, cursor: (cursor + n - 1) % n },
-            KeyCode::Down | KeyCode::Char('j') if n > 0 => self.overlay = Overlay::Shop { side, cursor: (cursor + 1) % n },
-            KeyCode::Enter | KeyCode::Char('b') | KeyCode::Char('s') if n > 0 => {
+            Some(Action::ScrollUp) if n > 0 => self.overlay = Overlay::Shop { side, cursor: (cursor + n - 1) % n },
+            Some(Action::ScrollDown) if n > 0 => self.overlay = Overlay::Shop { side, cursor: (cursor + 1) % n },
+            Some(Action::Choose) if n > 0 => {
                 let cursor = cursor.min(n - 1);
                 let cmd = match side {
                     Side::Buy => Command::Buy(Pick::Number(cursor + 1)),
@@ -537,19 +487,23 @@ impl App {
         }
     }
 
-    fn line_key(&mut self, k: KeyEvent, mut text: String) -> Flow {
+    fn line_key(&mut self, k: KeyEvent, mut text: String, choices: Vec<String>) -> Flow {
         match k.code {
             KeyCode::Esc => self.overlay = Overlay::None,
             KeyCode::Backspace => {
                 if text.pop().is_none() {
                     self.overlay = Overlay::None;
                 } else {
-                    self.overlay = Overlay::CommandLine { text };
+                    self.overlay = Overlay::CommandLine { text, choices: Vec::new() };
                 }
+            }
+            KeyCode::Tab => {
+                let (text, choices) = self.complete(&text);
+                self.overlay = Overlay::CommandLine { text, choices };
             }
             KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => {
                 text.push(c);
-                self.overlay = Overlay::CommandLine { text };
+                self.overlay = Overlay::CommandLine { text, choices: Vec::new() };
             }
             KeyCode::Enter => {
                 self.overlay = Overlay::None;
@@ -566,9 +520,29 @@ impl App {
                     Err(e) => self.note(format!("error: {e}")),
                 }
             }
-            _ => {}
+            _ => self.overlay = Overlay::CommandLine { text, choices },
         }
         Flow::Continue
+    }
+
+    /// Tab in the command line: the line completed as far as every candidate agrees, and the
+    /// candidates when more than one is left.
+    pub fn complete(&self, text: &str) -> (String, Vec<String>) {
+        let Some(s) = self.session() else { return (text.to_string(), Vec::new()) };
+        let start = text.rfind(char::is_whitespace).map(|i| i + 1).unwrap_or(0);
+        let index = text[..start].split_whitespace().count();
+        let command = text.split_whitespace().next().unwrap_or("");
+        let helper = crate::line_edit::PlayHelper::for_session(s);
+        let found = helper.candidates(command, index, &text[start..]);
+        match found.as_slice() {
+            [] => (text.to_string(), Vec::new()),
+            [one] => (format!("{}{one} ", &text[..start]), Vec::new()),
+            many => {
+                let common =
+                    many.iter().skip(1).fold(many[0].clone(), |acc, c| acc.chars().zip(c.chars()).take_while(|(a, b)| a == b).map(|(a, _)| a).collect());
+                (format!("{}{common}", &text[..start]), many.to_vec())
+            }
+        }
     }
 
     fn prompt_key(&mut self, k: KeyEvent, kind: PromptKind, mut text: String) {

@@ -16,90 +16,12 @@ use rustkeep_engine::floor::STAIRS;
 use rustkeep_engine::game::{buy_price, sell_price, shown, CreatureRef};
 use rustkeep_engine::map::Map;
 
-use super::app::{App, Overlay, Phase, PromptKind, Side, Start, KEYS, LEGEND};
-use crate::look::{self, Look};
+use super::app::{App, Overlay, Phase, PromptKind, Side, Start};
+use super::paint::{bold, centered, dim, position, scrolled, Paint};
+use super::screens;
+use crate::look;
 use crate::narrate::entry_name;
 use crate::session::Session;
-
-/// Styles, or none of them when colour is off (`NO_COLOR`, `--no-color`); bold, dim and reverse
-/// stay, as they carry no colour.
-struct Paint {
-    colour: bool,
-}
-
-impl Paint {
-    fn fg(&self, c: Color) -> Style {
-        if self.colour {
-            Style::default().fg(c)
-        } else {
-            Style::default()
-        }
-    }
-
-    fn health(&self, left: i64, max: i64) -> Style {
-        let f = if max > 0 { left as f64 / max as f64 } else { 0.0 };
-        self.fg(if f > 2.0 / 3.0 {
-            Color::Green
-        } else if f > 1.0 / 3.0 {
-            Color::Yellow
-        } else {
-            Color::Red
-        })
-    }
-}
-
-/// The terminal colour of a colour written in the data: one of the sixteen names (ANSI order, as
-/// `vocab::COLORS` documents) or `#rrggbb`.
-fn colour_of(name: &str) -> Option<Color> {
-    use rustkeep_data::vocab::color::*;
-    Some(match name {
-        BLACK => Color::Black,
-        RED => Color::Red,
-        GREEN => Color::Green,
-        YELLOW => Color::Yellow,
-        BLUE => Color::Blue,
-        MAGENTA => Color::Magenta,
-        CYAN => Color::Cyan,
-        WHITE => Color::Gray,
-        BRIGHT_BLACK => Color::DarkGray,
-        BRIGHT_RED => Color::LightRed,
-        BRIGHT_GREEN => Color::LightGreen,
-        BRIGHT_YELLOW => Color::LightYellow,
-        BRIGHT_BLUE => Color::LightBlue,
-        BRIGHT_MAGENTA => Color::LightMagenta,
-        BRIGHT_CYAN => Color::LightCyan,
-        BRIGHT_WHITE => Color::White,
-        _ => {
-            let (r, g, b) = rustkeep_data::vocab::hex_color(name)?;
-            Color::Rgb(r, g, b)
-        }
-    })
-}
-
-impl Paint {
-    /// The style of a [`Look`]: its colour, else `otherwise`.
-    fn look(&self, look: &Look, otherwise: Style) -> Style {
-        match look.color.as_deref().and_then(colour_of) {
-            Some(c) => self.fg(c),
-            None => otherwise,
-        }
-    }
-}
-
-fn bold() -> Style {
-    Style::default().add_modifier(Modifier::BOLD)
-}
-
-fn dim() -> Style {
-    Style::default().add_modifier(Modifier::DIM)
-}
-
-/// A rectangle of at most `w` × `h` in the middle of `area`.
-fn centered(area: Rect, w: u16, h: u16) -> Rect {
-    let w = w.min(area.width);
-    let h = h.min(area.height);
-    Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h }
-}
 
 /// A bar of `width` cells filled to `left / max`.
 fn bar(left: i64, max: i64, width: usize) -> String {
@@ -117,29 +39,8 @@ fn popup<'a>(f: &mut Frame, area: Rect, title: &'a str, body: Text<'a>, footer: 
     f.render_widget(Paragraph::new(body).block(block).wrap(Wrap { trim: false }), area);
 }
 
-/// Draws `lines` wrapped in `block` over `area`, scrolled down by `scroll` rows at most as far as
-/// puts the last row at the bottom. Returns that furthest scroll.
-fn scrolled(f: &mut Frame, area: Rect, block: Block, lines: Vec<Line>, scroll: u16) -> u16 {
-    let inner = block.inner(area);
-    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
-    let rows = text.line_count(inner.width.max(1));
-    let max = u16::try_from(rows.saturating_sub(inner.height as usize)).unwrap_or(u16::MAX);
-    f.render_widget(text.block(block).scroll((scroll.min(max), 0)), area);
-    max
-}
-
-/// Where a scrolled view stands, for its title: ` · rows 1–20/64`, or nothing when it all fits.
-fn position(scroll: u16, max: u16, shown: u16) -> String {
-    // Nothing to scroll, or not drawn yet (the furthest scroll is not known before a frame).
-    if max == 0 || max >= u16::MAX - 1 {
-        return String::new();
-    }
-    let (top, shown, max) = (u32::from(scroll.min(max)), u32::from(shown), u32::from(max));
-    format!(" · rows {}–{}/{}", top + 1, top + shown, max + shown)
-}
-
 pub fn draw(f: &mut Frame, app: &mut App) {
-    let paint = Paint { colour: app.colour };
+    let paint = Paint { colour: app.colour, depth: app.depth };
     match &app.phase {
         Phase::Start(st) => draw_start(f, app, st, &paint),
         Phase::Play(s) => draw_game(f, app, s, &paint),
@@ -153,13 +54,28 @@ fn draw_start(f: &mut Frame, app: &App, st: &Start, paint: &Paint) {
     f.render_widget(Paragraph::new(Line::from(vec![Span::styled(" rustkeep ", bold()), Span::raw(format!("· a new game · seed {}", st.seed))])), title);
     let [list, about] = Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(body);
     let mut lines = Vec::new();
+    let mut heading: Option<&Option<String>> = None;
     for (i, (id, name, _)) in st.options.iter().enumerate() {
-        let mark = if st.chosen.contains(&i) { "[x]" } else { "[ ]" };
+        let group = &st.groups[i];
+        if heading != Some(group) && st.groups.iter().any(Option::is_some) {
+            let title = group.as_deref().map_or_else(|| "Other options".to_string(), |g| format!("{}{} (one)", g[..1].to_uppercase(), &g[1..]));
+            lines.push(Line::from(Span::styled(title, bold())));
+            heading = Some(group);
+        }
+        let mark = match (st.chosen.contains(&i), group.is_some()) {
+            (true, true) => "(•)",
+            (false, true) => "( )",
+            (true, false) => "[x]",
+            (false, false) => "[ ]",
+        };
         let mut style = Style::default();
         if i == st.cursor {
             style = style.add_modifier(Modifier::REVERSED);
         }
-        lines.push(Line::from(Span::styled(format!("{mark} {name} ({id})"), style)));
+        // The name alone where the ID does not fit (the About pane shows it).
+        let full = format!("{mark} {name} ({id})");
+        let text = if full.chars().count() + 2 <= list.width as usize { full } else { format!("{mark} {name}") };
+        lines.push(Line::from(Span::styled(text, style)));
     }
     if st.options.is_empty() {
         lines.push(Line::from("The loaded mods define no character options: Enter starts without one."));
@@ -173,7 +89,16 @@ fn draw_start(f: &mut Frame, app: &App, st: &Start, paint: &Paint) {
         text.push(Line::from(d.clone()));
     }
     text.push(Line::from(""));
-    text.push(Line::from("Options stack: pick a class and a background with Space, or press Enter to play the highlighted one alone."));
+    let groups = {
+        let mut g: Vec<&str> = st.groups.iter().flatten().map(String::as_str).collect();
+        g.dedup();
+        g
+    };
+    text.push(Line::from(if groups.is_empty() {
+        "Options stack: pick with Space, or press Enter to play the highlighted one alone.".to_string()
+    } else {
+        format!("Pick one of each group ({}) with Space or Enter; Enter starts once each has one.", groups.join(", "))
+    }));
     if let Some(e) = &st.error {
         text.push(Line::from(Span::styled(e.clone(), paint.fg(Color::Red))));
     }
@@ -244,12 +169,16 @@ fn draw_game(f: &mut Frame, app: &App, s: &Session, paint: &Paint) {
     let [title, main, keys] = Layout::vertical([Constraint::Length(1), Constraint::Min(6), Constraint::Length(1)]).areas(area);
     f.render_widget(Paragraph::new(title_line(s, area.width)), title);
     let panel_width = if area.width >= 120 { 40 } else { 30 }.min(area.width / 2);
+    let cursor = match &app.overlay {
+        Overlay::Look { at } => Some(*at),
+        _ => None,
+    };
     let [left, panel] = Layout::horizontal([Constraint::Min(20), Constraint::Length(panel_width)]).areas(main);
     let map_height = s.g.map().map_or(3, |m| m.height() as u16 + 2).clamp(3, left.height.saturating_sub(4).max(3));
     if app.trace_open && area.width >= 120 {
         let [play, trace] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(left);
         let [map, log] = Layout::vertical([Constraint::Length(map_height), Constraint::Min(3)]).areas(play);
-        draw_map(f, s, map, paint);
+        draw_map(f, s, map, cursor, paint);
         draw_log(f, app, s, log, paint);
         draw_trace(f, app, s, trace, paint);
     } else if app.trace_open {
@@ -257,24 +186,40 @@ fn draw_game(f: &mut Frame, app: &App, s: &Session, paint: &Paint) {
         // two rows.
         let map_height = map_height.min((left.height / 2).max(3));
         let [map, trace] = Layout::vertical([Constraint::Length(map_height), Constraint::Min(3)]).areas(left);
-        draw_map(f, s, map, paint);
+        draw_map(f, s, map, cursor, paint);
         draw_trace(f, app, s, trace, paint);
     } else {
         let [map, log] = Layout::vertical([Constraint::Length(map_height), Constraint::Min(3)]).areas(left);
-        draw_map(f, s, map, paint);
+        draw_map(f, s, map, cursor, paint);
         draw_log(f, app, s, log, paint);
     }
     draw_panel(f, s, panel, paint);
     let hint = match &app.overlay {
-        Overlay::CommandLine { text } => {
+        Overlay::CommandLine { text, choices } => {
             let line = format!(":{text}");
             f.set_cursor_position(Position { x: keys.x + line.chars().count() as u16, y: keys.y });
             f.render_widget(Paragraph::new(line), keys);
+            if !choices.is_empty() {
+                // The candidates Tab found, over the bottom of the screen.
+                let text = choices.join("  ");
+                let h = (text.chars().count() as u16 / area.width.max(1) + 3).min(8).min(area.height.saturating_sub(1));
+                let r = Rect { x: area.x, y: keys.y.saturating_sub(h), width: area.width, height: h };
+                f.render_widget(Clear, r);
+                let title = format!(" {} completions · Tab again after typing more ", choices.len());
+                f.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }).block(Block::default().borders(Borders::ALL).title(title)), r);
+            }
             None
         }
-        _ if s.g.over => Some(" t trace · L load · q quit"),
-        _ if area.width >= 120 => Some(" arrows/hjkl move · . wait · > stairs · g pick up · i inventory · Q quests · t trace · : command · ? help · q quit"),
-        _ => Some(" hjkl move · . wait · > stairs · g get · i items · t trace · ? help · q quit"),
+        _ if app.replay.is_some() => {
+            let text = app.replay.as_ref().map(|r| r.status()).unwrap_or_default();
+            f.render_widget(Paragraph::new(Span::styled(text, bold())), keys);
+            None
+        }
+        _ if s.g.over => Some(" T trace · m messages · L load · q quit"),
+        _ if area.width >= 120 => {
+            Some(" hjkl move · . wait · o explore · > stairs · g get · x look · i items · C sheet · Q quests · m log · t T trace · ? help")
+        }
+        _ => Some(" hjkl move · o explore · > stairs · x look · i items · C sheet · T trace · ?help"),
     };
     if let Some(h) = hint {
         f.render_widget(Paragraph::new(Span::styled(h, dim())), keys);
@@ -282,7 +227,7 @@ fn draw_game(f: &mut Frame, app: &App, s: &Session, paint: &Paint) {
     draw_overlay(f, app, s, area, paint);
 }
 
-fn draw_map(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
+fn draw_map(f: &mut Frame, s: &Session, area: Rect, cursor: Option<Pos>, paint: &Paint) {
     let block = Block::default().borders(Borders::ALL).title(" Map ");
     let inner = block.inner(area);
     f.render_widget(block, area);
@@ -296,9 +241,10 @@ fn draw_map(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
     let cell = if spread { 2 } else { 1 };
     let visible_w = (inner.width / cell).min(w);
     let visible_h = inner.height.min(h);
-    // Follow the player when the room is larger than the pane.
-    let ox = (m.player.x - i32::from(visible_w) / 2).clamp(0, i32::from(w - visible_w));
-    let oy = (m.player.y - i32::from(visible_h) / 2).clamp(0, i32::from(h - visible_h));
+    // Follow the player (the look cursor while looking) when the floor is larger than the pane.
+    let centre = cursor.unwrap_or(m.player);
+    let ox = (centre.x - i32::from(visible_w) / 2).clamp(0, i32::from(w - visible_w));
+    let oy = (centre.y - i32::from(visible_h) / 2).clamp(0, i32::from(h - visible_h));
     let letters: BTreeMap<usize, char> = s.living().into_iter().map(|(i, c, _)| (i, c)).collect();
     let sight = m.sight();
     let mut lines = Vec::with_capacity(visible_h as usize);
@@ -306,13 +252,16 @@ fn draw_map(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
         let mut spans = Vec::with_capacity(visible_w as usize * 2);
         for x in ox..ox + i32::from(visible_w) {
             let p = Pos::new(x, y);
-            let (c, style) = if sight.contains(p) {
+            let (c, mut style) = if sight.contains(p) {
                 tile(s, m, p, &letters, paint)
             } else if m.remembered(p) {
                 remembered(m, p, paint)
             } else {
                 (' ', Style::default())
             };
+            if cursor == Some(p) {
+                style = style.add_modifier(Modifier::REVERSED);
+            }
             if spread && x > ox {
                 spans.push(Span::raw(" "));
             }
@@ -397,26 +346,10 @@ fn draw_log(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint) {
 fn draw_trace(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint) {
     let mut lines: Vec<Line> = app.warnings.iter().map(|w| Line::from(Span::styled(format!("warning: {w}"), paint.fg(Color::Red)))).collect();
     for st in &s.last {
-        let head = match (&st.source, st.act.as_str()) {
-            (_, "character creation") => "setup".to_string(),
-            (Some(who), _) => format!("step {} ({who}'s turn)", st.step),
-            (None, _) => format!("step {}", st.step),
-        };
-        for line in st.human(&head).lines() {
-            let line = &s.with_enemy_names(line);
-            let t = line.trim_start();
-            let style = if t.starts_with("fired") {
-                paint.fg(Color::Green)
-            } else if t.starts_with("skipped") {
-                dim()
-            } else if t.starts_with('#') {
-                paint.fg(Color::Cyan)
-            } else if !line.starts_with(' ') {
-                bold()
-            } else {
-                Style::default()
-            };
-            lines.push(Line::from(Span::styled(line.to_string(), style)));
+        for line in st.human(&crate::session::step_title(st)).lines() {
+            let line = s.with_enemy_names(line);
+            let style = screens::trace_style(&line, app.watch.as_deref(), None, paint);
+            lines.push(Line::from(Span::styled(line, style)));
         }
     }
     if lines.is_empty() {
@@ -426,8 +359,16 @@ fn draw_trace(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint) 
     let shown = area.height.saturating_sub(2);
     let steps = format!("{} step{}", s.last.len(), if s.last.len() == 1 { "" } else { "s" });
     let at = position(app.trace_scroll, app.trace_max.get(), shown);
-    let long = format!(" Trace of the last turn ({steps}{at}) · [ ] scroll · t close ");
-    let title = if long.chars().count() + 2 <= area.width as usize { long } else { format!(" Trace ({steps}{at}) · [ ] ") };
+    let watched = match app.watch.as_deref() {
+        Some(w) => match s.history.len().checked_sub(1).and_then(|i| s.history.watched(i, w)) {
+            Some(crate::session::Watched::Fired) => format!(" · ★ {w} fired"),
+            Some(crate::session::Watched::Skipped) => format!(" · {w} skipped"),
+            None => String::new(),
+        },
+        None => String::new(),
+    };
+    let long = format!(" Trace of the last turn ({steps}{at}){watched} · [ ] scroll · T every turn ");
+    let title = if long.chars().count() + 2 <= area.width as usize { long } else { format!(" Trace ({steps}{at}){watched} · [ ] · T ") };
     let block = Block::default().borders(Borders::ALL).title(title);
     let max = scrolled(f, area, block, lines, app.trace_scroll);
     app.trace_max.set(max);
@@ -520,27 +461,9 @@ fn draw_overlay(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint
                 draw_summary(f, s, area, paint);
             }
         }
-        Overlay::Help => {
-            let mut lines = vec![Line::from(Span::styled("Keys", bold()))];
-            for (k, what) in KEYS {
-                lines.push(Line::from(vec![Span::styled(format!("{k:<34}"), paint.fg(Color::Cyan)), Span::raw(*what)]));
-            }
-            lines.push(Line::from(""));
-            lines.push(Line::from(Span::styled("The map", bold())));
-            for (c, what) in LEGEND {
-                lines.push(Line::from(vec![Span::styled(format!("{c:<6}"), paint.fg(Color::Cyan)), Span::raw(*what)]));
-            }
-            let at = centered(area, 100, 40);
-            f.render_widget(Clear, at);
-            let shown = at.height.saturating_sub(2);
-            let title = format!(" Help{} ", position(app.help_scroll, app.help_max.get(), shown));
-            let block = Block::default()
-                .borders(Borders::ALL)
-                .title(Span::styled(title, bold()))
-                .title_bottom(Line::from(Span::styled(" ↑↓ PgUp PgDn scroll · Esc close ", dim())));
-            let max = scrolled(f, at, block, lines, app.help_scroll);
-            app.help_max.set(max);
-        }
+        Overlay::View { view, scroll } => screens::draw_view(f, app, s, area, *view, *scroll, paint),
+        Overlay::Look { at } => screens::draw_look(f, s, area, *at),
+        Overlay::History { .. } => screens::draw_history(f, app, s, area, paint),
         Overlay::Inventory { cursor } => {
             let inv = &s.g.player.inventory;
             let mut lines = Vec::new();
@@ -555,36 +478,16 @@ fn draw_overlay(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint
                 let style = if n == *cursor { Style::default().add_modifier(Modifier::REVERSED) } else { Style::default() };
                 lines.push(Line::from(Span::styled(text, style)));
             }
+            let mut details = 0u16;
             if let Some(i) = inv.get(*cursor) {
                 lines.push(Line::from(""));
-                let e = s.w.entry(Registry::Items, &i.item);
-                let mut about = vec![i.item.clone()];
-                if let Some(slot) = e.and_then(|e| e.str(field::SLOT)) {
-                    about.push(format!("slot {slot}"));
+                for (n, d) in s.describe_item(i).into_iter().enumerate() {
+                    lines.push(Line::from(Span::styled(d, if n == 0 { bold() } else { Style::default() })));
+                    details += 1;
                 }
-                if e.is_some_and(|e| !e.actions(field::USE).is_empty()) {
-                    about.push("can be used".into());
-                }
-                if let Some(p) = e.and_then(|e| e.int(field::PRICE)) {
-                    about.push(format!("worth {p} gold"));
-                }
-                lines.push(Line::from(Span::styled(about.join(" · "), dim())));
             }
-            let h = (inv.len() as u16 + 6).clamp(7, area.height);
-            popup(f, centered(area, 64, h), "Inventory", Text::from(lines), "u use · e equip · d drop · Enter use/equip · Esc close");
-        }
-        Overlay::Quests => {
-            let mut lines = Vec::new();
-            if s.g.quests.is_empty() {
-                lines.push(Line::from("No quest started yet."));
-            }
-            for q in &s.g.quests {
-                let name = entry_name(&s.w, Registry::Quests, &q.quest);
-                let (mark, style) = if q.done { ("✓", paint.fg(Color::Green)) } else { ("·", Style::default()) };
-                lines.push(Line::from(Span::styled(format!("{mark} {name} — {}/{} ({})", q.count, s.w.quest_count(&q.quest), q.quest), style)));
-            }
-            let h = (s.g.quests.len() as u16 + 4).clamp(5, area.height);
-            popup(f, centered(area, 70, h), "Quests", Text::from(lines), "Esc close");
+            let h = (inv.len() as u16 + details + 4).clamp(7, area.height);
+            popup(f, centered(area, 90, h), "Inventory", Text::from(lines), "u use · e equip · d drop · Enter use/equip · Esc close");
         }
         Overlay::Shop { side, cursor } => draw_shop(f, app, s, area, *side, *cursor),
         Overlay::Prompt { kind, text } => {
@@ -662,6 +565,10 @@ fn draw_summary(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
     let lines = vec![
         Line::from(Span::styled(title, bold().patch(style))),
         Line::from(""),
+        Line::from(match (&s.death, g.won) {
+            (Some(d), false) => format!("{}{}.", d[..1].to_uppercase(), &d[1..]),
+            _ => String::new(),
+        }),
         Line::from(format!("turns       {}", g.step)),
         Line::from(format!("floor       {floors}")),
         Line::from(format!("kills       {}", g.kills)),
@@ -669,5 +576,5 @@ fn draw_summary(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
         Line::from(format!("gold        {gold}")),
         Line::from(format!("seed        {}", g.seed)),
     ];
-    popup(f, centered(area, 56, 12), "The run is over", Text::from(lines), "t trace · L load · q quit");
+    popup(f, centered(area, 64, 14), "The run is over", Text::from(lines), "T trace · m messages · L load · q quit");
 }

@@ -4,15 +4,25 @@
 //! quit, an error, a panic, or SIGTERM / SIGHUP.
 
 mod app;
+mod browse;
+mod colour;
 #[cfg(test)]
 mod defect_tests;
 mod draw;
 #[cfg(test)]
 mod key_tests;
+pub mod keys;
+mod paint;
+mod playback;
+#[cfg(test)]
+mod player_tests;
 #[cfg(test)]
 mod screen_tests;
+mod screens;
+mod start;
 #[cfg(test)]
 pub(crate) mod testing;
+mod watch;
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -26,11 +36,12 @@ use rustkeep_engine::game::World;
 
 pub use app::{App, Flow};
 #[cfg(test)]
-pub use app::{Overlay, Side};
+pub use app::{Overlay, Side, View};
 pub use draw::draw;
 
 use crate::session::Session;
 use crate::{PlayOptions, Start};
+use rustkeep_engine::save;
 
 /// Whether colours are wanted: not with `--no-color`, not when `NO_COLOR` is set and not empty.
 pub fn colour_wanted(no_color_flag: bool) -> bool {
@@ -110,7 +121,52 @@ impl Drop for Restorer {
 
 /// Plays the full-screen game on the terminal until the player quits or a signal ends it.
 pub fn run(w: World, o: &PlayOptions) -> Result<u8, String> {
-    let mut app = app_for(w, &o.start, colour_wanted(o.no_color))?;
+    let app = app_for(w, &o.start, colour_wanted(o.no_color))?;
+    run_app(app, App::close)
+}
+
+/// What `--replay FILE --watch` is asked.
+pub struct WatchOptions<'a> {
+    pub recording: &'a crate::record::Recording,
+    /// The recording's name in messages.
+    pub shown: &'a str,
+    pub force: bool,
+    /// Inputs per second to start at.
+    pub speed: u32,
+    pub no_color: bool,
+    /// Where to write the final state as a save.
+    pub save: Option<&'a std::path::Path>,
+}
+
+/// Plays a recording back on the terminal until the viewer quits; prints what the headless replay
+/// prints of the state the viewer left it in, and saves that state when asked.
+pub fn watch(w: World, o: &WatchOptions) -> Result<u8, String> {
+    let app = App::watching(w, o.recording, o.shown, o.force, o.speed, colour_wanted(o.no_color))?;
+    let save = o.save.map(std::path::Path::to_path_buf);
+    run_app(app, move |app| {
+        let r = app.replay.take()?;
+        let s = app.session()?;
+        let mut text = String::new();
+        for x in &r.warnings {
+            text.push_str(&format!("warning: {x}\n"));
+        }
+        if let Some(e) = &r.failed {
+            text.push_str(&format!("error: {e}\n"));
+        }
+        text.push_str(&format!("replayed {} of {} inputs of {} (seed {})\n", r.next, r.inputs.len(), r.shown, s.g.seed));
+        if let Some(p) = &save {
+            if let Err(e) = save::write(p, &s.g) {
+                text.push_str(&format!("error: {e}\n"));
+            }
+        }
+        text.push_str(&crate::summary(s));
+        Some(text)
+    })
+}
+
+/// Runs `app` on the terminal; `closing` gives the text printed once the terminal is back.
+fn run_app(mut app: App, closing: impl FnOnce(&mut App) -> Option<String>) -> Result<u8, String> {
+    app.depth = colour::Depth::detect();
     // A terminating signal stores its number in the flag (0: none); the loop sees it within one
     // poll and leaves normally, so the terminal is restored and the recording flushed.
     let stop = Arc::new(AtomicUsize::new(0));
@@ -165,8 +221,10 @@ pub fn run(w: World, o: &PlayOptions) -> Result<u8, String> {
     let mut terminal = open_terminal().map_err(|e| format!("cannot open the terminal: {e}"))?;
     let _restorer = Restorer;
     let result = (|| -> Result<(), String> {
-        // Nothing on screen changes but by an event: frames are drawn after one, not on a clock.
+        // Nothing on screen changes but by an event (or a replay's next input): frames are drawn
+        // after one, not on a clock.
         let mut stale = true;
+        let mut last_input = std::time::Instant::now();
         loop {
             if stale {
                 // Each frame is one synchronized update: a terminal that knows the mode shows it
@@ -179,8 +237,15 @@ pub fn run(w: World, o: &PlayOptions) -> Result<u8, String> {
             if stop.load(Ordering::Relaxed) != 0 {
                 return Ok(());
             }
-            // The timeout only bounds how late a signal is noticed.
-            if !event::poll(Duration::from_millis(100)).map_err(|e| format!("cannot read the terminal: {e}"))? {
+            // The timeout bounds how late a signal is noticed, and times a replay's inputs.
+            let due = app.replay.as_ref().filter(|r| !r.paused && !r.finished()).map(|r| r.interval());
+            let wait = due.map_or(Duration::from_millis(100), |d| d.saturating_sub(last_input.elapsed()).min(Duration::from_millis(100)));
+            if !event::poll(wait).map_err(|e| format!("cannot read the terminal: {e}"))? {
+                if due.is_some_and(|d| last_input.elapsed() >= d) {
+                    app.replay_step();
+                    last_input = std::time::Instant::now();
+                    stale = true;
+                }
                 continue;
             }
             stale = true;
@@ -203,7 +268,7 @@ pub fn run(w: World, o: &PlayOptions) -> Result<u8, String> {
         Err(_) => std::mem::forget(terminal),
     }
     restore();
-    let closing = app.close();
+    let closing = closing(&mut app);
     // A failure to draw or read on a terminal that is gone is a hang-up, whether or not its
     // signal arrived.
     if result.is_err() {

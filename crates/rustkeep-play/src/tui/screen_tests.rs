@@ -6,7 +6,7 @@
 
 use ratatui::crossterm::event::KeyCode;
 
-use super::app::{App, Overlay};
+use super::app::{App, Overlay, View};
 use super::testing::{command_line, press, screen, session, warrior, world};
 
 /// The two sizes every screen is drawn at.
@@ -20,6 +20,7 @@ fn snapshot(name: &str, app: &mut App) {
     settings.set_omit_expression(true);
     for (w, h) in SIZES {
         let text = screen(app, w, h);
+        super::testing::document(name, w, &text);
         settings.bind(|| insta::assert_snapshot!(format!("{name}_{w}x{h}"), text));
     }
 }
@@ -91,7 +92,7 @@ fn quests() {
     let mut app = shop();
     press(&mut app, KeyCode::Esc);
     press(&mut app, KeyCode::Char('Q'));
-    assert_eq!(app.overlay, Overlay::Quests);
+    assert_eq!(app.overlay, Overlay::View { view: View::Quests, scroll: 0 });
     snapshot("quests", &mut app);
 }
 

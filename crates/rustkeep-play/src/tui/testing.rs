@@ -99,3 +99,19 @@ pub fn screen(app: &mut App, w: u16, h: u16) -> String {
     }
     out
 }
+
+/// The screens docs/play.md shows, at 80 × 24: each in its generated block `screen NAME`,
+/// rewritten from the snapshot tests (so the pictures of the guide are the game's own).
+pub const DOCUMENTED: &[&str] = &["start_groups", "map", "look", "inventory", "sheet", "quests", "messages", "trace_watch", "help", "shop", "death"];
+
+/// Puts the screen `name` into docs/play.md if the guide shows it (see [`DOCUMENTED`]).
+pub fn document(name: &str, w: u16, text: &str) {
+    static PAGE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    if w != 80 || !DOCUMENTED.contains(&name) {
+        return;
+    }
+    // Several tests write the one page: one at a time.
+    let _held = PAGE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let path = rustkeep_testutil::repo_path("docs/play.md");
+    rustkeep_testutil::ensure_block_contents(&path, "the screen tests", &format!("screen {name}"), &format!("```\n{text}```\n"));
+}
