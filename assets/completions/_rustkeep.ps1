@@ -30,6 +30,7 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('loot', 'loot', [CompletionResultType]::ParameterValue, 'Exact drop chances of one loot table, optionally checked by sampled rolls (docs/loot.md)')
             [CompletionResult]::new('lsp', 'lsp', [CompletionResultType]::ParameterValue, 'The language server on stdin/stdout (docs/editors/lsp.md)')
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'Dry-run a scenario (docs/engine.md) and print the causal trace')
+            [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Run the scenarios with expectations (`[[expect]]`) and report every one that fails (docs/testing.md)')
             [CompletionResult]::new('arena', 'arena', [CompletionResultType]::ParameterValue, 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)')
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked')
             [CompletionResult]::new('play', 'play', [CompletionResultType]::ParameterValue, 'Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise; recordings and replays (docs/play.md)')
@@ -54,6 +55,7 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('--fix', '--fix', [CompletionResultType]::ParameterName, 'Apply every safe suggested fix (docs/checking.md, "Safe and unsafe fixes"), keeping layout and comments, pass after pass until nothing is left to fix; lists every change')
             [CompletionResult]::new('--unsafe-fixes', '--unsafe-fixes', [CompletionResultType]::ParameterName, 'With `--fix` or `--diff`: also apply the unsafe fixes (another ID, a guess among several close names, a change of behaviour)')
             [CompletionResult]::new('--diff', '--diff', [CompletionResultType]::ParameterName, 'Change nothing: print the unified diff of what `--fix` would change, and exit with 1 if it would change anything')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Check again on every saved change of a `.toml` file the check reads, clearing the screen between runs, until Ctrl-C (docs/testing.md, "Watching")')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -89,6 +91,16 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
         'rustkeep;simulate' {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`human` (an indented causal trace) or `json` (the stable keys documented in docs/cli.md)')
             [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'More mods to load besides the scenario''s own `mods` (repeatable), each read by the one rule of every command (docs/data-language.md, "Which mods a path loads"). Default: only the scenario''s `mods`')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Run again on every saved change of the scenario or of the mods it loads, clearing the screen between runs, until Ctrl-C (docs/testing.md, "Watching")')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rustkeep;test' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`human` (failures and a summary), `json` (every expectation), `junit` (a test case per expectation) or `github` (annotations on the expectations'' lines)')
+            [CompletionResult]::new('--filter', '--filter', [CompletionResultType]::ParameterName, 'Run only the scenarios whose path contains this text')
+            [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'More mods to load besides each scenario''s own `mods` (repeatable)')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Run again on every saved change, only the scenarios the change touches, clearing the screen between runs, until Ctrl-C (docs/testing.md, "Watching")')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -202,6 +214,7 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('loot', 'loot', [CompletionResultType]::ParameterValue, 'Exact drop chances of one loot table, optionally checked by sampled rolls (docs/loot.md)')
             [CompletionResult]::new('lsp', 'lsp', [CompletionResultType]::ParameterValue, 'The language server on stdin/stdout (docs/editors/lsp.md)')
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'Dry-run a scenario (docs/engine.md) and print the causal trace')
+            [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Run the scenarios with expectations (`[[expect]]`) and report every one that fails (docs/testing.md)')
             [CompletionResult]::new('arena', 'arena', [CompletionResultType]::ParameterValue, 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)')
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked')
             [CompletionResult]::new('play', 'play', [CompletionResultType]::ParameterValue, 'Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise; recordings and replays (docs/play.md)')
@@ -228,6 +241,9 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             break
         }
         'rustkeep;help;simulate' {
+            break
+        }
+        'rustkeep;help;test' {
             break
         }
         'rustkeep;help;arena' {

@@ -64,6 +64,9 @@ _rustkeep() {
             rustkeep,simulate)
                 cmd="rustkeep__subcmd__simulate"
                 ;;
+            rustkeep,test)
+                cmd="rustkeep__subcmd__test"
+                ;;
             rustkeep__subcmd__core,export)
                 cmd="rustkeep__subcmd__core__subcmd__export"
                 ;;
@@ -124,6 +127,9 @@ _rustkeep() {
             rustkeep__subcmd__help,simulate)
                 cmd="rustkeep__subcmd__help__subcmd__simulate"
                 ;;
+            rustkeep__subcmd__help,test)
+                cmd="rustkeep__subcmd__help__subcmd__test"
+                ;;
             rustkeep__subcmd__help__subcmd__core,export)
                 cmd="rustkeep__subcmd__help__subcmd__core__subcmd__export"
                 ;;
@@ -134,7 +140,7 @@ _rustkeep() {
 
     case "${cmd}" in
         rustkeep)
-            opts="-h -V --help --version check fmt loot lsp simulate arena graph play show core new schema explain completions man help"
+            opts="-h -V --help --version check fmt loot lsp simulate test arena graph play show core new schema explain completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -182,7 +188,7 @@ _rustkeep() {
             return 0
             ;;
         rustkeep__subcmd__check)
-            opts="-h --mods --no-color --format --output-file --deny-warnings --fix --unsafe-fixes --diff --baseline --write-baseline --help"
+            opts="-h --mods --no-color --format --output-file --deny-warnings --fix --unsafe-fixes --diff --baseline --write-baseline --watch --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -362,7 +368,7 @@ _rustkeep() {
             return 0
             ;;
         rustkeep__subcmd__help)
-            opts="check fmt loot lsp simulate arena graph play show core new schema explain completions man help"
+            opts="check fmt loot lsp simulate test arena graph play show core new schema explain completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -613,6 +619,20 @@ _rustkeep() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        rustkeep__subcmd__help__subcmd__test)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         rustkeep__subcmd__loot)
             opts="-h --luck --samples --seed --format --plot --plot-of --mods --no-color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -767,7 +787,7 @@ _rustkeep() {
             fi
             case "${prev}" in
                 --for)
-                    COMPREPLY=($(compgen -W "data mod scenario workspace check-json loot-json graph-json simulate-json arena-json save recording" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "data mod scenario workspace check-json loot-json graph-json simulate-json arena-json test-json save recording" -- "${cur}"))
                     return 0
                     ;;
                 --draft)
@@ -800,7 +820,7 @@ _rustkeep() {
             return 0
             ;;
         rustkeep__subcmd__simulate)
-            opts="-h --format --mods --help"
+            opts="-h --format --mods --watch --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -808,6 +828,32 @@ _rustkeep() {
             case "${prev}" in
                 --format)
                     COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                --mods)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rustkeep__subcmd__test)
+            opts="-h --format --filter --mods --watch --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "human json junit github" -- "${cur}"))
+                    return 0
+                    ;;
+                --filter)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --mods)

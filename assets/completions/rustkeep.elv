@@ -27,6 +27,7 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand loot 'Exact drop chances of one loot table, optionally checked by sampled rolls (docs/loot.md)'
             cand lsp 'The language server on stdin/stdout (docs/editors/lsp.md)'
             cand simulate 'Dry-run a scenario (docs/engine.md) and print the causal trace'
+            cand test 'Run the scenarios with expectations (`[[expect]]`) and report every one that fails (docs/testing.md)'
             cand arena 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)'
             cand graph 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
             cand play 'Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise; recordings and replays (docs/play.md)'
@@ -50,6 +51,7 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand --fix 'Apply every safe suggested fix (docs/checking.md, "Safe and unsafe fixes"), keeping layout and comments, pass after pass until nothing is left to fix; lists every change'
             cand --unsafe-fixes 'With `--fix` or `--diff`: also apply the unsafe fixes (another ID, a guess among several close names, a change of behaviour)'
             cand --diff 'Change nothing: print the unified diff of what `--fix` would change, and exit with 1 if it would change anything'
+            cand --watch 'Check again on every saved change of a `.toml` file the check reads, clearing the screen between runs, until Ctrl-C (docs/testing.md, "Watching")'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -81,6 +83,15 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
         &'rustkeep;simulate'= {
             cand --format '`human` (an indented causal trace) or `json` (the stable keys documented in docs/cli.md)'
             cand --mods 'More mods to load besides the scenario''s own `mods` (repeatable), each read by the one rule of every command (docs/data-language.md, "Which mods a path loads"). Default: only the scenario''s `mods`'
+            cand --watch 'Run again on every saved change of the scenario or of the mods it loads, clearing the screen between runs, until Ctrl-C (docs/testing.md, "Watching")'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;test'= {
+            cand --format '`human` (failures and a summary), `json` (every expectation), `junit` (a test case per expectation) or `github` (annotations on the expectations'' lines)'
+            cand --filter 'Run only the scenarios whose path contains this text'
+            cand --mods 'More mods to load besides each scenario''s own `mods` (repeatable)'
+            cand --watch 'Run again on every saved change, only the scenarios the change touches, clearing the screen between runs, until Ctrl-C (docs/testing.md, "Watching")'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -179,6 +190,7 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand loot 'Exact drop chances of one loot table, optionally checked by sampled rolls (docs/loot.md)'
             cand lsp 'The language server on stdin/stdout (docs/editors/lsp.md)'
             cand simulate 'Dry-run a scenario (docs/engine.md) and print the causal trace'
+            cand test 'Run the scenarios with expectations (`[[expect]]`) and report every one that fails (docs/testing.md)'
             cand arena 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)'
             cand graph 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
             cand play 'Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise; recordings and replays (docs/play.md)'
@@ -200,6 +212,8 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
         &'rustkeep;help;lsp'= {
         }
         &'rustkeep;help;simulate'= {
+        }
+        &'rustkeep;help;test'= {
         }
         &'rustkeep;help;arena'= {
         }

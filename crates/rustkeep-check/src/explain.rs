@@ -195,6 +195,11 @@ docs! {
         "[[npcs]]\nid = \"mymod:keeper\"\nname = \"Keeper\"\non_talk = [ { action = \"open_shop\", shop = \"mymod:keeper\" } ]",
         "Name an entry of the registry and kind the field needs."
     }
+    MalformedExpectation => {
+        "A scenario's `[[expect]]` that cannot be checked. An expectation checks exactly one thing — `quest`, `has_item`, `health`, `event`, `fired`, `outcome`, `loot` or `arena` — with the keys that kind takes (`state` and `count` with `quest`, `item`, `chance` and `expected` with `loot`, `win_rate` with `arena`, …). It is reported when an expectation checks nothing or several things, carries a key of another kind, has a bound that no value meets (`{ at_least = 5, below = 3 }`: `below` is exclusive) or bounds nothing, names an `after_step` past the scenario's last step (steps count from 0), or fights an `arena` without `[[enemies]]`. A scenario with this error is not run by `rustkeep test` or `simulate`.",
+        "[[expect]]\nquest = \"core:rattenplage\"\nchance = { at_least = 0.5 }   # `chance` belongs to a `loot` expectation\n\n[[expect]]\nhas_item = \"core:gold\"\ncount = { at_least = 100, below = 50 }   # no count meets it",
+        "Split an expectation that checks several things into one `[[expect]]` each; move a key to the kind it belongs to; write a bound whose `at_least` is below its `below`; count `after_step` from 0 up to the number of steps minus one."
+    }
     OptionGroupConflict => {
         "A scenario's `[player] options` names two character options of the same `group` (two classes, two backgrounds): a character takes at most one option of each group, as a new game in `rustkeep play` does. The error sits on the second option of the group; the first is a related location. Options without a `group` combine freely.",
         "seed = 1\n\n[player]\noptions = [\"core:warrior\", \"core:mage\"]   # both of the group `class`",

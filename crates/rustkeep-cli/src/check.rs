@@ -48,6 +48,10 @@ pub struct Args {
     /// Record the current diagnostics as the baseline.
     #[arg(long, value_name = "FILE")]
     pub write_baseline: Option<PathBuf>,
+    /// Check again on every saved change of a `.toml` file the check reads, clearing the screen
+    /// between runs, until Ctrl-C (docs/testing.md, "Watching").
+    #[arg(long, conflicts_with_all = ["fix", "diff", "write_baseline"])]
+    pub watch: bool,
 }
 
 /// One requested output: a format and the file it goes to (`None`: standard output or

@@ -41,6 +41,8 @@ mod render;
 mod schema;
 mod show;
 mod simulate;
+mod test;
+mod watch;
 mod world;
 
 #[derive(Parser)]
@@ -97,6 +99,8 @@ enum Command {
     Lsp,
     /// Dry-run a scenario (docs/engine.md) and print the causal trace.
     Simulate(simulate::Args),
+    /// Run the scenarios with expectations (`[[expect]]`) and report every one that fails (docs/testing.md).
+    Test(test::Args),
     /// Many fights of a scenario's player against its enemies (or every option against every
     /// creature): win rate, rounds, health left, loot (docs/arena.md).
     Arena(arena::Args),
@@ -157,11 +161,17 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
+        // `--watch` is dispatched here, not in each command's `run`: the watcher uses those
+        // modules, and they must not use it back (docs/ARCHITECTURE.md, invariant "Layers").
+        Command::Check(args) if args.watch => watch::check(args),
         Command::Check(args) => check::run(args),
         Command::Fmt(args) => fmt::run(args),
         Command::Loot(args) => loot::run(args),
         Command::Lsp => rustkeep_lsp::run().map_err(|e| format!("language server: {e}")),
+        Command::Simulate(args) if args.watch => watch::simulate(args),
         Command::Simulate(args) => simulate::run(args),
+        Command::Test(args) if args.watch => watch::test(args),
+        Command::Test(args) => test::run(args),
         Command::Arena(args) => arena::run(args),
         Command::Graph(args) => graph::run(args),
         Command::Play(args) => play::run(args),

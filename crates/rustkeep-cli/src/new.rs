@@ -40,9 +40,14 @@ pub fn skeleton(id: &str) -> Vec<(&'static str, String)> {
         (
             "scenarios/smoke.toml",
             format!(
-                "# A first scenario: `rustkeep simulate scenarios/smoke.toml` runs it, `rustkeep check` checks it.\n\
+                "# A first scenario: `rustkeep simulate scenarios/smoke.toml` runs it, `rustkeep check` checks it,\n\
+                 # `rustkeep test` runs it and checks its expectations.\n\
                  seed = 1\nmods = [\"..\"]\n\n[player]\noptions = [\"core:warrior\"]\n\n[[enemies]]\ncreature = \"core:rat\"\n\n\
-                 [[steps]]\ntalk = \"{id}:stranger\"\n\n[[steps]]\nequip = \"{id}:lucky_coin\"\n\n[[steps]]\nattack = \"enemy:0\"\n"
+                 [[steps]]\ntalk = \"{id}:stranger\"\n\n[[steps]]\nequip = \"{id}:lucky_coin\"\n\n[[steps]]\nattack = \"enemy:0\"\n\n\
+                 # What the run must do: `rustkeep test` checks it (docs/testing.md).\n\
+                 [[expect]]\nevent = \"npc_talked\"\ncount = 1\n\n\
+                 [[expect]]\nhas_item = \"{id}:lucky_coin\"\n\n\
+                 [[expect]]\nhealth = {{ who = \"player\", at_least = 1 }}\n"
             ),
         ),
     ]
@@ -68,6 +73,6 @@ pub fn run(args: Args) -> Result<u8, String> {
         crate::atomic::write(&path, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     say!("rustkeep: created the mod `{id}` in {}", dir.display());
-    say!("  next: cd {} && rustkeep check && rustkeep simulate scenarios/smoke.toml", dir.display());
+    say!("  next: cd {} && rustkeep check && rustkeep test", dir.display());
     Ok(0)
 }

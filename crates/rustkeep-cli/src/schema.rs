@@ -24,6 +24,7 @@ use serde_json::{Map, Value};
 
 use crate::loot::LootJson;
 use crate::render::json::CheckReport;
+use crate::test::TestJson;
 
 /// One schema that `rustkeep schema --for NAME` prints.
 pub struct Target {
@@ -63,6 +64,7 @@ pub const TARGETS: &[Target] = &[
     json_output::<GraphReport<'static>>("graph-json", 1, "the output of `rustkeep graph --format json`"),
     json_output::<SimulateReport>("simulate-json", 1, "the output of `rustkeep simulate --format json`: the causal trace and the final state"),
     json_output::<ArenaJson>("arena-json", 1, "the output of `rustkeep arena --format json`, with or without `--matrix`"),
+    json_output::<TestJson>("test-json", 1, "the output of `rustkeep test --format json`: every expectation of every scenario run"),
     json_output::<SaveFile>("save", 2, "a save of `rustkeep play` (`S`, `save`, `--save`)"),
     json_output::<RecordingLine<'static>>(
         "recording",

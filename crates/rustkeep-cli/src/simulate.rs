@@ -23,6 +23,10 @@ pub struct Args {
     /// the scenario's `mods`.
     #[arg(long = "mods", value_name = "PATH")]
     pub mods: Vec<PathBuf>,
+    /// Run again on every saved change of the scenario or of the mods it loads, clearing the
+    /// screen between runs, until Ctrl-C (docs/testing.md, "Watching").
+    #[arg(long)]
+    pub watch: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -62,5 +66,6 @@ pub fn run(args: Args) -> Result<u8, String> {
         TraceFormat::Human => report.human(),
     };
     std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| e.to_string())?;
-    Ok(0)
+    // A failed expectation fails the run (it is marked in the trace's end).
+    Ok(u8::from(report.failed() > 0))
 }

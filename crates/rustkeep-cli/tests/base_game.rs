@@ -102,7 +102,7 @@ fn core_export_writes_the_files_the_traces_name() {
 }
 
 #[test]
-fn new_creates_a_mod_that_checks_clean_and_a_scenario_that_runs() {
+fn new_creates_a_mod_that_checks_clean_and_a_scenario_whose_expectations_hold() {
     let t = TempDir::new("new");
     let o = run(&t.0, &["new", "lantern_guild"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -113,6 +113,9 @@ fn new_creates_a_mod_that_checks_clean_and_a_scenario_that_runs() {
     let o = run(&m, &["simulate", "scenarios/smoke.toml"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).contains("lantern_guild:lucky_coin"), "{}", stdout(&o));
+    // Its expectations hold.
+    let o = run(&m, &["test"]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "3 passed, 0 failed (1 scenario)\n"), "{}", stderr(&o));
     // The formatter has nothing to change in it.
     assert_eq!(run(&m, &["fmt", "--check"]).status.code(), Some(0));
     // A bad name, `core`, or a folder that is not empty: exit 2, nothing written.

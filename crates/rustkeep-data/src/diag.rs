@@ -73,6 +73,7 @@ codes! {
     TargetNeverPresent = "target-never-present", Warning, "a check or action uses `target` where there is none";
     UnknownReference = "unknown-reference", Error, "an ID that names nothing in its registry";
     ReferenceKindMismatch = "reference-kind-mismatch", Error, "an item table where an affix table is required, or the reverse; an ID of the wrong registry";
+    MalformedExpectation = "malformed-expectation", Error, "a scenario's `[[expect]]` with none or several kinds, keys of another kind, a bound that no value meets, or `after_step` past the last step";
     OptionGroupConflict = "option-group-conflict", Error, "a scenario's `options` names two character options of one `group`";
     LootTableCycle = "loot-table-cycle", Error, "nested loot tables form a cycle";
     InvalidRange = "invalid-range", Error, "a range that does not parse or has min > max";

@@ -21,6 +21,7 @@ use crate::text::Span;
 use crate::vocab::{self, *};
 
 mod document;
+mod expect;
 mod grid;
 mod loot;
 mod scenario;

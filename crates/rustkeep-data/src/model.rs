@@ -220,6 +220,46 @@ pub enum Value {
     Grid(Grid),
     /// A list of plain strings with their spans (a scenario's `mods`).
     Strs(Vec<Sp<String>>),
+    /// A bound of an expectation.
+    Bound(Bound),
+}
+
+/// A bound on a number, as an expectation writes it: `count = 5` (exactly 5) or
+/// `{ at_least = 5, below = 10 }` (either side may be left out).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bound {
+    pub span: Span,
+    pub exact: Option<f64>,
+    pub at_least: Option<f64>,
+    pub below: Option<f64>,
+}
+
+impl Bound {
+    /// At least `n`.
+    pub fn at_least(span: Span, n: f64) -> Bound {
+        Bound { span, exact: None, at_least: Some(n), below: None }
+    }
+
+    /// Whether `v` is within the bound.
+    pub fn holds(&self, v: f64) -> bool {
+        const EPS: f64 = 1e-9;
+        if let Some(x) = self.exact {
+            return (v - x).abs() <= EPS * x.abs().max(1.0);
+        }
+        self.at_least.is_none_or(|a| v >= a - EPS) && self.below.is_none_or(|b| v < b)
+    }
+
+    /// The bound in words: `5`, `at least 5`, `below 10`, `at least 5 and below 10`.
+    pub fn describe(&self) -> String {
+        let n = |x: f64| if x.fract() == 0.0 && x.abs() < 1e15 { format!("{}", x as i64) } else { format!("{x}") };
+        match (self.exact, self.at_least, self.below) {
+            (Some(x), _, _) => n(x),
+            (None, Some(a), Some(b)) => format!("at least {} and below {}", n(a), n(b)),
+            (None, Some(a), None) => format!("at least {}", n(a)),
+            (None, None, Some(b)) => format!("below {}", n(b)),
+            (None, None, None) => "anything".into(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

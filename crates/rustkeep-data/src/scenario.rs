@@ -7,7 +7,7 @@
 use serde_json::{Map, Value as Json};
 
 use crate::grid::Dir;
-use crate::model::{Action, Sp};
+use crate::model::{Action, Bound, Sp};
 use crate::text::Span;
 use crate::vocab::{field, EventKind, Registry};
 
@@ -100,7 +100,49 @@ pub struct Scenario {
     pub quests: Vec<Sp<String>>,
     pub enemies: Vec<EnemyGroup>,
     pub steps: Vec<Step>,
+    /// What the run must do (`[[expect]]`), in the order written.
+    pub expects: Vec<Expect>,
     pub broken: bool,
+}
+
+/// A quest's state, as an expectation names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuestState {
+    NotStarted,
+    /// Started and not done.
+    Started,
+    Done,
+}
+
+/// What an expectation checks.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExpectKind {
+    /// A quest's state (default: done) and/or how often it counted.
+    Quest { quest: Sp<String>, state: Option<QuestState>, count: Option<Bound> },
+    /// How many of an item a creature carries (default: at least 1).
+    HasItem { item: Sp<String>, who: Actor, count: Option<Bound> },
+    /// A creature's health.
+    Health { who: Actor, bound: Bound },
+    /// How often an event was handled.
+    Event { event: Sp<EventKind>, count: Option<Bound> },
+    /// How often triggers of an owner fired (default: at least once; `never`: not at all).
+    Fired { owner: Sp<String>, count: Option<Bound>, never: bool },
+    /// The outcome of the last `combat_ended`, or `none`.
+    Outcome { outcome: Sp<String> },
+    /// A loot table's exact chance of an item (at least one per roll) or its mean count per roll.
+    Loot { table: Sp<String>, item: Sp<String>, chance: Option<Bound>, expected: Option<Bound> },
+    /// The win rate of fights of the scenario's player (or `option`) against its enemies.
+    Arena { option: Option<Sp<String>>, runs: u32, win_rate: Bound },
+}
+
+/// One `[[expect]]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expect {
+    /// The `[[expect]]` table.
+    pub span: Span,
+    /// Checked after this step (0-based, of `steps`) instead of after the last.
+    pub after_step: Option<Sp<u32>>,
+    pub kind: ExpectKind,
 }
 
 /// The registries an ID named under a scenario key must be in: `enter` takes a prefab or a floor.

@@ -129,6 +129,10 @@ fn field_schema(d: Draft, ty: FieldType) -> Value {
         FieldType::Payload => object(d, PAYLOAD_FIELDS, &[]),
         FieldType::Action => d.r("action"),
         FieldType::StartAt => json!({ "anyOf": [ { "const": true }, d.r("id") ] }),
+        FieldType::Bound { integer } => {
+            let n = if integer { json!({ "type": "integer", "minimum": 0 }) } else { json!({ "type": "number" }) };
+            json!({ "anyOf": [ n, { "type": "object", "properties": { "at_least": n, "below": n }, "additionalProperties": false, "minProperties": 1 } ] })
+        }
     }
 }
 

@@ -22,6 +22,8 @@ use crate::game::{Act, CreatureRef, Event, Game, ItemInstance, World};
 use crate::payload::Payload;
 use crate::trace::StepTrace;
 
+pub mod expect;
+
 /// What a step does.
 #[derive(Clone, Debug)]
 pub enum StepKind {
@@ -61,6 +63,8 @@ pub struct Scenario {
     pub quests: Vec<String>,
     pub enemies: Vec<(String, u32)>,
     pub steps: Vec<Step>,
+    /// What the run must do (`[[expect]]`), checked by [`run`].
+    pub expects: Vec<model::Expect>,
 }
 
 fn creature(a: Actor) -> CreatureRef {
@@ -134,6 +138,7 @@ impl Scenario {
             quests: m.quests.iter().map(|q| q.value.clone()).collect(),
             enemies: m.enemies.iter().map(|e| (e.creature.value.clone(), e.count)).collect(),
             steps,
+            expects: m.expects.clone(),
         }
     }
 
@@ -195,6 +200,8 @@ pub struct Report {
     pub final_state: Json,
     /// Engine warnings (the event cap reached, …).
     pub warnings: Vec<String>,
+    /// The scenario's expectations, in the order written, each with how it came out.
+    pub expectations: Vec<expect::Checked>,
 }
 
 impl Report {
@@ -236,14 +243,47 @@ impl Report {
         for w in &self.warnings {
             out.push_str(&format!("warning: {w}\n"));
         }
+        for c in &self.expectations {
+            let at = c.after_step.map(|s| format!(" (after step {s})")).unwrap_or_default();
+            if c.passed {
+                out.push_str(&format!("expect {}{at}: {} — passed\n", c.what, c.expected));
+            } else {
+                out.push_str(&format!("expect {}{at}: FAILED: expected {}, got {}\n", c.what, c.expected, c.got));
+            }
+            if c.fragile {
+                out.push_str("  fragile: a bound lies inside the 95 % interval; more runs make it firm\n");
+            }
+        }
         out
+    }
+
+    /// How many expectations failed.
+    pub fn failed(&self) -> usize {
+        self.expectations.iter().filter(|c| !c.passed).count()
     }
 }
 
-/// Runs a scenario on a world (both checked by the caller).
+/// Runs a scenario on a world (both checked by the caller), checking its expectations: each
+/// after its `after_step` (a step the run did not reach counts as the end), the others after the
+/// last step.
 pub fn run(w: &World, sc: &Scenario) -> Report {
     let (mut g, setup) = sc.start(w);
     let mut steps = Vec::new();
+    // Setup first, then every step's traces, for the counts of events and fired triggers.
+    let mut all: Vec<StepTrace> = vec![setup.clone()];
+    let mut checked: Vec<Option<expect::Checked>> = vec![None; sc.expects.len()];
+    let check_after = |g: &Game, all: &[StepTrace], step: Option<usize>, checked: &mut Vec<Option<expect::Checked>>| {
+        for (i, e) in sc.expects.iter().enumerate() {
+            let due = match (step, e.after_step.as_ref()) {
+                (Some(s), Some(a)) => a.value as usize == s,
+                (None, _) => true,
+                (Some(_), None) => false,
+            };
+            if due && checked[i].is_none() {
+                checked[i] = Some(expect::check(w, sc, g, all, e));
+            }
+        }
+    };
     for (i, s) in sc.steps.iter().enumerate() {
         if g.over {
             g.warnings.push(format!("the run ended before step {}; {} step(s) not run", g.step, sc.steps.len() - i));
@@ -251,12 +291,18 @@ pub fn run(w: &World, sc: &Scenario) -> Report {
         }
         let trace = run_step(&mut g, w, s);
         let (number, by_player) = (trace.step, s.source == CreatureRef::Player);
+        all.push(trace.clone());
         steps.push(trace);
         if sc.enemies_act && by_player && !g.over {
-            steps.extend(g.enemy_turns(w, number));
+            let turns = g.enemy_turns(w, number);
+            all.extend(turns.iter().cloned());
+            steps.extend(turns);
         }
+        check_after(&g, &all, Some(i), &mut checked);
     }
-    Report { seed: sc.seed, setup, steps, final_state: g.final_json(w), warnings: g.warnings.clone() }
+    check_after(&g, &all, None, &mut checked);
+    let expectations = checked.into_iter().flatten().collect();
+    Report { seed: sc.seed, setup, steps, final_state: g.final_json(w), warnings: g.warnings.clone(), expectations }
 }
 
 /// Reads, loads and runs a scenario file; paths in the trace are shown relative to `cwd`. `open`

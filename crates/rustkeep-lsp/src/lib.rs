@@ -4,8 +4,8 @@
 //!
 //! What it must never do:
 //! - **validate on its own**: every diagnostic comes from `rustkeep-check` (its incremental
-//!   analysis) and every loot chance from `rustkeep-engine`, so that the editor and the command
-//!   line say the same thing about the same texts;
+//!   analysis) and every loot chance and failed expectation from `rustkeep-engine`, so that the
+//!   editor and the command line say the same thing about the same texts;
 //! - **block the protocol on an analysis**: notifications are queued, never analysed on the async
 //!   workers; the analysis and the requests run on the one state thread;
 //! - **panic on client input**: malformed messages get JSON-RPC errors, and a handler or an
@@ -22,6 +22,9 @@
 //!   brings the analysis up to date, and runs the requests' handlers behind the panic guard.
 //! - [`publish`]: what is published when: batches tagged with revisions, never going backwards,
 //!   and the one task that sends them.
+//! - [`scenario_runs`]: running a scenario file's `[[expect]]` as `rustkeep test` does, after a
+//!   save and for the code lens's command; `run_task`: the task that runs one off the state thread
+//!   and hands its outcome back to the state as a change, which publication then takes along.
 //! - `test_hooks`: switches for the tests of the real binary (jitter, the unguarded publisher) and,
 //!   in test builds, the hook that makes a handler panic.
 //! - [`setup`]: the encoding, roots and capabilities decided at `initialize`; [`stdio`]: the input
@@ -57,6 +60,8 @@ pub mod loot_cache;
 pub mod outline;
 pub mod publish;
 mod publish_task;
+mod run_task;
+pub mod scenario_runs;
 pub mod server;
 pub mod setup;
 pub mod state;

@@ -6,6 +6,8 @@
 //! (`state_thread.rs`), and the publisher ([`crate::publish`]) is woken. A request becomes a
 //! job on the state thread that runs its handler ([`crate::handlers`]) on the up-to-date state,
 //! behind the panic guard, and its result is wrapped in the response type the protocol asks for.
+//! A save of a scenario file and the code lens's command (`workspace/executeCommand`) start a
+//! scenario run (`run_task.rs`), which runs off the state thread; a save does not wait for it.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -23,6 +25,8 @@ use crate::handlers;
 use crate::lsp::*;
 use crate::publish::ToPublisher;
 use crate::publish_task::publish_loop;
+use crate::run_task::{self, Trigger};
+use crate::scenario_runs;
 use crate::state::State;
 use crate::state_thread::{internal_error, lock, ms, on_state_thread, panic_message, Change, Shared};
 use crate::uri;
@@ -36,6 +40,9 @@ pub struct Backend {
     dynamic_watch: AtomicBool,
     /// Whether the file watcher is registered; without it, saves and opens re-read the disk.
     watching: AtomicBool,
+    /// Whether the client asks for code lenses again when told (`workspace/codeLens/refresh`):
+    /// the lens of a scenario file then shows its last run.
+    lens_refresh: Arc<AtomicBool>,
     /// Set by `shutdown`: an `exit` without it ends the process with code 1.
     shutdown: Arc<AtomicBool>,
     /// The startup line, sent to the client's log once it is initialized.
@@ -59,6 +66,7 @@ impl Backend {
             core_cache,
             dynamic_watch: AtomicBool::new(false),
             watching: AtomicBool::new(false),
+            lens_refresh: Arc::new(AtomicBool::new(false)),
             shutdown,
             started: Mutex::new(None),
             loaded: Mutex::new(None),
@@ -97,6 +105,20 @@ impl Backend {
         }
     }
 
+    /// Runs the scenario file `u` in the background (a save: see `run_task.rs`); the
+    /// notification does not wait for it.
+    fn run_after_save(&self, u: Uri) {
+        if !self.shared.initialized.load(Ordering::SeqCst) {
+            return;
+        }
+        let (shared, client, refresh) = (self.shared.clone(), self.client.clone(), self.lens_refresh.clone());
+        tokio::spawn(async move {
+            if let Ok(Some(_)) = run_task::run_scenario(shared, u, Trigger::Save).await {
+                refresh_lenses(&client, &refresh);
+            }
+        });
+    }
+
     /// Queues a text-sync change; see the module docs.
     fn notify(&self, change: Change) {
         if !self.shared.initialized.load(Ordering::SeqCst) {
@@ -130,6 +152,8 @@ impl LanguageServer for Backend {
         let dynamic =
             params.capabilities.workspace.as_ref().and_then(|w| w.did_change_watched_files.as_ref()).and_then(|d| d.dynamic_registration).unwrap_or(false);
         self.dynamic_watch.store(dynamic, Ordering::SeqCst);
+        let refresh = params.capabilities.workspace.as_ref().and_then(|w| w.code_lens.as_ref()).and_then(|c| c.refresh_support).unwrap_or(false);
+        self.lens_refresh.store(refresh, Ordering::SeqCst);
         // Clients log standard error as errors: what is merely informative goes to the client's
         // log as information, once the connection is up (`initialized`).
         let line = format!("rustkeep {}: roots {roots:?}, encoding {enc:?}, core served from {core_dir:?}", env!("CARGO_PKG_VERSION"));
@@ -200,8 +224,9 @@ impl LanguageServer for Backend {
         Ok(())
     }
 
-    async fn did_save(&self, _: DidSaveTextDocumentParams) {
+    async fn did_save(&self, params: DidSaveTextDocumentParams) {
         self.rescan_without_watcher();
+        self.run_after_save(params.text_document.uri);
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
@@ -308,6 +333,46 @@ impl LanguageServer for Backend {
     async fn range_formatting(&self, params: DocumentRangeFormattingParams) -> Result<Option<Vec<TextEdit>>> {
         self.request("rangeFormatting", move |s| handlers::range_formatting::range_formatting(s, &params.text_document.uri, params.range)).await
     }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        self.request("codeLens", move |s| handlers::code_lens::code_lenses(s, &params.text_document.uri)).await
+    }
+
+    /// `rustkeep.runScenario URI`: runs the scenario (its text in the editor), publishes its
+    /// failures as after a save, tells the user the result (`window/showMessage`) and answers
+    /// `{ "passed": N, "failed": N, "ran": bool, "message": "…" }`.
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LspAny>> {
+        if params.command != scenario_runs::RUN_COMMAND {
+            return Err(Error::invalid_params(format!("unknown command `{}`", params.command)));
+        }
+        let arg = params.arguments.unwrap_or_default().into_iter().next();
+        let target = arg.as_ref().and_then(|a| a.as_str().or_else(|| a.get("uri").and_then(|u| u.as_str())));
+        let Some(target) = target else {
+            return Err(Error::invalid_params(format!("`{}` takes the URI of a scenario file", scenario_runs::RUN_COMMAND)));
+        };
+        let (kind, message, counts, ran) = match run_task::run_scenario(self.shared.clone(), Uri::from(target.to_string()), Trigger::Command).await {
+            Ok(Some(f)) => {
+                let (kind, message) = scenario_runs::message(&f.text, &f.outcome);
+                (kind, message, f.outcome.counts(), matches!(f.outcome, scenario_runs::Outcome::Ran(_)))
+            }
+            Ok(None) => (MessageType::Warning, format!("{}: the run was given up", scenario_runs::SOURCE), (0, 0), false),
+            Err(why) => (MessageType::Warning, format!("{}: not run: {why}", scenario_runs::SOURCE), (0, 0), false),
+        };
+        self.client.show_message(kind, &message).await;
+        refresh_lenses(&self.client, &self.lens_refresh);
+        Ok(Some(serde_json::json!({ "passed": counts.0, "failed": counts.1, "ran": ran, "message": message })))
+    }
+}
+
+/// Asks the client for the code lenses again (their titles show the last run), where it can be
+/// asked; not waited for: a client that never answers must not hold anything up.
+fn refresh_lenses(client: &Client, supported: &AtomicBool) {
+    if supported.load(Ordering::SeqCst) {
+        let client = client.clone();
+        tokio::spawn(async move {
+            let _ = client.code_lens_refresh().await;
+        });
+    }
 }
 
 impl Backend {
@@ -331,19 +396,29 @@ pub const GRACE_AFTER_EOF: Duration = Duration::from_secs(2);
 /// JSON-RPC errors instead of ending the connection. Returns whether `shutdown` came first (the
 /// process then exits with 0, else with 1, as the protocol asks).
 pub async fn serve_stdio() -> bool {
+    serve(tokio::io::stdin(), tokio::io::stdout(), None).await
+}
+
+/// [`serve_stdio`] on any pair of streams (the tests' in-process clients), the bundled core's
+/// files written to `core_cache` (`None`: [`crate::core_files::cache_dir`]).
+pub async fn serve<I, O>(input: I, output: O, core_cache: Option<PathBuf>) -> bool
+where
+    I: tokio::io::AsyncRead + Unpin,
+    O: tokio::io::AsyncWrite,
+{
     let shutdown = Arc::new(AtomicBool::new(false));
     let flag = shutdown.clone();
-    let (service, socket) = LspService::build(move |client| Backend::with_shutdown_flag(client, None, flag))
+    let (service, socket) = LspService::build(move |client| Backend::with_shutdown_flag(client, core_cache, flag))
         .custom_method(crate::stdio::PARSE_ERROR_METHOD, Backend::parse_error)
         .custom_method(crate::stdio::INVALID_REQUEST_METHOD, Backend::invalid_request)
         .finish();
     let (server_in, sanitized) = tokio::io::duplex(64 * 1024);
     let pump = async {
-        crate::stdio::sanitize(tokio::io::stdin(), sanitized).await;
+        crate::stdio::sanitize(input, sanitized).await;
         tokio::time::sleep(GRACE_AFTER_EOF).await;
     };
     tokio::select! {
-        _ = Server::new(server_in, tokio::io::stdout(), socket).serve(service) => {}
+        _ = Server::new(server_in, output, socket).serve(service) => {}
         _ = pump => log!("rustkeep-lsp: the client is gone (`exit` or end of input) but work was pending; exiting"),
     }
     shutdown.load(Ordering::SeqCst)

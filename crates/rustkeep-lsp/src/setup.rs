@@ -46,6 +46,8 @@ pub fn capabilities(enc: Encoding) -> ServerCapabilities {
         "documentHighlightProvider": true,
         "renameProvider": { "prepareProvider": true },
         "codeActionProvider": { "codeActionKinds": ["quickfix", "refactor.rewrite"] },
+        "codeLensProvider": { "resolveProvider": false },
+        "executeCommandProvider": { "commands": [crate::scenario_runs::RUN_COMMAND] },
         "documentSymbolProvider": true,
         "workspaceSymbolProvider": true,
         "inlayHintProvider": true,

@@ -15,6 +15,8 @@
 //!   editor, reported by a file watcher or found by a rescan);
 //! - `state/analysis.rs`: bringing the incremental analysis up to date, and its diagnostics as
 //!   batches for the publisher;
+//! - `state/runs.rs`: the scenario runs (`[[expect]]`): what a run needs, and the last run of each
+//!   scenario file, whose failures join the file's diagnostics while it has the text they ran on;
 //! - `state/to_proto.rs`: every conversion from the crate's types to LSP types (URIs, positions,
 //!   ranges, locations, diagnostics); `state/from_proto.rs`: the conversions the other way.
 
@@ -41,9 +43,11 @@ mod analysis;
 mod documents;
 mod from_proto;
 mod reload;
+mod runs;
 mod to_proto;
 
 pub use from_proto::to_linecol;
+pub use runs::LastRun;
 
 /// An open buffer.
 #[derive(Clone, Debug)]
@@ -143,6 +147,8 @@ pub struct State {
     listed: Vec<Option<Listed>>,
     /// Exact loot reports (hover).
     loot: Mutex<LootCache>,
+    /// The last run of each scenario file that was run, by disk path (`state/runs.rs`).
+    runs: HashMap<PathBuf, LastRun>,
     /// Publication for in-process drivers ([`State::take_publish`]); the server has its own.
     publisher: Publisher,
     /// The number of text-sync calls applied so far (open, change, close, files changed on disk).
@@ -172,6 +178,7 @@ impl State {
             dirty: Dirty::Reload,
             listed: Vec::new(),
             loot: Mutex::new(LootCache::default()),
+            runs: HashMap::new(),
             publisher: Publisher::default(),
             revision: 0,
             last_lowered: 0,

@@ -15,15 +15,18 @@
 //!   when a newer change arrives; what it lowered is kept, and the newer revision is analysed
 //!   instead of one nobody will see. An edit of known files takes milliseconds and always runs to
 //!   its end.
+//! - **Scenario runs** (`run_task.rs`) do not run here: a run's outcome comes back as a change of
+//!   its own ([`Change::Ran`]), in order with the edits. Every change of a file makes the runs of
+//!   it under way stale (their generation, [`Shared::begin_run`]).
 //! - **Panics**: a change, an analysis or a handler that panics is caught; a request then gets an
 //!   error response naming its method, and the state (which marks itself for a full reload while
 //!   it works) rebuilds itself on the next job.
 //! - **Profile**: with `RUSTKEEP_LSP_PROFILE=<ms>`, every request and every analysis that takes
 //!   longer is logged to stderr with its phases (see [`crate::state::Phases`]).
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -33,6 +36,7 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 
 use crate::lsp::*;
 use crate::publish::{Batch, ToPublisher};
+use crate::scenario_runs::Outcome;
 use crate::state::{Phases, Refreshed, State};
 use crate::test_hooks::TestHooks;
 
@@ -58,6 +62,12 @@ pub(crate) enum Change {
     /// Re-read every file that is not open (a save or an open, when no file watcher reports
     /// changes made outside the editor).
     Rescan,
+    /// A scenario run finished (`run_task.rs`): its outcome on the text it ran on.
+    Ran {
+        path: PathBuf,
+        text: Arc<str>,
+        outcome: Outcome,
+    },
 }
 
 impl Change {
@@ -68,6 +78,7 @@ impl Change {
             Change::Close { .. } => "didClose",
             Change::Disk { .. } => "didChangeWatchedFiles",
             Change::Rescan => "didSave",
+            Change::Ran { .. } => "rustkeep test",
         }
     }
 
@@ -82,6 +93,20 @@ impl Change {
             Change::Close { path } => s.close(&path),
             Change::Disk { paths } => s.disk_changed(&paths),
             Change::Rescan => s.reload_from_disk(),
+            // A result that ended after an edit of its file is dropped: no failure (stderr is
+            // for real failures only).
+            Change::Ran { path, text, outcome } => {
+                s.record_run(&path, text, outcome);
+            }
+        }
+    }
+
+    /// The files whose scenario runs under way this change makes stale.
+    fn touches(&self) -> &[PathBuf] {
+        match self {
+            Change::Open { path, .. } | Change::Edit { path, .. } | Change::Close { path } => std::slice::from_ref(path),
+            Change::Disk { paths } => paths,
+            Change::Rescan | Change::Ran { .. } => &[],
         }
     }
 }
@@ -127,6 +152,9 @@ pub(crate) struct Shared {
     jobs: std::sync::mpsc::Sender<Job>,
     pub(crate) hooks: TestHooks,
     pub(crate) profile: Option<Duration>,
+    /// Per scenario file that was run: the generation of its newest run, advanced by every run
+    /// started and every change of the file, so that a run under way knows it is stale.
+    runs: Mutex<HashMap<PathBuf, u64>>,
 }
 
 /// Runs `f` on the state thread and waits for its result (`None` if the thread is gone).
@@ -168,6 +196,7 @@ impl Shared {
             jobs: state_thread(),
             hooks: TestHooks::from_env(),
             profile: profile_threshold(),
+            runs: Mutex::new(HashMap::new()),
         });
         (shared, rx)
     }
@@ -178,12 +207,42 @@ impl Shared {
 
     /// Queues a change (in arrival order) and wakes the publisher.
     pub(crate) fn queue(&self, change: Change) {
+        self.make_runs_stale(change.touches());
         {
             let mut q = lock(&self.pending);
             q.push_back(change);
             self.received.fetch_add(1, Ordering::SeqCst);
         }
         let _ = self.to_publisher.send(ToPublisher::Wake);
+    }
+
+    /// Starts a run of the scenario file at `path`: its generation, which the run compares with
+    /// [`Shared::run_is_current`] to know whether it is still wanted.
+    pub(crate) fn begin_run(&self, path: &Path) -> u64 {
+        let mut runs = lock(&self.runs);
+        let g = runs.entry(path.to_path_buf()).or_insert(0);
+        *g += 1;
+        *g
+    }
+
+    /// Whether the run of `generation` is the newest of its file and no change of the file
+    /// arrived since it began.
+    pub(crate) fn run_is_current(&self, path: &Path, generation: u64) -> bool {
+        lock(&self.runs).get(path) == Some(&generation)
+    }
+
+    /// A change of these files makes their runs under way stale (a map lookup per file: the
+    /// keystroke path pays nothing more).
+    fn make_runs_stale(&self, paths: &[PathBuf]) {
+        if paths.is_empty() {
+            return;
+        }
+        let mut runs = lock(&self.runs);
+        for p in paths {
+            if let Some(g) = runs.get_mut(p) {
+                *g += 1;
+            }
+        }
     }
 
     /// Applies the queued changes to the state, in order; notes how long it took.
@@ -279,5 +338,31 @@ impl Shared {
             self.hooks.jitter();
         }
         batch
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_of_the_file_or_a_newer_run_makes_a_run_stale() {
+        let (shared, _rx) = Shared::new();
+        let (a, b) = (PathBuf::from("/ws/m/scenarios/a.toml"), PathBuf::from("/ws/m/scenarios/b.toml"));
+        let first = shared.begin_run(&a);
+        assert!(shared.run_is_current(&a, first));
+        // Another file's change, a rescan and a run's own outcome leave it alone.
+        shared.queue(Change::Close { path: b.clone() });
+        shared.queue(Change::Rescan);
+        shared.queue(Change::Ran { path: a.clone(), text: Arc::from(""), outcome: Outcome::Ran(Vec::new()) });
+        assert!(shared.run_is_current(&a, first));
+        shared.queue(Change::Edit { uri: crate::uri::from_path(&a), path: a.clone(), version: 2, changes: Vec::new() });
+        assert!(!shared.run_is_current(&a, first), "an edit of the file");
+        let second = shared.begin_run(&a);
+        assert!(shared.run_is_current(&a, second));
+        let third = shared.begin_run(&a);
+        assert!(!shared.run_is_current(&a, second) && shared.run_is_current(&a, third), "a newer run");
+        shared.queue(Change::Disk { paths: vec![b, a.clone()] });
+        assert!(!shared.run_is_current(&a, third), "a change on disk");
     }
 }

@@ -94,9 +94,32 @@ fn completes_the_keys_of_a_step_and_the_headers_of_a_scenario() {
     assert!(!l.contains(&"id".to_string()), "no registry fields in a scenario: {l:?}");
     let p = f.open("scenarios/fight.toml", "[[$0");
     let l = labels(&completion::completion(&f.state, &p).unwrap_or_default());
-    assert_eq!(l, ["enemies", "steps"]);
+    assert_eq!(l, ["enemies", "steps", "expect"]);
     let p = f.open("scenarios/fight.toml", "[$0");
     assert_eq!(labels(&completion::completion(&f.state, &p).unwrap_or_default()), ["player"]);
+}
+
+/// The keys of an `[[expect]]` come from the vocabulary like every other table's: each kind of
+/// expectation, and once one is written, the keys that go with it.
+#[test]
+fn completes_the_keys_of_an_expectation() {
+    let mut f = fixture("");
+    let p = f.open("scenarios/fight.toml", "mods = [\"..\"]\n\n[[steps]]\nwait = true\n\n[[expect]]\n$0");
+    let l = labels(&completion::completion(&f.state, &p).unwrap_or_default());
+    for k in ["quest", "has_item", "health", "event", "fired", "outcome", "loot", "arena", "after_step"] {
+        assert!(l.contains(&k.to_string()), "{k}: {l:?}");
+    }
+    assert!(!l.contains(&"attack".to_string()), "no step keys in an expectation: {l:?}");
+    let p = f.open("scenarios/fight.toml", "[[expect]]\nquest = \"core:rattenplage\"\n$0");
+    let l = labels(&completion::completion(&f.state, &p).unwrap_or_default());
+    assert!(l.contains(&"state".to_string()) && !l.contains(&"quest".to_string()), "{l:?}");
+    let p = f.open("scenarios/fight.toml", "[[expect]]\nquest = \"core:rattenpl$0\"\n");
+    assert!(labels(&completion::completion(&f.state, &p).unwrap_or_default()).contains(&"core:rattenplage".to_string()));
+    // And hover explains the key.
+    f.open("scenarios/fight.toml", "[[expect]]\nhas_item = \"core:gold\"\n");
+    let fid = f.state.file_of(&f.uri("scenarios/fight.toml")).unwrap();
+    let (md, _) = hover::hover_at(&f.state, fid, 13).expect("a hover on `has_item`");
+    assert!(md.contains("**has_item**"), "{md}");
 }
 
 #[test]

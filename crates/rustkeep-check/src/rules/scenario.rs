@@ -11,7 +11,7 @@ use rustkeep_data::hash::FxHashMap;
 use rustkeep_data::model::{Action, ActionData, Entry, Sp, Value};
 use rustkeep_data::project::Project;
 use rustkeep_data::resolve::Def;
-use rustkeep_data::scenario::{registries_for, Actor, Scenario, StepAct};
+use rustkeep_data::scenario::{registries_for, Actor, ExpectKind, Scenario, StepAct};
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest;
 use rustkeep_data::vocab::{field, Registry};
@@ -82,7 +82,40 @@ pub fn check(file: FileId, refs: &[rustkeep_data::model::Reference], sc: &Scenar
     }
     check_enemies(file, sc, db, visible, &mut out);
     check_option_groups(file, sc, db, visible, &mut out);
+    check_expectations(file, sc, db, visible, &mut out);
     out
+}
+
+/// What the lowering cannot know of `[[expect]]`: a `fired` owner must be an entry the scenario
+/// loads (an entry of any registry can own triggers), and an `arena` expectation needs enemies
+/// to fight.
+fn check_expectations(file: FileId, sc: &Scenario, db: &Database, visible: &dyn Fn(&Def) -> bool, out: &mut Vec<Diagnostic>) {
+    for e in &sc.expects {
+        match &e.kind {
+            ExpectKind::Fired { owner, .. } => {
+                if Registry::ALL.iter().any(|r| db.resolved.get(*r, &owner.value).is_some_and(visible)) {
+                    continue;
+                }
+                let pool: Vec<&str> =
+                    Registry::ALL.iter().flat_map(|r| db.resolved.defs[r.index()].iter().filter(|(_, d)| visible(d)).map(|(id, _)| id.as_str())).collect();
+                let sug = suggest::closest(&owner.value, pool.iter().copied());
+                let mut msg = format!("no entry named `{}` exists in the mods this scenario loads, so no trigger of it can fire", owner.value);
+                if let Some(s) = sug {
+                    msg.push_str(&format!("; did you mean `{s}`?"));
+                }
+                let mut d = Diagnostic::new(Code::UnknownReference, Loc { file, span: owner.span.clone() }, msg);
+                if let Some(s) = sug {
+                    d = d.with_fix(format!("replace with `{s}`"), toml_string(s), suggest::judge(&owner.value, s, pool.iter().copied()));
+                }
+                out.push(d);
+            }
+            ExpectKind::Arena { .. } if sc.enemies.is_empty() => {
+                let msg = "an `arena` expectation fights the scenario's `[[enemies]]`, and this scenario has none";
+                out.push(Diagnostic::new(Code::MalformedExpectation, Loc { file, span: e.span.clone() }, msg));
+            }
+            _ => {}
+        }
+    }
 }
 
 /// `option-group-conflict`: a character takes at most one option of each `group`, so the

@@ -45,7 +45,23 @@ impl Lower<'_> {
                         sc.steps.extend(self.step(t, span));
                     }
                 }
+                field::EXPECT => {
+                    for (t, span) in self.tables(def.name, v) {
+                        sc.expects.extend(self.expect(t, span));
+                    }
+                }
                 _ => {}
+            }
+        }
+        // `after_step` names a step of this scenario (the steps may be written after it).
+        let steps = sc.steps.len();
+        for e in &sc.expects {
+            if let Some(a) = e.after_step.as_ref().filter(|a| a.value as usize >= steps) {
+                let msg = match steps {
+                    0 => format!("`after_step = {}`, but the scenario has no steps: leave `after_step` out", a.value),
+                    n => format!("`after_step = {}` is past the last step: the steps are 0 to {} (0-based)", a.value, n - 1),
+                };
+                self.diag(Code::MalformedExpectation, a.span.clone(), msg);
             }
         }
         sc.broken = self.errors > before;
@@ -212,7 +228,7 @@ impl Lower<'_> {
     }
 
     /// `player` or `enemy:N`.
-    fn actor(&mut self, what: &str, v: &DV<'_>) -> Option<Sp<Actor>> {
+    pub(super) fn actor(&mut self, what: &str, v: &DV<'_>) -> Option<Sp<Actor>> {
         let s = self.string(what, v)?;
         match Actor::parse(s) {
             Some(a) => Some(Sp::new(v.span(), a)),

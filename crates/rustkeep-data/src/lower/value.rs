@@ -170,6 +170,7 @@ impl Lower<'_> {
                 }
             }
             FieldType::Ref(kind) => self.reference(kind, name, v).map(Value::Ref),
+            FieldType::Bound { integer } => self.bound(name, integer, v).map(Value::Bound),
             FieldType::StartAt => match v.get_ref() {
                 Val::Boolean(b) => Some(Value::Bool(*b)),
                 Val::String(_) => self.reference(RefKind::Registry(Registry::Floors), name, v).map(Value::Ref),
@@ -347,6 +348,69 @@ impl Lower<'_> {
             _ => {
                 self.wrong_type(name, "a range: an integer or a string like \"1-3\"", v);
                 None
+            }
+        }
+    }
+    /// A bound: a number, or a table of `at_least` and `below` (at least one, with
+    /// `at_least < below`). `integer`: counts, whole and not negative.
+    fn bound(&mut self, name: &str, integer: bool, v: &DV<'_>) -> Option<Bound> {
+        let span = v.span();
+        let number = |l: &mut Self, key: &str, v: &DV<'_>| -> Option<f64> {
+            let shown = if key == name { format!("`{name}`") } else { format!("`{name}.{key}`") };
+            match num_of(v.get_ref()) {
+                Some(x) if !x.is_finite() => {
+                    l.diag(Code::WrongType, v.span(), format!("{shown} must be a finite number"));
+                    None
+                }
+                Some(x) if integer && (x.fract() != 0.0 || x < 0.0) => {
+                    l.diag(Code::WrongType, v.span(), format!("{shown} counts, so it must be a whole number ≥ 0, not {x}"));
+                    None
+                }
+                Some(x) => Some(x),
+                None => {
+                    let got = type_name(v.get_ref());
+                    l.diag(Code::WrongType, v.span(), format!("{shown} must be a number, not {got}"));
+                    None
+                }
+            }
+        };
+        match v.get_ref() {
+            Val::Table(t) => {
+                let mut b = Bound { span: span.clone(), exact: None, at_least: None, below: None };
+                let mut ok = true;
+                for (key, value) in t.iter() {
+                    match key.get_ref().as_ref() {
+                        k @ (field::AT_LEAST | field::BELOW) => match number(self, k, value) {
+                            Some(x) if k == field::AT_LEAST => b.at_least = Some(x),
+                            Some(x) => b.below = Some(x),
+                            None => ok = false,
+                        },
+                        other => {
+                            let sug = suggest::closest(other, [field::AT_LEAST, field::BELOW]).map(|s| format!("; did you mean `{s}`?")).unwrap_or_default();
+                            self.diag(Code::UnknownField, key.span(), format!("a bound has no field `{other}`{sug} Fields: `at_least`, `below`"));
+                            ok = false;
+                        }
+                    }
+                }
+                if !ok {
+                    return None;
+                }
+                match (b.at_least, b.below) {
+                    (None, None) => {
+                        self.diag(Code::MalformedExpectation, span, format!("`{name}` bounds nothing: give `at_least`, `below` or both"));
+                        None
+                    }
+                    (Some(a), Some(c)) if a >= c => {
+                        let msg = format!("`{name}` can never hold: `at_least = {a}` is not below `below = {c}` (`below` is exclusive)");
+                        self.diag(Code::MalformedExpectation, span, msg);
+                        None
+                    }
+                    _ => Some(b),
+                }
+            }
+            _ => {
+                let x = number(self, name, v)?;
+                Some(Bound { span, exact: Some(x), at_least: None, below: None })
             }
         }
     }

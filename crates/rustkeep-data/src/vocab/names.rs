@@ -103,6 +103,19 @@ names! {
         START = "start",
         MOVE = "move",
         WAIT = "wait",
+        EXPECT = "expect",
+        AFTER_STEP = "after_step",
+        STATE = "state",
+        HAS_ITEM = "has_item",
+        HEALTH = "health",
+        FIRED = "fired",
+        NEVER = "never",
+        OUTCOME = "outcome",
+        EXPECTED = "expected",
+        ARENA = "arena",
+        OPTION = "option",
+        RUNS = "runs",
+        WIN_RATE = "win_rate",
     }
 }
 

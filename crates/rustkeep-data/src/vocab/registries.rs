@@ -159,6 +159,11 @@ pub enum FieldType {
     Action,
     /// Where a scenario's `start` step enters the dungeon: `true` (its first floor) or a floor ID.
     StartAt,
+    /// A bound of an expectation: a number (exactly that) or `{ at_least, below }`; `integer`:
+    /// counts, so the number must be whole.
+    Bound {
+        integer: bool,
+    },
 }
 
 impl FieldType {
@@ -204,6 +209,8 @@ impl FieldType {
             FieldType::Payload => "a table of the event's payload keys".into(),
             FieldType::Action => "an action as an inline table".into(),
             FieldType::StartAt => "`true` (the first floor) or a floor ID".into(),
+            FieldType::Bound { integer: true } => "a whole number (exactly) or `{ at_least, below }`".into(),
+            FieldType::Bound { integer: false } => "a number (exactly) or `{ at_least, below }`".into(),
         }
     }
 }

@@ -17,6 +17,79 @@ pub const SCENARIO_FIELDS: &[FieldDef] = &[
     opt(field::PLAYER, FieldType::Table(SCENARIO_PLAYER_FIELDS), "The player at the start."),
     opt(field::ENEMIES, FieldType::TableList(SCENARIO_ENEMY_FIELDS), "The enemies at the start, `enemy:0` first, in the order listed."),
     opt(field::STEPS, FieldType::TableList(SCENARIO_STEP_FIELDS), "The steps, one turn each; every step does exactly one thing."),
+    opt(
+        field::EXPECT,
+        FieldType::TableList(SCENARIO_EXPECT_FIELDS),
+        "What the run must do, one table each, checked after the last step (or after `after_step`): `rustkeep test` and `simulate` report each that fails.",
+    ),
+];
+
+/// One `[[expect]]`: exactly one of the kinds ([`EXPECT_KINDS`]), the keys that kind takes
+/// ([`EXPECT_WITH`]), and `after_step`.
+pub const SCENARIO_EXPECT_FIELDS: &[FieldDef] = &[
+    opt(field::QUEST, FieldType::Ref(RefKind::Registry(Registry::Quests)), "A quest: its `state` (default `done`) and/or its `count`."),
+    opt(field::HAS_ITEM, FieldType::Ref(RefKind::Registry(Registry::Items)), "An item `who` carries: how many (`count`, default at least 1)."),
+    opt(field::HEALTH, FieldType::Table(EXPECT_HEALTH_FIELDS), "A creature's health: `{ who, at_least, below }`."),
+    opt(field::EVENT, FieldType::Event, "How often this event was handled over the run (or up to `after_step`): `count`, default at least 1."),
+    opt(
+        field::FIRED,
+        FieldType::Str,
+        "A trigger of this owner (an entry's ID) fired; `count` says how often, `never = true` (or `count = 0`) that it never did.",
+    ),
+    opt(field::OUTCOME, FieldType::Enum(EXPECT_OUTCOMES), "The outcome of the last `combat_ended`, or `none` when no combat ended."),
+    opt(
+        field::LOOT,
+        FieldType::Ref(RefKind::ItemTable),
+        "A loot table, analysed exactly (not rolled in this run): the `chance` or `expected` count of its `item`.",
+    ),
+    opt(
+        field::ARENA,
+        FieldType::Table(EXPECT_ARENA_FIELDS),
+        "Fights of the player against this scenario's enemies, seeded from its `seed`: `{ option, runs }`, and their `win_rate`.",
+    ),
+    opt(field::STATE, FieldType::Enum(QUEST_STATES), "With `quest`: `done`, `started` (and not done) or `not_started`."),
+    dflt(field::WHO, FieldType::Actor, "\"player\"", "With `has_item`: whose inventory."),
+    opt(field::COUNT, FieldType::Bound { integer: true }, "How many: a whole number (exactly) or `{ at_least, below }`."),
+    opt(field::NEVER, FieldType::True, "With `fired`: `true`, the owner's triggers never fired."),
+    opt(field::ITEM, FieldType::Ref(RefKind::Registry(Registry::Items)), "With `loot`: the item."),
+    opt(field::CHANCE, FieldType::Bound { integer: false }, "With `loot`: the exact chance that a roll gives at least one `item`."),
+    opt(field::EXPECTED, FieldType::Bound { integer: false }, "With `loot`: the exact mean count of `item` per roll."),
+    opt(field::WIN_RATE, FieldType::Bound { integer: false }, "With `arena`: the share of fights won, from 0 to 1."),
+    opt(field::AFTER_STEP, FieldType::Int { min: 0 }, "Checked after this step (0-based, of `[[steps]]`) instead of after the last."),
+];
+
+/// The keys that say what an expectation checks; an expectation has exactly one of them.
+pub const EXPECT_KINDS: &[&str] = &[field::QUEST, field::HAS_ITEM, field::HEALTH, field::EVENT, field::FIRED, field::OUTCOME, field::LOOT, field::ARENA];
+
+/// The keys each kind takes besides itself and `after_step`.
+pub const EXPECT_WITH: &[(&str, &[&str])] = &[
+    (field::QUEST, &[field::STATE, field::COUNT]),
+    (field::HAS_ITEM, &[field::WHO, field::COUNT]),
+    (field::HEALTH, &[]),
+    (field::EVENT, &[field::COUNT]),
+    (field::FIRED, &[field::COUNT, field::NEVER]),
+    (field::OUTCOME, &[]),
+    (field::LOOT, &[field::ITEM, field::CHANCE, field::EXPECTED]),
+    (field::ARENA, &[field::WIN_RATE]),
+];
+
+/// A quest's states an expectation names.
+pub const QUEST_STATES: &[&str] = &["done", "started", "not_started"];
+
+/// The outcomes an `outcome` expectation names: a `combat_ended`'s, or `none`.
+pub const EXPECT_OUTCOMES: &[&str] = &["victory", "fled", "none"];
+
+/// `health = { … }` of an expectation.
+pub const EXPECT_HEALTH_FIELDS: &[FieldDef] = &[
+    dflt(field::WHO, FieldType::Actor, "\"player\"", "Whose health."),
+    opt(field::AT_LEAST, FieldType::Number, "The health is at least this."),
+    opt(field::BELOW, FieldType::Number, "The health is below this."),
+];
+
+/// `arena = { … }` of an expectation.
+pub const EXPECT_ARENA_FIELDS: &[FieldDef] = &[
+    opt(field::OPTION, FieldType::Ref(RefKind::Registry(Registry::CharacterOptions)), "The character option that fights (default: the scenario's `[player]`)."),
+    dflt(field::RUNS, FieldType::Int { min: 1 }, "1000", "How many fights."),
 ];
 
 /// `[player]`.

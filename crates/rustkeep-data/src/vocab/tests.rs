@@ -74,6 +74,9 @@ fn all_field_rows() -> Vec<&'static FieldDef> {
         SCENARIO_ITEM_FIELDS,
         SCENARIO_ENEMY_FIELDS,
         SCENARIO_STEP_FIELDS,
+        SCENARIO_EXPECT_FIELDS,
+        EXPECT_HEALTH_FIELDS,
+        EXPECT_ARENA_FIELDS,
     ] {
         out.extend(table);
     }

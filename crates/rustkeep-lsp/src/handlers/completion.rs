@@ -185,6 +185,7 @@ fn want_of(ty: FieldType, key: &str, scope: Scope) -> Want {
         FieldType::Color => Want::Names(vocab::COLORS.to_vec(), CompletionItemKind::Color),
         FieldType::Ref(k) | FieldType::RefList(k) => Want::Ids(k),
         FieldType::StartAt => Want::Ids(RefKind::Registry(vocab::Registry::Floors)),
+        FieldType::Bound { .. } => Want::Nothing,
         FieldType::Overrides => match scope {
             Scope::Entry(r) => Want::Ids(RefKind::Registry(r)),
             _ => Want::Nothing,

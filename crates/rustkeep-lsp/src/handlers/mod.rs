@@ -1,6 +1,7 @@
 //! One file per LSP method. Each handler is a plain function over [`crate::state::State`].
 
 pub mod code_action;
+pub mod code_lens;
 pub mod completion;
 pub mod definition;
 pub mod document_highlight;

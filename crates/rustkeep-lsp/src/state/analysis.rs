@@ -12,7 +12,7 @@ use std::time::Instant;
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::source::SourceFile;
 
-use super::{Cached, Dirty, Phases, Refreshed, State};
+use super::{Cached, Dirty, Listed, Phases, Refreshed, State};
 use crate::lsp;
 use crate::publish::{Batch, FileDiagnostics, Publication};
 
@@ -112,15 +112,27 @@ impl State {
     }
 
     /// The diagnostics of every user file as the current analysis has them (lists are shared, not
-    /// copied: a batch costs a pointer per file).
+    /// copied: a batch costs a pointer per file), followed by the failed expectations of the last
+    /// run of a scenario file that still has the text it ran on (`state/runs.rs`).
     pub fn batch(&self) -> Batch {
         let files = self
             .listed
             .iter()
             .flatten()
-            .map(|l| FileDiagnostics { uri: l.uri.clone(), version: self.docs.get(&l.path).map(|d| d.version), diagnostics: l.diagnostics.clone() })
+            .map(|l| FileDiagnostics { uri: l.uri.clone(), version: self.docs.get(&l.path).map(|d| d.version), diagnostics: self.with_run(l) })
             .collect();
         Batch { revision: self.revision, files }
+    }
+
+    /// A file's diagnostics with the failures of its last valid run.
+    fn with_run(&self, l: &Listed) -> Arc<Vec<lsp::Diagnostic>> {
+        if self.runs.is_empty() {
+            return l.diagnostics.clone();
+        }
+        match self.valid_run(&l.path) {
+            Some(run) if !run.failures.is_empty() => Arc::new(l.diagnostics.iter().chain(&run.failures).cloned().collect()),
+            _ => l.diagnostics.clone(),
+        }
     }
 }
 

@@ -1,0 +1,228 @@
+//! A scenario's expectations (docs/testing.md): each checked on the game after the last step, or
+//! after its `after_step`, against what the run did so far — quests, items, health, how often an
+//! event was handled or an owner's triggers fired, the last combat's outcome — or, for `loot` and
+//! `arena`, against the exact loot analysis and a seeded batch of fights, which do not depend on
+//! the run.
+
+use rustkeep_data::model::Bound;
+use rustkeep_data::scenario::{Actor, Expect, ExpectKind, QuestState};
+use rustkeep_data::text::Span;
+use rustkeep_data::vocab::EventKind;
+use serde::Serialize;
+
+use crate::arena::{self, Lineup, DEFAULT_ROUNDS};
+use crate::game::{CreatureRef, Game, World};
+use crate::payload::Payload;
+use crate::trace::StepTrace;
+
+use super::Scenario;
+
+/// How an expectation came out.
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Checked {
+    /// The `[[expect]]` table's byte span in the scenario file.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Span,
+    /// What it checks, in words: `quest core:rattenplage`, `core:gold carried by the player`.
+    pub what: String,
+    /// What it wants: `done`, `at least 50`.
+    pub expected: String,
+    /// What the run (or the analysis) gave.
+    pub got: String,
+    pub passed: bool,
+    /// The step it was checked after (0-based), when not after the last.
+    pub after_step: Option<u32>,
+    /// For `arena`: the 95 % interval of the win rate.
+    pub interval: Option<(f64, f64)>,
+    /// For `arena`: a bound lies inside the 95 % interval, so the outcome is not far from chance
+    /// (more `runs` make it firm).
+    pub fragile: bool,
+}
+
+/// What happened so far: the traces of the setup and the steps run.
+struct SoFar<'a> {
+    traces: &'a [StepTrace],
+}
+
+impl SoFar<'_> {
+    fn events(&self) -> impl Iterator<Item = &crate::trace::TraceEvent> {
+        self.traces.iter().flat_map(|t| &t.events)
+    }
+
+    fn handled(&self, kind: EventKind) -> u64 {
+        self.events().filter(|e| e.event == kind).count() as u64
+    }
+
+    fn fired(&self, owner: &str) -> u64 {
+        self.events().flat_map(|e| &e.triggers).filter(|t| t.fired && t.owner == owner).count() as u64
+    }
+
+    fn outcome(&self) -> String {
+        self.events()
+            .filter(|e| e.event == EventKind::CombatEnded)
+            .last()
+            .map(|e| match &e.payload {
+                Payload::CombatEnded { outcome } => outcome.to_string(),
+                _ => "none".into(),
+            })
+            .unwrap_or_else(|| "none".into())
+    }
+}
+
+fn shown(x: f64) -> String {
+    crate::game::shown(x)
+}
+
+fn who(a: Actor) -> CreatureRef {
+    match a {
+        Actor::Player => CreatureRef::Player,
+        Actor::Enemy(n) => CreatureRef::Enemy(n as usize),
+    }
+}
+
+fn result(e: &Expect, what: String, bound: &Bound, got: f64) -> Checked {
+    Checked {
+        span: e.span.clone(),
+        what,
+        expected: bound.describe(),
+        got: shown(got),
+        passed: bound.holds(got),
+        after_step: e.after_step.as_ref().map(|a| a.value),
+        interval: None,
+        fragile: false,
+    }
+}
+
+/// Checks one expectation on the game as it stands after `traces`.
+pub fn check(w: &World, sc: &Scenario, g: &Game, traces: &[StepTrace], e: &Expect) -> Checked {
+    let so_far = SoFar { traces };
+    let at_least_once = |span: &Span| Bound::at_least(span.clone(), 1.0);
+    match &e.kind {
+        ExpectKind::Quest { quest, state, count } => {
+            let progress = g.quests.iter().find(|q| q.quest == quest.value);
+            let now = match progress {
+                None => "not_started",
+                Some(q) if q.done => "done",
+                Some(_) => "started",
+            };
+            let counted = progress.map_or(0, |q| q.count);
+            let want_state = state.map(|s| match s {
+                QuestState::Done => "done",
+                QuestState::Started => "started",
+                QuestState::NotStarted => "not_started",
+            });
+            let state_ok = want_state.is_none_or(|s| s == now);
+            let count_ok = count.as_ref().is_none_or(|c| c.holds(f64::from(counted)));
+            let mut expected = Vec::new();
+            if let Some(s) = want_state {
+                expected.push(s.to_string());
+            }
+            if let Some(c) = count {
+                expected.push(format!("count {}", c.describe()));
+            }
+            Checked {
+                span: e.span.clone(),
+                what: format!("quest {}", quest.value),
+                expected: expected.join(", "),
+                got: format!("{now}, count {counted}"),
+                passed: state_ok && count_ok,
+                after_step: e.after_step.as_ref().map(|a| a.value),
+                interval: None,
+                fragile: false,
+            }
+        }
+        ExpectKind::HasItem { item, who: a, count } => {
+            let n = g.item_count(who(*a), &item.value) as f64;
+            let bound = count.clone().unwrap_or_else(|| at_least_once(&e.span));
+            result(e, format!("{} carried by {a}", item.value), &bound, n)
+        }
+        ExpectKind::Health { who: a, bound } => {
+            let h = g.creature(who(*a)).map_or(0, |c| c.health) as f64;
+            result(e, format!("the health of {a}"), bound, h)
+        }
+        ExpectKind::Event { event, count } => {
+            let bound = count.clone().unwrap_or_else(|| at_least_once(&e.span));
+            result(e, format!("{} handled", event.value.name()), &bound, so_far.handled(event.value) as f64)
+        }
+        ExpectKind::Fired { owner, count, never } => {
+            let bound = match (count, never) {
+                (_, true) => Bound { span: e.span.clone(), exact: Some(0.0), at_least: None, below: None },
+                (Some(c), false) => c.clone(),
+                (None, false) => at_least_once(&e.span),
+            };
+            result(e, format!("triggers of {} fired", owner.value), &bound, so_far.fired(&owner.value) as f64)
+        }
+        ExpectKind::Outcome { outcome } => {
+            let got = so_far.outcome();
+            Checked {
+                span: e.span.clone(),
+                what: "the outcome of the last combat".into(),
+                expected: outcome.value.clone(),
+                passed: got == outcome.value,
+                got,
+                after_step: e.after_step.as_ref().map(|a| a.value),
+                interval: None,
+                fragile: false,
+            }
+        }
+        ExpectKind::Loot { table, item, chance, expected } => {
+            let report = w.loot.analyze(&table.value, 0.0);
+            let stat = report.as_ref().ok().and_then(|r| r.drops.iter().find(|d| &*d.id == item.value.as_str()));
+            let (p, mean) = stat.map_or((0.0, 0.0), |d| (d.p_any, d.expected));
+            let mut parts_want = Vec::new();
+            let mut parts_got = Vec::new();
+            let mut passed = true;
+            if let Some(c) = chance {
+                parts_want.push(format!("chance {}", c.describe()));
+                parts_got.push(format!("chance {}", shown(p)));
+                passed &= c.holds(p);
+            }
+            if let Some(x) = expected {
+                parts_want.push(format!("mean count {}", x.describe()));
+                parts_got.push(format!("mean count {}", shown(mean)));
+                passed &= x.holds(mean);
+            }
+            if let Err(err) = &report {
+                parts_got = vec![format!("no analysis: {err}")];
+                passed = false;
+            }
+            Checked {
+                span: e.span.clone(),
+                what: format!("{} from {} (exact, luck 0)", item.value, table.value),
+                expected: parts_want.join(", "),
+                got: parts_got.join(", "),
+                passed,
+                after_step: e.after_step.as_ref().map(|a| a.value),
+                interval: None,
+                fragile: false,
+            }
+        }
+        ExpectKind::Arena { option, runs, win_rate } => {
+            let lineup = Lineup {
+                options: option.as_ref().map_or_else(|| sc.options.clone(), |o| vec![o.value.clone()]),
+                items: if option.is_some() { Vec::new() } else { sc.items.clone() },
+                attributes: if option.is_some() { Default::default() } else { sc.attributes.clone() },
+                quests: if option.is_some() { Vec::new() } else { sc.quests.clone() },
+                enemies: sc.enemies.clone(),
+                new_character: option.is_some(),
+            };
+            let r = arena::run(w, &lineup, u64::from(*runs), sc.seed, DEFAULT_ROUNDS);
+            let rate = r.win_rate();
+            let (lo, hi) = r.win_rate_ci95();
+            let inside = |x: Option<f64>| x.is_some_and(|x| x > lo && x < hi);
+            let fragile = inside(win_rate.exact) || inside(win_rate.at_least) || inside(win_rate.below);
+            let who = if lineup.options.is_empty() { "the player".to_string() } else { lineup.options.join(" + ") };
+            Checked {
+                span: e.span.clone(),
+                what: format!("win rate of {who} over {runs} fights"),
+                expected: win_rate.describe(),
+                got: format!("{rate:.4} (95 % interval {lo:.4}–{hi:.4})"),
+                passed: win_rate.holds(rate),
+                after_step: e.after_step.as_ref().map(|a| a.value),
+                interval: Some((lo, hi)),
+                fragile,
+            }
+        }
+    }
+}
