@@ -430,3 +430,45 @@ print(json.dumps(out, sort_keys=True))
     let o = rustkeep(&t.0, &[&["fmt", "--check", "examples/fire_and_thorns", "examples/rat_catcher"], &core[..]].concat());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// `test: true` of the action: the test step annotates each failed expectation on its line and
+/// records the failure without stopping the job; the check step then fails the job after the
+/// check has run (and passes when the expectations hold).
+#[test]
+fn the_action_runs_the_scenarios_on_request_and_fails_after_the_check() {
+    if !python_has_yaml() {
+        eprintln!("SKIPPED: python3 with the `yaml` package (PyYAML) is not installed (`.ci/run` installs it)");
+        return;
+    }
+    let action = yaml("action.yml");
+    assert_eq!(action["inputs"]["test"]["default"], "false");
+    let steps = action["runs"]["steps"].as_array().unwrap();
+    let test = steps.iter().find(|s| s["id"] == "test").expect("a step with id `test`");
+    assert_eq!(test["if"], "${{ inputs.test == 'true' }}");
+    let test_script = test["run"].as_str().unwrap();
+    let check = steps.last().unwrap();
+    assert_eq!(check["env"]["RK_TEST_FAILED"], "${{ steps.test.outputs.failed }}");
+    let check_script = check["run"].as_str().unwrap();
+
+    let t = lamp_mod();
+    let scenario = |count: u32| format!("seed = 1\n\n[player]\noptions = [\"core:warrior\"]\n\n[[expect]]\nhas_item = \"core:iron_sword\"\ncount = {count}\n");
+    t.write("lamp/scenarios/kit.toml", &scenario(5));
+    let (code, out, gh) = run_step(&t, test_script, &[("RK_PATH", "lamp")]);
+    assert_eq!(code, 0, "the step records the failure and lets the check run: {out}");
+    assert!(
+        out.contains("::error file=lamp/scenarios/kit.toml,line=6,title=rustkeep test::expect core:iron_sword carried by player: expected 5, got 1"),
+        "{out}"
+    );
+    assert_eq!(gh, "failed=true\n");
+    let env = |failed: &'static str| [("RK_PATH", "lamp"), ("RK_DENY_WARNINGS", "false"), ("RK_UNFORMATTED", ""), ("RK_TEST_FAILED", failed)];
+    let (code, out, _) = run_step(&t, check_script, &env("true"));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("expectations failed (test: true)"), "{out}");
+    // The expectation holds: nothing recorded, the check decides alone.
+    t.write("lamp/scenarios/kit.toml", &scenario(1));
+    let (code, out, gh) = run_step(&t, test_script, &[("RK_PATH", "lamp")]);
+    assert_eq!((code, gh.as_str()), (0, ""), "{out}");
+    assert!(!out.contains("::error") && out.contains("1 passed, 0 failed"), "{out}");
+    let (code, out, _) = run_step(&t, check_script, &env(""));
+    assert_eq!(code, 0, "{out}");
+}
