@@ -33,6 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Run the scenarios with expectations (`[[expect]]`) and report every one that fails (docs/testing.md)')
             [CompletionResult]::new('arena', 'arena', [CompletionResultType]::ParameterValue, 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)')
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked')
+            [CompletionResult]::new('doc', 'doc', [CompletionResultType]::ParameterValue, 'Write the loaded mods'' documentation as a static site: every entry in words and linked, exact drop chances, where each item drops, quest chains, trigger graphs (docs/doc.md)')
             [CompletionResult]::new('play', 'play', [CompletionResultType]::ParameterValue, 'Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise; recordings and replays (docs/play.md)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'An entry as written, with its file: where to copy from to override it (docs/getting-started.md)')
             [CompletionResult]::new('core', 'core', [CompletionResultType]::ParameterValue, 'The bundled core as files')
@@ -120,6 +121,17 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'Where to find the mods to load (repeatable). Default: the current folder, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`dot` (Graphviz) or `json`')
             [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rustkeep;doc' {
+            [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'The folder to write the site into; it must be empty, absent, or a site written before')
+            [CompletionResult]::new('--source-url', '--source-url', [CompletionResultType]::ParameterName, 'A link to each entry''s source, with `{path}` and `{line}` replaced, e.g. `https://github.com/me/my_mod/blob/main/{path}#L{line}`. Without it the place is shown as text')
+            [CompletionResult]::new('--arena', '--arena', [CompletionResultType]::ParameterName, 'Add the arena''s matrix of each mod''s creatures against every character option, this many fights per cell')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'The seed of the arena''s fights')
+            [CompletionResult]::new('--luck', '--luck', [CompletionResultType]::ParameterName, 'The luck of the second column of every drop chance (the first is luck 0)')
+            [CompletionResult]::new('--open', '--open', [CompletionResultType]::ParameterName, 'Open the index in the browser when the site is written')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -217,6 +229,7 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Run the scenarios with expectations (`[[expect]]`) and report every one that fails (docs/testing.md)')
             [CompletionResult]::new('arena', 'arena', [CompletionResultType]::ParameterValue, 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)')
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked')
+            [CompletionResult]::new('doc', 'doc', [CompletionResultType]::ParameterValue, 'Write the loaded mods'' documentation as a static site: every entry in words and linked, exact drop chances, where each item drops, quest chains, trigger graphs (docs/doc.md)')
             [CompletionResult]::new('play', 'play', [CompletionResultType]::ParameterValue, 'Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise; recordings and replays (docs/play.md)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'An entry as written, with its file: where to copy from to override it (docs/getting-started.md)')
             [CompletionResult]::new('core', 'core', [CompletionResultType]::ParameterValue, 'The bundled core as files')
@@ -250,6 +263,9 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             break
         }
         'rustkeep;help;graph' {
+            break
+        }
+        'rustkeep;help;doc' {
             break
         }
         'rustkeep;help;play' {

@@ -28,6 +28,9 @@ _rustkeep() {
             rustkeep,core)
                 cmd="rustkeep__subcmd__core"
                 ;;
+            rustkeep,doc)
+                cmd="rustkeep__subcmd__doc"
+                ;;
             rustkeep,explain)
                 cmd="rustkeep__subcmd__explain"
                 ;;
@@ -91,6 +94,9 @@ _rustkeep() {
             rustkeep__subcmd__help,core)
                 cmd="rustkeep__subcmd__help__subcmd__core"
                 ;;
+            rustkeep__subcmd__help,doc)
+                cmd="rustkeep__subcmd__help__subcmd__doc"
+                ;;
             rustkeep__subcmd__help,explain)
                 cmd="rustkeep__subcmd__help__subcmd__explain"
                 ;;
@@ -140,7 +146,7 @@ _rustkeep() {
 
     case "${cmd}" in
         rustkeep)
-            opts="-h -V --help --version check fmt loot lsp simulate test arena graph play show core new schema explain completions man help"
+            opts="-h -V --help --version check fmt loot lsp simulate test arena graph doc play show core new schema explain completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -305,6 +311,40 @@ _rustkeep() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        rustkeep__subcmd__doc)
+            opts="-h --out --open --source-url --arena --seed --luck --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --source-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --arena)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --luck)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         rustkeep__subcmd__explain)
             opts="-h --all --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -368,7 +408,7 @@ _rustkeep() {
             return 0
             ;;
         rustkeep__subcmd__help)
-            opts="check fmt loot lsp simulate test arena graph play show core new schema explain completions man help"
+            opts="check fmt loot lsp simulate test arena graph doc play show core new schema explain completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -440,6 +480,20 @@ _rustkeep() {
         rustkeep__subcmd__help__subcmd__core__subcmd__export)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rustkeep__subcmd__help__subcmd__doc)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -30,6 +30,7 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand test 'Run the scenarios with expectations (`[[expect]]`) and report every one that fails (docs/testing.md)'
             cand arena 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)'
             cand graph 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
+            cand doc 'Write the loaded mods'' documentation as a static site: every entry in words and linked, exact drop chances, where each item drops, quest chains, trigger graphs (docs/doc.md)'
             cand play 'Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise; recordings and replays (docs/play.md)'
             cand show 'An entry as written, with its file: where to copy from to override it (docs/getting-started.md)'
             cand core 'The bundled core as files'
@@ -109,6 +110,16 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand --mods 'Where to find the mods to load (repeatable). Default: the current folder, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"'
             cand --format '`dot` (Graphviz) or `json`'
             cand --no-color 'Disable colours'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'rustkeep;doc'= {
+            cand --out 'The folder to write the site into; it must be empty, absent, or a site written before'
+            cand --source-url 'A link to each entry''s source, with `{path}` and `{line}` replaced, e.g. `https://github.com/me/my_mod/blob/main/{path}#L{line}`. Without it the place is shown as text'
+            cand --arena 'Add the arena''s matrix of each mod''s creatures against every character option, this many fights per cell'
+            cand --seed 'The seed of the arena''s fights'
+            cand --luck 'The luck of the second column of every drop chance (the first is luck 0)'
+            cand --open 'Open the index in the browser when the site is written'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -193,6 +204,7 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand test 'Run the scenarios with expectations (`[[expect]]`) and report every one that fails (docs/testing.md)'
             cand arena 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)'
             cand graph 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
+            cand doc 'Write the loaded mods'' documentation as a static site: every entry in words and linked, exact drop chances, where each item drops, quest chains, trigger graphs (docs/doc.md)'
             cand play 'Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise; recordings and replays (docs/play.md)'
             cand show 'An entry as written, with its file: where to copy from to override it (docs/getting-started.md)'
             cand core 'The bundled core as files'
@@ -218,6 +230,8 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
         &'rustkeep;help;arena'= {
         }
         &'rustkeep;help;graph'= {
+        }
+        &'rustkeep;help;doc'= {
         }
         &'rustkeep;help;play'= {
         }

@@ -259,6 +259,7 @@ pub struct ExtraFigure {
     pub json: serde_json::Value,
 }
 
+pub mod doc_figures;
 pub mod engine_figures;
 pub mod play;
 pub mod test_figures;
@@ -288,6 +289,9 @@ pub fn extra_figures(root: &Path, exe: &Path, runs: usize, wanted: &dyn Fn(&str)
     }
     if wanted("test") {
         out.extend(test_figures::test_figures(runs));
+    }
+    if wanted("doc") {
+        out.extend(doc_figures::doc_figures(root, runs));
     }
     out
 }

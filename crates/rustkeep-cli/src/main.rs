@@ -29,6 +29,7 @@ mod arena;
 mod atomic;
 mod build_info;
 mod check;
+mod doc;
 #[cfg(test)]
 mod docs_tests;
 mod fmt;
@@ -106,6 +107,9 @@ enum Command {
     Arena(arena::Args),
     /// The trigger graph: events, the triggers listening to them, the events they raise; cycles marked.
     Graph(graph::Args),
+    /// Write the loaded mods' documentation as a static site: every entry in words and linked,
+    /// exact drop chances, where each item drops, quest chains, trigger graphs (docs/doc.md).
+    Doc(doc::Args),
     /// Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise;
     /// recordings and replays (docs/play.md).
     Play(play::Args),
@@ -174,6 +178,7 @@ fn main() -> ExitCode {
         Command::Test(args) => test::run(args),
         Command::Arena(args) => arena::run(args),
         Command::Graph(args) => graph::run(args),
+        Command::Doc(args) => doc::run(args),
         Command::Play(args) => play::run(args),
         Command::Show(args) => show::run(args),
         Command::Core(cmd) => show::core(cmd),

@@ -452,7 +452,7 @@ fn the_action_runs_the_scenarios_on_request_and_fails_after_the_check() {
 
     let t = lamp_mod();
     let scenario = |count: u32| format!("seed = 1\n\n[player]\noptions = [\"core:warrior\"]\n\n[[expect]]\nhas_item = \"core:iron_sword\"\ncount = {count}\n");
-    t.write("lamp/scenarios/kit.toml", &scenario(5));
+    t.write("lamp/scenarios/kit.toml", scenario(5));
     let (code, out, gh) = run_step(&t, test_script, &[("RK_PATH", "lamp")]);
     assert_eq!(code, 0, "the step records the failure and lets the check run: {out}");
     assert!(
@@ -465,10 +465,41 @@ fn the_action_runs_the_scenarios_on_request_and_fails_after_the_check() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("expectations failed (test: true)"), "{out}");
     // The expectation holds: nothing recorded, the check decides alone.
-    t.write("lamp/scenarios/kit.toml", &scenario(1));
+    t.write("lamp/scenarios/kit.toml", scenario(1));
     let (code, out, gh) = run_step(&t, test_script, &[("RK_PATH", "lamp")]);
     assert_eq!((code, gh.as_str()), (0, ""), "{out}");
     assert!(!out.contains("::error") && out.contains("1 passed, 0 failed"), "{out}");
     let (code, out, _) = run_step(&t, check_script, &env(""));
     assert_eq!(code, 0, "{out}");
+}
+
+/// `doc: true` of the action: the doc step writes the site and names its folder for the upload,
+/// data with errors included (the check step fails the job on them).
+#[test]
+fn the_action_writes_the_documentation_site_on_request() {
+    if !python_has_yaml() {
+        eprintln!("SKIPPED: python3 with the `yaml` package (PyYAML) is not installed (`.ci/run` installs it)");
+        return;
+    }
+    let action = yaml("action.yml");
+    assert_eq!((&action["inputs"]["doc"]["default"], &action["inputs"]["doc-out"]["default"]), (&"false".into(), &"rustkeep-doc".into()));
+    let steps = action["runs"]["steps"].as_array().unwrap();
+    let doc = steps.iter().find(|s| s["id"] == "doc").expect("a step with id `doc`");
+    assert_eq!(doc["if"], "${{ inputs.doc == 'true' }}");
+    let upload = steps.iter().find(|s| s["uses"].as_str().is_some_and(|u| u.starts_with("actions/upload-artifact@"))).expect("an upload step");
+    assert_eq!(upload["with"]["path"], "${{ steps.doc.outputs.dir }}");
+    let script = doc["run"].as_str().unwrap();
+
+    let t = lamp_mod();
+    let (code, out, gh) = run_step(&t, script, &[("RK_PATH", "lamp"), ("RK_DOC_OUT", "site")]);
+    assert_eq!((code, gh.as_str()), (0, "dir=site\n"), "{out}");
+    assert!(t.path("site/index.html").is_file() && t.path("site/mods/lamp/index.html").is_file());
+    t.write("lamp/items.toml", "[[items]]\nid = \"lamp:broken\"\n");
+    let (code, out, gh) = run_step(&t, script, &[("RK_PATH", "lamp"), ("RK_DOC_OUT", "site2")]);
+    assert_eq!((code, gh.as_str()), (0, "dir=site2\n"), "{out}");
+    assert!(std::fs::read_to_string(t.path("site2/index.html")).unwrap().contains("The mods have 1 error."));
+    // A folder it did not write fails the step.
+    t.write("mine/notes.txt", "mine");
+    let (code, _, gh) = run_step(&t, script, &[("RK_PATH", "lamp"), ("RK_DOC_OUT", "mine")]);
+    assert_eq!((code, gh.as_str()), (2, ""));
 }

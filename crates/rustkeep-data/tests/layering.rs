@@ -3,6 +3,7 @@
 //! ```text
 //! rustkeep-data → { rustkeep-check, rustkeep-engine, rustkeep-fmt } → rustkeep-lsp → rustkeep-cli
 //! rustkeep-data → rustkeep-engine → rustkeep-play → rustkeep-cli
+//! rustkeep-data → rustkeep-engine → rustkeep-doc → rustkeep-cli
 //! ```
 //!
 //! The validator and the engine are siblings: neither may depend on the other, not even for its
@@ -33,11 +34,27 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("rustkeep-fmt", &["rustkeep-testutil", "rustkeep-data"]),
     // The validator for its tests only (`the_game_never_validates`).
     ("rustkeep-play", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine"]),
+    // The site of `rustkeep doc` documents data the command line has validated; like the game,
+    // it never validates.
+    ("rustkeep-doc", &["rustkeep-testutil", "rustkeep-data", "rustkeep-engine"]),
     ("rustkeep-lsp", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt"]),
-    ("rustkeep-cli", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-play", "rustkeep-lsp"]),
+    (
+        "rustkeep-cli",
+        &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-play", "rustkeep-lsp", "rustkeep-doc"],
+    ),
     (
         "rustkeep-bench",
-        &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-play", "rustkeep-lsp", "rustkeep-cli"],
+        &[
+            "rustkeep-testutil",
+            "rustkeep-data",
+            "rustkeep-check",
+            "rustkeep-engine",
+            "rustkeep-fmt",
+            "rustkeep-play",
+            "rustkeep-lsp",
+            "rustkeep-doc",
+            "rustkeep-cli",
+        ],
     ),
 ];
 

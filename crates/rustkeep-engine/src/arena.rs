@@ -305,8 +305,13 @@ pub struct Matrix {
 /// Fights every character option (a new character with its starting kit) against one of every
 /// creature, `runs` times each.
 pub fn matrix(w: &World, runs: u64, seed: u64, max_rounds: u32) -> Matrix {
+    matrix_of(w, w.ids(Registry::Creatures), runs, seed, max_rounds)
+}
+
+/// The rows of [`matrix`] for the given creatures only (a mod's own, on its documentation page):
+/// each cell the same fights, and so the same figures, as in the whole matrix.
+pub fn matrix_of(w: &World, creatures: Vec<String>, runs: u64, seed: u64, max_rounds: u32) -> Matrix {
     let options = w.ids(Registry::CharacterOptions);
-    let creatures = w.ids(Registry::Creatures);
     let lineups: Vec<Lineup> = creatures
         .iter()
         .flat_map(|c| options.iter().map(move |o| Lineup { options: vec![o.clone()], enemies: vec![(c.clone(), 1)], new_character: true, ..Lineup::default() }))

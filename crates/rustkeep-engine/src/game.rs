@@ -21,7 +21,7 @@
 
 use std::collections::HashMap;
 use std::collections::{BTreeMap, VecDeque};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rustkeep_data::db::Database;
 use rustkeep_data::grid::Dir;
@@ -69,6 +69,10 @@ pub struct World {
     /// `file:line` of every trigger a trace has named, made once: a turn at the event cap names
     /// the same few triggers thousands of times.
     places: Mutex<HashMap<(FileId, usize), Arc<str>>>,
+    /// Tag → the creatures in force carrying it, sorted; made the first time it is asked for
+    /// (the words of a quest name the creatures it counts, and a documentation site asks once per
+    /// quest of a pack of 100,000 entries).
+    tagged: OnceLock<HashMap<String, Vec<String>>>,
 }
 
 impl World {
@@ -77,7 +81,7 @@ impl World {
     /// validator's analysis), because broken data would run only half.
     pub fn new(project: Project, db: Database) -> World {
         let loot = LootDb::new(&db);
-        World { project, db, loot, places: Mutex::default() }
+        World { project, db, loot, places: Mutex::default(), tagged: OnceLock::new() }
     }
 
     /// The entry in force for an ID.
@@ -99,6 +103,24 @@ impl World {
     pub fn place(&self, entry: &Entry, span_start: usize) -> Arc<str> {
         let mut places = self.places.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         places.entry((entry.file, span_start)).or_insert_with(|| self.at(entry, span_start).into()).clone()
+    }
+
+    /// The creatures in force that carry `tag`, sorted by ID.
+    pub fn creatures_tagged(&self, tag: &str) -> &[String] {
+        let index = self.tagged.get_or_init(|| {
+            let mut index: HashMap<String, Vec<String>> = HashMap::new();
+            for (id, def) in self.db.resolved.defs.get(Registry::Creatures.index()).into_iter().flatten() {
+                for t in self.db.entry(def.current).tags() {
+                    index.entry(t.value.clone()).or_default().push(id.clone());
+                }
+            }
+            for list in index.values_mut() {
+                list.sort();
+                list.dedup();
+            }
+            index
+        });
+        index.get(tag).map_or(&[], |v| v.as_slice())
     }
 
     /// Every ID in force in a registry, sorted.

@@ -42,8 +42,20 @@ fn how_many(verb: &str, n: u32, one: &str, many: &str) -> String {
 /// The creatures that carry every tag the checks ask for (and none they forbid): "Giant Rat,
 /// Plague Rat, Rat and The Rat King".
 fn creatures_tagged(w: &World, cs: &[&Condition]) -> String {
-    let names: Vec<String> = w
-        .ids(Registry::Creatures)
+    // The creatures of the first tag asked for, when there is one (the index); else all.
+    let first = cs.iter().find_map(|c| match &c.data {
+        ConditionData::HasTag { tag } if !c.not => Some(tag.value.as_str()),
+        _ => None,
+    });
+    let all;
+    let candidates: &[String] = match first {
+        Some(tag) => w.creatures_tagged(tag),
+        None => {
+            all = w.ids(Registry::Creatures);
+            &all
+        }
+    };
+    let names: Vec<String> = candidates
         .iter()
         .filter(|id| {
             let Some(e) = w.entry(Registry::Creatures, id) else { return false };

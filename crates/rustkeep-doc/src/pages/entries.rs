@@ -1,0 +1,332 @@
+//! A registry page of one mod: its entries, each with a stable anchor (its ID), in words, as
+//! written (every ID linked), what it overrides and what that changes, what overrides it, what
+//! refers to it; loot tables with their chances, items and affixes with where they come from.
+
+use rustkeep_data::model::{Entry, Field};
+use rustkeep_data::resolve::EntryRef;
+use rustkeep_data::vocab::{field, Registry};
+use rustkeep_engine::words::{self, Bearer};
+
+use crate::html::{self, esc, id_link, Frame};
+use crate::site::{target_registry, Page, Site};
+
+/// Entries written in at most this many bytes are shown open; longer ones fold.
+const FOLD_AT: usize = 600;
+/// At most this many referrers are listed per entry (the rest are counted).
+const MAX_REFERRERS: usize = 40;
+
+pub fn page(site: &Site, p: &Page) -> String {
+    let path = p.path(site);
+    let root = html::root_of(&path);
+    let m = &site.mods[p.module];
+    let info = &site.w.project.mods[m.index];
+    let mod_name = info.manifest.name.clone().unwrap_or_else(|| info.id.clone());
+    let title = super::registry_title(p.registry);
+    let mut main = String::new();
+    let numbered = if p.of > 1 { format!(" (page {} of {})", p.number, p.of) } else { String::new() };
+    main.push_str(&format!("<h1>{}: {}{numbered}</h1>\n", esc(&mod_name), esc(&title)));
+    main.push_str(&format!("<p class=\"lead\">{}</p>\n", esc(p.registry.def().doc)));
+    if p.of > 1 {
+        main.push_str(&pager(site, p, &root));
+    }
+    main.push_str("<nav class=\"toc\" aria-label=\"Entries on this page\"><ul>\n");
+    for &r in &p.entries {
+        let e = site.entry(r);
+        let Some(key) = e.key() else { continue };
+        main.push_str(&format!("<li><a href=\"#{}\">{}</a></li>\n", esc(&key.value), esc(&display_name(e))));
+    }
+    main.push_str("</ul></nav>\n");
+    for &r in &p.entries {
+        main.push_str(&entry(site, r, &root));
+    }
+    if p.of > 1 {
+        main.push_str(&pager(site, p, &root));
+    }
+    let crumbs = vec![
+        ("All mods".to_string(), Some("index.html".to_string())),
+        (mod_name.clone(), Some(format!("mods/{}/index.html", m.dir))),
+        (format!("{title}{numbered}"), None),
+    ];
+    let nav = super::mod_nav(site, p.module, &root, Some(p.registry));
+    html::page(site, Frame { path: &path, title: &format!("{mod_name}: {title}{numbered}"), crumbs, nav, main })
+}
+
+fn pager(site: &Site, p: &Page, root: &str) -> String {
+    let m = &site.mods[p.module];
+    let mut out = String::from("<nav class=\"pager\" aria-label=\"Pages\"><ul>");
+    for n in 1..=p.of {
+        let path = crate::site::registry_page_path(&m.dir, p.registry, n);
+        if n == p.number {
+            out.push_str(&format!("<li><span aria-current=\"page\">{n}</span></li>"));
+        } else {
+            out.push_str(&format!("<li><a href=\"{root}{}\">{n}</a></li>", esc(&path)));
+        }
+    }
+    out.push_str("</ul></nav>\n");
+    out
+}
+
+/// An entry's name: its `name`, else its ID in words.
+pub fn display_name(e: &Entry) -> String {
+    match e.name() {
+        Some(n) if !n.trim().is_empty() => n.to_string(),
+        _ => words::id_in_words(e.key().map_or("", |k| k.value.as_str())),
+    }
+}
+
+/// The name of the entry in force for an ID, else the ID in words.
+pub fn display_name_of(site: &Site, registry: Registry, id: &str) -> String {
+    site.w.entry(registry, id).map(display_name).unwrap_or_else(|| words::id_in_words(id))
+}
+
+fn entry(site: &Site, r: EntryRef, root: &str) -> String {
+    let e = site.entry(r);
+    let Some(key) = e.key() else { return String::new() };
+    let id = key.value.as_str();
+    let in_force = site.in_force_key(r).is_some();
+    let mut out = format!("<section class=\"entry\" id=\"{}\" aria-labelledby=\"h-{0}\">\n", esc(id));
+    out.push_str(&format!(
+        "<h2 id=\"h-{0}\"><a class=\"anchor\" href=\"#{0}\" aria-hidden=\"true\" tabindex=\"-1\">#</a>{1} <code class=\"id\">{0}</code></h2>\n",
+        esc(id),
+        esc(&display_name(e))
+    ));
+    out.push_str(&meta(site, r, e, root));
+    if in_force {
+        let lines = in_words(site, e, id);
+        if !lines.is_empty() {
+            out.push_str("<ul class=\"words\">\n");
+            for l in lines {
+                out.push_str(&format!("<li>{}</li>\n", esc(&l)));
+            }
+            out.push_str("</ul>\n");
+        }
+    }
+    out.push_str(&written(site, r, e, root));
+    if e.overrides.is_some() {
+        out.push_str(&override_diff(site, r, e, root));
+    }
+    if in_force {
+        match e.registry {
+            Registry::LootTables => out.push_str(&super::loot::table_section(site, id, root)),
+            Registry::Items | Registry::Affixes => out.push_str(&super::loot::sources_section(site, id, e.registry, root)),
+            _ => {}
+        }
+        out.push_str(&referrers(site, e.registry, id, root));
+    }
+    out.push_str("</section>\n");
+    out
+}
+
+/// What the entry is, where it is written, what it overrides and what overrides it.
+fn meta(site: &Site, r: EntryRef, e: &Entry, root: &str) -> String {
+    let (path, line) = site.place(r);
+    let place = format!("{path}:{line}");
+    let bundled = site.w.project.file(r.file).bundled;
+    let at = match &site.opts.source_url {
+        Some(t) if !bundled => format!("<a href=\"{}\">{}</a>", esc(&t.replace("{path}", &path).replace("{line}", &line.to_string())), esc(&place)),
+        _ => format!("<code>{}</code>", esc(&place)),
+    };
+    let mut parts = vec![esc(e.registry.noun()), format!("written in {at}")];
+    let key = e.key().map(|k| k.value.as_str()).unwrap_or("");
+    if let Some(def) = site.w.db.resolved.get(e.registry, key) {
+        if let Some(before) = previous(site, r) {
+            let by = mod_name_of(site, before);
+            let link = match site.entry_url(before) {
+                Some(u) => format!("<a href=\"{root}{}\">{}</a>", esc(&u), esc(&by)),
+                None => esc(&by),
+            };
+            parts.push(format!("overrides the entry of {link}"));
+        }
+        let later: Vec<EntryRef> = def.overrides.iter().map(|o| o.0).skip_while(|o| *o != r).skip(1).collect();
+        let later = if def.defined == Some(r) { def.overrides.iter().map(|o| o.0).collect() } else { later };
+        if let Some(&last) = later.last() {
+            let by = mod_name_of(site, last);
+            let link = match site.entry_url(last) {
+                Some(u) => format!("<a href=\"{root}{}\">{}</a>", esc(&u), esc(&by)),
+                None => esc(&by),
+            };
+            parts.push(format!("<strong>overridden by {link}</strong>: the game uses that entry"));
+        }
+    }
+    format!("<p class=\"meta\">{}</p>\n", parts.join(" · "))
+}
+
+fn mod_name_of(site: &Site, r: EntryRef) -> String {
+    match site.module_of(r.file) {
+        Some(mi) => {
+            let info = &site.w.project.mods[site.mods[mi].index];
+            info.manifest.name.clone().unwrap_or_else(|| info.id.clone())
+        }
+        None => "another mod".into(),
+    }
+}
+
+/// The entry an override replaces: the override before it, else the definition.
+fn previous(site: &Site, r: EntryRef) -> Option<EntryRef> {
+    let e = site.entry(r);
+    e.overrides.as_ref()?;
+    let def = site.w.db.resolved.get(e.registry, &e.key()?.value)?;
+    let pos = def.overrides.iter().position(|o| o.0 == r)?;
+    if pos > 0 {
+        Some(def.overrides[pos - 1].0)
+    } else {
+        def.defined
+    }
+}
+
+/// The entry in plain English, as the game's screens say it.
+fn in_words(site: &Site, e: &Entry, id: &str) -> Vec<String> {
+    let w = site.w;
+    match e.registry {
+        Registry::Items => words::item(w, id),
+        Registry::Affixes => words::affix(w, id),
+        Registry::Creatures => words::creature(w, id),
+        Registry::CharacterOptions => words::character_option(w, id),
+        Registry::Statuses => words::status(w, id, Bearer::Anyone),
+        Registry::Quests => words::quest(w, id).into_iter().collect(),
+        Registry::Npcs => {
+            let talk = e.actions(field::ON_TALK);
+            if talk.is_empty() {
+                vec!["Talking to it does nothing.".into()]
+            } else {
+                vec![format!("When you talk to it: {}.", words::actions(w, talk, Bearer::Player))]
+            }
+        }
+        Registry::LootTables | Registry::Floors | Registry::Prefabs | Registry::Shops => {
+            e.triggers().iter().map(|t| words::trigger(w, t, Bearer::Player)).collect()
+        }
+    }
+}
+
+/// The entry as written, every ID in it a link: an inline table as it stands, a `[[…]]` table
+/// with its sub-tables, up to the next entry or the next table of something else.
+fn written(site: &Site, r: EntryRef, e: &Entry, root: &str) -> String {
+    let file = site.w.project.file(r.file);
+    let text: &str = &file.text;
+    let start = e.span.start.min(text.len());
+    let end = if text[start..].starts_with('{') {
+        e.span.end.min(text.len())
+    } else {
+        let next =
+            site.w.db.facts[r.file.0 as usize].as_ref().and_then(|f| f.entries.get(r.index as usize + 1)).map_or(text.len(), |n| n.span.start.min(text.len()));
+        let next = next.max(start);
+        // Stop at a table header that is not this entry's own sub-table (`[balance]`, …).
+        let own = format!("[[{}.", e.registry.key());
+        let mut cut = next;
+        let mut at = start;
+        for line in text[start..next].split_inclusive('\n') {
+            let t = line.trim_start();
+            if at > start && t.starts_with('[') && !t.starts_with(&own) && !t.starts_with(&own[1..]) {
+                cut = at;
+                break;
+            }
+            at += line.len();
+        }
+        cut
+    };
+    let raw = text[start..end].trim_end_matches(|c: char| c.is_whitespace() || c == ',');
+    let end = start + raw.len();
+    let mut body = String::with_capacity(raw.len() + 64);
+    let mut at = start;
+    if let Some(facts) = site.w.db.facts.get(r.file.0 as usize).and_then(|x| x.as_ref()) {
+        let order = &site.refs_by_start[r.file.0 as usize];
+        let first = order.partition_point(|&i| facts.refs[i as usize].span.start < start);
+        for x in order[first..].iter().map(|&i| &facts.refs[i as usize]).take_while(|x| x.span.start < end) {
+            if x.span.start < at || x.span.end > end {
+                continue;
+            }
+            let Some(registry) = target_registry(x.kind) else { continue };
+            let Some(url) = site.link(registry, &x.id) else { continue };
+            body.push_str(&esc(&text[at..x.span.start]));
+            body.push_str(&format!("<a href=\"{root}{}\">{}</a>", esc(url), esc(&text[x.span.start..x.span.end])));
+            at = x.span.end;
+        }
+    }
+    body.push_str(&esc(&text[at..end]));
+    let open = if raw.len() <= FOLD_AT { " open" } else { "" };
+    format!("<details class=\"written\"{open}><summary>As written</summary><pre><code>{body}</code></pre></details>\n")
+}
+
+/// The field-by-field difference between an override and the entry it replaces.
+fn override_diff(site: &Site, r: EntryRef, e: &Entry, root: &str) -> String {
+    let Some(before) = previous(site, r) else { return String::new() };
+    let old = site.entry(before);
+    let text = |r: EntryRef, f: &Field| -> String {
+        let file = site.w.project.file(r.file);
+        file.text.get(f.span.start..f.span.end).unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let skip = |f: &&Field| f.def.name != field::ID && f.def.name != field::OVERRIDES;
+    let mut rows = Vec::new();
+    let mut same = 0;
+    for f in e.fields.iter().filter(skip) {
+        match old.field(f.def.name) {
+            Some(o) if text(before, o) == text(r, f) => same += 1,
+            Some(o) => rows.push(("changed", f.def.name, text(before, o), text(r, f))),
+            None => rows.push(("added", f.def.name, String::new(), text(r, f))),
+        }
+    }
+    for o in old.fields.iter().filter(skip) {
+        if e.field(o.def.name).is_none() {
+            let default = o.def.default.map(|d| format!("(default: {d})")).unwrap_or_else(|| "(absent)".into());
+            rows.push(("removed", o.def.name, text(before, o), default));
+        }
+    }
+    let mut out = String::from("<div class=\"diff\">\n<h3>What this override changes</h3>\n");
+    if rows.is_empty() {
+        out.push_str("<p>Nothing: every field is written as before.</p>\n");
+    } else {
+        out.push_str("<table>\n<thead><tr><th scope=\"col\">Field</th><th scope=\"col\">Change</th><th scope=\"col\">Before</th><th scope=\"col\">Now</th></tr></thead>\n<tbody>\n");
+        for (kind, name, was, now) in rows {
+            out.push_str(&format!(
+                "<tr class=\"{kind}\"><th scope=\"row\"><code>{}</code></th><td>{kind}</td><td><code>{}</code></td><td><code>{}</code></td></tr>\n",
+                esc(name),
+                esc(&was),
+                esc(&now)
+            ));
+        }
+        out.push_str("</tbody></table>\n");
+        if same > 0 {
+            out.push_str(&format!("<p>{same} other field{} as before.</p>\n", if same == 1 { "" } else { "s" }));
+        }
+    }
+    let _ = root;
+    out.push_str("</div>\n");
+    out
+}
+
+/// Every entry that names this one, with the field or action naming it.
+fn referrers(site: &Site, registry: Registry, id: &str, root: &str) -> String {
+    let Some(list) = site.referrers.get(&(registry, id.to_string())) else {
+        return "<p class=\"refs\">Nothing refers to it.</p>\n".into();
+    };
+    let mut items: Vec<String> = Vec::new();
+    let mut last: Option<(&Registry, &str)> = None;
+    for x in list {
+        if last == Some((&x.registry, x.id.as_str())) {
+            continue;
+        }
+        last = Some((&x.registry, x.id.as_str()));
+        if x.registry == registry && x.id == id {
+            continue;
+        }
+        items.push(format!(
+            "{} <span class=\"noun\">({}, <code>{}</code>)</span>",
+            id_link(site, root, x.registry, &x.id),
+            esc(x.registry.noun()),
+            esc(x.context)
+        ));
+    }
+    if items.is_empty() {
+        return "<p class=\"refs\">Nothing else refers to it.</p>\n".into();
+    }
+    let total = items.len();
+    let mut out = format!("<div class=\"refs\"><h3>Referred to by ({total})</h3>\n<ul>\n");
+    for i in items.iter().take(MAX_REFERRERS) {
+        out.push_str(&format!("<li>{i}</li>\n"));
+    }
+    if total > MAX_REFERRERS {
+        out.push_str(&format!("<li>and {} more</li>\n", total - MAX_REFERRERS));
+    }
+    out.push_str("</ul></div>\n");
+    out
+}

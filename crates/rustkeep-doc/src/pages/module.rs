@@ -1,0 +1,275 @@
+//! A mod's overview: what it is (version, dependencies, place in the load order), how many
+//! entries of each registry it writes, its quest chains (who starts what), its part of the
+//! trigger graph, and on request the arena's matrix of its creatures against every character
+//! option as a heat map.
+
+use std::collections::BTreeMap;
+
+use rustkeep_data::vocab::{Registry, REGISTRIES};
+use rustkeep_engine::graph::EdgeKind;
+
+use crate::draw::{self, Edge, Node};
+use crate::html::{self, esc, id_link, Frame};
+use crate::site::Site;
+
+/// At most this many bearers are drawn in a mod's trigger graph (all are listed).
+const MAX_DRAWN: usize = 120;
+
+pub fn page(site: &Site, module: usize) -> (String, String) {
+    let m = &site.mods[module];
+    let info = &site.w.project.mods[m.index];
+    let path = format!("mods/{}/index.html", m.dir);
+    let root = html::root_of(&path);
+    let name = info.manifest.name.clone().unwrap_or_else(|| info.id.clone());
+    let mut main = format!("<h1>{}</h1>\n", esc(&name));
+    main.push_str(&about(site, module, &root));
+    main.push_str(&counts(site, module, &root));
+    main.push_str(&quest_chains(site, module, &root));
+    main.push_str(&trigger_graph(site, module, &root));
+    main.push_str(&arena(site, module, &root));
+    let crumbs = vec![("All mods".to_string(), Some("index.html".to_string())), (name.clone(), None)];
+    let nav = super::mod_nav(site, module, &root, None);
+    let html = html::page(site, Frame { path: &path, title: &name, crumbs, nav, main });
+    (path, html)
+}
+
+/// A link to a mod's overview by its ID, or its ID alone when it is not loaded.
+pub fn mod_link(site: &Site, id: &str, root: &str) -> String {
+    match site.mods.iter().find(|m| site.w.project.mods[m.index].id == id) {
+        Some(m) => format!("<a href=\"{root}mods/{}/index.html\"><code>{}</code></a>", esc(&m.dir), esc(id)),
+        None => format!("<code>{}</code>", esc(id)),
+    }
+}
+
+fn about(site: &Site, module: usize, root: &str) -> String {
+    let info = &site.w.project.mods[site.mods[module].index];
+    let mut rows = vec![("ID", format!("<code>{}</code>", esc(&info.id)))];
+    if info.is_core {
+        rows.push(("Kind", "the base game, bundled with rustkeep; every mod builds on it".into()));
+    }
+    let version = match (&info.manifest.version, info.is_core) {
+        (Some(v), _) => esc(v),
+        (None, true) => format!("that of rustkeep, {}", env!("CARGO_PKG_VERSION")),
+        (None, false) => "not given".into(),
+    };
+    rows.push(("Version", version));
+    let list = |ids: &[rustkeep_data::model::Sp<String>]| {
+        if ids.is_empty() {
+            "none".to_string()
+        } else {
+            ids.iter().map(|d| mod_link(site, &d.value, root)).collect::<Vec<_>>().join(", ")
+        }
+    };
+    rows.push(("Depends on", list(&info.manifest.depends)));
+    if !info.manifest.load_after.is_empty() {
+        rows.push(("Loads after", list(&info.manifest.load_after)));
+    }
+    rows.push(("Load order", format!("{} of {}", module + 1, site.mods.len())));
+    let mut out = String::from("<table class=\"about\">\n");
+    for (k, v) in rows {
+        out.push_str(&format!("<tr><th scope=\"row\">{k}</th><td>{v}</td></tr>\n"));
+    }
+    out.push_str("</table>\n");
+    out
+}
+
+fn counts(site: &Site, module: usize, root: &str) -> String {
+    let m = &site.mods[module];
+    let mut out = String::from("<h2>Entries</h2>\n<ul class=\"counts\">\n");
+    let mut any = false;
+    for r in Registry::ALL {
+        let n = m.counts[r.index()];
+        if n == 0 {
+            continue;
+        }
+        any = true;
+        let path = crate::site::registry_page_path(&m.dir, r, 1);
+        out.push_str(&format!("<li><a href=\"{root}{}\">{}</a>: {n}</li>\n", esc(&path), esc(&super::registry_title(r))));
+    }
+    if !any {
+        out.push_str("<li>none</li>\n");
+    }
+    out.push_str("</ul>\n");
+    out
+}
+
+fn quest_chains(site: &Site, module: usize, root: &str) -> String {
+    let mut out = String::from("<h2 id=\"quests\">Quest chains</h2>\n");
+    let starts: Vec<&(Registry, String, String)> = site.parts[module].starts.iter().map(|&i| &site.starts[i]).collect();
+    let quests = &site.parts[module].quests;
+    if quests.is_empty() && starts.is_empty() {
+        out.push_str("<p>This mod has no quests and starts none.</p>\n");
+        return out;
+    }
+    // Depth: a starter that is no quest is 0; a quest is one more than the deepest quest or
+    // starter that starts it (bounded: a chain that starts itself again stops growing).
+    let mut depth: BTreeMap<(Registry, String), usize> = BTreeMap::new();
+    for q in quests {
+        depth.insert((Registry::Quests, q.clone()), 1);
+    }
+    for (r, who, q) in &starts {
+        depth.entry((*r, who.clone())).or_insert(if *r == Registry::Quests { 1 } else { 0 });
+        depth.entry((Registry::Quests, q.clone())).or_insert(1);
+    }
+    for _ in 0..8 {
+        let mut changed = false;
+        for (r, who, q) in &starts {
+            let d = depth[&(*r, who.clone())] + 1;
+            let slot = depth.get_mut(&(Registry::Quests, q.clone())).expect("every started quest has a depth");
+            if *slot < d && d <= 8 {
+                *slot = d;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let cols = depth.values().max().copied().unwrap_or(0) + 1;
+    let mut columns: Vec<Vec<Node>> = (0..cols).map(|_| Vec::new()).collect();
+    let mut at: BTreeMap<(Registry, String), (usize, usize)> = BTreeMap::new();
+    for ((r, id), d) in &depth {
+        let href = site.link(*r, id).map(|u| format!("{root}{u}"));
+        let label = format!("{} ({})", crate::pages::entries::display_name_of(site, *r, id), r.noun());
+        at.insert((*r, id.clone()), (*d, columns[*d].len()));
+        columns[*d].push(Node { label, href, class: if *r == Registry::Quests { "quest" } else { "starter" } });
+    }
+    let edges: Vec<Edge> =
+        starts.iter().map(|(r, who, q)| Edge { from: at[&(*r, who.clone())], to: at[&(Registry::Quests, q.clone())], class: "starts" }).collect();
+    let mut list = String::from("<ul class=\"chains\">\n");
+    for (r, who, q) in &starts {
+        list.push_str(&format!(
+            "<li>{} <span class=\"noun\">({})</span> starts {}</li>\n",
+            id_link(site, root, *r, who),
+            esc(r.noun()),
+            id_link(site, root, Registry::Quests, q)
+        ));
+    }
+    for q in quests.iter().filter(|q| !starts.iter().any(|s| &s.2 == *q)) {
+        list.push_str(&format!("<li>{}: nothing starts it (it counts from the start of a game)</li>\n", id_link(site, root, Registry::Quests, q)));
+    }
+    list.push_str("</ul>\n");
+    let desc = format!("{} quests; {} starts, listed below.", quests.len(), starts.len());
+    out.push_str(&draw::layered("quest-chains", "Quest chains: who starts what", &desc, &columns, &edges));
+    out.push_str(&list);
+    out
+}
+
+fn trigger_graph(site: &Site, module: usize, root: &str) -> String {
+    let g = &site.graph;
+    let mut out = String::from("<h2 id=\"triggers\">Trigger graph</h2>\n");
+    let registry_of = |kind: &str| REGISTRIES.iter().find(|d| d.noun == kind).map(|d| d.registry);
+    let bearers = &site.parts[module].bearers;
+    if bearers.is_empty() {
+        out.push_str("<p>No entry of this mod bears triggers.</p>\n");
+        return out;
+    }
+    out.push_str("<p>Left, the events its entries listen to; middle, the entries; right, the events their actions raise. A cycle (triggers that can feed each other until the event cap stops them) is drawn in red.</p>\n");
+    let drawn: Vec<usize> = bearers.iter().copied().take(MAX_DRAWN).collect();
+    let mid_rows: BTreeMap<usize, usize> = drawn.iter().enumerate().map(|(row, &n)| (n, row)).collect();
+    let edges_here: Vec<&rustkeep_engine::graph::Edge> = site.parts[module].edges.iter().map(|&i| &g.edges[i]).collect();
+    let mut listened: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut raised: BTreeMap<usize, usize> = BTreeMap::new();
+    for e in &edges_here {
+        if e.kind == EdgeKind::Listens && mid_rows.contains_key(&e.to) {
+            let n = listened.len();
+            listened.entry(e.from).or_insert(n);
+        }
+        if e.kind == EdgeKind::Raises && mid_rows.contains_key(&e.from) {
+            let n = raised.len();
+            raised.entry(e.to).or_insert(n);
+        }
+    }
+    let event_label = |i: usize| g.nodes[i].id.trim_start_matches("event:").to_string();
+    let node = |i: usize| -> Node {
+        let kind = &g.nodes[i].kind;
+        let class = if g.in_cycle[i] {
+            "cycle"
+        } else if kind == "event" {
+            "event"
+        } else {
+            "bearer"
+        };
+        let href = registry_of(kind).and_then(|r| site.link(r, &g.nodes[i].id)).map(|u| format!("{root}{u}"));
+        let label = if kind == "event" { event_label(i) } else { g.nodes[i].id.clone() };
+        Node { label, href, class }
+    };
+    let mut left: Vec<(usize, usize)> = listened.iter().map(|(&n, &o)| (o, n)).collect();
+    left.sort();
+    let mut right: Vec<(usize, usize)> = raised.iter().map(|(&n, &o)| (o, n)).collect();
+    right.sort();
+    let left_rows: BTreeMap<usize, usize> = left.iter().enumerate().map(|(row, &(_, n))| (n, row)).collect();
+    let right_rows: BTreeMap<usize, usize> = right.iter().enumerate().map(|(row, &(_, n))| (n, row)).collect();
+    let columns = vec![left.iter().map(|&(_, n)| node(n)).collect(), drawn.iter().map(|&n| node(n)).collect(), right.iter().map(|&(_, n)| node(n)).collect()];
+    let mut edges = Vec::new();
+    for e in &edges_here {
+        let cycle = g.edge_in_cycle(e);
+        match e.kind {
+            EdgeKind::Listens if mid_rows.contains_key(&e.to) => {
+                edges.push(Edge { from: (0, left_rows[&e.from]), to: (1, mid_rows[&e.to]), class: if cycle { "listens cycle" } else { "listens" } })
+            }
+            EdgeKind::Raises if mid_rows.contains_key(&e.from) => {
+                edges.push(Edge { from: (1, mid_rows[&e.from]), to: (2, right_rows[&e.to]), class: if cycle { "raises cycle" } else { "raises" } })
+            }
+            _ => {}
+        }
+    }
+    let desc = format!("{} entries with triggers; the table below lists what each listens to and raises.", bearers.len());
+    out.push_str(&draw::layered("trigger-graph", "Trigger graph of this mod", &desc, &columns, &edges));
+    if bearers.len() > MAX_DRAWN {
+        out.push_str(&format!("<p>The drawing shows the first {MAX_DRAWN} of {} entries; the table lists all.</p>\n", bearers.len()));
+    }
+    out.push_str("<div class=\"wide\"><table class=\"triggers\">\n<thead><tr><th scope=\"col\">Entry</th><th scope=\"col\">Listens to</th><th scope=\"col\">Raises</th></tr></thead>\n<tbody>\n");
+    let mut by_bearer: BTreeMap<usize, (Vec<String>, Vec<String>)> = BTreeMap::new();
+    for e in &edges_here {
+        match e.kind {
+            EdgeKind::Listens => by_bearer.entry(e.to).or_default().0.push(format!("<code>{}</code>", esc(&event_label(e.from)))),
+            EdgeKind::Raises => by_bearer.entry(e.from).or_default().1.push(format!("<code>{}</code>", esc(&event_label(e.to)))),
+        }
+    }
+    for &b in bearers {
+        let (listens, raises) = by_bearer.remove(&b).unwrap_or_default();
+        let r = registry_of(&g.nodes[b].kind).unwrap_or(Registry::Items);
+        let cycle = if g.in_cycle[b] { " <strong class=\"cycle-note\">on a cycle</strong>" } else { "" };
+        out.push_str(&format!(
+            "<tr><th scope=\"row\">{}{cycle}</th><td>{}</td><td>{}</td></tr>\n",
+            id_link(site, root, r, &g.nodes[b].id),
+            if listens.is_empty() { "nothing".into() } else { listens.join(", ") },
+            if raises.is_empty() { "nothing".into() } else { raises.join(", ") }
+        ));
+    }
+    out.push_str("</tbody></table></div>\n");
+    out
+}
+
+fn arena(site: &Site, module: usize, root: &str) -> String {
+    if site.opts.arena_runs.is_some() && site.errors() > 0 {
+        return "<h2 id=\"arena\">Arena</h2>\n<p class=\"broken\">No fights: the mods have errors (<a href=\"../../diagnostics.html\">the check</a>), and creatures with broken data would fight half-read.</p>\n".into();
+    }
+    let Some(m) = &site.arena[module] else { return String::new() };
+    let mut out = String::from("<h2 id=\"arena\">Arena</h2>\n");
+    out.push_str(&format!(
+        "<p>Each character option, as a new character with its starting kit, against one of each creature of this mod: the option's win rate over {} fights per cell (seed {}, at most {} rounds), as <code>rustkeep arena --matrix</code> computes it.</p>\n",
+        m.runs, m.seed, m.max_rounds
+    ));
+    out.push_str("<div class=\"wide\"><table class=\"heat\">\n<caption>Win rate of each option (columns) against each creature (rows)</caption>\n<thead><tr><th scope=\"col\">Creature</th>");
+    for o in &m.options {
+        out.push_str(&format!("<th scope=\"col\">{}</th>", id_link(site, root, Registry::CharacterOptions, o)));
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    for (ci, c) in m.creatures.iter().enumerate() {
+        out.push_str(&format!("<tr><th scope=\"row\">{}</th>", id_link(site, root, Registry::Creatures, c)));
+        for (wr, rounds) in &m.cells[ci] {
+            // Red (the option loses) through yellow to green (it wins), light enough for dark text.
+            let hue = (wr * 120.0).round();
+            out.push_str(&format!(
+                "<td class=\"cell\" style=\"background: hsl({hue} 70% 78%)\" data-win-rate=\"{wr}\" title=\"{:.1} rounds on average\">{:.0} %</td>",
+                rounds,
+                wr * 100.0
+            ));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody></table></div>\n");
+    out
+}
