@@ -34,6 +34,7 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('arena', 'arena', [CompletionResultType]::ParameterValue, 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)')
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked')
             [CompletionResult]::new('doc', 'doc', [CompletionResultType]::ParameterValue, 'Write the loaded mods'' documentation as a static site: every entry in words and linked, exact drop chances, where each item drops, quest chains, trigger graphs (docs/doc.md)')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'What a change does to the mods'' meaning: entries added, removed and changed, drop chances and arena win rates that moved, diagnostics introduced and fixed (docs/balance.md)')
             [CompletionResult]::new('play', 'play', [CompletionResultType]::ParameterValue, 'Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise; recordings and replays (docs/play.md)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'An entry as written, with its file: where to copy from to override it (docs/getting-started.md)')
             [CompletionResult]::new('core', 'core', [CompletionResultType]::ParameterValue, 'The bundled core as files')
@@ -136,6 +137,15 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'rustkeep;diff' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: `human`, `json` or `markdown` (a pull-request comment)')
+            [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'The smallest move of a drop chance that is reported, in percentage points')
+            [CompletionResult]::new('--arena', '--arena', [CompletionResultType]::ParameterName, 'Fights per character option and creature for the arena''s moves (0: no arena)')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'The seed of those fights (both versions fight the same seeded fights)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'rustkeep;play' {
             [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'Where to find the mods to load (repeatable). Default: the current folder, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the game''s generator (default: 0 in the line console, a fresh one in the full-screen game); the game always shows it, so a run can be played again')
@@ -158,6 +168,7 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
         'rustkeep;show' {
             [CompletionResult]::new('--mods', '--mods', [CompletionResultType]::ParameterName, 'Where to find the mods to load (repeatable). Default: the current folder, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"')
             [CompletionResult]::new('--override', '--override', [CompletionResultType]::ParameterName, 'Print the entry as an override to paste into your mod: `overrides = "ID"` instead of `id = "ID"`')
+            [CompletionResult]::new('--diff', '--diff', [CompletionResultType]::ParameterName, 'Print what the entry in force changes against the entry it overrides, field by field, instead of the entry')
             [CompletionResult]::new('--core-dir', '--core-dir', [CompletionResultType]::ParameterName, 'Print the folder the bundled core''s files are served from (the language server''s go-to-definition opens them there), writing them first if needed')
             [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Disable colours')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -230,6 +241,7 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('arena', 'arena', [CompletionResultType]::ParameterValue, 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)')
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked')
             [CompletionResult]::new('doc', 'doc', [CompletionResultType]::ParameterValue, 'Write the loaded mods'' documentation as a static site: every entry in words and linked, exact drop chances, where each item drops, quest chains, trigger graphs (docs/doc.md)')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'What a change does to the mods'' meaning: entries added, removed and changed, drop chances and arena win rates that moved, diagnostics introduced and fixed (docs/balance.md)')
             [CompletionResult]::new('play', 'play', [CompletionResultType]::ParameterValue, 'Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise; recordings and replays (docs/play.md)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'An entry as written, with its file: where to copy from to override it (docs/getting-started.md)')
             [CompletionResult]::new('core', 'core', [CompletionResultType]::ParameterValue, 'The bundled core as files')
@@ -266,6 +278,9 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             break
         }
         'rustkeep;help;doc' {
+            break
+        }
+        'rustkeep;help;diff' {
             break
         }
         'rustkeep;help;play' {

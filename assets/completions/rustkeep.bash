@@ -28,6 +28,9 @@ _rustkeep() {
             rustkeep,core)
                 cmd="rustkeep__subcmd__core"
                 ;;
+            rustkeep,diff)
+                cmd="rustkeep__subcmd__diff"
+                ;;
             rustkeep,doc)
                 cmd="rustkeep__subcmd__doc"
                 ;;
@@ -94,6 +97,9 @@ _rustkeep() {
             rustkeep__subcmd__help,core)
                 cmd="rustkeep__subcmd__help__subcmd__core"
                 ;;
+            rustkeep__subcmd__help,diff)
+                cmd="rustkeep__subcmd__help__subcmd__diff"
+                ;;
             rustkeep__subcmd__help,doc)
                 cmd="rustkeep__subcmd__help__subcmd__doc"
                 ;;
@@ -146,7 +152,7 @@ _rustkeep() {
 
     case "${cmd}" in
         rustkeep)
-            opts="-h -V --help --version check fmt loot lsp simulate test arena graph doc play show core new schema explain completions man help"
+            opts="-h -V --help --version check fmt loot lsp simulate test arena graph doc diff play show core new schema explain completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -311,6 +317,36 @@ _rustkeep() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        rustkeep__subcmd__diff)
+            opts="-h --format --threshold --arena --seed --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "human json markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --arena)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         rustkeep__subcmd__doc)
             opts="-h --out --open --source-url --arena --seed --luck --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -408,7 +444,7 @@ _rustkeep() {
             return 0
             ;;
         rustkeep__subcmd__help)
-            opts="check fmt loot lsp simulate test arena graph doc play show core new schema explain completions man help"
+            opts="check fmt loot lsp simulate test arena graph doc diff play show core new schema explain completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -480,6 +516,20 @@ _rustkeep() {
         rustkeep__subcmd__help__subcmd__core__subcmd__export)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rustkeep__subcmd__help__subcmd__diff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -841,7 +891,7 @@ _rustkeep() {
             fi
             case "${prev}" in
                 --for)
-                    COMPREPLY=($(compgen -W "data mod scenario workspace check-json loot-json graph-json simulate-json arena-json test-json save recording" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "data mod scenario workspace check-json loot-json graph-json simulate-json arena-json test-json diff-json save recording" -- "${cur}"))
                     return 0
                     ;;
                 --draft)
@@ -856,7 +906,7 @@ _rustkeep() {
             return 0
             ;;
         rustkeep__subcmd__show)
-            opts="-h --override --core-dir --mods --no-color --help"
+            opts="-h --override --diff --core-dir --mods --no-color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

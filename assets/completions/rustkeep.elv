@@ -31,6 +31,7 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand arena 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)'
             cand graph 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
             cand doc 'Write the loaded mods'' documentation as a static site: every entry in words and linked, exact drop chances, where each item drops, quest chains, trigger graphs (docs/doc.md)'
+            cand diff 'What a change does to the mods'' meaning: entries added, removed and changed, drop chances and arena win rates that moved, diagnostics introduced and fixed (docs/balance.md)'
             cand play 'Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise; recordings and replays (docs/play.md)'
             cand show 'An entry as written, with its file: where to copy from to override it (docs/getting-started.md)'
             cand core 'The bundled core as files'
@@ -123,6 +124,14 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'rustkeep;diff'= {
+            cand --format 'Output format: `human`, `json` or `markdown` (a pull-request comment)'
+            cand --threshold 'The smallest move of a drop chance that is reported, in percentage points'
+            cand --arena 'Fights per character option and creature for the arena''s moves (0: no arena)'
+            cand --seed 'The seed of those fights (both versions fight the same seeded fights)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'rustkeep;play'= {
             cand --mods 'Where to find the mods to load (repeatable). Default: the current folder, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"'
             cand --seed 'Seed of the game''s generator (default: 0 in the line console, a fresh one in the full-screen game); the game always shows it, so a run can be played again'
@@ -144,6 +153,7 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
         &'rustkeep;show'= {
             cand --mods 'Where to find the mods to load (repeatable). Default: the current folder, read by the one rule of every command: the nearest `rustkeep.toml` at or above it (that workspace), else the mod it is in, else the mods below it; no mod at all: the bundled core alone. See docs/data-language.md, "Which mods a path loads"'
             cand --override 'Print the entry as an override to paste into your mod: `overrides = "ID"` instead of `id = "ID"`'
+            cand --diff 'Print what the entry in force changes against the entry it overrides, field by field, instead of the entry'
             cand --core-dir 'Print the folder the bundled core''s files are served from (the language server''s go-to-definition opens them there), writing them first if needed'
             cand --no-color 'Disable colours'
             cand -h 'Print help'
@@ -205,6 +215,7 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand arena 'Many fights of a scenario''s player against its enemies (or every option against every creature): win rate, rounds, health left, loot (docs/arena.md)'
             cand graph 'The trigger graph: events, the triggers listening to them, the events they raise; cycles marked'
             cand doc 'Write the loaded mods'' documentation as a static site: every entry in words and linked, exact drop chances, where each item drops, quest chains, trigger graphs (docs/doc.md)'
+            cand diff 'What a change does to the mods'' meaning: entries added, removed and changed, drop chances and arena win rates that moved, diagnostics introduced and fixed (docs/balance.md)'
             cand play 'Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise; recordings and replays (docs/play.md)'
             cand show 'An entry as written, with its file: where to copy from to override it (docs/getting-started.md)'
             cand core 'The bundled core as files'
@@ -232,6 +243,8 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
         &'rustkeep;help;graph'= {
         }
         &'rustkeep;help;doc'= {
+        }
+        &'rustkeep;help;diff'= {
         }
         &'rustkeep;help;play'= {
         }

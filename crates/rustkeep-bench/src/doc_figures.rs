@@ -125,3 +125,62 @@ pub fn doc_figures(packs: &Path, runs: usize) -> Vec<ExtraFigure> {
     let _ = std::fs::remove_dir_all(&work);
     out
 }
+
+/// `rustkeep diff` between the large pack and a copy of it with 10 entries changed (a weight in
+/// each of ten mods' first loot table): the whole command, both versions loaded, checked and
+/// analysed (median / max).
+pub fn diff_figures(packs: &Path, runs: usize) -> Vec<ExtraFigure> {
+    let exe = std::env::current_exe().ok().map(|e| e.with_file_name("rustkeep")).filter(|p| p.is_file());
+    let Some(exe) = exe else { return Vec::new() };
+    let large = packs.join("large");
+    if !large.is_dir() && crate::generate(&large, crate::LARGE).is_err() {
+        return Vec::new();
+    }
+    let work = std::env::temp_dir().join(format!("rustkeep-bench-diff-{}", std::process::id()));
+    let edited = work.join("large");
+    let copy = (|| -> std::io::Result<()> {
+        for f in crate::toml_paths(&large) {
+            let to = edited.join(f.strip_prefix(&large).unwrap_or(&f));
+            std::fs::create_dir_all(to.parent().unwrap_or(&work))?;
+            std::fs::copy(&f, &to)?;
+        }
+        for k in 0..10 {
+            let file = edited.join(format!("mods/m{:03}/content_00.toml", k * 20));
+            let text = std::fs::read_to_string(&file)?;
+            std::fs::write(&file, text.replacen("weight = 5, count = \"0-2\"", "weight = 50, count = \"0-2\"", 1))?;
+        }
+        Ok(())
+    })();
+    if let Err(e) = copy {
+        eprintln!("diff: cannot copy the large pack: {e}");
+        return Vec::new();
+    }
+    let (old, new) = (large.to_string_lossy().into_owned(), edited.to_string_lossy().into_owned());
+    let mut times = Vec::new();
+    for _ in 0..runs.clamp(3, 5) {
+        let t = Instant::now();
+        let o = Command::new(&exe).args(["diff", &old, &new, "--format", "json"]).output();
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        match o {
+            Ok(o) if o.status.success() => {}
+            Ok(o) => {
+                eprintln!("diff on the large pack exited {:?}: {}", o.status.code(), String::from_utf8_lossy(&o.stderr));
+                return Vec::new();
+            }
+            Err(e) => {
+                eprintln!("diff: {e}");
+                return Vec::new();
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&work);
+    times.sort_by(|a, b| a.total_cmp(b));
+    let (p50, max) = (times[times.len() / 2], times[times.len() - 1]);
+    vec![ExtraFigure {
+        figure: "diff: the large pack against a copy with 10 entries changed, whole command (median / max)".into(),
+        value: format!("{:.2} s / {:.2} s", p50 / 1e3, max / 1e3),
+        target: "≤ 3 s".into(),
+        ok: Some(max <= 3000.0),
+        json: json!({ "p50_ms": p50, "max_ms": max }),
+    }]
+}

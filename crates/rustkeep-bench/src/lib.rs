@@ -293,5 +293,8 @@ pub fn extra_figures(root: &Path, exe: &Path, runs: usize, wanted: &dyn Fn(&str)
     if wanted("doc") {
         out.extend(doc_figures::doc_figures(root, runs));
     }
+    if wanted("diff") {
+        out.extend(doc_figures::diff_figures(root, runs));
+    }
     out
 }

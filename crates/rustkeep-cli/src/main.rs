@@ -29,6 +29,7 @@ mod arena;
 mod atomic;
 mod build_info;
 mod check;
+mod diff;
 mod doc;
 #[cfg(test)]
 mod docs_tests;
@@ -110,6 +111,9 @@ enum Command {
     /// Write the loaded mods' documentation as a static site: every entry in words and linked,
     /// exact drop chances, where each item drops, quest chains, trigger graphs (docs/doc.md).
     Doc(doc::Args),
+    /// What a change does to the mods' meaning: entries added, removed and changed, drop chances
+    /// and arena win rates that moved, diagnostics introduced and fixed (docs/balance.md).
+    Diff(diff::Args),
     /// Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise;
     /// recordings and replays (docs/play.md).
     Play(play::Args),
@@ -179,6 +183,7 @@ fn main() -> ExitCode {
         Command::Arena(args) => arena::run(args),
         Command::Graph(args) => graph::run(args),
         Command::Doc(args) => doc::run(args),
+        Command::Diff(args) => diff::run(args),
         Command::Play(args) => play::run(args),
         Command::Show(args) => show::run(args),
         Command::Core(cmd) => show::core(cmd),

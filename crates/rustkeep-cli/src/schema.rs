@@ -22,6 +22,7 @@ use rustkeep_play::record::Line as RecordingLine;
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
+use crate::diff::DiffJson;
 use crate::loot::LootJson;
 use crate::render::json::CheckReport;
 use crate::test::TestJson;
@@ -65,6 +66,11 @@ pub const TARGETS: &[Target] = &[
     json_output::<SimulateReport>("simulate-json", 1, "the output of `rustkeep simulate --format json`: the causal trace and the final state"),
     json_output::<ArenaJson>("arena-json", 1, "the output of `rustkeep arena --format json`, with or without `--matrix`"),
     json_output::<TestJson>("test-json", 1, "the output of `rustkeep test --format json`: every expectation of every scenario run"),
+    json_output::<DiffJson>(
+        "diff-json",
+        1,
+        "the output of `rustkeep diff --format json`: what a change does to entries, drop chances, the arena and the diagnostics",
+    ),
     json_output::<SaveFile>("save", 2, "a save of `rustkeep play` (`S`, `save`, `--save`)"),
     json_output::<RecordingLine<'static>>(
         "recording",

@@ -21,9 +21,13 @@ pub struct Args {
     /// `id = "ID"`.
     #[arg(long = "override")]
     pub as_override: bool,
+    /// Print what the entry in force changes against the entry it overrides, field by field,
+    /// instead of the entry.
+    #[arg(long, conflicts_with = "as_override")]
+    pub diff: bool,
     /// Print the folder the bundled core's files are served from (the language server's
     /// go-to-definition opens them there), writing them first if needed.
-    #[arg(long, conflicts_with_all = ["id", "as_override"])]
+    #[arg(long, conflicts_with_all = ["id", "as_override", "diff"])]
     pub core_dir: bool,
     #[command(flatten)]
     pub common: Common,
@@ -114,7 +118,18 @@ pub fn run(args: Args) -> Result<u8, String> {
             let ff = project.file(first.file);
             out.push_str(&format!("# it overrides the entry of {}\n", where_is(&project, first.file, ff.index.line_of(first.span.start) + 1)));
         }
-        if args.as_override {
+        if args.diff {
+            // The entry it replaces: the override before it, else the definition.
+            let before = match def.overrides.iter().position(|o| o.0 == def.current) {
+                Some(0) => def.defined,
+                Some(i) => Some(def.overrides[i - 1].0),
+                None => None,
+            };
+            match before {
+                Some(b) => out.push_str(&field_diff(&project, db.entry(b), e)),
+                None => out.push_str("# it is the definition: it overrides nothing\n"),
+            }
+        } else if args.as_override {
             out.push_str("# An override replaces the whole entry: keep what you want to keep, change the rest.\n");
             out.push_str(&rustkeep_data::copy::override_text(&f.text, &f.index, e));
         } else {
@@ -123,6 +138,41 @@ pub fn run(args: Args) -> Result<u8, String> {
     }
     print(&out)?;
     Ok(0)
+}
+
+/// What `new` changes against `old`, field by field, by their written text (whitespace collapsed):
+/// `~ field: old → new`, `+ field: new`, `- field: old` (left out: its default applies), and the
+/// count of the fields written as before.
+fn field_diff(project: &Project, old: &rustkeep_data::model::Entry, new: &rustkeep_data::model::Entry) -> String {
+    use rustkeep_data::vocab::field;
+    let text = |e: &rustkeep_data::model::Entry, name: &str| -> Option<String> {
+        let f = e.field(name)?;
+        Some(project.file(e.file).text.get(f.span.start..f.span.end)?.split_whitespace().collect::<Vec<_>>().join(" "))
+    };
+    let mut names: Vec<&str> = old.fields.iter().chain(&new.fields).map(|f| f.def.name).filter(|n| *n != field::ID && *n != field::OVERRIDES).collect();
+    let mut seen = std::collections::BTreeSet::new();
+    names.retain(|n| seen.insert(*n));
+    let mut out = String::new();
+    let mut same = 0;
+    for n in names {
+        match (text(old, n), text(new, n)) {
+            (Some(a), Some(b)) if a == b => same += 1,
+            (Some(a), Some(b)) => out.push_str(&format!("~ {n}: {a} → {b}\n")),
+            (None, Some(b)) => out.push_str(&format!("+ {n}: {b}\n")),
+            (Some(a), None) => {
+                let default =
+                    new.registry.field(n).and_then(|d| d.default).map(|d| format!("its default, {d}, applies")).unwrap_or_else(|| "it is gone".into());
+                out.push_str(&format!("- {n}: {a} (left out: {default})\n"));
+            }
+            (None, None) => {}
+        }
+    }
+    if out.is_empty() {
+        out.push_str("# every field is written as before\n");
+    } else if same > 0 {
+        out.push_str(&format!("# {same} other field{} as before\n", if same == 1 { "" } else { "s" }));
+    }
+    out
 }
 
 fn article(noun: &str) -> &'static str {
