@@ -503,3 +503,79 @@ fn the_action_writes_the_documentation_site_on_request() {
     let (code, _, gh) = run_step(&t, script, &[("RK_PATH", "lamp"), ("RK_DOC_OUT", "mine")]);
     assert_eq!((code, gh.as_str()), (2, ""));
 }
+
+/// `diff: true` of the action on a pull request: the diff step fetches the base branch, writes
+/// `rustkeep diff` of it against the pull request's tree as markdown, and posts one comment — then
+/// updates that comment, found by its first line, on the next push (`gh` is a stand-in here that
+/// records its calls and answers the listing).
+#[test]
+fn the_action_posts_the_diff_as_one_comment_and_updates_it() {
+    if !python_has_yaml() || !rustkeep_testutil::tools::runs("git", &["--version"]) {
+        eprintln!("SKIPPED: python3 with PyYAML and git are needed (`.ci/run` installs them)");
+        return;
+    }
+    let action = yaml("action.yml");
+    assert_eq!((&action["inputs"]["diff"]["default"], &action["inputs"]["diff-base"]["default"]), (&"false".into(), &"".into()));
+    let steps = action["runs"]["steps"].as_array().unwrap();
+    let step = steps.iter().find(|s| s["id"] == "diff").expect("a step with id `diff`");
+    assert!(step["if"].as_str().unwrap().contains("inputs.diff == 'true'") && step["if"].as_str().unwrap().contains("pull_request"));
+    assert_eq!(step["env"]["GH_TOKEN"], "${{ github.token }}");
+    let script = step["run"].as_str().unwrap();
+
+    let t = lamp_mod();
+    let git = |dir: &str, args: &[&str]| {
+        let o = Command::new("git")
+            .args(args)
+            .current_dir(t.path(dir))
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@t")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@t")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    };
+    // The base branch `main` on a remote, and a pull request's checkout that raises a price.
+    git(".", &["init", "-q", "-b", "main"]);
+    git(".", &["add", "lamp"]);
+    git(".", &["commit", "-q", "-m", "base"]);
+    git(".", &["clone", "-q", "--bare", ".", "origin.git"]);
+    git(".", &["remote", "add", "origin", "origin.git"]);
+    t.write("lamp/items.toml", ITEMS.replace("id = \"lamp:oil_lamp\"", "id = \"lamp:oil_lamp\"\nprice = 9"));
+    // The stand-in for `gh`: logs each call; lists a comment only once one was posted.
+    t.write(
+        "bin/gh",
+        "#!/bin/sh\necho \"$*\" >> \"$GH_LOG\"\ncase \"$*\" in\n  *--paginate*) [ -f \"$GH_LOG.posted\" ] && echo 4242 ;;\n  *POST*) touch \"$GH_LOG.posted\" ;;\nesac\nexit 0\n",
+    );
+    let gh = t.path("bin/gh");
+    std::fs::set_permissions(&gh, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let log = t.path("gh.log");
+    let summary = t.path("step-summary.txt");
+    let rustkeep_dir = Path::new(env!("CARGO_BIN_EXE_rustkeep")).parent().unwrap().to_path_buf();
+    let path = format!("{}:{}:{}", t.path("bin").display(), rustkeep_dir.display(), std::env::var("PATH").unwrap_or_default());
+    let env = [
+        ("RK_PATH", "."),
+        ("RK_DIFF_BASE", ""),
+        ("RK_PR", "7"),
+        ("GITHUB_BASE_REF", "main"),
+        ("GITHUB_REPOSITORY", "me/lamp"),
+        ("GH_LOG", log.to_str().unwrap()),
+        ("GITHUB_STEP_SUMMARY", summary.to_str().unwrap()),
+        ("PATH", path.as_str()),
+    ];
+    for _ in 0..2 {
+        let (code, out, gh_out) = run_step(&t, script, &env);
+        assert_eq!(code, 0, "{out}");
+        assert!(gh_out.starts_with("file="), "{gh_out}");
+    }
+    let body = std::fs::read_to_string(t.path("rustkeep-diff-comment.txt")).unwrap();
+    assert!(body.starts_with("<!-- rustkeep diff -->\n### rustkeep diff: `origin/main` → `working tree`"), "{body}");
+    assert!(body.contains("`price`: `(absent)` → `9`"), "{body}");
+    assert!(std::fs::read_to_string(&summary).unwrap().contains("### rustkeep diff"));
+    let calls = std::fs::read_to_string(&log).unwrap();
+    let calls: Vec<&str> = calls.lines().collect();
+    assert_eq!(calls.len(), 4, "{calls:?}");
+    assert!(calls[0].starts_with("api repos/me/lamp/issues/7/comments --paginate"), "{calls:?}");
+    assert!(calls[1].starts_with("api --silent -X POST repos/me/lamp/issues/7/comments -F body=@"), "{calls:?}");
+    assert!(calls[3].starts_with("api --silent -X PATCH repos/me/lamp/issues/comments/4242 -F body=@"), "{calls:?}");
+}
