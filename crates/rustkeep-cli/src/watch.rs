@@ -81,19 +81,7 @@ pub fn check(args: check::Args) -> Result<u8, String> {
         }
         deps
     };
-    let mut w = Watch::start(&cwd, "check")?;
-    let mut deps = reads();
-    w.watch(&deps);
-    let mut what = "first run".to_string();
-    loop {
-        w.begin(&what);
-        let code = rerun_self()?;
-        w.end(code, check_words(code));
-        deps = reads();
-        w.watch(&deps);
-        let changed = w.next_change(|p| deps.touches(p) && !written.contains(p))?;
-        what = w.describe(&changed);
-    }
+    rerun_on_change(&cwd, "check", reads, check_words, |p| written.contains(p))
 }
 
 /// `rustkeep simulate --watch`.
@@ -108,17 +96,30 @@ pub fn simulate(args: simulate::Args) -> Result<u8, String> {
         deps.add_given(&args.mods, &cwd);
         deps
     };
-    let mut w = Watch::start(&cwd, "simulate")?;
+    rerun_on_change(&cwd, "simulate", reads, simulate_words, |_| false)
+}
+
+/// The loop of `check --watch` and `simulate --watch`: the whole command again (this binary
+/// without `--watch`) after every change to what `reads` says it reads, files `ignored` names
+/// aside (the reports a run writes).
+fn rerun_on_change(
+    cwd: &Path,
+    command: &'static str,
+    reads: impl Fn() -> Deps,
+    words: fn(Option<i32>) -> &'static str,
+    ignored: impl Fn(&Path) -> bool,
+) -> Result<u8, String> {
+    let mut w = Watch::start(cwd, command)?;
     let mut deps = reads();
     w.watch(&deps);
     let mut what = "first run".to_string();
     loop {
         w.begin(&what);
         let code = rerun_self()?;
-        w.end(code, simulate_words(code));
+        w.end(code, words(code));
         deps = reads();
         w.watch(&deps);
-        let changed = w.next_change(|p| deps.touches(p))?;
+        let changed = w.next_change(|p| deps.touches(p) && !ignored(p))?;
         what = w.describe(&changed);
     }
 }

@@ -113,3 +113,48 @@ mod tests {
         }
     }
 }
+
+/// One field two entries write differently: its text in each, whitespace collapsed; `None` where
+/// the entry does not write it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldChange {
+    pub field: &'static str,
+    pub old: Option<String>,
+    pub new: Option<String>,
+}
+
+/// What `new` (written in `new_text`) writes differently from `old` (in `old_text`), field by
+/// field by the written text with whitespace collapsed, `id` and `overrides` aside: first the
+/// fields `new` writes, in its order, then those only `old` writes; and how many fields both
+/// write alike. `rustkeep show --diff`, `rustkeep diff` and the documentation site's override
+/// tables read this one comparison.
+pub fn field_changes(old_text: &str, old: &Entry, new_text: &str, new: &Entry) -> (Vec<FieldChange>, usize) {
+    use crate::vocab::field;
+    fn written<'t>(text: &'t str, e: &Entry, name: &str) -> Option<&'t str> {
+        e.field(name).map(|f| text.get(f.span.start..f.span.end).unwrap_or(""))
+    }
+    let collapsed = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut names: Vec<&'static str> = Vec::new();
+    for f in new.fields.iter().chain(&old.fields) {
+        if f.def.name != field::ID && f.def.name != field::OVERRIDES && !names.contains(&f.def.name) {
+            names.push(f.def.name);
+        }
+    }
+    let mut changes = Vec::new();
+    let mut same = 0;
+    for name in names {
+        let (o, n) = (written(old_text, old, name), written(new_text, new, name));
+        // Most fields are byte for byte the same: only the others are normalised.
+        if o == n {
+            same += 1;
+            continue;
+        }
+        let (o, n) = (o.map(collapsed), n.map(collapsed));
+        if o == n {
+            same += 1;
+        } else {
+            changes.push(FieldChange { field: name, old: o, new: n });
+        }
+    }
+    (changes, same)
+}

@@ -5,7 +5,9 @@
 
 use rustkeep_engine::loot::LootReport;
 
-use crate::html::{esc, pct};
+use rustkeep_engine::loot::chance_text as pct;
+
+use crate::html::esc;
 
 /// At most this many bars per chart: the likeliest drops.
 const MAX_BARS: usize = 12;

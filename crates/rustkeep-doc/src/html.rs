@@ -34,20 +34,6 @@ pub fn id_link(site: &Site, root: &str, registry: Registry, id: &str) -> String 
     }
 }
 
-/// A percentage readable at any size, as `rustkeep loot` prints it: two decimals down to 0.1 %,
-/// then three significant digits.
-pub fn pct(p: f64) -> String {
-    let x = p * 100.0;
-    if x == 0.0 {
-        "0 %".into()
-    } else if x >= 0.1 {
-        format!("{x:.2} %")
-    } else {
-        let digits = (2 - x.log10().floor() as i32).clamp(0, 12) as usize;
-        format!("{x:.digits$} %")
-    }
-}
-
 /// One page: its path in the site, its title, where it sits (breadcrumbs), its side navigation
 /// and its content.
 pub struct Frame<'a> {
@@ -122,13 +108,5 @@ mod tests {
     fn the_way_back_to_the_root_follows_the_depth() {
         assert_eq!(root_of("index.html"), "");
         assert_eq!(root_of("mods/core/items-2.html"), "../../");
-    }
-
-    #[test]
-    fn percentages_read_as_rustkeep_loot_prints_them() {
-        assert_eq!(pct(1.0), "100.00 %");
-        assert_eq!(pct(0.4814), "48.14 %");
-        assert_eq!(pct(0.000_012_34), "0.00123 %");
-        assert_eq!(pct(0.0), "0 %");
     }
 }

@@ -9,7 +9,7 @@ use rustkeep_data::hash::FxHashMap as HashMap;
 use rustkeep_data::model::{ActionData, Entry, Value};
 use rustkeep_data::resolve::EntryRef;
 use rustkeep_data::source::{FileId, FileKind};
-use rustkeep_data::vocab::{field, RefKind, Registry, REGISTRIES};
+use rustkeep_data::vocab::{field, Registry, REGISTRIES};
 use rustkeep_engine::arena::{self, Matrix};
 use rustkeep_engine::game::World;
 use rustkeep_engine::graph::{EdgeKind, Graph};
@@ -300,7 +300,7 @@ impl<'w> Site<'w> {
             }
             let starts: Vec<usize> = facts.entries.iter().map(|e| e.span.start).collect();
             for r in &facts.refs {
-                let Some(registry) = target_registry(r.kind) else { continue };
+                let Some(registry) = r.kind.registry() else { continue };
                 let at = starts.partition_point(|&s| s <= r.span.start);
                 let Some(holder) = at.checked_sub(1).map(|i| &facts.entries[i]) else { continue };
                 let Some(key) = holder.key() else { continue };
@@ -338,10 +338,9 @@ impl<'w> Site<'w> {
                 }
             }
         }
-        let registry_of = |kind: &str| REGISTRIES.iter().find(|d| d.noun == kind).map(|d| d.registry);
         let mut node_module = vec![None; self.graph.nodes.len()];
         for (i, node) in self.graph.nodes.iter().enumerate() {
-            if let Some(m) = registry_of(&node.kind).and_then(|r| self.owner(r, &node.id)) {
+            if let Some(m) = node_registry(&node.kind).and_then(|r| self.owner(r, &node.id)) {
                 parts[m].bearers.push(i);
                 node_module[i] = Some(m);
             }
@@ -393,15 +392,6 @@ impl<'w> Site<'w> {
         let f = self.w.project.file(r.file);
         let e = self.entry(r);
         (f.path.clone(), f.index.line_of(e.span.start) + 1)
-    }
-}
-
-/// The registry an ID-valued reference names (tags name none).
-pub fn target_registry(kind: RefKind) -> Option<Registry> {
-    match kind {
-        RefKind::Registry(r) => Some(r),
-        RefKind::ItemTable | RefKind::AffixTable | RefKind::NestedTable => Some(Registry::LootTables),
-        RefKind::Tag => None,
     }
 }
 
@@ -462,6 +452,11 @@ fn sources(loot: &HashMap<String, Result<TableChances, String>>) -> HashMap<Stri
             (item.to_string(), Sources { top, total })
         })
         .collect()
+}
+
+/// The registry of a trigger graph's node, by its kind (the registry's noun); `None` for events.
+pub fn node_registry(kind: &str) -> Option<Registry> {
+    REGISTRIES.iter().find(|d| d.noun == kind).map(|d| d.registry)
 }
 
 /// Every action of an entry: its own action lists, its triggers' (a quest's reward included)

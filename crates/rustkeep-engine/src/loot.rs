@@ -227,6 +227,29 @@ pub fn one_in(p_any: f64) -> Option<f64> {
     (p_any > 0.0).then(|| 1.0 / p_any)
 }
 
+/// A chance as `rustkeep loot` and the documentation pages print it: two decimals down to 0.1 %,
+/// then three significant digits ("48.14 %", "0.00123 %", "0 %").
+pub fn chance_text(p: f64) -> String {
+    let x = p * 100.0;
+    if x == 0.0 {
+        "0 %".into()
+    } else if x >= 0.1 {
+        format!("{x:.2} %")
+    } else {
+        let digits = (2 - x.log10().floor() as i32).clamp(0, 12) as usize;
+        format!("{x:.digits$} %")
+    }
+}
+
+/// "1 in N" as printed: one decimal below 1,000, whole numbers above, "never" for a chance of 0.
+pub fn one_in_text(p: f64) -> String {
+    match one_in(p) {
+        None => "never".into(),
+        Some(n) if n < 1000.0 => format!("{n:.1}"),
+        Some(n) => format!("{n:.0}"),
+    }
+}
+
 /// Evaluations needed for a chance `c` of at least one: `ceil(ln(1 − c) / ln(1 − p_any))`.
 /// `None` when `p_any` is 0 (never); 1 when `p_any` is 1.
 pub fn evaluations_for(p_any: f64, c: f64) -> Option<u64> {
@@ -355,6 +378,17 @@ mod tests {
         assert_eq!(evaluations_for(1.0, 0.99), Some(1));
         assert_eq!(one_in(0.25), Some(4.0));
         assert_eq!(one_in(0.0), None);
+    }
+
+    #[test]
+    fn chances_and_one_in_n_read_as_printed() {
+        assert_eq!(chance_text(1.0), "100.00 %");
+        assert_eq!(chance_text(0.0845), "8.45 %");
+        assert_eq!(chance_text(0.4814), "48.14 %");
+        assert_eq!(chance_text(0.000_012_34), "0.00123 %");
+        assert_eq!(chance_text(0.0), "0 %");
+        assert_eq!(one_in_text(0.25), "4.0");
+        assert_eq!(one_in_text(0.0), "never");
     }
 
     #[test]

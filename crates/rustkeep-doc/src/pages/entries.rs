@@ -2,13 +2,13 @@
 //! written (every ID linked), what it overrides and what that changes, what overrides it, what
 //! refers to it; loot tables with their chances, items and affixes with where they come from.
 
-use rustkeep_data::model::{Entry, Field};
+use rustkeep_data::model::Entry;
 use rustkeep_data::resolve::EntryRef;
 use rustkeep_data::vocab::{field, Registry};
 use rustkeep_engine::words::{self, Bearer};
 
 use crate::html::{self, esc, id_link, Frame};
-use crate::site::{target_registry, Page, Site};
+use crate::site::{Page, Site};
 
 /// Entries written in at most this many bytes are shown open; longer ones fold.
 const FOLD_AT: usize = 600;
@@ -72,11 +72,6 @@ pub fn display_name(e: &Entry) -> String {
         Some(n) if !n.trim().is_empty() => n.to_string(),
         _ => words::id_in_words(e.key().map_or("", |k| k.value.as_str())),
     }
-}
-
-/// The name of the entry in force for an ID, else the ID in words.
-pub fn display_name_of(site: &Site, registry: Registry, id: &str) -> String {
-    site.w.entry(registry, id).map(display_name).unwrap_or_else(|| words::id_in_words(id))
 }
 
 fn entry(site: &Site, r: EntryRef, root: &str) -> String {
@@ -235,7 +230,7 @@ fn written(site: &Site, r: EntryRef, e: &Entry, root: &str) -> String {
             if x.span.start < at || x.span.end > end {
                 continue;
             }
-            let Some(registry) = target_registry(x.kind) else { continue };
+            let Some(registry) = x.kind.registry() else { continue };
             let Some(url) = site.link(registry, &x.id) else { continue };
             body.push_str(&esc(&text[at..x.span.start]));
             body.push_str(&format!("<a href=\"{root}{}\">{}</a>", esc(url), esc(&text[x.span.start..x.span.end])));
@@ -251,26 +246,19 @@ fn written(site: &Site, r: EntryRef, e: &Entry, root: &str) -> String {
 fn override_diff(site: &Site, r: EntryRef, e: &Entry, root: &str) -> String {
     let Some(before) = previous(site, r) else { return String::new() };
     let old = site.entry(before);
-    let text = |r: EntryRef, f: &Field| -> String {
-        let file = site.w.project.file(r.file);
-        file.text.get(f.span.start..f.span.end).unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ")
-    };
-    let skip = |f: &&Field| f.def.name != field::ID && f.def.name != field::OVERRIDES;
-    let mut rows = Vec::new();
-    let mut same = 0;
-    for f in e.fields.iter().filter(skip) {
-        match old.field(f.def.name) {
-            Some(o) if text(before, o) == text(r, f) => same += 1,
-            Some(o) => rows.push(("changed", f.def.name, text(before, o), text(r, f))),
-            None => rows.push(("added", f.def.name, String::new(), text(r, f))),
-        }
-    }
-    for o in old.fields.iter().filter(skip) {
-        if e.field(o.def.name).is_none() {
-            let default = o.def.default.map(|d| format!("(default: {d})")).unwrap_or_else(|| "(absent)".into());
-            rows.push(("removed", o.def.name, text(before, o), default));
-        }
-    }
+    let (old_text, new_text) = (&site.w.project.file(before.file).text, &site.w.project.file(r.file).text);
+    let (changes, same) = rustkeep_data::copy::field_changes(old_text, old, new_text, e);
+    let rows: Vec<(&str, &str, String, String)> = changes
+        .into_iter()
+        .map(|c| match (c.old, c.new) {
+            (Some(was), Some(now)) => ("changed", c.field, was, now),
+            (None, now) => ("added", c.field, String::new(), now.unwrap_or_default()),
+            (Some(was), None) => {
+                let default = e.registry.field(c.field).and_then(|d| d.default).map(|d| format!("(default: {d})")).unwrap_or_else(|| "(absent)".into());
+                ("removed", c.field, was, default)
+            }
+        })
+        .collect();
     let mut out = String::from("<div class=\"diff\">\n<h3>What this override changes</h3>\n");
     if rows.is_empty() {
         out.push_str("<p>Nothing: every field is written as before.</p>\n");

@@ -4,9 +4,9 @@
 
 use rustkeep_data::db::TableKind;
 use rustkeep_data::vocab::{field, Registry};
-use rustkeep_engine::loot::one_in;
+use rustkeep_engine::loot::{chance_text as pct, one_in_text};
 
-use crate::html::{esc, id_link, pct};
+use crate::html::{esc, id_link};
 use crate::site::{rolls, table_kind, Site};
 
 /// At most this many drops are listed per table, the likeliest first (a table at the top of a
@@ -14,14 +14,6 @@ use crate::site::{rolls, table_kind, Site};
 const MAX_ROWS: usize = 20;
 /// At most this many entries are named as rolling one table.
 const MAX_ROLLERS: usize = 3;
-
-fn one_in_text(p: f64) -> String {
-    match one_in(p) {
-        None => "never".into(),
-        Some(n) if n < 1000.0 => format!("{n:.1}"),
-        Some(n) => format!("{n:.0}"),
-    }
-}
 
 /// The exact chances of one table in force.
 pub fn table_section(site: &Site, id: &str, root: &str) -> String {

@@ -5,12 +5,12 @@
 
 use std::collections::BTreeMap;
 
-use rustkeep_data::vocab::{Registry, REGISTRIES};
+use rustkeep_data::vocab::Registry;
 use rustkeep_engine::graph::EdgeKind;
 
 use crate::draw::{self, Edge, Node};
 use crate::html::{self, esc, id_link, Frame};
-use crate::site::Site;
+use crate::site::{node_registry, Site};
 
 /// At most this many bearers are drawn in a mod's trigger graph (all are listed).
 const MAX_DRAWN: usize = 120;
@@ -130,7 +130,7 @@ fn quest_chains(site: &Site, module: usize, root: &str) -> String {
     let mut at: BTreeMap<(Registry, String), (usize, usize)> = BTreeMap::new();
     for ((r, id), d) in &depth {
         let href = site.link(*r, id).map(|u| format!("{root}{u}"));
-        let label = format!("{} ({})", crate::pages::entries::display_name_of(site, *r, id), r.noun());
+        let label = format!("{} ({})", rustkeep_engine::words::entry_name(site.w, *r, id), r.noun());
         at.insert((*r, id.clone()), (*d, columns[*d].len()));
         columns[*d].push(Node { label, href, class: if *r == Registry::Quests { "quest" } else { "starter" } });
     }
@@ -158,7 +158,6 @@ fn quest_chains(site: &Site, module: usize, root: &str) -> String {
 fn trigger_graph(site: &Site, module: usize, root: &str) -> String {
     let g = &site.graph;
     let mut out = String::from("<h2 id=\"triggers\">Trigger graph</h2>\n");
-    let registry_of = |kind: &str| REGISTRIES.iter().find(|d| d.noun == kind).map(|d| d.registry);
     let bearers = &site.parts[module].bearers;
     if bearers.is_empty() {
         out.push_str("<p>No entry of this mod bears triggers.</p>\n");
@@ -190,7 +189,7 @@ fn trigger_graph(site: &Site, module: usize, root: &str) -> String {
         } else {
             "bearer"
         };
-        let href = registry_of(kind).and_then(|r| site.link(r, &g.nodes[i].id)).map(|u| format!("{root}{u}"));
+        let href = node_registry(kind).and_then(|r| site.link(r, &g.nodes[i].id)).map(|u| format!("{root}{u}"));
         let label = if kind == "event" { event_label(i) } else { g.nodes[i].id.clone() };
         Node { label, href, class }
     };
@@ -229,7 +228,7 @@ fn trigger_graph(site: &Site, module: usize, root: &str) -> String {
     }
     for &b in bearers {
         let (listens, raises) = by_bearer.remove(&b).unwrap_or_default();
-        let r = registry_of(&g.nodes[b].kind).unwrap_or(Registry::Items);
+        let r = node_registry(&g.nodes[b].kind).unwrap_or(Registry::Items);
         let cycle = if g.in_cycle[b] { " <strong class=\"cycle-note\">on a cycle</strong>" } else { "" };
         out.push_str(&format!(
             "<tr><th scope=\"row\">{}{cycle}</th><td>{}</td><td>{}</td></tr>\n",
