@@ -13,7 +13,12 @@
 //! - on the large pack: hovers on an item ID, and hovers on the table at the top of the pack's
 //!   200-deep nesting chain (its exact drop chances), each right after an edit elsewhere, so that
 //!   no answer computed before the edit can be reused;
-//! - on the large pack: the server's peak resident memory (`VmHWM` of `/proc/<pid>/status`, Linux)
+//! - on the large pack and the examples: the balance lenses — the time from the first code-lens
+//!   request until every lens of the edited file shows its figures, then the keystrokes again,
+//!   each after a pause longer than the server's wait for quiet (so that each lands on a
+//!   computation of the figures under way) and followed by a code-lens request, as an editor
+//!   sends;
+//! - on the large pack: the server's peak resident memory (with the lenses' work done) (`VmHWM` of `/proc/<pid>/status`, Linux)
 //!   against the size of the workspace's files.
 //!
 //! Workspaces: the large and the medium synthetic pack, and the example mods beside a generated
@@ -39,6 +44,9 @@ const RSS_RATIO: f64 = 8.0;
 /// The target of the smaller workspaces (keystroke and completion p95).
 const SMALL_TARGET_MS: f64 = 20.0;
 const SAMPLES: usize = 200;
+/// The pause before each keystroke while the lenses are on: longer than the server's wait for
+/// quiet, so that every keystroke lands on a computation of the figures under way.
+const LENS_PAUSE_MS: u64 = 150;
 
 /// The figures of the language server `exe` (the `rustkeep` binary); `root` holds the generated
 /// packs. The large pack is measured when the caller generated it (`--sizes` includes `large`).
@@ -75,7 +83,7 @@ pub fn lsp_figures(root: &Path, exe: &Path) -> Vec<ExtraFigure> {
                     after: After::InChain,
                 },
             ],
-            targets: Targets { keystroke: KEYSTROKE_MS, completion: COMPLETION_MS, start: Some(START_S), memory: true },
+            targets: Targets { keystroke: KEYSTROKE_MS, completion: COMPLETION_MS, start: Some(START_S), memory: true, lenses: true },
         };
         out.extend(figures_for(exe, &plan, &cache));
     }
@@ -93,7 +101,7 @@ pub fn lsp_figures(root: &Path, exe: &Path) -> Vec<ExtraFigure> {
         edit: (medium.join("mods/m000/content_00.toml"), "loot = \"m000:table_0\""),
         removal: None,
         hovers: Vec::new(),
-        targets: Targets { keystroke: SMALL_TARGET_MS, completion: SMALL_TARGET_MS, start: None, memory: false },
+        targets: Targets { keystroke: SMALL_TARGET_MS, completion: SMALL_TARGET_MS, start: None, memory: false, lenses: false },
     };
     out.extend(figures_for(exe, &plan, &cache));
 
@@ -116,7 +124,7 @@ pub fn lsp_figures(root: &Path, exe: &Path) -> Vec<ExtraFigure> {
         edit: (small.join("mods/rat_catcher/creatures.toml"), "loot = \"rat_catcher:sewer_rat_loot\""),
         removal: None,
         hovers: Vec::new(),
-        targets: Targets { keystroke: SMALL_TARGET_MS, completion: SMALL_TARGET_MS, start: None, memory: false },
+        targets: Targets { keystroke: SMALL_TARGET_MS, completion: SMALL_TARGET_MS, start: None, memory: false, lenses: true },
     };
     out.extend(figures_for(exe, &plan, &cache));
     out
@@ -167,6 +175,8 @@ struct Targets {
     /// Start → all diagnostics, seconds.
     start: Option<f64>,
     memory: bool,
+    /// Whether to measure keystrokes again while the balance lenses are computed.
+    lenses: bool,
 }
 
 fn skipped(what: &str, why: &str) -> ExtraFigure {
@@ -206,6 +216,12 @@ struct Measured {
     event_completion: Vec<f64>,
     id_items: usize,
     hovers: Vec<(&'static str, Vec<f64>)>,
+    /// The balance lenses: from the first request until every lens of the edited file shows its
+    /// figures (seconds) and how many there are; keystrokes while they are computed.
+    lens_settle: Option<(f64, usize)>,
+    lens_keystrokes: Vec<f64>,
+    /// The server's peak resident memory before the lenses were asked for, bytes.
+    peak_before_lenses: Option<u64>,
     /// Peak and final resident memory of the server, bytes.
     peak_rss: Option<u64>,
     rss: Option<u64>,
@@ -263,16 +279,37 @@ impl Measured {
         for (what, samples) in &self.hovers {
             out.push(latency(label, &format!("hover on {what}"), samples, HOVER_MS, json!({})));
         }
+        if let Some((secs, n)) = self.lens_settle {
+            out.push(ExtraFigure {
+                figure: format!("{label}: LSP first code-lens request → the edited file's {n} balance lenses computed"),
+                value: format!("{:.2} s", secs),
+                target: "—".into(),
+                ok: None,
+                json: json!({ "seconds": secs, "lenses": n }),
+            });
+        }
+        if !self.lens_keystrokes.is_empty() {
+            let what = format!("keystroke → diagnostics while balance lenses are computed ({LENS_PAUSE_MS} ms pauses)");
+            out.push(latency(label, &what, &self.lens_keystrokes, t.keystroke, json!({ "pause_ms": LENS_PAUSE_MS })));
+        }
         if t.memory {
             match self.peak_rss {
                 Some(peak) => {
                     let ratio = peak as f64 / self.bytes as f64;
                     out.push(ExtraFigure {
                         figure: format!("{label}: LSP peak memory ÷ input size"),
-                        value: format!("{ratio:.1} × ({:.0} MB of {:.1} MB)", peak as f64 / 1e6, self.bytes as f64 / 1e6),
+                        value: match self.peak_before_lenses {
+                            Some(before) => format!(
+                                "{ratio:.1} × ({:.0} MB of {:.1} MB; {:.0} MB before the lenses)",
+                                peak as f64 / 1e6,
+                                self.bytes as f64 / 1e6,
+                                before as f64 / 1e6
+                            ),
+                            None => format!("{ratio:.1} × ({:.0} MB of {:.1} MB)", peak as f64 / 1e6, self.bytes as f64 / 1e6),
+                        },
                         target: format!("≤ {RSS_RATIO:.0} ×"),
                         ok: Some(ratio <= RSS_RATIO),
-                        json: json!({ "peak_rss_bytes": peak, "rss_bytes": self.rss, "input_bytes": self.bytes, "ratio": ratio }),
+                        json: json!({ "peak_rss_bytes": peak, "rss_bytes": self.rss, "input_bytes": self.bytes, "ratio": ratio, "peak_before_lenses_bytes": self.peak_before_lenses }),
                     });
                 }
                 None => out.push(skipped(&format!("{label} memory"), "no /proc/<pid>/status on this system")),
@@ -510,7 +547,7 @@ fn measure(exe: &Path, plan: &Plan, cache: &Path) -> Result<Measured, String> {
     c.request(
         "initialize",
         json!({ "processId": std::process::id(), "rootUri": ws_uri, "workspaceFolders": [ { "uri": ws_uri, "name": "bench" } ],
-                "capabilities": { "general": { "positionEncodings": ["utf-16"] } } }),
+                "capabilities": { "general": { "positionEncodings": ["utf-16"] }, "workspace": { "codeLens": { "refreshSupport": true } } } }),
     )?;
     c.notify("initialized", json!({}))?;
     // The first publication covers every file of the workspace.
@@ -622,6 +659,36 @@ fn measure(exe: &Path, plan: &Plan, cache: &Path) -> Result<Measured, String> {
             }
         }
         m.hovers.push((h.what, times));
+    }
+
+    if plan.targets.lenses {
+        m.peak_before_lenses = c.memory().0;
+        if keys.is_back() {
+            keys.step(&mut c)?;
+        }
+        let lens_params = json!({ "textDocument": { "uri": keys.doc.uri } });
+        let settled = |lenses: &Value| {
+            lenses.as_array().is_some_and(|a| a.iter().all(|l| l["command"]["title"].as_str().is_some_and(|t| !t.contains('…') && !t.contains('⟳'))))
+        };
+        let t = Instant::now();
+        loop {
+            let lenses = c.request("textDocument/codeLens", lens_params.clone())?;
+            if settled(&lenses) {
+                m.lens_settle = Some((t.elapsed().as_secs_f64(), lenses.as_array().map_or(0, Vec::len)));
+                break;
+            }
+            let refresh = c.wait("a code-lens refresh", |msg| msg["method"] == "workspace/codeLens/refresh")?;
+            c.send(&json!({ "jsonrpc": "2.0", "id": refresh["id"].clone(), "result": null }))?;
+        }
+        for _ in 0..SAMPLES {
+            std::thread::sleep(Duration::from_millis(LENS_PAUSE_MS));
+            m.lens_keystrokes.push(keys.step(&mut c)?);
+            // As an editor does after an edit (not timed).
+            c.request("textDocument/codeLens", lens_params.clone())?;
+        }
+        if keys.is_back() {
+            keys.step(&mut c)?;
+        }
     }
 
     (m.peak_rss, m.rss) = c.memory();

@@ -4,7 +4,8 @@
 //! known mistake. The plugin's own detection and autostart must start `rustkeep lsp` and attach
 //! it; the script then writes what it saw as JSON: the buffer's workspace root and clients, the
 //! diagnostics, the completion offered in `on = "`, where go to definition leads for a mod ID and
-//! for a core ID, and what `:RustkeepLoot` shows. Skips (saying so) when `nvim` is not installed,
+//! for a core ID, what `:RustkeepLoot` shows, the balance lenses of the creatures file and the
+//! report `:RustkeepBalance` opens for the creature under the cursor. Skips (saying so) when `nvim` is not installed,
 //! and fails then under `RUSTKEEP_REQUIRE_TOOLS=1`; CI installs it (`.ci/run`).
 
 use std::path::{Path, PathBuf};
@@ -62,7 +63,7 @@ local function test()
   local has_root, root = pcall(vim.api.nvim_buf_get_var, buf, "rustkeep_root")
   out.root = has_root and root or ""
   out.commands = {}
-  for _, name in ipairs({ "RustkeepLoot", "RustkeepSimulate", "RustkeepCheck" }) do
+  for _, name in ipairs({ "RustkeepLoot", "RustkeepBalance", "RustkeepSimulate", "RustkeepCheck" }) do
     out.commands[name] = vim.fn.exists(":" .. name) == 2
   end
 
@@ -138,6 +139,31 @@ local function test()
   local loot = vim.fn.bufnr(name)
   out.loot = loot ~= -1 and vim.api.nvim_buf_get_lines(loot, 0, -1, false) or {}
 
+  -- The balance lenses of the creatures file (the plugin refreshes them), then the report of
+  -- the creature under the cursor in a scratch split.
+  vim.cmd("edit " .. vim.fn.fnameescape(CREATURES))
+  local cbuf = vim.api.nvim_get_current_buf()
+  local function lens_titles()
+    local titles = {}
+    for _, l in ipairs(vim.lsp.codelens.get(cbuf) or {}) do
+      table.insert(titles, l.command and l.command.title or "")
+    end
+    return titles
+  end
+  vim.wait(60000, function()
+    for _, t in ipairs(lens_titles()) do
+      if t:find("fights%)$") then return true end
+    end
+    return false
+  end, 100)
+  out.lenses = lens_titles()
+  vim.api.nvim_win_set_cursor(0, { CREATURE_LINE + 1, 0 })
+  vim.cmd("RustkeepBalance")
+  local bname = "rustkeep://balance/" .. CREATURE_ID
+  vim.wait(30000, function() return vim.fn.bufnr(bname) ~= -1 end, 50)
+  local report = vim.fn.bufnr(bname)
+  out.balance = report ~= -1 and vim.api.nvim_buf_get_lines(report, 0, -1, false) or {}
+
   for _, c in ipairs(clients()) do
     vim.lsp.stop_client(c.id)
   end
@@ -145,6 +171,8 @@ end
 
 vim.api.nvim_create_autocmd("VimEnter", {
   once = true,
+  -- `:edit` of the creatures file in the test must run the plugin's autocommands.
+  nested = true,
   callback = function()
     local ok, err = xpcall(test, debug.traceback)
     if not ok then table.insert(out.errors, tostring(err)) end
@@ -174,13 +202,15 @@ fn neovim_headless_drives_the_server() {
     let items = std::fs::read_to_string(m.join("items.toml")).unwrap();
     let cudgel_line = pos(&items, "id = \"rat_catcher:ratcatchers_cudgel\"", 0).0;
     let loot_id = "rat_catcher:sewer_rat_loot";
+    let creatures = m.join("creatures.toml");
+    let creature_line = pos(&std::fs::read_to_string(&creatures).unwrap(), "name = \"Sewer Rat\"", 0).0;
     let bin = env!("CARGO_BIN_EXE_rustkeep");
 
     let cache = temp("cache");
     let out = ws.join("result.json");
     let init = ws.join("init.lua");
     let prelude = format!(
-        "BIN = {}\nPLUGIN = {}\nOUT = {}\nLOOT_ID = {}\nEVENT_AT = {{ {}, {} }}\nMOD_ID_AT = {{ {}, {} }}\nCORE_ID_AT = {{ {}, {} }}\n",
+        "BIN = {}\nPLUGIN = {}\nOUT = {}\nLOOT_ID = {}\nEVENT_AT = {{ {}, {} }}\nMOD_ID_AT = {{ {}, {} }}\nCORE_ID_AT = {{ {}, {} }}\nCREATURES = {}\nCREATURE_LINE = {}\nCREATURE_ID = {}\n",
         lua_str(bin),
         lua_str(&repo_path("editors/neovim").to_string_lossy()),
         lua_str(&out.to_string_lossy()),
@@ -191,6 +221,9 @@ fn neovim_headless_drives_the_server() {
         mod_id_at.1,
         core_id_at.0,
         core_id_at.1,
+        lua_str(&creatures.to_string_lossy()),
+        creature_line,
+        lua_str("rat_catcher:sewer_rat"),
     );
     std::fs::write(&init, prelude + INIT_LUA).unwrap();
 
@@ -210,7 +243,7 @@ fn neovim_headless_drives_the_server() {
     assert_eq!(client["name"], "rustkeep");
     assert_eq!(client["cmd"], serde_json::json!([bin, "lsp"]));
     assert_eq!(Path::new(client["root_dir"].as_str().unwrap()), m);
-    for command in ["RustkeepLoot", "RustkeepSimulate", "RustkeepCheck"] {
+    for command in ["RustkeepLoot", "RustkeepBalance", "RustkeepSimulate", "RustkeepCheck"] {
         assert_eq!(result["commands"][command], true, ":{command} is defined: {result:#}");
     }
 
@@ -245,6 +278,13 @@ fn neovim_headless_drives_the_server() {
     assert!(loot.iter().any(|l| l.starts_with(&format!("{loot_id} — item table"))), "{loot:?}");
     assert!(loot.iter().any(|l| l.starts_with("rat_catcher:cheese_wedge ") && l.contains(" %")), "{loot:?}");
     assert!(!loot.iter().any(|l| l.starts_with("(exit code")), "{loot:?}");
+
+    // The balance lenses show each creature's arena row; :RustkeepBalance opens its report.
+    let lenses: Vec<&str> = result["lenses"].as_array().unwrap().iter().filter_map(|v| v.as_str()).collect();
+    assert!(lenses.iter().any(|t| t.contains("warrior ") && t.ends_with("(1,000 fights)")), "{lenses:?} {result:#}");
+    let report: Vec<&str> = result["balance"].as_array().unwrap().iter().filter_map(|v| v.as_str()).collect();
+    assert_eq!(report.first().copied(), Some("# Balance of rat_catcher:sewer_rat"), "{report:?}");
+    assert!(report.iter().any(|l| l.contains("win rate")) && report.iter().any(|l| l.starts_with("| `core:warrior` |")), "{report:?}");
     let _ = std::fs::remove_dir_all(&ws);
     let _ = std::fs::remove_dir_all(&cache);
 }

@@ -312,10 +312,7 @@ pub fn matrix(w: &World, runs: u64, seed: u64, max_rounds: u32) -> Matrix {
 /// each cell the same fights, and so the same figures, as in the whole matrix.
 pub fn matrix_of(w: &World, creatures: Vec<String>, runs: u64, seed: u64, max_rounds: u32) -> Matrix {
     let options = w.ids(Registry::CharacterOptions);
-    let lineups: Vec<Lineup> = creatures
-        .iter()
-        .flat_map(|c| options.iter().map(move |o| Lineup { options: vec![o.clone()], enemies: vec![(c.clone(), 1)], new_character: true, ..Lineup::default() }))
-        .collect();
+    let lineups: Vec<Lineup> = creatures.iter().flat_map(|c| options.iter().map(move |o| Lineup::matrix_cell(o, c))).collect();
     let tasks: Vec<(usize, u64)> = (0..lineups.len()).flat_map(|l| (0..runs).map(move |i| (l, i))).collect();
     let fights: Vec<Fight> = tasks.par_iter().map(|(l, i)| fight(w, &lineups[*l], seed, *i, max_rounds)).collect();
     let mut cells = vec![vec![(0.0, 0.0); options.len()]; creatures.len()];
@@ -324,6 +321,29 @@ pub fn matrix_of(w: &World, creatures: Vec<String>, runs: u64, seed: u64, max_ro
         cells[l / options.len().max(1)][l % options.len().max(1)] = (r.win_rate(), r.mean_rounds());
     }
     Matrix { runs, seed, max_rounds, options, creatures, cells }
+}
+
+impl Lineup {
+    /// The fight of one cell of the matrix: a new character of `option` against one `creature`.
+    pub fn matrix_cell(option: &str, creature: &str) -> Lineup {
+        Lineup { options: vec![option.to_string()], enemies: vec![(creature.to_string(), 1)], new_character: true, ..Lineup::default() }
+    }
+}
+
+/// One cell of [`matrix`] on the calling thread alone — the same fights, and so the same figures,
+/// as the whole matrix — for work that must leave the other cores alone (the language server's
+/// lenses). `None` as soon as `cancelled` says so (asked every 64 fights).
+pub fn cell(w: &World, option: &str, creature: &str, runs: u64, seed: u64, max_rounds: u32, cancelled: &dyn Fn() -> bool) -> Option<Report> {
+    let lineup = Lineup::matrix_cell(option, creature);
+    let mut r = Report::empty(seed, max_rounds);
+    for i in 0..runs {
+        if i.is_multiple_of(64) && cancelled() {
+            return None;
+        }
+        r.add(&fight(w, &lineup, seed, i, max_rounds));
+    }
+    r.sort();
+    Some(r)
 }
 
 impl Matrix {

@@ -35,6 +35,10 @@
 //!   the files on disk at the last load, so that a rescan without a file watcher reads only what
 //!   changed; [`uri`]: `file://` URIs and paths; [`core_files`]: the bundled core served from disk
 //!   for go-to-definition; [`loot_cache`]: the exact loot reports kept for hovers.
+//! - [`balance`]: the balance figures beside the data (lenses above creatures and loot tables, a
+//!   creature's hover, `rustkeep.showBalance`), computed after the typing stops in turns on the
+//!   state thread that give way to any other job; `balance_task`: the scheduler that makes the
+//!   jobs and runs their turns, and asks the client for the lenses again when figures arrive.
 //! - [`context`]: a tolerant scanner that tells what the cursor is on while the buffer is being typed.
 //! - [`ids`]: every place that defines or names an ID or tag (definition, references, rename, tokens).
 //! - [`handlers`]: one file per LSP method, each a plain function `(&State, params) -> result`, so
@@ -51,6 +55,8 @@ macro_rules! log {
     }};
 }
 
+pub mod balance;
+mod balance_task;
 pub mod context;
 pub mod core_files;
 pub mod disk;

@@ -8,6 +8,7 @@
 //! behind the panic guard, and its result is wrapped in the response type the protocol asks for.
 //! A save of a scenario file and the code lens's command (`workspace/executeCommand`) start a
 //! scenario run (`run_task.rs`), which runs off the state thread; a save does not wait for it.
+//! The balance figures have a scheduler and a worker of their own (`balance_task.rs`).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -21,6 +22,7 @@ use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 pub use crate::setup::{capabilities, negotiate, roots, Loaded};
 
 use crate::handlers;
+use crate::{balance, balance_task};
 
 use crate::lsp::*;
 use crate::publish::ToPublisher;
@@ -60,13 +62,16 @@ impl Backend {
     fn with_shutdown_flag(client: Client, core_cache: Option<PathBuf>, shutdown: Arc<AtomicBool>) -> Backend {
         let (shared, rx) = Shared::new();
         tokio::spawn(publish_loop(shared.clone(), client.clone(), rx));
+        let lens_refresh = Arc::new(AtomicBool::new(false));
+        tokio::spawn(balance_task::schedule_loop(shared.clone()));
+        tokio::spawn(balance_task::refresh_loop(shared.clone(), client.clone(), lens_refresh.clone()));
         Backend {
             client,
             shared,
             core_cache,
             dynamic_watch: AtomicBool::new(false),
             watching: AtomicBool::new(false),
-            lens_refresh: Arc::new(AtomicBool::new(false)),
+            lens_refresh,
             shutdown,
             started: Mutex::new(None),
             loaded: Mutex::new(None),
@@ -165,7 +170,8 @@ impl LanguageServer for Backend {
         let loaded =
             on_state_thread(&self.shared, move |_| catch_unwind(AssertUnwindSafe(|| State::new(roots, enc, core_dir))).map_err(|p| panic_message(&*p))).await;
         let state = match loaded {
-            Some(Ok(s)) => {
+            Some(Ok(mut s)) => {
+                s.balance = self.shared.balance.store.clone();
                 if self.shared.profile.is_some_and(|t| started.elapsed() > t) {
                     log!("rustkeep-lsp: loading the workspace took {:.1} ms ({})", ms(started.elapsed()), s.phases);
                 }
@@ -335,6 +341,7 @@ impl LanguageServer for Backend {
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        balance_task::lenses_asked(&self.shared);
         self.request("codeLens", move |s| handlers::code_lens::code_lenses(s, &params.text_document.uri)).await
     }
 
@@ -342,6 +349,10 @@ impl LanguageServer for Backend {
     /// failures as after a save, tells the user the result (`window/showMessage`) and answers
     /// `{ "passed": N, "failed": N, "ran": bool, "message": "…" }`.
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LspAny>> {
+        if params.command == balance::SHOW_COMMAND {
+            let args = params.arguments.unwrap_or_default();
+            return self.request_or_refuse("rustkeep.showBalance", move |s| handlers::code_lens::show_balance(s, &args)).await;
+        }
         if params.command != scenario_runs::RUN_COMMAND {
             return Err(Error::invalid_params(format!("unknown command `{}`", params.command)));
         }

@@ -15,6 +15,8 @@
 //!   editor, reported by a file watcher or found by a rescan);
 //! - `state/analysis.rs`: bringing the incremental analysis up to date, and its diagnostics as
 //!   batches for the publisher;
+//! - `state/balance.rs`: what the balance figures of the open documents depend on, as a job for
+//!   the balance worker ([`crate::balance`]);
 //! - `state/runs.rs`: the scenario runs (`[[expect]]`): what a run needs, and the last run of each
 //!   scenario file, whose failures join the file's diagnostics while it has the text they ran on;
 //! - `state/to_proto.rs`: every conversion from the crate's types to LSP types (URIs, positions,
@@ -40,6 +42,7 @@ use crate::lsp;
 use crate::publish::Publisher;
 
 mod analysis;
+mod balance;
 mod documents;
 mod from_proto;
 mod reload;
@@ -147,6 +150,9 @@ pub struct State {
     listed: Vec<Option<Listed>>,
     /// Exact loot reports (hover).
     loot: Mutex<LootCache>,
+    /// The balance figures of the open documents, written by the balance worker
+    /// ([`crate::balance`]); the lenses and hovers read them.
+    pub balance: Arc<Mutex<crate::balance::Store>>,
     /// The last run of each scenario file that was run, by disk path (`state/runs.rs`).
     runs: HashMap<PathBuf, LastRun>,
     /// Publication for in-process drivers ([`State::take_publish`]); the server has its own.
@@ -178,6 +184,7 @@ impl State {
             dirty: Dirty::Reload,
             listed: Vec::new(),
             loot: Mutex::new(LootCache::default()),
+            balance: Arc::default(),
             runs: HashMap::new(),
             publisher: Publisher::default(),
             revision: 0,

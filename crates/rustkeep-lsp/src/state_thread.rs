@@ -18,6 +18,9 @@
 //! - **Scenario runs** (`run_task.rs`) do not run here: a run's outcome comes back as a change of
 //!   its own ([`Change::Ran`]), in order with the edits. Every change of a file makes the runs of
 //!   it under way stale (their generation, [`Shared::begin_run`]).
+//! - **Balance figures** (`balance_task.rs`, [`crate::balance`]) are computed here too, in turns
+//!   that give way to any other job within a millisecond or so; every change received makes the
+//!   job under way stale, and the job that follows is made here, once the typing stopped.
 //! - **Panics**: a change, an analysis or a handler that panics is caught; a request then gets an
 //!   error response naming its method, and the state (which marks itself for a full reload while
 //!   it works) rebuilds itself on the next job.
@@ -150,11 +153,24 @@ pub(crate) struct Shared {
     received: AtomicU64,
     pub(crate) to_publisher: UnboundedSender<ToPublisher>,
     jobs: std::sync::mpsc::Sender<Job>,
+    /// Jobs sent to the state thread and not begun: the balance figures give way to them.
+    pub(crate) queued_jobs: AtomicU64,
     pub(crate) hooks: TestHooks,
     pub(crate) profile: Option<Duration>,
     /// Per scenario file that was run: the generation of its newest run, advanced by every run
     /// started and every change of the file, so that a run under way knows it is stale.
     runs: Mutex<HashMap<PathBuf, u64>>,
+    /// The balance figures' worker (run on this thread in turns), its store and the count of
+    /// edits ([`crate::balance`]).
+    pub(crate) balance: crate::balance::Balance,
+    /// Wakes the balance scheduler (`balance_task.rs`): an edit arrived, or lenses were asked for.
+    pub(crate) balance_wake: tokio::sync::Notify,
+    /// The worker's signal that figures were added: the lenses are asked for again.
+    pub(crate) balance_ready: Mutex<Option<UnboundedReceiver<()>>>,
+    /// Whether the client asked for code lenses: only then are figures computed.
+    pub(crate) lenses_asked: AtomicBool,
+    /// The count of edits the newest balance job was made at (`u64::MAX`: none yet).
+    pub(crate) balance_planned: AtomicU64,
 }
 
 /// Runs `f` on the state thread and waits for its result (`None` if the thread is gone).
@@ -162,9 +178,14 @@ pub(crate) async fn on_state_thread<T: Send + 'static>(shared: &Arc<Shared>, f: 
     let (tx, rx) = tokio::sync::oneshot::channel();
     let s = shared.clone();
     let job: Job = Box::new(move || {
+        s.queued_jobs.fetch_sub(1, Ordering::SeqCst);
         let _ = tx.send(f(&s));
     });
-    shared.jobs.send(job).ok()?;
+    shared.queued_jobs.fetch_add(1, Ordering::SeqCst);
+    if shared.jobs.send(job).is_err() {
+        shared.queued_jobs.fetch_sub(1, Ordering::SeqCst);
+        return None;
+    }
     rx.await.ok()
 }
 
@@ -187,6 +208,10 @@ impl Shared {
     /// Starts the state thread; returns what it shares and the publisher's inbox.
     pub(crate) fn new() -> (Arc<Shared>, UnboundedReceiver<ToPublisher>) {
         let (tx, rx) = unbounded_channel();
+        let (ready_tx, ready_rx) = unbounded_channel();
+        let balance = crate::balance::Balance::new(Arc::default(), move || {
+            let _ = ready_tx.send(());
+        });
         let shared = Arc::new(Shared {
             state: Mutex::new(None),
             initialized: AtomicBool::new(false),
@@ -194,9 +219,15 @@ impl Shared {
             received: AtomicU64::new(0),
             to_publisher: tx,
             jobs: state_thread(),
+            queued_jobs: AtomicU64::new(0),
             hooks: TestHooks::from_env(),
             profile: profile_threshold(),
             runs: Mutex::new(HashMap::new()),
+            balance,
+            balance_wake: tokio::sync::Notify::new(),
+            balance_ready: Mutex::new(Some(ready_rx)),
+            lenses_asked: AtomicBool::new(false),
+            balance_planned: AtomicU64::new(u64::MAX),
         });
         (shared, rx)
     }
@@ -208,6 +239,11 @@ impl Shared {
     /// Queues a change (in arrival order) and wakes the publisher.
     pub(crate) fn queue(&self, change: Change) {
         self.make_runs_stale(change.touches());
+        if !matches!(change, Change::Ran { .. }) {
+            // The balance job under way is stale from here on; the scheduler waits for quiet.
+            self.balance.edited();
+            self.balance_wake.notify_one();
+        }
         {
             let mut q = lock(&self.pending);
             q.push_back(change);

@@ -206,6 +206,15 @@ async function poll(what, fn, timeout = 20000) {
   }
 }
 
+/** Like `poll`, for a condition that is asked asynchronously (the page's frames). */
+async function pollAsync(what, fn, timeout = 20000) {
+  const deadline = Date.now() + timeout;
+  while (!(await fn())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 async function assertNoErrorNotification() {
   const errors = await page.evaluate(() =>
     [...document.querySelectorAll(".notification-list-item")]
@@ -482,6 +491,75 @@ async function run(port) {
     await command("rustkeep: Simulate scenario");
     await shownIn("rustkeep simulate", lastLine(["simulate", "rat_catcher.toml", "--format", "human"], path.join(workspace, "scenarios")));
   });
+
+  {
+    // The balance code lenses above the creatures, and their command `rustkeep.showBalance`.
+    const creatures = "rat_catcher/creatures.toml";
+    // The first code lens whose text (no-break spaces as spaces) matches `re`, run in the page.
+    const findLens = (re) =>
+      [...document.querySelectorAll(".part.editor .contentWidgets .codelens-decoration > a")].find((a) =>
+        new RegExp(re).test((a.textContent || "").replace(/[\u00a0\u202f]/g, " ")),
+      );
+    const balanceLens = /\d+ % .*\(1,000 fights\)/.source;
+    // The `n`-th report beside the creatures: an untitled markdown document (`Untitled-n`) and its
+    // preview in the next editor group; the preview, a webview, shows the text in a frame of its
+    // own. It takes the focus when it loads: the focus goes back to the creatures for the next keys.
+    const reportShown = async (n) => {
+      const name = `Untitled-${n}`;
+      await until(
+        `the report (${name}) and its preview beside the creatures`,
+        (want) => {
+          const groups = [...document.querySelectorAll(".part.editor .editor-group-container")];
+          const tabs = groups.slice(1).flatMap((g) => [...g.querySelectorAll(".tab")]);
+          return tabs.some((t) => t.getAttribute("data-resource-name") === want) && tabs.some((t) => (t.getAttribute("aria-label") || "").startsWith(`Preview ${want},`));
+        },
+        name,
+      );
+      await pollAsync("the report's text (win rate) in the preview", async () => {
+        const frames = page.frames().filter((f) => f !== page.mainFrame());
+        const texts = await Promise.all(frames.map((f) => f.evaluate(() => document.body?.innerText || "").catch(() => "")));
+        return texts.some((t) => t.includes("win rate"));
+      });
+      await command("View: Focus First Editor Group");
+      await until("the creatures focused again", () => document.title.startsWith("creatures.toml"));
+    };
+
+    await step("balance lenses above the creatures", async () => {
+      await openFile(creatures);
+      // The lenses read `balance: computing…` until the arena's figures are in.
+      await until("a creature's balance lens with win rates of 1,000 fights", new Function("re", `return (${findLens})(re)?.textContent`), balanceLens);
+      // Every lens of the file settled (no `…` or `⟳`): the picture shows figures, not progress.
+      await until("every balance lens of the file computed", () => {
+        const lenses = [...document.querySelectorAll(".part.editor .contentWidgets .codelens-decoration > a")].map((a) => a.textContent || "");
+        return lenses.length >= 2 && lenses.every((t) => /fights\)$/.test(t.trim()));
+      });
+      const clip = await page.evaluate(() => {
+        const r = document.querySelector(".part.editor").getBoundingClientRect();
+        return { x: r.left, y: r.top, width: r.width, height: r.height };
+      });
+      // Not beyond the viewport: a resized viewport would lay the workbench out anew under the clip.
+      await page.screenshot({ path: path.join(outDir, "balance-lens.png"), clip, captureBeyondViewport: false });
+    });
+
+    await step("the balance lens opens the report beside the editor", async () => {
+      // A click of the mouse: the editor runs a lens's command on its mouse-up, not on a DOM click.
+      const at = await page.evaluate(
+        new Function("re", `const r = (${findLens})(re)?.getBoundingClientRect(); return r && { x: r.left + r.width / 2, y: r.top + r.height / 2 }`),
+        balanceLens,
+      );
+      if (!at) throw new Error("no balance lens to click");
+      await page.mouse.click(at.x, at.y);
+      await reportShown(1);
+    });
+
+    await step("command: balance of the entry under the cursor", async () => {
+      // Inside the second creature, not on its ID: the server finds the entry at the position.
+      const at = where(creatures, 'name = "The Warren Queen"', 3);
+      await goTo(at.line, at.column);
+      await command("rustkeep: Show balance of the entry under the cursor");
+      await reportShown(2);
+    });
+  }
 
   // What the extension wrote to its output channels, as VS Code logs them on disk.
   const channelLogs = (name) => {

@@ -1,19 +1,24 @@
-// The VS Code side: starts `rustkeep lsp` through vscode-languageclient and adds three commands
-// that run the CLI (check, loot, simulate). Every decision that does not need VS Code lives in
-// `server.ts`, which is tested without an editor.
+// The VS Code side: starts `rustkeep lsp` through vscode-languageclient, adds three commands
+// that run the CLI (check, loot, simulate) and shows the server's balance reports (the command
+// of the balance code lenses). Every decision that does not need VS Code lives in `server.ts`,
+// which is tested without an editor.
 
 import { ChildProcess, execFile, spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as vscode from "vscode";
-import { LanguageClient, LanguageClientOptions, ServerOptions, State } from "vscode-languageclient/node";
+import { ExecuteCommandRequest, LanguageClient, LanguageClientOptions, ServerOptions, State } from "vscode-languageclient/node";
 import {
+  BalanceReport,
   CheckReport,
   Host,
   ServerBinary,
   ServerNotFoundError,
+  SHOW_BALANCE,
   ServerStatus,
+  balanceArguments,
+  balanceDocument,
   checkArgs,
   documentFilters,
   filterPattern,
@@ -22,6 +27,7 @@ import {
   idAtPosition,
   lootArgs,
   modRootOf,
+  parseBalanceReport,
   parseCheckReport,
   schemaAssociations,
   serverOptions,
@@ -329,6 +335,52 @@ async function simulateScenario(context: vscode.ExtensionContext): Promise<void>
   showResult(`rustkeep simulate ${path.basename(file)}`, result);
 }
 
+/**
+ * `rustkeep.showBalance`: the balance report of a creature or loot table, which the running
+ * server computes (`workspace/executeCommand`), as markdown in a new document beside the editor,
+ * with its preview. A lens passes its `[uri, id]`; from the palette, the entry at the cursor.
+ */
+async function showBalance(args: unknown[]): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  const pos = editor?.selection.active;
+  const cursor = editor === undefined || pos === undefined ? undefined : { uri: editor.document.uri.toString(), line: pos.line, character: pos.character };
+  const params = balanceArguments(args, cursor);
+  if (params === undefined) {
+    void vscode.window.showWarningMessage("rustkeep: put the cursor on a creature or a loot table first.");
+    return;
+  }
+  const running = client;
+  if (running === undefined || !running.isRunning()) {
+    const why = currentStatus.kind === "starting" ? "is still starting; try again in a moment" : "is not running";
+    void vscode.window.showErrorMessage(`rustkeep: the language server ${why}, and the balance comes from it.`, "Show log").then((choice) => {
+      if (choice === "Show log") output.show(true);
+    });
+    return;
+  }
+  let report: BalanceReport;
+  try {
+    const result: unknown = await running.sendRequest(ExecuteCommandRequest.type, { command: SHOW_BALANCE, arguments: params });
+    report = parseBalanceReport(result);
+  } catch (e) {
+    // The server's error response (no creature or loot table there) carries the message to show.
+    void vscode.window.showErrorMessage(`rustkeep: ${(e as Error).message}`);
+    return;
+  }
+  try {
+    const doc = await vscode.workspace.openTextDocument({ language: "markdown", content: balanceDocument(report) });
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: false });
+    try {
+      // Beside the active editor, in the report's group; the preview takes the focus when it loads.
+      await vscode.commands.executeCommand("markdown.showPreviewToSide", doc.uri);
+    } catch (e) {
+      // Without the built-in markdown extension the source alone stays open.
+      output.appendLine(`rustkeep: no markdown preview of "${report.title}": ${(e as Error).message}`);
+    }
+  } catch (e) {
+    void vscode.window.showErrorMessage(`rustkeep: cannot show "${report.title}": ${(e as Error).message}`);
+  }
+}
+
 const resultChannels = new Map<string, vscode.OutputChannel>();
 
 function showResult(title: string, result: RunResult): void {
@@ -383,6 +435,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("rustkeep.lootUnderCursor", () => lootUnderCursor(context)),
     vscode.commands.registerCommand("rustkeep.simulateScenario", () => simulateScenario(context)),
     vscode.commands.registerCommand("rustkeep.restartServer", () => restartClient(context)),
+    // Client-side: the server answers it but does not announce it (see `SHOW_BALANCE`).
+    vscode.commands.registerCommand(SHOW_BALANCE, (...args: unknown[]) => showBalance(args)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("rustkeep.server")) void restartClient(context);
     }),

@@ -471,3 +471,61 @@ export function statusText(status: ServerStatus): StatusText | undefined {
     }
   }
 }
+
+/**
+ * The command of the balance code lenses (creatures, loot tables): a client-side command. The
+ * server answers it through `workspace/executeCommand` but does not announce it, so that
+ * vscode-languageclient leaves it to the extension, which shows the answer.
+ */
+export const SHOW_BALANCE = "rustkeep.showBalance";
+
+/** The cursor as the server reads it: the document's URI, a 0-based line and UTF-16 character. */
+export interface CursorSpec {
+  uri: string;
+  line: number;
+  character: number;
+}
+
+/**
+ * The arguments of `rustkeep.showBalance` for the server: a lens's own (`[uri, id]`, or an
+ * already built `[{ uri, position }]`) as they are, else the entry at the cursor
+ * (`[{ uri, position }]`); `undefined` without either. Anything else VS Code may pass (a `Uri`
+ * from a menu) counts as no arguments.
+ */
+export function balanceArguments(args: unknown[], cursor: CursorSpec | undefined): unknown[] | undefined {
+  const first = args[0];
+  const isAt = (v: unknown) => typeof v === "object" && v !== null && typeof (v as { uri?: unknown }).uri === "string" && "position" in v;
+  if (typeof first === "string" || isAt(first)) {
+    return args;
+  }
+  if (cursor === undefined) {
+    return undefined;
+  }
+  return [{ uri: cursor.uri, position: { line: cursor.line, character: cursor.character } }];
+}
+
+/** The server's answer to `rustkeep.showBalance`. */
+export interface BalanceReport {
+  title: string;
+  markdown: string;
+}
+
+/** Checks the server's answer to `rustkeep.showBalance`; throws with a clear message otherwise. */
+export function parseBalanceReport(result: unknown): BalanceReport {
+  const r = result as { title?: unknown; markdown?: unknown } | null | undefined;
+  if (typeof r !== "object" || r === null || typeof r.markdown !== "string") {
+    throw new Error(`the server's answer to ${SHOW_BALANCE} has no report (no \`markdown\`)`);
+  }
+  return { title: typeof r.title === "string" && r.title.trim().length > 0 ? r.title : "Balance", markdown: r.markdown };
+}
+
+/**
+ * The text of the document that shows a report: its markdown, under the report's title as a
+ * heading unless the markdown starts with a heading of its own (an untitled document has no name).
+ */
+export function balanceDocument(report: BalanceReport): string {
+  if (/^\s*#/.test(report.markdown)) {
+    return report.markdown;
+  }
+  return `# ${report.title}\n\n${report.markdown}`;
+}

@@ -1,7 +1,7 @@
 //! `textDocument/hover`: docs of the vocabulary (events with source, target, payload and `when`
 //! fields; checks; actions; attributes; damage types; `who`), field docs on keys, and for an ID its
 //! definition (registry, name, mod, file, overrides) — for a loot table also its exact drop chances
-//! from the engine.
+//! from the engine; for a creature of an open document its arena row ([`crate::balance`]).
 //!
 //! Drop chances come from the engine's exact analysis of the tables the hovered table reaches
 //! (nested tables and affix tables, transitively): a table's chances depend on nothing else, so
@@ -165,6 +165,14 @@ fn id_doc(state: &State, sym: Sym, name: &str) -> String {
     if reg == Registry::LootTables {
         s.push_str("\n\n");
         s.push_str(&loot_doc(state, name));
+    }
+    if reg == Registry::Creatures {
+        // The arena row, once the balance figures of the open documents have it.
+        let store = state.balance.lock().unwrap_or_else(|e| e.into_inner());
+        if store.row(name).is_some() {
+            s.push_str("\n\n");
+            s.push_str(&crate::balance::creature_markdown(&store, name, false));
+        }
     }
     s
 }

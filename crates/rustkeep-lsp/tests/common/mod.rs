@@ -10,6 +10,8 @@ use rustkeep_lsp::lsp::*;
 use rustkeep_lsp::state::State;
 use rustkeep_lsp::uri;
 
+pub mod client;
+
 pub const CURSOR: &str = "$0";
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);

@@ -7,7 +7,10 @@ import { test } from "node:test";
 import {
   Host,
   RELEASES_URL,
+  SHOW_BALANCE,
   ServerNotFoundError,
+  balanceArguments,
+  balanceDocument,
   checkArgs,
   documentFilters,
   filterPattern,
@@ -16,6 +19,7 @@ import {
   idAtPosition,
   lootArgs,
   modRootOf,
+  parseBalanceReport,
   parseCheckReport,
   pathDirectories,
   schemaAssociations,
@@ -378,6 +382,40 @@ test("the status bar item: spinning while starting, the mods once loaded, an err
     assert.match(s.tooltip, /show the log/, kind);
   }
   assert.ok(!statusText({ kind: "ready", mods: 0 })!.problem);
+});
+
+test("rustkeep.showBalance: a lens's arguments go as they are, the palette sends the cursor", () => {
+  const uri = "file:///w/rat_catcher/creatures.toml";
+  const cursor = { uri, line: 4, character: 7 };
+  assert.deepEqual(balanceArguments([uri, "rat_catcher:sewer_rat"], cursor), [uri, "rat_catcher:sewer_rat"]);
+  const at = [{ uri, position: { line: 1, character: 2 } }];
+  assert.deepEqual(balanceArguments(at, cursor), at);
+  assert.deepEqual(balanceArguments([], cursor), [{ uri, position: { line: 4, character: 7 } }]);
+  // A menu's `Uri` object is no argument the server reads: the cursor instead.
+  assert.deepEqual(balanceArguments([{ scheme: "file", path: "/w/x.toml" }], cursor), [{ uri, position: { line: 4, character: 7 } }]);
+  assert.equal(balanceArguments([], undefined), undefined, "no lens, no editor");
+});
+
+test("rustkeep.showBalance: the server's report becomes a markdown document under its title", () => {
+  const report = parseBalanceReport({ title: "Balance of core:rat", markdown: "| class | win rate |\n|---|---|\n" });
+  assert.deepEqual(report, { title: "Balance of core:rat", markdown: "| class | win rate |\n|---|---|\n" });
+  assert.equal(balanceDocument(report), "# Balance of core:rat\n\n| class | win rate |\n|---|---|\n");
+  assert.equal(balanceDocument({ title: "Balance of core:rat", markdown: "# core:rat\n\ntext" }), "# core:rat\n\ntext", "its own heading is kept");
+  assert.equal(parseBalanceReport({ markdown: "x" }).title, "Balance");
+  for (const bad of [null, undefined, "text", {}, { title: "t" }, { markdown: 3 }]) {
+    assert.throws(() => parseBalanceReport(bad), /rustkeep\.showBalance has no report/, JSON.stringify(bad));
+  }
+});
+
+test("rustkeep.showBalance is contributed, in the palette of TOML editors, and registered by the extension", () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+  const contributed = manifest.contributes.commands.find((c: { command: string }) => c.command === SHOW_BALANCE);
+  assert.equal(`${contributed?.category}: ${contributed?.title}`, "rustkeep: Show balance of the entry under the cursor");
+  const palette = manifest.contributes.menus.commandPalette.find((m: { command: string }) => m.command === SHOW_BALANCE);
+  assert.equal(palette?.when, "editorLangId == toml");
+  // The server does not announce the command (vscode-languageclient would register it too).
+  const source = fs.readFileSync(path.join(root, "src", "extension.ts"), "utf8");
+  assert.ok(source.includes("registerCommand(SHOW_BALANCE,"), "extension.ts registers it");
 });
 
 test("the extension creates its trace channel once, not per start of the server", () => {
