@@ -142,6 +142,35 @@ fn the_markdown_comment_is_the_snapshot() {
     assert!(human.contains("rat_catcher:cheese_wedge from rat_catcher:sewer_rat_loot: 11.11 % → 42.86 % (+31.75 pp)"), "{human}");
 }
 
+/// docs/ci.md's example: a change to the core itself, in a workspace whose `core = "core"` is a
+/// copy of the bundled one — the rat's loot weight of rat tails lowered, the giant rat's health
+/// and damage raised.
+#[test]
+fn a_change_to_the_core_is_the_documented_comment() {
+    let t = TempDir::new("diff-core");
+    for version in ["old", "new"] {
+        rustkeep_testutil::copy_dir(&repo_root().join("crates/rustkeep-data/core"), &t.path(&format!("{version}/core")));
+        t.write(&format!("{version}/rustkeep.toml"), "[workspace]\nmods = []\ncore = \"core\"\n");
+    }
+    let edit = |file: &str, from: &str, to: &str| {
+        let text = t.read(&format!("new/core/{file}"));
+        assert_eq!(text.matches(from).count(), 1, "{file} has {from} once");
+        t.write(&format!("new/core/{file}"), text.replace(from, to));
+    };
+    edit("loot_tables.toml", "{ item = \"core:rat_tail\", weight = 6 },", "{ item = \"core:rat_tail\", weight = 2 },");
+    edit("creatures.toml", "level = 2, max_health = 9, damage = 3,", "level = 2, max_health = 14, damage = 4,");
+    let text = ok(&run(&t.0, &["diff", "old", "new", "--format", "markdown"]));
+    assert!(text.starts_with("### rustkeep diff: `old` → `new`\n\n**2 entries (0 added, 0 removed, 2 changed) · "), "{text}");
+    // The chances are rustkeep loot's of each version, as the comment rounds them.
+    for (version, table) in [("old", "core:rat_loot"), ("new", "core:rat_loot")] {
+        let tail = loot(&t, version, table).into_iter().find(|(id, _)| id == "core:rat_tail").unwrap().1;
+        assert!(text.contains(&format!("{:.2} %", tail * 100.0)), "{version}: {tail} in {text}");
+    }
+    assert!(text.contains("| `core:rat_tail` | `core:rat_loot` | 31.58 % | 13.33 % | −18.25 pp |"), "{text}");
+    assert!(text.contains("| `core:giant_rat` |"), "the giant rat's arena row moved: {text}");
+    ensure_block_contents(&repo_path("docs/ci.md"), "the diff of the test", "core-diff-comment", &text.replacen("### ", "#### ", 1));
+}
+
 #[test]
 fn a_revision_compares_with_the_working_tree() {
     if !require("git", tools::runs("git", &["--version"]), "apt-get install git") {
