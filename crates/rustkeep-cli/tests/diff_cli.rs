@@ -178,18 +178,7 @@ fn a_revision_compares_with_the_working_tree() {
     }
     let t = TempDir::new("diff-git");
     rustkeep_testutil::copy_dir(&repo_root().join("examples/rat_catcher"), &t.path("mods/rat_catcher"));
-    let git = |args: &[&str]| {
-        let o = Command::new("git")
-            .args(args)
-            .current_dir(&t.0)
-            .env("GIT_AUTHOR_NAME", "t")
-            .env("GIT_AUTHOR_EMAIL", "t@t")
-            .env("GIT_COMMITTER_NAME", "t")
-            .env("GIT_COMMITTER_EMAIL", "t@t")
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    };
+    let git = |args: &[&str]| rustkeep_testutil::git(&t.0, args);
     git(&["init", "-q"]);
     git(&["add", "."]);
     git(&["commit", "-q", "-m", "the mod"]);

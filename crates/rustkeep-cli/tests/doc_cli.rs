@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use rustkeep_engine::loot::chance_text;
 use rustkeep_testutil::{repo_root, TempDir};
 use serde_json::Value;
 
@@ -172,18 +173,6 @@ fn loot_drops_at(table: &str, luck: &str) -> Vec<(String, f64, f64)> {
     drops
 }
 
-fn pct(p: f64) -> String {
-    let x = p * 100.0;
-    if x == 0.0 {
-        "0 %".into()
-    } else if x >= 0.1 {
-        format!("{x:.2} %")
-    } else {
-        let digits = (2 - x.log10().floor() as i32).clamp(0, 12) as usize;
-        format!("{x:.digits$} %")
-    }
-}
-
 #[test]
 fn every_chance_on_the_pages_is_the_one_rustkeep_loot_prints() {
     let t = examples_site("chances");
@@ -214,10 +203,10 @@ fn every_chance_on_the_pages_is_the_one_rustkeep_loot_prints() {
                 let e: f64 = attributes(&row, "data-expected")[0].parse().unwrap();
                 assert_eq!(p, *p_any, "{rel}: {table}, {id}");
                 assert_eq!(e, *expected, "{rel}: {table}, {id}");
-                assert!(row.contains(&format!("<td>{}</td>", pct(p))), "{rel}: {table} shows {id} as {}", pct(p));
+                assert!(row.contains(&format!("<td>{}</td>", chance_text(p))), "{rel}: {table} shows {id} as {}", chance_text(p));
                 let at_luck = lucky.entry(table.clone()).or_insert_with(|| loot_drops_at(&table, "3")).clone();
                 let p3 = at_luck.iter().find(|d| &d.0 == id).unwrap().1;
-                assert_eq!(cells(&row)[3], pct(p3), "{rel}: {table}, {id} at luck 3");
+                assert_eq!(cells(&row)[3], chance_text(p3), "{rel}: {table}, {id} at luck 3");
             }
             tables += 1;
         }
@@ -239,7 +228,7 @@ fn every_chance_on_the_pages_is_the_one_rustkeep_loot_prints() {
         let d = drops.iter().find(|d| d.0 == item).unwrap_or_else(|| panic!("{table} gives {item}"));
         assert_eq!(p, d.1, "{item} from {table}");
         let at_luck = lucky.entry(table.clone()).or_insert_with(|| loot_drops_at(&table, "3")).clone();
-        assert_eq!(shown_at_luck, pct(at_luck.iter().find(|d| d.0 == item).unwrap().1), "{item} from {table} at luck 3");
+        assert_eq!(shown_at_luck, chance_text(at_luck.iter().find(|d| d.0 == item).unwrap().1), "{item} from {table} at luck 3");
     }
 }
 

@@ -523,18 +523,7 @@ fn the_action_posts_the_diff_as_one_comment_and_updates_it() {
     let script = step["run"].as_str().unwrap();
 
     let t = lamp_mod();
-    let git = |dir: &str, args: &[&str]| {
-        let o = Command::new("git")
-            .args(args)
-            .current_dir(t.path(dir))
-            .env("GIT_AUTHOR_NAME", "t")
-            .env("GIT_AUTHOR_EMAIL", "t@t")
-            .env("GIT_COMMITTER_NAME", "t")
-            .env("GIT_COMMITTER_EMAIL", "t@t")
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    };
+    let git = |dir: &str, args: &[&str]| rustkeep_testutil::git(&t.path(dir), args);
     // The base branch `main` on a remote, and a pull request's checkout that raises a price.
     git(".", &["init", "-q", "-b", "main"]);
     git(".", &["add", "lamp"]);

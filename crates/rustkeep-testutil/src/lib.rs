@@ -229,6 +229,22 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Runs `git` with `args` in `dir` under a fixed author and committer (a test repository needs
+/// no user configuration), failing the test with git's message when it fails.
+#[track_caller]
+pub fn git(dir: &Path, args: &[&str]) {
+    let o = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@t")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@t")
+        .output()
+        .unwrap_or_else(|e| panic!("git {args:?}: {e}"));
+    assert!(o.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+}
+
 /// Writes a line to the real stderr. libtest captures `eprintln!` of passing tests, which hid
 /// the skips this crate exists to make visible; a direct write is not captured.
 fn note(text: &str) {
