@@ -152,6 +152,7 @@ fuzz_target!(|data: &[u8]| {
             assert!(matches!(ranged, Err(FormatError::Syntax(_))));
         }
         Err(FormatError::Meaning) => panic!("the formatter would have changed the meaning"),
+        Err(FormatError::Comment { line }) => panic!("the formatter would have lost the comment on line {line}"),
         Ok(out) => {
             assert!(errors.is_empty(), "formatted a text the reader refuses: {errors:?}");
             if let (Some(a), Some(b)) = (read(&text), read(&out)) {

@@ -8,6 +8,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+pub mod hostile;
 pub mod lsp;
 
 /// A pack size.

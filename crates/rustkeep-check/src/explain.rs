@@ -3,7 +3,11 @@
 //! (a test fails when the committed docs are stale).
 
 use rustkeep_data::diag::{Code, Severity};
-use rustkeep_data::vocab::{ACTIONS, ATTRIBUTES, CHECKS, DAMAGE_TYPES, EVENTS, GRID_GLYPHS, REGISTRIES, WHEN_FIELDS};
+use rustkeep_data::text::thousands;
+use rustkeep_data::vocab::{
+    ACTIONS, ATTRIBUTES, CHECKS, DAMAGE_TYPES, EVENTS, GRID_GLYPHS, MAX_ARENA_ENEMY_FIGHTS, MAX_LIVING_ENEMIES, MAX_RUN_EVENTS, MAX_SPAWN_COUNT, MAX_STEPS,
+    REGISTRIES, WHEN_FIELDS,
+};
 
 /// The doc of one code. Its meaning and fix are templates: a closed list of the data language is
 /// never spelled in them but named by a placeholder ([`fill`]), so that a new event or attribute
@@ -59,7 +63,7 @@ fn in_words(n: usize) -> String {
 }
 
 /// The placeholders of the templates and what each stands for, read from `rustkeep_data::vocab`.
-fn placeholders() -> [(&'static str, String); 12] {
+fn placeholders() -> [(&'static str, String); 17] {
     let list = |names: Vec<&str>| names.join(", ");
     [
         ("{events}", list(EVENTS.iter().map(|e| e.name).collect())),
@@ -74,6 +78,11 @@ fn placeholders() -> [(&'static str, String); 12] {
         ("{registries}", list(REGISTRIES.iter().map(|r| r.key).collect())),
         ("{glyphs}", GRID_GLYPHS.iter().map(|(c, what)| format!("`{c}` {what}")).collect::<Vec<_>>().join(", ")),
         ("{glyph_count}", in_words(GRID_GLYPHS.len())),
+        ("{max_spawn}", thousands(MAX_SPAWN_COUNT as u64)),
+        ("{max_living}", thousands(MAX_LIVING_ENEMIES as u64)),
+        ("{max_steps}", thousands(MAX_STEPS as u64)),
+        ("{max_events}", thousands(MAX_RUN_EVENTS)),
+        ("{max_arena}", thousands(MAX_ARENA_ENEMY_FIGHTS)),
     ]
 }
 
@@ -319,6 +328,11 @@ docs! {
         "A `# rustkeep: allow(…)` comment names something that is not a diagnostic code, so it silences nothing — and the mistake it was meant to silence is reported after all. The warning sits on the name; the message suggests the closest code.",
         "# rustkeep: allow(quest-never-startd)\n[[quests]]\nid = \"mymod:rats\"\nname = \"Rats\"\non = \"creature_died\"",
         "Write the code as `rustkeep explain` lists it (`quest-never-started`); the fix does it when one code is certainly meant."
+    }
+    ValueOutOfRange => {
+        "A value over one of the limits that keep every run of a mod bounded, whoever wrote it: a `spawn` action makes at most {max_spawn} creatures, at most {max_living} enemies live at once (a scenario's `[[enemies]]` together), a scenario has at most {max_steps} steps, and an `arena` expectation fights at most {max_arena} enemies in all (its `runs` times the scenario's enemies). A run that reaches a limit anyway (triggers that spawn again and again) stops with a message saying which; so does a scenario run that has handled {max_events} events.",
+        "[[creatures]]\nid = \"mymod:broodmother\"\nname = \"Broodmother\"\nai = [ { actions = [ { action = \"spawn\", creature = \"mymod:spiderling\", count = 500 } ] } ]",
+        "Spawn fewer at once (several `spawn` actions, or a trigger that fires more often), and keep scenarios to what a test needs."
     }
     UnusedSuppression => {
         "An allow comment (or one code in it) that silences nothing: no diagnostic of that code is reported on the line below it or in the entry or field it stands above — usually because the mistake was fixed, or the comment stands above the wrong entry. Left in place, it would silently hide the next mistake of that kind. Also reported for `toml-syntax`, in a comment or under `[lints]`: a file that does not parse is not checked at all, so its syntax errors cannot be silenced. Silence this warning only with a lint level (`[lints] unused-suppression = \"allow\"`).",

@@ -6,7 +6,6 @@
 //! `--matrix` loads what the one discovery rule finds from `--mods` or the current folder, as
 //! `play` and `graph` do.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use rustkeep_engine::arena::{self, ArenaJson, Lineup, DEFAULT_ROUNDS, DEFAULT_RUNS};
@@ -98,7 +97,7 @@ pub fn run(args: Args) -> Result<u8, String> {
             ArenaFormat::Svg => unreachable!("refused above"),
         }
     };
-    std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    crate::out::print(&text, args.format == ArenaFormat::Json)?;
     Ok(0)
 }
 

@@ -113,7 +113,7 @@ pub fn run(args: Args) -> Result<u8, String> {
     }
     let recorded = analysis.diagnostics.len();
     if let Some(path) = &args.write_baseline {
-        write_atomically(path, &baseline::write(&project, &analysis.diagnostics)).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        write_report(path, &baseline::write(&project, &analysis.diagnostics), true).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     let mut diags = std::mem::take(&mut analysis.diagnostics);
     let mut hidden = None;
@@ -172,35 +172,33 @@ fn emit(
                 let mut buf = codespan_reporting::term::termcolor::NoColor::new(Vec::new());
                 render::human::render(project, diags, hidden, &mut buf).map_err(|e| e.to_string())?;
                 let text = String::from_utf8_lossy(&buf.into_inner()).into_owned();
-                return write_atomically(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()));
+                return write_report(path, &text, false).map_err(|e| format!("cannot write {}: {e}", path.display()));
             }
             let color = if no_color || std::env::var_os("NO_COLOR").is_some() || !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
                 ColorChoice::Never
             } else {
                 ColorChoice::Auto
             };
-            let mut out = StandardStream::stdout(color);
+            let mut out = crate::out::Out::new(StandardStream::stdout(color));
             return render::human::render(project, diags, hidden, &mut out).map_err(|e| e.to_string());
         }
     };
+    // The JSON formats escape control characters as JSON does; JUnit and GitHub's lines as text.
+    let json = !matches!(format, Format::Github | Format::Junit);
     match path {
-        Some(p) => write_atomically(p, &text).map_err(|e| format!("cannot write {}: {e}", p.display())),
-        None => print(&text),
+        Some(p) => write_report(p, &text, json).map_err(|e| format!("cannot write {}: {e}", p.display())),
+        None => crate::out::print(&text, json),
     }
 }
 
-fn print(s: &str) -> Result<(), String> {
-    let mut out = std::io::stdout().lock();
-    out.write_all(s.as_bytes()).and_then(|_| out.flush()).map_err(|e| e.to_string())
-}
-
-/// Writes through a temporary file in the same folder, then renames it over the target.
-pub fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+/// Writes a report or a baseline to the file `path` (`crate::out::report_file`: replaced whole,
+/// never through a link, control characters escaped).
+pub fn write_report(path: &std::path::Path, text: &str, json: bool) -> std::io::Result<()> {
     // A report may go into a folder that does not exist yet (`--format sarif:reports/x.sarif`).
     if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
-    crate::atomic::write(path, text.as_bytes())
+    crate::out::report_file(path, text, json)
 }
 
 /// What the passes of `--fix` did: the files changed (original and fixed text) and every change
@@ -256,7 +254,7 @@ impl FixRun {
 
     fn write(&self) -> Result<(), String> {
         for (path, (_, _, text)) in self.changed() {
-            write_atomically(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            rustkeep_data::files::write_file(path, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
         Ok(())
     }
@@ -317,7 +315,7 @@ fn show_diff(run: &FixRun) -> Result<u8, String> {
     for (_, (shown, old, new)) in run.changed() {
         text.push_str(&rustkeep_fmt::diff::unified(shown, old, new));
     }
-    print(&text)?;
+    crate::out::print(&text, false)?;
     let mut err = std::io::stderr().lock();
     for (shown, c) in &run.changes {
         let _ = writeln!(err, "{}", change_line(shown, c));

@@ -7,7 +7,6 @@
 //! folder), so the working tree is never touched; the same discovery rule then loads both sides.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -181,7 +180,7 @@ pub fn run(args: Args) -> Result<u8, String> {
         DiffFormat::Human => human(&report),
         DiffFormat::Markdown => markdown(&report),
     };
-    std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    crate::out::print(&text, args.format == DiffFormat::Json)?;
     Ok(0)
 }
 

@@ -4,7 +4,9 @@
 //!
 //! Exit codes: 0 done (or nothing to change); 1 `--check` / `--diff` found files that would
 //! change; 2 a file is not valid TOML (reported like `rustkeep check` reports `toml-syntax`, the
-//! file untouched), a file could not be read or written (the original untouched), or a usage error.
+//! file untouched), a file could not be read or written (the original untouched), the formatter
+//! refused a file (its result would change the meaning or lose a comment; the file untouched), or
+//! a usage error.
 
 use std::collections::HashSet;
 use std::io::{Read, Write};
@@ -18,7 +20,7 @@ use rustkeep_data::project::{display_path, load, Overlay};
 use rustkeep_data::source::{FileId, SourceFile};
 use rustkeep_fmt::{FileKind, FormatError, FormatOptions, SyntaxError, Toml11Syntax, Toml11Use, TomlVersion};
 
-use crate::{atomic, Common};
+use crate::Common;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -109,7 +111,7 @@ fn report_syntax(shown: &str, text: &str, errors: &[SyntaxError], no_color: bool
     let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
     let text = &text[bom..];
     let file = SimpleFile::new(shown, text);
-    let mut err = StandardStream::stderr(color(no_color));
+    let mut err = crate::out::Out::new(StandardStream::stderr(color(no_color)));
     let config = term::Config::default();
     // A span of the text after the byte-order mark, on character boundaries.
     let span = |span: &std::ops::Range<usize>| {
@@ -173,7 +175,9 @@ fn format_text(text: &str, options: &FormatOptions, compare_only: bool) -> Outco
         Ok(f) if compare_only => Outcome::Changed(None, Toml11Note::of(text, f.toml_1_1, options)),
         Ok(f) => Outcome::Changed(Some((text.to_string(), f.text)), Toml11Note::of(text, f.toml_1_1, options)),
         Err(FormatError::Syntax(errors)) => Outcome::Invalid { text: text.to_string(), errors },
-        Err(e @ FormatError::Meaning) => Outcome::Failed(e.to_string()),
+        // The formatter's refusals to hand back a text that means less than the file: one line
+        // for the file, which is left as it is, and exit code 2.
+        Err(e @ (FormatError::Meaning | FormatError::Comment { .. })) => Outcome::Failed(e.to_string()),
     }
 }
 
@@ -185,6 +189,7 @@ fn run_stdin(args: &Args, cwd: &Path) -> Result<u8, String> {
     let dir = name.as_deref().and_then(Path::parent).map_or_else(|| cwd.to_path_buf(), |p| cwd.join(p));
     let options = FormatOptions::from_config(&config_above(&dir), kind);
     let shown = name.as_deref().map_or_else(|| "<stdin>".to_string(), |p| p.to_string_lossy().replace('\\', "/"));
+    // The formatted file itself, byte for byte (an editor writes it back): not an echo to escape.
     let mut out = std::io::stdout().lock();
     let write =
         |out: &mut std::io::StdoutLock<'_>, s: &[u8]| out.write_all(s).and_then(|_| out.flush()).map_err(|e| format!("cannot write to standard output: {e}"));
@@ -229,9 +234,14 @@ fn run_stdin(args: &Args, cwd: &Path) -> Result<u8, String> {
 fn targets(paths: &[PathBuf], cwd: &Path, problems: &mut Vec<String>) -> Vec<Target> {
     let mut out: Vec<Target> = Vec::new();
     let mut dirs = Vec::new();
+    let boundary = rustkeep_data::project::boundary(paths, cwd);
     for p in paths {
         let abs = rustkeep_data::project::normalize(&cwd.join(p));
         if abs.is_file() {
+            if let Err(why) = boundary.admits(&abs) {
+                problems.push(format!("cannot read {}: {why}", display_path(&abs, cwd)));
+                continue;
+            }
             let dir = abs.parent().unwrap_or(cwd).to_path_buf();
             let options = FormatOptions::from_config(&config_above(&dir), FileKind::of_path(&abs));
             out.push(Target { shown: display_path(&abs, cwd), path: abs, options, read: None });
@@ -310,7 +320,7 @@ pub fn run(args: Args) -> Result<u8, String> {
         },
     });
 
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::out::stdout();
     let mut failed = !problems.is_empty();
     for p in &problems {
         say!("rustkeep: {p}");
@@ -335,7 +345,7 @@ pub fn run(args: Args) -> Result<u8, String> {
                         stdout.write_all(rustkeep_fmt::diff::unified(shown, &old, &new).as_bytes())
                     }
                     Some((_, new)) if !args.check => {
-                        match atomic::write(&t.path, new.as_bytes()) {
+                        match rustkeep_data::files::write_file(&t.path, new.as_bytes()) {
                             // The note is about the file as it is now: the formatted text.
                             Ok(()) if note.is_some() => {
                                 if let Some(n) = Toml11Note::of(&new, rustkeep_fmt::toml_1_1_use(&new), &t.options) {

@@ -76,7 +76,7 @@ pub fn man_page(cmd: clap::Command, command: Option<&str>) -> Result<String, Str
 }
 
 fn print(text: &str) -> Result<u8, String> {
-    std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| format!("cannot write to stdout: {e}"))?;
+    crate::out::stdout().write_all(text.as_bytes()).map_err(|e| format!("cannot write to stdout: {e}"))?;
     Ok(0)
 }
 
@@ -88,7 +88,7 @@ pub fn write_man_pages(cmd: clap::Command, dir: &Path) -> Result<u8, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     for (name, text) in man_pages(cmd) {
         let path = dir.join(name);
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        rustkeep_data::files::write_file(&path, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(0)
 }

@@ -1,8 +1,6 @@
 //! `rustkeep graph`: the trigger graph (which events each trigger listens to, which events its
 //! actions raise), cycles marked — red in `dot`, `"cycle": true` in `json`.
 
-use std::io::Write;
-
 use rustkeep_engine::graph::Graph;
 
 use crate::Common;
@@ -33,6 +31,6 @@ pub fn run(args: Args) -> Result<u8, String> {
             s
         }
     };
-    std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    crate::out::print(&text, args.format == GraphFormat::Json)?;
     Ok(0)
 }

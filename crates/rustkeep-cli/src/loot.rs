@@ -6,7 +6,6 @@
 //! — the same code `check` gives for data errors; 2 for usage and I/O problems, including an
 //! unknown table ID.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use rustkeep_check::analyze;
@@ -96,7 +95,8 @@ pub fn run(args: Args) -> Result<u8, String> {
     }
 
     if let Some(path) = &args.plot {
-        std::fs::write(path, svg_plot(&report, samples.as_ref(), args.plot_of)).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        rustkeep_data::files::write_file(path, svg_plot(&report, samples.as_ref(), args.plot_of).as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     let text = match args.format {
         LootFormat::Json => {
@@ -106,8 +106,7 @@ pub fn run(args: Args) -> Result<u8, String> {
         }
         LootFormat::Human => human(&report, samples.as_ref()),
     };
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes()).and_then(|_| out.flush()).map_err(|e| e.to_string())?;
+    crate::out::print(&text, args.format == LootFormat::Json)?;
     Ok(0)
 }
 

@@ -16,7 +16,8 @@ use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let line = format!($($arg)*);
+        let _ = writeln!(std::io::stderr(), "{}", rustkeep_data::echo::inert(&line));
     }};
 }
 
@@ -26,7 +27,6 @@ macro_rules! say {
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 mod arena;
-mod atomic;
 mod build_info;
 mod check;
 mod diff;
@@ -38,6 +38,7 @@ mod generate;
 mod graph;
 mod loot;
 mod new;
+mod out;
 mod play;
 mod render;
 mod schema;
@@ -208,7 +209,7 @@ fn main() -> ExitCode {
 fn explain(code: Option<String>, all: bool, format: &str) -> Result<u8, String> {
     use rustkeep_check::explain;
     use rustkeep_data::diag::Code;
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::out::stdout();
     if all {
         let text = if format == "markdown" { explain::catalog_markdown() } else { Code::ALL.iter().map(|c| explain::text(*c)).collect::<Vec<_>>().join("\n") };
         out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;

@@ -70,7 +70,7 @@ pub fn run(args: Args) -> Result<u8, String> {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
         }
-        crate::atomic::write(&path, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        rustkeep_data::files::write_file(&path, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     say!("rustkeep: created the mod `{id}` in {}", dir.display());
     say!("  next: cd {} && rustkeep check && rustkeep test", dir.display());

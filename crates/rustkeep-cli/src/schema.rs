@@ -8,8 +8,6 @@
 //! gets an `$id` with its version; the repository keeps every one in `schemas/`, in both
 //! dialects, current by `crates/rustkeep-cli/tests/schema.rs` (`cargo xtask update` rewrites them).
 
-use std::io::Write;
-
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use rustkeep_data::manifest::{ModToml, RustkeepToml};
 use rustkeep_data::schema::{data_file_schema, derived, scenario_schema, Draft, Kind};
@@ -175,8 +173,7 @@ pub fn run(args: Args) -> Result<u8, String> {
         let draft = Draft::from_name(&args.draft).ok_or_else(|| format!("unknown draft `{}`: use 2020-12 or 07", args.draft))?;
         target.text(draft)
     };
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(|e| e.to_string())?;
+    crate::out::print(&text, !args.list)?;
     Ok(0)
 }
 

@@ -198,13 +198,13 @@ fn export(dir: &Path, force: bool) -> Result<u8, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     for (name, text) in CORE_FILES {
         let path = dir.join(name);
-        crate::atomic::write(&path, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        rustkeep_data::files::write_file(&path, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     say!("rustkeep: wrote the {} files of the bundled core to {}", CORE_FILES.len(), dir.display());
     Ok(0)
 }
 
 fn print(s: &str) -> Result<(), String> {
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::out::stdout();
     out.write_all(s.as_bytes()).and_then(|_| out.flush()).map_err(|e| e.to_string())
 }

@@ -4,7 +4,6 @@
 //! the validator reports its mistakes with their lines, and a scenario or data with errors is
 //! refused before the engine sees it.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use rustkeep_data::project::{load_scenario, Overlay};
@@ -65,7 +64,7 @@ pub fn run(args: Args) -> Result<u8, String> {
         TraceFormat::Json => report.json_text(),
         TraceFormat::Human => report.human(),
     };
-    std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    crate::out::print(&text, args.format == TraceFormat::Json)?;
     // A failed expectation fails the run (it is marked in the trace's end).
     Ok(u8::from(report.failed() > 0))
 }

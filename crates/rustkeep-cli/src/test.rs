@@ -4,13 +4,13 @@
 //! prints every expectation that failed at its line, then `N passed, M failed`. Exit 1 when one
 //! failed, 2 when a scenario does not validate (or the paths cannot be read).
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use rayon::prelude::*;
 use rustkeep_data::project::{discover, WhenNothing};
 use rustkeep_engine::scenario::{self, expect::Checked};
 
+use crate::render::xml;
 use crate::simulate;
 
 #[derive(clap::Args)]
@@ -105,7 +105,7 @@ pub fn run(args: Args) -> Result<u8, String> {
         TestFormat::Junit => junit(&ran),
         TestFormat::Github => github(&ran),
     };
-    std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    crate::out::print(&text, args.format == TestFormat::Json)?;
     Ok(exit_code(&ran))
 }
 
@@ -205,10 +205,6 @@ pub fn json_of(ran: &[Ran]) -> serde_json::Value {
             .collect(),
     };
     serde_json::to_value(report).unwrap_or_default()
-}
-
-fn xml(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// JUnit XML: a suite per scenario, a case per expectation (`file:line what`).

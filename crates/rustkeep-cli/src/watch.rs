@@ -193,7 +193,7 @@ impl Tests {
         };
         let to_run: Vec<&(String, PathBuf)> = found.iter().filter(|(_, disk)| touched(disk)).collect();
         if changed.is_some() {
-            let _ = writeln!(std::io::stdout().lock(), "{}", rerun_note(&to_run, found.len()));
+            let _ = writeln!(crate::out::stdout(), "{}", rerun_note(&to_run, found.len()));
         }
         let mods = &self.args.mods;
         let cwd = &self.cwd;
@@ -224,7 +224,7 @@ impl Tests {
                 disks.push(disk.clone());
             }
         }
-        let _ = std::io::stdout().lock().write_all(test::human(&report).as_bytes());
+        let _ = crate::out::stdout().write_all(test::human(&report).as_bytes());
         let code = test::exit_code(&report);
         w.end(Some(code.into()), test_words(code.into()));
         self.found = disks.into_iter().zip(report).collect();
@@ -442,7 +442,7 @@ impl Watch {
     /// The run's exit status in words, and that watching goes on.
     fn end(&self, code: Option<i32>, words: &str) {
         let status = code.map_or_else(|| "no exit code".to_string(), |c| format!("exit {c}"));
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::out::stdout();
         let _ = writeln!(out, "[rustkeep {} --watch] {status}: {words}; watching for changes (Ctrl-C ends)", self.command);
         let _ = out.flush();
     }

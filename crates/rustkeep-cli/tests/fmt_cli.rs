@@ -151,6 +151,67 @@ fn a_file_with_a_syntax_error_is_reported_untouched_and_the_others_are_formatted
     assert_eq!(std::fs::read(t.path("lamp/broken.toml")).unwrap(), b"a = \"\xff\"\n");
 }
 
+/// The security review's case: a comment after an element and another after the comma on the next
+/// line. Both are kept, each where it was between the two elements.
+const TWO_COMMENTS: &str = "[[items]]\nid = \"lamp:wick\"\nname = \"Wick\"\ntags = [\n  \"x\" # A\n  , # B\n  \"y\",\n]\n";
+const TWO_COMMENTS_FORMATTED: &str = "[[items]]\nid = \"lamp:wick\"\nname = \"Wick\"\ntags = [\n  \"x\", # A\n  # B\n  \"y\",\n]\n";
+
+#[test]
+fn a_comment_before_a_separating_comma_is_kept() {
+    let t = lamp_mod();
+    t.write("lamp/wick.toml", TWO_COMMENTS);
+    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(t.read("lamp/wick.toml"), TWO_COMMENTS_FORMATTED);
+    let o = with_stdin(&t.0, &["fmt", "-"], TWO_COMMENTS);
+    assert_eq!((o.status.code(), stdout(&o)), (Some(0), TWO_COMMENTS_FORMATTED.to_string()), "{}", stderr(&o));
+}
+
+/// A file whose formatting would lose a comment is left as it is, with one message naming the line
+/// of that comment, and exit 2 — by `fmt`, `--check`, `--diff` and `-` alike, while the other files
+/// are formatted. `RUSTKEEP_TEST_FMT_LOSE_COMMENT` makes the formatter's result lose its first
+/// comment, as a bug would; the formatter's check must catch it.
+#[test]
+fn a_file_whose_formatting_would_lose_a_comment_is_left_alone_with_one_message() {
+    // `input`: given on standard input, with the arguments for it.
+    let losing = |dir: &Path, args: &[&str], input: Option<&str>| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rustkeep"))
+            .args(args)
+            .current_dir(dir)
+            .env("NO_COLOR", "1")
+            .env("RUSTKEEP_TEST_FMT_LOSE_COMMENT", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("rustkeep runs");
+        std::io::Write::write_all(child.stdin.as_mut().unwrap(), input.unwrap_or("").as_bytes()).unwrap();
+        drop(child.stdin.take());
+        child.wait_with_output().unwrap()
+    };
+    let said = "lamp/wick.toml: formatting would lose the comment on line 5 (a bug of the formatter); the file is left as it is";
+    let t = lamp_mod();
+    t.write("lamp/wick.toml", TWO_COMMENTS);
+    for (args, summary) in [
+        (&["fmt", "--check", "lamp"][..], "2 files would be reformatted, 1 file already formatted"),
+        (&["fmt", "--diff", "lamp"][..], "2 files would be reformatted, 1 file already formatted"),
+        (&["fmt", "lamp"][..], "2 files reformatted, 1 file already formatted"),
+    ] {
+        let o = losing(&t.0, args, None);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+        assert_eq!(e.matches("lamp/wick.toml").count(), 1, "{args:?}: one message for the file: {e}");
+        assert!(e.contains(&format!("rustkeep: {said}\n")) && e.contains(summary), "{args:?}: {e}");
+        assert!(!stdout(&o).contains("wick"), "{args:?}: not listed or diffed as a change: {}", stdout(&o));
+        assert_eq!(t.read("lamp/wick.toml"), TWO_COMMENTS, "{args:?}");
+    }
+    // The other files were formatted (they hold no comment to lose).
+    assert_eq!(t.read("lamp/items.toml"), ITEMS_FORMATTED);
+    let o = losing(&t.0, &["fmt", "-", "--stdin-filename", "lamp/wick.toml"], Some(TWO_COMMENTS));
+    assert_eq!((o.status.code(), stdout(&o)), (Some(2), String::new()), "{}", stderr(&o));
+    assert_eq!(stderr(&o), format!("rustkeep: {said}\n"));
+}
+
 #[test]
 fn line_endings_and_byte_order_marks_are_kept_on_disk() {
     let t = lamp_mod();

@@ -343,3 +343,36 @@ fn with_dynamic_registration_the_file_watcher_is_registered() {
     let reg = c.wait("the watcher registration", |m| m["method"] == "client/registerCapability");
     assert_eq!(reg["params"]["registrations"][0]["method"], "workspace/didChangeWatchedFiles", "{reg}");
 }
+
+/// A document larger than the server analyses (docs/editors/lsp.md, "Large files") gets one
+/// diagnostic on its first line saying how large it is, and every request on it answers; the
+/// rest of the workspace is analysed as usual. (How fast is the benchmark's to say.)
+#[test]
+fn a_document_over_8_mb_is_not_analysed_and_says_why() {
+    let root = workspace();
+    let mut c = Client::start();
+    c.initialize(&root);
+    let big = root.join("m/big.toml");
+    let entry = "[[items]]\nid = \"m:x\"\nname = \"X\"\nprise = 3\n\n";
+    let text = entry.repeat(9_000_000 / entry.len() + 1);
+    std::fs::write(&big, &text).expect("writable");
+    let uri = file_uri(&big);
+    c.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "toml", "version": 1, "text": text } }));
+    let published = c.wait("the large file's diagnostics", |m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri.as_str());
+    let diags = published["params"]["diagnostics"].as_array().expect("a list");
+    assert_eq!(diags.len(), 1, "{published}");
+    assert_eq!(diags[0]["range"]["start"]["line"], 0);
+    let message = diags[0]["message"].as_str().expect("a message");
+    assert!(message.contains("9.0 MB") && message.contains("8.0 MB"), "{message}");
+    // Requests on it answer (and find nothing: it is not analysed).
+    c.request(2, "textDocument/hover", hover(&uri, 1, 8));
+    assert!(c.response(2)["result"].is_null());
+    c.request(3, "textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+    assert!(c.response(3).get("error").is_none());
+    // An edit that brings it under the limit makes it a checked file again.
+    c.notify("textDocument/didChange", json!({ "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [ { "text": entry } ] }));
+    let published = c.wait("the diagnostics after the edit", |m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri.as_str() && m["params"]["version"] == 2
+    });
+    assert_eq!(published["params"]["diagnostics"][0]["code"], "unknown-field", "{published}");
+}

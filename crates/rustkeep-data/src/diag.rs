@@ -99,6 +99,7 @@ codes! {
     OverrideDropsField = "override-drops-field", Warning, "an override leaves out a field its target sets: that value is gone, not inherited";
     UnknownLint = "unknown-lint", Warning, "an allow comment names no diagnostic code";
     UnusedSuppression = "unused-suppression", Warning, "an allow comment or lint level that silences nothing";
+    ValueOutOfRange = "value-out-of-range", Error, "a value over a limit that keeps every run bounded: a `spawn` count over 100, more than 1,000 enemies, more than 10,000 steps, an arena of more than 50,000 fights";
 }
 
 /// A code is written as its name (`unknown-event`) wherever it leaves the program: JSON output,

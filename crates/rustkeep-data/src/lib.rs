@@ -7,6 +7,9 @@
 //! - [`vocab`]: the engine vocabulary and registry schemas, as data (the single source of truth).
 //! - [`text`]: byte spans and the line index that converts them at the edges.
 //! - [`source`], [`project`]: sources and mod discovery (workspaces, manifests, the bundled core).
+//! - [`echo`]: what is echoed of a stranger's files, with its control characters escaped.
+//! - [`files`]: the one file layer: writes that never follow a link, output folders without
+//!   links, reads that stay inside the workspace.
 //! - [`tree`]: one TOML file read into the tree lowering walks (a single-pass reader for mod
 //!   data, the `toml` crate's reader for the rest).
 //! - [`lower`]: one data file → typed [`model`] entries plus structural diagnostics; one
@@ -23,6 +26,8 @@
 pub mod copy;
 pub mod db;
 pub mod diag;
+pub mod echo;
+pub mod files;
 pub mod graph;
 pub mod grid;
 pub mod hash;

@@ -16,7 +16,7 @@ use crate::source::{FileId, FileKind, SourceFile};
 
 mod discover;
 
-pub use discover::{discover, enclosing_mod, load, load_scenario, nearest_workspace, WhenNothing};
+pub use discover::{boundary, discover, enclosing_mod, load, load_scenario, nearest_workspace, WhenNothing};
 
 /// The base game's data files, compiled into the binary.
 pub mod bundled {
@@ -210,13 +210,16 @@ struct Loader<'a> {
     listed: HashMap<PathBuf, (Vec<PathBuf>, Vec<PathBuf>)>,
     /// Scenario files found so far (absolute), in the order found.
     scenario_paths: Vec<PathBuf>,
+    /// The folders this load may read: the paths given and the workspaces and mods they lead to.
+    boundary: crate::files::Boundary,
 }
 
-fn read_with(overlay: &Overlay, path: &Path) -> std::io::Result<Vec<u8>> {
+/// A file's bytes: the open buffer's, else the disk's when the boundary admits the file.
+fn read_with(overlay: &Overlay, boundary: &crate::files::Boundary, path: &Path) -> std::io::Result<Vec<u8>> {
     if let Some(text) = overlay.get(path) {
         return Ok(text.as_bytes().to_vec());
     }
-    std::fs::read(path)
+    boundary.read(path)
 }
 
 impl Loader<'_> {
@@ -230,9 +233,9 @@ impl Loader<'_> {
             paths.extend(list.0.iter().map(|rel| d.join(rel)));
             self.listed.insert(d.clone(), list);
         }
-        let overlay = self.overlay;
+        let (overlay, boundary) = (self.overlay, &self.boundary);
         let read = crate::par::par_map(&paths, threads, |p| {
-            read_with(overlay, p).map(|bytes| {
+            read_with(overlay, boundary, p).map(|bytes| {
                 let (text, bad) = SourceFile::decode(&bytes);
                 let index = Arc::new(crate::text::LineIndex::new(&text));
                 (text, bad, index)
@@ -244,7 +247,7 @@ impl Loader<'_> {
     fn add_disk(&mut self, path: &Path, kind: FileKind) -> Option<FileId> {
         let read = match self.prefetched.remove(path) {
             Some(r) => r,
-            None => read_with(self.overlay, path).map(|bytes| {
+            None => read_with(self.overlay, &self.boundary, path).map(|bytes| {
                 let (text, bad) = SourceFile::decode(&bytes);
                 let index = Arc::new(crate::text::LineIndex::new(&text));
                 (text, bad, index)
@@ -265,7 +268,7 @@ impl Loader<'_> {
                 self.project.diagnostics.push(Diagnostic::new(
                     Code::InvalidManifest,
                     Loc { file: fid, span: 0..0 },
-                    format!("cannot read {}: {e}", path.display()),
+                    format!("cannot read {}: {e}", display_path(path, &self.cwd)),
                 ));
                 None
             }
@@ -320,8 +323,9 @@ impl Loader<'_> {
 }
 
 /// Every data file below `dir`: each `*.toml` except its `mod.toml` and its scenarios, skipping
-/// folders that are mods of their own, hidden folders and build output; symbolic links are not
-/// followed (no loops, nothing outside the tree is read). Sorted byte-wise by relative path.
+/// folders that are mods of their own, hidden folders and build output; links to folders are not
+/// followed (no loops), links to files are listed and read only when they lead inside the
+/// workspace ([`crate::files::Boundary`]). Sorted byte-wise by relative path.
 pub fn data_files(dir: &Path) -> Vec<PathBuf> {
     mod_files(dir).0
 }
@@ -338,14 +342,16 @@ pub fn mod_files(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
             let Ok(ft) = e.file_type() else { continue };
             let p = e.path();
             let name = e.file_name().to_string_lossy().into_owned();
-            if ft.is_symlink() {
+            // A link to a file is listed and read when it leads inside the workspace (the
+            // boundary of the load judges it); a link to a folder is never entered.
+            if ft.is_symlink() && !name.ends_with(".toml") {
                 continue;
             }
             if ft.is_dir() {
                 if depth < MAX_DEPTH && !skipped_folder(&name) && !p.join("mod.toml").exists() {
                     stack.push((p, depth + 1));
                 }
-            } else if ft.is_file() && name.ends_with(".toml") {
+            } else if (ft.is_file() || ft.is_symlink()) && name.ends_with(".toml") {
                 let rel = p.strip_prefix(dir).unwrap_or(&p).to_path_buf();
                 if rel == Path::new("mod.toml") || (depth == 0 && name == "rustkeep.toml") {
                     continue;
@@ -426,7 +432,7 @@ fn find_mods_and_scenarios(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
             let name = e.file_name().to_string_lossy().into_owned();
             if ft.is_dir() && !ft.is_symlink() && depth < MAX_DEPTH && !skipped_folder(&name) {
                 stack.push((e.path(), depth + 1));
-            } else if ft.is_file() && crate::vocab::is_scenario_path(&e.path()) {
+            } else if (ft.is_file() || ft.is_symlink()) && crate::vocab::is_scenario_path(&e.path()) {
                 scenarios.push(e.path());
             }
         }

@@ -2,7 +2,8 @@
 //! line/column at the edges").
 //!
 //! One [`LineIndex`] per text converts byte offsets to the CLI's 1-based line and Unicode-scalar
-//! column, and to the language server's UTF-8 or UTF-16 positions, and back.
+//! column, and to the language server's UTF-8 or UTF-16 positions, and back. ([`thousands`]
+//! writes a count as the messages and pages print it.)
 
 /// A byte range in one source text.
 pub type Span = std::ops::Range<usize>;
@@ -129,6 +130,19 @@ impl LineIndex {
         }
         span.end
     }
+}
+
+/// A count as prose writes it, its thousands grouped: `1,000`, `10,000`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[cfg(test)]

@@ -23,6 +23,24 @@ pub use scenario::*;
 /// warning. Self-feeding triggers are cut off here.
 pub const EVENT_CAP: usize = 100;
 
+/// At most this many enemies live at once in a game: a scenario's `[[enemies]]` and every
+/// `spawn` count. A run that would pass it stops (docs/engine.md, "Bounded work").
+pub const MAX_LIVING_ENEMIES: usize = 1000;
+
+/// The largest `count` of one `spawn` action.
+pub const MAX_SPAWN_COUNT: i64 = 100;
+
+/// At most this many steps in a scenario.
+pub const MAX_STEPS: usize = 10_000;
+
+/// An `arena` expectation fights at most this many enemies in all: its `runs` times the
+/// scenario's enemies (each fight lasts at most a hundred rounds).
+pub const MAX_ARENA_ENEMY_FIGHTS: u64 = 50_000;
+
+/// A scenario run that has handled this many events stops after the step that reached it: with
+/// the limits above, a run ends within seconds and a few hundred MB whatever its data says.
+pub const MAX_RUN_EVENTS: u64 = 100_000;
+
 /// The item prices are paid in: shops sell for it and buy for it (docs/engine.md, "Shops").
 pub const CURRENCY: &str = "core:gold";
 
@@ -441,7 +459,7 @@ pub const CHECKS: &[CheckDef] = &[
         fields: &[
             WHO_FIELD,
             req(field::ITEM, FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
-            dflt(field::COUNT, FieldType::Int { min: 1 }, "1", "At least this many."),
+            dflt(field::COUNT, FieldType::Int { min: 1, max: i64::MAX }, "1", "At least this many."),
         ],
     },
     CheckDef {
@@ -500,7 +518,7 @@ pub const ACTIONS: &[ActionDef] = &[
         name: "damage",
         doc: "Deals damage, reduced by the victim's resistance (and armour, for physical).",
         fields: &[
-            req(field::AMOUNT, FieldType::Int { min: 1 }, "Damage before reduction."),
+            req(field::AMOUNT, FieldType::Int { min: 1, max: i64::MAX }, "Damage before reduction."),
             req(field::DAMAGE_TYPE, FieldType::DamageType, "The damage type."),
             TARGET_FIELD,
         ],
@@ -510,7 +528,7 @@ pub const ACTIONS: &[ActionDef] = &[
         kind: ActionKind::Heal,
         name: "heal",
         doc: "Restores health, up to max_health.",
-        fields: &[req(field::AMOUNT, FieldType::Int { min: 1 }, "Health restored."), TARGET_FIELD],
+        fields: &[req(field::AMOUNT, FieldType::Int { min: 1, max: i64::MAX }, "Health restored."), TARGET_FIELD],
         emits: &[],
     },
     ActionDef {
@@ -519,7 +537,7 @@ pub const ACTIONS: &[ActionDef] = &[
         doc: "Gives item instances to a creature.",
         fields: &[
             req(field::ITEM, FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
-            dflt(field::COUNT, FieldType::Int { min: 1 }, "1", "How many."),
+            dflt(field::COUNT, FieldType::Int { min: 1, max: i64::MAX }, "1", "How many."),
             TARGET_FIELD,
         ],
         emits: &[EventKind::ItemPickedUp],
@@ -530,7 +548,7 @@ pub const ACTIONS: &[ActionDef] = &[
         doc: "Removes items from a creature's inventory.",
         fields: &[
             req(field::ITEM, FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
-            dflt(field::COUNT, FieldType::Int { min: 1 }, "1", "How many."),
+            dflt(field::COUNT, FieldType::Int { min: 1, max: i64::MAX }, "1", "How many."),
             TARGET_FIELD,
         ],
         emits: &[],
@@ -541,7 +559,7 @@ pub const ACTIONS: &[ActionDef] = &[
         doc: "Applies a status for its default `turns` or the given number.",
         fields: &[
             req(field::STATUS, FieldType::Ref(RefKind::Registry(Registry::Statuses)), "The status."),
-            opt(field::TURNS, FieldType::Int { min: 1 }, "Overrides the status's duration."),
+            opt(field::TURNS, FieldType::Int { min: 1, max: i64::MAX }, "Overrides the status's duration."),
             TARGET_FIELD,
         ],
         emits: &[],
@@ -552,7 +570,7 @@ pub const ACTIONS: &[ActionDef] = &[
         doc: "Spawns enemies; starts a combat if none is running.",
         fields: &[
             req(field::CREATURE, FieldType::Ref(RefKind::Registry(Registry::Creatures)), "The creature."),
-            dflt(field::COUNT, FieldType::Int { min: 1 }, "1", "How many."),
+            dflt(field::COUNT, FieldType::Int { min: 1, max: MAX_SPAWN_COUNT }, "1", "How many."),
         ],
         emits: &[EventKind::CombatStarted],
     },

@@ -7,7 +7,7 @@ use rustkeep_engine::loot::LootReport;
 
 use rustkeep_engine::loot::chance_text as pct;
 
-use crate::html::esc;
+use crate::html::{esc, short};
 
 /// At most this many bars per chart: the likeliest drops.
 const MAX_BARS: usize = 12;
@@ -16,7 +16,7 @@ const MAX_BARS: usize = 12;
 /// labelled with its exact chance.
 pub fn drop_chart(table: &str, r: &LootReport) -> String {
     let drops = &r.drops[..r.drops.len().min(MAX_BARS)];
-    let label_w = (drops.iter().map(|d| d.id.chars().count()).max().unwrap_or(4) as f64 * 7.2 + 16.0).min(320.0).round();
+    let label_w = (drops.iter().map(|d| short(&d.id).chars().count()).max().unwrap_or(4) as f64 * 7.2 + 16.0).min(320.0).round();
     let bar_w = 360.0;
     let row_h = 22.0;
     let top = 8.0;
@@ -28,7 +28,7 @@ pub fn drop_chart(table: &str, r: &LootReport) -> String {
     );
     s.push_str(&format!("<title id=\"chart-t-{slug}\">Drop chances of {}</title>\n", esc(table)));
     // The table after the chart reads every value out; the description says what is drawn.
-    let first = drops.first().map(|d| format!(", the likeliest {} at {}", d.id, pct(d.p_any))).unwrap_or_default();
+    let first = drops.first().map(|d| format!(", the likeliest {} at {}", short(&d.id), pct(d.p_any))).unwrap_or_default();
     s.push_str(&format!(
         "<desc id=\"chart-d-{slug}\">A bar per drop, {} of {}{}; the table below gives every value.</desc>\n",
         drops.len(),
@@ -39,7 +39,7 @@ pub fn drop_chart(table: &str, r: &LootReport) -> String {
     for (i, d) in drops.iter().enumerate() {
         let y = top + row_h * i as f64;
         let w = (d.p_any.clamp(0.0, 1.0) * bar_w).max(if d.p_any > 0.0 { 1.0 } else { 0.0 });
-        s.push_str(&format!("<text x=\"{:.0}\" y=\"{:.0}\" text-anchor=\"end\">{}</text>", label_w - 6.0, y + 15.0, esc(&d.id)));
+        s.push_str(&format!("<text x=\"{:.0}\" y=\"{:.0}\" text-anchor=\"end\">{}</text>", label_w - 6.0, y + 15.0, esc(&short(&d.id))));
         s.push_str(&format!("<rect class=\"bar\" x=\"{label_w:.0}\" y=\"{:.0}\" width=\"{w:.1}\" height=\"14\"/>", y + 4.0));
         s.push_str(&format!("<text x=\"{:.0}\" y=\"{:.0}\">{}</text>\n", label_w + bar_w + 6.0, y + 15.0, esc(&pct(d.p_any))));
     }
@@ -108,8 +108,8 @@ pub fn layered(id: &str, title: &str, desc: &str, columns: &[Vec<Node>], edges: 
                 esc(&label)
             );
             match &n.href {
-                Some(h) => s.push_str(&format!("<a href=\"{}\"><title>{}</title>{body}</a>\n", esc(h), esc(&n.label))),
-                None => s.push_str(&format!("<g><title>{}</title>{body}</g>\n", esc(&n.label))),
+                Some(h) => s.push_str(&format!("<a href=\"{}\"><title>{}</title>{body}</a>\n", esc(h), esc(&short(&n.label)))),
+                None => s.push_str(&format!("<g><title>{}</title>{body}</g>\n", esc(&short(&n.label)))),
             }
         }
     }

@@ -1,9 +1,40 @@
 //! Escaping, links and the frame every page shares: a skip link, the banner with the search box,
 //! the navigation, the main content and the footer (the landmarks a screen reader jumps between).
 
+use std::borrow::Cow;
+
 use rustkeep_data::vocab::Registry;
 
 use crate::site::Site;
+
+pub use crate::site::SHOWN;
+
+/// `s` cut to [`SHOWN`] characters, the cut marked with "…".
+pub fn short(s: &str) -> Cow<'_, str> {
+    cut(s, SHOWN)
+}
+
+/// `s` cut to `max` characters (the last of them "…"); `s` itself when it is short enough.
+pub fn cut(s: &str, max: usize) -> Cow<'_, str> {
+    match s.char_indices().nth(max) {
+        None => Cow::Borrowed(s),
+        Some(_) => {
+            let end = s.char_indices().nth(max.saturating_sub(1)).map_or(s.len(), |(i, _)| i);
+            Cow::Owned(format!("{}…", &s[..end]))
+        }
+    }
+}
+
+/// A path cut to its last `max` characters, the cut marked with "…" at the start (the end of a
+/// path, the file's name, says the most).
+pub fn cut_start(s: &str, max: usize) -> Cow<'_, str> {
+    let n = s.chars().count();
+    if n <= max {
+        return Cow::Borrowed(s);
+    }
+    let start = s.char_indices().nth(n - max.saturating_sub(1)).map_or(s.len(), |(i, _)| i);
+    Cow::Owned(format!("…{}", &s[start..]))
+}
 
 /// Text as HTML (also safe inside a double-quoted attribute).
 pub fn esc(s: &str) -> String {
@@ -26,11 +57,12 @@ pub fn root_of(path: &str) -> String {
     "../".repeat(path.matches('/').count())
 }
 
-/// An ID as code, linked.
+/// An ID as code, linked; an ID longer than [`SHOWN`] is cut, and its link leads to the page of
+/// its entry rather than to its anchor (which would repeat the whole ID).
 pub fn id_link(site: &Site, root: &str, registry: Registry, id: &str) -> String {
-    match site.link(registry, id) {
-        Some(url) => format!("<a href=\"{root}{}\"><code>{}</code></a>", esc(url), esc(id)),
-        None => format!("<code>{}</code>", esc(id)),
+    match site.short_link(registry, id) {
+        Some(url) => format!("<a href=\"{root}{}\"><code>{}</code></a>", esc(url), esc(&short(id))),
+        None => format!("<code>{}</code>", esc(&short(id))),
     }
 }
 
@@ -71,8 +103,8 @@ pub fn page(site: &Site, f: Frame<'_>) -> String {
         out.push_str("<nav class=\"crumbs\" aria-label=\"Breadcrumbs\"><ol>");
         for (label, href) in &f.crumbs {
             match href {
-                Some(h) => out.push_str(&format!("<li><a href=\"{root}{}\">{}</a></li>", esc(h), esc(label))),
-                None => out.push_str(&format!("<li aria-current=\"page\">{}</li>", esc(label))),
+                Some(h) => out.push_str(&format!("<li><a href=\"{root}{}\">{}</a></li>", esc(h), esc(&short(label)))),
+                None => out.push_str(&format!("<li aria-current=\"page\">{}</li>", esc(&short(label)))),
             }
         }
         out.push_str("</ol></nav>\n");
@@ -102,6 +134,17 @@ mod tests {
     fn text_and_attributes_are_escaped() {
         assert_eq!(esc("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
         assert_eq!(esc("core:flaming"), "core:flaming");
+    }
+
+    #[test]
+    fn long_texts_are_cut_and_short_ones_kept() {
+        assert_eq!(cut("Rat", 3), "Rat");
+        assert_eq!(cut("Rats", 3), "Ra…");
+        assert_eq!(cut("Ötzi", 2), "Ö…");
+        assert_eq!(cut_start("a/b/c.toml", 10), "a/b/c.toml");
+        assert_eq!(cut_start("a/b/c.toml", 7), "…c.toml");
+        assert!(matches!(short("core:flaming"), Cow::Borrowed(_)));
+        assert_eq!(short(&"x".repeat(1000)).chars().count(), SHOWN);
     }
 
     #[test]

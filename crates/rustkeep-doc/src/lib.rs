@@ -18,6 +18,7 @@
 //! - `search`: the search index, in shards loaded by the page when the search is first used.
 //! - `write`: the output folder, written incrementally (only files whose bytes changed) and
 //!   cleaned of pages a previous build wrote that are gone.
+//! - `budget`: the site's size limit, 20 times its input plus 10 MB, and how it holds.
 //!
 //! The site works from `file://` with no network: every style, script and drawing is in the
 //! output folder or in the page, and the search index is a script (browsers refuse `fetch` of a
@@ -26,10 +27,14 @@
 #![forbid(unsafe_code)]
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
 
 use rustkeep_data::diag::Diagnostic;
 use rustkeep_engine::game::World;
 
+mod budget;
 mod draw;
 mod html;
 mod pages;
@@ -76,11 +81,82 @@ pub struct Built {
 /// documented as far as it reads: the index lists the errors, an ID that names nothing is not
 /// linked, a table that cannot be evaluated says why, and the arena (which would fight with
 /// half-read creatures) is left out.
+///
+/// The site stays within its size limit, 20 times the loaded files plus 10 MB (`budget`): when
+/// the pages in full would pass it, the registry pages that multiply their input the most list
+/// their entries in brief. A site that passes it even so is refused with an error naming its
+/// size and the limit, and what this build wrote is removed.
 pub fn build(world: &World, diagnostics: &[Diagnostic], opts: &Options) -> Result<Built, String> {
-    let site = site::Site::new(world, diagnostics, opts);
-    let mut built = write::write(&opts.out, &pages::jobs(&site), |&job| pages::make(&site, job))?;
+    let mut site = site::Site::new(world, diagnostics, opts);
+    let limit = budget::limit(site.input);
+    let jobs: Vec<(usize, pages::Job)> = pages::jobs(&site).into_iter().enumerate().collect();
+    let sizes: Vec<AtomicU64> = jobs.iter().map(|_| AtomicU64::new(0)).collect();
+    let (mut built, total) = write_within(&opts.out, &site, &jobs, &sizes, limit)?;
+    if total > limit {
+        // Over the limit in full: plan which registry pages to make brief from the sizes just
+        // measured (every other page stays as it is), and write the site again.
+        let candidates: Vec<budget::Candidate> = jobs
+            .par_iter()
+            .filter_map(|&(i, job)| match job {
+                pages::Job::Registry(p) => Some(budget::Candidate {
+                    page: p,
+                    full: sizes[i].load(Ordering::Relaxed),
+                    brief: pages::brief(&site, p).len() as u64,
+                    input: pages::written_bytes(&site, p) as u64,
+                }),
+                _ => None,
+            })
+            .collect();
+        let brief = budget::plan(total, limit, candidates).map_err(|least| refuse(&opts.out, &site, least, limit))?;
+        for p in brief {
+            site.brief[p] = true;
+        }
+        let (again, total) = write_within(&opts.out, &site, &jobs, &sizes, limit)?;
+        if total > limit {
+            return Err(refuse(&opts.out, &site, total, limit));
+        }
+        built = Built { written: built.written.max(again.written), ..again };
+    }
     built.entries = site.entry_count();
     Ok(built)
+}
+
+/// Makes and writes every file of the site, recording each one's size in `sizes`, and returns
+/// what was written and the sum of the sizes. Once the sum passes `limit`, the files are still
+/// made (to measure them) but written empty, so that no site over the limit is ever written.
+fn write_within(out: &std::path::Path, site: &site::Site, jobs: &[(usize, pages::Job)], sizes: &[AtomicU64], limit: u64) -> Result<(Built, u64), String> {
+    let total = AtomicU64::new(0);
+    let built = write::write(out, jobs, |&(i, job)| {
+        let (path, text) = pages::make(site, job);
+        let size = text.len() as u64;
+        sizes[i].store(size, Ordering::Relaxed);
+        if total.fetch_add(size, Ordering::Relaxed) + size > limit {
+            return (path, String::new());
+        }
+        (path, text)
+    })?;
+    Ok((built, total.into_inner()))
+}
+
+/// Removes the files the build wrote (the folder keeps only its list of files, now empty) and
+/// says why: the site would pass its size limit, `total` bytes with every registry page brief.
+fn refuse(out: &std::path::Path, site: &site::Site, total: u64, limit: u64) -> String {
+    let removed = write::write(out, &[] as &[pages::Job], |&job| pages::make(site, job));
+    let left = match removed {
+        Ok(_) => format!("no page of it is left in {}", out.display()),
+        Err(e) => format!("and what was written could not be removed: {e}"),
+    };
+    let mb = |b: u64| b as f64 / 1e6;
+    format!(
+        "the documentation site would take {:.1} MB, more than its limit of {:.1} MB ({} times the {:.1} MB of the loaded files plus {:.0} MB), even with its registry pages in brief: {} mods and {} entries are too many for so little data; {left}",
+        mb(total),
+        mb(limit),
+        budget::PER_INPUT_BYTE,
+        mb(site.input),
+        mb(budget::BASE),
+        site.mods.len(),
+        site.entry_count()
+    )
 }
 
 /// The site as files (path in the site → content), without writing them: for tests.

@@ -1,10 +1,11 @@
-//! The search index: one record per mod and per entry in force — its ID, its name, what it is
-//! and its page — in shards of scripts that the search box loads the first time it is used, so
+//! The search index: one record per mod and per entry in force — its ID, its name (cut to
+//! [`crate::html::SHOWN`] characters), what it is and its page — in shards of scripts that the search box loads the first time it is used, so
 //! that no page carries the index and no shard is heavy. Scripts, not JSON: a page opened from
 //! `file://` may not `fetch` a file.
 
 use rustkeep_data::vocab::Registry;
 
+use crate::html::short;
 use crate::site::Site;
 
 /// Shard `i` of the index, `static/search-N.js`, calling `rkSearch.add([[id, name, kind, path], …])`:
@@ -25,7 +26,9 @@ pub fn shard(site: &Site, i: usize) -> (String, String) {
     };
     for m in &site.mods {
         let info = &site.w.project.mods[m.index];
-        keep(&|| Some([info.id.clone(), info.manifest.name.clone().unwrap_or_default(), "mod".into(), format!("mods/{}/index.html", m.dir)]));
+        keep(&|| {
+            Some([info.id.clone(), short(info.manifest.name.as_deref().unwrap_or_default()).into_owned(), "mod".into(), format!("mods/{}/index.html", m.dir)])
+        });
     }
     for registry in Registry::ALL {
         let mut ids: Vec<&String> = site.w.db.resolved.defs[registry.index()].keys().filter(|id| site.link(registry, id).is_some()).collect();
@@ -33,7 +36,7 @@ pub fn shard(site: &Site, i: usize) -> (String, String) {
         for id in ids {
             keep(&|| {
                 let url = site.link(registry, id)?;
-                let name = site.w.entry(registry, id).and_then(|e| e.name()).unwrap_or("").to_string();
+                let name = short(site.w.entry(registry, id).and_then(|e| e.name()).unwrap_or("")).into_owned();
                 Some([id.clone(), name, registry.noun().into(), url.to_string()])
             });
         }

@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 use rustkeep_data::db::TableKind;
 use rustkeep_data::diag::{Diagnostic, Severity};
-use rustkeep_data::hash::FxHashMap as HashMap;
+use rustkeep_data::hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use rustkeep_data::model::{ActionData, Entry, Value};
 use rustkeep_data::resolve::EntryRef;
 use rustkeep_data::source::{FileId, FileKind};
@@ -17,8 +17,18 @@ use rustkeep_engine::loot::LootReport;
 
 use crate::Options;
 
+/// At most this many characters of a name, an ID or a path are shown where it is repeated: in
+/// links, lists, drawings, breadcrumbs and the search index. The full text stands once, where the
+/// thing itself is documented (an entry's heading and its text as written, a mod's overview), so
+/// a name a megabyte long is not copied into every page that mentions it. No name or ID of the
+/// core or the examples comes near it.
+pub const SHOWN: usize = 80;
+
 /// Records per shard of the search index: about 2 MB of script at most for long IDs and names.
 const PER_SHARD: usize = 20_000;
+
+/// At most this many creatures of a mod fight in the arena and are shown in its heat map.
+pub const ARENA_ROWS: usize = 100;
 
 /// Entries per registry page: a page stays light (a few hundred kilobytes at most) however large
 /// the mod.
@@ -120,6 +130,11 @@ pub struct Site<'w> {
     pub pages: Vec<Page>,
     /// Per data file (by `FileId`): its mod, as an index into `mods`.
     file_module: Vec<Option<usize>>,
+    /// Every loaded mod by its ID: an index into `mods` (the first, should two share an ID).
+    mod_by_id: HashMap<String, usize>,
+    /// The size of the input: the text of every file of the project (the bundled core, the
+    /// manifests and the data files), in bytes.
+    pub input: u64,
     /// Where each ID's entry in force is documented: its path in the site with the anchor.
     links: HashMap<(Registry, String), String>,
     /// The page every documented entry is on (index into `pages`).
@@ -148,6 +163,12 @@ pub struct Site<'w> {
     pub arena: Vec<Option<Matrix>>,
     /// The number of search shards.
     pub shards: usize,
+    /// Per registry page (by index into `pages`): whether it lists its entries in brief, the
+    /// site's size limit being reached ([`crate::budget`]); none does unless it is.
+    pub brief: Vec<bool>,
+    /// Per file (by `FileId`): where its entries start, in order of position (a file's entries
+    /// are held by registry, and a file may interleave `[[creatures]]` and `[[quests]]`).
+    entry_starts: Vec<Vec<usize>>,
 }
 
 impl<'w> Site<'w> {
@@ -156,21 +177,16 @@ impl<'w> Site<'w> {
         let mut file_module = vec![None; project.files.len()];
         let mut mods = Vec::new();
         let mut pages = Vec::new();
-        let mut used_dirs: Vec<String> = Vec::new();
+        let mut used_dirs: HashSet<String> = HashSet::default();
+        let mut mod_by_id: HashMap<String, usize> = HashMap::default();
         for &mi in &w.db.resolved.order {
             let m = &project.mods[mi];
             let here = mods.len();
             for f in &m.data_files {
                 file_module[f.0 as usize] = Some(here);
             }
-            let mut dir: String = m.id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
-            if dir.is_empty() {
-                dir = "mod".into();
-            }
-            while used_dirs.contains(&dir) {
-                dir.push('_');
-            }
-            used_dirs.push(dir.clone());
+            mod_by_id.entry(m.id.clone()).or_insert(here);
+            let dir = mod_dir(&m.id, &mut used_dirs);
             let mut by_registry: Vec<Vec<(String, EntryRef)>> = vec![Vec::new(); Registry::ALL.len()];
             for &f in &m.data_files {
                 let Some(facts) = w.db.facts.get(f.0 as usize).and_then(|x| x.as_ref()) else { continue };
@@ -204,6 +220,8 @@ impl<'w> Site<'w> {
             mods,
             pages,
             file_module,
+            mod_by_id,
+            input: project.files.iter().map(|f| f.text.len() as u64).sum(),
             links: HashMap::default(),
             page_of: HashMap::default(),
             refs_by_start: Vec::new(),
@@ -216,6 +234,8 @@ impl<'w> Site<'w> {
             parts: Vec::new(),
             arena: Vec::new(),
             shards: 0,
+            brief: Vec::new(),
+            entry_starts: Vec::new(),
         };
         // The loot analysis is the long part; the maps of links and references are made beside it.
         let ((loot, sources), (links, referrers, refs_by_start, (starts, gives), graph)) = rayon::join(
@@ -244,6 +264,16 @@ impl<'w> Site<'w> {
         site.parts = site.parts();
         site.arena = site.arena_rows();
         site.shards = site.entry_count().div_ceil(PER_SHARD).max(1);
+        site.brief = vec![false; site.pages.len()];
+        site.entry_starts =
+            w.db.facts
+                .iter()
+                .map(|f| {
+                    let mut starts: Vec<usize> = f.iter().flat_map(|f| f.entries.iter().map(|e| e.span.start)).collect();
+                    starts.sort_unstable();
+                    starts
+                })
+                .collect();
         site
     }
 
@@ -263,6 +293,22 @@ impl<'w> Site<'w> {
     /// Where the entry in force for an ID is documented (its path in the site with the anchor).
     pub fn link(&self, registry: Registry, id: &str) -> Option<&str> {
         self.links.get(&(registry, id.to_string())).map(|s| s.as_str())
+    }
+
+    /// [`Site::link`] for a link that shows the ID cut ([`crate::html::short`]): an ID too long
+    /// to be shown whole is linked to the page of its entry, without the anchor that would repeat
+    /// it.
+    pub fn short_link(&self, registry: Registry, id: &str) -> Option<&str> {
+        let url = self.link(registry, id)?;
+        if id.chars().nth(SHOWN).is_none() {
+            return Some(url);
+        }
+        Some(url.split_once('#').map_or(url, |(page, _)| page))
+    }
+
+    /// The mod (index into [`Site::mods`]) with this ID, if it is loaded.
+    pub fn mod_index(&self, id: &str) -> Option<usize> {
+        self.mod_by_id.get(id).copied()
     }
 
     /// Where one entry (in force or not) is documented: its path in the site with the anchor.
@@ -366,8 +412,9 @@ impl<'w> Site<'w> {
         self.mods
             .iter()
             .map(|m| {
+                // The page shows at most ARENA_ROWS creatures: the others need not fight.
                 let creatures: Vec<String> =
-                    self.pages_of(m, Registry::Creatures).flat_map(|p| p.entries.iter()).filter_map(|&r| self.in_force_key(r)).collect();
+                    self.pages_of(m, Registry::Creatures).flat_map(|p| p.entries.iter()).filter_map(|&r| self.in_force_key(r)).take(ARENA_ROWS).collect();
                 if creatures.is_empty() || self.w.ids(Registry::CharacterOptions).is_empty() {
                     return None;
                 }
@@ -387,12 +434,44 @@ impl<'w> Site<'w> {
         (self.w.db.resolved.get(e.registry, &key.value)?.current == r).then(|| key.value.clone())
     }
 
+    /// The bytes of the file from the entry's start to the next entry's (or the end of the
+    /// file): the part of the input that is the entry's, whatever lies between entries.
+    pub fn written_len(&self, r: EntryRef) -> usize {
+        let text_len = self.w.project.file(r.file).text.len();
+        let start = self.entry(r).span.start.min(text_len);
+        let starts = self.entry_starts.get(r.file.0 as usize).map_or(&[][..], |s| s.as_slice());
+        let next = starts.get(starts.partition_point(|&s| s <= start)).copied().unwrap_or(text_len);
+        next.min(text_len).saturating_sub(start)
+    }
+
     /// The `file:line` of an entry, as `rustkeep check` prints places.
     pub fn place(&self, r: EntryRef) -> (String, usize) {
         let f = self.w.project.file(r.file);
         let e = self.entry(r);
         (f.path.clone(), f.index.line_of(e.span.start) + 1)
     }
+}
+
+/// The longest folder name a mod gets under `mods/`: every link to its pages holds it, so a mod
+/// ID thousands of characters long must not make every link that long.
+const MAX_DIR: usize = 64;
+
+/// A mod's folder under `mods/`, from its ID: the characters of a file name that need no
+/// escaping anywhere, at most [`MAX_DIR`] of them, made unique among `used` (a `_` is added, and
+/// after a few a number, so that a thousand mods cut to one name still get short folders).
+fn mod_dir(id: &str, used: &mut HashSet<String>) -> String {
+    let mut base: String = id.chars().take(MAX_DIR).map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
+    if base.is_empty() {
+        base = "mod".into();
+    }
+    let mut dir = base.clone();
+    let mut n = 0;
+    while used.contains(&dir) {
+        n += 1;
+        dir = if n <= 3 { format!("{base}{}", "_".repeat(n)) } else { format!("{base}_{n}") };
+    }
+    used.insert(dir.clone());
+    dir
 }
 
 /// The exact analysis of every table in force at luck 0 and at `luck`, or why it cannot be made

@@ -2,12 +2,14 @@
 //! rebuild after a small edit rewrites the few pages it touches, and their times tell which), and
 //! the files a previous build wrote that are no longer part of the site are removed. The list of
 //! what a build wrote is kept in the folder ([`MARKER`]); a folder that is neither empty nor
-//! marked is refused rather than written over.
+//! marked is refused rather than written over, and so is one that holds a symbolic link.
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
 use rayon::prelude::*;
+
+use rustkeep_data::files::OutDir;
 
 use crate::Built;
 
@@ -16,12 +18,18 @@ use crate::Built;
 pub const MARKER: &str = ".rustkeep-doc";
 
 /// Makes each file (in parallel) and writes it unless the folder holds the same bytes; then
-/// removes what the previous build wrote and this one did not.
+/// removes what the previous build wrote and this one did not. Nothing is written or removed
+/// through a symbolic link: a folder holding one is refused before anything is written
+/// ([`rustkeep_data::files::OutDir`]), and the clean-up removes only regular files inside it.
 pub fn write<J: Sync>(out: &Path, jobs: &[J], make: impl Fn(&J) -> (String, String) + Sync) -> Result<Built, String> {
+    let dir = OutDir::open(out)?;
     let marker = out.join(MARKER);
-    let before: BTreeSet<String> = match std::fs::read_to_string(&marker) {
-        Ok(text) => text.lines().filter(|l| !l.is_empty()).map(str::to_string).collect(),
-        Err(_) => {
+    let before: BTreeSet<String> = match std::fs::symlink_metadata(&marker) {
+        Ok(m) if m.is_file() => {
+            let text = std::fs::read_to_string(&marker).map_err(|e| format!("cannot read {}: {e}", marker.display()))?;
+            text.lines().filter(|l| !l.is_empty()).map(str::to_string).collect()
+        }
+        _ => {
             let used = std::fs::read_dir(out).map(|mut d| d.next().is_some()).unwrap_or(false);
             if used {
                 return Err(format!(
@@ -32,20 +40,12 @@ pub fn write<J: Sync>(out: &Path, jobs: &[J], make: impl Fn(&J) -> (String, Stri
             BTreeSet::new()
         }
     };
-    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let made: Vec<Result<(String, u64, bool), String>> = jobs
         .par_iter()
         .map(|job| {
             let (p, text) = make(job);
-            let path = out.join(&p);
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-            }
-            let same = std::fs::metadata(&path).is_ok_and(|m| m.len() == text.len() as u64) && std::fs::read(&path).is_ok_and(|old| old == text.as_bytes());
-            if !same {
-                std::fs::write(&path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            }
-            Ok((p, text.len() as u64, !same))
+            let written = dir.write(&p, text.as_bytes())?;
+            Ok((p, text.len() as u64, written))
         })
         .collect();
     let mut built = Built { files: jobs.len(), ..Built::default() };
@@ -61,15 +61,11 @@ pub fn write<J: Sync>(out: &Path, jobs: &[J], make: impl Fn(&J) -> (String, Stri
     }
     now.sort();
     for old in before.iter().filter(|p| now.binary_search(p).is_err()) {
-        // Only paths inside the folder, as a previous build wrote them.
-        if old.split('/').any(|part| part == ".." || part.is_empty()) || Path::new(old).is_absolute() {
-            continue;
-        }
-        if std::fs::remove_file(out.join(old)).is_ok() {
+        if dir.remove(old) {
             built.removed += 1;
         }
     }
     let list: String = now.iter().map(|p| format!("{p}\n")).collect();
-    std::fs::write(&marker, list).map_err(|e| format!("cannot write {}: {e}", marker.display()))?;
+    dir.write(MARKER, list.as_bytes())?;
     Ok(built)
 }

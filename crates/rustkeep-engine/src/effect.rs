@@ -8,7 +8,8 @@
 use std::fmt;
 
 use rustkeep_data::grid::Pos;
-use rustkeep_data::vocab::{ActionKind, EventKind};
+use rustkeep_data::text::thousands;
+use rustkeep_data::vocab::{ActionKind, EventKind, MAX_LIVING_ENEMIES};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
@@ -117,6 +118,8 @@ pub enum Reason {
     },
     /// The currency cannot be sold.
     Currency(&'static str),
+    /// So many enemies would live at once: a `spawn` of this many was refused and the run stops.
+    TooManyEnemies(u32),
 }
 
 /// What an act or an action did. `Untraced`: a run without a trace builds no effects.
@@ -314,6 +317,7 @@ impl fmt::Display for Reason {
             Reason::NoInventoryEntry(i) => write!(f, "the player has no inventory entry {i}"),
             Reason::NoStockEntry { shop, index } => write!(f, "{shop} has no stock entry {index}"),
             Reason::Currency(currency) => write!(f, "{currency} is what shops pay with"),
+            Reason::TooManyEnemies(n) => write!(f, "{n} more enemies would make more than the {} that live at once", thousands(MAX_LIVING_ENEMIES as u64)),
         }
     }
 }

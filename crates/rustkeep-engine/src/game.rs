@@ -56,6 +56,7 @@ pub use sheet::{shown, SheetLine};
 pub use state::{round_half_away, Creature, Enemy, Event, QuestProgress, StatusInstance};
 pub use steps::{check_options, option_group, FinalDungeon, FinalEnemy, FinalPlayer, FinalState, PlacedEnemy};
 pub use trade::{buy_price, sell_price, Trade};
+pub use turns::MAX_TURNS_PER_PLAYER_TURN;
 
 /// The player's base attributes where the scenario or console sets none. The player has no
 /// creature entry; these make an unequipped character playable (20 health, 1 damage with fists).
@@ -250,6 +251,10 @@ pub struct Game {
     /// Whether the player took the stairs of the deepest floor: the run is won (and over).
     #[serde(default)]
     pub won: bool,
+    /// Why the run stopped at a limit that keeps its work bounded (and is over): too many
+    /// enemies, too many events (docs/engine.md, "Bounded work").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
     /// The seed the game was started with (shown by `play`, so that a run can be reproduced).
     #[serde(default)]
     pub seed: u64,
@@ -259,6 +264,10 @@ pub struct Game {
     /// How many enemies escaped by their own `flee`.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub escapes: u64,
+    /// How many events the game has handled since it was made or loaded (for the bound on a
+    /// scenario run's work).
+    #[serde(skip)]
+    pub events_handled: u64,
     /// Whether steps record their causal trace. The arena turns it off: nobody reads the traces
     /// of ten thousand fights, and building them is most of a fight's cost.
     #[serde(skip, default = "tracing_on")]
@@ -269,6 +278,10 @@ pub struct Game {
     /// Which entries each creature bears, remembered between attribute reads.
     #[serde(skip)]
     bearer_cache: attributes::BearerCache,
+    /// Whether an enemy may have died since the dead were last removed (a loaded game may hold
+    /// some), so that the end of a turn looks through the enemies only when one can be dead.
+    #[serde(skip, default = "tracing_on")]
+    dead_to_remove: bool,
     /// The entries of the started quests, remembered between events.
     #[serde(skip)]
     quest_entries: Vec<(String, Option<rustkeep_data::resolve::EntryRef>)>,
@@ -307,12 +320,15 @@ impl Game {
             shops: BTreeMap::new(),
             open_shop: None,
             won: false,
+            stopped: None,
             seed,
             kills: 0,
             escapes: 0,
+            events_handled: 0,
             tracing: true,
             creating: false,
             bearer_cache: Default::default(),
+            dead_to_remove: false,
             quest_entries: Vec::new(),
         }
     }

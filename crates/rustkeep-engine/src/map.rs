@@ -74,8 +74,10 @@ pub struct Map {
     #[serde(default)]
     pub rooms: Vec<MapRoom>,
     pub player: Pos,
-    /// Where each enemy on the floor stands, by the N of `enemy:N`.
-    pub enemies: BTreeMap<usize, Pos>,
+    /// Where each enemy on the floor stands, by the N of `enemy:N`: read through
+    /// [`Map::enemies`], changed through [`Map::place_enemy`] and [`Map::retain_enemies`], which
+    /// keep [`Map::standing`] true.
+    enemies: BTreeMap<usize, Pos>,
     /// The room each enemy belongs to, by the N of `enemy:N`: the room it was drawn for, then the
     /// last room it stood in. A resident waits there until the player enters that room.
     #[serde(default)]
@@ -88,7 +90,25 @@ pub struct Map {
     #[serde(default, with = "runs")]
     #[schemars(with = "Vec<u32>")]
     pub seen: Vec<bool>,
+    /// Which enemy stands on each tile, derived from `enemies`.
+    #[serde(skip)]
+    standing: Standing,
 }
+
+/// Which enemy stands on each tile (`y × width + x`; [`NOBODY`] where none does): derived from
+/// [`Map::enemies`] when first asked and kept up to date by the moves, so that "who stands here"
+/// costs the same with a thousand enemies as with one. Two maps with the same enemies are equal
+/// whether or not either has built it.
+#[derive(Clone, Debug, Default)]
+struct Standing(std::sync::OnceLock<Vec<usize>>);
+
+impl PartialEq for Standing {
+    fn eq(&self, _: &Standing) -> bool {
+        true
+    }
+}
+
+const NOBODY: usize = usize::MAX;
 
 /// Remembered tiles as run lengths.
 mod runs {
@@ -144,7 +164,55 @@ impl Map {
             piles: Vec::new(),
             loot: Vec::new(),
             seen: Vec::new(),
+            standing: Standing::default(),
         }
+    }
+
+    /// Where each enemy on the floor stands, by the N of `enemy:N`.
+    pub fn enemies(&self) -> &BTreeMap<usize, Pos> {
+        &self.enemies
+    }
+
+    /// Puts the enemy `index` on `p` (a new enemy, or one that moves). No other enemy stands on
+    /// `p`: the engine places and moves enemies onto free tiles only, and a save with two on
+    /// one tile is refused.
+    pub fn place_enemy(&mut self, index: usize, p: Pos) {
+        let from = self.enemies.insert(index, p);
+        let (from, to) = (from.and_then(|q| self.slot(q)), self.slot(p));
+        if let Some(grid) = self.standing.0.get_mut() {
+            if let Some(f) = from.filter(|f| grid[*f] == index) {
+                grid[f] = NOBODY;
+            }
+            if let Some(t) = to {
+                grid[t] = index;
+            }
+        }
+    }
+
+    /// Keeps the enemies `keep` says yes to and takes the others off the map.
+    pub fn retain_enemies(&mut self, mut keep: impl FnMut(usize, Pos) -> bool) {
+        self.enemies.retain(|i, p| keep(*i, *p));
+        self.standing = Standing::default();
+    }
+
+    /// The enemy on each tile, built from `enemies` the first time it is asked for.
+    fn standing(&self) -> &[usize] {
+        self.standing.0.get_or_init(|| {
+            let mut grid = vec![NOBODY; (self.width().max(0) as usize) * (self.height().max(0) as usize)];
+            // Ref order backwards, so that the lowest ref wins a tile two stand on (only a
+            // refused save could hold such a pair).
+            for (i, p) in self.enemies.iter().rev() {
+                if let Some(at) = self.slot(*p) {
+                    grid[at] = *i;
+                }
+            }
+            grid
+        })
+    }
+
+    /// The index of a tile inside the map in `y × width + x` order.
+    fn slot(&self, p: Pos) -> Option<usize> {
+        self.inside(p).then(|| self.index(p))
     }
 
     pub fn width(&self) -> i32 {
@@ -195,7 +263,8 @@ impl Map {
     }
 
     pub fn enemy_at(&self, p: Pos) -> Option<usize> {
-        self.enemies.iter().find(|(_, q)| **q == p).map(|(i, _)| *i)
+        let at = self.slot(p)?;
+        Some(self.standing()[at]).filter(|i| *i != NOBODY)
     }
 
     pub fn npc_at(&self, p: Pos) -> Option<&str> {
@@ -204,7 +273,7 @@ impl Map {
 
     /// Whether a creature or NPC stands on `p` (the enemy `except` not counted).
     pub fn occupied(&self, p: Pos, except: Option<usize>) -> bool {
-        self.player == p || self.npcs.iter().any(|n| n.pos == p) || self.enemies.iter().any(|(i, q)| *q == p && Some(*i) != except)
+        self.player == p || self.npcs.iter().any(|n| n.pos == p) || self.enemy_at(p).is_some_and(|i| Some(i) != except)
     }
 
     fn index(&self, p: Pos) -> usize {
@@ -326,6 +395,13 @@ impl Map {
         if from.adjacent(self.player) {
             return None;
         }
+        // Without a free tile next to the player there is no path, and without a free tile next
+        // to the enemy no first step: both are seen before a search field is made (a crowd
+        // around the player costs little).
+        let free = |q: Pos| !self.is_wall(q) && !self.occupied(q, Some(index));
+        if !Dir::ALL.iter().any(|d| free(self.player.step(*d))) || !Dir::ALL.iter().any(|d| free(from.step(*d))) {
+            return None;
+        }
         let mut f = self.field(Some(index));
         self.search(&mut f, Some(from));
         let mut best: Option<(u32, Pos)> = None;
@@ -427,7 +503,7 @@ mod tests {
                     '@' => r.player = p,
                     'n' => r.npcs.push(NpcSpot { npc: "t:n".into(), pos: p }),
                     d if d.is_ascii_digit() => {
-                        r.enemies.insert(d.to_digit(10).unwrap() as usize, p);
+                        r.place_enemy(d.to_digit(10).unwrap() as usize, p);
                     }
                     _ => {}
                 }

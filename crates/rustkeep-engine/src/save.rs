@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use rustkeep_data::grid::Pos;
-use rustkeep_data::vocab::{glyph, Registry};
+use rustkeep_data::vocab::{glyph, Registry, MAX_LIVING_ENEMIES};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
@@ -46,24 +46,14 @@ pub fn to_json(g: &Game) -> String {
     s
 }
 
-/// Writes a save atomically.
+/// Writes a save atomically (through a temporary file beside it), never through a symbolic link
+/// (docs/reliability.md, "Files and folders").
 pub fn write(path: &Path, g: &Game) -> Result<(), String> {
     let text = to_json(g);
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).ok_or_else(|| format!("{} is not a file path", path.display()))?;
-    let tmp = path.with_file_name(format!(".{name}.tmp{}", std::process::id()));
-    let result = (|| {
-        use std::io::Write;
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        crash_hook(&tmp);
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(format!("cannot write {}: {e}", path.display()));
+    if path.file_name().is_none() {
+        return Err(format!("{} is not a file path", path.display()));
     }
-    Ok(())
+    rustkeep_data::files::write_file_then(path, text.as_bytes(), crash_hook).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// Test hook for the crash-safety tests (`crates/rustkeep-cli/tests/play_saves.rs`): with
@@ -122,6 +112,18 @@ pub fn from_json(text: &str, w: &World) -> Result<(Game, Vec<String>), String> {
     if let Some(d) = &g.dungeon {
         check_dungeon(d).map_err(|e| format!("not a valid save: {e}"))?;
     }
+    // The engine finds enemies by their ref in a list kept in ref order; refs are never reused,
+    // so each is below the next one to be given.
+    g.enemies.sort_by_key(|e| e.index);
+    if let Some(pair) = g.enemies.windows(2).find(|p| p[0].index == p[1].index) {
+        return Err(format!("not a valid save: enemy:{} appears twice", pair[0].index));
+    }
+    if let Some(e) = g.enemies.last().filter(|e| e.index >= g.next_enemy) {
+        return Err(format!("not a valid save: enemy:{} is not below the next enemy's ref, enemy:{}", e.index, g.next_enemy));
+    }
+    if g.enemies.len() > MAX_LIVING_ENEMIES {
+        return Err(format!("not a valid save: {} enemies, more than the {MAX_LIVING_ENEMIES} a game holds", g.enemies.len()));
+    }
     let mut warnings = Vec::new();
     g.quests.retain(|q| {
         let keep = w.exists(Registry::Quests, &q.quest);
@@ -169,9 +171,10 @@ pub fn from_json(text: &str, w: &World) -> Result<(Game, Vec<String>), String> {
         d.map.loot.retain(|l| keep(w, Registry::Items, &l.item.item, where_, "item", &mut warnings));
         d.map.npcs.retain(|n| keep(w, Registry::Npcs, &n.npc, where_, "NPC", &mut warnings));
         d.map.piles.retain(|p| p.table.as_ref().is_none_or(|t| keep(w, Registry::LootTables, t, where_, "loot table", &mut warnings)));
+        // In ref order: the enemies were sorted above.
         let alive: Vec<usize> = g.enemies.iter().map(|e| e.index).collect();
-        d.map.enemies.retain(|i, _| alive.contains(i));
-        d.map.homes.retain(|i, _| alive.contains(i));
+        d.map.retain_enemies(|i, _| alive.binary_search(&i).is_ok());
+        d.map.homes.retain(|i, _| alive.binary_search(i).is_ok());
         // A room whose prefab vanished keeps its tiles (they are in the save) but no longer
         // raises `room_entered`.
         for r in d.map.rooms.iter_mut() {
@@ -225,7 +228,12 @@ fn check_dungeon(d: &Dungeon) -> Result<(), String> {
         return Err(format!("enemy:{i} belongs to room {}, of {}", r.saturating_add(1), m.rooms.len()));
     }
     let mut spots: Vec<(String, Pos)> = vec![("the player".into(), m.player)];
-    spots.extend(m.enemies.iter().map(|(i, p)| (format!("enemy:{i}"), *p)));
+    spots.extend(m.enemies().iter().map(|(i, p)| (format!("enemy:{i}"), *p)));
+    let mut stood: Vec<(Pos, usize)> = m.enemies().iter().map(|(i, p)| (*p, *i)).collect();
+    stood.sort_unstable_by_key(|(p, _)| (p.y, p.x));
+    if let Some(pair) = stood.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(format!("enemy:{} and enemy:{} both stand at {}", pair[0].1, pair[1].1, pair[0].0));
+    }
     spots.extend(m.npcs.iter().map(|n| (n.npc.clone(), n.pos)));
     spots.extend(m.piles.iter().map(|p| ("a loot pile".into(), p.pos)));
     spots.extend(m.loot.iter().map(|l| (l.item.item.clone(), l.pos)));
@@ -284,8 +292,10 @@ impl DungeonV2 {
         }
         let mut map = Map::of_rows(rows, shift(r.player));
         map.rooms.push(MapRoom { prefab: r.prefab, origin: Pos::new(MARGIN, MARGIN), width: width as i32, height: r.rows.len() as i32, entered: true });
-        map.enemies = r.enemies.into_iter().map(|(i, p)| (i, shift(p))).collect();
-        map.homes = map.enemies.keys().map(|i| (*i, 0)).collect();
+        for (i, p) in r.enemies {
+            map.place_enemy(i, shift(p));
+        }
+        map.homes = map.enemies().keys().map(|i| (*i, 0)).collect();
         map.npcs = r.npcs.into_iter().map(|n| NpcSpot { pos: shift(n.pos), ..n }).collect();
         map.piles = r.piles.into_iter().map(|p| Pile { pos: shift(p.pos), ..p }).collect();
         map.loot = r.loot.into_iter().map(|l| Dropped { pos: shift(l.pos), ..l }).collect();

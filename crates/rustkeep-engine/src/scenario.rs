@@ -12,8 +12,8 @@ use rustkeep_data::model::ActionData;
 use rustkeep_data::project::{load, Overlay, Project};
 use rustkeep_data::scenario::{self as model, Actor, StepAct};
 use rustkeep_data::source::FileId;
-use rustkeep_data::text::LineIndex;
-use rustkeep_data::vocab::EventKind;
+use rustkeep_data::text::{thousands, LineIndex};
+use rustkeep_data::vocab::{EventKind, MAX_RUN_EVENTS, MAX_STEPS};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{json, Map, Value as Json};
@@ -158,6 +158,9 @@ impl Scenario {
         // The starting kit is placed, not picked up: no events.
         g.player.inventory.extend(self.items.iter().cloned());
         for (c, n) in &self.enemies {
+            if !g.room_for_enemies(*n) {
+                break;
+            }
             g.add_enemies(w, c, *n);
         }
         let setup = g.setup(w, &self.quests);
@@ -285,6 +288,18 @@ pub fn run(w: &World, sc: &Scenario) -> Report {
         }
     };
     for (i, s) in sc.steps.iter().enumerate() {
+        // The bounds of a run (docs/engine.md, "Bounded work"): the checker refuses a scenario of
+        // more steps, and a run that handled this many events stops.
+        if i >= MAX_STEPS {
+            g.stop(format!("the run stops before step {}: a scenario runs at most {} steps", g.step, thousands(MAX_STEPS as u64)));
+        } else if g.events_handled >= MAX_RUN_EVENTS {
+            g.stop(format!(
+                "the run stops before step {}: it handled {} events, and a run handles at most {}",
+                g.step,
+                thousands(g.events_handled),
+                thousands(MAX_RUN_EVENTS)
+            ));
+        }
         if g.over {
             g.warnings.push(format!("the run ended before step {}; {} step(s) not run", g.step, sc.steps.len() - i));
             break;

@@ -69,7 +69,9 @@ fn random_room(rng: &mut Rng) -> Map {
         }
     }
     let mut m = Map::of_rows(rows, player);
-    m.enemies = enemies;
+    for (i, p) in enemies {
+        m.place_enemy(i, p);
+    }
     m.npcs = npcs;
     m
 }
@@ -109,7 +111,7 @@ fn enemies_never_step_into_walls_or_creatures_and_always_get_closer() {
     let mut blocked = 0;
     for _ in 0..3000 {
         let room = random_room(&mut rng);
-        for (&i, &from) in &room.enemies {
+        for (&i, &from) in room.enemies() {
             let dist = naive_distances(&room, i);
             assert_eq!(room.distances_to_player(Some(i)), dist, "the engine's whole field is the plain search's");
             let index = |p: Pos| (p.y * room.width() + p.x) as usize;
@@ -407,7 +409,7 @@ fn a_save_of_version_2_loads_its_room_as_a_one_room_floor() {
     let o = m.rooms[0].origin;
     assert_eq!((m.rooms[0].width, m.rooms[0].height), (5, 4));
     assert_eq!(m.player, Pos::new(o.x + 2, o.y + 1));
-    assert_eq!(m.enemies.get(&0), Some(&Pos::new(o.x + 3, o.y + 2)));
+    assert_eq!(m.enemies().get(&0), Some(&Pos::new(o.x + 3, o.y + 2)));
     assert_eq!(m.piles[0].pos, Pos::new(o.x + 1, o.y + 2));
     assert!(m.is_stairs(Pos::new(o.x + 2, o.y + 4)), "the stairs where the door led on:\n{}", m.rows.join("\n"));
     assert!(m.remembered(m.player), "what the player sees is remembered");
@@ -564,14 +566,14 @@ fn random_walks_keep_the_rules_of_the_floor_map() {
             // Everyone on a walkable tile, no two on one.
             let mut taken = BTreeSet::from([m.player]);
             assert!(!m.is_wall(m.player), "seed {seed}: the player on a wall");
-            for (i, p) in &m.enemies {
+            for (i, p) in m.enemies() {
                 assert!(!m.is_wall(*p), "seed {seed}: enemy:{i} on a wall at {p}");
                 assert!(taken.insert(*p), "seed {seed}: two on {p}");
                 assert!(m.homes.get(i).is_some_and(|r| *r < m.rooms.len()), "seed {seed}: enemy:{i} belongs to no room");
             }
             // Residents stay where they were while they rest.
             for e in &g.enemies {
-                let at = m.enemies.get(&e.index).copied();
+                let at = m.enemies().get(&e.index).copied();
                 match (e.resident, at) {
                     (true, Some(p)) => {
                         let first = *resting.entry(e.index).or_insert(p);

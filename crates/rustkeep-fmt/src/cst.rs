@@ -495,7 +495,14 @@ impl<'a, 'e> Parser<'a, 'e> {
                     }
                     c.trailing_comma = true;
                     line_has_content = true;
-                    anchor = Some(Anchor::Elem(c.elems.len() - 1));
+                    // A comment after the comma trails the element before it, unless the comma
+                    // is on a later line and something already follows the element: its own
+                    // trailing comment (written before the comma) or lines of comments or blanks.
+                    // Then that comment goes on its own line after them, before the next element
+                    // (or the closing bracket), so that no comment replaces another and the
+                    // comments keep their order.
+                    let last = c.elems.len() - 1;
+                    anchor = (c.elems[last].comment.is_none() && pending.is_empty()).then_some(Anchor::Elem(last));
                 }
                 _ => {
                     // Comments of this element only: a nested table keeps its own.
@@ -531,6 +538,23 @@ mod tests {
         assert_eq!(a.elems[0].comment, Some("# one"));
         assert_eq!(a.elems[1].lead, vec![Trivia::Comment("# before two")]);
         assert_eq!(a.tail, vec![Trivia::Comment("# tail")]);
+        assert!(a.trailing_comma);
+    }
+
+    #[test]
+    fn a_comment_after_a_comma_on_a_later_line_replaces_no_other() {
+        let doc = parse("x = [\n  1 # one\n  # between\n  , # comma\n  2\n  , # last\n]\n").unwrap();
+        let Value::Array(a) = &doc.sections[0].body[0].node.value else { panic!() };
+        assert_eq!(a.elems[0].comment, Some("# one"));
+        assert_eq!(a.elems[1].lead, vec![Trivia::Comment("# between"), Trivia::Comment("# comma")]);
+        // With nothing after the element but the line break, the comma's comment trails it.
+        assert_eq!(a.elems[1].comment, Some("# last"));
+        assert!(a.tail.is_empty());
+        // A comment before the last comma, another after it: the second goes before `]`.
+        let doc = parse("x = [\n  1 # one\n  , # last\n]\n").unwrap();
+        let Value::Array(a) = &doc.sections[0].body[0].node.value else { panic!() };
+        assert_eq!(a.elems[0].comment, Some("# one"));
+        assert_eq!(a.tail, vec![Trivia::Comment("# last")]);
         assert!(a.trailing_comma);
     }
 

@@ -6,6 +6,9 @@
 //! - **Meaning is kept.** The result reads as the same TOML value, every array and every
 //!   registry's entries in their original order; [`format_document`] checks this before it
 //!   returns and refuses ([`FormatError::Meaning`]) rather than hand back anything else.
+//! - **Comments are kept**, every one, each where it was relative to the values around it; the
+//!   result is checked to hold the input's comments, each as often, or the text is refused
+//!   ([`FormatError::Comment`]), also by [`format_for_comparison`].
 //! - **Keys inside an entry** — and inside triggers, checks, actions, modifiers, `ai` rules, loot
 //!   entries, `when`, `[balance]`, `[mod]`, `[workspace]`, `[format]` — follow the vocabulary's
 //!   order (`rustkeep_data::vocab`), unknown keys last; never across a comment or a blank line.
@@ -24,10 +27,13 @@
 //! Pipeline: [`meaning::read`] (the syntax check, as `rustkeep check` reads files) → [`cst::parse`]
 //! (comments, blank lines and raw tokens from `toml_parser`'s event stream, which [`events`]
 //! scans in one pass for the usual shapes of mod data) → [`order::arrange`]
-//! (key order) → [`layout::print`] → the meaning check. The crate does no I/O.
+//! (key order) → [`layout::print`] → the comment check ([`comments::first_difference`]) → the
+//! meaning check. The crate does no I/O (one test hook reads an environment variable:
+//! [`comments::lose_comment_hook`]).
 
 #![forbid(unsafe_code)]
 
+mod comments;
 mod cst;
 pub mod diff;
 mod events;
@@ -127,6 +133,10 @@ pub enum FormatError {
     /// The result would not read as the same value as the input: a bug of the formatter, never
     /// written anywhere.
     Meaning,
+    /// The result would not hold every comment of the input, each as often as the input does: a
+    /// bug of the formatter, never written anywhere. `line` (1-based, in the input) is that of the
+    /// first comment that would be lost.
+    Comment { line: usize },
 }
 
 impl std::fmt::Display for FormatError {
@@ -137,6 +147,9 @@ impl std::fmt::Display for FormatError {
                 None => write!(f, "not valid TOML"),
             },
             FormatError::Meaning => write!(f, "formatting would change what the file means (a bug of the formatter); the file is left as it is"),
+            FormatError::Comment { line } => {
+                write!(f, "formatting would lose the comment on line {line} (a bug of the formatter); the file is left as it is")
+            }
         }
     }
 }
@@ -225,6 +238,14 @@ fn run(text: &str, options: &FormatOptions, mode: Mode) -> Result<Formatted, For
     }
     let printed = layout::print(&doc, options.line_width, line_ending(body), options.toml_version);
     debug_assert_eq!(printed.units.len(), input_units.len());
+    // Checked in both modes, unlike the meaning: it costs one lexer pass over each text, and
+    // `fmt --check` must refuse the same files `fmt` refuses.
+    if printed.text != body {
+        let hooked = comments::lose_comment_hook(&printed.text);
+        if let Some(line) = comments::first_difference(body, hooked.as_deref().unwrap_or(&printed.text)) {
+            return Err(FormatError::Comment { line });
+        }
+    }
     if let Some(tree) = tree {
         if printed.text != body {
             match meaning::read(&printed.text) {
@@ -247,7 +268,7 @@ pub fn format_document(text: &str, options: &FormatOptions) -> Result<String, Fo
 
 /// Like [`format_document`], without the final meaning check: for callers that only compare the
 /// result with the input and write nothing (`rustkeep fmt --check`), where the check would double
-/// the cost. Never write what this returns.
+/// the cost. The comment check stays ([`FormatError::Comment`]). Never write what this returns.
 pub fn format_for_comparison(text: &str, options: &FormatOptions) -> Result<String, FormatError> {
     run(text, options, Mode::Compare).map(|f| f.text)
 }

@@ -326,6 +326,18 @@ fn comments_inside_values_keep_their_places() {
 }
 
 #[test]
+fn a_comment_before_a_separating_comma_is_kept_in_its_place() {
+    // The comma written on the next line moves up to its element; the comment after the element
+    // stays on its line, the one after the comma goes on its own line before the next element.
+    check("tags = [\n  \"x\" # A\n  , # B\n  \"y\",\n]\n", "tags = [\n  \"x\", # A\n  # B\n  \"y\",\n]\n");
+    // Comment lines between the element and its comma stay in their order, before the next one.
+    check("tags = [\n  \"x\" # A\n  # C\n  , # B\n  \"y\" # D\n  , # E\n]\n", "tags = [\n  \"x\", # A\n  # C\n  # B\n  \"y\", # D\n  # E\n]\n");
+    // Alone after the comma, a comment still trails the element; in inline tables alike.
+    check("tags = [\n  \"x\"\n  , # B\n  \"y\",\n]\n", "tags = [\n  \"x\", # B\n  \"y\",\n]\n");
+    check("t = { a = 1 # A\n , # B\n b = 2 }\n", "t = {\n  a = 1, # A\n  # B\n  b = 2,\n}\n");
+}
+
+#[test]
 fn blank_lines_at_most_one_and_one_between_entries() {
     check(
         "\n\n# header\n\n\n[[items]]\nid = \"a:a\"\n\n\n\nname = \"A\"\n[[items]]\nid = \"a:b\"\n# about c\n[[items]]\nid = \"a:c\"\n\n\n",

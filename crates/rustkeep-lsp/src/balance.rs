@@ -40,6 +40,7 @@ use rustkeep_data::lower::FileFacts;
 use rustkeep_data::project::Project;
 use rustkeep_data::resolve::EntryRef;
 use rustkeep_data::source::FileId;
+use rustkeep_data::text::thousands;
 use rustkeep_data::vocab::Registry;
 use rustkeep_engine::arena::{self, Report};
 use rustkeep_engine::game::World;
@@ -520,19 +521,6 @@ fn items_text(n: f64) -> String {
 fn short_names(ids: &[String]) -> Vec<String> {
     let local = |id: &str| id.split_once(':').map_or(id.to_string(), |(_, l)| l.to_string());
     ids.iter().map(|id| if ids.iter().filter(|o| local(o) == local(id)).count() == 1 { local(id) } else { id.clone() }).collect()
-}
-
-/// The thousands of a count: `1,000`.
-fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// The lens above a creature: `warrior 62 % · mage 40 % · rogue 55 % (1,000 fights)`.

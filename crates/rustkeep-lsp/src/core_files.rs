@@ -32,13 +32,14 @@ pub fn materialize(dir: &Path) -> std::io::Result<PathBuf> {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)?;
         }
-        if let Ok(meta) = std::fs::metadata(&path) {
+        // Never through a link: the cache folder may lie in a shared temporary folder.
+        if let Some(meta) = std::fs::symlink_metadata(&path).ok().filter(|m| m.is_file()) {
             let mut perms = meta.permissions();
             #[allow(clippy::permissions_set_readonly_false)]
             perms.set_readonly(false);
             let _ = std::fs::set_permissions(&path, perms);
         }
-        std::fs::write(&path, text)?;
+        rustkeep_data::files::write_file(&path, text.as_bytes())?;
         let mut perms = std::fs::metadata(&path)?.permissions();
         perms.set_readonly(true);
         std::fs::set_permissions(&path, perms)?;

@@ -10,9 +10,12 @@
 //!    the file's list with the failures added.
 //!
 //! A run begun after a save is given up (between its phases, and its outcome dropped) as soon as
-//! the file changes again or a newer run of it begins; one the user asked for runs to its end.
+//! the file changes again or a newer run of it begins; one the user asked for runs to its end
+//! unless the request is cancelled. Either way a run is bounded: the engine stops a scenario run
+//! at its limits (docs/engine.md, "Bounded work").
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use crate::lsp;
@@ -57,10 +60,14 @@ pub(crate) async fn run_scenario(shared: Arc<Shared>, u: lsp::Uri, trigger: Trig
         Some(Err(e)) => return Err(e.message.to_string()),
         None => return Err("the server's state thread is gone".into()),
     };
+    // A request the client cancels (`$/cancelRequest`) drops this future; the guard's drop
+    // tells the run, which gives up at its next phase.
+    let cancelled = Arc::new(AtomicBool::new(false));
+    let _guard = CancelOnDrop(cancelled.clone());
     let stale = {
         let shared = shared.clone();
         let path: PathBuf = path.clone();
-        move || trigger == Trigger::Save && !shared.run_is_current(&path, generation)
+        move || cancelled.load(Ordering::Relaxed) || (trigger == Trigger::Save && !shared.run_is_current(&path, generation))
     };
     let text = input.text.clone();
     let ran = tokio::task::spawn_blocking(move || scenario_runs::run(&input, &stale)).await;
@@ -77,4 +84,13 @@ pub(crate) async fn run_scenario(shared: Arc<Shared>, u: lsp::Uri, trigger: Trig
     }
     shared.queue(Change::Ran { path, text: text.clone(), outcome: outcome.clone() });
     Ok(Some(Finished { text, outcome }))
+}
+
+/// Sets its flag when dropped: the run future was dropped, so its request was cancelled.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }

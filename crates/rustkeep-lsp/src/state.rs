@@ -59,6 +59,27 @@ pub struct Doc {
     pub version: i32,
 }
 
+/// The largest document the server analyses (docs/editors/lsp.md, "Large files"): a larger one
+/// is kept in sync but checked as if it were empty, with one diagnostic saying why, so that every
+/// request answers at once.
+pub const MAX_DOCUMENT_BYTES: usize = 8_000_000;
+
+impl Doc {
+    /// Whether the document is too large to analyse.
+    pub fn too_large(&self) -> bool {
+        self.text.len() > MAX_DOCUMENT_BYTES
+    }
+
+    /// The text the analysis reads: the document's, or nothing for one too large to analyse.
+    pub fn analysed(&self) -> &str {
+        if self.too_large() {
+            ""
+        } else {
+            &self.text
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Dirty {
     Clean,

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use rustkeep_data::grid::Dir;
 use rustkeep_data::suggest::closest;
+use rustkeep_data::vocab::MAX_SPAWN_COUNT;
 
 /// An inventory entry or shop stock entry: by its number as listed (1-based) or by item ID (the
 /// first entry holding it).
@@ -151,7 +152,9 @@ pub fn help() -> String {
 fn count(word: Option<&&str>, what: &str) -> Result<u32, String> {
     match word {
         None => Ok(1),
-        Some(x) => x.parse().ok().filter(|n| (1..=100).contains(n)).ok_or_else(|| format!("`{x}` is not a {what} from 1 to 100")),
+        Some(x) => {
+            x.parse().ok().filter(|n| (1..=MAX_SPAWN_COUNT as u32).contains(n)).ok_or_else(|| format!("`{x}` is not a {what} from 1 to {MAX_SPAWN_COUNT}"))
+        }
     }
 }
 

@@ -258,6 +258,8 @@ fn mutated_recordings_replay_or_are_refused_with_a_reason() {
             match replay::play_back(world(), &rec, "fuzzed", force, &mut Vec::new()) {
                 Ok(s) => {
                     replayed += 1;
+                    let per_input = s.g.events_handled / rec.inputs.len().max(1) as u64;
+                    assert!(per_input <= replay::MAX_EVENTS_PER_INPUT, "{per_input} events per input");
                     exercise(s);
                 }
                 Err(e) => {
@@ -268,4 +270,39 @@ fn mutated_recordings_replay_or_are_refused_with_a_reason() {
         }
     });
     assert!(replayed >= 50 && refused >= 100, "{replayed} replayed, {refused} refused");
+}
+
+/// A recording that fills the floor with the most enemies a game holds and then waits: every
+/// input costs at most the bound, and the spawns past the limit are refused (skipped with
+/// `--force`), so the work grows with the number of inputs and no faster.
+#[test]
+fn a_recording_of_spawns_and_waits_is_bounded_per_input() {
+    let header = record::Header {
+        format: record::FORMAT.into(),
+        version: record::VERSION,
+        rules: Some(rustkeep_engine::RULES),
+        seed: 1,
+        options: vec!["core:warrior".into()],
+        floor: None,
+        mods: record::stamps(&world().project),
+    };
+    let mut text = serde_json::to_string(&header).expect("JSON");
+    text.push('\n');
+    let (spawns, waits) = (12usize, 40usize);
+    for _ in 0..spawns {
+        text.push_str("{\"input\":\"spawn core:rat 100\"}\n");
+    }
+    for _ in 0..waits {
+        text.push_str("{\"input\":\"wait\"}\n");
+    }
+    let rec = record::from_bytes(text.as_bytes()).expect("a recording");
+    assert!(replay::play_back(world(), &rec, "spawns", false, &mut Vec::new()).is_err_and(|e| e.contains("at most 1,000 enemies live at once")));
+    let mut warnings = Vec::new();
+    let s = replay::play_back(world(), &rec, "spawns", true, &mut warnings).expect("it plays with --force");
+    assert!(s.g.enemies.len() <= rustkeep_data::vocab::MAX_LIVING_ENEMIES && s.g.enemies.len() > 900, "{}", s.g.enemies.len());
+    assert!(!warnings.is_empty() && warnings.iter().all(|w| w.contains("(skipped: --force)")), "{warnings:?}");
+    let per_input = s.g.events_handled / (spawns + waits) as u64;
+    assert!(per_input <= replay::MAX_EVENTS_PER_INPUT, "{per_input} events per input");
+    // A round of a thousand enemies costs a thousand turns, not a thousand times a thousand.
+    assert!(per_input < 10 * rustkeep_data::vocab::MAX_LIVING_ENEMIES as u64, "{per_input} events per input");
 }

@@ -39,6 +39,8 @@ mod tui;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
+use rustkeep_data::echo::{inert, InertWriter};
+
 use rustkeep_engine::game::World;
 use rustkeep_engine::save;
 
@@ -109,7 +111,8 @@ pub fn play(w: World, o: PlayOptions) -> Result<u8, String> {
     if full_screen {
         return tui::run(w, &o);
     }
-    let mut out = std::io::stdout().lock();
+    // What a save, a recording or a mod says is echoed inert (rustkeep_data::echo).
+    let mut out = InertWriter::new(std::io::stdout().lock());
     let session = match o.start {
         Start::Load(path) => {
             let (s, warnings) = Session::from_save(w, &path)?;
@@ -135,7 +138,7 @@ pub fn play(w: World, o: PlayOptions) -> Result<u8, String> {
 /// A warning on standard error, if it can be written (a closed standard error drops it: the
 /// outcome shows in the exit code anyway).
 fn warn(text: &str) {
-    let _ = writeln!(std::io::stderr(), "warning: {text}");
+    let _ = writeln!(std::io::stderr(), "warning: {}", inert(text));
 }
 
 /// Starts the recording of a new game.
@@ -169,7 +172,8 @@ pub fn replay(w: World, o: &ReplayOptions) -> Result<u8, String> {
         let save = o.save.as_deref();
         return tui::watch(w, &tui::WatchOptions { recording: &rec, shown: &shown, force: o.force, speed, no_color: o.no_color, save });
     }
-    let mut out = std::io::stdout().lock();
+    let lock = std::io::stdout().lock();
+    let mut out = if o.format == ReplayFormat::Json { InertWriter::json(lock) } else { InertWriter::new(lock) };
     let mut warnings = Vec::new();
     let played = replay::play_back(w, &rec, &shown, o.force, &mut warnings);
     for x in &warnings {
@@ -192,7 +196,7 @@ pub fn replay(w: World, o: &ReplayOptions) -> Result<u8, String> {
             t
         }
     };
-    out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(|e| e.to_string())?;
     Ok(0)
 }
 
@@ -201,6 +205,8 @@ pub(crate) fn summary(s: &Session) -> String {
     let g = &s.g;
     let how = if g.won {
         "won".to_string()
+    } else if let Some(why) = &g.stopped {
+        format!("stopped ({why})")
     } else if g.over {
         format!("died ({})", s.death.as_deref().unwrap_or("killed"))
     } else {

@@ -66,7 +66,7 @@ impl Console {
     fn turn_text(&self) -> String {
         let mut s = String::new();
         if self.trace {
-            for st in &self.s.last {
+            for st in self.s.last.iter() {
                 let title = match (&st.source, st.act.as_str()) {
                     (_, "character creation") => "setup".to_string(),
                     (Some(who), _) => format!("step {} ({who}'s turn)", st.step),

@@ -99,6 +99,7 @@ impl Names<'_> {
             Reason::NoInventoryEntry(i) => format!("you carry no item number {}", i + 1),
             Reason::NoStockEntry { shop, index } => format!("{} sells no item number {}", self.name(Registry::Shops, shop), index + 1),
             Reason::Currency(currency) => format!("{} is what shops pay with", self.item(currency)),
+            Reason::TooManyEnemies(_) => r.to_string(),
         }
     }
 }

@@ -11,7 +11,7 @@
 //! path inside the mod, each fed as its path, a zero byte, its text and a zero byte. Moving a mod
 //! folder keeps its hash; changing a byte of its data changes it.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::Write;
 use std::path::Path;
 
@@ -173,7 +173,7 @@ impl Recorder {
     /// Creates (or truncates) `path` and writes the header.
     pub fn create(path: &Path, header: &Header) -> Result<Recorder, String> {
         let shown = path.display().to_string();
-        let mut file = OpenOptions::new().write(true).create(true).truncate(true).open(path).map_err(|e| format!("cannot write the recording {shown}: {e}"))?;
+        let mut file = rustkeep_data::files::create_file(path).map_err(|e| format!("cannot write the recording {shown}: {e}"))?;
         let line = serde_json::to_string(&Line::Header(header)).map_err(|e| e.to_string())?;
         writeln!(file, "{line}").and_then(|()| file.flush()).map_err(|e| format!("cannot write the recording {shown}: {e}"))?;
         Ok(Recorder { file, path: shown })

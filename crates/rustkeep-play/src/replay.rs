@@ -2,11 +2,20 @@
 //! `--replay` runs it, and so do the fuzz target of recordings and the tests, so that what they
 //! check is what a player gets.
 
-use rustkeep_engine::game::World;
+use rustkeep_data::vocab::{EVENT_CAP, MAX_LIVING_ENEMIES};
+use rustkeep_engine::game::{World, MAX_TURNS_PER_PLAYER_TURN};
 
 use crate::command::Command;
 use crate::record::{mismatches, rules_mismatch, stamps, Recording};
 use crate::session::Session;
+
+/// The most events one input of a recording can make the engine handle: a walk of
+/// [`crate::session::WALK_LIMIT`] steps, each followed by the turns of at most
+/// [`MAX_LIVING_ENEMIES`] enemies (each at most [`MAX_TURNS_PER_PLAYER_TURN`] times), every turn
+/// under the cap of [`EVENT_CAP`] events. Work per input is bounded, so a replay takes time
+/// linear in its length; the fuzz target of recordings and the hostile tests hold every replay to
+/// it.
+pub const MAX_EVENTS_PER_INPUT: u64 = crate::session::WALK_LIMIT as u64 * (1 + MAX_LIVING_ENEMIES as u64 * MAX_TURNS_PER_PLAYER_TURN as u64) * EVENT_CAP as u64;
 
 /// Checks that a recording fits this engine's rules and the loaded mods: `Ok` with the
 /// differences to warn about (none when it fits; with `force`, every difference), or the refusal

@@ -11,7 +11,8 @@ use std::path::Path;
 use rustkeep_data::grid::Dir;
 use rustkeep_data::model::{ActionData, Sp, Who};
 use rustkeep_data::suggest::closest;
-use rustkeep_data::vocab::{self, field, Registry};
+use rustkeep_data::text::thousands;
+use rustkeep_data::vocab::{self, field, Registry, MAX_LIVING_ENEMIES};
 use rustkeep_engine::game::{buy_price, describe_items, Act, CreatureRef, Game, ItemInstance, Trade, World};
 use rustkeep_engine::save;
 use rustkeep_engine::trace::StepTrace;
@@ -27,7 +28,7 @@ mod history;
 mod views;
 
 pub use describe::{QuestRow, SheetRow};
-pub use explore::{first_step, first_step_to_explore, first_step_to_stairs};
+pub use explore::{first_step, first_step_to_explore, first_step_to_stairs, WALK_LIMIT};
 pub use history::{step_title, History, Turn, Watched, HISTORY_TURNS};
 
 /// How many lines of earlier turns the message log keeps.
@@ -62,7 +63,7 @@ pub struct Session {
     /// The game's state, as the engine keeps it.
     pub g: Game,
     /// The traces of the last command: the player's step(s) and the enemies' turns after each.
-    pub last: Vec<StepTrace>,
+    pub last: std::sync::Arc<[StepTrace]>,
     /// The last command's story in plain words.
     pub messages: Vec<String>,
     /// Earlier messages, oldest first.
@@ -120,7 +121,7 @@ impl Session {
         Session {
             w,
             g,
-            last: Vec::new(),
+            last: std::sync::Arc::new([]),
             messages: Vec::new(),
             log: VecDeque::new(),
             enemy_kinds: BTreeMap::new(),
@@ -163,7 +164,11 @@ impl Session {
     /// Runs one command. An error changes nothing and takes no turn.
     pub fn execute(&mut self, cmd: &Command) -> Result<Reply, String> {
         if self.g.over && cmd.changes_the_game() {
-            return Err(if self.g.won { "the run is won; load a save or quit".into() } else { "the player is dead; load a save or quit".into() });
+            return Err(match &self.g.stopped {
+                _ if self.g.won => "the run is won; load a save or quit".into(),
+                Some(why) => format!("{why}; load a save or quit"),
+                None => "the player is dead; load a save or quit".into(),
+            });
         }
         self.running = cmd.line();
         let reply = match cmd {
@@ -231,7 +236,7 @@ impl Session {
                 self.warnings_seen = self.g.warnings.len();
                 self.enemy_kinds.clear();
                 self.learn_enemies();
-                self.last.clear();
+                self.last = std::sync::Arc::new([]);
                 self.history.clear();
                 self.death = None;
                 let mut s = format!("loaded {}", p.display());
@@ -260,7 +265,7 @@ impl Session {
             self.g.open_stock(&self.w, &shop);
         }
         self.learn_enemies();
-        if self.g.over && !self.g.won && self.death.is_none() {
+        if self.g.over && !self.g.won && self.g.stopped.is_none() && self.death.is_none() {
             self.death = Some(self.cause_of_death(&steps));
         }
         let steps = self.in_sight(steps);
@@ -268,12 +273,15 @@ impl Session {
         if self.g.over {
             self.messages.push(if self.g.won {
                 "You won the run!".into()
+            } else if let Some(why) = &self.g.stopped {
+                format!("The run stops: {why}.")
             } else {
                 format!("You died: {}. The run is over.", self.death.as_deref().unwrap_or("killed"))
             });
         }
         let warnings = self.g.warnings[self.warnings_seen.min(self.g.warnings.len())..].to_vec();
         let number = self.history.get(self.history.len().wrapping_sub(1)).map_or(1, |t| t.number + 1);
+        let steps: std::sync::Arc<[StepTrace]> = steps.into();
         self.history.push(Turn { number, step: self.g.step, command: std::mem::take(&mut self.running), steps: steps.clone(), warnings });
         self.last = steps;
         self.push_log();
@@ -289,7 +297,7 @@ impl Session {
             .into_iter()
             .filter(|st| {
                 let Some(CreatureRef::Enemy(i)) = st.source.as_deref().and_then(CreatureRef::parse) else { return true };
-                let seen = m.enemies.get(&i).is_none_or(|p| sight.contains(*p));
+                let seen = m.enemies().get(&i).is_none_or(|p| sight.contains(*p));
                 seen || st.events.iter().any(|e| e.target == Some(CreatureRef::Player))
             })
             .collect()
@@ -309,7 +317,7 @@ impl Session {
     pub fn foes_in_sight(&self) -> usize {
         let Some(m) = self.g.map() else { return self.g.fighting_enemies() };
         let sight = m.sight();
-        self.g.enemies.iter().filter(|e| e.body.health > 0 && !e.resident && m.enemies.get(&e.index).is_some_and(|p| sight.contains(*p))).count()
+        self.g.enemies.iter().filter(|e| e.body.health > 0 && !e.resident && m.enemies().get(&e.index).is_some_and(|p| sight.contains(*p))).count()
     }
 
     /// The act of a command that takes a turn, checked first so that a mistake costs no turn.
@@ -385,6 +393,12 @@ impl Session {
             }
             Command::Spawn(id, n) => {
                 need(w, &[Registry::Creatures], id)?;
+                // The engine would stop the run at the limit; a tester's spawn is refused instead.
+                let living = self.g.enemies.len();
+                if living + *n as usize > MAX_LIVING_ENEMIES {
+                    let (most, room) = (thousands(MAX_LIVING_ENEMIES as u64), MAX_LIVING_ENEMIES - living.min(MAX_LIVING_ENEMIES));
+                    return Err(format!("at most {most} enemies live at once, and {living} do: spawn at most {room}"));
+                }
                 plain(ActKind::Action(ActionData::Spawn { creature: Sp::new(0..0, id.clone()), count: *n }))
             }
             Command::Give(id, n) => {
@@ -443,7 +457,7 @@ impl Session {
     /// map and their name.
     pub fn living(&self) -> Vec<(usize, char, String)> {
         let sight = self.g.map().map(|m| (m, m.sight()));
-        let seen = |i: usize| sight.as_ref().is_none_or(|(m, s)| m.enemies.get(&i).is_some_and(|p| s.contains(*p)));
+        let seen = |i: usize| sight.as_ref().is_none_or(|(m, s)| m.enemies().get(&i).is_some_and(|p| s.contains(*p)));
         self.g
             .enemies
             .iter()

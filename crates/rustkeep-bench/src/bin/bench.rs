@@ -9,7 +9,7 @@
 //! Options: `--runs N` (default 5), `--sizes small,medium,large`, `--out FILE` (default
 //! `target/bench/report.json`), `--rustkeep PATH` (default: the `rustkeep` binary next to this one),
 //! `--baseline FILE` (an earlier report: its value of each figure is printed beside the new one),
-//! `--only GROUPS` (a comma list of `packs`, `lsp`, `loot`, `engine`, `floor`, `arena`, `play`, `test`, `doc`, `diff`: measure only
+//! `--only GROUPS` (a comma list of `packs`, `lsp`, `loot`, `engine`, `floor`, `arena`, `play`, `test`, `doc`, `diff`, `hostile`: measure only
 //! those; the packs are written for `lsp` and `loot` too, but only `packs` measures `check` on them).
 
 use std::path::{Path, PathBuf};
@@ -60,6 +60,8 @@ struct Run {
     wall: f64,
     cpu: f64,
     peak_rss: u64,
+    /// The exit code (`None`: ended by a signal).
+    code: Option<i32>,
 }
 
 // The child is reaped by `wait4` (which also reports its CPU time and peak memory), not by
@@ -76,7 +78,8 @@ fn run_child(cmd: &mut Command) -> Run {
     let wall = start.elapsed().as_secs_f64();
     assert_eq!(r, pid, "wait4 failed");
     let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    Run { wall, cpu: tv(usage.ru_utime) + tv(usage.ru_stime), peak_rss: usage.ru_maxrss as u64 * 1024 }
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    Run { wall, cpu: tv(usage.ru_utime) + tv(usage.ru_stime), peak_rss: usage.ru_maxrss as u64 * 1024, code }
 }
 
 /// The four timed commands of a pack: `check` and `fmt --check`, each on one thread and on every
@@ -243,6 +246,10 @@ fn main() {
         report["extra"][&rows.last().unwrap().figure] = extra.json;
     }
 
+    if wanted("hostile") {
+        rows.extend(hostile_rows(&opts));
+    }
+
     let before = opts.baseline.as_deref().map(baseline);
     print_table(&rows, before.as_ref());
     report["rows"] = Value::Array(rows.iter().map(|r| json!({ "figure": r.figure, "value": r.value, "target": r.target, "met": r.ok })).collect());
@@ -251,6 +258,35 @@ fn main() {
     }
     std::fs::write(&opts.out, serde_json::to_string_pretty(&report).unwrap() + "\n").expect("report written");
     eprintln!("report written to {}", opts.out.display());
+}
+
+/// The hostile inputs of the security review (`rustkeep_bench::hostile`): each command's median
+/// wall time and its largest peak memory over the runs, against 2 s and 200 MB.
+fn hostile_rows(opts: &Opts) -> Vec<Row> {
+    let dir = PathBuf::from("target/bench/hostile").canonicalize().unwrap_or_else(|_| std::env::current_dir().unwrap_or_default().join("target/bench/hostile"));
+    let cases = match rustkeep_bench::hostile::cases(&opts.rustkeep, &dir) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("hostile: the inputs could not be written: {e}");
+            return Vec::new();
+        }
+    };
+    let mut rows = Vec::new();
+    for case in cases {
+        let mut walls = Vec::new();
+        let mut peak = 0u64;
+        for _ in 0..opts.runs.max(3) {
+            let r = run_child(Command::new(&opts.rustkeep).args(&case.args).current_dir(&case.cwd));
+            assert_eq!(r.code, Some(case.code), "`rustkeep {}` exited {:?}", case.args.join(" "), r.code);
+            walls.push(r.wall);
+            peak = peak.max(r.peak_rss);
+        }
+        let wall = median(walls);
+        let ok = case.bounded.then_some(wall <= 2.0 && peak <= 200_000_000);
+        let target = if case.bounded { "≤ 2 s and ≤ 200 MB" } else { "linear" };
+        rows.push(Row { figure: case.figure.to_string(), value: format!("{} / {:.0} MB", ms(wall), peak as f64 / 1e6), target: target.into(), ok });
+    }
+    rows
 }
 
 fn ms(s: f64) -> String {

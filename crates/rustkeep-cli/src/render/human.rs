@@ -4,6 +4,7 @@ use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, Severity
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor::WriteColor};
 use rustkeep_data::diag::{Diagnostic, Severity};
+use rustkeep_data::echo::{inert, InertText};
 use rustkeep_data::project::Project;
 
 use super::Summary;
@@ -12,22 +13,39 @@ use super::Summary;
 pub fn render(project: &Project, diags: &[Diagnostic], hidden: Option<usize>, out: &mut dyn WriteColor) -> std::io::Result<()> {
     let mut files = SimpleFiles::new();
     let mut ids = std::collections::HashMap::new();
-    let mut file_id = |fid: rustkeep_data::source::FileId, files: &mut SimpleFiles<String, std::sync::Arc<str>>| {
+    // Source lines are shown with their control characters escaped (docs/reliability.md, "What
+    // is echoed is inert"); a file that has any is shown as its escaped text, and the spans of
+    // its labels are moved to match, so that they still underline what they name.
+    let mut escaped = std::collections::HashMap::new();
+    type Escaped = std::collections::HashMap<rustkeep_data::source::FileId, InertText>;
+    let mut file_id = |fid: rustkeep_data::source::FileId, files: &mut SimpleFiles<String, std::sync::Arc<str>>, escaped: &mut Escaped| {
         *ids.entry(fid).or_insert_with(|| {
             let f = project.file(fid);
-            files.add(f.path.clone(), f.text.clone())
+            let text = match InertText::of(&f.text) {
+                Some(t) => {
+                    let shown: std::sync::Arc<str> = t.text.as_str().into();
+                    escaped.insert(fid, t);
+                    shown
+                }
+                None => f.text.clone(),
+            };
+            files.add(inert(&f.path).into_owned(), text)
         })
+    };
+    let at = |escaped: &Escaped, fid, span: std::ops::Range<usize>| match escaped.get(&fid) {
+        Some(t) => t.offset(span.start)..t.offset(span.end),
+        None => span,
     };
     let config = term::Config::default();
     // Errors first: a warning is often the consequence of an error (a table unused because the
     // reference to it is misspelt), and the cause should be read first.
     let ordered = diags.iter().filter(|d| d.severity == Severity::Error).chain(diags.iter().filter(|d| d.severity != Severity::Error));
     for d in ordered {
-        let primary = file_id(d.loc.file, &mut files);
-        let mut labels = vec![Label::primary(primary, clamp(project, d.loc.file, d.loc.span.clone()))];
+        let primary = file_id(d.loc.file, &mut files, &mut escaped);
+        let mut labels = vec![Label::primary(primary, at(&escaped, d.loc.file, clamp(project, d.loc.file, d.loc.span.clone())))];
         for r in &d.related {
-            let fid = file_id(r.loc.file, &mut files);
-            labels.push(Label::secondary(fid, clamp(project, r.loc.file, r.loc.span.clone())).with_message(r.message.clone()));
+            let fid = file_id(r.loc.file, &mut files, &mut escaped);
+            labels.push(Label::secondary(fid, at(&escaped, r.loc.file, clamp(project, r.loc.file, r.loc.span.clone()))).with_message(r.message.clone()));
         }
         let sev = match d.severity {
             Severity::Error => CsSeverity::Error,

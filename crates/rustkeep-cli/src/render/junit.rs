@@ -5,28 +5,7 @@
 use rustkeep_data::diag::Diagnostic;
 use rustkeep_data::project::Project;
 
-use super::line_col;
-
-/// Escapes text for XML attributes and content.
-fn xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\n' => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            '\t' => out.push_str("&#9;"),
-            // Characters XML 1.0 cannot carry at all.
-            c if (c as u32) < 0x20 => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
+use super::{line_col, xml};
 
 pub fn render(project: &Project, diags: &[Diagnostic]) -> String {
     // Every user file checked, in path order, with its diagnostics.
@@ -64,12 +43,4 @@ pub fn render(project: &Project, diags: &[Diagnostic]) -> String {
     }
     out.push_str("  </testsuite>\n</testsuites>\n");
     out
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn xml_escapes_markup_and_control_characters() {
-        assert_eq!(super::xml("a<b & \"c\"\n\u{1}"), "a&lt;b &amp; &quot;c&quot;&#10;\u{FFFD}");
-    }
 }

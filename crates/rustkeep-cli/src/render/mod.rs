@@ -117,3 +117,34 @@ impl Summary {
         }
     }
 }
+
+/// Escapes text for XML attributes and content. Control characters, which XML 1.0 cannot carry,
+/// are first written as their escapes (`\u{1b}`), as every human and CI format shows them.
+pub fn xml(s: &str) -> String {
+    let s = rustkeep_data::echo::inert(s);
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            '\t' => out.push_str("&#9;"),
+            // Characters XML 1.0 cannot carry at all.
+            c if (c as u32) < 0x20 => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn xml_escapes_markup_and_control_characters() {
+        assert_eq!(super::xml("a<b & \"c\"\n\u{1}"), "a&lt;b &amp; &quot;c&quot;&#10;\\u{1}");
+    }
+}

@@ -9,9 +9,9 @@ use super::{int_of, num_of, Ctx, Lower, DV};
 use crate::diag::{toml_string, Code};
 use crate::grid::Dir;
 use crate::model::{Sp, Value};
-use crate::scenario::{Actor, EnemyGroup, Scenario, StartItem, Step, StepAct};
+use crate::scenario::{Actor, EnemyGroup, ExpectKind, Scenario, StartItem, Step, StepAct};
 use crate::suggest;
-use crate::text::Span;
+use crate::text::{thousands, Span};
 use crate::vocab::*;
 
 impl Lower<'_> {
@@ -36,12 +36,36 @@ impl Lower<'_> {
                     _ => self.wrong_type(def.name, "a table: `[player]`", v),
                 },
                 field::ENEMIES => {
+                    let mut living = 0u64;
                     for (t, span) in self.tables(def.name, v) {
-                        sc.enemies.extend(self.enemy_group(t, span));
+                        let Some(group) = self.enemy_group(t, span.clone()) else { continue };
+                        // The limit of living enemies holds for all groups together; the group
+                        // that passes it carries the diagnostic.
+                        let before = living;
+                        living += u64::from(group.count);
+                        if before <= MAX_LIVING_ENEMIES as u64 && living > MAX_LIVING_ENEMIES as u64 {
+                            let msg = format!(
+                                "with this group the scenario starts with {} enemies: at most {} live at once",
+                                thousands(living),
+                                thousands(MAX_LIVING_ENEMIES as u64)
+                            );
+                            self.diag(Code::ValueOutOfRange, span, msg);
+                        }
+                        sc.enemies.push(group);
                     }
                 }
                 field::STEPS => {
-                    for (t, span) in self.tables(def.name, v) {
+                    let tables = self.tables(def.name, v);
+                    let total = tables.len();
+                    for (k, (t, span)) in tables.into_iter().enumerate() {
+                        if k == MAX_STEPS {
+                            let msg = format!(
+                                "a scenario has at most {} steps: this step and the {} after it are past the limit",
+                                thousands(MAX_STEPS as u64),
+                                thousands((total - k - 1) as u64)
+                            );
+                            self.diag(Code::ValueOutOfRange, span.clone(), msg);
+                        }
                         sc.steps.extend(self.step(t, span));
                     }
                 }
@@ -51,6 +75,24 @@ impl Lower<'_> {
                     }
                 }
                 _ => {}
+            }
+        }
+        // An arena expectation's fights are bounded by the enemies they fight.
+        let enemies: u64 = sc.enemies.iter().map(|g| u64::from(g.count)).sum::<u64>().max(1);
+        for e in &sc.expects {
+            if let ExpectKind::Arena { runs, .. } = &e.kind {
+                let fights = u64::from(*runs).saturating_mul(enemies);
+                if fights > MAX_ARENA_ENEMY_FIGHTS {
+                    let msg = format!(
+                        "this arena fights {} times against {} {}: {} enemies in all, more than the {} an expectation fights; fewer `runs` tell the same",
+                        thousands(u64::from(*runs)),
+                        thousands(enemies),
+                        if enemies == 1 { "enemy" } else { "enemies" },
+                        thousands(fights),
+                        thousands(MAX_ARENA_ENEMY_FIGHTS)
+                    );
+                    self.diag(Code::ValueOutOfRange, e.span.clone(), msg);
+                }
             }
         }
         // `after_step` names a step of this scenario (the steps may be written after it).

@@ -37,7 +37,11 @@ impl Lower<'_> {
                     None
                 }
             },
-            FieldType::Int { min } => match int_of(v.get_ref()) {
+            FieldType::Int { min, max } => match int_of(v.get_ref()) {
+                Some(Ok(n)) if n > max && n >= min => {
+                    self.diag(Code::ValueOutOfRange, span, format!("`{name}` is at most {max}, not {n}: the limit keeps every run bounded"));
+                    None
+                }
                 Some(Ok(n)) if n >= min => Some(Value::Int(n)),
                 Some(Ok(n)) => {
                     let code = if name == field::WEIGHT { Code::InvalidWeight } else { ctx.range_code() };

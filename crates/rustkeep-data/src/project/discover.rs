@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::{core_dir_is, display_path, expand_glob, find_mods_and_scenarios, normalize, read_with, resolve_inside, Loader, Overlay, Project, ScenarioInfo};
 use crate::diag::{Code, Diagnostic, Loc};
+use crate::files::Boundary;
 use crate::manifest::read_workspace;
 use crate::model::Sp;
 use crate::source::{FileKind, SourceFile};
@@ -59,6 +60,25 @@ pub fn load_scenario(scenario: &Path, extra: &[PathBuf], cwd: &Path, overlay: &O
     load_from(extra, cwd, overlay, Some(scenario), true)
 }
 
+/// The folders a command given `paths` may read (docs/reliability.md, "Files and folders"):
+/// for a command that reads the files it is given rather than loading mods (`rustkeep fmt FILE`).
+pub fn boundary(paths: &[PathBuf], cwd: &Path) -> Boundary {
+    let overlay = Overlay::new();
+    let mut l = Loader {
+        project: Project::default(),
+        cwd: cwd.to_path_buf(),
+        overlay: &overlay,
+        prefetched: HashMap::new(),
+        listed: HashMap::new(),
+        scenario_paths: Vec::new(),
+        boundary: Boundary::default(),
+    };
+    for p in paths {
+        l.admit_given(&absolute(p, cwd));
+    }
+    l.boundary
+}
+
 /// The folder of the nearest `rustkeep.toml` at or above `dir`.
 pub fn nearest_workspace(dir: &Path) -> Option<PathBuf> {
     dir.ancestors().find(|d| d.join("rustkeep.toml").is_file()).map(Path::to_path_buf)
@@ -85,15 +105,24 @@ struct Found {
 }
 
 fn load_from(paths: &[PathBuf], cwd: &Path, overlay: &Overlay, scenario: Option<&Path>, report_nothing: bool) -> Project {
-    let mut l =
-        Loader { project: Project::default(), cwd: cwd.to_path_buf(), overlay, prefetched: HashMap::new(), listed: HashMap::new(), scenario_paths: Vec::new() };
+    let mut l = Loader {
+        project: Project::default(),
+        cwd: cwd.to_path_buf(),
+        overlay,
+        prefetched: HashMap::new(),
+        listed: HashMap::new(),
+        scenario_paths: Vec::new(),
+        boundary: Boundary::default(),
+    };
     let mut found = Found::default();
     let mut mod_dirs: Vec<PathBuf> = Vec::new();
     let forced = scenario.map(|s| absolute(s, cwd));
     if let Some(s) = &forced {
         l.scenario_paths.push(s.clone());
+        l.admit_given(s);
     }
     for root in paths.iter().map(|p| absolute(p, cwd)) {
+        l.admit_given(&root);
         if !root.exists() {
             let fid = l.project.add(display_path(&root, cwd), Some(root.clone()), b"", FileKind::Manifest, false);
             l.project.diagnostics.push(Diagnostic::new(
@@ -160,6 +189,24 @@ fn load_from(paths: &[PathBuf], cwd: &Path, overlay: &Overlay, scenario: Option<
 }
 
 impl Loader<'_> {
+    /// Adds what a path given to the command lets it read (docs/reliability.md, "Files and
+    /// folders"): the folder (a file stands for its folder), the workspace and the mod it lies
+    /// in; for a scenario file in neither, the folder above its own, where the mods it is written
+    /// beside lie (`examples/scenarios/x.toml` next to `examples/rat_catcher`).
+    fn admit_given(&mut self, given: &Path) {
+        let dir = if given.is_dir() { given.to_path_buf() } else { given.parent().map(Path::to_path_buf).unwrap_or_else(|| given.to_path_buf()) };
+        let (ws, in_mod) = (nearest_workspace(&dir), enclosing_mod(&dir));
+        if given.is_file() && is_scenario_path(given) && ws.is_none() && in_mod.is_none() {
+            if let Some(up) = dir.parent() {
+                self.boundary.add(up);
+            }
+        }
+        self.boundary.add(&dir);
+        for d in ws.iter().chain(in_mod.iter()) {
+            self.boundary.add(d);
+        }
+    }
+
     /// The mods one folder leads to by the rule (see [`load`]); scenario files found on the way
     /// are noted.
     fn resolve_dir(&mut self, dir: &Path, found: &mut Found, report_nothing: bool) -> Vec<PathBuf> {
@@ -236,7 +283,7 @@ impl Loader<'_> {
     /// The mod folders a scenario's `mods` lead to (each path relative to the scenario, read by
     /// the rule), and the paths that lead nowhere.
     fn scenario_mod_dirs(&mut self, path: &Path, found: &mut Found) -> (Vec<PathBuf>, Vec<PathProblem>) {
-        let Ok(bytes) = read_with(self.overlay, path) else { return (Vec::new(), Vec::new()) };
+        let Ok(bytes) = read_with(self.overlay, &self.boundary, path) else { return (Vec::new(), Vec::new()) };
         let (text, bad) = SourceFile::decode(&bytes);
         let facts = crate::lower::lower_scenario(crate::source::FileId(0), &text, bad);
         let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -248,6 +295,15 @@ impl Loader<'_> {
             let p = normalize(&base.join(&m.value));
             if !p.exists() {
                 let msg = format!("`{}` does not exist (a scenario's `mods` are relative to the scenario file: {})", m.value, display_path(&p, &self.cwd));
+                problems.push((m, msg));
+                continue;
+            }
+            if !self.boundary.contains(&p) {
+                let msg = format!(
+                    "`{}` leads outside the folders this command reads ({}): a scenario's `mods` stay inside its workspace, or the folder the command was given",
+                    m.value,
+                    display_path(&p, &self.cwd)
+                );
                 problems.push((m, msg));
                 continue;
             }

@@ -101,9 +101,11 @@ pub enum FieldType {
     /// Multi-line text: a prefab grid.
     Grid,
     Bool,
-    /// An integer with a lower bound.
+    /// An integer with a lower bound and an upper one (`i64::MAX` where only the type bounds it;
+    /// a value above `max` is `value-out-of-range`).
     Int {
         min: i64,
+        max: i64,
     },
     /// A float (integers accepted) above a bound; `exclusive` means strictly greater.
     Float {
@@ -175,7 +177,8 @@ impl FieldType {
             FieldType::Str => "a string".into(),
             FieldType::Grid => "a multi-line string of glyphs".into(),
             FieldType::Bool => "a boolean".into(),
-            FieldType::Int { min } => format!("an integer ≥ {min}"),
+            FieldType::Int { min, max: i64::MAX } => format!("an integer ≥ {min}"),
+            FieldType::Int { min, max } => format!("an integer from {min} to {max}"),
             FieldType::Float { min, exclusive: true } => format!("a number > {min}"),
             FieldType::Float { min, exclusive: false } => format!("a number ≥ {min}"),
             FieldType::Chance => "a probability in (0, 1]".into(),
@@ -263,7 +266,7 @@ pub const REGISTRIES: &[RegistryDef] = &[
             dflt(field::GLYPH, FieldType::Glyph, DEFAULT_ITEM_GLYPH, "The character drawn for it lying on the map."),
             dflt(field::COLOR, FieldType::Color, DEFAULT_ITEM_COLOR, "Its colour on the map: one of the 16 terminal colour names (`red`, `bright_red`, …) or `#rrggbb`."),
             TAGS,
-            dflt(field::PRICE, FieldType::Int { min: 0 }, "0", "Base price in gold."),
+            dflt(field::PRICE, FieldType::Int { min: 0, max: i64::MAX }, "0", "Base price in gold."),
             dflt(field::STACKABLE, FieldType::Bool, "false", "Whether copies stack in one inventory slot."),
             opt(field::SLOT, FieldType::Enum(ITEM_SLOTS), "Equipment slot; omitted = not equippable."),
             dflt(field::DAMAGE_TYPE, FieldType::DamageType, damage::PHYSICAL, "For weapons: the damage type of attacks made with it."),
@@ -329,7 +332,7 @@ pub const REGISTRIES: &[RegistryDef] = &[
         key: "statuses",
         noun: "status",
         doc: "Temporary states such as `core:burning`, counting down at their bearer's `turn_started`.",
-        fields: &[ID, OVERRIDES, NAME, opt(field::TURNS, FieldType::Int { min: 1 }, "Default duration in turns."), MODIFIERS, TRIGGERS],
+        fields: &[ID, OVERRIDES, NAME, opt(field::TURNS, FieldType::Int { min: 1, max: i64::MAX }, "Default duration in turns."), MODIFIERS, TRIGGERS],
     },
     RegistryDef {
         registry: Registry::Quests,
@@ -345,7 +348,7 @@ pub const REGISTRIES: &[RegistryDef] = &[
             opt(field::CONDITION, FieldType::Conditions, "Checks on creatures (self = the player, target = the other side)."),
             dflt(field::CHANCE, FieldType::Chance, "1", "Probability that a matching event counts."),
             opt(field::ACTIONS, FieldType::Actions, "The reward, run when the count is reached."),
-            dflt(field::COUNT, FieldType::Int { min: 1 }, "1", "How many matching events complete the quest."),
+            dflt(field::COUNT, FieldType::Int { min: 1, max: i64::MAX }, "1", "How many matching events complete the quest."),
         ],
     },
     RegistryDef {
@@ -369,7 +372,7 @@ pub const REGISTRIES: &[RegistryDef] = &[
             ID,
             OVERRIDES,
             opt(field::NAME, FieldType::Str, "Display name."),
-            opt(field::DEPTH, FieldType::Int { min: 1 }, "Floor number."),
+            opt(field::DEPTH, FieldType::Int { min: 1, max: i64::MAX }, "Floor number."),
             opt(field::LOOT, FieldType::Ref(RefKind::ItemTable), "Item table for loot piles on this floor."),
             opt(field::PREFABS, FieldType::RefList(RefKind::Registry(Registry::Prefabs)), "Room prefabs this floor is built from."),
             opt(
@@ -482,7 +485,7 @@ pub const LOOT_ENTRY_FIELDS: &[FieldDef] = &[
     opt(field::TABLE, FieldType::Ref(RefKind::NestedTable), "A nested table of the same kind, evaluated once per pick."),
     opt(field::AFFIX, FieldType::Ref(RefKind::Registry(Registry::Affixes)), "An affix (only in affix tables)."),
     opt(field::NOTHING, FieldType::True, "A blank."),
-    opt(field::WEIGHT, FieldType::Int { min: 1 }, "Integer weight ≥ 1 (not on guaranteed entries)."),
+    opt(field::WEIGHT, FieldType::Int { min: 1, max: i64::MAX }, "Integer weight ≥ 1 (not on guaranteed entries)."),
     dflt(field::GUARANTEED, FieldType::Bool, "false", "Always given once per evaluation; takes no weight."),
     dflt(field::COUNT, FieldType::Range, "1", "For items: how many, drawn from this range."),
     opt(field::AFFIXES, FieldType::Ref(RefKind::AffixTable), "For items: an affix table evaluated once for the instance."),

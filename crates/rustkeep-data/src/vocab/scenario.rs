@@ -7,7 +7,7 @@ use super::{field, payload, FieldDef, FieldType, RefKind, Registry, OUTCOMES};
 
 /// The top level of a scenario file.
 pub const SCENARIO_FIELDS: &[FieldDef] = &[
-    dflt(field::SEED, FieldType::Int { min: 0 }, "0", "The seed of the run's generator: the same seed, data and steps give the same trace."),
+    dflt(field::SEED, FieldType::Int { min: 0, max: i64::MAX }, "0", "The seed of the run's generator: the same seed, data and steps give the same trace."),
     dflt(field::ENEMIES_ACT, FieldType::Bool, "false", "After each step of the player, every living enemy takes its own turn (by its `ai`)."),
     opt(
         field::MODS,
@@ -55,7 +55,7 @@ pub const SCENARIO_EXPECT_FIELDS: &[FieldDef] = &[
     opt(field::CHANCE, FieldType::Bound { integer: false }, "With `loot`: the exact chance that a roll gives at least one `item`."),
     opt(field::EXPECTED, FieldType::Bound { integer: false }, "With `loot`: the exact mean count of `item` per roll."),
     opt(field::WIN_RATE, FieldType::Bound { integer: false }, "With `arena`: the share of fights won, from 0 to 1."),
-    opt(field::AFTER_STEP, FieldType::Int { min: 0 }, "Checked after this step (0-based, of `[[steps]]`) instead of after the last."),
+    opt(field::AFTER_STEP, FieldType::Int { min: 0, max: i64::MAX }, "Checked after this step (0-based, of `[[steps]]`) instead of after the last."),
 ];
 
 /// The keys that say what an expectation checks; an expectation has exactly one of them.
@@ -89,7 +89,7 @@ pub const EXPECT_HEALTH_FIELDS: &[FieldDef] = &[
 /// `arena = { … }` of an expectation.
 pub const EXPECT_ARENA_FIELDS: &[FieldDef] = &[
     opt(field::OPTION, FieldType::Ref(RefKind::Registry(Registry::CharacterOptions)), "The character option that fights (default: the scenario's `[player]`)."),
-    dflt(field::RUNS, FieldType::Int { min: 1 }, "1000", "How many fights."),
+    dflt(field::RUNS, FieldType::Int { min: 1, max: i64::MAX }, "1000", "How many fights."),
 ];
 
 /// `[player]`.
@@ -107,7 +107,7 @@ pub const SCENARIO_PLAYER_FIELDS: &[FieldDef] = &[
 /// One item of `[player] items`.
 pub const SCENARIO_ITEM_FIELDS: &[FieldDef] = &[
     req(field::ITEM, FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
-    dflt(field::COUNT, FieldType::Int { min: 1 }, "1", "How many."),
+    dflt(field::COUNT, FieldType::Int { min: 1, max: i64::MAX }, "1", "How many."),
     opt(field::AFFIXES, FieldType::RefList(RefKind::Registry(Registry::Affixes)), "Affixes of the instance."),
     dflt(field::EQUIPPED, FieldType::Bool, "false", "Whether it starts equipped."),
 ];
@@ -115,7 +115,12 @@ pub const SCENARIO_ITEM_FIELDS: &[FieldDef] = &[
 /// One `[[enemies]]` group.
 pub const SCENARIO_ENEMY_FIELDS: &[FieldDef] = &[
     req(field::CREATURE, FieldType::Ref(RefKind::Registry(Registry::Creatures)), "The creature."),
-    dflt(field::COUNT, FieldType::Int { min: 1 }, "1", "How many of it."),
+    dflt(
+        field::COUNT,
+        FieldType::Int { min: 1, max: super::MAX_LIVING_ENEMIES as i64 },
+        "1",
+        "How many of it (the groups together are bounded as one group is).",
+    ),
 ];
 
 /// One `[[steps]]` entry: exactly one of the acts ([`STEP_ACTS`]), and who acts.
@@ -159,13 +164,13 @@ pub const STEP_ACTS: &[&str] =
 pub const PAYLOAD_FIELDS: &[FieldDef] = &[
     opt(payload::WEAPON, FieldType::Ref(RefKind::Registry(Registry::Items)), "The weapon of the hit (an item ID)."),
     opt(payload::DAMAGE_TYPE, FieldType::DamageType, "The damage type."),
-    opt(payload::AMOUNT, FieldType::Int { min: 0 }, "The damage taken."),
+    opt(payload::AMOUNT, FieldType::Int { min: 0, max: i64::MAX }, "The damage taken."),
     opt(payload::OUTCOME, FieldType::Enum(OUTCOMES), "How the combat ended."),
     opt(payload::ITEM, FieldType::Ref(RefKind::Registry(Registry::Items)), "The item picked up or used."),
-    opt(payload::COUNT, FieldType::Int { min: 1 }, "How many were picked up."),
+    opt(payload::COUNT, FieldType::Int { min: 1, max: i64::MAX }, "How many were picked up."),
     opt(payload::AFFIXES, FieldType::RefList(RefKind::Registry(Registry::Affixes)), "The affixes of the item picked up."),
     opt(payload::FLOOR, FieldType::Ref(RefKind::Registry(Registry::Floors)), "The floor entered."),
-    opt(payload::DEPTH, FieldType::Int { min: 1 }, "The depth of the floor entered."),
+    opt(payload::DEPTH, FieldType::Int { min: 1, max: i64::MAX }, "The depth of the floor entered."),
     opt(payload::PREFAB, FieldType::Ref(RefKind::Registry(Registry::Prefabs)), "The room prefab entered."),
     opt(payload::NPC, FieldType::Ref(RefKind::Registry(Registry::Npcs)), "The NPC talked to."),
     opt(payload::QUEST, FieldType::Ref(RefKind::Registry(Registry::Quests)), "The quest completed."),

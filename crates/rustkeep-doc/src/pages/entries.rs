@@ -7,20 +7,34 @@ use rustkeep_data::resolve::EntryRef;
 use rustkeep_data::vocab::{field, Registry};
 use rustkeep_engine::words::{self, Bearer};
 
-use crate::html::{self, esc, id_link, Frame};
+use crate::html::{self, esc, id_link, short, Frame};
 use crate::site::{Page, Site};
+
+use super::MAX_REFERRERS;
 
 /// Entries written in at most this many bytes are shown open; longer ones fold.
 const FOLD_AT: usize = 600;
-/// At most this many referrers are listed per entry (the rest are counted).
-const MAX_REFERRERS: usize = 40;
+/// A pager of more pages than this links the first, the last and the [`PAGER_NEAR`] on each side
+/// of the current one: linking all of 1,500 pages from each of them would make the pagers alone
+/// grow with the square of the entries.
+const PAGER_ALL: usize = 15;
+const PAGER_NEAR: usize = 3;
+/// The words of an entry (its lines in plain English, escaped) take at most this many bytes plus
+/// [`WORDS_PER_BYTE`] per byte of the entry in its file ([`Site::written_len`]). The words name
+/// other entries, and a name may be a megabyte long: without the bound, a quest of a hundred
+/// bytes naming it would take a megabyte on its page. The longest words of the core, the
+/// examples and the benchmark's large pack (587 bytes, for an entry of 1,199) stay far below it.
+const WORDS_BASE: usize = 512;
+const WORDS_PER_BYTE: usize = 2;
+/// A place (`path:line`) is shown with at most this many characters of its path.
+const PLACE_SHOWN: usize = 120;
 
 pub fn page(site: &Site, p: &Page) -> String {
     let path = p.path(site);
     let root = html::root_of(&path);
     let m = &site.mods[p.module];
     let info = &site.w.project.mods[m.index];
-    let mod_name = info.manifest.name.clone().unwrap_or_else(|| info.id.clone());
+    let mod_name = short(info.manifest.name.as_deref().unwrap_or(&info.id)).into_owned();
     let title = super::registry_title(p.registry);
     let mut main = String::new();
     let numbered = if p.of > 1 { format!(" (page {} of {})", p.number, p.of) } else { String::new() };
@@ -33,7 +47,7 @@ pub fn page(site: &Site, p: &Page) -> String {
     for &r in &p.entries {
         let e = site.entry(r);
         let Some(key) = e.key() else { continue };
-        main.push_str(&format!("<li><a href=\"#{}\">{}</a></li>\n", esc(&key.value), esc(&display_name(e))));
+        main.push_str(&format!("<li><a href=\"#{}\">{}</a></li>\n", esc(&key.value), esc(&short(&display_name(e)))));
     }
     main.push_str("</ul></nav>\n");
     for &r in &p.entries {
@@ -51,10 +65,71 @@ pub fn page(site: &Site, p: &Page) -> String {
     html::page(site, Frame { path: &path, title: &format!("{mod_name}: {title}{numbered}"), crumbs, nav, main })
 }
 
+/// A registry page listing its entries in brief, one row each (its ID as anchor, its name and
+/// where it is written), for when documenting them all in full would pass the site's size limit
+/// ([`crate::budget`]): every link to an entry still leads to its row.
+pub fn brief_page(site: &Site, p: &Page) -> String {
+    let path = p.path(site);
+    let root = html::root_of(&path);
+    let m = &site.mods[p.module];
+    let info = &site.w.project.mods[m.index];
+    let mod_name = short(info.manifest.name.as_deref().unwrap_or(&info.id)).into_owned();
+    let title = super::registry_title(p.registry);
+    let numbered = if p.of > 1 { format!(" (page {} of {})", p.number, p.of) } else { String::new() };
+    let mut main = format!("<h1>{}: {}{numbered}</h1>\n", esc(&mod_name), esc(&title));
+    main.push_str(&format!("<p class=\"lead\">{}</p>\n", esc(p.registry.def().doc)));
+    if p.of > 1 {
+        main.push_str(&pager(site, p, &root));
+    }
+    main.push_str(&format!(
+        "<p class=\"broken\">These {} entries are listed in brief: documenting every entry in full would make the site larger than its limit, {} times the loaded files plus {} MB. <code>rustkeep show ID</code> prints an entry as written.</p>\n",
+        p.entries.len(),
+        crate::budget::PER_INPUT_BYTE,
+        crate::budget::BASE / 1_000_000
+    ));
+    main.push_str("<div class=\"wide\"><table class=\"brief\">\n<thead><tr><th scope=\"col\">ID</th><th scope=\"col\">Name</th><th scope=\"col\">Written in</th></tr></thead>\n<tbody>\n");
+    for &r in &p.entries {
+        let e = site.entry(r);
+        let Some(key) = e.key() else { continue };
+        let (file, line) = site.place(r);
+        main.push_str(&format!(
+            "<tr id=\"{}\"><th scope=\"row\"><code>{}</code></th><td>{}</td><td><code>{}:{line}</code></td></tr>\n",
+            esc(&key.value),
+            esc(&short(&key.value)),
+            esc(&short(&display_name(e))),
+            esc(&html::cut_start(&file, PLACE_SHOWN))
+        ));
+    }
+    main.push_str("</tbody></table></div>\n");
+    if p.of > 1 {
+        main.push_str(&pager(site, p, &root));
+    }
+    let crumbs = vec![
+        ("All mods".to_string(), Some("index.html".to_string())),
+        (mod_name.clone(), Some(format!("mods/{}/index.html", m.dir))),
+        (format!("{title}{numbered}"), None),
+    ];
+    let nav = super::mod_nav(site, p.module, &root, Some(p.registry));
+    html::page(site, Frame { path: &path, title: &format!("{mod_name}: {title}{numbered}"), crumbs, nav, main })
+}
+
+/// The bytes of a page's entries in their files ([`Site::written_len`]).
+pub fn written_bytes(site: &Site, p: &Page) -> usize {
+    p.entries.iter().map(|&r| site.written_len(r)).sum()
+}
+
 fn pager(site: &Site, p: &Page, root: &str) -> String {
     let m = &site.mods[p.module];
     let mut out = String::from("<nav class=\"pager\" aria-label=\"Pages\"><ul>");
+    let shown = |n: usize| p.of <= PAGER_ALL || n == 1 || n == p.of || n.abs_diff(p.number) <= PAGER_NEAR;
     for n in 1..=p.of {
+        if !shown(n) {
+            // One mark for each run of pages left out.
+            if shown(n - 1) {
+                out.push_str("<li>…</li>");
+            }
+            continue;
+        }
         let path = crate::site::registry_page_path(&m.dir, p.registry, n);
         if n == p.number {
             out.push_str(&format!("<li><span aria-current=\"page\">{n}</span></li>"));
@@ -86,17 +161,14 @@ fn entry(site: &Site, r: EntryRef, root: &str) -> String {
         esc(&display_name(e))
     ));
     out.push_str(&meta(site, r, e, root));
+    let range = extent(site, r, e);
     if in_force {
         let lines = in_words(site, e, id);
         if !lines.is_empty() {
-            out.push_str("<ul class=\"words\">\n");
-            for l in lines {
-                out.push_str(&format!("<li>{}</li>\n", esc(&l)));
-            }
-            out.push_str("</ul>\n");
+            out.push_str(&words_list(&lines, WORDS_BASE + WORDS_PER_BYTE * site.written_len(r), id));
         }
     }
-    out.push_str(&written(site, r, e, root));
+    out.push_str(&written(site, r, root, range));
     if e.overrides.is_some() {
         out.push_str(&override_diff(site, r, e, root));
     }
@@ -115,7 +187,7 @@ fn entry(site: &Site, r: EntryRef, root: &str) -> String {
 /// What the entry is, where it is written, what it overrides and what overrides it.
 fn meta(site: &Site, r: EntryRef, e: &Entry, root: &str) -> String {
     let (path, line) = site.place(r);
-    let place = format!("{path}:{line}");
+    let place = format!("{}:{line}", html::cut_start(&path, PLACE_SHOWN));
     let bundled = site.w.project.file(r.file).bundled;
     let at = match &site.opts.source_url {
         Some(t) if !bundled => format!("<a href=\"{}\">{}</a>", esc(&t.replace("{path}", &path).replace("{line}", &line.to_string())), esc(&place)),
@@ -146,11 +218,12 @@ fn meta(site: &Site, r: EntryRef, e: &Entry, root: &str) -> String {
     format!("<p class=\"meta\">{}</p>\n", parts.join(" · "))
 }
 
+/// The name of the mod an entry is written in, cut to [`html::SHOWN`] characters.
 fn mod_name_of(site: &Site, r: EntryRef) -> String {
     match site.module_of(r.file) {
         Some(mi) => {
             let info = &site.w.project.mods[site.mods[mi].index];
-            info.manifest.name.clone().unwrap_or_else(|| info.id.clone())
+            short(info.manifest.name.as_deref().unwrap_or(&info.id)).into_owned()
         }
         None => "another mod".into(),
     }
@@ -193,11 +266,40 @@ fn in_words(site: &Site, e: &Entry, id: &str) -> Vec<String> {
     }
 }
 
-/// The entry as written, every ID in it a link: an inline table as it stands, a `[[…]]` table
-/// with its sub-tables, up to the next entry or the next table of something else.
-fn written(site: &Site, r: EntryRef, e: &Entry, root: &str) -> String {
-    let file = site.w.project.file(r.file);
-    let text: &str = &file.text;
+/// The lines in words as a list, escaped, in at most `limit` bytes: a line reaching past it is
+/// cut there, the lines after it left out, and the list says so.
+fn words_list(lines: &[String], limit: usize, id: &str) -> String {
+    let mut out = String::from("<ul class=\"words\">\n");
+    let mut left = limit;
+    for l in lines {
+        let text = esc(l);
+        if text.len() > left {
+            // Cut at a character boundary that does not split an escape (`&amp;`).
+            let mut end = left.min(text.len());
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            if let Some(amp) = text[..end].rfind('&').filter(|&a| !text[a..end].contains(';')) {
+                end = amp;
+            }
+            out.push_str(&format!(
+                "<li>{}…</li>\n<li>The rest is cut: <code>rustkeep show {}</code> prints the entry as written.</li>\n",
+                &text[..end],
+                esc(&short(id))
+            ));
+            break;
+        }
+        left -= text.len();
+        out.push_str(&format!("<li>{text}</li>\n"));
+    }
+    out.push_str("</ul>\n");
+    out
+}
+
+/// Where the entry is written in its file: an inline table as it stands, a `[[…]]` table with its
+/// sub-tables, up to the next entry or the next table of something else.
+fn extent(site: &Site, r: EntryRef, e: &Entry) -> std::ops::Range<usize> {
+    let text: &str = &site.w.project.file(r.file).text;
     let start = e.span.start.min(text.len());
     let end = if text[start..].starts_with('{') {
         e.span.end.min(text.len())
@@ -220,7 +322,14 @@ fn written(site: &Site, r: EntryRef, e: &Entry, root: &str) -> String {
         cut
     };
     let raw = text[start..end].trim_end_matches(|c: char| c.is_whitespace() || c == ',');
-    let end = start + raw.len();
+    start..start + raw.len()
+}
+
+/// The entry as written (its [`extent`]), every ID in it a link.
+fn written(site: &Site, r: EntryRef, root: &str, range: std::ops::Range<usize>) -> String {
+    let text: &str = &site.w.project.file(r.file).text;
+    let (start, end) = (range.start, range.end);
+    let raw = &text[start..end];
     let mut body = String::with_capacity(raw.len() + 64);
     let mut at = start;
     if let Some(facts) = site.w.db.facts.get(r.file.0 as usize).and_then(|x| x.as_ref()) {

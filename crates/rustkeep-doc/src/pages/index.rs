@@ -6,11 +6,16 @@ use std::collections::BTreeMap;
 use rustkeep_data::diag::{Diagnostic, Severity};
 use rustkeep_data::vocab::Registry;
 
-use crate::html::{self, esc, Frame};
+use crate::html::{self, cut, cut_start, esc, short, Frame};
 use crate::site::Site;
 
 /// At most this many diagnostics are listed on their page (the rest are counted).
 const MAX_LISTED: usize = 2000;
+/// A diagnostic's message is shown with at most this many characters, and its path with this
+/// many (messages quote IDs and names, which may be very long; `rustkeep check` prints them
+/// whole).
+const MESSAGE_SHOWN: usize = 400;
+const PATH_SHOWN: usize = 120;
 
 pub fn page(site: &Site) -> String {
     let mut main = String::from("<h1>The loaded mods</h1>\n");
@@ -19,6 +24,15 @@ pub fn page(site: &Site) -> String {
         site.mods.len(),
         site.entry_count()
     ));
+    let brief = site.brief.iter().filter(|&&b| b).count();
+    if brief > 0 {
+        main.push_str(&format!(
+            "<p class=\"broken\">{brief} of the {} registry pages list their entries in brief: documenting every entry in full would make the site larger than its limit, {} times the loaded files plus {} MB.</p>\n",
+            site.pages.len(),
+            crate::budget::PER_INPUT_BYTE,
+            crate::budget::BASE / 1_000_000
+        ));
+    }
     main.push_str("<div class=\"wide\"><table class=\"mods\">\n<caption>Mods in load order, with the entries each writes</caption>\n<thead><tr><th scope=\"col\">#</th><th scope=\"col\">Mod</th><th scope=\"col\">Version</th><th scope=\"col\">Depends on</th>");
     let used: Vec<Registry> = Registry::ALL.into_iter().filter(|r| site.mods.iter().any(|m| m.counts[r.index()] > 0)).collect();
     for r in &used {
@@ -27,17 +41,17 @@ pub fn page(site: &Site) -> String {
     main.push_str("</tr></thead>\n<tbody>\n");
     for (i, m) in site.mods.iter().enumerate() {
         let info = &site.w.project.mods[m.index];
-        let name = info.manifest.name.clone().unwrap_or_else(|| info.id.clone());
+        let name = info.manifest.name.as_deref().unwrap_or(&info.id);
         let badge = if info.is_core { " <span class=\"badge\">base game</span>" } else { "" };
-        let depends: Vec<String> = info.manifest.depends.iter().map(|d| super::module::mod_link(site, &d.value, "")).collect();
+        let depends = super::module::mod_links(site, &info.manifest.depends, "");
         main.push_str(&format!(
             "<tr><td>{}</td><th scope=\"row\"><a href=\"mods/{}/index.html\">{}</a> <code>{}</code>{badge}</th><td>{}</td><td>{}</td>",
             i + 1,
             esc(&m.dir),
-            esc(&name),
-            esc(&info.id),
-            esc(info.manifest.version.as_deref().unwrap_or("—")),
-            if depends.is_empty() { "—".into() } else { depends.join(", ") }
+            esc(&short(name)),
+            esc(&short(&info.id)),
+            esc(&short(info.manifest.version.as_deref().unwrap_or("—"))),
+            depends.unwrap_or_else(|| "—".into())
         ));
         for r in &used {
             let n = m.counts[r.index()];
@@ -99,10 +113,10 @@ fn row(site: &Site, x: &Diagnostic) -> String {
     format!(
         "<tr class=\"{}\"><td><code>{}:{line}</code></td><td>{}</td><td><code>{}</code></td><td>{}</td></tr>\n",
         x.severity.as_str(),
-        esc(&f.path),
+        esc(&cut_start(&f.path, PATH_SHOWN)),
         esc(x.severity.as_str()),
         esc(x.code.name()),
-        esc(&x.message)
+        esc(&cut(&x.message, MESSAGE_SHOWN))
     )
 }
 

@@ -6,7 +6,7 @@ use rustkeep_data::db::TableKind;
 use rustkeep_data::vocab::{field, Registry};
 use rustkeep_engine::loot::{chance_text as pct, one_in_text};
 
-use crate::html::{esc, id_link};
+use crate::html::{esc, id_link, short};
 use crate::site::{rolls, table_kind, Site};
 
 /// At most this many drops are listed per table, the likeliest first (a table at the top of a
@@ -14,6 +14,9 @@ use crate::site::{rolls, table_kind, Site};
 const MAX_ROWS: usize = 20;
 /// At most this many entries are named as rolling one table.
 const MAX_ROLLERS: usize = 3;
+/// At most this many entries are named as giving an item (the rest are counted), as many as
+/// the referrers of an entry.
+const MAX_GIVERS: usize = super::MAX_REFERRERS;
 
 /// The exact chances of one table in force.
 pub fn table_section(site: &Site, id: &str, root: &str) -> String {
@@ -54,7 +57,7 @@ pub fn table_section(site: &Site, id: &str, root: &str) -> String {
     for (d, p_luck) in base.drops.iter().zip(&chances.p_luck).take(MAX_ROWS) {
         out.push_str(&format!(
             "<tr data-id=\"{}\" data-p-any=\"{}\" data-expected=\"{}\"><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{:.4}</td><td>{}</td></tr>\n",
-            esc(&d.id),
+            esc(&short(&d.id)),
             d.p_any,
             d.expected,
             id_link(site, root, target, &d.id),
@@ -144,7 +147,7 @@ pub fn sources_section(site: &Site, id: &str, registry: Registry, root: &str) ->
                 };
                 out.push_str(&format!(
                     "<tr data-table=\"{}\" data-p-any=\"{}\"><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{:.4}</td><td>{by}</td></tr>\n",
-                    esc(&s.table),
+                    esc(&short(&s.table)),
                     s.p_any,
                     id_link(site, root, Registry::LootTables, &s.table),
                     pct(s.p_any),
@@ -159,8 +162,11 @@ pub fn sources_section(site: &Site, id: &str, registry: Registry, root: &str) ->
         }
     }
     if let Some(givers) = site.gives.get(id) {
-        let links: Vec<String> =
-            givers.iter().map(|(r, g)| format!("{} <span class=\"noun\">({})</span>", id_link(site, root, *r, g), esc(r.noun()))).collect();
+        let mut links: Vec<String> =
+            givers.iter().take(MAX_GIVERS).map(|(r, g)| format!("{} <span class=\"noun\">({})</span>", id_link(site, root, *r, g), esc(r.noun()))).collect();
+        if givers.len() > MAX_GIVERS {
+            links.push(format!("and {} more", givers.len() - MAX_GIVERS));
+        }
         out.push_str(&format!("<p>Given by: {}.</p>\n", links.join(", ")));
     }
     out.push_str("</div>\n");

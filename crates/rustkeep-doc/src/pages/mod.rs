@@ -8,6 +8,9 @@ use rustkeep_data::vocab::Registry;
 
 use crate::site::Site;
 
+/// At most this many referrers are listed per entry (the rest are counted).
+pub const MAX_REFERRERS: usize = 40;
+
 mod entries;
 mod index;
 mod loot;
@@ -45,6 +48,7 @@ pub fn jobs(site: &Site) -> Vec<Job> {
 /// One file: its path in the site and its content.
 pub fn make(site: &Site, job: Job) -> (String, String) {
     match job {
+        Job::Registry(p) if site.brief[p] => (site.pages[p].path(site), entries::brief_page(site, &site.pages[p])),
         Job::Registry(p) => (site.pages[p].path(site), entries::page(site, &site.pages[p])),
         Job::Module(m) => module::page(site, m),
         Job::Index => ("index.html".into(), index::page(site)),
@@ -53,6 +57,17 @@ pub fn make(site: &Site, job: Job) -> (String, String) {
         Job::Search => ("static/search.js".into(), SEARCH.into()),
         Job::Shard(i) => crate::search::shard(site, i),
     }
+}
+
+/// A registry page listing its entries in brief, whatever the site's plan: its size is what
+/// the page would take if the size limit made it brief ([`crate::budget`]).
+pub fn brief(site: &Site, page: usize) -> String {
+    entries::brief_page(site, &site.pages[page])
+}
+
+/// The bytes of the entries of a registry page as written (what the page documents).
+pub fn written_bytes(site: &Site, page: usize) -> usize {
+    entries::written_bytes(site, &site.pages[page])
 }
 
 /// Every file of the site: its path in the site and its content, sorted by path.
@@ -77,7 +92,7 @@ pub fn registry_title(r: Registry) -> String {
 pub fn mod_nav(site: &Site, module: usize, root: &str, current: Option<Registry>) -> String {
     let m = &site.mods[module];
     let info = &site.w.project.mods[m.index];
-    let mut out = format!("<h2 class=\"nav-title\">{}</h2>\n<ul>\n", crate::html::esc(info.manifest.name.as_deref().unwrap_or(&info.id)));
+    let mut out = format!("<h2 class=\"nav-title\">{}</h2>\n<ul>\n", crate::html::esc(&crate::html::short(info.manifest.name.as_deref().unwrap_or(&info.id))));
     let overview = format!("mods/{}/index.html", m.dir);
     out.push_str(&nav_item(root, &overview, "Overview", current.is_none()));
     for r in Registry::ALL {

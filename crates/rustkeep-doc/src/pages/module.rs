@@ -9,11 +9,22 @@ use rustkeep_data::vocab::Registry;
 use rustkeep_engine::graph::EdgeKind;
 
 use crate::draw::{self, Edge, Node};
-use crate::html::{self, esc, id_link, Frame};
+use crate::html::{self, esc, id_link, short, Frame};
 use crate::site::{node_registry, Site};
 
-/// At most this many bearers are drawn in a mod's trigger graph (all are listed).
+/// At most this many bearers are drawn in a mod's trigger graph, and this many nodes in each
+/// column of its quest chains.
 const MAX_DRAWN: usize = 120;
+/// At most this many rows are listed in a mod's trigger table and quest chains (the rest are
+/// counted, with the command that lists them all).
+const MAX_LISTED: usize = 2000;
+/// At most this many mods are linked as what a mod depends on or loads after (the rest are
+/// counted).
+pub const MAX_DEPENDS: usize = 40;
+/// The arena's heat map shows at most this many creatures (rows) and character options
+/// (columns): it grows with their product.
+const MAX_ARENA_ROWS: usize = crate::site::ARENA_ROWS;
+const MAX_ARENA_COLUMNS: usize = 40;
 
 pub fn page(site: &Site, module: usize) -> (String, String) {
     let m = &site.mods[module];
@@ -33,12 +44,26 @@ pub fn page(site: &Site, module: usize) -> (String, String) {
     (path, html)
 }
 
-/// A link to a mod's overview by its ID, or its ID alone when it is not loaded.
+/// A link to a mod's overview by its ID (cut to [`html::SHOWN`] characters), or its ID alone
+/// when it is not loaded.
 pub fn mod_link(site: &Site, id: &str, root: &str) -> String {
-    match site.mods.iter().find(|m| site.w.project.mods[m.index].id == id) {
-        Some(m) => format!("<a href=\"{root}mods/{}/index.html\"><code>{}</code></a>", esc(&m.dir), esc(id)),
-        None => format!("<code>{}</code>", esc(id)),
+    match site.mod_index(id).map(|m| &site.mods[m]) {
+        Some(m) => format!("<a href=\"{root}mods/{}/index.html\"><code>{}</code></a>", esc(&m.dir), esc(&short(id))),
+        None => format!("<code>{}</code>", esc(&short(id))),
     }
+}
+
+/// Mods a manifest names (`depends`, `load_after`), linked, at most [`MAX_DEPENDS`] of them and
+/// the rest counted; `None` for none.
+pub fn mod_links(site: &Site, ids: &[rustkeep_data::model::Sp<String>], root: &str) -> Option<String> {
+    if ids.is_empty() {
+        return None;
+    }
+    let mut links: Vec<String> = ids.iter().take(MAX_DEPENDS).map(|d| mod_link(site, &d.value, root)).collect();
+    if ids.len() > MAX_DEPENDS {
+        links.push(format!("and {} more", ids.len() - MAX_DEPENDS));
+    }
+    Some(links.join(", "))
 }
 
 fn about(site: &Site, module: usize, root: &str) -> String {
@@ -53,13 +78,7 @@ fn about(site: &Site, module: usize, root: &str) -> String {
         (None, false) => "not given".into(),
     };
     rows.push(("Version", version));
-    let list = |ids: &[rustkeep_data::model::Sp<String>]| {
-        if ids.is_empty() {
-            "none".to_string()
-        } else {
-            ids.iter().map(|d| mod_link(site, &d.value, root)).collect::<Vec<_>>().join(", ")
-        }
-    };
+    let list = |ids: &[rustkeep_data::model::Sp<String>]| mod_links(site, ids, root).unwrap_or_else(|| "none".to_string());
     rows.push(("Depends on", list(&info.manifest.depends)));
     if !info.manifest.load_after.is_empty() {
         rows.push(("Loads after", list(&info.manifest.load_after)));
@@ -127,17 +146,27 @@ fn quest_chains(site: &Site, module: usize, root: &str) -> String {
     }
     let cols = depth.values().max().copied().unwrap_or(0) + 1;
     let mut columns: Vec<Vec<Node>> = (0..cols).map(|_| Vec::new()).collect();
+    // Every node's place (column, row); only the first MAX_DRAWN rows of a column are drawn.
+    let mut rows = vec![0; cols];
     let mut at: BTreeMap<(Registry, String), (usize, usize)> = BTreeMap::new();
     for ((r, id), d) in &depth {
-        let href = site.link(*r, id).map(|u| format!("{root}{u}"));
-        let label = format!("{} ({})", rustkeep_engine::words::entry_name(site.w, *r, id), r.noun());
-        at.insert((*r, id.clone()), (*d, columns[*d].len()));
-        columns[*d].push(Node { label, href, class: if *r == Registry::Quests { "quest" } else { "starter" } });
+        at.insert((*r, id.clone()), (*d, rows[*d]));
+        rows[*d] += 1;
+        if columns[*d].len() < MAX_DRAWN {
+            let href = site.short_link(*r, id).map(|u| format!("{root}{u}"));
+            let label = format!("{} ({})", rustkeep_engine::words::entry_name(site.w, *r, id), r.noun());
+            columns[*d].push(Node { label, href, class: if *r == Registry::Quests { "quest" } else { "starter" } });
+        }
     }
-    let edges: Vec<Edge> =
-        starts.iter().map(|(r, who, q)| Edge { from: at[&(*r, who.clone())], to: at[&(Registry::Quests, q.clone())], class: "starts" }).collect();
+    let edges: Vec<Edge> = starts
+        .iter()
+        .map(|(r, who, q)| Edge { from: at[&(*r, who.clone())], to: at[&(Registry::Quests, q.clone())], class: "starts" })
+        .filter(|e| e.from.1 < MAX_DRAWN && e.to.1 < MAX_DRAWN)
+        .collect();
     let mut list = String::from("<ul class=\"chains\">\n");
-    for (r, who, q) in &starts {
+    let mut listed = 0;
+    for (r, who, q) in starts.iter().take(MAX_LISTED) {
+        listed += 1;
         list.push_str(&format!(
             "<li>{} <span class=\"noun\">({})</span> starts {}</li>\n",
             id_link(site, root, *r, who),
@@ -145,12 +174,22 @@ fn quest_chains(site: &Site, module: usize, root: &str) -> String {
             id_link(site, root, Registry::Quests, q)
         ));
     }
-    for q in quests.iter().filter(|q| !starts.iter().any(|s| &s.2 == *q)) {
+    let started: std::collections::BTreeSet<&str> = starts.iter().map(|s| s.2.as_str()).collect();
+    let unstarted: Vec<&String> = quests.iter().filter(|q| !started.contains(q.as_str())).collect();
+    for q in unstarted.iter().take(MAX_LISTED - listed) {
+        listed += 1;
         list.push_str(&format!("<li>{}: nothing starts it (it counts from the start of a game)</li>\n", id_link(site, root, Registry::Quests, q)));
+    }
+    let all = starts.len() + unstarted.len();
+    if all > listed {
+        list.push_str(&format!("<li>And {} more: the entry of each quest says what starts it.</li>\n", all - listed));
     }
     list.push_str("</ul>\n");
     let desc = format!("{} quests; {} starts, listed below.", quests.len(), starts.len());
     out.push_str(&draw::layered("quest-chains", "Quest chains: who starts what", &desc, &columns, &edges));
+    if rows.iter().any(|&n| n > MAX_DRAWN) {
+        out.push_str(&format!("<p>The drawing shows the first {MAX_DRAWN} entries of each column.</p>\n"));
+    }
     out.push_str(&list);
     out
 }
@@ -189,7 +228,7 @@ fn trigger_graph(site: &Site, module: usize, root: &str) -> String {
         } else {
             "bearer"
         };
-        let href = node_registry(kind).and_then(|r| site.link(r, &g.nodes[i].id)).map(|u| format!("{root}{u}"));
+        let href = node_registry(kind).and_then(|r| site.short_link(r, &g.nodes[i].id)).map(|u| format!("{root}{u}"));
         let label = if kind == "event" { event_label(i) } else { g.nodes[i].id.clone() };
         Node { label, href, class }
     };
@@ -215,7 +254,9 @@ fn trigger_graph(site: &Site, module: usize, root: &str) -> String {
     }
     let desc = format!("{} entries with triggers; the table below lists what each listens to and raises.", bearers.len());
     out.push_str(&draw::layered("trigger-graph", "Trigger graph of this mod", &desc, &columns, &edges));
-    if bearers.len() > MAX_DRAWN {
+    if bearers.len() > MAX_LISTED {
+        out.push_str(&format!("<p>The drawing shows the first {MAX_DRAWN} of {} entries; the table the first {MAX_LISTED}.</p>\n", bearers.len()));
+    } else if bearers.len() > MAX_DRAWN {
         out.push_str(&format!("<p>The drawing shows the first {MAX_DRAWN} of {} entries; the table lists all.</p>\n", bearers.len()));
     }
     out.push_str("<div class=\"wide\"><table class=\"triggers\">\n<thead><tr><th scope=\"col\">Entry</th><th scope=\"col\">Listens to</th><th scope=\"col\">Raises</th></tr></thead>\n<tbody>\n");
@@ -226,7 +267,7 @@ fn trigger_graph(site: &Site, module: usize, root: &str) -> String {
             EdgeKind::Raises => by_bearer.entry(e.from).or_default().1.push(format!("<code>{}</code>", esc(&event_label(e.to)))),
         }
     }
-    for &b in bearers {
+    for &b in bearers.iter().take(MAX_LISTED) {
         let (listens, raises) = by_bearer.remove(&b).unwrap_or_default();
         let r = node_registry(&g.nodes[b].kind).unwrap_or(Registry::Items);
         let cycle = if g.in_cycle[b] { " <strong class=\"cycle-note\">on a cycle</strong>" } else { "" };
@@ -238,6 +279,9 @@ fn trigger_graph(site: &Site, module: usize, root: &str) -> String {
         ));
     }
     out.push_str("</tbody></table></div>\n");
+    if bearers.len() > MAX_LISTED {
+        out.push_str(&format!("<p>And {} more: <code>rustkeep graph</code> lists them all.</p>\n", bearers.len() - MAX_LISTED));
+    }
     out
 }
 
@@ -252,13 +296,13 @@ fn arena(site: &Site, module: usize, root: &str) -> String {
         m.runs, m.seed, m.max_rounds
     ));
     out.push_str("<div class=\"wide\"><table class=\"heat\">\n<caption>Win rate of each option (columns) against each creature (rows)</caption>\n<thead><tr><th scope=\"col\">Creature</th>");
-    for o in &m.options {
+    for o in m.options.iter().take(MAX_ARENA_COLUMNS) {
         out.push_str(&format!("<th scope=\"col\">{}</th>", id_link(site, root, Registry::CharacterOptions, o)));
     }
     out.push_str("</tr></thead>\n<tbody>\n");
-    for (ci, c) in m.creatures.iter().enumerate() {
+    for (ci, c) in m.creatures.iter().enumerate().take(MAX_ARENA_ROWS) {
         out.push_str(&format!("<tr><th scope=\"row\">{}</th>", id_link(site, root, Registry::Creatures, c)));
-        for (wr, rounds) in &m.cells[ci] {
+        for (wr, rounds) in m.cells[ci].iter().take(MAX_ARENA_COLUMNS) {
             // Red (the option loses) through yellow to green (it wins), light enough for dark text.
             let hue = (wr * 120.0).round();
             out.push_str(&format!(
@@ -270,5 +314,12 @@ fn arena(site: &Site, module: usize, root: &str) -> String {
         out.push_str("</tr>\n");
     }
     out.push_str("</tbody></table></div>\n");
+    let creatures = site.mods[module].counts[Registry::Creatures.index()];
+    if creatures > MAX_ARENA_ROWS || m.options.len() > MAX_ARENA_COLUMNS {
+        out.push_str(&format!(
+            "<p>The heat map shows at most {MAX_ARENA_ROWS} of the {creatures} creatures and {MAX_ARENA_COLUMNS} of the {} character options: <code>rustkeep arena --matrix</code> fights them all.</p>\n",
+            m.options.len()
+        ));
+    }
     out
 }

@@ -4,7 +4,8 @@ use super::{round_half_away, Creature, CreatureRef, Enemy, Game, ItemInstance, Q
 use crate::effect::{Effect, Outcome, Reason, Rejoined};
 use crate::payload::{damage_type_name, Payload};
 use rustkeep_data::model::{ActionData, Who};
-use rustkeep_data::vocab::{attr, damage, field, outcome, resistance_of, EventKind, Registry};
+use rustkeep_data::text::thousands;
+use rustkeep_data::vocab::{attr, damage, field, outcome, resistance_of, EventKind, Registry, MAX_LIVING_ENEMIES};
 
 impl Game {
     pub(super) fn apply_action(&mut self, w: &World, a: &ActionData, me: CreatureRef, other: Option<CreatureRef>) -> Outcome {
@@ -58,6 +59,7 @@ impl Game {
         let left = c.health;
         self.push(EventKind::DamageTaken, victim, Some(dealer), Payload::DamageTaken { amount: taken, damage_type: damage_type_name(dtype) });
         if left == 0 {
+            self.dead_to_remove = true;
             let killer = (dealer != victim).then_some(dealer);
             if matches!(victim, CreatureRef::Enemy(_)) {
                 self.kills += 1;
@@ -167,6 +169,29 @@ impl Game {
     }
 
     /// Adds enemies; returns their refs.
+    /// Whether `count` more enemies may appear: at most [`MAX_LIVING_ENEMIES`] live at once. When
+    /// not, the run stops (docs/engine.md, "Bounded work").
+    pub fn room_for_enemies(&mut self, count: u32) -> bool {
+        let living = self.enemies.len();
+        if living.saturating_add(count as usize) <= MAX_LIVING_ENEMIES {
+            return true;
+        }
+        self.stop(format!(
+            "the run stops in step {}: {count} more enemies would make {} living at once, more than the {} a game holds",
+            self.step.saturating_sub(1),
+            thousands(living.saturating_add(count as usize) as u64),
+            thousands(MAX_LIVING_ENEMIES as u64)
+        ));
+        false
+    }
+
+    /// Stops the run at a limit that keeps its work bounded: it is over, and the warnings say why.
+    pub fn stop(&mut self, why: String) {
+        self.over = true;
+        self.stopped = Some(why.clone());
+        self.warnings.push(why);
+    }
+
     pub fn add_enemies(&mut self, w: &World, creature: &str, count: u32) -> Vec<CreatureRef> {
         let mut out = Vec::new();
         for _ in 0..count {
@@ -180,12 +205,17 @@ impl Game {
             if let Some(c) = self.creature_mut(r) {
                 c.health = max;
             }
+            // A creature whose health is 0 is born dead.
+            self.dead_to_remove |= max <= 0;
             out.push(r);
         }
         out
     }
 
     fn spawn(&mut self, w: &World, creature: &str, count: u32) -> Effect {
+        if !self.room_for_enemies(count) {
+            return Effect::NoEffect(Reason::TooManyEnemies(count));
+        }
         let refs = self.add_enemies(w, creature, count);
         self.place_on_map(&refs);
         let combat_started = !self.combat && !refs.is_empty();
@@ -211,7 +241,7 @@ impl Game {
     /// out of the game (docs/engine.md, "Fleeing").
     fn flee(&mut self, who: CreatureRef) -> Effect {
         let CreatureRef::Enemy(index) = who else { return self.player_flees() };
-        let Some(at) = self.enemies.iter().position(|e| e.index == index) else { return Effect::NoEffect(Reason::Gone(who)) };
+        let Some(at) = self.enemy_slot(index) else { return Effect::NoEffect(Reason::Gone(who)) };
         if self.enemies[at].body.health <= 0 {
             return Effect::NoEffect(Reason::Dead(who));
         }
@@ -246,7 +276,7 @@ impl Game {
     /// Returns what happened, for the attack's effect.
     pub(super) fn rejoin_residents(&mut self, victim: CreatureRef) -> Option<Rejoined> {
         let CreatureRef::Enemy(index) = victim else { return None };
-        if !self.enemies.iter().any(|e| e.index == index && e.resident) {
+        if !self.enemy_slot(index).is_some_and(|at| self.enemies[at].resident) {
             return None;
         }
         let homes = self.map().map(|m| m.homes.clone());

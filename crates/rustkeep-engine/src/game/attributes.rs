@@ -185,7 +185,7 @@ fn bearer_ids(c: &Creature) -> impl Iterator<Item = (Registry, &str)> {
 /// each remembered list against a fresh lookup, so a forgotten call fails the tests instead of
 /// reading stale entries. A game's own: not saved, and empty after loading (the data may differ).
 #[derive(Clone, Debug, Default)]
-pub struct BearerCache(std::cell::RefCell<Vec<(CreatureRef, Vec<Option<EntryRef>>)>>);
+pub struct BearerCache(std::cell::RefCell<rustkeep_data::hash::FxHashMap<CreatureRef, Vec<Option<EntryRef>>>>);
 
 fn resolve_bearers(c: &Creature, w: &World) -> Vec<Option<EntryRef>> {
     bearer_ids(c).map(|(reg, id)| w.db.resolved.get(reg, id).map(|d| d.current)).collect()
@@ -194,23 +194,17 @@ fn resolve_bearers(c: &Creature, w: &World) -> Vec<Option<EntryRef>> {
 impl BearerCache {
     fn with(&self, r: CreatureRef, c: &Creature, w: &World, f: impl FnOnce(&[Option<EntryRef>])) {
         let mut all = self.0.borrow_mut();
-        let slot = match all.iter().position(|(who, _)| *who == r) {
-            Some(i) => i,
-            None => {
-                all.push((r, resolve_bearers(c, w)));
-                all.len() - 1
-            }
-        };
+        let bearers = all.entry(r).or_insert_with(|| resolve_bearers(c, w));
         debug_assert_eq!(
-            all[slot].1,
+            *bearers,
             resolve_bearers(c, w),
             "the remembered bearers of {r} are stale: whatever changed its options, equipped items or statuses must call Game::bearers_changed"
         );
-        f(&all[slot].1);
+        f(bearers);
     }
 
     fn forget(&self, r: CreatureRef) {
-        self.0.borrow_mut().retain(|(who, _)| *who != r);
+        self.0.borrow_mut().remove(&r);
     }
 }
 

@@ -15,7 +15,7 @@
 
 use rustkeep_data::grid::{Dir, Pos};
 use rustkeep_data::model::Grid;
-use rustkeep_data::vocab::{field, glyph, outcome, EventKind, Registry};
+use rustkeep_data::vocab::{field, glyph, outcome, EventKind, Registry, MAX_LIVING_ENEMIES};
 use serde::{Deserialize, Serialize};
 
 use super::{CreatureRef, Game, ItemInstance, World};
@@ -88,7 +88,7 @@ impl Game {
         let m = self.map()?;
         match r {
             CreatureRef::Player => Some(m.player),
-            CreatureRef::Enemy(i) => m.enemies.get(&i).copied(),
+            CreatureRef::Enemy(i) => m.enemies().get(&i).copied(),
         }
     }
 
@@ -108,7 +108,7 @@ impl Game {
         let to = self.map().and_then(|m| m.enemy_step(index, from));
         match (to, self.map_mut()) {
             (Some(to), Some(m)) => {
-                m.enemies.insert(index, to);
+                m.place_enemy(index, to);
                 if let Some(room) = m.room_at(to) {
                     m.homes.insert(index, room);
                 }
@@ -127,7 +127,7 @@ impl Game {
         let free = m.free_tiles_near_player(refs.len());
         for (r, p) in refs.iter().zip(free) {
             if let CreatureRef::Enemy(i) = r {
-                m.enemies.insert(*i, p);
+                m.place_enemy(*i, p);
                 if let Some(room) = room {
                     m.homes.insert(*i, room);
                 }
@@ -139,8 +139,8 @@ impl Game {
     pub(super) fn forget_removed_enemies(&mut self) {
         let Some(d) = self.dungeon.as_mut() else { return };
         let enemies = &self.enemies;
-        let living = |i: &usize| enemies.iter().any(|e| e.index == *i && e.body.health > 0);
-        d.map.enemies.retain(|i, _| living(i));
+        let living = |i: &usize| enemies.binary_search_by_key(i, |e| e.index).is_ok_and(|at| enemies[at].body.health > 0);
+        d.map.retain_enemies(|i, _| living(&i));
         d.map.homes.retain(|i, _| living(i));
     }
 
@@ -263,14 +263,23 @@ impl Game {
                     placed.enemies.len()
                 ));
             }
-            for pos in placed.enemies.iter().filter(|_| !fauna.is_empty()) {
+            for (k, pos) in placed.enemies.iter().enumerate().filter(|_| !fauna.is_empty()) {
+                // At most so many enemies live at once: the floor's other `e` glyphs stay floor.
+                if self.enemies.len() >= MAX_LIVING_ENEMIES {
+                    self.warnings.push(format!(
+                        "step {}: room {prefab_id}: {} of its `e` glyphs stay empty, since at most {MAX_LIVING_ENEMIES} enemies live at once",
+                        self.step,
+                        placed.enemies.len() - k
+                    ));
+                    break;
+                }
                 let c = fauna[self.rng.below(fauna.len() as u64) as usize].clone();
                 for r in self.add_enemies(w, &c, 1) {
                     let CreatureRef::Enemy(i) = r else { continue };
-                    if let Some(e) = self.enemies.iter_mut().find(|e| e.index == i) {
-                        e.resident = true;
+                    if let Some(at) = self.enemy_slot(i) {
+                        self.enemies[at].resident = true;
                     }
-                    map.enemies.insert(i, *pos);
+                    map.place_enemy(i, *pos);
                     map.homes.insert(i, at);
                 }
             }

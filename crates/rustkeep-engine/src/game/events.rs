@@ -61,6 +61,7 @@ impl Game {
                 break;
             }
             self.trace.handled += 1;
+            self.events_handled += 1;
             self.handle(w, ev);
         }
     }

@@ -88,14 +88,20 @@ impl Game {
     pub fn creature(&self, r: CreatureRef) -> Option<&Creature> {
         match r {
             CreatureRef::Player => Some(&self.player),
-            CreatureRef::Enemy(n) => self.enemies.iter().find(|e| e.index == n).map(|e| &e.body),
+            CreatureRef::Enemy(n) => self.enemy_slot(n).map(|i| &self.enemies[i].body),
         }
+    }
+
+    /// Where `enemy:n` is in `enemies`, which is kept in ref order (refs are given in increasing
+    /// order and never reused; a save is read in that order).
+    pub(super) fn enemy_slot(&self, n: usize) -> Option<usize> {
+        self.enemies.binary_search_by_key(&n, |e| e.index).ok()
     }
 
     pub(super) fn creature_mut(&mut self, r: CreatureRef) -> Option<&mut Creature> {
         match r {
             CreatureRef::Player => Some(&mut self.player),
-            CreatureRef::Enemy(n) => self.enemies.iter_mut().find(|e| e.index == n).map(|e| &mut e.body),
+            CreatureRef::Enemy(n) => self.enemy_slot(n).map(|i| &mut self.enemies[i].body),
         }
     }
 
@@ -110,6 +116,11 @@ impl Game {
     /// The living enemies that fight: every living one but the residents a flight left alone.
     pub fn fighting_enemies(&self) -> usize {
         self.enemies.iter().filter(|e| e.body.health > 0 && !e.resident).count()
+    }
+
+    /// Whether any enemy fights (see [`Game::fighting_enemies`]), without counting them all.
+    pub fn any_fighting_enemy(&self) -> bool {
+        self.enemies.iter().any(|e| e.body.health > 0 && !e.resident)
     }
 
     pub fn max_health(&self, w: &World, r: CreatureRef) -> i64 {

@@ -32,7 +32,13 @@ impl Game {
         self.trace = Trace::default();
         let mut effects = Vec::new();
         if self.over {
-            let why = if self.won { "the run is won" } else { "the player died" };
+            let why = if self.won {
+                "the run is won"
+            } else if self.stopped.is_some() {
+                "it stopped at a limit"
+            } else {
+                "the player died"
+            };
             self.warnings.push(format!("step {step}: the run is over ({why}); step skipped"));
             return StepTrace { step, source: None, act: description, effects, events: Vec::new() };
         }
@@ -42,7 +48,7 @@ impl Game {
         }
         // (1)
         self.push(EventKind::TurnStarted, source, None, Payload::None);
-        if !self.combat && self.fighting_enemies() > 0 {
+        if !self.combat && self.any_fighting_enemy() {
             self.combat = true;
             self.push(EventKind::CombatStarted, CreatureRef::Player, None, Payload::None);
         }
@@ -70,18 +76,28 @@ impl Game {
     }
 
     fn end_of_step(&mut self, w: &World) {
-        self.enemies.retain(|e| e.body.health > 0);
-        self.forget_removed_enemies();
+        self.remove_dead_enemies();
         // The last enemy of the combat died or escaped (residents left by a flight do not fight).
-        if self.combat && self.fighting_enemies() == 0 {
+        if self.combat && !self.any_fighting_enemy() {
             self.combat = false;
             self.push(EventKind::CombatEnded, CreatureRef::Player, None, Payload::CombatEnded { outcome: outcome::VICTORY });
         }
         self.work_off(w);
         // Deaths raised in phase (3) (a trigger on combat_ended) are removed too, without a
         // second combat_ended.
+        self.remove_dead_enemies();
+    }
+
+    /// Takes the dead out of the game and off the map.
+    fn remove_dead_enemies(&mut self) {
+        if !std::mem::take(&mut self.dead_to_remove) {
+            return;
+        }
+        let before = self.enemies.len();
         self.enemies.retain(|e| e.body.health > 0);
-        self.forget_removed_enemies();
+        if self.enemies.len() != before {
+            self.forget_removed_enemies();
+        }
     }
 
     /// Character creation, before the first step: health to max, the options' `on_create`
@@ -145,7 +161,7 @@ impl Game {
             rooms: d.rooms(),
             room: d.room,
             position: d.map.player,
-            enemies: d.map.enemies.iter().map(|(i, p)| PlacedEnemy { r#ref: CreatureRef::Enemy(*i).to_string(), x: p.x, y: p.y }).collect(),
+            enemies: d.map.enemies().iter().map(|(i, p)| PlacedEnemy { r#ref: CreatureRef::Enemy(*i).to_string(), x: p.x, y: p.y }).collect(),
             won: self.won,
         });
         FinalState { player, enemies, floor_loot: self.floor_loot.clone(), floor: self.floor.clone(), room: self.room.clone(), combat: self.combat, dungeon }

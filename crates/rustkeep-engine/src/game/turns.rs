@@ -44,8 +44,8 @@ impl Game {
             let me = CreatureRef::Enemy(index);
             let gain =
                 energy_gain(self.attribute(w, me, attr::SPEED, Some(CreatureRef::Player)), self.attribute(w, CreatureRef::Player, attr::SPEED, Some(me)));
-            if let Some(e) = self.enemies.iter_mut().find(|e| e.index == index) {
-                e.energy += gain;
+            if let Some(i) = self.enemy_slot(index) {
+                self.enemies[i].energy += gain;
             }
         }
         let mut out = Vec::with_capacity(fighters.len());
@@ -60,7 +60,7 @@ impl Game {
                     return out;
                 }
                 let me = CreatureRef::Enemy(index);
-                let Some(e) = self.enemies.iter_mut().find(|e| e.index == index && e.body.health > 0 && !e.resident) else { continue };
+                let Some(e) = self.enemy_slot(index).map(|i| &mut self.enemies[i]).filter(|e| e.body.health > 0 && !e.resident) else { continue };
                 e.energy = (e.energy - 1.0).max(0.0);
                 let mut t = self.turn(w, Act::EnemyTurn, me, Some(CreatureRef::Player), step);
                 t.source = Some(me.to_string());

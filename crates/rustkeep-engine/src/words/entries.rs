@@ -55,18 +55,24 @@ fn creatures_tagged(w: &World, cs: &[&Condition]) -> String {
             &all
         }
     };
-    let names: Vec<String> = candidates
-        .iter()
-        .filter(|id| {
-            let Some(e) = w.entry(Registry::Creatures, id) else { return false };
-            cs.iter().all(|c| match &c.data {
-                ConditionData::HasTag { tag } => e.tags().iter().any(|t| t.value == tag.value) != c.not,
-                ConditionData::Attribute { .. } | ConditionData::HasItem { .. } | ConditionData::HealthBelow { .. } => true,
-            })
+    let matching = candidates.iter().filter(|id| {
+        let Some(e) = w.entry(Registry::Creatures, id) else { return false };
+        cs.iter().all(|c| match &c.data {
+            ConditionData::HasTag { tag } => e.tags().iter().any(|t| t.value == tag.value) != c.not,
+            ConditionData::Attribute { .. } | ConditionData::HasItem { .. } | ConditionData::HealthBelow { .. } => true,
         })
-        .map(|id| entry_name(w, Registry::Creatures, id))
-        .collect();
-    match names.len() {
+    });
+    // At most four names are ever shown: the others are only counted, not looked up (a quest of
+    // a pack of thousands of tagged creatures would copy every name for each quest).
+    let mut names: Vec<String> = Vec::new();
+    let mut count = 0;
+    for id in matching {
+        if names.len() < 4 {
+            names.push(entry_name(w, Registry::Creatures, id));
+        }
+        count += 1;
+    }
+    match count {
         0 => "there is no such creature".into(),
         1..=4 => and_list(&names),
         n => format!("{}, {} and {} more", names[0], names[1..3].join(", "), n - 3),

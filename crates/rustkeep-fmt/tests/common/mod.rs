@@ -218,3 +218,21 @@ pub fn toml_files(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// The comments of a valid TOML text (a leading byte-order mark skipped) as a sorted list of their
+/// texts without trailing whitespace (the only change the formatter makes to a comment): equal
+/// lists mean the same comments, each as often. Found by `toml_parser`'s lexer, not by the
+/// formatter.
+pub fn comment_multiset(text: &str) -> Vec<String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let source = toml_parser::Source::new(text);
+    let mut out: Vec<String> = source
+        .lex()
+        .into_vec()
+        .into_iter()
+        .filter(|t| t.kind() == TokenKind::Comment)
+        .map(|t| text[t.span().start()..t.span().end()].trim_end().to_string())
+        .collect();
+    out.sort();
+    out
+}

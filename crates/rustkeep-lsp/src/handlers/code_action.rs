@@ -102,7 +102,7 @@ fn field_def(name: &str) -> Option<&'static FieldDef> {
 /// A value that parses and shows the modder what goes there.
 fn placeholder(f: &FieldDef) -> String {
     match f.ty {
-        FieldType::Int { min } => min.max(1).to_string(),
+        FieldType::Int { min, .. } => min.max(1).to_string(),
         FieldType::Float { .. } => "1.0".into(),
         FieldType::Chance | FieldType::Fraction => "0.5".into(),
         FieldType::Number => "0".into(),

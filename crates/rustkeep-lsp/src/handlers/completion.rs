@@ -341,7 +341,7 @@ fn snippet(fields: &[FieldDef]) -> String {
             FieldType::Who => choice(vocab::WHO.iter().map(|w| w.0).collect()),
             FieldType::DamageType => choice(vocab::DAMAGE_TYPES.iter().map(|w| w.0).collect()),
             FieldType::Attribute => choice(vocab::ATTRIBUTES.iter().map(|w| w.0).collect()),
-            FieldType::Int { min } => format!("${{{n}:{}}}", min.max(1)),
+            FieldType::Int { min, .. } => format!("${{{n}:{}}}", min.max(1)),
             FieldType::Fraction | FieldType::Chance => format!("${{{n}:0.5}}"),
             FieldType::Number => format!("${{{n}:0}}"),
             _ => format!("\"${n}\""),

@@ -2,7 +2,10 @@
 //! the workspace's `[format]` table, as one edit (the changed middle of the text). The request's
 //! own `tabSize` / `insertSpaces` are not used: the layout (two-space indentation inside brackets)
 //! is the same in every editor and on the command line. A document that is not valid TOML gets no
-//! edits (an empty list, not an error), and neither does a file of the read-only core.
+//! edits (an empty list, not an error), and neither does a file of the read-only core, nor one the
+//! formatter refuses because its result would change the meaning or lose a comment
+//! (`FormatError::Meaning`, `FormatError::Comment`; the command line names the line): the text in
+//! the editor stays exactly as the user wrote it.
 
 use rustkeep_fmt::{Edit, FormatOptions};
 

@@ -1,7 +1,8 @@
 //! `textDocument/rangeFormatting`: formats the entries the range touches — each table header with
 //! its keys, and each key before the first header, counting the comments and blank lines above
 //! it — exactly as `rustkeep fmt` writes them, and leaves the rest of the document alone. Like
-//! `textDocument/formatting`, a document that is not valid TOML gets no edits.
+//! `textDocument/formatting`, a document that is not valid TOML gets no edits, and neither does one
+//! the formatter refuses (a comment or the meaning would be lost anywhere in it).
 
 use crate::handlers::formatting::{options, to_text_edits};
 use crate::lsp::*;

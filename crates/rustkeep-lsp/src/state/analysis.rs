@@ -124,8 +124,12 @@ impl State {
         Batch { revision: self.revision, files }
     }
 
-    /// A file's diagnostics with the failures of its last valid run.
+    /// A file's diagnostics with the failures of its last valid run; for a document too large to
+    /// analyse, the one diagnostic that says so.
     fn with_run(&self, l: &Listed) -> Arc<Vec<lsp::Diagnostic>> {
+        if let Some(doc) = self.docs.get(&l.path).filter(|d| d.too_large()) {
+            return Arc::new(vec![super::to_proto::too_large(doc.text.len())]);
+        }
         if self.runs.is_empty() {
             return l.diagnostics.clone();
         }

@@ -18,8 +18,10 @@ use crate::lsp;
 impl State {
     pub fn open(&mut self, path: PathBuf, text: String, version: i32) {
         self.revision += 1;
-        self.docs.insert(path.clone(), Doc { text: text.clone(), version });
-        self.source_changed(&path, text);
+        let doc = Doc { text, version };
+        let analysed = doc.analysed().to_string();
+        self.docs.insert(path.clone(), doc);
+        self.source_changed(&path, analysed);
     }
 
     /// Applies content changes in order. Returns `false` (and changes nothing) for a document
@@ -40,7 +42,7 @@ impl State {
             }
         }
         doc.version = version;
-        let text = doc.text.clone();
+        let text = doc.analysed().to_string();
         self.source_changed(path, text);
         true
     }

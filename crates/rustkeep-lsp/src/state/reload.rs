@@ -93,7 +93,7 @@ impl State {
     /// Loads the project again and builds the analysis from scratch; `false` when given up.
     pub(super) fn reload(&mut self, stale: &dyn Fn() -> bool) -> bool {
         let start = Instant::now();
-        let overlay: Overlay = self.docs.iter().map(|(p, d)| (p.clone(), Arc::from(d.text.as_str()))).collect();
+        let overlay: Overlay = self.docs.iter().map(|(p, d)| (p.clone(), Arc::from(d.analysed()))).collect();
         let paths = self.load_paths();
         let cwd = self.roots.first().cloned().or_else(|| paths.first().cloned()).unwrap_or_else(|| std::env::current_dir().unwrap_or_default());
         // The snapshot comes first: a file changed while the project is read shows up in the

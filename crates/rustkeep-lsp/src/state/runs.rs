@@ -30,7 +30,7 @@ impl State {
         let fid = self.file_of(u).ok_or_else(|| format!("{} is not a file of the loaded mods", u.as_ref()))?;
         let f = self.project.file(fid);
         let path = f.disk_path.clone().filter(|_| f.kind == FileKind::Scenario).ok_or_else(|| format!("{} is not a scenario file", f.path))?;
-        let overlay = self.docs.iter().map(|(p, d)| (p.clone(), Arc::from(d.text.as_str()))).collect();
+        let overlay = self.docs.iter().map(|(p, d)| (p.clone(), Arc::from(d.analysed()))).collect();
         let cwd = self.roots.first().cloned().or_else(|| path.parent().map(Path::to_path_buf)).unwrap_or_default();
         Ok(RunInput { path, text: f.text.clone(), overlay, cwd })
     }

@@ -66,3 +66,19 @@ impl State {
         Some(lsp::Location { uri: self.file_uri(fid)?, range: self.range(fid, span) })
     }
 }
+
+/// The diagnostic of a document too large to analyse, on its first line.
+pub(super) fn too_large(bytes: usize) -> lsp::Diagnostic {
+    let mb = |n: usize| format!("{:.1} MB", n as f64 / 1e6);
+    lsp::Diagnostic {
+        range: lsp::Range::default(),
+        severity: Some(lsp::DiagnosticSeverity::Warning),
+        source: Some("rustkeep".into()),
+        message: lsp::Message::String(format!(
+            "this document is {}, more than the {} the language server analyses: it is not checked as you type (`rustkeep check` checks it)",
+            mb(bytes),
+            mb(super::MAX_DOCUMENT_BYTES)
+        )),
+        ..lsp::Diagnostic::default()
+    }
+}

@@ -17,7 +17,7 @@ use rustkeep_engine::map::Map;
 use super::{Reply, Session};
 
 /// The most tiles one walk takes.
-const WALK_LIMIT: usize = 1_000;
+pub const WALK_LIMIT: usize = 1_000;
 
 /// The first step of a shortest path from the player to a tile where `goal` holds, over tiles
 /// the player remembers that nobody stands on (8 directions, ties in the order N, NE, …, NW).
@@ -93,7 +93,7 @@ impl Session {
     fn enemies_in_sight(&self) -> BTreeSet<usize> {
         let Some(m) = self.g.map() else { return BTreeSet::new() };
         let sight = m.sight();
-        self.g.enemies.iter().filter(|e| e.body.health > 0 && m.enemies.get(&e.index).is_some_and(|p| sight.contains(*p))).map(|e| e.index).collect()
+        self.g.enemies.iter().filter(|e| e.body.health > 0 && m.enemies().get(&e.index).is_some_and(|p| sight.contains(*p))).map(|e| e.index).collect()
     }
 
     /// Walks while `next` gives a step, stopping as the module says. Returns the steps' traces
@@ -190,17 +190,7 @@ mod tests {
     use super::*;
 
     fn map(rows: &[&str], player: Pos) -> Map {
-        let mut m = Map {
-            rows: rows.iter().map(|r| r.to_string()).collect(),
-            rooms: Vec::new(),
-            player,
-            enemies: Default::default(),
-            homes: Default::default(),
-            npcs: Vec::new(),
-            piles: Vec::new(),
-            loot: Vec::new(),
-            seen: Vec::new(),
-        };
+        let mut m = Map::of_rows(rows.iter().map(|r| r.to_string()).collect(), player);
         m.look();
         m
     }

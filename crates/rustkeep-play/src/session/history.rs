@@ -1,5 +1,6 @@
 //! The trace of every turn, for the modder: each command's steps as the player could follow
-//! them, kept for the last [`HISTORY_TURNS`] commands (older ones are let go, so a long game holds
+//! them, kept for the last [`HISTORY_TURNS`] commands and at most [`HISTORY_STEPS`] steps and
+//! enemy turns (older ones are let go, so a long game, or one with a thousand enemies, holds
 //! bounded memory), searchable, and marked where a watched owner's triggers fired or were
 //! skipped.
 
@@ -10,6 +11,10 @@ use rustkeep_engine::trace::StepTrace;
 /// How many commands' traces the history keeps.
 pub const HISTORY_TURNS: usize = 2_000;
 
+/// How many steps and enemy turns the kept commands may hold together (the newest command is
+/// kept whole however many it has).
+pub const HISTORY_STEPS: usize = 40_000;
+
 /// One command's traces.
 #[derive(Clone, Debug)]
 pub struct Turn {
@@ -19,8 +24,9 @@ pub struct Turn {
     pub step: usize,
     /// The command as typed (`move n`, `explore`, `setup` for the start of the game).
     pub command: String,
-    /// The player's steps and the enemies' turns after each.
-    pub steps: Vec<StepTrace>,
+    /// The player's steps and the enemies' turns after each (shared with the session's last
+    /// turn: a turn with a thousand enemies is not copied).
+    pub steps: std::sync::Arc<[StepTrace]>,
     /// The engine's warnings the command raised.
     pub warnings: Vec<String>,
 }
@@ -40,14 +46,19 @@ pub struct History {
     turns: VecDeque<Turn>,
     /// How many turns were let go from the front.
     dropped: usize,
+    /// The steps and enemy turns of the kept turns.
+    steps: usize,
 }
 
 impl History {
-    /// Keeps a turn, letting the oldest go past [`HISTORY_TURNS`].
+    /// Keeps a turn, letting the oldest go past [`HISTORY_TURNS`] or [`HISTORY_STEPS`].
     pub fn push(&mut self, turn: Turn) {
+        self.steps += turn.steps.len();
         self.turns.push_back(turn);
-        while self.turns.len() > HISTORY_TURNS {
-            self.turns.pop_front();
+        while self.turns.len() > HISTORY_TURNS || (self.steps > HISTORY_STEPS && self.turns.len() > 1) {
+            if let Some(old) = self.turns.pop_front() {
+                self.steps -= old.steps.len();
+            }
             self.dropped += 1;
         }
     }
@@ -76,6 +87,7 @@ impl History {
     pub fn clear(&mut self) {
         self.turns.clear();
         self.dropped = 0;
+        self.steps = 0;
     }
 
     /// What `owner` did in turn `i`: `None` when no trigger of it was looked at.
@@ -117,7 +129,7 @@ impl Turn {
     /// The turn's trace as text, a line each: every step's header, events and triggers.
     pub fn lines(&self) -> Vec<String> {
         let mut out: Vec<String> = self.warnings.iter().map(|w| format!("warning: {w}")).collect();
-        for st in &self.steps {
+        for st in self.steps.iter() {
             out.extend(st.human(&step_title(st)).lines().map(str::to_string));
         }
         out

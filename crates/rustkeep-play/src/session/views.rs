@@ -173,7 +173,7 @@ impl Session {
             put(n.pos, look::npc(&self.w, &n.npc).glyph);
         }
         let letters: BTreeMap<usize, char> = self.living().into_iter().map(|(i, c, _)| (i, c)).collect();
-        for (i, p) in &m.enemies {
+        for (i, p) in m.enemies() {
             if let Some(c) = letters.get(i) {
                 put(*p, *c);
             }

@@ -45,7 +45,7 @@ impl App {
                 }
             }
             Some(Action::NextEnemy) => {
-                let mut seen: Vec<Pos> = s.living().into_iter().filter_map(|(i, _, _)| m.enemies.get(&i).copied()).collect();
+                let mut seen: Vec<Pos> = s.living().into_iter().filter_map(|(i, _, _)| m.enemies().get(&i).copied()).collect();
                 seen.sort_by_key(|p| (p.y, p.x));
                 let next = seen.iter().find(|p| (p.y, p.x) > (at.y, at.x)).or(seen.first()).copied();
                 if let Some(p) = next {

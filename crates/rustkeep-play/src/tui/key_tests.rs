@@ -45,7 +45,7 @@ fn fight_neighbours(app: &mut App) -> usize {
     while presses < 200 && !session(app).g.over {
         let me = player(app);
         let m = session(app).g.map().expect("a map");
-        let Some((_, at)) = m.enemies.iter().find(|(_, p)| (p.x - me.x).abs() <= 1 && (p.y - me.y).abs() <= 1) else { break };
+        let Some((_, at)) = m.enemies().iter().find(|(_, p)| (p.x - me.x).abs() <= 1 && (p.y - me.y).abs() <= 1) else { break };
         press(app, key_of(dir_to(me, *at)));
         presses += 1;
     }
@@ -59,7 +59,7 @@ fn in_the_elders_hall() -> App {
     command_line(&mut app, "enter core:elders_hall");
     assert_eq!(whereabouts(&app).2.as_deref(), Some("core:elders_hall"));
     assert_eq!(in_room(&app), Pos::new(4, 4));
-    assert!(session(&app).g.map().expect("a map").enemies.is_empty());
+    assert!(session(&app).g.map().expect("a map").enemies().is_empty());
     app
 }
 
@@ -98,7 +98,7 @@ fn moving_into_an_enemy_attacks_it_until_it_dies() {
     let s = session(&app);
     // The rat spawned last (the room's own creatures came first).
     let (&rat, &at) =
-        s.g.map().expect("a map").enemies.iter().rev().find(|(i, _)| s.enemy_kinds.get(i).map(String::as_str) == Some("core:rat")).expect("the rat");
+        s.g.map().expect("a map").enemies().iter().rev().find(|(i, _)| s.enemy_kinds.get(i).map(String::as_str) == Some("core:rat")).expect("the rat");
     let full = s.g.creature(CreatureRef::Enemy(rat)).expect("alive").health;
     let me = player(&app);
     assert!((at.x - me.x).abs() <= 1 && (at.y - me.y).abs() <= 1, "spawned next to the player");
@@ -109,7 +109,7 @@ fn moving_into_an_enemy_attacks_it_until_it_dies() {
     assert_eq!(player(&app), me);
     fight_neighbours(&mut app);
     let g = &session(&app).g;
-    assert!(!g.alive(CreatureRef::Enemy(rat)) && !g.map().expect("a map").enemies.contains_key(&rat));
+    assert!(!g.alive(CreatureRef::Enemy(rat)) && !g.map().expect("a map").enemies().contains_key(&rat));
     assert!(g.kills > kills, "{} kills", g.kills);
 }
 
@@ -259,7 +259,7 @@ fn save_with_s_and_load_with_l() {
     press(&mut app, KeyCode::Char('k'));
     let snapshot = |app: &App| {
         let g = &session(app).g;
-        (player(app), g.player.health, g.step, g.kills, g.player.inventory.clone(), g.map().expect("a map").enemies.clone())
+        (player(app), g.player.health, g.step, g.kills, g.player.inventory.clone(), g.map().expect("a map").enemies().clone())
     };
     let saved = snapshot(&app);
 

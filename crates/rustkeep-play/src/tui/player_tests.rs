@@ -20,7 +20,7 @@ fn fight_key(app: &App) -> Option<KeyCode> {
     let m = s.g.map()?;
     let near = |a: Pos, b: Pos| (a.x - b.x).abs() <= 1 && (a.y - b.y).abs() <= 1;
     let target =
-        s.living().into_iter().filter_map(|(i, _, _)| m.enemies.get(&i).copied()).min_by_key(|p| (p.x - m.player.x).abs().max((p.y - m.player.y).abs()))?;
+        s.living().into_iter().filter_map(|(i, _, _)| m.enemies().get(&i).copied()).min_by_key(|p| (p.x - m.player.x).abs().max((p.y - m.player.y).abs()))?;
     if near(m.player, target) {
         return Some(key_of(dir_to(m.player, target)));
     }

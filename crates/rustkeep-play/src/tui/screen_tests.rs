@@ -58,7 +58,7 @@ fn map_with_enemies_piles_and_an_npc() {
     let d = session(&app).g.dungeon.as_ref().expect("a dungeon");
     assert_eq!(d.room.and_then(|r| d.map.rooms[r].prefab.as_deref()), Some("core:library"));
     let m = &d.map;
-    assert!(m.enemies.len() >= 3 && !m.piles.is_empty() && !m.npcs.is_empty(), "{m:?}");
+    assert!(m.enemies().len() >= 3 && !m.piles.is_empty() && !m.npcs.is_empty(), "{m:?}");
     snapshot("map", &mut app);
 }
 
@@ -155,7 +155,7 @@ fn victory_summary() {
         g.enemies.clear();
         g.combat = false;
         let d = g.dungeon.as_mut().expect("a dungeon");
-        d.map.enemies.clear();
+        d.map.retain_enemies(|_, _| false);
         let m = &mut d.map;
         let stairs = (0..m.height()).flat_map(|y| (0..m.width()).map(move |x| rustkeep_data::grid::Pos::new(x, y))).find(|p| m.is_stairs(*p)).expect("stairs");
         m.player = rustkeep_data::grid::Dir::ALL.iter().map(|d| stairs.step(*d)).find(|p| !m.is_wall(*p)).expect("a way to the stairs");

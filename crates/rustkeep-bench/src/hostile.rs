@@ -1,0 +1,117 @@
+//! The hostile inputs of the security review, as commands to time (docs/engine.md, "Bounded
+//! work"): each must end in under 2 s and 200 MB on the reference machine. The bench binary runs
+//! them as child processes (`wait4` gives their CPU time and peak memory); this module writes the
+//! inputs and says what each command is.
+
+use std::path::{Path, PathBuf};
+
+/// One command of the group `hostile`.
+pub struct Case {
+    /// The figure's name in the report.
+    pub figure: &'static str,
+    pub cwd: PathBuf,
+    pub args: Vec<String>,
+    /// The exit code the command must end with (a refusal is 2).
+    pub code: i32,
+    /// Whether the 2 s and 200 MB target applies (the others are reported for comparison).
+    pub bounded: bool,
+}
+
+const WARRIOR: &str = "[player]\noptions = [\"core:warrior\"]\n";
+
+fn write(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(path, text)
+}
+
+/// A recording made by `rustkeep play --record` (so its header names the core as it is), followed
+/// by `inputs`.
+fn recording(exe: &Path, dir: &Path, inputs: &str) -> std::io::Result<PathBuf> {
+    let path = dir.join("game.jsonl");
+    let _ = std::fs::remove_file(&path);
+    let o = std::process::Command::new(exe)
+        .args(["play", "--line", "--option", "core:warrior", "--seed", "1", "--record"])
+        .arg(&path)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()?;
+    if !o.status.success() {
+        return Err(std::io::Error::other(String::from_utf8_lossy(&o.stderr).into_owned()));
+    }
+    let header = std::fs::read_to_string(&path)?;
+    std::fs::write(&path, format!("{header}{inputs}"))?;
+    Ok(path)
+}
+
+/// Writes the inputs below `dir` and lists the commands.
+pub fn cases(exe: &Path, dir: &Path) -> std::io::Result<Vec<Case>> {
+    let _ = std::fs::remove_dir_all(dir);
+    let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut out = Vec::new();
+
+    // The review's ten lines: four billion rats (refused by the check before anything runs).
+    let horde = dir.join("horde");
+    write(
+        &horde.join("scenarios/horde.toml"),
+        &format!("{WARRIOR}[[enemies]]\ncreature = \"core:rat\"\ncount = 4000000000\n[[steps]]\nattack = \"enemy:0\"\n[[expect]]\nevent = \"turn_started\"\n"),
+    )?;
+    out.push(Case { figure: "hostile: `rustkeep test` of four billion rats (refused)", cwd: horde, args: args(&["test", "."]), code: 2, bounded: true });
+
+    // The largest scenario the limits let through: 1,000 acting rats for 10,000 steps, which
+    // stops at the run's budget of events.
+    let siege = dir.join("siege");
+    let waits = "[[steps]]\nwait = true\n".repeat(10_000);
+    write(
+        &siege.join("scenarios/siege.toml"),
+        &format!("enemies_act = true\n{WARRIOR}[[enemies]]\ncreature = \"core:rat\"\ncount = 1000\n{waits}[[expect]]\nevent = \"turn_started\"\n"),
+    )?;
+    out.push(Case {
+        figure: "hostile: `rustkeep test` of 1,000 acting rats for 10,000 steps (stops at 100,000 events)",
+        cwd: siege.clone(),
+        args: args(&["test", "."]),
+        code: 0,
+        bounded: true,
+    });
+    out.push(Case {
+        figure: "hostile: `rustkeep simulate --format json` of the same",
+        cwd: siege,
+        args: args(&["simulate", "scenarios/siege.toml", "--format", "json"]),
+        code: 0,
+        bounded: true,
+    });
+
+    // The review's 11 KB recording of `spawn core:rat 100`: refused at the limit, and with
+    // --force played to its end with the refused inputs skipped.
+    let spawns = dir.join("spawns");
+    std::fs::create_dir_all(&spawns)?;
+    recording(exe, &spawns, &"{\"input\":\"spawn core:rat 100\"}\n".repeat(580))?;
+    out.push(Case {
+        figure: "hostile: replay of the 11 KB recording of `spawn core:rat 100` (refused at 1,000 enemies)",
+        cwd: spawns.clone(),
+        args: args(&["play", "--replay", "game.jsonl"]),
+        code: 2,
+        bounded: true,
+    });
+    out.push(Case {
+        figure: "hostile: the same with --force (the rest skipped)",
+        cwd: spawns,
+        args: args(&["play", "--replay", "game.jsonl", "--force"]),
+        code: 0,
+        bounded: true,
+    });
+
+    // The floor filled with a thousand rats, then waits: every input a round of a thousand
+    // enemy turns. Linear in the recording (300 and 600 waits), but not within 2 s at 11 KB.
+    for (waits, figure) in
+        [(300, "hostile: replay of 10 spawns of 100 rats and 300 waits (5.6 KB)"), (600, "hostile: replay of 10 spawns of 100 rats and 600 waits (10.7 KB)")]
+    {
+        let d = dir.join(format!("waits{waits}"));
+        std::fs::create_dir_all(&d)?;
+        let inputs = format!("{}{}", "{\"input\":\"spawn core:rat 100\"}\n".repeat(10), "{\"input\":\"wait\"}\n".repeat(waits));
+        recording(exe, &d, &inputs)?;
+        out.push(Case { figure, cwd: d, args: args(&["play", "--replay", "game.jsonl", "--force"]), code: 0, bounded: false });
+    }
+    Ok(out)
+}

@@ -1,0 +1,79 @@
+//! The comment check, a safety net behind the syntax tree and the printer: the formatted text must
+//! hold every comment of the input, each as often as the input does. The tree is built so that no
+//! comment is dropped, but a shape nobody thought of must cost a refusal, never a user's comment.
+//!
+//! Comments are found by `toml_parser`'s lexer in both texts, independently of [`crate::cst`]
+//! (a comment the tree never saw is still counted in the input). A comment is compared by its text
+//! without trailing whitespace, which is the only change the printer makes to one.
+
+use std::collections::HashMap;
+
+use toml_parser::lexer::TokenKind;
+use toml_parser::Source;
+
+/// The comments of a valid TOML text (without a byte-order mark): each one's start and its text
+/// without trailing whitespace, in text order.
+fn comments(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    Source::new(text)
+        .lex()
+        .into_vec()
+        .into_iter()
+        .filter(|t| t.kind() == TokenKind::Comment)
+        .map(move |t| (t.span().start(), text[t.span().start()..t.span().end()].trim_end()))
+}
+
+/// Where `output` does not keep the comments of `input`: the 1-based line, in `input`, of the
+/// first comment `output` holds fewer times than `input` (a lost one). When none is lost but
+/// `output` holds a comment more often than `input` does, the line of that comment's first
+/// occurrence in `input`, or of the first line if `input` has no such comment. `None` when both
+/// hold the same comments, each the same number of times.
+pub fn first_difference(input: &str, output: &str) -> Option<usize> {
+    let mut left: HashMap<&str, isize> = HashMap::new();
+    for (_, c) in comments(output) {
+        *left.entry(c).or_default() += 1;
+    }
+    let line = |at: usize| input[..at].bytes().filter(|&b| b == b'\n').count() + 1;
+    let mut first_seen: HashMap<&str, usize> = HashMap::new();
+    for (at, c) in comments(input) {
+        first_seen.entry(c).or_insert(at);
+        let n = left.entry(c).or_default();
+        *n -= 1;
+        if *n < 0 {
+            return Some(line(at));
+        }
+    }
+    // Nothing was lost; what is left over was added.
+    left.iter().filter(|(_, &n)| n > 0).map(|(c, _)| first_seen.get(c).map_or(1, |&at| line(at))).min()
+}
+
+/// Test hook for the tests of how a refusal reaches the user (`crates/rustkeep-cli/tests/fmt_cli.rs`):
+/// with `RUSTKEEP_TEST_FMT_LOSE_COMMENT` set, `output` without its first comment, the way a bug of
+/// the printer would lose it, so that [`first_difference`] and every report of its refusal run for
+/// real; `None` otherwise. Nothing else reads the variable.
+pub fn lose_comment_hook(output: &str) -> Option<String> {
+    std::env::var_os("RUSTKEEP_TEST_FMT_LOSE_COMMENT")?;
+    let (at, c) = comments(output).next()?;
+    Some(format!("{}{}", &output[..at], &output[at + c.len()..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_same_comments_anywhere_are_kept() {
+        assert_eq!(first_difference("a = 1 # x\n# y\n", "# y\na = 1 # x\n"), None);
+        assert_eq!(first_difference("a = 1 # x   \n", "a = 1 # x\n"), None, "trailing spaces are the printer's to drop");
+        assert_eq!(first_difference("a = \"# not a comment\"\n", "a = \"# not a comment\"\n"), None);
+        assert_eq!(first_difference("", ""), None);
+    }
+
+    #[test]
+    fn a_lost_comment_is_found_by_its_line() {
+        assert_eq!(first_difference("a = [\n  1 # one\n  , # two\n]\n", "a = [\n  1, # two\n]\n"), Some(2));
+        assert_eq!(first_difference("# same\n# same\n", "# same\n"), Some(2), "a repeated comment counts each time");
+        assert_eq!(first_difference("a = 1 # x\n", "a = 1 # y\n"), Some(1), "a changed text is a lost comment");
+        assert_eq!(first_difference("# a\n# b\n", "# a\n# b\n# b\n"), Some(2), "an added copy points to the original");
+        assert_eq!(first_difference("a = 1\n", "a = 1 # new\n"), Some(1));
+    }
+}
