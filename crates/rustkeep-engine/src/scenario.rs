@@ -213,7 +213,9 @@ impl Report {
     }
 
     pub fn json_text(&self) -> String {
-        let mut s = serde_json::to_string_pretty(&self.json()).unwrap_or_default();
+        // Straight from the report (the same text as through a JSON value, without holding the
+        // whole run twice).
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
         s.push('\n');
         s
     }
@@ -271,9 +273,10 @@ impl Report {
 /// last step.
 pub fn run(w: &World, sc: &Scenario) -> Report {
     let (mut g, setup) = sc.start(w);
-    let mut steps = Vec::new();
-    // Setup first, then every step's traces, for the counts of events and fired triggers.
-    let mut all: Vec<StepTrace> = vec![setup.clone()];
+    // Setup first, then every step's traces, for the counts of events and fired triggers; the
+    // report's steps are the same traces after the setup (kept once: a long run's traces are
+    // most of its memory).
+    let mut all: Vec<StepTrace> = vec![setup];
     let mut checked: Vec<Option<expect::Checked>> = vec![None; sc.expects.len()];
     let check_after = |g: &Game, all: &[StepTrace], step: Option<usize>, checked: &mut Vec<Option<expect::Checked>>| {
         for (i, e) in sc.expects.iter().enumerate() {
@@ -306,17 +309,16 @@ pub fn run(w: &World, sc: &Scenario) -> Report {
         }
         let trace = run_step(&mut g, w, s);
         let (number, by_player) = (trace.step, s.source == CreatureRef::Player);
-        all.push(trace.clone());
-        steps.push(trace);
+        all.push(trace);
         if sc.enemies_act && by_player && !g.over {
-            let turns = g.enemy_turns(w, number);
-            all.extend(turns.iter().cloned());
-            steps.extend(turns);
+            all.extend(g.enemy_turns(w, number));
         }
         check_after(&g, &all, Some(i), &mut checked);
     }
     check_after(&g, &all, None, &mut checked);
     let expectations = checked.into_iter().flatten().collect();
+    let steps = all.split_off(1);
+    let setup = all.pop().expect("the setup is the first trace");
     Report { seed: sc.seed, setup, steps, final_state: g.final_json(w), warnings: g.warnings.clone(), expectations }
 }
 
