@@ -32,6 +32,6 @@ for target in ("toml_mutate", "lsp_edits", "loot_tables", "format", "play_save_m
 PY
 # play_save, play_recording: a real save and recording of a short game, from the CLI itself.
 mkdir -p "$corpus"/{play_save,play_recording}
-(cd "$repo" && printf 'enter core:elders_hall\ngive core:gold 50\ntalk core:elder\nbuy 1\nleave\nspawn core:rat 2\nattack enemy:0\nwait\nmove n\nsave %s\nquit\n' "$corpus/play_save/seed-1" |
+(cd "$repo" && printf 'enter core:elders_hall\ngive core:gold 50\nmove n\nmove n\ntalk core:elder\nbuy 1\nleave\nspawn core:rat 2\nattack enemy:0\nwait\nmove s\nsave %s\nquit\n' "$corpus/play_save/seed-1" |
   cargo run --quiet -p rustkeep-cli -- play --line --seed 3 --option core:warrior --record "$corpus/play_recording/seed-1" >/dev/null)
 echo "seeded: $(ls "$corpus/data_file" | wc -l) data files, 32 each for the arbitrary-driven targets"

@@ -57,6 +57,10 @@ const OWNERS: &[Owner] = &[
     Owner { package: "rustkeep-play", test: Target::Lib { filter: "tui::screen_tests" }, files: "crates/rustkeep-play/tests/snapshots/" },
     Owner { package: "rustkeep-cli", test: Target::Test("generated_assets"), files: "assets/completions/, assets/man/" },
     Owner { package: "rustkeep-cli", test: Target::Test("arena_cli"), files: "docs/images/arena_core.svg" },
+    Owner { package: "rustkeep-engine", test: Target::Test("floor_layout"), files: "the floor picture of docs/engine.md" },
+    // Last: the outputs the docs mark are printed by the core and the examples as the owners above
+    // left them.
+    Owner { package: "rustkeep-cli", test: Target::Test("docs_blocks"), files: "the marked outputs of docs/ (blocks after `<!-- output of: … -->`)" },
 ];
 
 const USAGE: &str = "usage: cargo xtask TASK

@@ -125,7 +125,7 @@ docs! {
         "Add the field. In the editor, the quick fix \"add missing field\" inserts it."
     }
     WrongType => {
-        "A value of the wrong TOML type, or a plain field outside its range (`price` < 0, `chance` outside (0, 1], `price_factor` ≤ 0, `turns` < 1).",
+        "A value of the wrong TOML type, or a plain field outside its range (`price` < 0, `chance` outside (0, 1], `price_factor` ≤ 0, `turns` < 1). Also a registry written as one table (`[items]`, `items = { … }`): its safe fix writes `[[items]]` (or the list). In a file whose other headers write `[[items]]`, TOML refuses the `[items]` header (a key defined twice, reported by the reader at whichever header comes second); that is still this one error, on the `[items]` header, with the same safe fix, and the entry under it is checked as the `[[items]]` entry it was meant to be.",
         "[[items]]\nid = \"mymod:key\"\nname = \"Key\"\nprice = -1",
         "Write a value of the documented type and range (`rustkeep schema` lists them)."
     }
@@ -285,9 +285,9 @@ docs! {
         "Listen to a different event (thorns: react on `damage_taken` by applying a status), or narrow it with `when`."
     }
     InvalidPrefabGrid => {
-        "A prefab grid with rows of different widths, a glyph that is not one of {glyphs}, or more than 512 tiles across or down (the largest grid a floor lays out).",
+        "A prefab grid with rows of different widths, a glyph that is not one of {glyphs}, or more than 512 tiles across or down (the largest grid a floor lays out). A row of another width is held against the width most rows have (the first row's, when no width is more common), so only the rows that differ are reported, with the row as a related span. Spaces (and tabs) at the end of a row are no glyph, and invisible on screen: they are one error of their own, on those spaces, with a safe fix that removes them, and the widths are compared without them.",
         "[[prefabs]]\nid = \"mymod:hall\"\ngrid = \"\"\"\n#####\n#.x.#\n####\n\"\"\"",
-        "Use only the {glyph_count} glyphs and pad every row to the same width."
+        "Use only the {glyph_count} glyphs, give every row the same width, and leave no spaces at the end of a row (`rustkeep check --fix` removes them)."
     }
     PrefabNpcMismatch => {
         "The grid of a prefab has a different number of `n` glyphs than entries in its `npcs` list. The i-th `n` in reading order (row by row, left to right) is the i-th NPC of the list: an `n` without an NPC stays an empty floor tile, and an NPC without an `n` never appears. The warning sits on `npcs` (on the grid when `npcs` is missing).",
@@ -310,9 +310,9 @@ docs! {
         "Add the prefab to the floor's `prefabs`, or name one of them in `first_rooms`."
     }
     NpcNeverPlaced => {
-        "No prefab names this NPC in its `npcs`. An NPC stands in the dungeon only on an `n` glyph of a prefab that lists it, so one that no prefab names can never be met: its `on_talk` (and the quests and shops it opens) never happens in a game. The warning sits on the NPC's `id`.",
+        "No prefab names this NPC in its `npcs`. An NPC stands in the dungeon only on an `n` glyph of a prefab that lists it, so one that no prefab names can never be met: its `on_talk` (and the quests and shops it opens) never happens in a game. Every mod is asked, also one without prefabs of its own: its NPCs need a room as much as any. Only a content pack, a mod whose `mod.toml` says `library = true` under `[mod]`, is not asked about its own NPCs: the mods built on it place them. The warning sits on the NPC's `id`.",
         "[[npcs]]\nid = \"mymod:old_mags\"\nname = \"Old Mags\"\non_talk = [ { action = \"start_quest\", quest = \"mymod:rats\" } ]",
-        "Name the NPC in the `npcs` of a prefab that a floor uses, and put an `n` into its grid where the NPC stands; or delete the NPC."
+        "Name the NPC in the `npcs` of a prefab that a floor uses, and put an `n` into its grid where the NPC stands (a mod without rooms of its own writes one: a `[[prefabs]]` entry, and a floor whose `prefabs` names it); or, in a mod of entries for other mods to use, say `library = true` in its `mod.toml`; or delete the NPC."
     }
     TriggerNeverActive => {
         "Triggers that can never run. An item's triggers, and those of the affixes on it, act only while the item is equipped, so triggers on an item without `slot` never run; and an affix that no loot table puts on an item with a slot (through an item entry's `affixes =`, directly or through nested affix tables) never sits on an equipped item. The warning sits on the entry's `triggers`.",

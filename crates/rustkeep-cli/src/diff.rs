@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use rustkeep_data::diag::Diagnostic;
+use rustkeep_data::number::{fixed, percent as pct};
 use rustkeep_data::project::{discover, WhenNothing};
 use rustkeep_data::vocab::Registry;
 use rustkeep_engine::arena;
@@ -88,15 +89,23 @@ pub struct EntryJson {
 pub struct ChangedJson {
     pub registry: String,
     pub id: String,
-    /// Each field whose written value differs (whitespace aside); `null` where it is absent.
+    /// Each value whose written text differs (whitespace aside), down to the key or element
+    /// that changed, by field.
     pub fields: Vec<FieldChange>,
 }
 
 #[derive(Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct FieldChange {
+    /// The entry's field the change is in (`attributes`).
     pub field: String,
+    /// Where in the field: `.key` for a key of a table, `[i]` for an element of an array
+    /// (`attributes.max_health`, `entries[1].weight`); the field's name alone when the whole
+    /// field is added, removed, or becomes a value of another kind.
+    pub path: String,
+    /// The value before, as written (whitespace collapsed); `null` where it was absent.
     pub old: Option<String>,
+    /// The value now; `null` where it is gone.
     pub new: Option<String>,
 }
 
@@ -242,7 +251,7 @@ fn compare(old: &Side, new: &Side, old_name: String, new_name: String, args: &Ar
             let (Some(eo), Some(en)) = (ow.entry(registry, id), nw.entry(registry, id)) else { continue };
             let (mut changes, _) = rustkeep_data::copy::field_changes(&ow.project.file(eo.file).text, eo, &nw.project.file(en.file).text, en);
             changes.sort_by_key(|c| c.field);
-            let fields: Vec<FieldChange> = changes.into_iter().map(|c| FieldChange { field: c.field.into(), old: c.old, new: c.new }).collect();
+            let fields: Vec<FieldChange> = changes.into_iter().map(|c| FieldChange { field: c.field.into(), path: c.path, old: c.old, new: c.new }).collect();
             if !fields.is_empty() {
                 changed_ids.insert((registry, (*id).clone()));
                 changed.push(ChangedJson { registry: registry.key().into(), id: (*id).clone(), fields });
@@ -331,12 +340,9 @@ fn arena_moves(ow: &World, nw: &World, changed: &BTreeSet<(Registry, String)>, a
     moves
 }
 
-fn pct(p: f64) -> String {
-    format!("{:.2} %", p * 100.0)
-}
-
+/// A move in percentage points, rounded as chances are ([`rustkeep_data::number`]).
 fn signed_pp(d: f64) -> String {
-    format!("{}{:.2} pp", if d >= 0.0 { "+" } else { "−" }, d.abs() * 100.0)
+    format!("{}{} pp", if d >= 0.0 { "+" } else { "−" }, fixed(d.abs() * 100.0, 2))
 }
 
 /// "3 entries changed (1 added, 1 removed, 1 changed) · 4 drop chances moved · …"
@@ -370,7 +376,7 @@ fn human(r: &DiffJson) -> String {
     for x in &e.changed {
         out.push_str(&format!("\n~ {} {}", x.registry, x.id));
         for f in &x.fields {
-            out.push_str(&format!("\n    {}: {} → {}", f.field, f.old.as_deref().unwrap_or("(absent)"), f.new.as_deref().unwrap_or("(absent)")));
+            out.push_str(&format!("\n    {}: {} → {}", f.path, f.old.as_deref().unwrap_or("(absent)"), f.new.as_deref().unwrap_or("(absent)")));
         }
     }
     if !r.chances.is_empty() {
@@ -434,7 +440,7 @@ fn markdown(r: &DiffJson) -> String {
         let fields: Vec<String> = x
             .fields
             .iter()
-            .map(|f| format!("`{}`: `{}` → `{}`", f.field, cell(f.old.as_deref().unwrap_or("(absent)")), cell(f.new.as_deref().unwrap_or("(absent)"))))
+            .map(|f| format!("`{}`: `{}` → `{}`", cell(&f.path), cell(f.old.as_deref().unwrap_or("(absent)")), cell(f.new.as_deref().unwrap_or("(absent)"))))
             .collect();
         rows.push(format!("| changed | {} | `{}` | {} |", x.registry, x.id, fields.join("<br>")));
     }

@@ -1,5 +1,5 @@
-//! `rustkeep fmt`: formats the data files, `mod.toml` and `rustkeep.toml` of the mods found from
-//! the given paths (as `rustkeep check` finds them), in place; `--check` and `--diff` change
+//! `rustkeep fmt`: formats the data files, scenarios, `mod.toml` and `rustkeep.toml` of the mods
+//! found from the given paths (as `rustkeep check` finds them), in place; `--check` and `--diff` change
 //! nothing; `-` formats standard input to standard output.
 //!
 //! Exit codes: 0 done (or nothing to change); 1 `--check` / `--diff` found files that would
@@ -262,6 +262,9 @@ fn targets(paths: &[PathBuf], cwd: &Path, problems: &mut Vec<String>) -> Vec<Tar
             wanted.extend(m.manifest_file);
             wanted.extend(m.data_files.iter().copied());
         }
+        // A mod's scenarios are part of it for `check`, `test` and `new`, so they are formatted
+        // with it (layout only: `FileKind::of_path` and the conversion below make them plain).
+        wanted.extend(project.scenarios.iter().map(|s| s.file));
         let known: HashSet<FileId> = wanted.iter().copied().collect();
         let mut seen: HashSet<PathBuf> = out.iter().map(|t| t.path.clone()).collect();
         let files: &[SourceFile] = &project.files;

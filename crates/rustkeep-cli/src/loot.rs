@@ -10,8 +10,9 @@ use std::path::PathBuf;
 
 use rustkeep_check::analyze;
 use rustkeep_data::db::TableKind;
+use rustkeep_data::number::{fixed, percent as pct};
 use rustkeep_data::project::{discover, WhenNothing};
-use rustkeep_engine::loot::{chance_text as pct, evaluations_for, one_in_text, DropStat, LootDb, LootError, LootReport, SampleReport};
+use rustkeep_engine::loot::{evaluations_for, one_in_text, DropStat, LootDb, LootError, LootReport, SampleReport};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -256,7 +257,7 @@ pub fn human(r: &LootReport, samples: Option<&SampleReport>) -> String {
         let mut line = row(&d.id, d.p_any, Some(d.expected), width);
         if samples.is_some() {
             let (p, e) = sampled(&d.id).map(|x| (x.p_any, x.expected)).unwrap_or((0.0, 0.0));
-            line.push_str(&format!("  {:>10}  {:>9.4}", pct(p), e));
+            line.push_str(&format!("  {:>10}  {:>9}", pct(p), fixed(e, 4)));
         }
         out.push_str(&line);
         out.push('\n');
@@ -277,7 +278,7 @@ pub fn human(r: &LootReport, samples: Option<&SampleReport>) -> String {
 }
 
 fn row(label: &str, p: f64, expected: Option<f64>, width: usize) -> String {
-    let e = expected.map(|e| format!("{e:.4}")).unwrap_or_default();
+    let e = expected.map(|e| fixed(e, 4)).unwrap_or_default();
     format!(
         "{:<width$}  {:>10}  {:>9}  {:>9}  {:>6}  {:>6}  {:>6}",
         label,
@@ -308,7 +309,7 @@ pub fn svg_plot(r: &LootReport, s: Option<&SampleReport>, of: PlotOf) -> String 
     } else {
         1.0
     };
-    let show = |x: f64| if of == PlotOf::Chance { pct(x) } else { format!("{x:.4}") };
+    let show = |x: f64| if of == PlotOf::Chance { pct(x) } else { fixed(x, 4) };
     let label_w = drops.iter().map(|d| d.id.len()).max().unwrap_or(4) as f64 * 7.5 + 20.0;
     let bar_w = 520.0;
     let row_h = 30.0;

@@ -140,23 +140,26 @@ pub fn run(args: Args) -> Result<u8, String> {
     Ok(0)
 }
 
-/// What `new` changes against `old`, field by field ([`rustkeep_data::copy::field_changes`]):
-/// `~ field: old → new`, `+ field: new`, `- field: old` (left out: its default applies), in the
-/// order of `old`'s fields, then `new`'s own; and the count of the fields written as before.
+/// What `new` changes against `old`, down to the key or element that changed
+/// ([`rustkeep_data::copy::field_changes`]): `~ path: old → new`, `+ path: new`, `- path: old`
+/// (a whole field left out: `(left out: its default applies)`), in the order of `old`'s fields,
+/// then `new`'s own; and the count of the fields written as before.
 fn field_diff(project: &Project, old: &rustkeep_data::model::Entry, new: &rustkeep_data::model::Entry) -> String {
     let (mut changes, same) = rustkeep_data::copy::field_changes(&project.file(old.file).text, old, &project.file(new.file).text, new);
     let at = |e: &rustkeep_data::model::Entry, name: &str| e.fields.iter().position(|f| f.def.name == name);
     changes.sort_by_key(|c| at(old, c.field).unwrap_or_else(|| old.fields.len() + at(new, c.field).unwrap_or(0)));
     let mut out = String::new();
     for c in &changes {
-        let n = c.field;
+        let p = &c.path;
         match (&c.old, &c.new) {
-            (Some(a), Some(b)) => out.push_str(&format!("~ {n}: {a} → {b}\n")),
-            (None, Some(b)) => out.push_str(&format!("+ {n}: {b}\n")),
+            (Some(a), Some(b)) => out.push_str(&format!("~ {p}: {a} → {b}\n")),
+            (None, Some(b)) => out.push_str(&format!("+ {p}: {b}\n")),
+            // A key or an element of a field that stays.
+            (Some(a), None) if *p != c.field => out.push_str(&format!("- {p}: {a}\n")),
             (Some(a), None) => {
                 let default =
-                    new.registry.field(n).and_then(|d| d.default).map(|d| format!("its default, {d}, applies")).unwrap_or_else(|| "it is gone".into());
-                out.push_str(&format!("- {n}: {a} (left out: {default})\n"));
+                    new.registry.field(c.field).and_then(|d| d.default).map(|d| format!("its default, {d}, applies")).unwrap_or_else(|| "it is gone".into());
+                out.push_str(&format!("- {p}: {a} (left out: {default})\n"));
             }
             (None, None) => {}
         }

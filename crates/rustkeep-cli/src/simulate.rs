@@ -53,7 +53,7 @@ pub fn open(path: &PathBuf, mods: &[PathBuf]) -> Result<(World, Scenario), Strin
     let facts = analysis.db.facts.get(file.0 as usize).cloned().flatten().ok_or_else(|| format!("cannot read {}", path.display()))?;
     let model = facts.scenario.clone().map(|b| *b).unwrap_or_default();
     let db = analysis.into_valid(&project)?;
-    let sc = Scenario::from_model(&model);
+    let sc = Scenario::from_model(&model, &project.file(file).index);
     Ok((World::new(project, db), sc))
 }
 

@@ -45,7 +45,7 @@ pub enum TestFormat {
 pub struct Ran {
     /// The scenario's path as shown.
     pub file: String,
-    pub results: Vec<(usize, Checked)>,
+    pub results: Vec<Checked>,
     /// The refusal of a scenario that does not validate.
     pub error: Option<String>,
 }
@@ -81,10 +81,7 @@ pub fn run_one(shown: &str, path: &PathBuf, mods: &[PathBuf]) -> Ran {
         Err(e) => Ran { file: shown.to_string(), results: Vec::new(), error: Some(e) },
         Ok((w, sc)) => {
             let report = scenario::run(&w, &sc);
-            let text = std::fs::read_to_string(path).unwrap_or_default();
-            let index = rustkeep_data::text::LineIndex::new(&text);
-            let results = report.expectations.into_iter().map(|c| (index.line_of(c.span.start) + 1, c)).collect();
-            Ran { file: shown.to_string(), results, error: None }
+            Ran { file: shown.to_string(), results: report.expectations, error: None }
         }
     }
 }
@@ -113,7 +110,7 @@ pub fn run(args: Args) -> Result<u8, String> {
 pub fn exit_code(ran: &[Ran]) -> u8 {
     if ran.iter().any(|r| r.error.is_some()) {
         2
-    } else if ran.iter().flat_map(|r| &r.results).any(|(_, c)| !c.passed) {
+    } else if ran.iter().flat_map(|r| &r.results).any(|c| !c.passed) {
         1
     } else {
         0
@@ -121,7 +118,7 @@ pub fn exit_code(ran: &[Ran]) -> u8 {
 }
 
 fn counts(ran: &[Ran]) -> (usize, usize) {
-    let all: Vec<&Checked> = ran.iter().flat_map(|r| r.results.iter().map(|(_, c)| c)).collect();
+    let all: Vec<&Checked> = ran.iter().flat_map(|r| &r.results).collect();
     let failed = all.iter().filter(|c| !c.passed).count();
     (all.len() - failed, failed)
 }
@@ -138,7 +135,8 @@ pub fn human(ran: &[Ran]) -> String {
         if let Some(e) = &r.error {
             out.push_str(&format!("{}: not run: {e}\n", r.file));
         }
-        for (line, c) in &r.results {
+        for c in &r.results {
+            let line = c.line;
             if !c.passed {
                 out.push_str(&format!("{}:{line}: {}\n", r.file, failure(c)));
             }
@@ -176,17 +174,8 @@ pub struct ScenarioJson {
     pub file: String,
     /// Why it was not run (it does not validate), else null.
     pub error: Option<String>,
-    /// Its expectations, in the order written.
-    pub expectations: Vec<ExpectationJson>,
-}
-
-/// One expectation of [`ScenarioJson`].
-#[derive(serde::Serialize, schemars::JsonSchema)]
-pub struct ExpectationJson {
-    /// The line of its `[[expect]]` (1-based).
-    pub line: usize,
-    #[serde(flatten)]
-    pub checked: Checked,
+    /// Its expectations, in the order written, each with the line of its `[[expect]]`.
+    pub expectations: Vec<Checked>,
 }
 
 /// The JSON report.
@@ -195,14 +184,7 @@ pub fn json_of(ran: &[Ran]) -> serde_json::Value {
     let report = TestJson {
         passed,
         failed,
-        scenarios: ran
-            .iter()
-            .map(|r| ScenarioJson {
-                file: r.file.clone(),
-                error: r.error.clone(),
-                expectations: r.results.iter().map(|(line, c)| ExpectationJson { line: *line, checked: c.clone() }).collect(),
-            })
-            .collect(),
+        scenarios: ran.iter().map(|r| ScenarioJson { file: r.file.clone(), error: r.error.clone(), expectations: r.results.clone() }).collect(),
     };
     serde_json::to_value(report).unwrap_or_default()
 }
@@ -216,7 +198,7 @@ pub fn junit(ran: &[Ran]) -> String {
         passed + failed
     );
     for r in ran {
-        let fails = r.results.iter().filter(|(_, c)| !c.passed).count();
+        let fails = r.results.iter().filter(|c| !c.passed).count();
         let err = usize::from(r.error.is_some());
         out.push_str(&format!("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{fails}\" errors=\"{err}\">\n", xml(&r.file), r.results.len().max(err)));
         if let Some(e) = &r.error {
@@ -227,7 +209,8 @@ pub fn junit(ran: &[Ran]) -> String {
                 xml(e)
             ));
         }
-        for (line, c) in &r.results {
+        for c in &r.results {
+            let line = c.line;
             let name = xml(&format!("line {line}: {}", c.what));
             out.push_str(&format!("    <testcase name=\"{name}\" classname=\"{}\" file=\"{}\" line=\"{line}\"", xml(&r.file), xml(&r.file)));
             if c.passed {
@@ -257,7 +240,8 @@ pub fn github(ran: &[Ran]) -> String {
         if let Some(e) = &r.error {
             out.push_str(&format!("::error file={},title=rustkeep test::{}\n", prop(&r.file), esc(&format!("the scenario does not validate: {e}"))));
         }
-        for (line, c) in &r.results {
+        for c in &r.results {
+            let line = c.line;
             if !c.passed {
                 out.push_str(&format!("::error file={},line={line},title=rustkeep test::{}\n", prop(&r.file), esc(&failure(c))));
             } else if c.fragile {

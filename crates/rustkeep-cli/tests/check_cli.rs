@@ -238,6 +238,8 @@ fn fix_repairs_typos_in_place_and_keeps_the_layout() {
     t.write("mod.toml", "[mod]\nid = \"fixme\"\nname = \"Fix me\"\nversion = \"0.1.0\"\n");
     let before = "# Typos the fixer knows how to repair.\n\n[[npcs]]\nid = \"fixme:guide\"   # the guide\nname = \"Guide\"\non_talk = [ { action = \"start_quest\", quest = \"fixme:the_walk\" } ]\n\n[[quests]]\nid = \"fixme:the_walk\"\nname = \"The Walk\"\non    = \"room_enterde\"     # aligned on purpose\nwhen = { prefab = \"core:libary\" }\nactions = [ { action = \"heal\", amount = 2, target = \"self\" } ]\n";
     t.write("quests.toml", before);
+    // The room the guide stands in, so that only the typos are left.
+    t.write("rooms.toml", "[[prefabs]]\nid = \"fixme:porch\"\nnpcs = [\"fixme:guide\"]\ngrid = \"\"\"\n#####\n#n.@+\n#####\n\"\"\"\n");
     let o = run(&t.0, &["check", "--format", "json"]);
     let found = codes_and_lines(&json(&o));
     assert_eq!(found, [("quests.toml".to_string(), "unknown-event".to_string(), 11), ("quests.toml".into(), "unknown-reference".into(), 12)]);
@@ -349,6 +351,29 @@ fn a_registry_written_as_one_table_is_fixed_and_a_stray_sub_table_is_explained()
     assert_eq!(t.read("a.toml"), "[[items]]\nid = \"tables:lamp\"\nname = \"Lamp\"\n");
 }
 
+/// `[items]` among `[[items]]` headers is not valid TOML, and the reader's "duplicate key" falls on
+/// whichever header comes second. It is one mistake: one error on the `[items]` header, with the
+/// safe fix, and the fixed file is clean.
+#[test]
+fn a_table_header_among_entries_is_one_error_on_it_and_fix_repairs_it() {
+    let t = TempDir::new("fix_table_among_entries");
+    t.write("mod.toml", "[mod]\nid = \"tables\"\nname = \"Tables\"\nversion = \"0.1.0\"\n");
+    let items = "[[items]]\nid = \"tables:lamp\"\nname = \"Lamp\"\n\n[items]\nid = \"tables:rope\"\nname = \"Rope\"\n\n[[items]]\nid = \"tables:wick\"\nname = \"Wick\"\n";
+    t.write("items.toml", items);
+    let o = run(&t.0, &["check", "--format", "json"]);
+    let v = json(&o);
+    assert_eq!(codes_and_lines(&v), [("items.toml".to_string(), "wrong-type".to_string(), 5)], "{v:#}");
+    let d = &v["diagnostics"][0];
+    assert_eq!((d["range"]["start"]["column"].as_u64(), d["range"]["end"]["column"].as_u64()), (Some(1), Some(8)), "on the `[items]` header: {d:#}");
+    assert!(d["message"].as_str().unwrap().contains("write `[[items]]`, not `[items]`"), "{d:#}");
+    assert_eq!(d["fix"]["replacement"], "[[items]]", "{d:#}");
+    assert_eq!(d["fix"]["applicability"], "safe", "{d:#}");
+    let o = run(&t.0, &["check", "--fix", "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
+    assert_eq!(json(&o)["diagnostics"], serde_json::json!([]), "{}", stderr(&o));
+    assert_eq!(t.read("items.toml"), items.replace("\n[items]\n", "\n[[items]]\n"));
+}
+
 /// Suppressions that cannot do what they say are reported, and `--fix` repairs them: a misspelt
 /// code is corrected (then it silences what it meant to), a comment that silences nothing goes.
 #[test]
@@ -373,6 +398,29 @@ fn fix_repairs_misspelt_and_left_over_allow_comments() {
     assert!(!fixed.contains("left over"), "{fixed}");
     assert!(fixed.contains("\n\n[[items]]\nid = \"sup:wick\""), "the line went, not its neighbours: {fixed}");
     assert!(fixed.contains("# rustkeep: allow(quest-never-started) -- started by the companion mod"), "{fixed}");
+}
+
+/// A `#` inside a string starts no comment: a string that reads like an allow comment silences
+/// nothing and is not reported, and a real allow comment after such a string is found where it
+/// is, so the safe fix that removes it is applied by `--fix` (cut at the `#` in the string, the
+/// file would no longer parse, and `--fix` would leave it as it was).
+#[test]
+fn a_hash_inside_a_string_is_no_allow_comment_and_fix_removes_the_real_one_after_it() {
+    let t = TempDir::new("fix_hash_in_string");
+    t.write("mod.toml", "[mod]\nid = \"sup\"\nname = \"Suppressions\"\nversion = \"0.1.0\"\n");
+    let text = "[[items]]\nid = \"sup:sign\"\nname = \"see # rustkeep: allow(unknown-field)\"\n\n[[items]]\nid = \"sup:lamp\"\nname = \"Lamp # 2\" # rustkeep: allow(unknown-tag)\n";
+    t.write("data.toml", text);
+    let o = run(&t.0, &["check", "--format", "json"]);
+    let v = json(&o);
+    assert_eq!(codes_and_lines(&v), [("data.toml".to_string(), "unused-suppression".to_string(), 7)], "{v:#}");
+    assert_eq!(v["diagnostics"][0]["range"]["start"]["column"].as_u64(), Some(37), "on the code in the real comment: {v:#}");
+    let human = stdout(&run(&t.0, &["check"]));
+    assert!(human.contains("= fix: remove the comment (safe: `rustkeep check --fix` applies it)"), "{human}");
+    let o = run(&t.0, &["check", "--fix", "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
+    assert_eq!(json(&o)["diagnostics"], serde_json::json!([]), "{}", stderr(&o));
+    assert!(stderr(&o).contains("rustkeep: applied 1 fix in 1 file"), "{}", stderr(&o));
+    assert_eq!(t.read("data.toml"), text.replace(" # rustkeep: allow(unknown-tag)", ""));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -402,6 +450,41 @@ fn baseline_hides_known_problems_even_when_lines_move() {
     let found = codes_and_lines(&json(&o));
     let total = old.lines().count() as u64 + 3 + 5;
     assert_eq!(found, [("items.toml".to_string(), "wrong-type".to_string(), total)]);
+}
+
+/// A fingerprint keys each file by its path from the workspace root, so a baseline written in one
+/// folder of a workspace hides the same findings in any other (docs/checking.md, "Baselines").
+#[test]
+fn a_baseline_hides_the_same_findings_from_any_folder_of_the_workspace() {
+    let t = TempDir::new("baseline-workspace");
+    copy_dir(&repo_root().join("tests/fixtures/cli_small"), &t.path("mods/lamp"));
+    t.write("rustkeep.toml", "[workspace]\nmods = [\"mods/*\"]\n");
+    let lamp = t.path("mods/lamp");
+    let summary = json(&run(&t.0, &["check", "--format", "json"]))["summary"].clone();
+    assert_eq!((summary["errors"].as_u64(), summary["warnings"].as_u64()), (Some(3), Some(1)), "{summary}");
+    let baseline = t.path("baseline.json");
+    let baseline = baseline.to_str().expect("a UTF-8 temporary path");
+    // Written at the root, read in the mod's folder; written in the mod's folder, read at the root.
+    for (write_in, check_in) in [(&t.0, &lamp), (&lamp, &t.0)] {
+        assert_eq!(code(&run(write_in, &["check", "--write-baseline", baseline])), 0);
+        let o = run(check_in, &["check", "--baseline", baseline, "--format", "json"]);
+        assert_eq!(code(&o), 0, "{}", stdout(&o));
+        assert_eq!(json(&o)["summary"]["baselined"], 4, "{}", stdout(&o));
+    }
+    // The records name the files from the workspace root, wherever the baseline was written.
+    let records: Value = serde_json::from_str(&t.read("baseline.json")).unwrap();
+    assert!(records["diagnostics"].as_array().unwrap().iter().all(|r| r["file"] == "mods/lamp/items.toml"), "{records}");
+    // Without a workspace: from inside the mod and from the folder above it, and in a copy of the
+    // mod under another folder name (a checkout in CI): the mod's ID names the files.
+    std::fs::remove_file(t.path("rustkeep.toml")).unwrap();
+    copy_dir(&lamp, &t.path("checkout/lamplighter-main"));
+    for (write_in, check_in) in [(t.path("mods"), lamp.clone()), (lamp.clone(), t.path("mods")), (lamp.clone(), t.path("checkout/lamplighter-main"))] {
+        assert_eq!(code(&run(&write_in, &["check", "--write-baseline", baseline])), 0);
+        let o = run(&check_in, &["check", "--baseline", baseline, "--format", "json"]);
+        assert_eq!(json(&o)["summary"]["baselined"], 4, "{}", stdout(&o));
+    }
+    let records: Value = serde_json::from_str(&t.read("baseline.json")).unwrap();
+    assert!(records["diagnostics"].as_array().unwrap().iter().all(|r| r["file"] == "lamp/items.toml"), "{records}");
 }
 
 // ---------------------------------------------------------------------------------------------

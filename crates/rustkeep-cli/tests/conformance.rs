@@ -27,8 +27,68 @@ fn shared_conformance_corpus() {
     let out = Command::new("python3").arg(corpus.join("check_corpus.py")).arg(env!("CARGO_BIN_EXE_rustkeep")).output().expect("python3 runs the corpus scorer");
     let stdout = String::from_utf8_lossy(&out.stdout);
     eprintln!("{stdout}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "the conformance corpus failed:\n{stdout}");
-    assert!(stdout.contains(" 0 false positives, 0 crashes"), "{stdout}");
+    let known = corpus_verdict(&stdout).unwrap_or_else(|why| panic!("the conformance corpus failed: {why}\n{stdout}"));
+    // The scorer fails on any false positive, the known ones included.
+    assert_eq!(out.status.code(), Some(if known == 0 { 0 } else { 1 }), "{stdout}");
+}
+
+/// The false positives the corpus is known to give, and why they stand (docs/decisions.md,
+/// "The conformance corpus predates content packs"): its clean guild was written before content
+/// packs, its two NPCs stand in no prefab, and every mod that is no content pack
+/// (`library = true`) is asked to place its NPCs. Each is the start of the scorer's line, up to
+/// the message.
+const KNOWN_FALSE_POSITIVES: &[&str] = &[
+    "false positive  p01-clean-guild: npc-never-placed (warning) at people.toml:2:6: ",
+    "false positive  p01-clean-guild: npc-never-placed (warning) at people.toml:11:6: ",
+];
+
+/// Reads the scorer's report: every expectation met, no crash, and no false positive but the
+/// known ones, each at most once. Returns how many of those it gave.
+fn corpus_verdict(report: &str) -> Result<usize, String> {
+    let mut known = Vec::new();
+    let mut summary = None;
+    for line in report.lines() {
+        if let Some(rest) = line.strip_prefix("corpus: ") {
+            summary = Some(rest);
+        } else if let Some(k) = KNOWN_FALSE_POSITIVES.iter().find(|k| line.starts_with(**k)) {
+            if known.contains(k) {
+                return Err(format!("a known false positive twice: {line}"));
+            }
+            known.push(k);
+        } else {
+            return Err(format!("an unmet expectation, a crash or an unknown false positive: {line}"));
+        }
+    }
+    let summary = summary.ok_or("no summary line")?;
+    // `M/N expectations met, F false positives, C crashes`
+    let numbers: Vec<usize> = summary.split(|c: char| !c.is_ascii_digit()).filter(|w| !w.is_empty()).map(|w| w.parse().unwrap_or(usize::MAX)).collect();
+    match numbers.as_slice() {
+        [met, total, fps, 0] if met == total && *fps == known.len() => Ok(known.len()),
+        _ => Err(format!("the summary says otherwise: {summary}")),
+    }
+}
+
+#[test]
+fn the_corpus_verdict_accepts_only_the_known_false_positives() {
+    let known = format!("{}no prefab's `npcs` names `guild:guildmaster`, …\n", KNOWN_FALSE_POSITIVES[0]);
+    let clean = "corpus: 27/27 expectations met, 0 false positives, 0 crashes\n";
+    assert_eq!(corpus_verdict(clean), Ok(0));
+    assert_eq!(corpus_verdict(&format!("{known}corpus: 27/27 expectations met, 1 false positives, 0 crashes\n")), Ok(1));
+    let refused = [
+        format!("{known}{known}corpus: 27/27 expectations met, 2 false positives, 0 crashes\n"),
+        format!("{known}corpus: 26/27 expectations met, 1 false positives, 0 crashes\n"),
+        format!("{known}corpus: 27/27 expectations met, 2 false positives, 0 crashes\n"),
+        "false positive  p01-clean-guild: npc-never-placed (warning) at people.toml:20:6: …\ncorpus: 27/27 expectations met, 1 false positives, 0 crashes\n"
+            .to_string(),
+        "false positive  p02-other: npc-never-placed (warning) at people.toml:2:6: …\ncorpus: 27/27 expectations met, 1 false positives, 0 crashes\n"
+            .to_string(),
+        "unmet           p03: unknown-event at quests.toml:4\ncorpus: 26/27 expectations met, 0 false positives, 0 crashes\n".to_string(),
+        "crash           p04: timeout after 30 s\ncorpus: 27/27 expectations met, 0 false positives, 1 crashes\n".to_string(),
+        String::new(),
+    ];
+    for report in refused {
+        assert!(corpus_verdict(&report).is_err(), "{report}");
+    }
 }
 
 #[test]

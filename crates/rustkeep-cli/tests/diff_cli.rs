@@ -81,11 +81,20 @@ fn a_diff_of_two_versions_names_what_changed_in_meaning() {
     ] {
         assert!(changed.contains(&e.to_string()), "{e} changed: {changed:?}");
     }
-    let rat = v["entries"]["changed"].as_array().unwrap().iter().find(|c| c["id"] == "rat_catcher:sewer_rat").unwrap();
-    assert_eq!(rat["fields"][0]["field"], "attributes");
-    assert!(rat["fields"][0]["new"].as_str().unwrap().contains("damage = 12"));
-    let potion = v["entries"]["changed"].as_array().unwrap().iter().find(|c| c["id"] == "core:health_potion").unwrap();
-    assert!(potion["fields"].as_array().unwrap().iter().any(|f| f["field"] == "price" && f["old"] == "25" && f["new"] == "40"), "{potion}");
+    // Each change names the key or element that changed, not the whole field that holds it.
+    let fields = |id: &str| -> Vec<[String; 4]> {
+        let entry = v["entries"]["changed"].as_array().unwrap().iter().find(|c| c["id"] == id).unwrap();
+        let text = |x: &Value| x.as_str().unwrap_or("null").to_string();
+        entry["fields"].as_array().unwrap().iter().map(|f| [text(&f["field"]), text(&f["path"]), text(&f["old"]), text(&f["new"])]).collect()
+    };
+    assert_eq!(fields("rat_catcher:sewer_rat"), [["attributes", "attributes.max_health", "6", "60"], ["attributes", "attributes.damage", "2", "12"]]);
+    assert_eq!(fields("rat_catcher:sewer_rat_loot"), [["entries", "entries[2].weight", "2", "12"]]);
+    assert_eq!(fields("rat_catcher:find_the_nest"), [["actions", "actions[0].item", "\"rat_catcher:ratsbane_oil\"", "\"rat_catcher:ratsbane_tonic\""]]);
+    let potion = fields("core:health_potion");
+    assert!(potion.contains(&["price", "price", "25", "40"].map(String::from)), "{potion:?}");
+    assert!(potion.contains(&["use", "use[0].amount", "15", "8"].map(String::from)), "{potion:?}");
+    // A field left out is the whole field.
+    assert!(potion.contains(&["tags", "tags", "[\"core:potion\"]", "null"].map(String::from)), "{potion:?}");
 
     // Every chance move is the chance `rustkeep loot` prints for each version, exactly.
     let moved = moves(&text);
@@ -140,6 +149,8 @@ fn the_markdown_comment_is_the_snapshot() {
     let human = ok(&run(&t.0, &["diff", "old", "new", "--arena", "0"]));
     assert!(human.contains("+ items rat_catcher:ratsbane_tonic") && human.contains("- items rat_catcher:ratsbane_oil"), "{human}");
     assert!(human.contains("rat_catcher:cheese_wedge from rat_catcher:sewer_rat_loot: 11.11 % → 42.86 % (+31.75 pp)"), "{human}");
+    assert!(human.contains("\n~ creatures rat_catcher:sewer_rat\n    attributes.max_health: 6 → 60\n    attributes.damage: 2 → 12\n"), "{human}");
+    assert!(human.contains("\n    entries[2].weight: 2 → 12\n"), "{human}");
 }
 
 /// docs/ci.md's example: a change to the core itself, in a workspace whose `core = "core"` is a
@@ -164,9 +175,12 @@ fn a_change_to_the_core_is_the_documented_comment() {
     // The chances are rustkeep loot's of each version, as the comment rounds them.
     for (version, table) in [("old", "core:rat_loot"), ("new", "core:rat_loot")] {
         let tail = loot(&t, version, table).into_iter().find(|(id, _)| id == "core:rat_tail").unwrap().1;
-        assert!(text.contains(&format!("{:.2} %", tail * 100.0)), "{version}: {tail} in {text}");
+        assert!(text.contains(&rustkeep_data::number::percent(tail)), "{version}: {tail} in {text}");
     }
     assert!(text.contains("| `core:rat_tail` | `core:rat_loot` | 31.58 % | 13.33 % | −18.25 pp |"), "{text}");
+    // The changes are the numbers that changed.
+    assert!(text.contains("| changed | creatures | `core:giant_rat` | `attributes.max_health`: `9` → `14`<br>`attributes.damage`: `3` → `4` |"), "{text}");
+    assert!(text.contains("| changed | loot_tables | `core:rat_loot` | `entries[0].weight`: `6` → `2` |"), "{text}");
     assert!(text.contains("| `core:giant_rat` |"), "the giant rat's arena row moved: {text}");
     ensure_block_contents(&repo_path("docs/ci.md"), "the diff of the test", "core-diff-comment", &text.replacen("### ", "#### ", 1));
 }
@@ -203,12 +217,7 @@ fn show_diff_tells_what_an_override_changes_field_by_field() {
     let t = two_versions();
     let text = ok(&run(&t.0, &["show", "core:health_potion", "--diff", "--mods", "new"]));
     assert!(text.contains("# it overrides the entry of <core>/items.toml:"), "{text}");
-    for line in [
-        "~ price: 25 → 40\n",
-        "~ use: [ { action = \"heal\", amount = 15, target = \"self\" } ] → [ { action = \"heal\", amount = 8, target = \"self\" } ]\n",
-        "- tags: [\"core:potion\"] (left out: it is gone)\n",
-        "# 2 other fields as before\n",
-    ] {
+    for line in ["~ price: 25 → 40\n", "~ use[0].amount: 15 → 8\n", "- tags: [\"core:potion\"] (left out: it is gone)\n", "# 2 other fields as before\n"] {
         assert!(text.contains(line), "{line:?} in\n{text}");
     }
     assert!(text.contains("- glyph: \"!\" (left out: its default, "), "{text}");

@@ -21,7 +21,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use rustkeep_engine::loot::chance_text;
+use rustkeep_data::number::percent;
 use rustkeep_testutil::{repo_root, require, tools, TempDir};
 use serde_json::Value;
 
@@ -160,7 +160,7 @@ fn the_site_in_chromium_works_offline_is_accessible_and_shows_the_engines_chance
         let expected = exact(&row["expected"], "data-expected");
         assert_eq!(p_any.to_bits(), exact(&drop["p_any"], "p_any").to_bits(), "{id}: data-p-any {p_any} is the engine's p_any");
         assert_eq!(expected.to_bits(), exact(&drop["expected"], "expected").to_bits(), "{id}: data-expected {expected} is the engine's expected count");
-        assert_eq!(row["shown"].as_str(), Some(chance_text(p_any).as_str()), "{id}: the chance shown is {p_any} as a percentage");
+        assert_eq!(row["shown"].as_str(), Some(percent(p_any).as_str()), "{id}: the chance shown is {p_any} as a percentage");
     }
 }
 
@@ -168,7 +168,7 @@ fn the_site_in_chromium_works_offline_is_accessible_and_shows_the_engines_chance
 fn numbers_become_strings_outside_strings_only() {
     let text = r#"{"a": -1.5e-3, "b": "x 1 \"2\" -3", "c": [0, 12]}"#;
     assert_eq!(numbers_as_strings(text), r#"{"a": "-1.5e-3", "b": "x 1 \"2\" -3", "c": ["0", "12"]}"#);
-    assert_eq!(chance_text(0.4813759413800122), "48.14 %");
-    assert_eq!(chance_text(0.00022606860619269897), "0.0226 %");
-    assert_eq!(chance_text(0.0), "0 %");
+    assert_eq!(percent(0.4813759413800122), "48.14 %");
+    assert_eq!(percent(0.00022606860619269897), "0.0226 %");
+    assert_eq!(percent(0.0), "0 %");
 }

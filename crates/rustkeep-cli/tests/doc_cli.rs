@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use rustkeep_engine::loot::chance_text;
+use rustkeep_data::number::percent;
 use rustkeep_testutil::{repo_root, TempDir};
 use serde_json::Value;
 
@@ -203,10 +203,10 @@ fn every_chance_on_the_pages_is_the_one_rustkeep_loot_prints() {
                 let e: f64 = attributes(&row, "data-expected")[0].parse().unwrap();
                 assert_eq!(p, *p_any, "{rel}: {table}, {id}");
                 assert_eq!(e, *expected, "{rel}: {table}, {id}");
-                assert!(row.contains(&format!("<td>{}</td>", chance_text(p))), "{rel}: {table} shows {id} as {}", chance_text(p));
+                assert!(row.contains(&format!("<td>{}</td>", percent(p))), "{rel}: {table} shows {id} as {}", percent(p));
                 let at_luck = lucky.entry(table.clone()).or_insert_with(|| loot_drops_at(&table, "3")).clone();
                 let p3 = at_luck.iter().find(|d| &d.0 == id).unwrap().1;
-                assert_eq!(cells(&row)[3], chance_text(p3), "{rel}: {table}, {id} at luck 3");
+                assert_eq!(cells(&row)[3], percent(p3), "{rel}: {table}, {id} at luck 3");
             }
             tables += 1;
         }
@@ -228,7 +228,7 @@ fn every_chance_on_the_pages_is_the_one_rustkeep_loot_prints() {
         let d = drops.iter().find(|d| d.0 == item).unwrap_or_else(|| panic!("{table} gives {item}"));
         assert_eq!(p, d.1, "{item} from {table}");
         let at_luck = lucky.entry(table.clone()).or_insert_with(|| loot_drops_at(&table, "3")).clone();
-        assert_eq!(shown_at_luck, chance_text(at_luck.iter().find(|d| d.0 == item).unwrap().1), "{item} from {table} at luck 3");
+        assert_eq!(shown_at_luck, percent(at_luck.iter().find(|d| d.0 == item).unwrap().1), "{item} from {table} at luck 3");
     }
 }
 
@@ -253,6 +253,14 @@ fn entries_are_in_words_linked_and_say_what_refers_to_them() {
     assert!(!overrides.is_empty(), "the examples override core entries and their pages say so");
     for (rel, html) in &overrides {
         assert!(html.contains("overrides the entry of <a href=\"../../mods/core/"), "{rel} links the entry it overrides");
+    }
+    // Each row is the key or element that changed, not the whole field that holds it.
+    let (_, imp) = overrides.iter().find(|(r, _)| r == "mods/fire_and_thorns/creatures.html").expect("the fire imp's override");
+    for row in [
+        "<tr class=\"changed\"><th scope=\"row\"><code>attributes.max_health</code></th><td>changed</td><td><code>12</code></td><td><code>14</code></td></tr>",
+        "<tr class=\"added\"><th scope=\"row\"><code>tags[1]</code></th><td>added</td><td><code></code></td><td><code>&quot;core:fire&quot;</code></td></tr>",
+    ] {
+        assert!(imp.contains(row), "{row} in the fire imp's page");
     }
     let core_pages: String = files(&site).into_iter().filter(|(r, _)| r.starts_with("mods/core/")).map(|(_, p)| std::fs::read_to_string(p).unwrap()).collect();
     assert!(core_pages.contains("<strong>overridden by <a href=\"../../mods/"), "a core entry says which mod overrides it");

@@ -132,7 +132,9 @@ fn play_save_and_load_continue_identically() {
     let save = dir.join("game.json");
     // The first floor's residents are enemy:0 to enemy:4 (seed 5); the spawned rats come next.
     let tail = "attack enemy:6\nattack enemy:7\npickup\nenter core:library\nquests\ninventory\nstatus\n";
-    let head = format!("talk core:elder\nequip core:iron_sword\nspawn core:rat 3\nattack enemy:5\nsave {}\n", save.display());
+    // The elder stands two tiles north of the hall's `@`; `talk` reaches only an NPC next to you.
+    let head =
+        format!("enter core:elders_hall\nmove n\nmove n\ntalk core:elder\nequip core:iron_sword\nspawn core:rat 3\nattack enemy:5\nsave {}\n", save.display());
     let (code, straight, err) = play(&["--seed", "5", "--option", "core:warrior"], &format!("{head}{tail}quit\n"));
     assert_eq!(code, 0, "{err}");
     assert!(straight.contains("fired core:rattenplage"), "{straight}");
@@ -166,7 +168,8 @@ fn play_corrupt_save_changes_nothing() {
 fn play_load_drops_quests_of_a_removed_mod() {
     let dir = temp_dir("play-vanished");
     let save = dir.join("mags.json");
-    let (code, _, err) = play(&["--mods", "examples/rat_catcher"], &format!("talk rat_catcher:old_mags\nsave {}\nquit\n", save.display()));
+    let (code, _, err) =
+        play(&["--mods", "examples/rat_catcher"], &format!("enter rat_catcher:mags_stall\ntalk rat_catcher:old_mags\nsave {}\nquit\n", save.display()));
     assert_eq!(code, 0, "{err}");
     let (code, out, err) = play(&["--load", save.to_str().unwrap()], "quests\nquit\n");
     assert_eq!(code, 0, "{err}");

@@ -61,6 +61,52 @@ fn formats_every_file_of_the_mods_in_place() {
     assert!(stderr(&o).contains("0 files reformatted, 3 files already formatted"), "{}", stderr(&o));
 }
 
+/// A mod's scenarios are part of it for `check`, `test` and `new`, so `fmt` formats them too
+/// (layout only: a scenario's keys keep the order they are written in).
+#[test]
+fn the_scenarios_of_a_mod_are_formatted_with_it() {
+    let t = lamp_mod();
+    let scenario = "seed = 1\nmods = [\"..\"]\n[player]\nitems=[{item=\"lamp:oil_lamp\"},]\n[[expect]]\nhas_item = \"lamp:oil_lamp\"\n";
+    let formatted = "seed = 1\nmods = [\"..\"]\n\n[player]\nitems = [\n  { item = \"lamp:oil_lamp\" },\n]\n\n[[expect]]\nhas_item = \"lamp:oil_lamp\"\n";
+    t.write("lamp/scenarios/smoke.toml", scenario);
+    let o = rustkeep(&t.0, &["fmt", "--check", "lamp"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).lines().any(|l| l == "lamp/scenarios/smoke.toml"), "{}", stdout(&o));
+    assert_eq!(t.read("lamp/scenarios/smoke.toml"), scenario, "--check changes nothing");
+    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(t.read("lamp/scenarios/smoke.toml"), formatted);
+    // From inside the mod too, and formatted it stays as it is.
+    let o = rustkeep(&t.path("lamp"), &["fmt", "--check"]);
+    assert_eq!(o.status.code(), Some(0), "{}\n{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains("4 files already formatted"), "{}", stderr(&o));
+}
+
+/// The scenarios in a workspace's own `scenarios/` folder are formatted with its mods, from the
+/// root and from inside that folder, keeping every comment: above a key, after a value, inside
+/// an array and after a separating comma, after a header.
+#[test]
+fn the_scenarios_of_a_workspace_are_formatted_with_every_comment_kept() {
+    let t = lamp_mod();
+    t.write("rustkeep.toml", "[workspace]\nmods = [\"lamp\"]\n");
+    let scenario = "# The lamp is carried.\nseed = 1 # any seed\nmods = [\"../lamp\"]\n[player]\nitems=[\n  # the lamp\n  {item=\"lamp:oil_lamp\"} # lit\n  , # after the comma\n]\n[[expect]] # at the end\nhas_item = \"lamp:oil_lamp\"\n";
+    let formatted = "# The lamp is carried.\nseed = 1 # any seed\nmods = [\"../lamp\"]\n\n[player]\nitems = [\n  # the lamp\n  { item = \"lamp:oil_lamp\" }, # lit\n  # after the comma\n]\n\n[[expect]] # at the end\nhas_item = \"lamp:oil_lamp\"\n";
+    t.write("scenarios/lamp.toml", scenario);
+    let o = rustkeep(&t.0, &["fmt", "--check"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).lines().any(|l| l == "scenarios/lamp.toml"), "{}", stdout(&o));
+    assert_eq!(t.read("scenarios/lamp.toml"), scenario, "--check changes nothing");
+    let o = rustkeep(&t.path("scenarios"), &["fmt"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(t.read("scenarios/lamp.toml"), formatted);
+    let o = rustkeep(&t.0, &["fmt", "--check"]);
+    assert_eq!(o.status.code(), Some(0), "{}\n{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains("0 files would be reformatted, 5 files already formatted"), "{}", stderr(&o));
+    // It still runs as it did.
+    let o = rustkeep(&t.0, &["test"]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "1 passed, 0 failed (1 scenario)\n"));
+}
+
 #[test]
 fn check_lists_the_files_that_would_change_and_changes_nothing() {
     let t = lamp_mod();

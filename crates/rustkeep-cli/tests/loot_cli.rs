@@ -161,6 +161,28 @@ fn human_output_and_plot() {
     assert_eq!(code(&o), 2);
 }
 
+/// A chance is rounded in decimal, half up, from its fifteen significant digits
+/// (docs/loot.md, "How chances are printed"): gold comes one way in ten or through the guaranteed
+/// table's 33 in 80, 47.125 % exactly — a tie, which rounding the binary product by 100 sent to
+/// the even 47.12 %.
+#[test]
+fn a_chance_on_a_tie_rounds_up_in_decimal() {
+    let dir = TempDir::new("tie");
+    dir.write("mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
+    dir.write(
+        "loot.toml",
+        "[[loot_tables]]\nid = \"m:two_ways\"\nrolls = \"1\"\nentries = [ { item = \"core:gold\", weight = 1 }, { nothing = true, weight = 9 }, { table = \"m:inner\", guaranteed = true } ]\n\n[[loot_tables]]\nid = \"m:inner\"\nrolls = \"1\"\nentries = [ { item = \"core:gold\", weight = 33 }, { nothing = true, weight = 47 } ]\n",
+    );
+    let v = json(&run(&dir.0, &["loot", "m:two_ways", "--format", "json"]));
+    let p = v["drops"][0]["p_any"].as_f64().expect("p_any");
+    assert!((p - 0.47125).abs() < 1e-12, "{p}");
+    let o = run(&dir.0, &["loot", "m:two_ways"]);
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let gold = out.lines().find(|l| l.starts_with("core:gold ")).unwrap_or_else(|| panic!("{out}"));
+    assert!(gold.contains(" 47.13 % "), "{gold}");
+}
+
 /// `p_extra` is `luck × luck_factor` as the inputs meant it: `3 × 0.05` prints as `0.15`.
 #[test]
 fn json_p_extra_is_the_product_as_written() {

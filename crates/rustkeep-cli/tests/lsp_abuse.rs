@@ -281,17 +281,27 @@ fn exit_without_shutdown_ends_with_code_1() {
 }
 
 /// After `initialized` the server says what it loaded (`rustkeep/loaded`, the editors' status):
-/// the mods without the core, and their data files — here two mods, one with two data files.
+/// the mods without the core and the files, counted as `rustkeep check` counts them in "N files
+/// of M mods" — data files, manifests and the scenario files beside the mods — so that the
+/// editor's status and a check of the same folder agree. Here two mods (three data files, two
+/// manifests) and a scenario.
 #[test]
-fn the_loaded_notification_counts_the_mods_and_their_data_files() {
+fn the_loaded_notification_counts_what_check_counts() {
     let root = workspace();
     std::fs::write(root.join("m/more.toml"), "[[items]]\nid = \"m:b\"\nname = \"B\"\n").expect("writable");
     std::fs::create_dir_all(root.join("n")).expect("folders can be created");
     std::fs::write(root.join("n/mod.toml"), "[mod]\nid = \"n\"\nname = \"N\"\nversion = \"0.1.0\"\n").expect("writable");
+    std::fs::write(root.join("n/items.toml"), "[[items]]\nid = \"n:c\"\nname = \"C\"\n").expect("writable");
+    std::fs::create_dir_all(root.join("scenarios")).expect("folders can be created");
+    std::fs::write(root.join("scenarios/fight.toml"), "seed = 1\nmods = [\"../m\"]\n").expect("writable");
+    let check = Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(["check", "--format", "json"]).arg(&root).output().expect("rustkeep check runs");
+    let check: Value = serde_json::from_slice(&check.stdout).expect("check prints JSON");
     let mut c = Client::start();
     c.initialize(&root);
     let loaded = c.wait("rustkeep/loaded", |m| m["method"] == "rustkeep/loaded");
-    assert_eq!(loaded["params"], json!({ "mods": 2, "files": 2 }), "{loaded}");
+    assert_eq!(loaded["params"], json!({ "mods": 2, "files": 6 }), "{loaded}");
+    assert_eq!(loaded["params"]["files"], check["summary"]["files"], "{check}");
+    assert_eq!(loaded["params"]["mods"], check["summary"]["mods"], "{check}");
 }
 
 /// A client without dynamic registration (Neovim 0.7) is not asked to watch files — it would
@@ -303,8 +313,12 @@ fn without_dynamic_registration_saves_read_the_disk_again() {
     let root = workspace();
     let mut c = Client::start_with(Stdio::piped());
     c.initialize(&root);
-    let started = c.wait("the startup line", |m| m["method"] == "window/logMessage" && m["params"]["message"].as_str().is_some_and(|t| t.contains("roots")));
+    let started =
+        c.wait("the startup line", |m| m["method"] == "window/logMessage" && m["params"]["message"].as_str().is_some_and(|t| t.contains("workspace folder")));
     assert_eq!(started["params"]["type"], 3, "information: {started}");
+    // Read by people in the editor's log: plain paths, no Rust debug syntax.
+    let line = started["params"]["message"].as_str().unwrap_or_default();
+    assert!(line.contains(&format!("workspace folder {}", root.display())) && !line.contains("Some(") && !line.contains("[\""), "{line}");
     let items = root.join("m/items.toml");
     let uri = file_uri(&items);
     c.notify(
@@ -328,7 +342,7 @@ fn without_dynamic_registration_saves_read_the_disk_again() {
     assert!(c.exits_by_itself());
     let mut err = String::new();
     std::io::Read::read_to_string(&mut c.child.stderr.take().expect("piped stderr"), &mut err).expect("stderr is text");
-    assert!(!err.contains("roots"), "the startup line is not on stderr: {err}");
+    assert!(!err.contains("workspace folder"), "the startup line is not on stderr: {err}");
 }
 
 /// A client that can register a watcher is asked to.

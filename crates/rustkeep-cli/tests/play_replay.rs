@@ -55,10 +55,16 @@ fn busy_game(save: &Path) -> String {
     [
         "enter core:elders_hall",
         "give core:gold 80",
+        // `talk` reaches only an NPC next to the player: two moves north from the hall's `@`,
+        // and back after the trade.
+        "move n",
+        "move n",
         "talk core:elder",
         "buy 1",
         "sell core:health_potion",
         "leave",
+        "move s",
+        "move s",
         // The first floor's residents were enemy:0 to enemy:4 (seed 9): the rats are 5 and 6.
         "spawn core:rat 2",
         "attack enemy:5",
@@ -117,7 +123,10 @@ fn a_replay_after_the_mod_changed_is_refused_unless_forced() {
     let m = dir.join("rat_catcher");
     copy_dir(&repo_root().join("examples/rat_catcher"), &m);
     let (rec, out) = (dir.join("game.rkrec"), dir.join("out.json"));
-    let r = play(&["--line", "--mods", s(&m), "--seed", "4", "--record", s(&rec)], "talk rat_catcher:old_mags\nspawn core:rat\nwait\nquit\n");
+    let r = play(
+        &["--line", "--mods", s(&m), "--seed", "4", "--record", s(&rec)],
+        "enter rat_catcher:mags_stall\ntalk rat_catcher:old_mags\nspawn core:rat\nwait\nquit\n",
+    );
     assert_eq!(r.code, 0, "{}", r.err);
     let r = play(&["--mods", s(&m), "--replay", s(&rec), "--save", s(&out)], "");
     assert_eq!(r.code, 0, "the unchanged mod replays: {}", r.err);

@@ -75,6 +75,46 @@ fn simulate_checks_expectations_and_exits_1_on_a_failure() {
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 }
 
+/// A value got is written with the precision that tells it from the numbers it is held against
+/// (docs/testing.md, "How values are printed"): an exact chance of 0.07375 against
+/// `at_least = 0.0738` reads 0.07375 — rounded to two decimals it read 0.07, rounded to the
+/// bound's four it would read as the bound it misses — and a pass reads as the number it passed
+/// with, in `test` and `simulate` alike.
+#[test]
+fn a_value_got_never_reads_as_the_bound_it_misses() {
+    let dir = tests_dir().join("docs_outputs/close_chance");
+    let o = rustkeep(&dir, &["test"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stdout(&o),
+        "scenarios/chances.toml:6: expect core:gold from lucky_dip:dip (exact, luck 0): expected chance at least 0.0738, got chance 0.07375\n1 passed, 1 failed (1 scenario)\n"
+    );
+    let tested: serde_json::Value = serde_json::from_str(&stdout(&rustkeep(&dir, &["test", "--format", "json"]))).unwrap();
+    let got = |list: &serde_json::Value| -> Vec<String> { list.as_array().unwrap().iter().map(|e| e["got"].as_str().unwrap().to_string()).collect() };
+    let tested = got(&tested["scenarios"][0]["expectations"]);
+    assert_eq!(tested, ["chance 0.07375", "chance 0.07375, mean count 0.074"]);
+    let simulated: serde_json::Value = serde_json::from_str(&stdout(&rustkeep(&dir, &["simulate", "scenarios/chances.toml", "--format", "json"]))).unwrap();
+    assert_eq!(got(&simulated["expectations"]), tested);
+}
+
+/// `simulate --format json` names the line of each `[[expect]]`, as `test --format json` does:
+/// the same lines, each that of an `[[expect]]` header of the file.
+#[test]
+fn simulate_json_names_the_line_of_each_expectation() {
+    let file = "expectations/scenarios/every_kind.toml";
+    let o = rustkeep(&tests_dir(), &["simulate", file, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let simulated: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let lines = |list: &serde_json::Value| -> Vec<u64> { list.as_array().unwrap().iter().map(|e| e["line"].as_u64().expect("a line")).collect() };
+    let simulated = lines(&simulated["expectations"]);
+    let tested: serde_json::Value = serde_json::from_str(&stdout(&test(&["expectations", "--format", "json"]))).unwrap();
+    let scenario = tested["scenarios"].as_array().unwrap().iter().find(|s| s["file"].as_str().unwrap().ends_with("every_kind.toml")).unwrap();
+    assert_eq!(simulated, lines(&scenario["expectations"]));
+    let text = std::fs::read_to_string(tests_dir().join(file)).unwrap();
+    let headers: Vec<u64> = text.lines().enumerate().filter(|(_, l)| l.trim_start().starts_with("[[expect]]")).map(|(i, _)| i as u64 + 1).collect();
+    assert_eq!(simulated, headers);
+}
+
 const JUNIT: &str = r#"
 import sys
 from junitparser import JUnitXml, Failure

@@ -19,6 +19,8 @@
 //!   the validator and the engine both read; [`graph`]: the one cycle finder.
 //! - [`diag`]: diagnostics as values; [`suggest`]: "did you mean".
 //! - [`copy`]: one entry's TOML as written, and as an override a mod can start from.
+//! - [`number`]: numbers as every output writes them (a chance as a percentage, a value beside
+//!   the bound it was checked against), rounded in decimal.
 //! - [`reference`]: the modders' data reference (`docs/reference.md`), generated from [`vocab`].
 
 #![forbid(unsafe_code)]
@@ -34,6 +36,7 @@ pub mod hash;
 pub mod lower;
 pub mod manifest;
 pub mod model;
+pub mod number;
 pub mod par;
 pub mod project;
 pub mod reference;

@@ -130,15 +130,16 @@ impl FileFacts {
 
 /// Parses and lowers one data file.
 pub fn lower_file(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> FileFacts {
-    let mut facts = FileFacts { allows: allow_comments(text), ..FileFacts::default() };
+    let mut facts = FileFacts::default();
     if let Some(at) = invalid_utf8_at {
         facts.has_syntax_errors = true;
         facts.diagnostics.push(Diagnostic::new(Code::TomlSyntax, Loc { file, span: at..at + 1 }, "invalid UTF-8: TOML files must be UTF-8 encoded"));
         return facts;
     }
     let read = tree::read(text);
+    facts.allows = allow_comments(text, &read.root);
     let mut lower = Lower::new(file, text);
-    facts.unreadable = lower.syntax_errors(&read);
+    facts.unreadable = lower.syntax_errors(&read, true);
     facts.has_syntax_errors = !read.errors.is_empty();
     lower.document(&read.root);
     lower.unreadable_entries(&read.unreadable);
@@ -171,7 +172,7 @@ pub fn lower_file(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> F
 /// keys (docs/engine.md, "Scenarios"). The IDs it names are its `refs`; they are checked against
 /// the mods the scenario loads, which lowering does not know (`scenario::check`).
 pub fn lower_scenario(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> FileFacts {
-    let mut facts = FileFacts { allows: allow_comments(text), ..FileFacts::default() };
+    let mut facts = FileFacts::default();
     if let Some(at) = invalid_utf8_at {
         facts.has_syntax_errors = true;
         facts.diagnostics.push(Diagnostic::new(Code::TomlSyntax, Loc { file, span: at..at + 1 }, "invalid UTF-8: TOML files must be UTF-8 encoded"));
@@ -179,8 +180,9 @@ pub fn lower_scenario(file: FileId, text: &str, invalid_utf8_at: Option<usize>) 
         return facts;
     }
     let read = tree::read(text);
+    facts.allows = allow_comments(text, &read.root);
     let mut lower = Lower::new(file, text);
-    facts.unreadable = lower.syntax_errors(&read);
+    facts.unreadable = lower.syntax_errors(&read, false);
     facts.has_syntax_errors = !read.errors.is_empty();
     let mut sc = lower.scenario(&read.root);
     drop(read);
@@ -224,18 +226,31 @@ fn started_quests(entries: &[Entry]) -> Vec<String> {
     out
 }
 
-/// Finds `# rustkeep: allow(code, …) -- reason` comments, with the span of each code.
-pub fn allow_comments(text: &str) -> Vec<AllowComment> {
+/// Finds `# rustkeep: allow(code, …) -- reason` comments, with the span of each code, in `text`
+/// as read into `root`.
+///
+/// A `#` starts a comment only outside strings, and the reader already knows where every string
+/// is: a `#` inside the span of a string value or a quoted key, single-line or multi-line, is
+/// part of that string. In a part of a file that could not be read there is no tree to ask, so
+/// there the first `#` of a line counts; allow comments are not judged in such a file anyway.
+pub fn allow_comments(text: &str, root: &Table<'_>) -> Vec<AllowComment> {
     let mut out = Vec::new();
     if !text.contains("rustkeep:") {
         return out;
     }
+    let strings = string_spans(root);
+    // Spans of strings and keys never overlap, so the one starting last at or before `at` is the
+    // only one that can hold it.
+    let in_string = |at: usize| {
+        let i = strings.partition_point(|s| s.start <= at);
+        i > 0 && at < strings[i - 1].end
+    };
     let mut line_start = 0;
     for (line, raw) in text.split_inclusive('\n').enumerate() {
         let start = line_start;
         line_start += raw.len();
         let raw = raw.trim_end_matches(['\n', '\r']);
-        let Some(hash) = raw.find('#') else { continue };
+        let Some(hash) = raw.match_indices('#').map(|(i, _)| i).find(|&i| !in_string(start + i)) else { continue };
         let comment = raw[hash + 1..].trim_start();
         let Some(rest) = comment.strip_prefix("rustkeep:") else { continue };
         let rest = rest.trim_start();
@@ -257,6 +272,26 @@ pub fn allow_comments(text: &str) -> Vec<AllowComment> {
         }
         out.push(AllowComment { line, codes, code_spans, span: start + hash..start + raw.len() });
     }
+    out
+}
+
+/// The spans of every key and string value of `root`, in the order of the text. Keys are taken
+/// whole because a quoted key may hold a `#` too; a bare key never does.
+fn string_spans(root: &Table<'_>) -> Vec<Span> {
+    let mut out: Vec<Span> = root.keys().map(|k| k.span()).collect();
+    let mut stack: Vec<&Node<'_>> = root.values().collect();
+    while let Some(n) = stack.pop() {
+        match n.get_ref() {
+            Val::String(_) => out.push(n.span()),
+            Val::Array(a) => stack.extend(a.iter()),
+            Val::Table(t) => {
+                out.extend(t.keys().map(|k| k.span()));
+                stack.extend(t.values());
+            }
+            _ => {}
+        }
+    }
+    out.sort_by_key(|s| s.start);
     out
 }
 
@@ -359,15 +394,31 @@ impl<'t> Lower<'t> {
     }
 
     /// Reports the reader's syntax errors; returns the parts of the text that could not be read.
-    fn syntax_errors(&mut self, read: &tree::Read<'_>) -> Vec<Span> {
+    ///
+    /// A `[items]` header in a data file that writes `[[items]]` elsewhere was read as the entry
+    /// it was meant to be: it is the mistake of a registry written as one table, reported as
+    /// such (`wrong-type`, with the safe fix to `[[items]]`), and leaves nothing unread.
+    fn syntax_errors(&mut self, read: &tree::Read<'_>, data: bool) -> Vec<Span> {
         for e in &read.errors {
             let loc = self.loc(e.span.clone());
+            let registry = e.meant.as_ref().filter(|_| data).and_then(|_| Registry::from_key(&self.text[e.span.clone()]));
+            if let (Some(registry), Some((header, fixed))) = (registry, &e.meant) {
+                let (name, written) = (registry.key(), &self.text[header.clone()]);
+                let msg = format!("`{name}` must be an array of tables, as the `{fixed}` headers of this file write it: write `{fixed}`, not `{written}`");
+                let d = self.diag(Code::WrongType, header.clone(), msg);
+                *d = d.clone().with_fix(format!("write `{fixed}`"), fixed.clone(), crate::diag::Applicability::Safe);
+                if let Some((span, message)) = &e.related {
+                    d.related.push(crate::diag::Related { message: message.clone(), loc: Loc { file: loc.file, span: span.clone() } });
+                }
+                continue;
+            }
             let d = self.diag(Code::TomlSyntax, e.span.clone(), e.message.clone());
             if let Some((span, message)) = &e.related {
                 d.related.push(crate::diag::Related { message: message.clone(), loc: Loc { file: loc.file, span: span.clone() } });
             }
         }
-        if read.errors.is_empty() {
+        if read.errors.iter().all(|e| e.meant.is_some()) {
+            // Nothing, or only headers read as they were meant.
             Vec::new()
         } else if read.unreadable.is_empty() {
             // Recovery did not succeed: nothing of the file is sure.
@@ -652,10 +703,72 @@ mod tests {
     #[test]
     fn allow_comments_are_found() {
         let text = "x = 1\n# rustkeep: allow(unknown-tag, unused-loot-table) -- set by the companion mod\r\n[[items]]\n";
-        let a = allow_comments(text);
+        let a = allow_comments(text, &tree::read(text).root);
         assert_eq!(a.len(), 1);
         assert_eq!((a[0].line, a[0].codes.clone()), (1, vec!["unknown-tag".to_string(), "unused-loot-table".to_string()]));
         assert_eq!(a[0].code_spans.iter().map(|s| &text[s.clone()]).collect::<Vec<_>>(), ["unknown-tag", "unused-loot-table"]);
         assert_eq!(&text[a[0].span.clone()], "# rustkeep: allow(unknown-tag, unused-loot-table) -- set by the companion mod");
+    }
+
+    #[test]
+    fn a_table_header_among_entries_is_one_wrong_type_and_its_entry_is_read() {
+        let text = "[[items]]\nid = \"m:lamp\"\nname = \"Lamp\"\n\n[items]\nid = \"m:rope\"\nname = \"Rope\"\nprice = -1\n\n[[items]]\nid = \"m:wick\"\nname = \"Wick\"\n";
+        let read = tree::read(text);
+        assert_eq!(read.errors.len(), 1, "still a syntax error of the text: {:?}", read.errors);
+        let header = text.find("\n[items]").unwrap() + 1;
+        assert_eq!(read.errors[0].meant, Some((header..header + 7, "[[items]]".to_string())));
+        let facts = lower_file(FileId(0), text, None);
+        let shown: Vec<(Code, &str)> = facts.diagnostics.iter().map(|d| (d.code, &text[d.loc.span.clone()])).collect();
+        // The header, and the mistake inside the entry it opens: that entry is checked as usual.
+        assert_eq!(shown, [(Code::WrongType, "[items]"), (Code::WrongType, "-1")]);
+        let fix = facts.diagnostics[0].fix.as_ref().expect("a fix");
+        assert_eq!((&text[fix.span.clone()], fix.replacement.as_str(), fix.applicability), ("[items]", "[[items]]", crate::diag::Applicability::Safe));
+        let ids: Vec<&str> = facts.entries.iter().filter_map(|e| e.id.as_ref().map(|i| i.value.as_str())).collect();
+        assert_eq!(ids, ["m:lamp", "m:rope", "m:wick"], "in the order of the text");
+        assert!(facts.unreadable.is_empty());
+        // A scenario file has no registries: there it stays a syntax error, with no fix.
+        let facts = lower_scenario(FileId(0), "[[expect]]\nturn = 1\n[expect]\nturn = 2\n", None);
+        let syntax: Vec<(Span, bool)> =
+            facts.diagnostics.iter().filter(|d| d.code == Code::TomlSyntax).map(|d| (d.loc.span.clone(), d.fix.is_some())).collect();
+        assert_eq!(syntax, [(21..27, false)], "on the key of `[expect]`");
+    }
+
+    /// The lines of the allow comments found in `text`, and the first code of each.
+    fn allows(text: &str) -> Vec<(usize, String)> {
+        allow_comments(text, &tree::read(text).root).into_iter().map(|a| (a.line, a.codes[0].clone())).collect()
+    }
+
+    #[test]
+    fn a_hash_inside_a_string_starts_no_comment() {
+        let strings = [
+            r##"name = "see # rustkeep: allow(unknown-field)""##,
+            r#"name = 'see # rustkeep: allow(unknown-field)'"#,
+            "name = \"\"\"\n# rustkeep: allow(unknown-field)\n\"\"\"",
+            "name = '''\n# rustkeep: allow(unknown-field) '''",
+            "name = \"\"\"a \\\n  # rustkeep: allow(unknown-field)\"\"\"",
+            r##""# rustkeep: allow(unknown-field)" = 1"##,
+            "[\"# rustkeep: allow(unknown-field)\"]\nx = 1",
+            r##"t = { "# rustkeep: allow(unknown-field)" = 1 }"##,
+            r##"a = ["# rustkeep: allow(unknown-field)", '# rustkeep: allow(unknown-tag)']"##,
+        ];
+        for text in strings {
+            let text = format!("{text}\n");
+            assert_eq!(tree::read(&text).errors, [], "{text}");
+            assert_eq!(allows(&text), [], "{text}");
+        }
+        // A text the single-pass reader leaves to the `toml` one (a TOML 1.1 escape) has its
+        // strings known as well.
+        let text = "name = \"\\e # rustkeep: allow(unknown-field)\"\n";
+        assert!(tree::read_fast(text).is_none());
+        assert_eq!(tree::read(text).errors, []);
+        assert_eq!(allows(text), []);
+    }
+
+    #[test]
+    fn a_comment_after_a_string_with_a_hash_is_found() {
+        let text = "name = \"a # b\" # rustkeep: allow(unknown-tag)\ngrid = '''\n#.#\n''' # rustkeep: allow(unused-loot-table)\n# rustkeep: allow(quest-never-started)\n[[quests]]\n";
+        assert_eq!(allows(text), [(0, "unknown-tag".to_string()), (3, "unused-loot-table".to_string()), (4, "quest-never-started".to_string())]);
+        let a = allow_comments(text, &tree::read(text).root);
+        assert_eq!(&text[a[0].span.clone()], "# rustkeep: allow(unknown-tag)");
     }
 }

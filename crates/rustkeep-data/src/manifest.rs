@@ -23,6 +23,8 @@ pub struct Manifest {
     pub version: Option<String>,
     pub depends: Vec<Sp<String>>,
     pub load_after: Vec<Sp<String>>,
+    /// `library = true`: a content pack, whose entries other mods place and use.
+    pub library: bool,
 }
 
 fn diag(out: &mut Vec<Diagnostic>, file: FileId, code: Code, span: Span, msg: impl Into<String>) {
@@ -148,6 +150,10 @@ fn mod_table(out: &mut Vec<Diagnostic>, file: FileId, t: &toml::de::DeTable<'_>,
             },
             key::DEPENDS => m.depends = string_list(out, file, key::DEPENDS, v),
             key::LOAD_AFTER => m.load_after = string_list(out, file, key::LOAD_AFTER, v),
+            key::LIBRARY => match v.get_ref() {
+                DeValue::Boolean(b) => m.library = *b,
+                _ => diag(out, file, Code::WrongType, v.span(), "`library` must be `true` or `false`"),
+            },
             other => unknown_key(out, file, other, k.span(), &vocab::config_key_names(vocab::MOD_KEYS), "`[mod]`"),
         }
     }

@@ -244,14 +244,25 @@ impl Bound {
     pub fn holds(&self, v: f64) -> bool {
         const EPS: f64 = 1e-9;
         if let Some(x) = self.exact {
-            return (v - x).abs() <= EPS * x.abs().max(1.0);
+            return crate::number::same(v, x);
         }
         self.at_least.is_none_or(|a| v >= a - EPS) && self.below.is_none_or(|b| v < b)
     }
 
+    /// The numbers the bound names.
+    pub fn numbers(&self) -> Vec<f64> {
+        [self.exact, self.at_least, self.below].into_iter().flatten().collect()
+    }
+
+    /// A value got, written to be read against this bound ([`crate::number::against`]): never
+    /// as one of its numbers that it is not.
+    pub fn shown(&self, got: f64) -> String {
+        crate::number::against(got, &self.numbers(), 2)
+    }
+
     /// The bound in words: `5`, `at least 5`, `below 10`, `at least 5 and below 10`.
     pub fn describe(&self) -> String {
-        let n = |x: f64| if x.fract() == 0.0 && x.abs() < 1e15 { format!("{}", x as i64) } else { format!("{x}") };
+        let n = crate::number::plain;
         match (self.exact, self.at_least, self.below) {
             (Some(x), _, _) => n(x),
             (None, Some(a), Some(b)) => format!("at least {} and below {}", n(a), n(b)),

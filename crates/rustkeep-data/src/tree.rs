@@ -171,6 +171,27 @@ impl<'i> Table<'i> {
 }
 
 impl Node<'_> {
+    /// Moves every span of the node by `by` bytes: a node read from a part of a text, put back
+    /// where that part stands.
+    fn shift(&mut self, by: u32) {
+        let mut stack = vec![self];
+        while let Some(n) = stack.pop() {
+            n.start += by;
+            n.end += by;
+            match &mut n.val {
+                Val::Array(a) => stack.extend(a.items.iter_mut()),
+                Val::Table(t) => {
+                    for (k, v) in &mut t.entries {
+                        k.start += by;
+                        k.end += by;
+                        stack.push(v);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
     fn into_owned(self) -> Node<'static> {
         let val = match self.val {
             Val::String(s) => Val::String(Cow::Owned(s.into_owned())),
@@ -199,6 +220,10 @@ pub struct SyntaxError {
     pub span: Span,
     pub message: String,
     pub related: Option<(Span, String)>,
+    /// What was meant, when that is certain and the text was read that way: the span to replace
+    /// and its replacement. Only a `[name]` header in a text that writes `name` as an array of
+    /// tables elsewhere has one (`[[name]]`, see [`recover::misheaders`]).
+    pub meant: Option<(Span, String)>,
 }
 
 /// Reads `text` (after its byte-order mark, if any, was taken off): the fast reader when it
@@ -212,6 +237,9 @@ pub fn read(text: &str) -> Read<'_> {
     if plain.errors.is_empty() {
         return plain;
     }
+    if let Some(meant) = read_as_meant(text) {
+        return meant;
+    }
     let errors: Vec<(Span, String)> = plain.errors.iter().map(|e| (e.span.clone(), e.message.clone())).collect();
     let Some(rec) = recover::recover(text, &errors) else { return plain };
     drop(plain);
@@ -224,12 +252,87 @@ pub fn read(text: &str) -> Read<'_> {
     Read { root: again.root.into_owned(), errors, unreadable: rec.unreadable }
 }
 
+/// Reads a text that writes a key both as an array of tables (`[[items]]`) and with a table
+/// header (`[items]`), which TOML refuses with a "duplicate key" at whichever of the two comes
+/// second — often a correct line. The `[[items]]` headers say what the key is, so the `[items]`
+/// header is the mistake: it is reported once, at its key, with `[[items]]` as what was meant,
+/// and the entry under it (its sub-tables included) is read as that entry, in its place in the
+/// array. The rest of the text is read as usual, recovery included. `None` when that does not
+/// work out (the entry itself does not read, or the `[[items]]` headers are in an unreadable
+/// part): the text is then read as any other with errors.
+fn read_as_meant(text: &str) -> Option<Read<'static>> {
+    let found = recover::misheaders(text);
+    if found.is_empty() || u32::try_from(text.len()).is_err() {
+        return None;
+    }
+    let mut rest = text.as_bytes().to_vec();
+    for m in &found {
+        rest[m.entry.clone()].iter_mut().filter(|b| **b != b'\n').for_each(|b| *b = b' ');
+    }
+    // Only whole lines and ASCII spaces were written.
+    let rest = String::from_utf8(rest).ok()?;
+    let read_rest = read(&rest);
+    if !read_rest.errors.is_empty() && read_rest.unreadable.is_empty() {
+        return None;
+    }
+    let mut root = read_rest.root.into_owned();
+    let mut errors = read_rest.errors;
+    let mut unreadable = read_rest.unreadable;
+    // A part left unreadable above an entry read here ends where the entry starts (blanked, it
+    // looked like more of that part). `found` is in the order of the text.
+    for u in &mut unreadable {
+        let next = found.partition_point(|m| m.entry.start <= u.span.start);
+        if let Some(m) = found.get(next).filter(|m| m.entry.start < u.span.end) {
+            u.span.end = m.entry.start;
+        }
+    }
+    let newlines: Vec<usize> = text.match_indices('\n').map(|(i, _)| i).collect();
+    let mut grafted: Vec<usize> = Vec::new();
+    for m in &found {
+        // The entry alone, read from its own part of the text and moved back to its place.
+        let read_alone = read_with_toml(&text[m.entry.clone()]);
+        if !read_alone.errors.is_empty() {
+            return None;
+        }
+        let mut alone_root = read_alone.root;
+        let at = alone_root.position(&m.name)?;
+        let (_, node) = alone_root.entries.swap_remove(at);
+        if !matches!(node.val, Val::Table(_)) {
+            return None;
+        }
+        let mut node = node.into_owned();
+        node.shift(m.entry.start as u32);
+        let i = root.position(&m.name)?;
+        let Val::Array(array) = &mut root.entries[i].1.val else { return None };
+        array.items.push(node);
+        grafted.push(i);
+        let name = &m.name;
+        let line = newlines.partition_point(|&n| n < m.array.start) + 1;
+        errors.push(SyntaxError {
+            span: m.key.clone(),
+            message: format!("`[{name}]` defines `{name}` as a table, but this file writes `{name}` as an array of tables (`[[{name}]]`, line {line}): a key is defined once"),
+            related: Some((m.array.clone(), format!("`{name}` is an array of tables here"))),
+            meant: Some((m.header.clone(), format!("[[{name}]]"))),
+        });
+    }
+    // Each entry in its place among the others.
+    grafted.sort_unstable();
+    grafted.dedup();
+    for i in grafted {
+        if let Val::Array(array) = &mut root.entries[i].1.val {
+            array.items.sort_by_key(|n| n.start);
+        }
+    }
+    errors.sort_by_key(|e| (e.span.start, e.span.end));
+    Some(Read { root, errors, unreadable })
+}
+
 /// Reads `text` with the `toml` crate's recoverable reader only, whatever the fast one would do.
 pub fn read_with_toml(text: &str) -> Read<'_> {
     let (root, errors) = parse_toml(text);
     let mut out: Vec<SyntaxError> =
-        errors.iter().map(|e| SyntaxError { span: e.span().unwrap_or(0..0), message: e.message().trim().to_string(), related: None }).collect();
-    out.extend(scalar_errors(text, &root).into_iter().map(|(span, message)| SyntaxError { span, message, related: None }));
+        errors.iter().map(|e| SyntaxError { span: e.span().unwrap_or(0..0), message: e.message().trim().to_string(), related: None, meant: None }).collect();
+    out.extend(scalar_errors(text, &root).into_iter().map(|(span, message)| SyntaxError { span, message, related: None, meant: None }));
     Read { root: table_from_toml(root.into_inner()), errors: out, unreadable: Vec::new() }
 }
 

@@ -5,7 +5,7 @@
 
 use rustkeep_engine::loot::LootReport;
 
-use rustkeep_engine::loot::chance_text as pct;
+use rustkeep_data::number::percent as pct;
 
 use crate::html::{esc, short};
 

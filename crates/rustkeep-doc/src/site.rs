@@ -17,6 +17,8 @@ use rustkeep_engine::loot::LootReport;
 
 use crate::Options;
 
+mod how;
+
 /// At most this many characters of a name, an ID or a path are shown where it is repeated: in
 /// links, lists, drawings, breadcrumbs and the search index. The full text stands once, where the
 /// thing itself is documented (an entry's heading and its text as written, a mod's overview), so
@@ -91,7 +93,11 @@ pub struct Parts {
 pub struct Referrer {
     pub registry: Registry,
     pub id: String,
+    /// The key holding the reference (`loot`, `creature`).
     pub context: &'static str,
+    /// How the entry names it, in words with names in backticks: "a `spawn` action of its
+    /// `ai`", "its `loot`" ([`how::how`]).
+    pub how: String,
 }
 
 /// One table's exact chances: the analysis at luck 0, and per drop (aligned with its `drops`)
@@ -350,7 +356,8 @@ impl<'w> Site<'w> {
                 let at = starts.partition_point(|&s| s <= r.span.start);
                 let Some(holder) = at.checked_sub(1).map(|i| &facts.entries[i]) else { continue };
                 let Some(key) = holder.key() else { continue };
-                map.entry((registry, r.id.clone())).or_default().push(Referrer { registry: holder.registry, id: key.value.clone(), context: r.context });
+                let how = how::how(holder, r.span.start, r.context);
+                map.entry((registry, r.id.clone())).or_default().push(Referrer { registry: holder.registry, id: key.value.clone(), context: r.context, how });
             }
         }
         for list in map.values_mut() {

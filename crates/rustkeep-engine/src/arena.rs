@@ -13,6 +13,7 @@
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
+use rustkeep_data::number::percent;
 use rustkeep_data::vocab::Registry;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -256,7 +257,7 @@ impl Report {
     /// The short table for people.
     pub fn human(&self, title: &str) -> String {
         let (lo, hi) = self.win_rate_ci95();
-        let pct = |v: f64| format!("{:.1} %", v * 100.0);
+        let pct = percent;
         let mut out = format!("{title}\n{} fights, seed {}, at most {} rounds each\n\n", self.runs, self.seed, self.max_rounds);
         out.push_str(&format!("  win rate      {} (95 % interval {} – {})\n", pct(self.win_rate()), pct(lo), pct(hi)));
         out.push_str(&format!(
@@ -365,7 +366,9 @@ impl Matrix {
 
     /// A table: a row per creature, a column per option, each cell `win rate / mean rounds`.
     pub fn human(&self) -> String {
-        let width = self.options.iter().map(|o| o.len()).max().unwrap_or(0).max(12);
+        // As wide as the widest option and the widest cell (`100.00 % / 12.3`).
+        let widest_cell = self.cells.iter().flatten().map(|(wr, mr)| format!("{} / {mr:4.1}", percent(*wr)).chars().count()).max().unwrap_or(0);
+        let width = self.options.iter().map(|o| o.len()).max().unwrap_or(0).max(12).max(widest_cell);
         let first = self.creatures.iter().map(|c| c.len()).max().unwrap_or(0).max(8);
         let mut out = format!(
             "Every option against one of every creature: {} fights per cell, seed {}, at most {} rounds\nEach cell: win rate of the option / mean rounds\n\n",
@@ -379,7 +382,7 @@ impl Matrix {
         for (ci, c) in self.creatures.iter().enumerate() {
             out.push_str(&format!("{c:<first$}"));
             for (wr, mr) in &self.cells[ci] {
-                out.push_str(&format!("  {:>width$}", format!("{:5.1}% / {mr:4.1}", wr * 100.0)));
+                out.push_str(&format!("  {:>width$}", format!("{} / {mr:4.1}", percent(*wr))));
             }
             out.push('\n');
         }
@@ -411,14 +414,14 @@ impl Matrix {
                 // Red (0 %) through yellow (50 %) to green (100 %).
                 let (r, g) = if *wr < 0.5 { (220.0, 60.0 + 340.0 * wr) } else { (220.0 - 340.0 * (wr - 0.5), 230.0) };
                 s.push_str(&format!(
-                    "<rect x=\"{x}\" y=\"{y}\" width=\"{cell_w}\" height=\"{cell_h}\" fill=\"rgb({},{},90)\" stroke=\"white\"><title>{} vs {}: {:.1} % wins, {mr:.1} rounds</title></rect>\n",
+                    "<rect x=\"{x}\" y=\"{y}\" width=\"{cell_w}\" height=\"{cell_h}\" fill=\"rgb({},{},90)\" stroke=\"white\"><title>{} vs {}: {} wins, {mr:.1} rounds</title></rect>\n",
                     r.round() as u8,
                     g.round().min(255.0) as u8,
                     esc(&self.options[oi]),
                     esc(c),
-                    wr * 100.0
+                    percent(*wr)
                 ));
-                s.push_str(&format!("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{:.0} %</text>\n", x + cell_w / 2, y + 16, wr * 100.0));
+                s.push_str(&format!("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", x + cell_w / 2, y + 16, percent(*wr)));
             }
         }
         s.push_str("</svg>\n");

@@ -129,6 +129,8 @@ pub enum Effect {
     NoEffect(Reason),
     /// A targeted action whose target is absent was skipped.
     NoTarget,
+    /// A targeted action whose target is dead was skipped.
+    TargetDead,
     Missed {
         rejoined: Option<Rejoined>,
         attacker: CreatureRef,
@@ -349,6 +351,7 @@ impl fmt::Display for Effect {
             Effect::Untraced => Ok(()),
             Effect::NoEffect(reason) => write!(f, "no effect: {reason}"),
             Effect::NoTarget => f.write_str("skipped: there is no target"),
+            Effect::TargetDead => f.write_str("no target: dead"),
             Effect::Missed { rejoined: r, attacker, victim, chance } => write!(f, "{}{attacker} attacks {victim}: missed (p = {chance})", rejoined(r)),
             Effect::Hit { rejoined: r, attacker, victim, weapon, amount, critical, damage } => {
                 let crit = if *critical { " (critical)" } else { "" };

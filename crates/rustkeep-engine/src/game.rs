@@ -264,6 +264,11 @@ pub struct Game {
     /// How many enemies escaped by their own `flee`.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub escapes: u64,
+    /// The testing commands of `rustkeep play` the run used (`spawn`, `give`, …), each once, in
+    /// the order first used. The engine never reads it; it is kept with the state so that a run
+    /// that bent the rules still says so after a save and a load.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub testing: Vec<String>,
     /// How many events the game has handled since it was made or loaded (for the bound on a
     /// scenario run's work).
     #[serde(skip)]
@@ -324,6 +329,7 @@ impl Game {
             seed,
             kills: 0,
             escapes: 0,
+            testing: Vec::new(),
             events_handled: 0,
             tracing: true,
             creating: false,

@@ -227,26 +227,12 @@ pub fn one_in(p_any: f64) -> Option<f64> {
     (p_any > 0.0).then(|| 1.0 / p_any)
 }
 
-/// A chance as `rustkeep loot` and the documentation pages print it: two decimals down to 0.1 %,
-/// then three significant digits ("48.14 %", "0.00123 %", "0 %").
-pub fn chance_text(p: f64) -> String {
-    let x = p * 100.0;
-    if x == 0.0 {
-        "0 %".into()
-    } else if x >= 0.1 {
-        format!("{x:.2} %")
-    } else {
-        let digits = (2 - x.log10().floor() as i32).clamp(0, 12) as usize;
-        format!("{x:.digits$} %")
-    }
-}
-
 /// "1 in N" as printed: one decimal below 1,000, whole numbers above, "never" for a chance of 0.
 pub fn one_in_text(p: f64) -> String {
     match one_in(p) {
         None => "never".into(),
-        Some(n) if n < 1000.0 => format!("{n:.1}"),
-        Some(n) => format!("{n:.0}"),
+        Some(n) if n < 1000.0 => rustkeep_data::number::fixed(n, 1),
+        Some(n) => rustkeep_data::number::fixed(n, 0),
     }
 }
 
@@ -381,13 +367,10 @@ mod tests {
     }
 
     #[test]
-    fn chances_and_one_in_n_read_as_printed() {
-        assert_eq!(chance_text(1.0), "100.00 %");
-        assert_eq!(chance_text(0.0845), "8.45 %");
-        assert_eq!(chance_text(0.4814), "48.14 %");
-        assert_eq!(chance_text(0.000_012_34), "0.00123 %");
-        assert_eq!(chance_text(0.0), "0 %");
+    fn one_in_n_reads_as_printed() {
         assert_eq!(one_in_text(0.25), "4.0");
+        // 1 in 12.25: a tie, rounded up.
+        assert_eq!(one_in_text(4.0 / 49.0), "12.3");
         assert_eq!(one_in_text(0.0), "never");
     }
 

@@ -173,9 +173,10 @@ impl Map {
         &self.enemies
     }
 
-    /// Puts the enemy `index` on `p` (a new enemy, or one that moves). No other enemy stands on
-    /// `p`: the engine places and moves enemies onto free tiles only, and a save with two on
-    /// one tile is refused.
+    /// Puts the enemy `index` on `p` (a new enemy, or one that moves). No other living enemy
+    /// stands on `p`: the engine places and moves enemies onto free tiles only, and a save with
+    /// two on one tile is refused. A new enemy may stand where one died in the same step, until
+    /// the dead are taken off the map at the end of the step.
     pub fn place_enemy(&mut self, index: usize, p: Pos) {
         let from = self.enemies.insert(index, p);
         let (from, to) = (from.and_then(|q| self.slot(q)), self.slot(p));
@@ -199,9 +200,10 @@ impl Map {
     fn standing(&self) -> &[usize] {
         self.standing.0.get_or_init(|| {
             let mut grid = vec![NOBODY; (self.width().max(0) as usize) * (self.height().max(0) as usize)];
-            // Ref order backwards, so that the lowest ref wins a tile two stand on (only a
+            // Ref order, so that the highest ref wins a tile two stand on: within a step, that is
+            // a creature spawned where one died, the dead one being older (otherwise only a
             // refused save could hold such a pair).
-            for (i, p) in self.enemies.iter().rev() {
+            for (i, p) in self.enemies.iter() {
                 if let Some(at) = self.slot(*p) {
                     grid[at] = *i;
                 }
@@ -416,15 +418,25 @@ impl Map {
         best.map(|(_, q)| q)
     }
 
-    /// Up to `count` free tiles in order of distance from the player (breadth first, directions
-    /// in their order), for creatures that appear by `spawn`.
-    pub fn free_tiles_near_player(&self, count: usize) -> Vec<Pos> {
+    /// Up to `count` free tiles in order of distance from `from`, `from` itself first (breadth
+    /// first, directions in their order), for creatures that appear by `spawn`. A free tile is
+    /// floor that no creature or NPC stands on, nor a door nor the stairs; an enemy that
+    /// `vacated` says yes to (one that has died) does not count as standing there.
+    pub fn free_tiles_near(&self, from: Pos, count: usize, vacated: impl Fn(usize) -> bool) -> Vec<Pos> {
         let mut seen = vec![false; (self.width().max(0) * self.height().max(0)) as usize];
         let mut out = Vec::new();
-        let mut queue = VecDeque::from([self.player]);
-        if !self.is_wall(self.player) {
-            seen[self.index(self.player)] = true;
+        let free = |q: Pos| {
+            let taken = self.player == q || self.npcs.iter().any(|n| n.pos == q) || self.enemy_at(q).is_some_and(|i| !vacated(i));
+            !taken && !self.is_door(q) && !self.is_stairs(q)
+        };
+        if self.is_wall(from) {
+            return out;
         }
+        seen[self.index(from)] = true;
+        if count > 0 && free(from) {
+            out.push(from);
+        }
+        let mut queue = VecDeque::from([from]);
         while let Some(p) = queue.pop_front() {
             for d in Dir::ALL {
                 if out.len() >= count {
@@ -436,7 +448,7 @@ impl Map {
                 }
                 seen[self.index(q)] = true;
                 queue.push_back(q);
-                if !self.occupied(q, None) && !self.is_door(q) && !self.is_stairs(q) {
+                if free(q) {
                     out.push(q);
                 }
             }
@@ -581,9 +593,23 @@ mod tests {
     #[test]
     fn spawns_go_to_the_nearest_free_tiles() {
         let r = room(&["#####", "#.@0#", "#...#", "#####"]);
-        let free = r.free_tiles_near_player(10);
+        let free = r.free_tiles_near(r.player, 10, |_| false);
         // N and NE are walls, E is taken: SE is the first free neighbour, then S, SW, W.
         assert_eq!(&free[..4], &[Pos::new(3, 2), Pos::new(2, 2), Pos::new(1, 2), Pos::new(1, 1)]);
         assert!(!free.contains(&Pos::new(3, 1)) && !free.contains(&Pos::new(2, 1)));
+        // From an enemy's tile: its own tile first once it is dead.
+        assert_eq!(r.free_tiles_near(Pos::new(3, 1), 2, |i| i == 0), [Pos::new(3, 1), Pos::new(3, 2)]);
+        assert_eq!(r.free_tiles_near(Pos::new(3, 1), 1, |_| false), [Pos::new(3, 2)], "a living enemy keeps its tile");
+    }
+
+    #[test]
+    fn a_newcomer_on_the_tile_of_the_dead_is_the_one_standing_there() {
+        let mut r = room(&["#####", "#0.@#", "#####"]);
+        // Enemy 1 was spawned where enemy 0 died; then the index of who stands where is built
+        // again from the positions (as when another enemy leaves the game in the same step).
+        r.place_enemy(1, Pos::new(1, 1));
+        r.retain_enemies(|_, _| true);
+        assert_eq!(r.enemy_at(Pos::new(1, 1)), Some(1));
+        assert_eq!(r.free_tiles_near(Pos::new(1, 1), 2, |i| i == 0), [Pos::new(2, 1)], "the newcomer's tile is taken");
     }
 }

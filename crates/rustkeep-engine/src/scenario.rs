@@ -65,6 +65,9 @@ pub struct Scenario {
     pub steps: Vec<Step>,
     /// What the run must do (`[[expect]]`), checked by [`run`].
     pub expects: Vec<model::Expect>,
+    /// The line (1-based) of each of `expects` in the scenario file: every report of an
+    /// expectation names it, so that a script can point at the `[[expect]]` that failed.
+    pub expect_lines: Vec<usize>,
 }
 
 fn creature(a: Actor) -> CreatureRef {
@@ -90,11 +93,12 @@ impl Scenario {
             return Err(format!("the scenario is not valid:\n{}", located(text, &errors)));
         }
         let m = facts.scenario.map(|b| *b).unwrap_or_default();
-        Ok(Scenario::from_model(&m))
+        Ok(Scenario::from_model(&m, &LineIndex::new(text)))
     }
 
-    /// The engine's form of a scenario model without errors.
-    pub fn from_model(m: &model::Scenario) -> Scenario {
+    /// The engine's form of a scenario model without errors; `index` is the line index of the
+    /// file it was read from (for the lines of its expectations).
+    pub fn from_model(m: &model::Scenario, index: &LineIndex) -> Scenario {
         let steps = m
             .steps
             .iter()
@@ -139,6 +143,7 @@ impl Scenario {
             enemies: m.enemies.iter().map(|e| (e.creature.value.clone(), e.count)).collect(),
             steps,
             expects: m.expects.clone(),
+            expect_lines: m.expects.iter().map(|e| index.line_of(e.span.start) + 1).collect(),
         }
     }
 
@@ -268,6 +273,11 @@ impl Report {
     }
 }
 
+/// The line of expectation `i`; 0 for a scenario put together by hand without its lines.
+fn line_of(sc: &Scenario, i: usize) -> usize {
+    sc.expect_lines.get(i).copied().unwrap_or(0)
+}
+
 /// Runs a scenario on a world (both checked by the caller), checking its expectations: each
 /// after its `after_step` (a step the run did not reach counts as the end), the others after the
 /// last step.
@@ -286,7 +296,7 @@ pub fn run(w: &World, sc: &Scenario) -> Report {
                 (Some(_), None) => false,
             };
             if due && checked[i].is_none() {
-                checked[i] = Some(expect::check(w, sc, g, all, e));
+                checked[i] = Some(expect::check(w, sc, g, all, e, line_of(sc, i)));
             }
         }
     };

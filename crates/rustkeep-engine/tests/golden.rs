@@ -222,6 +222,36 @@ fn player_death_is_creature_died_and_ends_the_run() {
 }
 
 #[test]
+fn the_heros_death_advances_no_quest() {
+    let (_, j) = run("hero_death_counts_no_quest");
+    let died = &j["steps"][4]["events"].as_array().unwrap().iter().find(|e| e["event"] == "creature_died").unwrap().clone();
+    assert_eq!((died["source"].as_str(), died["target"].as_str()), (Some("player"), Some("enemy:4")), "a rat killed the player");
+    let quest = &died["triggers"][0];
+    assert_eq!(quest["owner"], "core:rattenplage");
+    assert_eq!(quest["fired"], false, "the rat's side of the player's death is no dead rat");
+    assert_eq!(quest["reason"], "the player's own death counts for no quest");
+    assert!(quest.get("progress").is_none());
+    let q = &j["final"]["player"]["quests"][0];
+    assert_eq!((q["count"].as_u64(), q["done"].as_bool()), (Some(4), Some(false)), "four rats, and the death not counted");
+    assert!(j["final"]["player"]["inventory"].as_array().unwrap().is_empty(), "no reward was paid to the dead");
+}
+
+#[test]
+fn a_slime_splits_where_it_died() {
+    let (_, j) = run("slime_splits_where_it_died");
+    let placed = |r: &str| {
+        let e = j["final"]["dungeon"]["enemies"].as_array().unwrap().iter().find(|e| e["ref"] == r).unwrap_or_else(|| panic!("{r} is not on the map"));
+        (e["x"].as_i64().unwrap(), e["y"].as_i64().unwrap())
+    };
+    let player = &j["final"]["dungeon"]["position"];
+    let (px, py) = (player["x"].as_i64().unwrap(), player["y"].as_i64().unwrap());
+    // The slime was spawned on the first free tile next to the player, east of it (north and
+    // north-east are wall); its split halves stand on its tile and the next one east.
+    assert_eq!(placed("enemy:2"), (px + 1, py), "the first slimeling on the slime's own tile");
+    assert_eq!(placed("enemy:3"), (px + 2, py), "the second on the free tile nearest to it");
+}
+
+#[test]
 fn rat_catcher_example() {
     let (_, j) = run("rat_catcher");
     assert!(events(&j["steps"][2]).contains(&"combat_started".to_string()));

@@ -37,6 +37,7 @@ use std::time::Duration;
 use rustkeep_data::db::Database;
 use rustkeep_data::hash::FxHashMap as HashMap;
 use rustkeep_data::lower::FileFacts;
+use rustkeep_data::number::{fixed, percent};
 use rustkeep_data::project::Project;
 use rustkeep_data::resolve::EntryRef;
 use rustkeep_data::source::FileId;
@@ -44,7 +45,7 @@ use rustkeep_data::text::thousands;
 use rustkeep_data::vocab::Registry;
 use rustkeep_engine::arena::{self, Report};
 use rustkeep_engine::game::World;
-use rustkeep_engine::loot::{chance_text, one_in_text, KeptStats};
+use rustkeep_engine::loot::{one_in_text, KeptStats};
 use rustkeep_engine::stats::{wilson, Z_95};
 
 /// Fights per option and creature: the lens's figures are `rustkeep arena --matrix --runs 1000`'s.
@@ -472,35 +473,6 @@ fn table_figures(world: &World, id: &str, kept: &mut KeptStats) -> Table {
     }
 }
 
-/// A win rate in a lens: whole percents, never rounded to 0 or 100 when it is not.
-pub fn percent(p: f64) -> String {
-    let x = p * 100.0;
-    if x <= 0.0 {
-        "0 %".into()
-    } else if x >= 100.0 {
-        "100 %".into()
-    } else if x < 0.5 {
-        "<1 %".into()
-    } else if x > 99.5 {
-        ">99 %".into()
-    } else {
-        format!("{x:.0} %")
-    }
-}
-
-/// A drop chance in a lens: whole percents from 10 %, two significant digits below.
-fn drop_percent(p: f64) -> String {
-    let x = p * 100.0;
-    if x >= 9.95 || x == 0.0 {
-        format!("{x:.0} %")
-    } else if x >= 0.995 {
-        format!("{x:.1} %")
-    } else {
-        let digits = (1 - x.log10().floor() as i32).clamp(2, 8) as usize;
-        format!("{x:.digits$} %")
-    }
-}
-
 /// `1.2`, `0.35`, `12`: the expected items of a roll.
 fn items_text(n: f64) -> String {
     let s = if n >= 10.0 {
@@ -551,7 +523,7 @@ pub fn table_title(store: &Store, table: &str) -> String {
     match t {
         Table::Figures { items, drops, .. } => match drops.first() {
             Some((id, p, _)) => {
-                format!("per roll: {} item{} · {id} {}{updating}", items_text(items), if items_text(items) == "1" { "" } else { "s" }, drop_percent(*p))
+                format!("per roll: {} item{} · {id} {}{updating}", items_text(items), if items_text(items) == "1" { "" } else { "s" }, percent(*p))
             }
             None => format!("per roll: nothing{updating}"),
         },
@@ -575,7 +547,6 @@ pub fn creature_markdown(store: &Store, creature: &str, full: bool) -> String {
     } else {
         s.push_str("| option | win rate | 95 % interval | mean rounds |\n|---|--:|--:|--:|\n");
     }
-    let pct = |x: f64| format!("{:.1} %", x * 100.0);
     for (o, c) in &row {
         match c {
             Some((c, fresh)) => {
@@ -584,16 +555,16 @@ pub fn creature_markdown(store: &Store, creature: &str, full: bool) -> String {
                 if full {
                     s.push_str(&format!(
                         "| `{o}` | {}{mark} | {}–{} | {} | {} | {} | {:.1} |\n",
-                        pct(c.win_rate()),
-                        pct(lo),
-                        pct(hi),
+                        percent(c.win_rate()),
+                        percent(lo),
+                        percent(hi),
                         c.losses,
                         c.draws,
                         c.escapes,
                         c.mean_rounds
                     ));
                 } else {
-                    s.push_str(&format!("| `{o}` | {}{mark} | {}–{} | {:.1} |\n", pct(c.win_rate()), pct(lo), pct(hi), c.mean_rounds));
+                    s.push_str(&format!("| `{o}` | {}{mark} | {}–{} | {:.1} |\n", percent(c.win_rate()), percent(lo), percent(hi), c.mean_rounds));
                 }
             }
             None if full => s.push_str(&format!("| `{o}` | … | | | | | |\n")),
@@ -618,7 +589,7 @@ pub fn table_markdown(store: &Store, table: &str) -> String {
         Some((Table::Figures { items, drops, drop_count }, _)) => {
             s.push_str(&format!("Expected items per roll: {}\n\n| drop | chance | 1 in | expected count |\n|---|--:|--:|--:|\n", items_text(items)));
             for (id, p, e) in &drops {
-                s.push_str(&format!("| `{id}` | {} | {} | {e:.4} |\n", chance_text(*p), one_in_text(*p)));
+                s.push_str(&format!("| `{id}` | {} | {} | {} |\n", percent(*p), one_in_text(*p), fixed(*e, 4)));
             }
             if drop_count > drops.len() {
                 s.push_str(&format!("\n{} more drops: `rustkeep loot {table}`.\n", drop_count - drops.len()));

@@ -105,7 +105,7 @@ pub fn run(input: &RunInput, cancelled: &dyn Fn() -> bool) -> Option<Outcome> {
         Ok(db) => db,
         Err(refusal) => return Some(Outcome::NotRun(refusal)),
     };
-    let sc = Scenario::from_model(&model);
+    let sc = Scenario::from_model(&model, &project.file(file).index);
     let world = World::new(project, db);
     if cancelled() {
         return None;
@@ -190,6 +190,7 @@ mod tests {
     fn checked(span: Span, passed: bool) -> Checked {
         Checked {
             span,
+            line: 1,
             what: "quest core:rattenplage".into(),
             expected: "done".into(),
             got: "started".into(),

@@ -161,7 +161,7 @@ impl LanguageServer for Backend {
         self.lens_refresh.store(refresh, Ordering::SeqCst);
         // Clients log standard error as errors: what is merely informative goes to the client's
         // log as information, once the connection is up (`initialized`).
-        let line = format!("rustkeep {}: roots {roots:?}, encoding {enc:?}, core served from {core_dir:?}", env!("CARGO_PKG_VERSION"));
+        let line = crate::setup::startup_line(env!("CARGO_PKG_VERSION"), &roots, enc, core_dir.as_deref());
         if let Ok(mut g) = self.started.lock() {
             *g = Some(line);
         }
@@ -183,9 +183,7 @@ impl LanguageServer for Backend {
             }
             None => return Err(internal_error("loading the workspace failed: the state thread is gone".into())),
         };
-        let mods = state.project.mods.iter().filter(|m| !m.is_core);
-        let loaded = serde_json::json!({ "mods": mods.clone().count(), "files": mods.map(|m| m.data_files.len()).sum::<usize>() });
-        *lock(&self.loaded) = Some(loaded);
+        *lock(&self.loaded) = Some(crate::setup::loaded_counts(&state.project));
         *lock(&self.shared.state) = Some(state);
         self.shared.initialized.store(true, Ordering::SeqCst);
         Ok(InitializeResult {

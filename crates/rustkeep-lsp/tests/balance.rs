@@ -14,6 +14,7 @@ use std::sync::Mutex;
 
 use common::client::{uri, Client};
 use common::*;
+use rustkeep_data::number::percent;
 use rustkeep_data::text::Encoding;
 use rustkeep_engine::arena;
 use rustkeep_engine::game::World;
@@ -121,10 +122,14 @@ fn the_figures_are_the_arenas_and_the_loot_analysiss_of_the_whole_workspace() {
             assert_eq!(cell.win_rate(), rate, "{c} × {o}: the lens's win rate is the matrix's");
             assert!((cell.mean_rounds - rounds).abs() < 1e-9, "{c} × {o}: mean rounds {} vs {rounds}", cell.mean_rounds);
         }
-        // The lens names each option by its local name, with its whole-percent win rate.
+        // The lens names each option by its local name, with its win rate written as the hover
+        // writes it (and as every chance is written: `rustkeep_data::number::percent`).
         let title = balance::creature_title(&s, c);
         let warrior = matrix.options.iter().position(|o| o == "core:warrior").unwrap();
-        assert!(title.contains(&format!("warrior {}", balance::percent(matrix.cells[ci][warrior].0))), "{title}");
+        let shown = percent(matrix.cells[ci][warrior].0);
+        assert!(title.contains(&format!("warrior {shown}")), "{title}");
+        let hover = balance::creature_markdown(&s, c, false);
+        assert!(hover.contains(&format!("| `core:warrior` | {shown}")), "{hover}");
         assert!(title.ends_with("(1,000 fights)"), "{title}");
     }
     // Tables: the expected items of a roll and the likeliest drop, from the exact analysis.
@@ -137,9 +142,10 @@ fn the_figures_are_the_arenas_and_the_loot_analysiss_of_the_whole_workspace() {
                 let items: f64 = r.drops.iter().map(|d| d.expected).sum();
                 assert!(title.starts_with("per roll: "), "{title}");
                 let first = &r.drops[0];
-                assert!(title.contains(&format!(" · {} ", first.id)), "{t}: {title} names the likeliest drop {}", first.id);
+                let chance = percent(first.p_any);
+                assert!(title.contains(&format!(" · {} {chance}", first.id)), "{t}: {title} names the likeliest drop {}", first.id);
                 let report = balance::table_markdown(&s, t);
-                assert!(report.contains(&rustkeep_engine::loot::chance_text(first.p_any)), "{report}");
+                assert!(report.contains(&format!("| `{}` | {chance} |", first.id)), "{report}");
                 assert!(items > 0.0);
             }
             Err(e) => assert!(title.contains("cannot be computed"), "{t}: {e}: {title}"),

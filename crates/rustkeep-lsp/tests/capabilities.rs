@@ -165,9 +165,9 @@ fn hovers_events_actions_and_ids() {
 fn hovers_loot_tables_with_exact_chances() {
     let mut f = fixture();
     let h = hover_text(&mut f, &ITEMS.replace("loot = \"testmod:drops\"", "loot = \"testmod:d$0rops\""));
-    // One roll: gold with weight 3 of 8.
-    assert!(h.contains("| `core:gold` | 37.5% |"), "{h}");
-    assert!(h.contains("| `testmod:blade` | 12.5% |"), "{h}");
+    // One roll: gold with weight 3 of 8, written as `rustkeep loot` writes it.
+    assert!(h.contains("| `core:gold` | 37.50 % | 0.3750 |"), "{h}");
+    assert!(h.contains("| `testmod:blade` | 12.50 % | 0.1250 |"), "{h}");
 }
 
 // ----- definition, references, highlight, rename -----------------------------------------------
@@ -317,10 +317,11 @@ fn shows_loot_shares_as_inlay_hints() {
             Label::InlayHintLabelPartList(_) => panic!(),
         })
         .collect();
-    assert_eq!(labels, vec!["12.5%", "37.5%", "50%"]);
+    assert_eq!(labels, vec!["12.50 %", "37.50 %", "50.00 %"]);
     assert_eq!(hints[0].position.line, 11);
-    assert_eq!(inlay_hint::share(1, 3), "33.3%");
-    assert_eq!(inlay_hint::share(1, 400), "0.25%");
+    // Written as every chance is: `rustkeep loot`'s 33.33 %.
+    assert_eq!(inlay_hint::share(1, 3), "33.33 %");
+    assert_eq!(inlay_hint::share(1, 400), "0.25 %");
 }
 
 #[test]

@@ -113,11 +113,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("use", "ITEM", "use an item you carry"),
     ("equip", "ITEM", "equip an item you carry"),
     ("drop", "N|ITEM", "drop one of an inventory entry where you stand"),
-    ("talk", "NPC", "talk to an NPC"),
+    ("talk", "NPC", "talk to an NPC next to you (moving into one talks too)"),
     ("attack", "enemy:N", "attack an enemy in reach"),
-    ("enter", "PREFAB|FLOOR", "enter a prefab (a floor of that one room) or a floor, as a data action would (testing)"),
-    ("spawn", "CREATURE [N]", "spawn N creatures next to you (testing; default 1)"),
-    ("give", "ITEM [N]", "give yourself N of an item (testing; default 1)"),
+    ("enter", "PREFAB|FLOOR", "enter a prefab (a floor of that one room) or a floor, as a data action would"),
+    ("spawn", "CREATURE [N]", "spawn N creatures next to you (default 1)"),
+    ("give", "ITEM [N]", "give yourself N of an item (default 1)"),
     ("buy", "N|ITEM", "buy one of a stock entry of the open shop (no turn)"),
     ("sell", "N|ITEM", "sell one of an inventory entry to the open shop (no turn)"),
     ("leave", "", "close the open shop"),
@@ -126,7 +126,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("quests", "", "quest progress"),
     ("map", "", "the floor's map: what you see and remember"),
     ("mods", "", "the loaded mods: ID, version, where each came from"),
-    ("roll", "TABLE", "preview a roll of a loot table (changes nothing)"),
+    ("roll", "TABLE", "preview a roll of a loot table (changes nothing in the dungeon)"),
     ("trace", "on|off", "show the causal trace of each turn (default on)"),
     ("save", "FILE", "save the game"),
     ("load", "FILE", "load a game (a broken save changes nothing)"),
@@ -137,15 +137,32 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
 /// Words that take a turn, in the help text's order.
 pub const TURN_WORDS: &[&str] = &["move", "wait", "descend", "explore", "pickup", "use", "equip", "drop", "talk", "attack", "enter", "spawn", "give"];
 
-/// The help text of the console (and of the full-screen game's `:` line).
+/// Words of the testing commands: they do what a player could not (make creatures and items
+/// appear, jump to any room, see a loot table's roll before it happens). The help lists them
+/// apart, the message log marks what they did, and the run's summary names those it used.
+pub const TESTING_WORDS: &[&str] = &["enter", "spawn", "give", "roll"];
+
+/// What the help and the run's summary say of the testing commands.
+pub const TESTING_NOTE: &str = "they bend the rules for testing: what they do is marked (test) in the messages, and the run's summary names those used";
+
+/// The help text of the console (and of the full-screen game's `:` line): the player's commands,
+/// then the testing commands apart.
 pub fn help() -> String {
-    let mut s = String::from("commands (one per line):\n");
-    for (name, args, doc) in COMMANDS {
+    let line = |s: &mut String, (name, args, doc): &(&str, &str, &str)| {
         let head = if args.is_empty() { name.to_string() } else { format!("{name} {args}") };
         let turn = if TURN_WORDS.contains(name) { " (takes a turn)" } else { "" };
         s.push_str(&format!("  {head:<22} {doc}{turn}\n"));
+    };
+    let mut s = String::from("commands (one per line):\n");
+    for c in COMMANDS.iter().filter(|(name, _, _)| !TESTING_WORDS.contains(name)) {
+        line(&mut s, c);
     }
-    s.push_str("A direction alone (n, ne, …, nw) moves too.");
+    s.push_str("A direction alone (n, ne, …, nw) moves too.\n");
+    s.push_str(&format!("testing commands ({TESTING_NOTE}):\n"));
+    for c in COMMANDS.iter().filter(|(name, _, _)| TESTING_WORDS.contains(name)) {
+        line(&mut s, c);
+    }
+    s.truncate(s.trim_end().len());
     s
 }
 
@@ -257,8 +274,20 @@ impl Command {
     }
 
     /// Whether the command changes the game, so that a recording must hold it to replay the run.
+    /// A `roll` changes nothing in the dungeon, but it marks the run as tested.
     pub fn changes_the_game(&self) -> bool {
-        self.takes_a_turn() || matches!(self, Command::Buy(_) | Command::Sell(_) | Command::Leave)
+        self.takes_a_turn() || self.is_testing() || matches!(self, Command::Buy(_) | Command::Sell(_) | Command::Leave)
+    }
+
+    /// Whether the command is a testing command, one that does what a player could not
+    /// ([`TESTING_WORDS`]).
+    pub fn is_testing(&self) -> bool {
+        matches!(self, Command::Enter(_) | Command::Spawn(..) | Command::Give(..) | Command::Roll(_))
+    }
+
+    /// The command's word, as [`COMMANDS`] lists it (`spawn`).
+    pub fn word(&self) -> String {
+        self.line().split_whitespace().next().unwrap_or_default().to_string()
     }
 
     /// Whether the command is a turn of the player (after which the enemies act).
@@ -341,6 +370,24 @@ mod tests {
         assert!(Command::parse("spawn core:rat 0").unwrap_err().contains("from 1 to 100"));
         assert_eq!(Command::parse("use").unwrap_err(), "usage: use ITEM");
         assert!(Command::Move(Dir::N).takes_a_turn() && Command::Buy(Pick::Number(1)).changes_the_game());
-        assert!(!Command::Buy(Pick::Number(1)).takes_a_turn() && !Command::Status.changes_the_game() && !Command::Roll("t".into()).changes_the_game());
+        assert!(!Command::Buy(Pick::Number(1)).takes_a_turn() && !Command::Status.changes_the_game());
+        // A roll is recorded (it marks the run as tested) but takes no turn.
+        assert!(Command::Roll("t".into()).changes_the_game() && !Command::Roll("t".into()).takes_a_turn());
+    }
+
+    #[test]
+    fn the_help_lists_the_testing_commands_apart() {
+        let text = help();
+        let (player, testing) = text.split_once("testing commands (").expect("a section of testing commands");
+        for (name, _, _) in COMMANDS {
+            let listed = format!("\n  {name}");
+            assert_eq!(testing.contains(&listed), TESTING_WORDS.contains(name), "{name} in the testing section:\n{text}");
+            assert_eq!(player.contains(&listed), !TESTING_WORDS.contains(name), "{name} among the player's commands:\n{text}");
+        }
+        assert!(testing.starts_with(TESTING_NOTE), "{text}");
+        for c in [Command::Enter("x".into()), Command::Spawn("x".into(), 1), Command::Give("x".into(), 1), Command::Roll("x".into())] {
+            assert!(c.is_testing() && TESTING_WORDS.contains(&c.word().as_str()), "{c:?}");
+        }
+        assert!(!Command::Talk("x".into()).is_testing() && !Command::Attack(0).is_testing() && !Command::Load("x".into()).is_testing());
     }
 }

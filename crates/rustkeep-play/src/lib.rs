@@ -200,7 +200,8 @@ pub fn replay(w: World, o: &ReplayOptions) -> Result<u8, String> {
     Ok(0)
 }
 
-/// The run in numbers: how it ended, turns, floors, kills, quests done, seed.
+/// The run in numbers: how it ended, turns, floors, kills, quests done, seed; and the testing
+/// commands it used, if any.
 pub(crate) fn summary(s: &Session) -> String {
     let g = &s.g;
     let how = if g.won {
@@ -214,12 +215,17 @@ pub(crate) fn summary(s: &Session) -> String {
     };
     let floors = g.dungeon.as_ref().map(|d| format!("{} of {}", d.floor + 1, d.floors.len())).unwrap_or_else(|| "-".into());
     let done: Vec<&str> = g.quests.iter().filter(|q| q.done).map(|q| q.quest.as_str()).collect();
-    format!(
+    let mut text = format!(
         "run {how}: {} turns, floor {floors}, {} kills, {} quest(s) done{}, seed {}\n",
         g.step,
         g.kills,
         done.len(),
         if done.is_empty() { String::new() } else { format!(" ({})", done.join(", ")) },
         g.seed
-    )
+    );
+    if let Some(t) = s.testing_used() {
+        text.push_str(&t);
+        text.push('\n');
+    }
+    text
 }

@@ -165,6 +165,7 @@ fn effect_sentences(names: &Names<'_>, effect: &Effect, out: &mut Vec<String>) {
         // waits every turn).
         Effect::Untraced
         | Effect::NoTarget
+        | Effect::TargetDead
         | Effect::Missed { .. }
         | Effect::Damaged { .. }
         | Effect::Died { .. }
@@ -210,7 +211,7 @@ fn stay(n: usize) -> String {
 fn action_sentence(names: &Names<'_>, action: ActionKind, effect: &Effect) -> Option<String> {
     let sentence = match (action, effect) {
         (ActionKind::Damage | ActionKind::GiveItem, _) => return None,
-        (_, Effect::Untraced | Effect::NoEffect(_) | Effect::NothingGiven) => return None,
+        (_, Effect::Untraced | Effect::NoEffect(_) | Effect::NothingGiven | Effect::TargetDead) => return None,
         (_, Effect::NoTarget) => "Skipped: there is no target".to_string(),
         (_, Effect::Healed { who, amount, now, max }) => format!("{} healed {amount} ({now} / {max})", names.subject(*who)),
         (_, Effect::Lost { who, item, count }) => format!("{} lost {count} × {}", names.subject(*who), names.item(item)),
@@ -401,6 +402,7 @@ mod tests {
             "told by damage_taken"
         );
         assert_eq!(said(ActionKind::Heal, Effect::NoEffect(Reason::Dead(rat))), None);
+        assert_eq!(said(ActionKind::ApplyStatus, Effect::TargetDead), None, "a status on the dead is not news");
         let mut out = Vec::new();
         effect_sentences(&names, &Effect::NoEffect(Reason::HoldsNo { who: CreatureRef::Player, item: "core:key".into() }), &mut out);
         let hit = Effect::Hit {

@@ -112,6 +112,7 @@ impl Session {
     /// A game read from a save ([`save::from_json`]), ready to play on.
     pub fn loaded(w: World, g: Game) -> Session {
         let mut s = Session::around(w, g);
+        keep_known_testing(&mut s.g);
         s.warnings_seen = s.g.warnings.len();
         s.learn_enemies();
         s
@@ -163,7 +164,8 @@ impl Session {
 
     /// Runs one command. An error changes nothing and takes no turn.
     pub fn execute(&mut self, cmd: &Command) -> Result<Reply, String> {
-        if self.g.over && cmd.changes_the_game() {
+        // A roll previews a table and may still be asked for after the run ended.
+        if self.g.over && cmd.changes_the_game() && !matches!(cmd, Command::Roll(_)) {
             return Err(match &self.g.stopped {
                 _ if self.g.won => "the run is won; load a save or quit".into(),
                 Some(why) => format!("{why}; load a save or quit"),
@@ -181,7 +183,8 @@ impl Session {
                 if !self.g.over {
                     steps.extend(self.g.enemy_turns(&self.w, step));
                 }
-                self.finish_turns(steps);
+                self.mark_testing(c);
+                self.finish(steps, c.is_testing());
                 Reply::Turns
             }
             Command::Buy(p) | Command::Sell(p) => {
@@ -216,7 +219,11 @@ impl Session {
                 // A preview on a copy of the generator: the game's stream is not advanced.
                 let mut copy = self.g.clone();
                 let drops = copy.roll(&self.w, t);
-                Reply::Text(format!("{t} would give: {}", describe_items(&drops)))
+                let text = format!("{t} would give: {}", describe_items(&drops));
+                self.mark_testing(cmd);
+                self.messages = vec![format!("(test) {text}")];
+                self.push_log();
+                Reply::Text(text)
             }
             Command::Help => Reply::Text(help()),
             Command::Quit => Reply::Quit,
@@ -233,6 +240,7 @@ impl Session {
                 }
                 let (g, warnings) = save::read(p, &self.w)?;
                 self.g = g;
+                keep_known_testing(&mut self.g);
                 self.warnings_seen = self.g.warnings.len();
                 self.enemy_kinds.clear();
                 self.learn_enemies();
@@ -258,9 +266,31 @@ impl Session {
         Ok(reply)
     }
 
-    /// After the steps of a command: the names of new enemies, a shop's stock rolled when it
-    /// opened (at the same point in every replay), the story in plain words.
+    /// Notes in the game's state that the run used a testing command (each word once), so that
+    /// its summary says so, also after a save and a load.
+    fn mark_testing(&mut self, cmd: &Command) {
+        let word = cmd.word();
+        if cmd.is_testing() && !self.g.testing.contains(&word) {
+            self.g.testing.push(word);
+        }
+    }
+
+    /// The testing commands the run used, as its summary tells them; `None` for a run that kept
+    /// the rules.
+    pub fn testing_used(&self) -> Option<String> {
+        (!self.g.testing.is_empty()).then(|| format!("testing commands used: {}", self.g.testing.join(", ")))
+    }
+
+    /// [`Session::finish`] of a command that keeps the rules.
     fn finish_turns(&mut self, steps: Vec<StepTrace>) {
+        self.finish(steps, false);
+    }
+
+    /// After the steps of a command: the names of new enemies, a shop's stock rolled when it
+    /// opened (at the same point in every replay), the story in plain words. The story of a
+    /// testing command's own step is marked `(test)`, so that the log tells what the rules did
+    /// not make happen; the enemies' turns after it are played by the rules and told as usual.
+    fn finish(&mut self, steps: Vec<StepTrace>, test: bool) {
         if let Some(shop) = self.g.open_shop.clone() {
             self.g.open_stock(&self.w, &shop);
         }
@@ -269,7 +299,18 @@ impl Session {
             self.death = Some(self.cause_of_death(&steps));
         }
         let steps = self.in_sight(steps);
-        self.messages = sentences(&Names { w: &self.w, enemies: &self.enemy_kinds }, &steps);
+        let names = Names { w: &self.w, enemies: &self.enemy_kinds };
+        self.messages = if test {
+            let (own, after) = steps.split_at(steps.len().min(1));
+            let mut told: Vec<String> = sentences(&names, own).into_iter().map(|m| format!("(test) {m}")).collect();
+            if told.is_empty() {
+                told.push(format!("(test) {}", self.running));
+            }
+            told.extend(sentences(&names, after));
+            told
+        } else {
+            sentences(&names, &steps)
+        };
         if self.g.over {
             self.messages.push(if self.g.won {
                 "You won the run!".into()
@@ -375,6 +416,7 @@ impl Session {
             Command::Drop(p) => plain(ActKind::Drop(self.inventory_index(p, false)?)),
             Command::Talk(n) => {
                 need(w, &[Registry::Npcs], n)?;
+                self.next_to_you(n)?;
                 plain(ActKind::Talk(n.clone()))
             }
             Command::Attack(n) => {
@@ -406,6 +448,19 @@ impl Session {
                 plain(ActKind::Action(ActionData::GiveItem { item: Sp::new(0..0, id.clone()), count: *n, target: Who::SelfBearer }))
             }
             other => Err(format!("`{}` does not take a turn", other.line())),
+        }
+    }
+
+    /// Whether the NPC `npc` stands next to the player, where a move into it would talk to it:
+    /// `talk` is that move without the direction, and reaches no one farther away (not one across
+    /// the room, nor one on another floor).
+    fn next_to_you(&self, npc: &str) -> Result<(), String> {
+        let name = entry_name(&self.w, Registry::Npcs, npc);
+        let Some(m) = self.g.map() else { return Err(format!("{name} is not next to you: there is no map here (a save from a dry run)")) };
+        if m.npcs.iter().any(|s| s.npc == npc && Dir::ALL.iter().any(|d| m.player.step(*d) == s.pos)) {
+            Ok(())
+        } else {
+            Err(format!("{name} is not next to you: walk up to them (moving into an NPC talks to them)"))
         }
     }
 
@@ -516,6 +571,19 @@ pub fn unknown(w: &World, regs: &[Registry], id: &str) -> String {
     let pool: Vec<String> = regs.iter().flat_map(|r| w.ids(*r)).collect();
     let sug = closest(id, pool.iter().map(String::as_str)).map(|s| format!("; did you mean `{s}`?")).unwrap_or_default();
     format!("`{id}` is not {}{sug}", regs.iter().map(|r| format!("a known {}", r.noun())).collect::<Vec<_>>().join(" or "))
+}
+
+/// Keeps of a loaded save's testing commands the words this game knows, each once: the summary
+/// echoes them, and a save is a stranger's file.
+fn keep_known_testing(g: &mut Game) {
+    let mut seen = Vec::new();
+    g.testing.retain(|t| {
+        let keep = crate::command::TESTING_WORDS.contains(&t.as_str()) && !seen.contains(t);
+        if keep {
+            seen.push(t.clone());
+        }
+        keep
+    });
 }
 
 fn need(w: &World, regs: &[Registry], id: &str) -> Result<(), String> {

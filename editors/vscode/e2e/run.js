@@ -94,6 +94,10 @@ const checked = JSON.parse(
 );
 const mods = checked.summary.mods;
 const modsText = `rustkeep: ${mods} mod${mods === 1 ? "" : "s"}`;
+// The check's toast and the status bar's tooltip count the files `rustkeep check` counts, in words.
+const filesText = `${checked.summary.files} files (data files, manifests and scenarios`;
+if (checked.summary.errors !== 0 || checked.summary.warnings !== 0) throw new Error(`the examples are not clean: ${JSON.stringify(checked.summary)}`);
+const checkToast = `rustkeep check: no errors, no warnings in ${checked.summary.files} files of ${mods} mods`;
 
 const settings = JSON.stringify(
   {
@@ -357,6 +361,18 @@ async function run(port) {
       30000,
     );
     if (!status.includes(modsText)) throw new Error(`status bar: ${status}, but \`rustkeep check\` loads ${mods} mods`);
+    // Its tooltip counts the files as the check does, and says what it counts.
+    const item = await page.evaluateHandle(
+      (want) => [...document.querySelectorAll(".statusbar-item")].find((e) => (e.textContent || "").includes(want)),
+      modsText,
+    );
+    await item.hover();
+    await until(
+      "the status item's tooltip with the files `rustkeep check` counts",
+      (want) => [...document.querySelectorAll(".workbench-hover, .monaco-hover")].some((h) => (h.textContent || "").includes(want)),
+      filesText,
+    );
+    await page.mouse.move(640, 300);
   });
 
   const price = where(items, "price = ");
@@ -456,7 +472,8 @@ async function run(port) {
 
   await step("command: check workspace", async () => {
     await command("rustkeep: Check workspace");
-    await until("the check's notification", () => /rustkeep check: \d+ error\(s\), \d+ warning\(s\)/.test(document.querySelector(".notifications-toasts")?.textContent || ""));
+    // In words, with the files and mods `rustkeep check` counts: no "0 error(s)".
+    await until("the check's notification", (want) => (document.querySelector(".notifications-toasts")?.textContent || "").includes(want), checkToast);
   });
 
   // The output panel shows the end of a channel: its last line must be the command's own.
@@ -486,8 +503,42 @@ async function run(port) {
     await shownIn("rustkeep loot", lastLine(["loot", "rat_catcher:nest_table", "--format", "human", "--no-color"], path.join(workspace, "rat_catcher")));
   });
 
+  // A scenario beside the mods (`scenarios/` next to `rat_catcher/`, in no mod folder): served
+  // like the mods' files — its `▶ run` lens, and its diagnostics as it is typed.
+  const scenario = "scenarios/rat_catcher.toml";
+  const lensTexts = () => [...document.querySelectorAll(".part.editor .contentWidgets .codelens-decoration > a")].map((a) => (a.textContent || "").replace(/[\u00a0\u202f]/g, " "));
+  await step("a scenario beside the mods: its run lens and its diagnostics", async () => {
+    await openFile(scenario);
+    await until("the ▶ run lens above the scenario", new Function(`return (${lensTexts})().includes("▶ run")`));
+    const seed = where(scenario, "seed = ");
+    await goTo(seed.line, seed.column + 4);
+    await page.keyboard.type("x");
+    await command("View: Focus Problems");
+    await until(
+      "the scenario's unknown field in Problems with its line",
+      (ln) => [...document.querySelectorAll(".markers-panel .monaco-list-row")].some((r) => (r.textContent || "").includes("no field `seedx`") && (r.textContent || "").includes(ln)),
+      `[Ln ${seed.line}, Col ${seed.column}]`,
+    );
+    // Back to the text as saved, and the lens runs the scenario's expectations.
+    await page.click(".part.editor .monaco-editor .view-lines");
+    await page.keyboard.down("Control");
+    await page.keyboard.press("KeyZ");
+    await page.keyboard.press("KeyS");
+    await page.keyboard.up("Control");
+    // Saved as it was (the typo may have been saved meanwhile: code-server saves after a delay).
+    const original = fs.readFileSync(path.join(repo, "examples", scenario), "utf8");
+    await poll("the scenario saved as it was", () => fs.readFileSync(path.join(workspace, scenario), "utf8") === original);
+    await until("the scenario's problem gone", () => ![...document.querySelectorAll(".markers-panel")].some((p) => (p.textContent || "").includes("seedx")));
+    const lens = await page.evaluate(
+      new Function(`const a = [...document.querySelectorAll(".part.editor .contentWidgets .codelens-decoration > a")].find((a) => a.textContent === "▶ run"); const r = a && a.getBoundingClientRect(); return r && { x: r.left + r.width / 2, y: r.top + r.height / 2 }`),
+    );
+    if (!lens) throw new Error("no ▶ run lens to click");
+    await page.mouse.click(lens.x, lens.y);
+    await until("the lens with the run's result", new Function(`return (${lensTexts})().some((t) => /^▶ run · \\d+ passed$/.test(t))`));
+  });
+
   await step("command: simulate scenario", async () => {
-    await openFile("scenarios/rat_catcher.toml");
+    await openFile(scenario);
     await command("rustkeep: Simulate scenario");
     await shownIn("rustkeep simulate", lastLine(["simulate", "rat_catcher.toml", "--format", "human"], path.join(workspace, "scenarios")));
   });
@@ -501,27 +552,58 @@ async function run(port) {
         new RegExp(re).test((a.textContent || "").replace(/[\u00a0\u202f]/g, " ")),
       );
     const balanceLens = /\d+ % .*\(1,000 fights\)/.source;
-    // The `n`-th report beside the creatures: an untitled markdown document (`Untitled-n`) and its
-    // preview in the next editor group; the preview, a webview, shows the text in a frame of its
-    // own. It takes the focus when it loads: the focus goes back to the creatures for the next keys.
-    const reportShown = async (n) => {
-      const name = `Untitled-${n}`;
+    // The report of `id`: the Markdown preview of a read-only document of the extension
+    // (`rustkeep-balance:` scheme, named "Balance of" and the ID), a tab of the creatures' own group, the whole width
+    // of the editor area — no untitled document, no Markdown source, no narrow group beside. The
+    // preview, a webview, shows the text in a frame of its own; its tables must not be cut.
+    const reportShown = async (id) => {
+      const name = `Balance of ${id}.md`;
       await until(
-        `the report (${name}) and its preview beside the creatures`,
+        `the preview of ${name}, the active tab of the only editor group`,
         (want) => {
-          const groups = [...document.querySelectorAll(".part.editor .editor-group-container")];
-          const tabs = groups.slice(1).flatMap((g) => [...g.querySelectorAll(".tab")]);
-          return tabs.some((t) => t.getAttribute("data-resource-name") === want) && tabs.some((t) => (t.getAttribute("aria-label") || "").startsWith(`Preview ${want},`));
+          const groups = document.querySelectorAll(".part.editor .editor-group-container");
+          return groups.length === 1 && (groups[0].querySelector(".tab.active")?.getAttribute("aria-label") || "").startsWith(`Preview ${want}`);
         },
         name,
       );
-      await pollAsync("the report's text (win rate) in the preview", async () => {
-        const frames = page.frames().filter((f) => f !== page.mainFrame());
-        const texts = await Promise.all(frames.map((f) => f.evaluate(() => document.body?.innerText || "").catch(() => "")));
-        return texts.some((t) => t.includes("win rate"));
-      });
-      await command("View: Focus First Editor Group");
-      await until("the creatures focused again", () => document.title.startsWith("creatures.toml"));
+      const untitled = await page.evaluate(() => [...document.querySelectorAll(".tab")].map((t) => t.getAttribute("aria-label") || "").filter((l) => /untitled/i.test(l)));
+      if (untitled.length > 0) throw new Error(`untitled documents open: ${untitled.join(", ")}`);
+      const frameOf = async () => {
+        // The preview's frames come and go while it loads: a detached one throws at once.
+        for (const f of page.frames().filter((f) => f !== page.mainFrame() && !f.detached)) {
+          try {
+            const fits = await f.evaluate(
+              (want) =>
+                (document.body?.innerText || "").includes(want) && document.querySelector("table") !== null
+                  ? { width: document.documentElement.clientWidth, rights: [...document.querySelectorAll("table")].map((t) => Math.ceil(t.getBoundingClientRect().right)) }
+                  : undefined,
+              id,
+            );
+            if (fits) return fits;
+          } catch {
+            // detached meanwhile: the next poll sees the new frame
+          }
+        }
+        return undefined;
+      };
+      let fits;
+      await pollAsync("the report's table in the preview", async () => (fits = await frameOf()) !== undefined);
+      if (fits.rights.some((r) => r > fits.width)) throw new Error(`the report's table is cut: it ends at ${fits.rights.join(", ")} px, the preview is ${fits.width} px wide`);
+    };
+
+    // Closing a report asks nothing (an untitled document asked whether to save it), and the
+    // creatures are in front again for the next keys.
+    const closeReport = async () => {
+      // By the active tab's close button, as a user closes it (the palette's first match for
+      // "Close Editor" varies with what was run before).
+      await page.click(".part.editor .tab.active .tab-actions .codicon-close");
+      await until(
+        "the report closed and the creatures in front, or a dialog",
+        () => document.querySelector(".monaco-dialog-box") !== null || document.title.startsWith("creatures.toml"),
+      );
+      const dialog = await page.evaluate(() => document.querySelector(".monaco-dialog-box")?.textContent);
+      if (dialog) throw new Error(`closing the report asks: ${dialog}`);
+      await until("the creatures focused", () => document.activeElement?.closest(".monaco-editor") !== null);
     };
 
     await step("balance lenses above the creatures", async () => {
@@ -549,7 +631,9 @@ async function run(port) {
       );
       if (!at) throw new Error("no balance lens to click");
       await page.mouse.click(at.x, at.y);
-      await reportShown(1);
+      await reportShown("rat_catcher:sewer_rat");
+      await docShot("vscode-balance-report");
+      await closeReport();
     });
 
     await step("command: balance of the entry under the cursor", async () => {
@@ -557,7 +641,8 @@ async function run(port) {
       const at = where(creatures, 'name = "The Warren Queen"', 3);
       await goTo(at.line, at.column);
       await command("rustkeep: Show balance of the entry under the cursor");
-      await reportShown(2);
+      await reportShown("rat_catcher:warren_queen");
+      await closeReport();
     });
   }
 
@@ -587,6 +672,11 @@ async function run(port) {
     await until("the log in the output panel", () => document.querySelector(".part.panel select")?.selectedOptions?.[0]?.text === "rustkeep");
     const log = channelLogs("rustkeep").map((f) => fs.readFileSync(f, "utf8")).join("");
     if (/\[Error/.test(log)) throw new Error(`the log has an error:\n${log}`);
+    // A stop the extension asked for is no crash: no exit reported, not even one of code 0.
+    if (/the language server exited/.test(log)) throw new Error(`the log reports an exit:\n${log}`);
+    // The server's startup line, for people: the folder as a path, no Rust values (`Some("…")`).
+    const startup = log.split("\n").find((l) => /rustkeep \S+: .*(core|served)/.test(l)) || "";
+    if (!startup.includes(`workspace folder ${workspace};`) || /Some\(|\["/.test(startup)) throw new Error(`the log's startup line is not plain words: ${startup}\n${log}`);
     const traces = channelLogs("rustkeep language server trace");
     if (traces.length !== 1) throw new Error(`${traces.length} trace channels after a restart: ${traces.join(", ")}`);
   });

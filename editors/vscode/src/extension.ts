@@ -18,8 +18,11 @@ import {
   SHOW_BALANCE,
   ServerStatus,
   balanceArguments,
+  BALANCE_SCHEME,
   balanceDocument,
+  balancePath,
   checkArgs,
+  checkSummary,
   documentFilters,
   filterPattern,
   findServer,
@@ -54,8 +57,26 @@ let output: vscode.OutputChannel;
 /** One trace channel for the life of the extension: every restart's client writes into it. */
 let trace: vscode.OutputChannel;
 let statusItem: vscode.StatusBarItem;
-/** Set while the extension itself stops the server (a restart, deactivation): not a crash. */
-let stopping = false;
+/**
+ * The clients the extension itself stopped or is stopping (a restart, deactivation): their
+ * server's exit and their stopped state are no crash. Kept per client, never as one flag: a
+ * server may exit after its stop resolved, or while the next client starts.
+ */
+const retired = new WeakSet<LanguageClient>();
+/**
+ * Every start and stop of the server, one after the other. A restart can be asked for by the
+ * command, a settings change, a mod folder created or deleted and a TOML file opened from
+ * outside the served folders, also while a start is still finding the workspace's manifests:
+ * run side by side, two starts left one client running unseen and a stop hit a client that was
+ * still starting.
+ */
+let lifecycle: Promise<void> = Promise.resolve();
+
+function queued(op: () => Promise<void>): Promise<void> {
+  const next = lifecycle.then(op, op);
+  lifecycle = next.catch((e) => output.appendLine(`rustkeep: ${(e as Error).message}`));
+  return next;
+}
 let currentStatus: ServerStatus = { kind: "idle" };
 let checkProblems: vscode.DiagnosticCollection;
 /** The folders whose TOML files the running server serves. */
@@ -122,7 +143,11 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
       if (root !== undefined) files.push(path.join(root, "mod.toml"));
     }
   }
-  const filters = documentFilters(files, nodeHost);
+  const filters = documentFilters(
+    files,
+    nodeHost,
+    (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath),
+  );
   servedRoots = filters.map((f) => f.root);
   if (filters.length === 0) {
     output.appendLine("rustkeep: no mod.toml or rustkeep.toml in the workspace; the language server waits for one.");
@@ -146,8 +171,9 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
       child.once("error", reject);
     });
     child.on("exit", (code, signal) => {
-      if (stopping && code === 0) return;
-      output.appendLine(`rustkeep: the language server exited (${signal ?? `code ${code}`})${stopping ? " while stopping" : ""}.`);
+      const asked = retired.has(started);
+      if (asked && code === 0) return;
+      output.appendLine(`rustkeep: the language server exited (${signal ?? `code ${code}`})${asked ? " while stopping" : ""}.`);
     });
     return child;
   };
@@ -166,7 +192,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   started.onDidChangeState((e) => {
     if (client !== started) return;
     if (e.newState === State.Starting) setStatus({ kind: "starting" });
-    if (e.newState === State.Stopped && !stopping) setStatus({ kind: "crashed" });
+    if (e.newState === State.Stopped && !retired.has(started)) setStatus({ kind: "crashed" });
   });
   started.onNotification("rustkeep/loaded", (params: { mods?: unknown; files?: unknown }) => {
     if (client !== started) return;
@@ -190,22 +216,30 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   }
 }
 
-/** Stops the running client, if any, as a requested stop (no crash status, no error logged). */
+/**
+ * Stops the running client, if any, as a requested stop (no crash status, no error logged).
+ * Only ever called through `queued`, so no start of the extension's is under way: the client
+ * runs, has stopped after a crash, or restarts its crashed server by itself.
+ */
 async function stopClient(): Promise<void> {
   const old = client;
   client = undefined;
   if (old === undefined) return;
-  stopping = true;
-  try {
-    await old.stop().catch(() => undefined);
-  } finally {
-    stopping = false;
-  }
+  retired.add(old);
+  // A client restarting its crashed server by itself is stopped once it is up again (a client
+  // still starting cannot be stopped).
+  if (old.state === State.Starting) await old.start().catch(() => undefined);
+  if (old.state !== State.Running) return;
+  // `dispose` stops the client for good; the client ends its own server process when the exit
+  // does not come.
+  await old.dispose().catch((e) => output.appendLine(`rustkeep: stopping the language server: ${(e as Error).message}`));
 }
 
-async function restartClient(context: vscode.ExtensionContext): Promise<void> {
-  await stopClient();
-  await startClient(context);
+function restartClient(context: vscode.ExtensionContext): Promise<void> {
+  return queued(async () => {
+    await stopClient();
+    await startClient(context);
+  });
 }
 
 function setStatus(status: ServerStatus): void {
@@ -252,8 +286,7 @@ async function checkWorkspace(context: vscode.ExtensionContext): Promise<void> {
   output.show(true);
   checkProblems.clear();
   const byFile = new Map<string, vscode.Diagnostic[]>();
-  let errors = 0;
-  let warnings = 0;
+  const total = { errors: 0, warnings: 0, files: 0, mods: 0 };
   for (const folder of folders) {
     const cwd = folder.uri.fsPath;
     const result = await run(binary.command, checkArgs(), cwd);
@@ -269,8 +302,7 @@ async function checkWorkspace(context: vscode.ExtensionContext): Promise<void> {
       continue;
     }
     for (const line of formatCheckReport(report, cwd)) output.appendLine(line);
-    errors += report.summary.errors;
-    warnings += report.summary.warnings;
+    for (const k of ["errors", "warnings", "files", "mods"] as const) total[k] += report.summary[k];
     for (const d of report.diagnostics) {
       const file = path.resolve(cwd, d.file);
       let text = "";
@@ -295,7 +327,7 @@ async function checkWorkspace(context: vscode.ExtensionContext): Promise<void> {
   if (client === undefined || !client.isRunning()) {
     for (const [file, list] of byFile) checkProblems.set(vscode.Uri.file(file), list);
   }
-  void vscode.window.showInformationMessage(`rustkeep check: ${errors} error(s), ${warnings} warning(s)`);
+  void vscode.window.showInformationMessage(`rustkeep check: ${checkSummary(total)}`);
 }
 
 function folderOf(uri: vscode.Uri): string | undefined {
@@ -336,9 +368,43 @@ async function simulateScenario(context: vscode.ExtensionContext): Promise<void>
 }
 
 /**
+ * The balance reports, as read-only documents of the `rustkeep-balance:` scheme: their text by
+ * URI. A report shown again (the same entry) replaces its text and refreshes its open preview.
+ * The texts stay for the session (one per entry shown, a few kilobytes): VS Code may drop a
+ * document its preview still shows and ask for it again when the preview renders anew.
+ */
+class BalanceReports implements vscode.TextDocumentContentProvider {
+  private readonly texts = new Map<string, string>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+
+  set(report: BalanceReport): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: BALANCE_SCHEME, path: balancePath(report) });
+    const key = uri.toString();
+    const had = this.texts.has(key);
+    this.texts.set(key, balanceDocument(report));
+    if (had) this.changed.fire(uri);
+    return uri;
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    // A preview restored after a reload asks for a report this session never made.
+    return this.texts.get(uri.toString()) ?? "# Balance\n\nThis report is gone: click the balance lens again, or run \"rustkeep: Show balance of the entry under the cursor\".\n";
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+let balanceReports: BalanceReports;
+
+/**
  * `rustkeep.showBalance`: the balance report of a creature or loot table, which the running
- * server computes (`workspace/executeCommand`), as markdown in a new document beside the editor,
- * with its preview. A lens passes its `[uri, id]`; from the palette, the entry at the cursor.
+ * server computes (`workspace/executeCommand`), in the Markdown preview. The report is a
+ * read-only document of the extension (`rustkeep-balance:`), never an untitled one: nothing to
+ * save, so closing it asks nothing. Only the preview is shown, not the Markdown source. A lens
+ * passes its `[uri, id]`; from the palette, the entry at the cursor.
  */
 async function showBalance(args: unknown[]): Promise<void> {
   const editor = vscode.window.activeTextEditor;
@@ -366,18 +432,20 @@ async function showBalance(args: unknown[]): Promise<void> {
     void vscode.window.showErrorMessage(`rustkeep: ${(e as Error).message}`);
     return;
   }
+  const uri = balanceReports.set(report);
   try {
-    const doc = await vscode.workspace.openTextDocument({ language: "markdown", content: balanceDocument(report) });
-    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: false });
-    try {
-      // Beside the active editor, in the report's group; the preview takes the focus when it loads.
-      await vscode.commands.executeCommand("markdown.showPreviewToSide", doc.uri);
-    } catch (e) {
-      // Without the built-in markdown extension the source alone stays open.
-      output.appendLine(`rustkeep: no markdown preview of "${report.title}": ${(e as Error).message}`);
-    }
+    // In the editor's own group, as a tab beside the data file: the whole width of the editor
+    // area. Beside the editor it got half of it at best, and the arena's table was cut.
+    await vscode.commands.executeCommand("markdown.showPreview", uri);
   } catch (e) {
-    void vscode.window.showErrorMessage(`rustkeep: cannot show "${report.title}": ${(e as Error).message}`);
+    // Without the built-in Markdown extension, the report's text, read-only.
+    output.appendLine(`rustkeep: no Markdown preview of "${report.title}" (${(e as Error).message}); showing its text`);
+    try {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(doc, { preview: false });
+    } catch (e2) {
+      void vscode.window.showErrorMessage(`rustkeep: cannot show "${report.title}": ${(e2 as Error).message}`);
+    }
   }
 }
 
@@ -425,7 +493,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   statusItem.name = "rustkeep language server";
   void syncTomlSchemas(context).catch((e) => output.appendLine(`cannot set the TOML schema associations: ${e}`));
   checkProblems = vscode.languages.createDiagnosticCollection("rustkeep check");
+  balanceReports = new BalanceReports();
   context.subscriptions.push(
+    balanceReports,
+    vscode.workspace.registerTextDocumentContentProvider(BALANCE_SCHEME, balanceReports),
     output,
     trace,
     statusItem,
@@ -461,9 +532,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
 
-  await startClient(context);
+  await queued(() => startClient(context));
 }
 
-export async function deactivate(): Promise<void> {
-  await stopClient();
+export function deactivate(): Promise<void> {
+  return queued(stopClient);
 }

@@ -194,10 +194,20 @@ export interface FilterSpec {
 }
 
 /**
- * The files the server serves: TOML files in mod folders (folders holding `mod.toml`) and the
- * `rustkeep.toml` of a workspace. Nested mod folders are covered by their outermost one.
+ * The globs of scenario files, as the server's discovery recognises them (`is_scenario_path` in
+ * rustkeep-data): a TOML file directly in a folder named `scenarios`, or any `*.scenario.toml`.
  */
-export function documentFilters(manifests: string[], host: Pick<Host, "platform">): FilterSpec[] {
+export const SCENARIO_GLOBS = ["**/scenarios/*.toml", "**/*.scenario.toml"];
+
+/**
+ * The files the server serves: TOML files in mod folders (folders holding `mod.toml`), the
+ * `rustkeep.toml` of a workspace, and the scenario files of each workspace folder. Nested mod
+ * folders are covered by their outermost one. Scenario files need filters of their own because
+ * they usually lie beside the mods, not in them (`examples/scenarios/` next to
+ * `examples/rat_catcher`): the server loads them with the workspace folder, and without a filter
+ * the editor never tells it they are open (no diagnostics, no `▶ run` lens, no semantic colours).
+ */
+export function documentFilters(manifests: string[], host: Pick<Host, "platform">, workspaceFolders: string[] = []): FilterSpec[] {
   const p = pathApi(host.platform);
   const modRoots = new Set<string>();
   const workspaceFiles: string[] = [];
@@ -216,6 +226,13 @@ export function documentFilters(manifests: string[], host: Pick<Host, "platform"
     const dir = p.dirname(file);
     if (!outer.some((root) => isInside(dir, root, p) || dir === root)) {
       filters.push({ scheme: "file", language: "toml", root: dir, glob: "rustkeep.toml" });
+    }
+  }
+  // Only when there is a mod to serve: a folder without one does not start the server.
+  if (filters.length > 0) {
+    for (const folder of [...new Set(workspaceFolders)].sort()) {
+      if (outer.some((root) => isInside(folder, root, p) || folder === root)) continue;
+      for (const glob of SCENARIO_GLOBS) filters.push({ scheme: "file", language: "toml", root: folder, glob });
     }
   }
   return filters;
@@ -344,12 +361,23 @@ export function formatCheckReport(report: CheckReport, folder: string): string[]
       lines.push(`    fix: ${d.fix.message}`);
     }
   }
-  const s = report.summary;
-  lines.push(
-    `${s.errors} error${s.errors === 1 ? "" : "s"}, ${s.warnings} warning${s.warnings === 1 ? "" : "s"} ` +
-      `in ${s.files} file${s.files === 1 ? "" : "s"} of ${s.mods} mod${s.mods === 1 ? "" : "s"}`,
-  );
+  lines.push(checkSummary(report.summary));
   return lines;
+}
+
+/** `n` and the word, singular for one, plural otherwise; zero as "no" where `none` says so. */
+export function count(n: number, singular: string, plural = `${singular}s`, none = false): string {
+  if (n === 0 && none) return `no ${plural}`;
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
+/**
+ * What a check found, in words: `no errors, 1 warning in 18 files of 2 mods`. The files are
+ * those `rustkeep check` reads besides the bundled core (data files, manifests, `rustkeep.toml`
+ * and scenario files); the status bar's tooltip counts the same.
+ */
+export function checkSummary(s: { errors: number; warnings: number; files: number; mods: number }): string {
+  return `${count(s.errors, "error", "errors", true)}, ${count(s.warnings, "warning", "warnings", true)} in ${count(s.files, "file")} of ${count(s.mods, "mod")}`;
 }
 
 /**
@@ -439,10 +467,6 @@ export interface StatusText {
   problem: boolean;
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
 /**
  * The status bar item of a status (`undefined`: hidden — no mod in the workspace). `mods` and
  * `files` come from the server's `rustkeep/loaded` notification; a click shows the log.
@@ -462,10 +486,13 @@ export function statusText(status: ServerStatus): StatusText | undefined {
       if (status.mods === undefined) {
         return { text: "$(check) rustkeep", tooltip: `rustkeep${version} is ready. Click to show the log.`, problem: false };
       }
-      const files = status.files === undefined ? "" : `, ${plural(status.files, "data file")}`;
+      // The files as `rustkeep check` counts them ("N files of M mods"), said in full: a bare
+      // "data files" read as a different number from the check's for the same folder.
+      const files =
+        status.files === undefined ? "" : ` and ${count(status.files, "file")} (data files, manifests and scenarios, as \`rustkeep check\` counts them)`;
       return {
-        text: `$(check) rustkeep: ${plural(status.mods, "mod")}`,
-        tooltip: `rustkeep${version} is ready: ${plural(status.mods, "mod")}${files} loaded, besides the core. Click to show the log.`,
+        text: `$(check) rustkeep: ${count(status.mods, "mod")}`,
+        tooltip: `rustkeep${version} is ready: ${count(status.mods, "mod")}${files} loaded, besides the core. Click to show the log.`,
         problem: false,
       };
     }
@@ -517,6 +544,24 @@ export function parseBalanceReport(result: unknown): BalanceReport {
     throw new Error(`the server's answer to ${SHOW_BALANCE} has no report (no \`markdown\`)`);
   }
   return { title: typeof r.title === "string" && r.title.trim().length > 0 ? r.title : "Balance", markdown: r.markdown };
+}
+
+/**
+ * The scheme of the read-only documents the balance reports are shown from: a
+ * `TextDocumentContentProvider` of the extension serves them, so they are never dirty and closing
+ * one asks nothing (an untitled document asked whether to save).
+ */
+export const BALANCE_SCHEME = "rustkeep-balance";
+
+/**
+ * The path of a report's document: the title as the file name (the preview's tab reads "Preview
+ * Balance of core:rat.md"), with `.md` so that VS Code takes it for Markdown. A `/` of an ID
+ * (`m:floors/floor_3`) would start a folder and leave only its tail in the tab: it becomes `∕`
+ * (division slash), as do `\` and control characters, which have no place in a name.
+ */
+export function balancePath(report: BalanceReport): string {
+  const name = report.title.replace(/[/\\]/g, "\u2215").replace(/[\u0000-\u001f\u007f]/g, " ").trim();
+  return `/${name.length > 0 ? name : "Balance"}.md`;
 }
 
 /**

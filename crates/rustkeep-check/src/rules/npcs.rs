@@ -9,8 +9,8 @@ use rustkeep_data::project::Project;
 use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{field, Registry};
 
-/// Every NPC in force that no prefab in force names in `npcs`.
-pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+/// Every NPC in force that no prefab in force names in `npcs`, but those of content packs.
+pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     // While some text could not be read, the place or table that would answer may sit in it:
     // an absence is claimed only over data that was read whole (one mistake, one diagnostic).
     if db.facts.iter().flatten().any(|ff| !ff.unreadable.is_empty()) {
@@ -28,12 +28,13 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     // A name written without its namespace (`npcs = ["old_mags"]`, an `invalid-id`) means the
     // NPC of that name: one mistake, one diagnostic.
     let bare: FxHashSet<&str> = placed.iter().copied().filter(|id| !id.contains(':')).collect();
-    // Only a mod that lays out rooms of its own is asked to place its NPCs: one without prefabs is
-    // a content pack whose people the mods built on it (or its scenarios) place.
-    let with_rooms: FxHashSet<&str> = resolved.defs[Registry::Prefabs.index()].keys().filter_map(|id| id.split_once(':').map(|(ns, _)| ns)).collect();
+    // Every mod is asked to place its NPCs, also one without prefabs of its own: that is the
+    // newcomer who wrote an NPC and forgot the room it stands in. Only a mod that says it is a
+    // content pack (`library = true`) is not: the mods built on it place its people.
+    let packs: FxHashSet<&str> = project.mods.iter().filter(|m| m.manifest.library).map(|m| m.id.as_str()).collect();
     let mut ids: Vec<&String> = npcs
         .keys()
-        .filter(|id| id.split_once(':').is_some_and(|(ns, _)| with_rooms.contains(ns)))
+        .filter(|id| !id.split_once(':').is_some_and(|(ns, _)| packs.contains(ns)))
         .filter(|id| !placed.contains(id.as_str()) && !id.split_once(':').is_some_and(|(_, name)| bare.contains(name)))
         .collect();
     ids.sort();

@@ -83,10 +83,11 @@ pub fn line_col(project: &Project, file: FileId, offset: usize) -> (u32, u32) {
 /// report has a fingerprint of its own and keeps it when lines move.
 pub fn unique_fingerprints(project: &Project, diags: &[Diagnostic]) -> Vec<String> {
     let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut fps = rustkeep_check::baseline::Fingerprints::new(project);
     diags
         .iter()
         .map(|d| {
-            let fp = rustkeep_check::baseline::fingerprint(project, d);
+            let fp = fps.of(d);
             let n = seen.entry(fp.clone()).or_insert(0);
             *n += 1;
             if *n == 1 {

@@ -141,7 +141,7 @@ async function main() {
   const h2 = await conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri: uriOf(creatures) }, position: atTable });
   const tableHover = hoverText(h2);
   assert.match(tableHover, /rat_catcher:cheese_wedge/);
-  assert.match(tableHover, /11\.1\s*%/, tableHover);
+  assert.match(tableHover, /11\.11 %/, tableHover);
   summary.loot_hover = tableHover.split("\n").filter((l) => l.includes("%"));
 
   // Inlay hints: each weighted entry's share of its table.
@@ -152,7 +152,7 @@ async function main() {
   });
   const labelOf = (h) => (typeof h.label === "string" ? h.label : h.label.map((p) => p.value).join(""));
   const first = hints.filter((h) => h.position.line >= 6 && h.position.line <= 9).map(labelOf);
-  assert.deepEqual(first.map((l) => l.trim()), ["33.3%", "11.1%", "11.1%", "44.4%"]);
+  assert.deepEqual(first.map((l) => l.trim()), ["33.33 %", "11.11 %", "11.11 %", "44.44 %"]);
   // Each hint sits right after its entry's closing brace. (The entry with the malformed ID is
   // not lowered, so it has no weight and no hint: its table's shares are of the rest.)
   for (const h of hints.filter((h) => h.position.line >= 6 && h.position.line <= 9)) {

@@ -92,8 +92,9 @@ impl Lower<'_> {
             let header = &text[open..close];
             let msg = format!("`{name}` must be an array of tables: write `[[{name}]]`, not `{header}`");
             let fixed = format!("[{header}]");
-            let d = self.diag(Code::WrongType, key, msg);
-            *d = d.clone().with_fix_at(open..close, format!("write `{fixed}`"), fixed, crate::diag::Applicability::Safe);
+            // On the whole header, which the fix replaces (so every output can carry the fix).
+            let d = self.diag(Code::WrongType, open..close, msg);
+            *d = d.clone().with_fix(format!("write `{fixed}`"), fixed, crate::diag::Applicability::Safe);
         } else if before.ends_with("[[") && after.starts_with('.') {
             let sub = after[1..].split([']', ' ', '\t']).next().unwrap_or("");
             let msg = format!(

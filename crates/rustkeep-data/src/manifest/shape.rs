@@ -44,6 +44,8 @@ pub struct ModSection {
     #[serde(default)]
     #[schemars(inner(regex(pattern = vocab::NAMESPACE_PATTERN)))]
     pub load_after: Vec<String>,
+    #[serde(default)]
+    pub library: bool,
 }
 
 /// A `rustkeep.toml`: the workspace file (docs/data-language.md#workspaces).
@@ -217,13 +219,20 @@ mod tests {
         let good_manifests = [
             "[mod]\nid = \"a\"\n",
             "[mod]\nid = \"rat_catcher\"\nname = \"The Rat-Catcher\"\nversion = \"1.2.3-beta+7\"\ndepends = [\"core\"]\nload_after = [\"b\"]\n",
+            "[mod]\nid = \"bestiary\"\nlibrary = true\n",
         ];
         for text in good_manifests {
             assert!(read_manifest(file, text, None).1.is_empty(), "{text}");
             let m: ModToml = toml::from_str(text).unwrap_or_else(|e| panic!("{text}: {e}"));
             assert!(!m.mod_.id.is_empty());
         }
-        let bad_manifests = ["[mod]\nname = \"no id\"\n", "[mod]\nid = \"a\"\nnmae = \"x\"\n", "[mods]\nid = \"a\"\n", "[mod]\nid = \"a\"\ndepends = \"b\"\n"];
+        let bad_manifests = [
+            "[mod]\nname = \"no id\"\n",
+            "[mod]\nid = \"a\"\nnmae = \"x\"\n",
+            "[mods]\nid = \"a\"\n",
+            "[mod]\nid = \"a\"\ndepends = \"b\"\n",
+            "[mod]\nid = \"a\"\nlibrary = \"yes\"\n",
+        ];
         for text in bad_manifests {
             assert!(!read_manifest(file, text, None).1.is_empty(), "{text}");
             assert!(toml::from_str::<ModToml>(text).is_err(), "{text}");

@@ -124,7 +124,7 @@ pub fn recover(text: &str, errors: &[(Span, String)]) -> Option<Recovery> {
             if !s.broken {
                 s.broken = true;
                 s.keep_header = false;
-                s.error = Some(SyntaxError { span: e.span().unwrap_or(0..0), message: e.message().trim().to_string(), related: None });
+                s.error = Some(SyntaxError { span: e.span().unwrap_or(0..0), message: e.message().trim().to_string(), related: None, meant: None });
                 progress = true;
             } else if s.keep_header {
                 s.keep_header = false;
@@ -135,6 +135,79 @@ pub fn recover(text: &str, errors: &[(Span, String)]) -> Option<Recovery> {
             return None;
         }
     }
+}
+
+/// A `[name]` header in a text whose other headers write `[[name]]`: a table header where an
+/// entry of that array of tables was meant (TOML refuses the pair, whichever comes first).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Misheader {
+    pub name: String,
+    /// The header's brackets, `[name]`.
+    pub header: Span,
+    /// The key between them.
+    pub key: Span,
+    /// The brackets of the `[[name]]` header nearest above it (else the first below it).
+    pub array: Span,
+    /// The header and the sub-table headers below it that add to it (`[name.x]`,
+    /// `[[name.triggers]]`) with their bodies: the entry as it was meant.
+    pub entry: Span,
+}
+
+/// Every `[name]` header of `text` whose key some `[[name]]` header writes as an array of
+/// tables. Only headers of one bare key at column 1 count, as for [`recover`]'s sections.
+pub fn misheaders(text: &str) -> Vec<Misheader> {
+    let sections = sections(text);
+    let simple: Vec<Option<(bool, Span, Span)>> = sections.iter().map(|s| simple_header(text, s)).collect();
+    // The `[[name]]` headers of each name, in the order of the text.
+    let mut arrays: std::collections::HashMap<&str, Vec<Span>> = std::collections::HashMap::new();
+    for (double, header, key) in simple.iter().flatten() {
+        if *double {
+            arrays.entry(&text[key.clone()]).or_default().push(header.clone());
+        }
+    }
+    let mut out = Vec::new();
+    for (i, s) in sections.iter().enumerate() {
+        let Some((false, header, key)) = simple[i].clone() else { continue };
+        let name = &text[key.clone()];
+        let Some(headers) = arrays.get(name) else { continue };
+        let above = headers.partition_point(|h| h.start < header.start);
+        let array = headers[above.saturating_sub(1)].clone();
+        let mut end = s.span.end;
+        for next in &sections[i + 1..] {
+            match header_key(&text[next.span.start..next.header_end]) {
+                Some((k, true)) if k == name => end = next.span.end,
+                _ => break,
+            }
+        }
+        out.push(Misheader { name: name.to_string(), header, key, array, entry: s.span.start..end });
+    }
+    out
+}
+
+/// A section's header when it is one bare key in brackets, `[name]` or `[[name]]`, maybe with
+/// spaces inside the brackets and a comment after them: whether the brackets are doubled, their
+/// span, and the key's span.
+fn simple_header(text: &str, s: &Section) -> Option<(bool, Span, Span)> {
+    let line = &text[s.span.start..s.header_end];
+    let double = line.starts_with("[[");
+    let open = if double { 2 } else { 1 };
+    let inner = line.get(open..)?;
+    let key_start = open + (inner.len() - inner.trim_start_matches([' ', '\t']).len());
+    let key_len = line[key_start..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')).unwrap_or(line.len() - key_start);
+    if key_len == 0 {
+        return None;
+    }
+    let after = &line[key_start + key_len..];
+    let spaces = after.len() - after.trim_start_matches([' ', '\t']).len();
+    let close = if double { "]]" } else { "]" };
+    let rest = after[spaces..].strip_prefix(close)?;
+    let tail = rest.trim_start_matches([' ', '\t']).trim_end_matches('\r');
+    if !(tail.is_empty() || tail.starts_with('#')) {
+        return None;
+    }
+    let start = s.span.start;
+    let header_end = start + key_start + key_len + spaces + close.len();
+    Some((double, start..header_end, start + key_start..start + key_start + key_len))
 }
 
 /// Cuts `text` at every line that starts a table header.
@@ -196,10 +269,15 @@ fn cause(text: &str, s: &Section, first: (Span, String), whole: &[(Span, String)
                 Some(_) => format!("reading gave up here: this does not close the {what} opened on line {line}"),
                 None => format!("reading gave up here, with the {what} opened on line {line} still open"),
             };
-            return SyntaxError { span: open.at, message: format!("this {what} opened on line {line} is never closed"), related: Some((gave_up, related)) };
+            return SyntaxError {
+                span: open.at,
+                message: format!("this {what} opened on line {line} is never closed"),
+                related: Some((gave_up, related)),
+                meant: None,
+            };
         }
     }
-    SyntaxError { span: first.0, message: first.1, related: None }
+    SyntaxError { span: first.0, message: first.1, related: None, meant: None }
 }
 
 struct Open {
@@ -408,6 +486,22 @@ mod tests {
         assert!(r.text.contains("id = \"m:b\""));
         assert!(!r.errors.is_empty() && r.errors.len() <= 2, "{:?}", r.errors);
         assert_eq!(r.unreadable[0].header.as_ref().map(|h| h.2), Some(false));
+    }
+
+    #[test]
+    fn a_table_header_where_the_file_writes_an_array_of_tables_is_a_misheader() {
+        let text = "[[items]]\nid = \"m:a\"\n\n[ items ] # the rope\nid = \"m:b\"\n[items.x]\ny = 1\n[[items.triggers]]\non = \"t\"\n[[npcs]]\nid = \"m:c\"\n";
+        let found = misheaders(text);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let m = &found[0];
+        assert_eq!((m.name.as_str(), &text[m.header.clone()], &text[m.key.clone()], &text[m.array.clone()]), ("items", "[ items ]", "items", "[[items]]"));
+        // The entry takes its sub-tables along, up to the next header of something else.
+        assert_eq!(&text[m.entry.clone()], "[ items ] # the rope\nid = \"m:b\"\n[items.x]\ny = 1\n[[items.triggers]]\non = \"t\"\n");
+        // Only a key some `[[…]]` header writes; `[balance]` and dotted headers are left alone.
+        assert_eq!(misheaders("[balance]\nx = 1\n[[items]]\nid = \"m:a\"\n[items.y]\n"), []);
+        // Before the first `[[items]]` as well.
+        let text = "[items]\nid = \"m:a\"\n[[items]]\nid = \"m:b\"\n";
+        assert_eq!(misheaders(text).iter().map(|m| &text[m.array.clone()]).collect::<Vec<_>>(), ["[[items]]"]);
     }
 
     #[test]

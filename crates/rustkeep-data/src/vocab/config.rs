@@ -37,6 +37,12 @@ pub const MOD_KEYS: &[ConfigKey] = &[
     config_key(key::VERSION, "a semantic version such as `\"0.1.0\"`", None, "The mod's version."),
     config_key(key::DEPENDS, "a list of mod ids", Some("[]"), "Mods that must be present and load before this one (`core` is implied)."),
     config_key(key::LOAD_AFTER, "a list of mod ids", Some("[]"), "Mods this one loads after when they are present, without depending on them."),
+    config_key(
+        key::LIBRARY,
+        "a boolean",
+        Some("false"),
+        "A content pack: entries for other mods to use. Its own NPCs are not reported as never placed (`npc-never-placed`): the mods built on it place them.",
+    ),
 ];
 
 /// The tables of a `rustkeep.toml`.

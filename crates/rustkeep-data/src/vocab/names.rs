@@ -231,6 +231,7 @@ names! {
         VERSION = "version",
         DEPENDS = "depends",
         LOAD_AFTER = "load_after",
+        LIBRARY = "library",
         WORKSPACE = "workspace",
         LINTS = "lints",
         FORMAT = "format",

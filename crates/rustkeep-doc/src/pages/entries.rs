@@ -357,14 +357,16 @@ fn override_diff(site: &Site, r: EntryRef, e: &Entry, root: &str) -> String {
     let old = site.entry(before);
     let (old_text, new_text) = (&site.w.project.file(before.file).text, &site.w.project.file(r.file).text);
     let (changes, same) = rustkeep_data::copy::field_changes(old_text, old, new_text, e);
-    let rows: Vec<(&str, &str, String, String)> = changes
+    // Each row is a key or element that changed (`attributes.max_health`), or a whole field.
+    let rows: Vec<(&str, String, String, String)> = changes
         .into_iter()
         .map(|c| match (c.old, c.new) {
-            (Some(was), Some(now)) => ("changed", c.field, was, now),
-            (None, now) => ("added", c.field, String::new(), now.unwrap_or_default()),
+            (Some(was), Some(now)) => ("changed", c.path, was, now),
+            (None, now) => ("added", c.path, String::new(), now.unwrap_or_default()),
             (Some(was), None) => {
-                let default = e.registry.field(c.field).and_then(|d| d.default).map(|d| format!("(default: {d})")).unwrap_or_else(|| "(absent)".into());
-                ("removed", c.field, was, default)
+                let whole = c.path == c.field;
+                let default = e.registry.field(c.field).and_then(|d| d.default).filter(|_| whole).map(|d| format!("(default: {d})"));
+                ("removed", c.path, was, default.unwrap_or_else(|| "(absent)".into()))
             }
         })
         .collect();
@@ -376,7 +378,7 @@ fn override_diff(site: &Site, r: EntryRef, e: &Entry, root: &str) -> String {
         for (kind, name, was, now) in rows {
             out.push_str(&format!(
                 "<tr class=\"{kind}\"><th scope=\"row\"><code>{}</code></th><td>{kind}</td><td><code>{}</code></td><td><code>{}</code></td></tr>\n",
-                esc(name),
+                esc(&name),
                 esc(&was),
                 esc(&now)
             ));
@@ -391,28 +393,31 @@ fn override_diff(site: &Site, r: EntryRef, e: &Entry, root: &str) -> String {
     out
 }
 
-/// Every entry that names this one, with the field or action naming it.
+/// Every entry that names this one, each once, with how it names it: the field, or the action,
+/// check or filter and where it sits ("a `spawn` action of its `ai`", "its `loot`").
 fn referrers(site: &Site, registry: Registry, id: &str, root: &str) -> String {
     let Some(list) = site.referrers.get(&(registry, id.to_string())) else {
         return "<p class=\"refs\">Nothing refers to it.</p>\n".into();
     };
-    let mut items: Vec<String> = Vec::new();
-    let mut last: Option<(&Registry, &str)> = None;
-    for x in list {
-        if last == Some((&x.registry, x.id.as_str())) {
-            continue;
+    // The list is sorted: an entry's references are next to each other.
+    let mut holders: Vec<(Registry, &str, Vec<&str>)> = Vec::new();
+    for x in list.iter().filter(|x| !(x.registry == registry && x.id == id)) {
+        match holders.last_mut() {
+            Some((r, who, hows)) if *r == x.registry && *who == x.id => {
+                if !hows.contains(&x.how.as_str()) {
+                    hows.push(&x.how);
+                }
+            }
+            _ => holders.push((x.registry, &x.id, vec![&x.how])),
         }
-        last = Some((&x.registry, x.id.as_str()));
-        if x.registry == registry && x.id == id {
-            continue;
-        }
-        items.push(format!(
-            "{} <span class=\"noun\">({}, <code>{}</code>)</span>",
-            id_link(site, root, x.registry, &x.id),
-            esc(x.registry.noun()),
-            esc(x.context)
-        ));
     }
+    let items: Vec<String> = holders
+        .iter()
+        .map(|(r, who, hows)| {
+            let hows: Vec<String> = hows.iter().map(|h| code_spans(h)).collect();
+            format!("{} <span class=\"noun\">({}: {})</span>", id_link(site, root, *r, who), esc(r.noun()), hows.join("; "))
+        })
+        .collect();
     if items.is_empty() {
         return "<p class=\"refs\">Nothing else refers to it.</p>\n".into();
     }
@@ -426,4 +431,9 @@ fn referrers(site: &Site, registry: Registry, id: &str, root: &str) -> String {
     }
     out.push_str("</ul></div>\n");
     out
+}
+
+/// A text with names in backticks as HTML: escaped, each `name` in `<code>`.
+fn code_spans(text: &str) -> String {
+    text.split('`').enumerate().map(|(i, part)| if i % 2 == 1 { format!("<code>{}</code>", esc(part)) } else { esc(part) }).collect()
 }

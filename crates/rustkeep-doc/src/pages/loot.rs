@@ -3,8 +3,9 @@
 //! `data-expected`), and for an item or affix every table it comes from, with who rolls it.
 
 use rustkeep_data::db::TableKind;
+use rustkeep_data::number::{fixed, percent as pct};
 use rustkeep_data::vocab::{field, Registry};
-use rustkeep_engine::loot::{chance_text as pct, one_in_text};
+use rustkeep_engine::loot::one_in_text;
 
 use crate::html::{esc, id_link, short};
 use crate::site::{rolls, table_kind, Site};
@@ -56,14 +57,14 @@ pub fn table_section(site: &Site, id: &str, root: &str) -> String {
     ));
     for (d, p_luck) in base.drops.iter().zip(&chances.p_luck).take(MAX_ROWS) {
         out.push_str(&format!(
-            "<tr data-id=\"{}\" data-p-any=\"{}\" data-expected=\"{}\"><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{:.4}</td><td>{}</td></tr>\n",
+            "<tr data-id=\"{}\" data-p-any=\"{}\" data-expected=\"{}\"><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
             esc(&short(&d.id)),
             d.p_any,
             d.expected,
             id_link(site, root, target, &d.id),
             pct(d.p_any),
             one_in_text(d.p_any),
-            d.expected,
+            fixed(d.expected, 4),
             pct(*p_luck)
         ));
     }

@@ -77,9 +77,17 @@ pub fn render(site: &Site) -> Vec<(String, String)> {
     files
 }
 
-/// A registry's title: `character_options` → "Character options".
+/// A registry's title: its key in words, spelt as its noun is and capitalised —
+/// `character_options` → "Character options", `npcs` → "NPCs" (not "Npcs").
 pub fn registry_title(r: Registry) -> String {
     let words = r.key().replace('_', " ");
+    let noun = r.noun();
+    // The key is the noun's plural ("loot tables", "statuses"): the noun's own spelling, then the
+    // plural's ending.
+    let words = match words.get(..noun.len()) {
+        Some(head) if head.eq_ignore_ascii_case(noun) => format!("{noun}{}", &words[noun.len()..]),
+        _ => words,
+    };
     let mut c = words.chars();
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),

@@ -5,12 +5,16 @@
 
 use std::collections::BTreeMap;
 
+use rustkeep_data::number::percent;
 use rustkeep_data::vocab::Registry;
 use rustkeep_engine::graph::EdgeKind;
 
 use crate::draw::{self, Edge, Node};
 use crate::html::{self, esc, id_link, short, Frame};
 use crate::site::{node_registry, Site};
+
+/// At most this many quests of a loop are named in its note (the rest are counted).
+const MAX_NAMED: usize = 8;
 
 /// At most this many bearers are drawn in a mod's trigger graph, and this many nodes in each
 /// column of its quest chains.
@@ -191,6 +195,37 @@ fn quest_chains(site: &Site, module: usize, root: &str) -> String {
         out.push_str(&format!("<p>The drawing shows the first {MAX_DRAWN} entries of each column.</p>\n"));
     }
     out.push_str(&list);
+    out.push_str(&chain_loops(site, &starts, root));
+    out
+}
+
+/// A note on each loop of the quest chains (a quest whose reward starts a quest that, through
+/// others, starts it again): legitimate, since each quest completes once, so the chain ends.
+fn chain_loops(site: &Site, starts: &[&(Registry, String, String)], root: &str) -> String {
+    let mut index: BTreeMap<&str, usize> = BTreeMap::new();
+    for (r, who, q) in starts {
+        if *r == Registry::Quests {
+            for id in [who.as_str(), q.as_str()] {
+                let n = index.len();
+                index.entry(id).or_insert(n);
+            }
+        }
+    }
+    let mut adj = vec![Vec::new(); index.len()];
+    for (_, who, q) in starts.iter().filter(|s| s.0 == Registry::Quests) {
+        adj[index[who.as_str()]].push(index[q.as_str()]);
+    }
+    let ids: BTreeMap<usize, &str> = index.iter().map(|(&id, &n)| (n, id)).collect();
+    let mut out = String::new();
+    for mut cycle in rustkeep_data::graph::cyclic_components(&adj).into_iter().take(MAX_LISTED) {
+        cycle.sort_by_key(|n| ids[n]);
+        let mut names: Vec<String> = cycle.iter().take(MAX_NAMED).map(|n| id_link(site, root, Registry::Quests, ids[n])).collect();
+        if cycle.len() > MAX_NAMED {
+            names.push(format!("{} more", cycle.len() - MAX_NAMED));
+        }
+        let how = if cycle.len() == 1 { "starts itself again" } else { "start each other in a loop" };
+        out.push_str(&format!("<p class=\"loop-note\">{} {how}. A quest loop is fine: each quest completes once, so the chain ends.</p>\n", names.join(", ")));
+    }
     out
 }
 
@@ -202,7 +237,8 @@ fn trigger_graph(site: &Site, module: usize, root: &str) -> String {
         out.push_str("<p>No entry of this mod bears triggers.</p>\n");
         return out;
     }
-    out.push_str("<p>Left, the events its entries listen to; middle, the entries; right, the events their actions raise. A cycle (triggers that can feed each other until the event cap stops them) is drawn in red.</p>\n");
+    out.push_str("<p>Left, the events its entries listen to; middle, the entries; right, the events their actions raise. A cycle (triggers that can feed each other until the event cap stops them) is drawn in red. A loop through a quest is not: a quest's actions run once, when it completes, so the loop ends by itself; it is drawn in green as a quest loop.</p>\n");
+    let loops = loops(g);
     let drawn: Vec<usize> = bearers.iter().copied().take(MAX_DRAWN).collect();
     let mid_rows: BTreeMap<usize, usize> = drawn.iter().enumerate().map(|(row, &n)| (n, row)).collect();
     let edges_here: Vec<&rustkeep_engine::graph::Edge> = site.parts[module].edges.iter().map(|&i| &g.edges[i]).collect();
@@ -221,8 +257,10 @@ fn trigger_graph(site: &Site, module: usize, root: &str) -> String {
     let event_label = |i: usize| g.nodes[i].id.trim_start_matches("event:").to_string();
     let node = |i: usize| -> Node {
         let kind = &g.nodes[i].kind;
-        let class = if g.in_cycle[i] {
+        let class = if loops.endless[i].is_some() {
             "cycle"
+        } else if loops.quest_loop[i] {
+            "quest-loop"
         } else if kind == "event" {
             "event"
         } else {
@@ -241,14 +279,16 @@ fn trigger_graph(site: &Site, module: usize, root: &str) -> String {
     let columns = vec![left.iter().map(|&(_, n)| node(n)).collect(), drawn.iter().map(|&n| node(n)).collect(), right.iter().map(|&(_, n)| node(n)).collect()];
     let mut edges = Vec::new();
     for e in &edges_here {
-        let cycle = g.edge_in_cycle(e);
+        let (listens, raises) = if loops.endless_edge(e) {
+            ("listens cycle", "raises cycle")
+        } else if g.edge_in_cycle(e) {
+            ("listens quest-loop", "raises quest-loop")
+        } else {
+            ("listens", "raises")
+        };
         match e.kind {
-            EdgeKind::Listens if mid_rows.contains_key(&e.to) => {
-                edges.push(Edge { from: (0, left_rows[&e.from]), to: (1, mid_rows[&e.to]), class: if cycle { "listens cycle" } else { "listens" } })
-            }
-            EdgeKind::Raises if mid_rows.contains_key(&e.from) => {
-                edges.push(Edge { from: (1, mid_rows[&e.from]), to: (2, right_rows[&e.to]), class: if cycle { "raises cycle" } else { "raises" } })
-            }
+            EdgeKind::Listens if mid_rows.contains_key(&e.to) => edges.push(Edge { from: (0, left_rows[&e.from]), to: (1, mid_rows[&e.to]), class: listens }),
+            EdgeKind::Raises if mid_rows.contains_key(&e.from) => edges.push(Edge { from: (1, mid_rows[&e.from]), to: (2, right_rows[&e.to]), class: raises }),
             _ => {}
         }
     }
@@ -270,7 +310,13 @@ fn trigger_graph(site: &Site, module: usize, root: &str) -> String {
     for &b in bearers.iter().take(MAX_LISTED) {
         let (listens, raises) = by_bearer.remove(&b).unwrap_or_default();
         let r = node_registry(&g.nodes[b].kind).unwrap_or(Registry::Items);
-        let cycle = if g.in_cycle[b] { " <strong class=\"cycle-note\">on a cycle</strong>" } else { "" };
+        let cycle = if loops.endless[b].is_some() {
+            " <strong class=\"cycle-note\">on a cycle</strong>"
+        } else if loops.quest_loop[b] {
+            " <span class=\"loop-note\">on a quest loop (harmless: each quest completes once)</span>"
+        } else {
+            ""
+        };
         out.push_str(&format!(
             "<tr><th scope=\"row\">{}{cycle}</th><td>{}</td><td>{}</td></tr>\n",
             id_link(site, root, r, &g.nodes[b].id),
@@ -283,6 +329,39 @@ fn trigger_graph(site: &Site, module: usize, root: &str) -> String {
         out.push_str(&format!("<p>And {} more: <code>rustkeep graph</code> lists them all.</p>\n", bearers.len() - MAX_LISTED));
     }
     out
+}
+
+/// The cycles of the trigger graph the event cap has to stop, apart from the loops that end by
+/// themselves: a quest's actions run once, when it completes, so a cycle through a quest is
+/// passed a bounded number of times. Per node: its component among the cycles that avoid every
+/// quest (`Some`: a cycle of triggers that can feed each other without end), and whether it lies
+/// on a cycle of the graph only through quests (a quest loop, harmless).
+struct Loops {
+    endless: Vec<Option<usize>>,
+    quest_loop: Vec<bool>,
+}
+
+fn loops(g: &rustkeep_engine::graph::Graph) -> Loops {
+    let quest = |n: usize| node_registry(&g.nodes[n].kind) == Some(Registry::Quests);
+    let mut adj = vec![Vec::new(); g.nodes.len()];
+    for e in g.edges.iter().filter(|e| !quest(e.from) && !quest(e.to)) {
+        adj[e.from].push(e.to);
+    }
+    let mut endless = vec![None; g.nodes.len()];
+    for (c, comp) in rustkeep_data::graph::cyclic_components(&adj).into_iter().enumerate() {
+        for n in comp {
+            endless[n] = Some(c);
+        }
+    }
+    let quest_loop = (0..g.nodes.len()).map(|n| g.in_cycle[n] && endless[n].is_none()).collect();
+    Loops { endless, quest_loop }
+}
+
+impl Loops {
+    /// Whether an edge lies on a cycle without end.
+    fn endless_edge(&self, e: &rustkeep_engine::graph::Edge) -> bool {
+        self.endless[e.from].is_some() && self.endless[e.from] == self.endless[e.to]
+    }
 }
 
 fn arena(site: &Site, module: usize, root: &str) -> String {
@@ -306,9 +385,9 @@ fn arena(site: &Site, module: usize, root: &str) -> String {
             // Red (the option loses) through yellow to green (it wins), light enough for dark text.
             let hue = (wr * 120.0).round();
             out.push_str(&format!(
-                "<td class=\"cell\" style=\"background: hsl({hue} 70% 78%)\" data-win-rate=\"{wr}\" title=\"{:.1} rounds on average\">{:.0} %</td>",
+                "<td class=\"cell\" style=\"background: hsl({hue} 70% 78%)\" data-win-rate=\"{wr}\" title=\"{:.1} rounds on average\">{}</td>",
                 rounds,
-                wr * 100.0
+                percent(*wr)
             ));
         }
         out.push_str("</tr>\n");

@@ -15,17 +15,22 @@ impl Game {
             Who::Target => other,
         });
         // Every action is named here, without a catch-all: a new action does not compile until
-        // it has an effect. A targeted action whose target is absent is skipped.
+        // it has an effect. A targeted action whose target is absent is skipped, and so is one
+        // whose target is dead at this moment (docs/engine.md, "Actions aimed at the dead"): a
+        // status put on the creature the same blow killed, or a reward paid to a dead player,
+        // would otherwise land on someone no longer in the fight.
         let queued = self.events.len();
         let target = who.flatten();
-        let skipped = || Effect::NoTarget;
+        let dead = target.is_some_and(|t| self.creature(t).is_some_and(|c| c.health <= 0));
+        let target = if dead { None } else { target };
+        let skipped = || if dead { Effect::TargetDead } else { Effect::NoTarget };
         let effect = match a {
             ActionData::Damage { amount, damage_type, .. } => target.map_or_else(skipped, |t| self.deal_damage(w, me, t, *amount, damage_type)),
             ActionData::Heal { amount, .. } => target.map_or_else(skipped, |t| self.heal(w, t, *amount)),
             ActionData::GiveItem { item, count, .. } => target.map_or_else(skipped, |t| self.give(w, t, &item.value, *count, Vec::new())),
             ActionData::TakeItem { item, count, .. } => target.map_or_else(skipped, |t| self.take(t, &item.value, *count)),
             ActionData::ApplyStatus { status, turns, .. } => target.map_or_else(skipped, |t| self.apply_status(w, t, &status.value, *turns)),
-            ActionData::Spawn { creature, count } => self.spawn(w, &creature.value, *count),
+            ActionData::Spawn { creature, count } => self.spawn(w, &creature.value, *count, me),
             ActionData::StartQuest { quest } => self.start_quest(w, &quest.value),
             ActionData::Flee => self.flee(me),
             ActionData::OpenShop { shop } => {
@@ -212,12 +217,14 @@ impl Game {
         out
     }
 
-    fn spawn(&mut self, w: &World, creature: &str, count: u32) -> Effect {
+    /// `spawn` by `spawner`: the new enemies stand on the free tiles nearest to it (docs/engine.md,
+    /// "The map").
+    fn spawn(&mut self, w: &World, creature: &str, count: u32, spawner: CreatureRef) -> Effect {
         if !self.room_for_enemies(count) {
             return Effect::NoEffect(Reason::TooManyEnemies(count));
         }
         let refs = self.add_enemies(w, creature, count);
-        self.place_on_map(&refs);
+        self.place_on_map(&refs, spawner);
         let combat_started = !self.combat && !refs.is_empty();
         if combat_started {
             self.combat = true;

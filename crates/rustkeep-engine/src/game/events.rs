@@ -122,7 +122,14 @@ impl Game {
                 continue;
             }
             let qid = entry.key().map(|k| k.value.as_str()).unwrap_or_default();
-            let verdict = self.trigger_fires(w, t, &ev, CreatureRef::Player, other);
+            // The hero's own death never advances a quest, whatever its condition says: the
+            // other side of that event is the killer, so "kill five rats" would count being
+            // killed by a rat and pay its reward to the dead. Nothing is checked or drawn.
+            let verdict = if ev.kind == EventKind::CreatureDied && ev.source == CreatureRef::Player {
+                Err(NotFired::PlayersDeath)
+            } else {
+                self.trigger_fires(w, t, &ev, CreatureRef::Player, other)
+            };
             let need = w.quest_count(qid);
             let mut tt = self.trace_trigger(w, entry, qid, t, &verdict);
             if verdict.is_ok() {
@@ -237,6 +244,9 @@ pub enum NotFired<'t> {
     /// The condition at this index (0-based) is false.
     Condition(usize, &'t Condition),
     Chance(f64),
+    /// A quest on `creature_died` whose source is the player: the hero's own death counts for
+    /// no quest.
+    PlayersDeath,
 }
 
 impl fmt::Display for NotFired<'_> {
@@ -259,6 +269,7 @@ impl fmt::Display for NotFired<'_> {
             }
             NotFired::Condition(i, c) => write!(f, "condition {} ({}) is false", i + 1, describe_condition(c)),
             NotFired::Chance(c) => write!(f, "chance {c} failed"),
+            NotFired::PlayersDeath => f.write_str("the player's own death counts for no quest"),
         }
     }
 }

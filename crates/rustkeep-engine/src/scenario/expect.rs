@@ -5,6 +5,7 @@
 //! the run.
 
 use rustkeep_data::model::Bound;
+use rustkeep_data::number;
 use rustkeep_data::scenario::{Actor, Expect, ExpectKind, QuestState};
 use rustkeep_data::text::Span;
 use rustkeep_data::vocab::EventKind;
@@ -24,6 +25,8 @@ pub struct Checked {
     #[serde(skip)]
     #[schemars(skip)]
     pub span: Span,
+    /// The line of its `[[expect]]` in the scenario file (1-based).
+    pub line: usize,
     /// What it checks, in words: `quest core:rattenplage`, `core:gold carried by the player`.
     pub what: String,
     /// What it wants: `done`, `at least 50`.
@@ -70,10 +73,6 @@ impl SoFar<'_> {
     }
 }
 
-fn shown(x: f64) -> String {
-    crate::game::shown(x)
-}
-
 fn who(a: Actor) -> CreatureRef {
     match a {
         Actor::Player => CreatureRef::Player,
@@ -81,12 +80,13 @@ fn who(a: Actor) -> CreatureRef {
     }
 }
 
-fn result(e: &Expect, what: String, bound: &Bound, got: f64) -> Checked {
+fn result(e: &Expect, line: usize, what: String, bound: &Bound, got: f64) -> Checked {
     Checked {
         span: e.span.clone(),
+        line,
         what,
         expected: bound.describe(),
-        got: shown(got),
+        got: bound.shown(got),
         passed: bound.holds(got),
         after_step: e.after_step.as_ref().map(|a| a.value),
         interval: None,
@@ -94,8 +94,9 @@ fn result(e: &Expect, what: String, bound: &Bound, got: f64) -> Checked {
     }
 }
 
-/// Checks one expectation on the game as it stands after `traces`.
-pub fn check(w: &World, sc: &Scenario, g: &Game, traces: &[StepTrace], e: &Expect) -> Checked {
+/// Checks one expectation, written at `line` of the scenario file, on the game as it stands after
+/// `traces`.
+pub fn check(w: &World, sc: &Scenario, g: &Game, traces: &[StepTrace], e: &Expect, line: usize) -> Checked {
     let so_far = SoFar { traces };
     let at_least_once = |span: &Span| Bound::at_least(span.clone(), 1.0);
     match &e.kind {
@@ -123,6 +124,7 @@ pub fn check(w: &World, sc: &Scenario, g: &Game, traces: &[StepTrace], e: &Expec
             }
             Checked {
                 span: e.span.clone(),
+                line,
                 what: format!("quest {}", quest.value),
                 expected: expected.join(", "),
                 got: format!("{now}, count {counted}"),
@@ -135,15 +137,15 @@ pub fn check(w: &World, sc: &Scenario, g: &Game, traces: &[StepTrace], e: &Expec
         ExpectKind::HasItem { item, who: a, count } => {
             let n = g.item_count(who(*a), &item.value) as f64;
             let bound = count.clone().unwrap_or_else(|| at_least_once(&e.span));
-            result(e, format!("{} carried by {a}", item.value), &bound, n)
+            result(e, line, format!("{} carried by {a}", item.value), &bound, n)
         }
         ExpectKind::Health { who: a, bound } => {
             let h = g.creature(who(*a)).map_or(0, |c| c.health) as f64;
-            result(e, format!("the health of {a}"), bound, h)
+            result(e, line, format!("the health of {a}"), bound, h)
         }
         ExpectKind::Event { event, count } => {
             let bound = count.clone().unwrap_or_else(|| at_least_once(&e.span));
-            result(e, format!("{} handled", event.value.name()), &bound, so_far.handled(event.value) as f64)
+            result(e, line, format!("{} handled", event.value.name()), &bound, so_far.handled(event.value) as f64)
         }
         ExpectKind::Fired { owner, count, never } => {
             let bound = match (count, never) {
@@ -151,12 +153,13 @@ pub fn check(w: &World, sc: &Scenario, g: &Game, traces: &[StepTrace], e: &Expec
                 (Some(c), false) => c.clone(),
                 (None, false) => at_least_once(&e.span),
             };
-            result(e, format!("triggers of {} fired", owner.value), &bound, so_far.fired(&owner.value) as f64)
+            result(e, line, format!("triggers of {} fired", owner.value), &bound, so_far.fired(&owner.value) as f64)
         }
         ExpectKind::Outcome { outcome } => {
             let got = so_far.outcome();
             Checked {
                 span: e.span.clone(),
+                line,
                 what: "the outcome of the last combat".into(),
                 expected: outcome.value.clone(),
                 passed: got == outcome.value,
@@ -175,12 +178,12 @@ pub fn check(w: &World, sc: &Scenario, g: &Game, traces: &[StepTrace], e: &Expec
             let mut passed = true;
             if let Some(c) = chance {
                 parts_want.push(format!("chance {}", c.describe()));
-                parts_got.push(format!("chance {}", shown(p)));
+                parts_got.push(format!("chance {}", c.shown(p)));
                 passed &= c.holds(p);
             }
             if let Some(x) = expected {
                 parts_want.push(format!("mean count {}", x.describe()));
-                parts_got.push(format!("mean count {}", shown(mean)));
+                parts_got.push(format!("mean count {}", x.shown(mean)));
                 passed &= x.holds(mean);
             }
             if let Err(err) = &report {
@@ -189,6 +192,7 @@ pub fn check(w: &World, sc: &Scenario, g: &Game, traces: &[StepTrace], e: &Expec
             }
             Checked {
                 span: e.span.clone(),
+                line,
                 what: format!("{} from {} (exact, luck 0)", item.value, table.value),
                 expected: parts_want.join(", "),
                 got: parts_got.join(", "),
@@ -215,9 +219,15 @@ pub fn check(w: &World, sc: &Scenario, g: &Game, traces: &[StepTrace], e: &Expec
             let who = if lineup.options.is_empty() { "the player".to_string() } else { lineup.options.join(" + ") };
             Checked {
                 span: e.span.clone(),
+                line,
                 what: format!("win rate of {who} over {runs} fights"),
                 expected: win_rate.describe(),
-                got: format!("{rate:.4} (95 % interval {lo:.4}–{hi:.4})"),
+                got: {
+                    // Four decimals, as many as the interval, unless the bound needs more.
+                    let places = number::places_against(rate, &win_rate.numbers(), 4);
+                    let shown = |x: f64| number::fixed(x, places);
+                    format!("{} (95 % interval {}–{})", shown(rate), shown(lo), shown(hi))
+                },
                 passed: win_rate.holds(rate),
                 after_step: e.after_step.as_ref().map(|a| a.value),
                 interval: Some((lo, hi)),

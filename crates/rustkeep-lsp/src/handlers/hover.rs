@@ -13,6 +13,7 @@
 //! chain recomputes only the tables above the edit. The chances of each affix on each item are
 //! not computed: the hover shows the drops.
 
+use rustkeep_data::number::{fixed, percent};
 use rustkeep_data::source::FileId;
 use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{self, EventKind, FieldType, Registry};
@@ -186,7 +187,7 @@ fn loot_doc(state: &State, id: &str) -> String {
                 report.kind.as_str()
             );
             for d in report.drops.iter().take(20) {
-                s.push_str(&format!("| `{}` | {} | {:.3} |\n", d.id, percent(d.p_any), d.expected));
+                s.push_str(&format!("| `{}` | {} | {} |\n", d.id, percent(d.p_any), fixed(d.expected, 4)));
             }
             if report.drops.len() > 20 {
                 s.push_str(&format!("\n… and {} more (`rustkeep loot {id}`)", report.drops.len() - 20));
@@ -194,16 +195,5 @@ fn loot_doc(state: &State, id: &str) -> String {
             s
         }
         Err(e) => format!("Drop chances unavailable: {e}"),
-    }
-}
-
-fn percent(p: f64) -> String {
-    let v = p * 100.0;
-    if v >= 10.0 {
-        format!("{v:.1}%")
-    } else if v >= 0.1 {
-        format!("{v:.2}%")
-    } else {
-        format!("{v:.4}%")
     }
 }

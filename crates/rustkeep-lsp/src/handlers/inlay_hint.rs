@@ -1,17 +1,15 @@
 //! `textDocument/inlayHint`: after each weighted loot entry, its share of the table's total weight
-//! (`12.5%`) — the chance that one roll picks it.
+//! (`12.50 %`) — the chance that one roll picks it.
 
 use rustkeep_data::vocab::Registry;
 
 use crate::lsp::*;
 use crate::state::State;
 
-/// `12.5%`, `20%`, `0.37%`.
+/// `12.50 %`, `33.33 %`: the chance one roll picks the entry, written as every chance is
+/// ([`rustkeep_data::number::percent`]).
 pub fn share(weight: u64, total: u64) -> String {
-    let v = weight as f64 * 100.0 / total as f64;
-    let s = if v >= 1.0 { format!("{v:.1}") } else { format!("{v:.2}") };
-    let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
-    format!("{s}%")
+    rustkeep_data::number::percent(weight as f64 / total as f64)
 }
 
 pub fn inlay_hints(state: &State, u: &Uri, range: Range) -> Option<Vec<InlayHint>> {

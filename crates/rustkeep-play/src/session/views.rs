@@ -4,20 +4,51 @@
 use std::collections::BTreeMap;
 
 use rustkeep_data::grid::Pos;
-use rustkeep_data::vocab::{Registry, CURRENCY};
-use rustkeep_engine::game::{buy_price, describe_items, sell_price, CreatureRef};
+use rustkeep_data::vocab::{Registry, ATTRIBUTES, CURRENCY};
+use rustkeep_engine::game::{buy_price, describe_items, sell_price, CreatureRef, SheetLine};
 
 use super::Session;
 use crate::look;
 use crate::narrate::entry_name;
 
 impl Session {
+    /// The character sheet as the player knows it: every attribute without an opponent and,
+    /// where a condition makes it differ, its value against each kind of enemy in view (the
+    /// first one in view of each kind stands for it). The engine's sheet ([`Game::sheet`]) reads
+    /// it against every enemy alive on the floor, which would name kinds the player never saw.
+    ///
+    /// [`Game::sheet`]: rustkeep_engine::game::Game::sheet
+    pub fn sheet(&self) -> Vec<SheetLine> {
+        let g = &self.g;
+        let mut kinds: Vec<(String, CreatureRef)> = Vec::new();
+        for (i, _, _) in self.living() {
+            let r = CreatureRef::Enemy(i);
+            if let Some(c) = g.creature(r).and_then(|c| c.creature.as_ref()) {
+                if !kinds.iter().any(|(k, _)| k == c) {
+                    kinds.push((c.clone(), r));
+                }
+            }
+        }
+        ATTRIBUTES
+            .iter()
+            .map(|(attribute, _)| {
+                let value = g.attribute(&self.w, CreatureRef::Player, attribute, None);
+                let against = kinds
+                    .iter()
+                    .map(|(c, r)| (c.clone(), g.attribute(&self.w, CreatureRef::Player, attribute, Some(*r))))
+                    .filter(|(_, v)| (v - value).abs() > 1e-9)
+                    .collect();
+                SheetLine { attribute, value, against }
+            })
+            .collect()
+    }
+
     /// The `status` view: health, the character sheet, statuses, where the player is, the enemies.
     pub fn status(&self) -> String {
         let g = &self.g;
         let w = &self.w;
         let mut s = format!("health {} / {}\n", g.player.health, g.max_health(w, CreatureRef::Player));
-        for line in g.sheet(w) {
+        for line in self.sheet() {
             if line.value != 0.0 || !line.against.is_empty() {
                 s.push_str(&format!("  {line}\n"));
             }

@@ -6,7 +6,7 @@ use rustkeep_data::vocab::CURRENCY;
 use rustkeep_engine::game::{sell_price, CreatureRef, ItemInstance};
 
 use super::app::{App, Overlay};
-use super::testing::{command_line, press, screen, session, warrior};
+use super::testing::{command_line, press, screen, session, walk_next_to, warrior};
 
 fn carried(app: &App, item: &str) -> u64 {
     session(app).g.player.inventory.iter().filter(|i| i.item == item).map(|i| u64::from(i.count)).sum()
@@ -65,6 +65,7 @@ fn using_an_item_is_told_before_what_it_does() {
 fn buying_selling_equipping_and_dropping_are_told() {
     let mut app = in_the_hall();
     command_line(&mut app, "give core:gold 100");
+    walk_next_to(&mut app, "core:elder");
     command_line(&mut app, "talk core:elder");
     assert!(matches!(app.overlay, Overlay::Shop { .. }));
     press(&mut app, KeyCode::Enter);
@@ -87,6 +88,7 @@ fn buying_selling_equipping_and_dropping_are_told() {
 #[test]
 fn a_trade_that_fails_says_why_inside_the_shop() {
     let mut app = in_the_hall();
+    walk_next_to(&mut app, "core:elder");
     command_line(&mut app, "talk core:elder");
     assert!(matches!(app.overlay, Overlay::Shop { .. }));
     let gold = carried(&app, CURRENCY);
@@ -103,11 +105,14 @@ fn a_trade_that_fails_says_why_inside_the_shop() {
 fn the_elder_gives_her_potion_once() {
     let mut app = in_the_hall();
     let before = carried(&app, "core:health_potion");
+    walk_next_to(&mut app, "core:elder");
     command_line(&mut app, "talk core:elder");
     press(&mut app, KeyCode::Esc);
     assert_eq!(carried(&app, "core:health_potion"), before + 1);
+    walk_next_to(&mut app, "core:elder");
     command_line(&mut app, "talk core:elder");
     press(&mut app, KeyCode::Esc);
+    walk_next_to(&mut app, "core:elder");
     command_line(&mut app, "talk core:elder");
     press(&mut app, KeyCode::Esc);
     assert_eq!(carried(&app, "core:health_potion"), before + 1, "talking again gives nothing more");
@@ -120,6 +125,7 @@ fn trophies_sell_for_something_and_stock_lines_are_merged() {
     let tail = ItemInstance { item: "core:rat_tail".into(), count: 1, affixes: Vec::new(), equipped: false };
     assert!(sell_price(w, &tail) >= 1, "a rat tail sells for {}", sell_price(w, &tail));
     let mut app = in_the_hall();
+    walk_next_to(&mut app, "core:elder");
     command_line(&mut app, "talk core:elder");
     let stock = &session(&app).g.shops["core:general_store"];
     for (i, a) in stock.iter().enumerate() {
@@ -214,4 +220,153 @@ fn the_title_and_the_key_line_fit_and_name_the_mods() {
     let Overlay::Output { text, .. } = &app.overlay else { panic!("{:?}", app.overlay) };
     assert!(text.starts_with("core ") && text.contains("bundled with rustkeep"), "{text}");
     let _ = CreatureRef::Player;
+}
+
+/// A fresh path in a folder of this test process.
+fn temp(name: &str, file: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("rustkeep-play-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    dir.join(file)
+}
+
+#[test]
+fn talk_reaches_only_an_npc_next_to_the_player() {
+    let mut app = in_the_hall();
+    // The elder stands across the hall: refused, no turn, no shop.
+    let turn = session(&app).g.step;
+    command_line(&mut app, "talk core:elder");
+    assert_eq!(session(&app).g.step, turn, "a refused talk takes no turn");
+    let g = &session(&app).g;
+    assert!(g.open_shop.is_none() && g.quests.iter().all(|q| q.quest != "core:rattenplage"), "nothing of her on_talk ran");
+    let refusal = "Elder Hannelore is not next to you: walk up to them (moving into an NPC talks to them)";
+    assert!(app.notes.iter().any(|n| n == refusal), "{:?}", app.notes);
+    for (w, h) in [(80, 24), (120, 40)] {
+        let text = screen(&mut app, w, h);
+        assert!(text.contains("Elder Hannelore is not next to you"), "{w} × {h}:\n{text}");
+    }
+    // An NPC of another floor is out of reach too (the smith stands deeper down).
+    command_line(&mut app, "talk core:blacksmith");
+    assert!(app.notes.iter().any(|n| n.starts_with("Brakka the Smith is not next to you")), "{:?}", app.notes);
+    assert_eq!(session(&app).g.step, turn);
+    // Next to her, `talk` is the bump without a direction: her on_talk runs and her shop opens.
+    walk_next_to(&mut app, "core:elder");
+    let turn = session(&app).g.step;
+    command_line(&mut app, "talk core:elder");
+    assert_eq!(session(&app).g.step, turn + 1, "talking takes a turn");
+    assert!(matches!(app.overlay, Overlay::Shop { .. }), "{:?}", app.overlay);
+    assert!(said(&app).contains(&"You talk to Elder Hannelore.".to_string()), "{:?}", said(&app));
+}
+
+#[test]
+fn testing_commands_are_marked_and_the_run_says_it_used_them_after_a_save_a_load_and_a_replay() {
+    let rec = temp("testing", "run.jsonl");
+    let save = rec.with_file_name("run.json");
+    let mut app = warrior(11);
+    app.record_to(Some(rec.clone()), None).unwrap();
+    // Playing by the rules leaves no mark.
+    press(&mut app, KeyCode::Char('.'));
+    assert_eq!(session(&app).testing_used(), None);
+    assert!(!crate::summary(session(&app)).contains("testing"), "{}", crate::summary(session(&app)));
+    assert!(app.log_lines().iter().all(|l| !l.text.contains("(test)")));
+    command_line(&mut app, "spawn core:rat");
+    assert!(said(&app).first().is_some_and(|m| m == "(test) The Rat appears."), "{:?}", said(&app));
+    command_line(&mut app, "give core:gold 5");
+    command_line(&mut app, "roll core:rat_loot");
+    assert!(matches!(app.overlay, Overlay::Output { .. }), "the roll is shown: {:?}", app.overlay);
+    press(&mut app, KeyCode::Esc);
+    command_line(&mut app, "give core:gold 1");
+    let log: Vec<String> = app.log_lines().into_iter().map(|l| l.text).collect();
+    assert!(log.iter().any(|m| m == "(test) You pick up 5 × Gold Coin."), "{log:?}");
+    assert!(log.iter().any(|m| m.starts_with("(test) core:rat_loot would give: ")), "{log:?}");
+    let used = "testing commands used: spawn, give, roll";
+    assert_eq!(session(&app).testing_used().as_deref(), Some(used));
+    // The message pane shows the marks.
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("(test) You pick up"), "{text}");
+    // The exit summary says so; a save keeps it, and the game loaded from it says so too.
+    command_line(&mut app, &format!("save {}", save.display()));
+    let summary = app.close().expect("a summary");
+    assert!(summary.contains(used), "{summary}");
+    let (loaded, _) = crate::session::Session::from_save(super::testing::world(), &save).expect("the save loads");
+    assert_eq!(loaded.testing_used().as_deref(), Some(used));
+    // The recording holds the roll too, so its replay is the same tested run.
+    let recording = crate::record::read(&rec).unwrap();
+    assert!(recording.inputs.iter().any(|i| i == "roll core:rat_loot"), "{:?}", recording.inputs);
+    let mut warnings = Vec::new();
+    let replayed = crate::replay::play_back(super::testing::world(), &recording, "run.jsonl", false, &mut warnings).unwrap();
+    assert!(crate::summary(&replayed).contains(used), "{}", crate::summary(&replayed));
+    assert_eq!(rustkeep_engine::save::to_json(&replayed.g), std::fs::read_to_string(&save).unwrap(), "the replay ends in the saved state");
+}
+
+#[test]
+fn a_save_names_only_testing_commands_the_game_knows() {
+    let mut app = warrior(11);
+    command_line(&mut app, "spawn core:rat");
+    let mut json: serde_json::Value = serde_json::from_str(&rustkeep_engine::save::to_json(&session(&app).g)).unwrap();
+    assert_eq!(json["game"]["testing"], serde_json::json!(["spawn"]));
+    json["game"]["testing"] = serde_json::json!(["spawn", "\u{1b}[2Jwipe", "spawn", "give"]);
+    let (g, _) = rustkeep_engine::save::from_json(&json.to_string(), &session(&app).w).expect("a save");
+    let s = crate::session::Session::loaded(super::testing::world(), g);
+    assert_eq!(s.testing_used().as_deref(), Some("testing commands used: spawn, give"));
+}
+
+#[test]
+fn the_end_of_a_tested_run_says_which_testing_commands_it_used() {
+    let mut app = in_the_hall();
+    command_line(&mut app, "spawn core:lich 3");
+    for _ in 0..300 {
+        if session(&app).g.over {
+            break;
+        }
+        press(&mut app, KeyCode::Char('.'));
+    }
+    assert!(session(&app).g.over);
+    for (w, h) in [(80, 24), (120, 40)] {
+        let text = screen(&mut app, w, h);
+        assert!(text.contains("testing commands used: enter, spawn"), "{w} × {h}:\n{text}");
+    }
+}
+
+#[test]
+fn the_full_screen_help_lists_the_testing_commands_apart() {
+    let mut app = warrior(11);
+    press(&mut app, KeyCode::Char('?'));
+    let mut seen = String::new();
+    for _ in 0..40 {
+        seen.push_str(&screen(&mut app, 80, 24));
+        press(&mut app, KeyCode::PageDown);
+    }
+    let from = seen.find("Testing commands (the : line)").unwrap_or_else(|| panic!("{seen}"));
+    for c in ["enter PREFAB|FLOOR", "spawn CREATURE [N]", "give ITEM [N]", "roll TABLE"] {
+        assert!(seen[from..].contains(c), "{c}:\n{seen}");
+    }
+    assert!(!seen[from..].contains("talk NPC"), "talking keeps the rules");
+}
+
+#[test]
+fn the_side_panel_and_status_read_the_sheet_against_enemies_in_view_only() {
+    // A boar spear (+3 damage against beasts) in hand, on the first floor: its beasts live in
+    // rooms not seen yet.
+    let mut app = warrior(11);
+    command_line(&mut app, "give core:spear");
+    command_line(&mut app, "equip core:spear");
+    let s = session(&app);
+    assert!(s.living().is_empty(), "no enemy in view");
+    let everywhere: Vec<String> = s.g.sheet(&s.w).into_iter().flat_map(|l| l.against).map(|(c, _)| c).collect();
+    assert!(!everywhere.is_empty(), "the floor holds beasts the player has not seen");
+    assert!(s.sheet().iter().all(|l| l.against.is_empty()), "{:?}", s.sheet());
+    assert!(!s.status().contains(" against "), "{}", s.status());
+    for (w, h) in [(80, 24), (120, 40)] {
+        let text = screen(&mut app, w, h);
+        assert!(!text.contains(" vs "), "{w} × {h}:\n{text}");
+    }
+    // A rat in view: the spear's value against it shows.
+    command_line(&mut app, "spawn core:rat");
+    let s = session(&app);
+    let damage = s.sheet().into_iter().find(|l| l.attribute == "damage").expect("damage");
+    assert_eq!(damage.against.iter().map(|(c, _)| c.as_str()).collect::<Vec<_>>(), ["core:rat"], "{damage:?}");
+    assert!(s.status().contains(" against core:rat"), "{}", s.status());
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains(" vs Rat)"), "{text}");
 }

@@ -417,7 +417,7 @@ fn draw_panel(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
         }
     }
     lines.push(Line::from(Span::styled("Sheet", bold())));
-    for l in g.sheet(w) {
+    for l in s.sheet() {
         if l.value == 0.0 && l.against.is_empty() {
             continue;
         }
@@ -562,7 +562,7 @@ fn draw_summary(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
     let floors = g.dungeon.as_ref().map(|d| format!("{} of {}", d.floor + 1, d.floors.len())).unwrap_or_else(|| "-".into());
     let done: Vec<String> = g.quests.iter().filter(|q| q.done).map(|q| entry_name(&s.w, Registry::Quests, &q.quest)).collect();
     let gold = g.player.inventory.iter().filter(|i| i.item == CURRENCY).map(|i| u64::from(i.count)).sum::<u64>();
-    let lines = vec![
+    let mut lines = vec![
         Line::from(Span::styled(title, bold().patch(style))),
         Line::from(""),
         Line::from(match (&s.death, g.won) {
@@ -576,5 +576,12 @@ fn draw_summary(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
         Line::from(format!("gold        {gold}")),
         Line::from(format!("seed        {}", g.seed)),
     ];
-    popup(f, centered(area, 64, 14), "The run is over", Text::from(lines), "T trace · m messages · L load · q quit");
+    // A run that bent the rules is no proof of what the rules allow: the screen says so.
+    let tested = s.testing_used();
+    let height = if tested.is_some() { 16 } else { 14 };
+    if let Some(t) = tested {
+        lines.push(Line::from(""));
+        lines.push(Line::from(Span::styled(t, paint.fg(Color::Yellow))));
+    }
+    popup(f, centered(area, 64, height), "The run is over", Text::from(lines), "T trace · m messages · L load · q quit");
 }

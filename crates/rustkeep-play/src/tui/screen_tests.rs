@@ -7,7 +7,7 @@
 use ratatui::crossterm::event::KeyCode;
 
 use super::app::{App, Overlay, View};
-use super::testing::{command_line, press, screen, session, warrior, world};
+use super::testing::{command_line, press, screen, session, walk_next_to, warrior, world};
 
 /// The two sizes every screen is drawn at.
 const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
@@ -39,6 +39,7 @@ fn shop() -> App {
     let mut app = warrior(11);
     command_line(&mut app, "enter core:elders_hall");
     command_line(&mut app, "give core:gold 60");
+    walk_next_to(&mut app, "core:elder");
     command_line(&mut app, "talk core:elder");
     assert!(matches!(app.overlay, Overlay::Shop { .. }), "the elder's shop opened: {:?}", app.overlay);
     app

@@ -12,6 +12,7 @@ use rustkeep_engine::game::shown;
 use super::app::{App, Input, Overlay, View, LEGEND};
 use super::keys;
 use super::paint::{bold, centered, dim, position, scrolled, Paint};
+use crate::command::{COMMANDS, TESTING_NOTE, TESTING_WORDS};
 use crate::session::{Session, Watched};
 
 /// The lines of a scrolled view and its title.
@@ -32,6 +33,14 @@ fn view_lines(app: &App, s: &Session, view: View, paint: &Paint) -> (&'static st
                 }
                 lines.push(Line::from(""));
             }
+            // The commands that bend the rules, apart from the keys that play by them.
+            lines.push(Line::from(Span::styled("Testing commands (the : line)", bold())));
+            lines.push(Line::from(format!("{}{}.", TESTING_NOTE[..1].to_uppercase(), &TESTING_NOTE[1..])));
+            for (name, args, doc) in COMMANDS.iter().filter(|(name, _, _)| TESTING_WORDS.contains(name)) {
+                lines.push(Line::from(Span::styled(format!("{name} {args}"), paint.fg(Color::Cyan))));
+                lines.push(Line::from(vec![key(""), Span::raw(*doc)]));
+            }
+            lines.push(Line::from(""));
             lines.push(Line::from(Span::styled("The map", bold())));
             for (c, what) in LEGEND {
                 lines.push(Line::from(vec![key(c), Span::raw(*what)]));

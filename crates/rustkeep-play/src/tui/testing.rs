@@ -10,7 +10,7 @@ use rustkeep_engine::game::World;
 
 use super::app::{App, Flow};
 use super::draw::draw;
-use crate::session::Session;
+use crate::session::{first_step, Session, WALK_LIMIT};
 
 /// The bundled core, validated, as `rustkeep play` opens it when no mod is found.
 pub fn world() -> World {
@@ -81,6 +81,29 @@ pub fn player(app: &App) -> Pos {
 /// The direction from `from` to a neighbouring tile `to`.
 pub fn dir_to(from: Pos, to: Pos) -> Dir {
     Dir::ALL.into_iter().find(|d| from.step(*d) == to).unwrap_or_else(|| panic!("{to} is not next to {from}"))
+}
+
+/// Walks the player next to the NPC `npc` the way a player would: a key per tile, each the
+/// first step of a shortest way over the tiles the player remembers ([`first_step`]), every one
+/// an ordinary move of the engine with the enemies' turns after it. `talk` reaches only an NPC
+/// next to the player, so a test talks after this. Panics when the NPC does not stand on the
+/// floor or no known way leads to them.
+pub fn walk_next_to(app: &mut App, npc: &str) {
+    for _ in 0..WALK_LIMIT {
+        let dir = {
+            let m = session(app).g.map().expect("a map");
+            let at = m.npcs.iter().find(|n| n.npc == npc).unwrap_or_else(|| panic!("{npc} does not stand on this floor")).pos;
+            let beside = |p: Pos| Dir::ALL.into_iter().any(|d| p.step(d) == at);
+            if beside(m.player) {
+                return;
+            }
+            first_step(m, beside, |p| m.is_stairs(p)).unwrap_or_else(|| panic!("no way the player knows leads to {npc}"))
+        };
+        let step = session(app).g.step;
+        press(app, key_of(dir));
+        assert!(session(app).g.step > step, "the move {} towards {npc} was played: {:?}", dir.name(), app.notes);
+    }
+    panic!("{npc} is not reached in {WALK_LIMIT} moves");
 }
 
 /// The screen as text, one line per row with trailing blanks cut (`w` × `h`).

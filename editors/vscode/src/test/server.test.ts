@@ -7,11 +7,14 @@ import { test } from "node:test";
 import {
   Host,
   RELEASES_URL,
+  SCENARIO_GLOBS,
   SHOW_BALANCE,
   ServerNotFoundError,
   balanceArguments,
   balanceDocument,
+  balancePath,
   checkArgs,
+  checkSummary,
   documentFilters,
   filterPattern,
   findServer,
@@ -208,6 +211,40 @@ test("documents served: TOML files of mod folders, outermost folder only, plus a
   assert.deepEqual(documentFilters(["/w/Cargo.toml"], { platform: "linux" }), []);
 });
 
+test("scenario files beside the mods are served: each workspace folder's scenario globs", () => {
+  // `examples/scenarios/` next to `examples/rat_catcher`: in no mod folder, yet the server's own.
+  const filters = documentFilters(["/w/examples/rat_catcher/mod.toml", "/w/examples/crypt/mod.toml"], { platform: "linux" }, ["/w/examples"]);
+  assert.deepEqual(
+    filters.map((f) => [f.root, f.glob]),
+    [
+      ["/w/examples/crypt", "**/*.toml"],
+      ["/w/examples/rat_catcher", "**/*.toml"],
+      ...SCENARIO_GLOBS.map((g) => ["/w/examples", g]),
+    ],
+  );
+  assert.equal(filterPattern(filters[2]), "/w/examples/**/scenarios/*.toml");
+  // A folder that is a mod folder is served whole already; no mod at all starts nothing.
+  assert.deepEqual(
+    documentFilters(["/w/m/mod.toml"], { platform: "linux" }, ["/w/m"]).map((f) => f.glob),
+    ["**/*.toml"],
+  );
+  assert.deepEqual(documentFilters([], { platform: "linux" }, ["/w"]), []);
+});
+
+test("a check's summary in words, as the toast says it", () => {
+  assert.equal(checkSummary({ errors: 0, warnings: 0, files: 18, mods: 2 }), "no errors, no warnings in 18 files of 2 mods");
+  assert.equal(checkSummary({ errors: 1, warnings: 2, files: 1, mods: 1 }), "1 error, 2 warnings in 1 file of 1 mod");
+  assert.doesNotMatch(checkSummary({ errors: 0, warnings: 3, files: 5, mods: 1 }), /\(s\)/);
+});
+
+test("a balance report's document is named by its title, one path segment", () => {
+  const md = ".md";
+  assert.equal(balancePath({ title: "Balance of core:rat", markdown: "" }), `/Balance of core:rat${md}`);
+  assert.equal(balancePath({ title: "Balance of m:floors/floor_3", markdown: "" }), `/Balance of m:floors\u2215floor_3${md}`);
+  assert.equal(balancePath({ title: "a\u001b]0;x", markdown: "" }), `/a ]0;x${md}`);
+  assert.equal(balancePath({ title: "  ", markdown: "" }), `/Balance${md}`);
+});
+
 test("filters become absolute glob strings", () => {
   assert.equal(filterPattern({ scheme: "file", language: "toml", root: "/w/mods/a", glob: "**/*.toml" }), "/w/mods/a/**/*.toml");
   assert.equal(filterPattern({ scheme: "file", language: "toml", root: "C:\\w\\mods", glob: "rustkeep.toml" }), "C:/w/mods/rustkeep.toml");
@@ -374,7 +411,7 @@ test("the status bar item: spinning while starting, the mods once loaded, an err
   assert.match(statusText({ kind: "starting" })!.text, /sync~spin/);
   assert.equal(statusText({ kind: "ready", mods: 2, files: 9, version: "0.1.0" })!.text, "$(check) rustkeep: 2 mods");
   assert.equal(statusText({ kind: "ready", mods: 1 })!.text, "$(check) rustkeep: 1 mod");
-  assert.match(statusText({ kind: "ready", mods: 2, files: 9, version: "0.1.0" })!.tooltip, /rustkeep 0\.1\.0 is ready: 2 mods, 9 data files/);
+  assert.match(statusText({ kind: "ready", mods: 2, files: 9, version: "0.1.0" })!.tooltip, /rustkeep 0\.1\.0 is ready: 2 mods and 9 files \(data files, manifests and scenarios, as `rustkeep check` counts them\) loaded/);
   assert.equal(statusText({ kind: "ready" })!.text, "$(check) rustkeep", "an older server without rustkeep/loaded");
   for (const kind of ["crashed", "not-found"] as const) {
     const s = statusText({ kind })!;
@@ -424,4 +461,18 @@ test("the extension creates its trace channel once, not per start of the server"
   assert.equal(creations.length, 1);
   const activate = source.slice(source.indexOf("export async function activate"));
   assert.ok(activate.includes('createOutputChannel("rustkeep language server trace")'), "created in activate");
+});
+
+test("every start and stop of the server waits its turn: no two run side by side", () => {
+  // A restart asked for while another start was still finding the manifests left two clients, one
+  // running unseen; a stop reached a client that was still starting ("Starting server failed").
+  const source = fs.readFileSync(path.join(root, "src", "extension.ts"), "utf8");
+  const calls = [...source.matchAll(/\b(startClient|stopClient)\b(?!\(context: |\(\): )/g)].map((m) => source.slice(Math.max(0, m.index! - 40), m.index! + 30));
+  assert.ok(calls.length >= 3, calls.join("\n"));
+  for (const call of calls) assert.match(call, /queued\(|await (stopClient|startClient)\(/, `outside the queue: ${call}`);
+  const restart = source.slice(source.indexOf("function restartClient"), source.indexOf("function setStatus"));
+  assert.match(restart, /return queued\(async \(\) => \{\s*await stopClient\(\);\s*await startClient\(context\);/);
+  // Whether an exit was asked for is known per client, not by one flag a later stop resets.
+  assert.doesNotMatch(source, /let stopping\b/);
+  assert.match(source, /retired\.has\(started\)/);
 });
