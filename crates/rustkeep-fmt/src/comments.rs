@@ -2,39 +2,43 @@
 //! hold every comment of the input, each as often as the input does. The tree is built so that no
 //! comment is dropped, but a shape nobody thought of must cost a refusal, never a user's comment.
 //!
-//! Comments are found by `toml_parser`'s lexer in both texts, independently of [`crate::cst`]
-//! (a comment the tree never saw is still counted in the input). A comment is compared by its text
-//! without trailing whitespace, which is the only change the printer makes to one.
+//! The input's comments are those of its event stream (the one [`crate::cst`] builds the tree
+//! from, equal to `toml_parser`'s by the scanner's differential test), taken before the tree is
+//! built: a comment the tree never kept is still counted. The output's are found by `toml_parser`'s
+//! lexer. A comment is compared by its text without trailing whitespace, which is the only change
+//! the printer makes to one. An input without comments is not lexed again: the printer writes
+//! comments only from the tree, and a comment made up from a value's text would change the meaning,
+//! which the meaning check refuses.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use toml_parser::lexer::TokenKind;
 use toml_parser::Source;
 
-/// The comments of a valid TOML text (without a byte-order mark): each one's start and its text
-/// without trailing whitespace, in text order.
+/// The comments of a valid TOML text (without a byte-order mark), found by `toml_parser`'s lexer:
+/// each one's start and its text without trailing whitespace, in text order.
 fn comments(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    Source::new(text)
-        .lex()
-        .into_vec()
-        .into_iter()
-        .filter(|t| t.kind() == TokenKind::Comment)
-        .map(move |t| (t.span().start(), text[t.span().start()..t.span().end()].trim_end()))
+    Source::new(text).lex().filter(|t| t.kind() == TokenKind::Comment).map(move |t| (t.span().start(), text[t.span().start()..t.span().end()].trim_end()))
 }
 
-/// Where `output` does not keep the comments of `input`: the 1-based line, in `input`, of the
-/// first comment `output` holds fewer times than `input` (a lost one). When none is lost but
-/// `output` holds a comment more often than `input` does, the line of that comment's first
-/// occurrence in `input`, or of the first line if `input` has no such comment. `None` when both
-/// hold the same comments, each the same number of times.
-pub fn first_difference(input: &str, output: &str) -> Option<usize> {
+/// Where `output` does not keep the comments of `input` (their spans in `input`, in text order):
+/// the 1-based line, in `input`, of the first comment `output` holds fewer times than `input` (a
+/// lost one). When none is lost but `output` holds a comment more often than `input` does, the
+/// line of that comment's first occurrence in `input`, or of the first line if `input` has no
+/// such comment. `None` when both hold the same comments, each the same number of times, and when
+/// `input` has no comment (see the module's documentation).
+pub fn first_difference(input: &str, input_comments: &[Range<usize>], output: &str) -> Option<usize> {
+    if input_comments.is_empty() {
+        return None;
+    }
     let mut left: HashMap<&str, isize> = HashMap::new();
     for (_, c) in comments(output) {
         *left.entry(c).or_default() += 1;
     }
     let line = |at: usize| input[..at].bytes().filter(|&b| b == b'\n').count() + 1;
     let mut first_seen: HashMap<&str, usize> = HashMap::new();
-    for (at, c) in comments(input) {
+    for (at, c) in input_comments.iter().map(|r| (r.start, input[r.clone()].trim_end())) {
         first_seen.entry(c).or_insert(at);
         let n = left.entry(c).or_default();
         *n -= 1;
@@ -60,6 +64,12 @@ pub fn lose_comment_hook(output: &str) -> Option<String> {
 mod tests {
     use super::*;
 
+    /// [`first_difference`] with the input's comments found by the lexer.
+    fn first_difference(input: &str, output: &str) -> Option<usize> {
+        let spans: Vec<Range<usize>> = comments(input).map(|(at, c)| at..at + c.len()).collect();
+        super::first_difference(input, &spans, output)
+    }
+
     #[test]
     fn the_same_comments_anywhere_are_kept() {
         assert_eq!(first_difference("a = 1 # x\n# y\n", "# y\na = 1 # x\n"), None);
@@ -74,6 +84,7 @@ mod tests {
         assert_eq!(first_difference("# same\n# same\n", "# same\n"), Some(2), "a repeated comment counts each time");
         assert_eq!(first_difference("a = 1 # x\n", "a = 1 # y\n"), Some(1), "a changed text is a lost comment");
         assert_eq!(first_difference("# a\n# b\n", "# a\n# b\n# b\n"), Some(2), "an added copy points to the original");
-        assert_eq!(first_difference("a = 1\n", "a = 1 # new\n"), Some(1));
+        assert_eq!(first_difference("# a\n", "# a\n# new\n"), Some(1));
+        assert_eq!(first_difference("a = 1\n", "a = 1 # new\n"), None, "an input without comments is not compared");
     }
 }

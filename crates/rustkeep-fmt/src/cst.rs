@@ -141,6 +141,9 @@ pub struct Doc<'a> {
     pub tail: Vec<Trivia<'a>>,
     /// The first place where the text uses syntax that only TOML 1.1 has.
     pub toml_1_1: Option<Toml11Use>,
+    /// The span of every comment of the text, in text order, taken from the event stream before
+    /// the tree is built: what [`crate::comments::first_difference`] holds the output to.
+    pub comments: Vec<Range<usize>>,
 }
 
 /// Where the parser gave up; only reached for text the syntax check let through by mistake.
@@ -327,7 +330,8 @@ impl<'a, 'e> Parser<'a, 'e> {
                 _ => return self.fail(Some(&e), e.kind().description()),
             }
         }
-        Ok(Doc { sections, tail: pending, toml_1_1: self.toml_1_1 })
+        let comments = self.events.iter().filter(|e| e.kind() == EventKind::Comment).map(|e| e.span().start()..e.span().end()).collect();
+        Ok(Doc { sections, tail: pending, toml_1_1: self.toml_1_1, comments })
     }
 
     fn header_key(&mut self, array: bool) -> Result<Key<'a>, ParseFailure> {

@@ -238,11 +238,11 @@ fn run(text: &str, options: &FormatOptions, mode: Mode) -> Result<Formatted, For
     }
     let printed = layout::print(&doc, options.line_width, line_ending(body), options.toml_version);
     debug_assert_eq!(printed.units.len(), input_units.len());
-    // Checked in both modes, unlike the meaning: it costs one lexer pass over each text, and
-    // `fmt --check` must refuse the same files `fmt` refuses.
+    // Checked in both modes, unlike the meaning: it costs one lexer pass over the output of a
+    // text with comments, and `fmt --check` must refuse the same files `fmt` refuses.
     if printed.text != body {
         let hooked = comments::lose_comment_hook(&printed.text);
-        if let Some(line) = comments::first_difference(body, hooked.as_deref().unwrap_or(&printed.text)) {
+        if let Some(line) = comments::first_difference(body, &doc.comments, hooked.as_deref().unwrap_or(&printed.text)) {
             return Err(FormatError::Comment { line });
         }
     }

@@ -322,7 +322,9 @@ impl Session {
         }
         let warnings = self.g.warnings[self.warnings_seen.min(self.g.warnings.len())..].to_vec();
         let number = self.history.get(self.history.len().wrapping_sub(1)).map_or(1, |t| t.number + 1);
-        let steps: std::sync::Arc<[StepTrace]> = steps.into();
+        // Kept as copies: a copy's lists hold only their elements, while the engine's, grown
+        // event by event, hold up to twice the room (twice the history's memory).
+        let steps: std::sync::Arc<[StepTrace]> = steps.iter().cloned().collect();
         self.history.push(Turn { number, step: self.g.step, command: std::mem::take(&mut self.running), steps: steps.clone(), warnings });
         self.last = steps;
         self.push_log();

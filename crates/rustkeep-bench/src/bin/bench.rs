@@ -64,12 +64,47 @@ struct Run {
     code: Option<i32>,
 }
 
+/// The hidden first argument that makes this binary the launcher of one measured command.
+const MEASURE_CHILD: &str = "--measure-child";
+
+/// One child run, measured by a fresh copy of this binary ([`MEASURE_CHILD`]) that starts the
+/// command and reports on it. Linux counts a process's peak memory from before its `exec`: a child
+/// started straight from this process, which holds hundreds of megabytes once the packs are
+/// analysed, would report at least that much. The launcher is small when it starts the command.
+fn run_child(cmd: &mut Command) -> Run {
+    let exe = std::env::current_exe().expect("own path");
+    let mut launcher = Command::new(exe);
+    launcher.arg(MEASURE_CHILD).arg(cmd.get_program()).args(cmd.get_args());
+    for (key, value) in cmd.get_envs() {
+        match value {
+            Some(v) => launcher.env(key, v),
+            None => launcher.env_remove(key),
+        };
+    }
+    if let Some(dir) = cmd.get_current_dir() {
+        launcher.current_dir(dir);
+    }
+    let out = launcher.stderr(Stdio::inherit()).output().expect("the benchmark's launcher runs");
+    let line = String::from_utf8_lossy(&out.stdout);
+    let f: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(f.len(), 4, "the launcher reports wall, CPU, memory and exit code: {line:?}");
+    let num = |i: usize| f[i].parse::<f64>().expect("a number from the launcher");
+    Run { wall: num(0), cpu: num(1), peak_rss: num(2) as u64, code: f[3].parse().ok() }
+}
+
+/// The launcher's side of [`run_child`]: runs `args` (program first) with output discarded and
+/// prints `wall cpu peak_rss code` (seconds, seconds, bytes, exit code or `-` after a signal).
 // The child is reaped by `wait4` (which also reports its CPU time and peak memory), not by
 // `Child::wait`, which clippy cannot see.
 #[allow(clippy::zombie_processes)]
-fn run_child(cmd: &mut Command) -> Run {
+fn measure_child(args: &[String]) {
     let start = Instant::now();
-    let child = cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("the rustkeep binary runs (build it with --release first)");
+    let child = Command::new(&args[0])
+        .args(&args[1..])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the rustkeep binary runs (build it with --release first)");
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
     // SAFETY: `rusage` is plain data that wait4 fills in; `pid` is our own child, reaped once here.
@@ -78,8 +113,8 @@ fn run_child(cmd: &mut Command) -> Run {
     let wall = start.elapsed().as_secs_f64();
     assert_eq!(r, pid, "wait4 failed");
     let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
-    Run { wall, cpu: tv(usage.ru_utime) + tv(usage.ru_stime), peak_rss: usage.ru_maxrss as u64 * 1024, code }
+    let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status).to_string() } else { "-".to_string() };
+    println!("{wall} {} {} {code}", tv(usage.ru_utime) + tv(usage.ru_stime), usage.ru_maxrss as u64 * 1024);
 }
 
 /// The four timed commands of a pack: `check` and `fmt --check`, each on one thread and on every
@@ -139,6 +174,10 @@ fn baseline(path: &Path) -> std::collections::HashMap<String, String> {
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some(MEASURE_CHILD) {
+        return measure_child(&args[1..]);
+    }
     let opts = opts();
     let root = PathBuf::from("target/bench/packs");
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
