@@ -101,11 +101,14 @@ fn world(k: usize, units: usize) -> String {
         floor = ".".repeat(stalls),
         walls = "#".repeat(stalls),
     );
+    // The floor's creatures: every creature of the mod, so that each can be met.
+    let creatures: Vec<String> = (0..units).map(|i| format!("\"{m}:creature_{i}\"")).collect();
     let _ = write!(
         s,
-        "[[floors]]\nid = \"{m}:floor\"\nname = \"Floor of mod {k}\"\ndepth = {}\nloot = \"{m}:table_{}\"\nprefabs = [\"{m}:hall\", \"{m}:crypt\", \"{m}:market\"]\ncreatures = [\"{m}:creature_0\", \"{m}:creature_1\"]\ntriggers = [ {{ on = \"floor_entered\", actions = [ {{ action = \"heal\", amount = 5, target = \"self\" }} ] }} ]\n\n",
+        "[[floors]]\nid = \"{m}:floor\"\nname = \"Floor of mod {k}\"\ndepth = {}\nloot = \"{m}:table_{}\"\nprefabs = [\"{m}:hall\", \"{m}:crypt\", \"{m}:market\"]\ncreatures = [{}]\ntriggers = [ {{ on = \"floor_entered\", actions = [ {{ action = \"heal\", amount = 5, target = \"self\" }} ] }} ]\n\n",
         k % 50 + 1,
-        units.saturating_sub(1)
+        units.saturating_sub(1),
+        creatures.join(", ")
     );
     let _ = write!(
         s,

@@ -10,7 +10,8 @@ use rustkeep_data::project::Project;
 fn check(registry: &str, line: &str) -> Vec<Diagnostic> {
     let text = format!("[[{registry}]]\nid = \"d:thing\"\nname = \"Thing\"\n{line}\n");
     let mut p = Project::with_bundled_core();
-    p.add_memory_mod("d", &[("mod.toml", "[mod]\nid = \"d\"\nname = \"Display\"\nversion = \"0.1.0\"\n"), ("data.toml", &text)]);
+    // A content pack: an entry of it that nothing places or gives is not reported.
+    p.add_memory_mod("d", &[("mod.toml", "[mod]\nid = \"d\"\nname = \"Display\"\nversion = \"0.1.0\"\nlibrary = true\n"), ("data.toml", &text)]);
     let a = analyze(&p);
     // An NPC no prefab places is reported as such; that is not about its display data.
     let diags: Vec<Diagnostic> = a.diagnostics.into_iter().filter(|d| d.code != Code::NpcNeverPlaced).collect();

@@ -19,7 +19,8 @@ use rustkeep_testutil::TempDir;
 /// The bundled core plus a mod `h` holding `files`.
 fn project(files: &[(&str, &str)]) -> Project {
     let mut p = Project::with_bundled_core();
-    let mut all = vec![("mod.toml", "[mod]\nid = \"h\"\nname = \"Hostile\"\nversion = \"0.1.0\"\n")];
+    // A content pack: these tests read hostile text, not what the game never uses.
+    let mut all = vec![("mod.toml", "[mod]\nid = \"h\"\nname = \"Hostile\"\nversion = \"0.1.0\"\nlibrary = true\n")];
     all.extend_from_slice(files);
     p.add_memory_mod("h", &all);
     p
@@ -100,7 +101,8 @@ fn inline_tables_nested_100_000_deep_are_a_syntax_error_not_a_stack_overflow() {
 
 // ----- encodings and line ends ---------------------------------------------------------------
 
-const MANIFEST: &[u8] = b"[mod]\nid = \"h\"\nname = \"Hostile\"\nversion = \"0.1.0\"\n";
+/// A content pack: these tests read hostile text, not what the game never uses.
+const MANIFEST: &[u8] = b"[mod]\nid = \"h\"\nname = \"Hostile\"\nversion = \"0.1.0\"\nlibrary = true\n";
 
 fn check_dir(dir: &Path) -> (Project, Analysis) {
     let p = load(&[dir.to_path_buf()], dir, &Overlay::new());

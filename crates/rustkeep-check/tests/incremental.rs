@@ -145,7 +145,16 @@ fn after_every_random_edit_it_equals_a_fresh_check() {
         with_diagnostics += usize::from(!inc.all_diagnostics(&project).is_empty());
     }
     assert!(with_diagnostics as u64 * 2 >= runs, "the edits should leave diagnostics behind in most runs");
-    for code in ["npc-never-placed", "trigger-never-active", "override-drops-field", "floor-without-exit", "unused-loot-table", "loot-table-cycle"] {
+    for code in [
+        "npc-never-placed",
+        "trigger-never-active",
+        "override-drops-field",
+        "floor-without-exit",
+        "unused-loot-table",
+        "loot-table-cycle",
+        "item-never-obtainable",
+        "creature-never-met",
+    ] {
         assert!(seen.contains(code), "no edit raised `{code}`; seen: {seen:?}");
     }
 }
@@ -221,5 +230,183 @@ fn an_affix_reached_through_a_nested_affix_table_is_followed_link_by_link() {
         let fresh = analyze(&project);
         assert_same(&project, &inc, &fresh, &text);
         assert_eq!(never_active(&fresh.diagnostics), cut, "{text}\n{:#?}", show(&project, &fresh.diagnostics));
+    }
+}
+
+/// `ai-rule-unreachable` and `condition-never-holds` need one entry only: each edit that makes
+/// or breaks one of the traps shows in the incremental analysis as in a fresh check.
+#[test]
+fn the_traps_of_one_entry_come_and_go_with_each_edit() {
+    let fallback = "{ actions = [ { action = \"heal\", amount = 1, target = \"self\" } ] }";
+    let flee = "{ condition = [ { check = \"health_below\", who = \"self\", value = 0.25 } ], actions = [ { action = \"flee\" } ] }";
+    let level = |a: &str, b: &str| {
+        format!(
+            "{{ condition = [ {{ check = \"attribute\", who = \"self\", attribute = \"level\", {a} }}, {{ check = \"attribute\", who = \"self\", attribute = \"level\", {b} }} ], \
+             actions = [ {{ action = \"flee\" }} ] }}"
+        )
+    };
+    let creature = |rules: &[&str]| format!("[[creatures]]\nid = \"m:wolf\"\nname = \"Wolf\"\nai = [\n  {},\n]\n", rules.join(",\n  "));
+    let (disjoint, touching) = (level("at_least = 5", "below = 5"), level("at_least = 5", "below = 6"));
+    let mut project = project_of(&[("m/creatures.toml".into(), creature(&[flee, fallback]))]);
+    let fid = project.files.iter().find(|f| f.path.ends_with("creatures.toml") && !f.bundled).map(|f| f.id).expect("creatures.toml");
+    let mut inc = Incremental::new(&project, lower_all(&project, 1));
+    let count = |diags: &[Diagnostic], code: &str| diags.iter().filter(|d| d.code.name() == code).count();
+    // Each text, with how many rules are unreachable and how many checks never hold with another.
+    let steps: Vec<(String, usize, usize)> = vec![
+        (creature(&[fallback, flee]), 1, 0),
+        (creature(&[fallback, flee, &touching]), 2, 0),
+        (creature(&[flee, &touching, fallback]), 0, 0),
+        (creature(&[flee, &disjoint, fallback]), 0, 1),
+        (creature(&[fallback, &disjoint]), 1, 1),
+        (creature(&[&touching, fallback]), 0, 0),
+        (creature(&[flee, fallback]), 0, 0),
+    ];
+    for (text, unreachable, never) in steps {
+        set_text(&mut project, fid, &text);
+        inc.update(&project, vec![(fid, lower_source(project.file(fid)))]);
+        let fresh = analyze(&project);
+        assert_same(&project, &inc, &fresh, &text);
+        assert_eq!(count(&fresh.diagnostics, "ai-rule-unreachable"), unreachable, "{text}\n{:#?}", show(&project, &fresh.diagnostics));
+        assert_eq!(count(&fresh.diagnostics, "condition-never-holds"), never, "{text}\n{:#?}", show(&project, &fresh.diagnostics));
+    }
+}
+
+/// Sets each text in turn (one file per step), compares the incremental analysis with a fresh
+/// check after each, and checks how many `code` diagnostics the step leaves.
+fn step_through(files: &[(&str, &str)], code: &str, steps: &[(&str, String, usize)]) {
+    let mut project = project_of(&files.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect::<Vec<_>>());
+    let file = |project: &Project, name: &str| project.files.iter().find(|f| f.path.ends_with(name) && !f.bundled).map(|f| f.id).expect(name);
+    let mut inc = Incremental::new(&project, lower_all(&project, 1));
+    let count = |diags: &[Diagnostic]| diags.iter().filter(|d| d.code.name() == code).count();
+    assert_eq!(count(&analyze(&project).diagnostics), 0, "{:#?}", show(&project, &analyze(&project).diagnostics));
+    assert_eq!(count(&inc.all_diagnostics(&project)), 0);
+    for (name, text, want) in steps {
+        let fid = file(&project, name);
+        set_text(&mut project, fid, text);
+        inc.update(&project, vec![(fid, lower_source(project.file(fid)))]);
+        let fresh = analyze(&project);
+        assert_same(&project, &inc, &fresh, text);
+        assert_eq!(count(&fresh.diagnostics), *want, "{text}\n{:#?}", show(&project, &fresh.diagnostics));
+    }
+}
+
+/// `item-never-obtainable` comes and goes with each way an item is given: a `give_item` taken
+/// away and back (in an entry in force and in one an override replaced), a loot table entry
+/// (nested) in its place, the item renamed; the incremental analysis agrees with a fresh check at
+/// every step.
+#[test]
+fn an_item_nothing_gives_is_reported_as_its_sources_come_and_go() {
+    let items = "[[items]]\nid = \"m:relic\"\nname = \"Relic\"\n\n[[items]]\nid = \"m:blade\"\nname = \"Blade\"\n";
+    let loot = "[[loot_tables]]\nid = \"m:inner\"\nentries = [ { item = \"m:blade\", weight = 1 } ]\n\n\
+                [[loot_tables]]\nid = \"m:drops\"\nentries = [ { table = \"m:inner\", weight = 1 } ]\n\n\
+                [[creatures]]\nid = \"m:rat\"\nname = \"Rat\"\nloot = \"m:drops\"\n";
+    let npcs = "[[npcs]]\nid = \"m:sage\"\nname = \"Sage\"\non_talk = [ { action = \"give_item\", item = \"m:relic\", target = \"self\" } ]\n";
+    let over = "[[npcs]]\noverrides = \"m:sage\"\nname = \"Sage\"\non_talk = [ { action = \"give_item\", item = \"m:relic\", target = \"self\" } ]\n";
+    let files = [("m/items.toml", items), ("m/loot.toml", loot), ("m/npcs.toml", npcs), ("n/over.toml", over)];
+    let steps = vec![
+        // The NPC that gives the relic is replaced by one that takes it: the gift written in the
+        // replaced entry still counts, as a `start_quest` does (the dropped action is the
+        // override's business).
+        ("over.toml", over.replace("give_item", "take_item"), 0),
+        ("npcs.toml", npcs.replace("give_item", "take_item"), 1),
+        // Lines above the finding move it; lines above nothing of the rule move nothing.
+        ("items.toml", format!("# Two lines move the finding.\n\n{items}"), 1),
+        ("loot.toml", format!("\n\n{loot}"), 1),
+        ("items.toml", items.to_string(), 1),
+        ("loot.toml", loot.to_string(), 1),
+        ("loot.toml", loot.replace("{ table = \"m:inner\", weight = 1 }", "{ table = \"m:inner\", weight = 1 }, { item = \"m:relic\", weight = 1 }"), 0),
+        ("items.toml", items.replace("\"m:relic\"", "\"m:relic2\""), 1),
+        ("items.toml", items.to_string(), 0),
+        ("loot.toml", loot.replace("item = \"m:blade\"", "item = \"m:relic\""), 1),
+        ("loot.toml", loot.to_string(), 1),
+        ("npcs.toml", npcs.to_string(), 0),
+        ("over.toml", over.to_string(), 0),
+    ];
+    step_through(&files, "item-never-obtainable", &steps);
+}
+
+/// `when-never-matches` of filters in one file follows what other files say of the entries they
+/// name: an item's `use`, a floor's `prefabs`, a prefab's `npcs`, a `start_quest`; each taken
+/// away and given back, the incremental analysis agrees with a fresh check.
+#[test]
+fn a_when_filter_its_event_never_carries_follows_the_entries_it_names() {
+    let items = "[[items]]\nid = \"m:lamp\"\nname = \"Lamp\"\nuse = [ { action = \"heal\", amount = 1, target = \"self\" } ]\n";
+    let world = "[[floors]]\nid = \"m:depths\"\nname = \"Depths\"\ndepth = 1\nprefabs = [\"m:hall\"]\n\n\
+                 [[prefabs]]\nid = \"m:hall\"\nnpcs = [\"m:sage\"]\ngrid = \"\"\"\n#####\n#.n.#\n#.@.#\n##+##\n\"\"\"\n\n\
+                 [[npcs]]\nid = \"m:sage\"\nname = \"Sage\"\non_talk = [ { action = \"start_quest\", quest = \"m:rite\" } ]\n\n\
+                 [[quests]]\nid = \"m:rite\"\nname = \"Rite\"\non = \"creature_died\"\n";
+    let heal = "actions = [ { action = \"heal\", amount = 1, target = \"self\" } ]";
+    let filters = format!(
+        "[[quests]]\nid = \"m:watch\"\nname = \"Watch\"\non = \"item_used\"\nwhen = {{ item = \"m:lamp\" }}\n\n\
+         [[quests]]\nid = \"m:visit\"\nname = \"Visit\"\non = \"room_entered\"\nwhen = {{ prefab = \"m:hall\" }}\n\n\
+         [[character_options]]\nid = \"m:pilgrim\"\nname = \"Pilgrim\"\non_create = [ {{ action = \"start_quest\", quest = \"m:watch\" }}, {{ action = \"start_quest\", quest = \"m:visit\" }} ]\n\
+         triggers = [ {{ on = \"npc_talked\", when = {{ npc = \"m:sage\" }}, {heal} }}, {{ on = \"quest_completed\", when = {{ quest = \"m:rite\" }}, {heal} }} ]\n"
+    );
+    let files = [("m/items.toml", items), ("m/world.toml", world), ("m/filters.toml", filters.as_str())];
+    let steps = vec![
+        ("items.toml", items.replace("use = [", "# use = ["), 1),
+        ("items.toml", items.to_string(), 0),
+        ("world.toml", world.replace("prefabs = [\"m:hall\"]", "prefabs = []"), 1),
+        ("world.toml", world.replace("npcs = [\"m:sage\"]", "npcs = []").replace("#.n.#", "#...#"), 1),
+        ("world.toml", world.replace("quest = \"m:rite\"", "quest = \"m:watch\""), 1),
+        ("items.toml", items.replace("use = [", "# use = ["), 2),
+        ("world.toml", world.to_string(), 1),
+        ("items.toml", items.to_string(), 0),
+        // A filter on nothing is `unknown-reference` alone.
+        ("filters.toml", filters.replace("m:lamp", "m:nothing"), 0),
+        ("filters.toml", filters.clone(), 0),
+    ];
+    step_through(&files, "when-never-matches", &steps);
+}
+
+/// The whole-set absences (`prefab-never-used`, `creature-never-met`, `shop-never-opened`,
+/// `status-never-applied`): each edit of the file that names the entries makes or breaks the
+/// traps in the file that defines them, in the incremental analysis as in a fresh check; an
+/// override of the floor takes its names away, a name without its namespace is the one mistake
+/// there, and a part that cannot be read silences them all.
+#[test]
+fn the_absences_come_and_go_with_each_edit() {
+    let defs = "[[prefabs]]\nid = \"m:crypt\"\ngrid = \"\"\"\n#####\n#@.e#\n##+##\n\"\"\"\n\n\
+                [[creatures]]\nid = \"m:ghoul\"\nname = \"Ghoul\"\n\n[[creatures]]\nid = \"m:imp\"\nname = \"Imp\"\n\n\
+                [[shops]]\nid = \"m:stall\"\nname = \"Stall\"\n\n[[statuses]]\nid = \"m:hex\"\nname = \"Hexed\"\nturns = 2\n";
+    // The floor names the crypt and the ghoul; the option's trigger spawns the imp, opens the
+    // stall and applies the hex.
+    let floor =
+        |prefabs: &str, creatures: &str| format!("[[floors]]\nid = \"m:deep\"\nname = \"Deep\"\ndepth = 1\nprefabs = [{prefabs}]\ncreatures = [{creatures}]\n");
+    let option = |actions: &[&str]| {
+        format!("\n[[character_options]]\nid = \"m:seer\"\nname = \"Seer\"\ntriggers = [ {{ on = \"attack_hit\", actions = [ {} ] }} ]\n", actions.join(", "))
+    };
+    let (spawn, shop) = ("{ action = \"spawn\", creature = \"m:imp\" }", "{ action = \"open_shop\", shop = \"m:stall\" }");
+    let hex = "{ action = \"apply_status\", status = \"m:hex\", target = \"target\" }";
+    let (crypt, ghoul) = ("\"m:crypt\"", "\"m:ghoul\"");
+    let all = format!("{}{}", floor(crypt, ghoul), option(&[spawn, shop, hex]));
+    let mut project = project_of(&[("m/defs.toml".into(), defs.into()), ("m/uses.toml".into(), all.clone())]);
+    let fid = project.files.iter().find(|f| f.path.ends_with("uses.toml") && !f.bundled).map(|f| f.id).expect("uses.toml");
+    let mut inc = Incremental::new(&project, lower_all(&project, 1));
+    const CODES: [&str; 4] = ["prefab-never-used", "creature-never-met", "shop-never-opened", "status-never-applied"];
+    let found = |diags: &[Diagnostic]| -> Vec<usize> { CODES.iter().map(|c| diags.iter().filter(|d| d.code.name() == *c).count()).collect() };
+    let overridden =
+        format!("{all}\n[[floors]]\noverrides = \"m:deep\"\nname = \"Deeper\"\ndepth = 1\nprefabs = [\"core:corridor\"]\ncreatures = [\"core:rat\"]\n");
+    // Each text of uses.toml, with how many of each code it leaves.
+    let steps: Vec<(String, [usize; 4])> = vec![
+        (all.clone(), [0, 0, 0, 0]),
+        (format!("{}{}", floor("", ghoul), option(&[spawn, shop, hex])), [1, 0, 0, 0]),
+        (format!("{}{}", floor(crypt, ""), option(&[spawn, shop, hex])), [0, 1, 0, 0]),
+        (format!("{}{}", floor(crypt, ghoul), option(&[shop, hex])), [0, 1, 0, 0]),
+        (format!("{}{}", floor(crypt, ghoul), option(&[spawn, hex])), [0, 0, 1, 0]),
+        (format!("{}{}", floor(crypt, ghoul), option(&[spawn, shop])), [0, 0, 0, 1]),
+        (all.clone(), [0, 0, 0, 0]),
+        (overridden, [1, 1, 0, 0]),
+        (all.replace(crypt, "\"crypt\"").replace("\"m:hex\"", "\"hex\""), [0, 0, 0, 0]),
+        (format!("{}{}", floor("", ""), option(&[])), [1, 2, 1, 1]),
+        (format!("{}{}\n[[floors\n", floor("", ""), option(&[])), [0, 0, 0, 0]),
+        (all, [0, 0, 0, 0]),
+    ];
+    for (text, want) in steps {
+        set_text(&mut project, fid, &text);
+        inc.update(&project, vec![(fid, lower_source(project.file(fid)))]);
+        let fresh = analyze(&project);
+        assert_same(&project, &inc, &fresh, &text);
+        assert_eq!(found(&fresh.diagnostics), want, "{text}\n{:#?}", show(&project, &fresh.diagnostics));
     }
 }

@@ -9,6 +9,8 @@ use rustkeep_data::text::Encoding;
 use rustkeep_testutil::TempDir;
 
 const MANIFEST: &str = "[mod]\nid = \"pos\"\nname = \"Positions\"\nversion = \"0.1.0\"\n";
+/// A content pack: for the tests about positions in entries that nothing gives or places.
+const PACK: &str = "[mod]\nid = \"pos\"\nname = \"Positions\"\nversion = \"0.1.0\"\nlibrary = true\n";
 
 /// `(file, code, 1-based line, 1-based column in scalar values, end line, end column)` of every
 /// diagnostic.
@@ -55,10 +57,10 @@ fn columns_count_unicode_scalar_values_after_umlauts_and_emoji() {
 fn crlf_and_a_byte_order_mark_give_the_same_lines_and_columns() {
     let data = "# Ä comment with an umlaut\n[[items]]\nid = \"pos:stab\"\nname = \"Stäb\"\nprice = -2\ntriggers = [ { on = \"enemy_killed\", actions = [] } ]\n\n[[quest]]\nid = \"pos:q\"\n";
     let plain = TempDir::new("lf");
-    plain.write("mod.toml", MANIFEST.as_bytes());
+    plain.write("mod.toml", PACK.as_bytes());
     plain.write("items.toml", data.as_bytes());
     let crlf = TempDir::new("crlf");
-    crlf.write("mod.toml", MANIFEST.replace('\n', "\r\n").as_bytes());
+    crlf.write("mod.toml", PACK.replace('\n', "\r\n").as_bytes());
     let mut bytes = b"\xEF\xBB\xBF".to_vec();
     bytes.extend_from_slice(data.replace('\n', "\r\n").as_bytes());
     crlf.write("items.toml", &bytes);

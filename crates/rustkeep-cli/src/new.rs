@@ -31,10 +31,14 @@ pub fn skeleton(id: &str) -> Vec<(&'static str, String)> {
             format!(
                 "[[npcs]]\nid = \"{id}:stranger\"\nname = \"A Stranger\"\n\
                  on_talk = [ {{ action = \"give_item\", item = \"{id}:lucky_coin\", target = \"self\" }} ]\n\n\
-                 # The room where the stranger stands (`n` in the grid). An NPC that no prefab names can\n\
-                 # never be met; add the room to a floor (an override of a core floor) to meet it in a game.\n\
+                 # The room where the stranger stands (`n` in the grid): an NPC that no prefab names can\n\
+                 # never be met.\n\
                  [[prefabs]]\nid = \"{id}:stranger_room\"\ngrid = \"\"\"\n#######\n#..n..#\n+..@..+\n#######\n\"\"\"\n\
-                 npcs = [\"{id}:stranger\"]\n"
+                 npcs = [\"{id}:stranger\"]\n\n\
+                 # The floor that lays the room out: a prefab that no floor names is never in the dungeon.\n\
+                 # Floors are walked in order of `depth` (ties by ID): this one comes after the core's first.\n\
+                 [[floors]]\nid = \"{id}:crossroads\"\nname = \"Crossroads\"\ndepth = 1\n\
+                 prefabs = [\"core:corridor\", \"{id}:stranger_room\"]\n"
             ),
         ),
         (

@@ -163,7 +163,8 @@ fn check_range(r: &Value) {
 #[test]
 fn json_columns_count_unicode_scalar_values() {
     let t = TempDir::new("columns");
-    t.write("mod.toml", "[mod]\nid = \"col\"\nname = \"Columns\"\nversion = \"0.1.0\"\n");
+    // A content pack: only the tags' positions are asked about.
+    t.write("mod.toml", "[mod]\nid = \"col\"\nname = \"Columns\"\nversion = \"0.1.0\"\nlibrary = true\n");
     t.write("items.toml", "[[items]]\nid = \"col:x\"\nname = \"X\"\ntags = [\"col:äöü\", \"🔥\"]\n");
     let v = json(&run(&t.0, &["check", "--format", "json"]));
     // Both tags are invalid (non-ASCII letters, no namespace); the first one spans `"col:äöü"`.
@@ -194,7 +195,7 @@ fn snapshot_of_every_output_format() {
     let sarif = stdout(&s);
     let v: Value = serde_json::from_str(&sarif).expect("SARIF is JSON");
     assert_eq!(v["version"], "2.1.0");
-    assert_eq!(v["runs"][0]["results"].as_array().map(Vec::len), Some(4));
+    assert_eq!(v["runs"][0]["results"].as_array().map(Vec::len), Some(6));
     // The tool version would churn the snapshot on every release, the temporary folder (the
     // source root's URI) on every run.
     let sarif = sarif
@@ -238,8 +239,11 @@ fn fix_repairs_typos_in_place_and_keeps_the_layout() {
     t.write("mod.toml", "[mod]\nid = \"fixme\"\nname = \"Fix me\"\nversion = \"0.1.0\"\n");
     let before = "# Typos the fixer knows how to repair.\n\n[[npcs]]\nid = \"fixme:guide\"   # the guide\nname = \"Guide\"\non_talk = [ { action = \"start_quest\", quest = \"fixme:the_walk\" } ]\n\n[[quests]]\nid = \"fixme:the_walk\"\nname = \"The Walk\"\non    = \"room_enterde\"     # aligned on purpose\nwhen = { prefab = \"core:libary\" }\nactions = [ { action = \"heal\", amount = 2, target = \"self\" } ]\n";
     t.write("quests.toml", before);
-    // The room the guide stands in, so that only the typos are left.
-    t.write("rooms.toml", "[[prefabs]]\nid = \"fixme:porch\"\nnpcs = [\"fixme:guide\"]\ngrid = \"\"\"\n#####\n#n.@+\n#####\n\"\"\"\n");
+    // The room the guide stands in and the floor that lays it out, so that only the typos are left.
+    t.write(
+        "rooms.toml",
+        "[[prefabs]]\nid = \"fixme:porch\"\nnpcs = [\"fixme:guide\"]\ngrid = \"\"\"\n#####\n#n.@+\n#####\n\"\"\"\n\n[[floors]]\nid = \"fixme:yard\"\nname = \"Yard\"\ndepth = 1\nprefabs = [\"fixme:porch\"]\n",
+    );
     let o = run(&t.0, &["check", "--format", "json"]);
     let found = codes_and_lines(&json(&o));
     assert_eq!(found, [("quests.toml".to_string(), "unknown-event".to_string(), 11), ("quests.toml".into(), "unknown-reference".into(), 12)]);
@@ -357,7 +361,8 @@ fn a_registry_written_as_one_table_is_fixed_and_a_stray_sub_table_is_explained()
 #[test]
 fn a_table_header_among_entries_is_one_error_on_it_and_fix_repairs_it() {
     let t = TempDir::new("fix_table_among_entries");
-    t.write("mod.toml", "[mod]\nid = \"tables\"\nname = \"Tables\"\nversion = \"0.1.0\"\n");
+    // A content pack: its items are given by the mods built on it.
+    t.write("mod.toml", "[mod]\nid = \"tables\"\nname = \"Tables\"\nversion = \"0.1.0\"\nlibrary = true\n");
     let items = "[[items]]\nid = \"tables:lamp\"\nname = \"Lamp\"\n\n[items]\nid = \"tables:rope\"\nname = \"Rope\"\n\n[[items]]\nid = \"tables:wick\"\nname = \"Wick\"\n";
     t.write("items.toml", items);
     let o = run(&t.0, &["check", "--format", "json"]);
@@ -380,7 +385,7 @@ fn a_table_header_among_entries_is_one_error_on_it_and_fix_repairs_it() {
 fn fix_repairs_misspelt_and_left_over_allow_comments() {
     let t = TempDir::new("fix_allows");
     t.write("mod.toml", "[mod]\nid = \"sup\"\nname = \"Suppressions\"\nversion = \"0.1.0\"\n");
-    let text = "[[items]]\nid = \"sup:lamp\"\nname = \"Lamp\"\n\n# rustkeep: allow(unknown-tag) -- left over from an older version\n[[items]]\nid = \"sup:wick\"\nname = \"Wick\"\n\n# rustkeep: allow(quest-never-startde) -- started by the companion mod\n[[quests]]\nid = \"sup:rats\"\nname = \"Rats\"\non = \"creature_died\"\n";
+    let text = "[[items]]\nid = \"sup:lamp\"\nname = \"Lamp\"\n\n# rustkeep: allow(unknown-tag) -- left over from an older version\n[[items]]\nid = \"sup:wick\"\nname = \"Wick\"\n\n# rustkeep: allow(quest-never-startde) -- started by the companion mod\n[[quests]]\nid = \"sup:rats\"\nname = \"Rats\"\non = \"creature_died\"\nactions = [ { action = \"give_item\", item = \"sup:lamp\", target = \"self\" }, { action = \"give_item\", item = \"sup:wick\", target = \"self\" } ]\n";
     t.write("data.toml", text);
     let o = run(&t.0, &["check", "--format", "json"]);
     let found = codes_and_lines(&json(&o));
@@ -407,7 +412,8 @@ fn fix_repairs_misspelt_and_left_over_allow_comments() {
 #[test]
 fn a_hash_inside_a_string_is_no_allow_comment_and_fix_removes_the_real_one_after_it() {
     let t = TempDir::new("fix_hash_in_string");
-    t.write("mod.toml", "[mod]\nid = \"sup\"\nname = \"Suppressions\"\nversion = \"0.1.0\"\n");
+    // A content pack: its items are given by the mods built on it.
+    t.write("mod.toml", "[mod]\nid = \"sup\"\nname = \"Suppressions\"\nversion = \"0.1.0\"\nlibrary = true\n");
     let text = "[[items]]\nid = \"sup:sign\"\nname = \"see # rustkeep: allow(unknown-field)\"\n\n[[items]]\nid = \"sup:lamp\"\nname = \"Lamp # 2\" # rustkeep: allow(unknown-tag)\n";
     t.write("data.toml", text);
     let o = run(&t.0, &["check", "--format", "json"]);
@@ -431,16 +437,16 @@ fn baseline_hides_known_problems_even_when_lines_move() {
     let t = TempDir::copy_of("tests/fixtures/cli_small");
     let o = run(&t.0, &["check", "--write-baseline", "baseline.json", "--format", "json"]);
     assert_eq!(code(&o), 0, "recording a baseline succeeds, whatever it records");
-    assert_eq!((json(&o)["summary"]["errors"].as_u64(), json(&o)["summary"]["warnings"].as_u64()), (Some(3), Some(1)), "and still reports what it recorded");
-    assert!(stderr(&o).contains("recorded 4 findings in the baseline baseline.json"), "{}", stderr(&o));
+    assert_eq!((json(&o)["summary"]["errors"].as_u64(), json(&o)["summary"]["warnings"].as_u64()), (Some(3), Some(3)), "and still reports what it recorded");
+    assert!(stderr(&o).contains("recorded 6 findings in the baseline baseline.json"), "{}", stderr(&o));
     assert!(t.path("baseline.json").is_file());
 
     let o = run(&t.0, &["check", "--baseline", "baseline.json", "--format", "json"]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
     assert!(json(&o)["diagnostics"].as_array().expect("an array").is_empty());
-    assert_eq!(json(&o)["summary"]["baselined"], 4, "the JSON says how many known findings were hidden");
+    assert_eq!(json(&o)["summary"]["baselined"], 6, "the JSON says how many known findings were hidden");
     let human = run(&t.0, &["check", "--baseline", "baseline.json"]);
-    assert!(stdout(&human).contains("0 errors, 0 warnings in 2 files of 1 mod (and the core); 4 known findings hidden by the baseline"), "{}", stdout(&human));
+    assert!(stdout(&human).contains("0 errors, 0 warnings in 2 files of 1 mod (and the core); 6 known findings hidden by the baseline"), "{}", stdout(&human));
 
     // Blank lines above the old mistakes move them; one new mistake at the end.
     let old = t.read("items.toml");
@@ -449,7 +455,8 @@ fn baseline_hides_known_problems_even_when_lines_move() {
     assert_eq!(code(&o), 1);
     let found = codes_and_lines(&json(&o));
     let total = old.lines().count() as u64 + 3 + 5;
-    assert_eq!(found, [("items.toml".to_string(), "wrong-type".to_string(), total)]);
+    // The new item is a new finding twice: its price, and nothing gives it.
+    assert_eq!(found, [("items.toml".to_string(), "item-never-obtainable".to_string(), total - 2), ("items.toml".into(), "wrong-type".into(), total)]);
 }
 
 /// A fingerprint keys each file by its path from the workspace root, so a baseline written in one
@@ -461,7 +468,7 @@ fn a_baseline_hides_the_same_findings_from_any_folder_of_the_workspace() {
     t.write("rustkeep.toml", "[workspace]\nmods = [\"mods/*\"]\n");
     let lamp = t.path("mods/lamp");
     let summary = json(&run(&t.0, &["check", "--format", "json"]))["summary"].clone();
-    assert_eq!((summary["errors"].as_u64(), summary["warnings"].as_u64()), (Some(3), Some(1)), "{summary}");
+    assert_eq!((summary["errors"].as_u64(), summary["warnings"].as_u64()), (Some(3), Some(3)), "{summary}");
     let baseline = t.path("baseline.json");
     let baseline = baseline.to_str().expect("a UTF-8 temporary path");
     // Written at the root, read in the mod's folder; written in the mod's folder, read at the root.
@@ -469,7 +476,7 @@ fn a_baseline_hides_the_same_findings_from_any_folder_of_the_workspace() {
         assert_eq!(code(&run(write_in, &["check", "--write-baseline", baseline])), 0);
         let o = run(check_in, &["check", "--baseline", baseline, "--format", "json"]);
         assert_eq!(code(&o), 0, "{}", stdout(&o));
-        assert_eq!(json(&o)["summary"]["baselined"], 4, "{}", stdout(&o));
+        assert_eq!(json(&o)["summary"]["baselined"], 6, "{}", stdout(&o));
     }
     // The records name the files from the workspace root, wherever the baseline was written.
     let records: Value = serde_json::from_str(&t.read("baseline.json")).unwrap();
@@ -481,7 +488,7 @@ fn a_baseline_hides_the_same_findings_from_any_folder_of_the_workspace() {
     for (write_in, check_in) in [(t.path("mods"), lamp.clone()), (lamp.clone(), t.path("mods")), (lamp.clone(), t.path("checkout/lamplighter-main"))] {
         assert_eq!(code(&run(&write_in, &["check", "--write-baseline", baseline])), 0);
         let o = run(&check_in, &["check", "--baseline", baseline, "--format", "json"]);
-        assert_eq!(json(&o)["summary"]["baselined"], 4, "{}", stdout(&o));
+        assert_eq!(json(&o)["summary"]["baselined"], 6, "{}", stdout(&o));
     }
     let records: Value = serde_json::from_str(&t.read("baseline.json")).unwrap();
     assert!(records["diagnostics"].as_array().unwrap().iter().all(|r| r["file"] == "lamp/items.toml"), "{records}");
@@ -571,7 +578,8 @@ fn messages_say_what_was_meant() {
 #[test]
 fn a_manifest_without_its_header_is_one_mistake() {
     let t = TempDir::new("headless");
-    t.write("mod.toml", "id = \"headless\"\nname = \"Headless\"\nversion = \"0.1.0\"\n");
+    // A content pack, which the manifest says even without its header.
+    t.write("mod.toml", "id = \"headless\"\nname = \"Headless\"\nversion = \"0.1.0\"\nlibrary = true\n");
     t.write("items.toml", "[[items]]\nid = \"headless:cap\"\nname = \"Cap\"\n");
     let v = json(&run(&t.0, &["check", "--format", "json"]));
     let codes: Vec<&str> = v["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
@@ -593,7 +601,9 @@ fn the_human_report_lists_errors_before_the_warnings_they_may_cause() {
     let error = out.find("error[unknown-field]").expect("the misspelt key");
     let warning = out.find("warning[unused-loot-table]").expect("its consequence");
     assert!(error < warning, "{out}");
-    assert!(out.contains("1 error, 1 warning"), "{out}");
+    let met = out.find("warning[creature-never-met]").expect("the rat no floor names");
+    assert!(error < met, "{out}");
+    assert!(out.contains("1 error, 2 warnings"), "{out}");
 }
 
 #[test]

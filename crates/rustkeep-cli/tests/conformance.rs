@@ -35,11 +35,13 @@ fn shared_conformance_corpus() {
 /// The false positives the corpus is known to give, and why they stand (docs/decisions.md,
 /// "The conformance corpus predates content packs"): its clean guild was written before content
 /// packs, its two NPCs stand in no prefab, and every mod that is no content pack
-/// (`library = true`) is asked to place its NPCs. Each is the start of the scorer's line, up to
-/// the message.
+/// (`library = true`) is asked to place its NPCs; and a quest of the guild waits for talk with
+/// one of them, which no game can give (`when-never-matches`). Each is the start of the scorer's
+/// line, up to the message.
 const KNOWN_FALSE_POSITIVES: &[&str] = &[
     "false positive  p01-clean-guild: npc-never-placed (warning) at people.toml:2:6: ",
     "false positive  p01-clean-guild: npc-never-placed (warning) at people.toml:11:6: ",
+    "false positive  p01-clean-guild: when-never-matches (warning) at quests.toml:8:16: ",
 ];
 
 /// Reads the scorer's report: every expectation met, no crash, and no false positive but the

@@ -103,7 +103,8 @@ fn assert_scales_with_input(tag: &str, files: &[(String, String)]) -> Site {
     s
 }
 
-const MANIFEST: &str = "[mod]\nid = \"h\"\nname = \"Hostile\"\nversion = \"0.1.0\"\n";
+/// A content pack: these sites are about size, not about what the game never uses.
+const MANIFEST: &str = "[mod]\nid = \"h\"\nname = \"Hostile\"\nversion = \"0.1.0\"\nlibrary = true\n";
 
 fn one_mod(data: String) -> Vec<(String, String)> {
     vec![("h/mod.toml".into(), MANIFEST.into()), ("h/data.toml".into(), data)]

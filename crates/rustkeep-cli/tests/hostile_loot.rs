@@ -17,7 +17,8 @@ use rustkeep_engine::rng::Rng;
 /// The bundled core plus a mod `h` holding `files`.
 fn project(files: &[(&str, &str)]) -> Project {
     let mut p = Project::with_bundled_core();
-    let mut all = vec![("mod.toml", "[mod]\nid = \"h\"\nname = \"Hostile\"\nversion = \"0.1.0\"\n")];
+    // A content pack: these tests are about loot tables, not about what the game never uses.
+    let mut all = vec![("mod.toml", "[mod]\nid = \"h\"\nname = \"Hostile\"\nversion = \"0.1.0\"\nlibrary = true\n")];
     all.extend_from_slice(files);
     p.add_memory_mod("h", &all);
     p

@@ -35,11 +35,12 @@ fn file_uri(p: &Path) -> String {
     format!("file://{}", p.to_string_lossy().replace(' ', "%20"))
 }
 
-/// A workspace with one mod and one data file.
+/// A workspace with one mod (a content pack: the tests read what a document says of itself, not
+/// what the game never uses) and one data file.
 fn workspace() -> PathBuf {
     let root = temp_dir("ws");
     std::fs::create_dir_all(root.join("m")).expect("folders can be created");
-    std::fs::write(root.join("m/mod.toml"), "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n").expect("writable");
+    std::fs::write(root.join("m/mod.toml"), "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\nlibrary = true\n").expect("writable");
     std::fs::write(root.join("m/items.toml"), "[[items]]\nid = \"m:a\"\nname = \"Ä 🐀\"\n").expect("writable");
     root
 }

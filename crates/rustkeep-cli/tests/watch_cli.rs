@@ -18,7 +18,8 @@ const RERUN: Duration = Duration::from_millis(500);
 /// How long the first run (and anything not measured) may take.
 const PATIENCE: Duration = Duration::from_secs(60);
 
-const MOD_TOML: &str = "[mod]\nid = \"watched\"\nname = \"Watched\"\nversion = \"0.1.0\"\ndepends = [\"core\"]\n";
+/// A content pack: its coin is given by the scenarios, which test it, and by no game.
+const MOD_TOML: &str = "[mod]\nid = \"watched\"\nname = \"Watched\"\nversion = \"0.1.0\"\ndepends = [\"core\"]\nlibrary = true\n";
 
 const ITEMS: &str = r#"[[items]]
 id = "watched:lucky_coin"

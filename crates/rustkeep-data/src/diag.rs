@@ -95,6 +95,14 @@ codes! {
     FloorWithoutExit = "floor-without-exit", Warning, "a prefab used by a floor has no door on its border, so the run cannot go on from it";
     FirstRoomNotInPrefabs = "first-room-not-in-prefabs", Error, "a floor's `first_rooms` names a prefab that its `prefabs` does not list";
     NpcNeverPlaced = "npc-never-placed", Warning, "an NPC that no prefab's `npcs` names, so nobody can meet it";
+    AiRuleUnreachable = "ai-rule-unreachable", Warning, "an `ai` rule after a rule that always holds, so it never runs";
+    PrefabNeverUsed = "prefab-never-used", Warning, "a prefab that no floor's `prefabs` names, so the dungeon never holds it";
+    ItemNeverObtainable = "item-never-obtainable", Warning, "an item that no loot table, shop, character option, `give_item` action or prefab pile can give";
+    StatusNeverApplied = "status-never-applied", Warning, "a status that no `apply_status` action names";
+    WhenNeverMatches = "when-never-matches", Warning, "a `when` value its event can never carry in the loaded mods";
+    ConditionNeverHolds = "condition-never-holds", Warning, "two checks of one `condition` list that cannot both hold";
+    CreatureNeverMet = "creature-never-met", Warning, "a creature that no floor's `creatures` and no `spawn` action names";
+    ShopNeverOpened = "shop-never-opened", Warning, "a shop that no `open_shop` action names";
     TriggerNeverActive = "trigger-never-active", Warning, "triggers on an item without `slot`, or on an affix no table puts on an item with a slot";
     OverrideDropsField = "override-drops-field", Warning, "an override leaves out a field its target sets: that value is gone, not inherited";
     UnknownLint = "unknown-lint", Warning, "an allow comment names no diagnostic code";

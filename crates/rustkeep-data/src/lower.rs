@@ -22,6 +22,7 @@ use crate::vocab::{self, *};
 
 mod document;
 mod expect;
+mod gathered;
 mod grid;
 mod loot;
 mod scenario;
@@ -53,6 +54,14 @@ pub struct FileFacts {
     /// Quests named by `start_quest` anywhere in this file, gathered while lowering so that the
     /// cross-file rules need not walk every action again after each keystroke.
     pub started_quests: Vec<String>,
+    /// Items named by `give_item` anywhere in this file (triggers, a quest's reward, `ai` rules,
+    /// the registries' own action lists): kept in outlines, which cut the actions, for the
+    /// cross-file rules.
+    pub given_items: Vec<String>,
+    /// The `when` filters of this file's triggers (a quest's own included) that were read whole,
+    /// each with the event its trigger listens to: kept in outlines, which cut the triggers, for
+    /// the cross-file rules.
+    pub whens: Vec<(EventKind, When)>,
     /// For a scenario file: what it says (its `refs` are the IDs it names).
     pub scenario: Option<Box<crate::scenario::Scenario>>,
     /// IDs written under a top-level key that is no registry (`[[item]]`): not defined, but a
@@ -157,7 +166,8 @@ pub fn lower_file(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> F
     facts.tag_defs = lower.tag_defs;
     facts.tag_defs.shrink_to_fit();
     facts.diagnostics.extend(lower.diags);
-    facts.started_quests = started_quests(&facts.entries);
+    (facts.started_quests, facts.given_items) = gathered::started_and_given(&facts.entries);
+    facts.whens = gathered::whens(&facts.entries);
     facts.misfiled = lower.misfiled;
     if !mentions.is_empty() {
         // A quest the unreadable part may start, a tag it may carry: not reported elsewhere.
@@ -200,30 +210,6 @@ pub fn lower_scenario(file: FileId, text: &str, invalid_utf8_at: Option<usize>) 
 /// Whether `span` starts inside one of the `regions`.
 pub fn within(regions: &[Span], span: &Span) -> bool {
     regions.iter().any(|r| r.contains(&span.start) || (r.start == span.start && r.is_empty()))
-}
-
-/// The quests that `start_quest` actions of these entries name: in triggers (a quest's reward
-/// included), `ai` rules and the registries' own action lists.
-fn started_quests(entries: &[Entry]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut scan = |actions: &[Action]| {
-        for a in actions {
-            if let ActionData::StartQuest { quest } = &a.data {
-                out.push(quest.value.clone());
-            }
-        }
-    };
-    for e in entries {
-        for f in &e.fields {
-            match &f.value {
-                Value::Actions(a) => scan(a),
-                Value::Triggers(ts) => ts.iter().for_each(|t| scan(&t.actions)),
-                Value::Ai(rs) => rs.iter().for_each(|r| scan(&r.actions)),
-                _ => {}
-            }
-        }
-    }
-    out
 }
 
 /// Finds `# rustkeep: allow(code, …) -- reason` comments, with the span of each code, in `text`

@@ -3,15 +3,15 @@
 //!
 //! The server keeps the full lowered facts of every open document. For every other file it keeps
 //! its outline: the entries with their registry, spans, `id` and `overrides`; of their fields,
-//! whole only `name`, `rolls`, loot entries, a floor's `prefabs` and `first_rooms`, a character
-//! option's `group`, a prefab's `grid` and `npcs`, an item's `slot` and an affix's `triggers`
-//! (its first trigger, emptied: which the cross-file rules read); of every other field only its
-//! definition and key span ([`CutFields`]), so that `override-drops-field` still
-//! sees which fields an entry sets; the file's references, carried tags, started quests,
-//! `[balance]` settings, allow comments and diagnostics. That is all resolve, the cross-file
-//! rules, hover, completion, definitions, references, symbols and loot chances read. A file with
-//! allow comments keeps everything (the comments cover whole entries and fields), and a file is
-//! lowered again, in full, when it is opened.
+//! whole only `name`, `rolls`, loot entries, a floor's `prefabs`, `first_rooms` and
+//! `creatures`, a character option's `group`, a prefab's `grid` and `npcs`, an item's `slot` and
+//! an affix's `triggers` (its first trigger, emptied: which the cross-file rules read); of every
+//! other field only its definition and key span ([`CutFields`]), so that `override-drops-field`
+//! still sees which fields an entry sets; the file's references, carried tags, started quests,
+//! given items, `when` filters, `[balance]` settings, allow comments and diagnostics. That is all
+//! resolve, the cross-file rules, hover, completion, definitions, references, symbols and loot
+//! chances read. A file with allow comments keeps everything (the comments cover whole entries and
+//! fields), and a file is lowered again, in full, when it is opened.
 
 use rustkeep_data::lower::{CutFields, FileFacts};
 use rustkeep_data::model::{Field, Value};
@@ -30,7 +30,7 @@ fn whole(registry: Registry, f: &Field) -> bool {
         || f.def.name == field::ROLLS
         || matches!(
             (registry, f.def.name),
-            (Registry::Floors, field::PREFABS | field::FIRST_ROOMS)
+            (Registry::Floors, field::PREFABS | field::FIRST_ROOMS | field::CREATURES)
                 | (Registry::CharacterOptions, field::GROUP)
                 | (Registry::Prefabs, field::GRID | field::NPCS)
                 | (Registry::Items, field::SLOT)

@@ -290,9 +290,131 @@ fn across_a_24_mod_workspace_published_diagnostics_equal_a_fresh_check_after_eve
     }
     // The rules about things that never happen were exercised (their diagnostics came and went
     // with the edits, and every step was compared).
-    for code in ["npc-never-placed", "trigger-never-active", "override-drops-field", "floor-without-exit"] {
+    for code in ["npc-never-placed", "trigger-never-active", "override-drops-field", "floor-without-exit", "item-never-obtainable"] {
         assert!(seen.contains(code), "no step published `{code}`; seen: {seen:?}");
     }
     // Most steps leave something to report, so the comparison means something.
     assert!(with_diagnostics as u64 >= runs * 15, "only {with_diagnostics} steps of {} ended with diagnostics", runs * 30);
+}
+
+/// The whole-set rules read the files no editor shows from their outlines, which cut the fields
+/// of entries: the `when` filters, the `give_item`s and the items' `use` of a closed file count as
+/// they do in a fresh check, while the other file takes what they depend on away and back.
+#[test]
+fn the_filters_and_gifts_of_closed_files_count_as_in_a_fresh_check() {
+    let root = temp_dir("outlined");
+    let heal = "actions = [ { action = \"heal\", amount = 1, target = \"self\" } ]";
+    let items = format!(
+        "[[items]]\nid = \"m:lamp\"\nname = \"Lamp\"\nuse = [ {{ action = \"heal\", amount = 1, target = \"self\" }} ]\n\n\
+         [[items]]\nid = \"m:relic\"\nname = \"Relic\"\n\n\
+         [[character_options]]\nid = \"m:pilgrim\"\nname = \"Pilgrim\"\non_create = [ {{ action = \"give_item\", item = \"m:lamp\", target = \"self\" }} ]\n\
+         triggers = [ {{ on = \"item_used\", when = {{ item = \"m:lamp\" }}, {heal} }}, {{ on = \"room_entered\", when = {{ prefab = \"m:hall\" }}, {heal} }}, \
+         {{ on = \"npc_talked\", when = {{ npc = \"m:sage\" }}, {heal} }}, {{ on = \"quest_completed\", when = {{ quest = \"m:rite\" }}, {heal} }} ]\n"
+    );
+    let world = "[[floors]]\nid = \"m:depths\"\nname = \"Depths\"\ndepth = 1\nprefabs = [\"m:hall\"]\n\n\
+                 [[prefabs]]\nid = \"m:hall\"\nnpcs = [\"m:sage\"]\ngrid = \"\"\"\n#####\n#.n.#\n#.@.#\n##+##\n\"\"\"\n\n\
+                 [[npcs]]\nid = \"m:sage\"\nname = \"Sage\"\non_talk = [ { action = \"start_quest\", quest = \"m:rite\" }, { action = \"give_item\", item = \"m:relic\", target = \"self\" } ]\n\n\
+                 [[quests]]\nid = \"m:rite\"\nname = \"Rite\"\non = \"creature_died\"\n";
+    write(&root, "m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
+    write(&root, "m/items.toml", &items);
+    write(&root, "m/world.toml", world);
+    let core = rustkeep_lsp::core_files::materialize(&temp_dir("core")).unwrap();
+    let mut state = rustkeep_lsp::state::State::new(vec![root.clone()], Encoding::Utf8, Some(core));
+    let mut published: Published = BTreeMap::new();
+    record(state.take_publish(), &mut published);
+    let (items_path, world_path) = (root.join("m/items.toml"), root.join("m/world.toml"));
+    // Each step: the file edited in the editor (the other one is closed), its new text, and the
+    // codes of the two rules then published.
+    let steps: Vec<(&std::path::Path, String, &[&str])> = vec![
+        (&items_path, items.clone(), &[]),
+        (&items_path, items.replacen("use = [", "# use = [", 1), &["when-never-matches"]),
+        (&items_path, items.clone(), &[]),
+        (&world_path, world.replace("\"give_item\", item = \"m:relic\"", "\"take_item\", item = \"m:relic\""), &["item-never-obtainable"]),
+        (&world_path, world.replace("prefabs = [\"m:hall\"]", "prefabs = []"), &["when-never-matches"]),
+        (&world_path, world.replace("npcs = [\"m:sage\"]", "npcs = []").replace("#.n.#", "#...#"), &["when-never-matches"]),
+        (&world_path, world.replace("quest = \"m:rite\"", "quest = \"m:nothing\""), &["when-never-matches"]),
+        (&world_path, world.to_string(), &[]),
+    ];
+    let mut version = 1;
+    for (i, (path, text, want)) in steps.into_iter().enumerate() {
+        version += 1;
+        for other in [&items_path, &world_path] {
+            if other.as_path() != path && state.docs.contains_key(other.as_path()) {
+                state.close(other);
+            }
+        }
+        if state.docs.contains_key(path) {
+            assert!(state.change(path, version, whole(text)));
+        } else {
+            state.open(path.to_path_buf(), text, version);
+        }
+        record(state.take_publish(), &mut published);
+        let (fresh, _) = fresh_lists(&root, &state, Encoding::Utf8);
+        assert_eq!(published, fresh, "step {i}: the server and a fresh check disagree");
+        let got: Vec<&str> =
+            published.values().flatten().map(|(code, ..)| code.as_str()).filter(|c| ["when-never-matches", "item-never-obtainable"].contains(c)).collect();
+        assert_eq!(got, want, "step {i}: {published:#?}");
+    }
+    std::fs::remove_dir_all(&root).ok();
+}
+
+/// The absences of rooms, creatures, shops and statuses read a closed file's floors (their
+/// `prefabs` and `creatures`, which outlines keep) and its `spawn`, `open_shop` and
+/// `apply_status` actions (from its references): they count as in a fresh check, while the open
+/// file takes each of them away and gives it back.
+#[test]
+fn the_floors_and_actions_of_closed_files_bring_entries_into_play_as_in_a_fresh_check() {
+    let root = temp_dir("absences");
+    let defs = "[[prefabs]]\nid = \"m:crypt\"\ngrid = \"\"\"\n#####\n#@.e#\n##+##\n\"\"\"\n\n\
+                [[creatures]]\nid = \"m:ghoul\"\nname = \"Ghoul\"\n\n[[creatures]]\nid = \"m:imp\"\nname = \"Imp\"\n\n\
+                [[shops]]\nid = \"m:stall\"\nname = \"Stall\"\n\n[[statuses]]\nid = \"m:hex\"\nname = \"Hexed\"\nturns = 2\n";
+    let uses = "[[floors]]\nid = \"m:deep\"\nname = \"Deep\"\ndepth = 1\nprefabs = [\"m:crypt\"]\ncreatures = [\"m:ghoul\"]\n\n\
+                [[character_options]]\nid = \"m:seer\"\nname = \"Seer\"\ntriggers = [ { on = \"attack_hit\", actions = [ \
+                { action = \"spawn\", creature = \"m:imp\" }, { action = \"open_shop\", shop = \"m:stall\" }, \
+                { action = \"apply_status\", status = \"m:hex\", target = \"target\" } ] } ]\n";
+    write(&root, "m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
+    write(&root, "m/defs.toml", defs);
+    write(&root, "m/uses.toml", uses);
+    let core = rustkeep_lsp::core_files::materialize(&temp_dir("core")).unwrap();
+    let mut state = rustkeep_lsp::state::State::new(vec![root.clone()], Encoding::Utf8, Some(core));
+    let mut published: Published = BTreeMap::new();
+    record(state.take_publish(), &mut published);
+    let (defs_path, uses_path) = (root.join("m/defs.toml"), root.join("m/uses.toml"));
+    const CODES: [&str; 4] = ["prefab-never-used", "creature-never-met", "shop-never-opened", "status-never-applied"];
+    // Each step: the file edited in the editor (the other one stays closed), its new text, and
+    // how many warnings of the four rules are then published.
+    let steps: Vec<(&std::path::Path, String, usize)> = vec![
+        (&defs_path, defs.to_string(), 0),
+        (&defs_path, format!("{defs}\n[[statuses]]\nid = \"m:curse\"\nname = \"Cursed\"\n"), 1),
+        (&defs_path, defs.to_string(), 0),
+        (&uses_path, uses.replace("creatures = [\"m:ghoul\"]", "creatures = []"), 1),
+        (&uses_path, uses.replace("prefabs = [\"m:crypt\"]", "prefabs = [\"core:corridor\"]"), 1),
+        (&uses_path, uses.replace("\"m:imp\"", "\"m:ghoul\"").replace("\"m:stall\"", "\"m:nothing\""), 2),
+        (&uses_path, uses.replace("apply_status", "heal\", amount = 1, what = \"x"), 1),
+        (&uses_path, uses.to_string(), 0),
+        (&defs_path, format!("{defs}\n[[shops]]\nid = \"m:kiosk\"\nname = \"Kiosk\"\n"), 1),
+        (&defs_path, defs.to_string(), 0),
+    ];
+    let mut version = 1;
+    for (i, (path, text, warned)) in steps.into_iter().enumerate() {
+        version += 1;
+        // The other file is closed: only its outline is kept.
+        for other in [&defs_path, &uses_path] {
+            if other.as_path() != path && state.docs.contains_key(other.as_path()) {
+                state.close(other);
+            }
+        }
+        if state.docs.contains_key(path) {
+            assert!(state.change(path, version, whole(text)));
+        } else {
+            state.open(path.to_path_buf(), text, version);
+        }
+        record(state.take_publish(), &mut published);
+        let (fresh, _) = fresh_lists(&root, &state, Encoding::Utf8);
+        assert_eq!(published, fresh, "step {i}: the server and a fresh check disagree");
+        let codes: Vec<&str> = published.values().flatten().map(|(code, ..)| code.as_str()).collect();
+        let found = codes.iter().filter(|c| CODES.contains(c)).count();
+        assert_eq!(found, warned, "step {i}: {codes:?}");
+    }
+    std::fs::remove_dir_all(&root).ok();
 }

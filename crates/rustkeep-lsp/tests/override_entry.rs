@@ -10,7 +10,9 @@ use rustkeep_data::vocab::Registry;
 use rustkeep_lsp::handlers::code_action;
 use rustkeep_lsp::lsp::*;
 
-const CREATURES: &str = "[[creatures]]\nid = \"testmod:moth\"\nname = \"Moth\"\nloot = \"core:rat_loot\"\n";
+/// The moth, and the floor where it is met.
+const CREATURES: &str = "[[creatures]]\nid = \"testmod:moth\"\nname = \"Moth\"\nloot = \"core:rat_loot\"\n\n\
+                         [[floors]]\nid = \"testmod:attic\"\nname = \"Attic\"\ndepth = 9\nprefabs = [\"core:corridor\"]\ncreatures = [\"testmod:moth\"]\n";
 
 fn override_action(f: &Fixture, uri: &Uri, position: Position) -> Option<CodeAction> {
     let actions = code_action::code_actions(&f.state, uri, Range { start: position, end: position })?;

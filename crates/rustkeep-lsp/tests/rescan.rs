@@ -80,7 +80,8 @@ fn files_added_or_removed_or_a_changed_manifest_reload_the_project() {
     state.reload_from_disk();
     let published = state.take_publish();
     assert_eq!(state.loads, 2, "a new file reloads");
-    assert_eq!(codes_of(&published, &uri::from_path(&more)), Some(vec!["unknown-field".to_string()]));
+    // The new item's misspelt key, and that nothing gives it.
+    assert_eq!(codes_of(&published, &uri::from_path(&more)), Some(vec!["item-never-obtainable".to_string(), "unknown-field".to_string()]));
 
     std::fs::remove_file(&more).unwrap();
     state.reload_from_disk();

@@ -170,7 +170,7 @@ fn completion_after_a_closing_quote_replaces_the_string() {
 fn groups_and_first_rooms_of_files_not_open_reach_the_rules() {
     const OPTIONS: &str = "[[character_options]]\nid = \"testmod:ranger\"\nname = \"Ranger\"\ngroup = \"class\"\n";
     const FLOORS: &str =
-        "[[floors]]\nid = \"testmod:pit\"\ndepth = 9\nprefabs = [\"core:corridor\", \"core:storeroom\"]\nfirst_rooms = [\"core:corridor\", \"core:forge\"]\n";
+        "[[floors]]\nid = \"testmod:pit\"\ndepth = 9\nprefabs = [\"core:corridor\", \"core:storeroom\"]\nfirst_rooms = [\"core:corridor\", \"core:forge\"]\ncreatures = [\"testmod:brawler\"]\n";
     let scenario = "seed = 1\nmods = [\"..\"]\n\n[player]\noptions = [\"core:grave_digger\", \"core:warrior\", \"testmod:ranger\"]\n";
     let mut f =
         Fixture::new(&[("creatures.toml", CREATURES), ("options.toml", OPTIONS), ("floors.toml", FLOORS), ("scenarios/fight.toml", scenario)], Encoding::Utf16);

@@ -4,7 +4,8 @@
 //! through all mods, tables that take their kind from the tables they nest, overrides (some in
 //! conflict, some leaving out a field), quests started by the next mod, tags carried in one mod
 //! and checked in the next, `[balance]` settings, floors built from the rooms of the mod before,
-//! NPCs placed by the rooms, triggers on slotted items and on affixes that tables put on them —
+//! NPCs placed by the rooms, triggers on slotted items and on affixes that tables put on them,
+//! items given by tables and quests, `when` filters on items used and rooms entered —
 //! and the edits break and heal exactly these links.
 
 /// A small deterministic generator (xorshift64*), so that a failing seed replays exactly.
@@ -60,7 +61,8 @@ pub fn workspace(mods: usize) -> Vec<(String, String)> {
             format!("{m}/items.toml"),
             format!(
                 "# Items and affixes of mod {k}.\n\n[[items]]\nid = \"{m}:sword\"\nname = \"Sword {k}\"\ntags = [\"{m}:sharp\"]\nslot = \"weapon\"\nprice = {price}\n\
-                 triggers = [ {{ on = \"attack_hit\", chance = 0.5, actions = [ {{ action = \"heal\", amount = 1, target = \"self\" }} ] }} ]\n\n\
+                 triggers = [ {{ on = \"attack_hit\", chance = 0.5, actions = [ {{ action = \"heal\", amount = 1, target = \"self\" }} ] }}, \
+                 {{ on = \"item_used\", when = {{ item = \"{m}:potion\" }}, actions = [ {{ action = \"heal\", amount = 1, target = \"self\" }} ] }} ]\n\n\
                  [[items]]\nid = \"{m}:potion\"\nname = \"Potion {k}\"\nstackable = true\nuse = [ {{ action = \"heal\", amount = 5, target = \"self\" }} ]\n\n\
                  [[affixes]]\nid = \"{m}:keen\"\nname = \"keen {k}\"\nmodifiers = [ {{ attribute = \"damage\", add = 1 }} ]\n\
                  triggers = [ {{ on = \"attack_hit\", chance = 0.1, actions = [ {{ action = \"heal\", amount = 1, target = \"self\" }} ] }} ]\n",
@@ -78,7 +80,7 @@ pub fn workspace(mods: usize) -> Vec<(String, String)> {
         let mut world = format!(
             "[[creatures]]\nid = \"{m}:rat\"\nname = \"Rat {k}\"\ntags = [\"{m}:vermin\"]\nattributes = {{ level = 1, max_health = 5 }}\nloot = \"{m}:drops\"\n\
              triggers = [ {{ on = \"creature_died\", condition = [ {{ check = \"has_tag\", who = \"self\", value = \"{prev_tag}\" }} ], actions = [ {{ action = \"give_item\", item = \"{prev_item}\", target = \"self\" }} ] }} ]\n\n\
-             [[quests]]\nid = \"{m}:hunt\"\nname = \"Hunt {k}\"\non = \"creature_died\"\ncount = 2\nactions = [ {{ action = \"give_item\", item = \"{m}:sword\", target = \"self\" }} ]\n\n\
+             [[quests]]\nid = \"{m}:hunt\"\nname = \"Hunt {k}\"\non = \"creature_died\"\ncount = 2\nactions = [ {{ action = \"give_item\", item = \"{m}:sword\", target = \"self\" }}, {{ action = \"give_item\", item = \"{m}:potion\", target = \"self\" }} ]\n\n\
              [[npcs]]\nid = \"{m}:elder\"\nname = \"Elder {k}\"\non_talk = [ {{ action = \"start_quest\", quest = \"{prev_quest}\" }}, {{ action = \"open_shop\", shop = \"{m}:shop\" }} ]\n\n\
              [[shops]]\nid = \"{m}:shop\"\nname = \"Shop {k}\"\nstock = \"{m}:kindless\"\n"
         );
@@ -101,7 +103,8 @@ pub fn workspace(mods: usize) -> Vec<(String, String)> {
         out.push((
             format!("{m}/dungeon.toml"),
             format!(
-                "[[prefabs]]\nid = \"{m}:hall\"\ngrid = \"\"\"\n###+###\n#n@+.l#\n#.....+\n#######\n\"\"\"\nnpcs = [\"{m}:elder\"]\n\n\
+                "[[prefabs]]\nid = \"{m}:hall\"\ngrid = \"\"\"\n###+###\n#n@+.l#\n#.....+\n#######\n\"\"\"\nnpcs = [\"{m}:elder\"]\n\
+                 triggers = [ {{ on = \"room_entered\", when = {{ prefab = \"{m}:hall\" }}, actions = [ {{ action = \"heal\", amount = 1, target = \"self\" }} ] }} ]\n\n\
                  [[floors]]\nid = \"{m}:depths\"\nname = \"Depths {k}\"\ndepth = {depth}\nloot = \"{m}:drops\"\nprefabs = [\"{m}:hall\", \"{prev_room}\"]\ncreatures = [\"{m}:rat\"]\n",
                 depth = k + 1
             ),
@@ -207,11 +210,12 @@ pub fn edit_data(g: &mut Gen, text: &str, original: &str, ids: &[String]) -> Str
             0 => text.replacen("[[items]]", "[[item]]", 1).replacen("[[loot_tables]]", "[[loot_table]]", 1),
             _ => with_line_at(g.below(lines.len() + 1), "[[items\n"),
         },
-        // An item loses its slot (its triggers and its affixes' never run), a room its NPCs, a
+        // An item loses its slot (its triggers and its affixes' never run) and a potion its `use`
+        // (the filters on using it never match), a room its NPCs, a
         // border door becomes a wall (only the inner one is left), or an override leaves a field
         // out.
         16 => match g.below(4) {
-            0 => text.replacen("slot = \"weapon\"\n", "", 1),
+            0 => text.replacen("slot = \"weapon\"\n", "", 1).replacen("use = [", "# use = [", 1),
             1 => text.replacen("npcs = [", "# npcs = [", 1),
             2 => text.replacen("#.....+", "#......", 1).replacen("###+###", "#######", 1),
             _ => text.replacen("on_talk = [ { action = \"open_shop\"", "# on_talk = [ { action = \"open_shop\"", 1),

@@ -16,7 +16,8 @@
 //!   replaced;
 //! - **floors** (`floor-without-exit`, `first-room-not-in-prefabs`): all of them, when a changed
 //!   file has a floor or a prefab;
-//! - **NPCs** (`npc-never-placed`): all of them, when a changed file has an NPC or a prefab;
+//! - **the whole-set rules** of [`crate::rules::WHOLE`] (`npc-never-placed`, …): each one again,
+//!   over everything, when what it reads of a changed file ([`crate::rules::Whole::view`]) differs;
 //! - **affixes** (`trigger-never-active`): when what the rule reads of a changed file with an
 //!   item, an affix or a loot table changed, every affix with triggers again, searched backward
 //!   from the affix over indexes kept between updates (`rules::AffixReach`), so the cost is what
@@ -116,8 +117,8 @@ struct Work {
     ref_syms: FxHashSet<Sym>,
     /// A changed file has (or had) a floor or a prefab: the floors are checked again.
     world: bool,
-    /// A changed file has (or had) an NPC or a prefab: the NPCs are checked again.
-    npcs: bool,
+    /// The [`crate::rules::WHOLE`] rules to run again (by index; empty: none).
+    whole: Vec<bool>,
     /// A changed file has (or had) an item, an affix or a loot table: the affixes are checked
     /// again.
     affixes: bool,
@@ -168,8 +169,8 @@ pub struct Incremental {
     balance_files: Vec<FileId>,
     /// Files with a `floor-without-exit` or `first-room-not-in-prefabs` diagnostic.
     world_files: Vec<FileId>,
-    /// Files with an `npc-never-placed` diagnostic.
-    npc_files: Vec<FileId>,
+    /// Files with findings of each [`crate::rules::WHOLE`] rule.
+    whole_files: Vec<Vec<FileId>>,
     /// Files with a `trigger-never-active` diagnostic of an affix.
     affix_files: Vec<FileId>,
     /// What `trigger-never-active` reads of the tables and affixes in force, indexed backward.
@@ -234,7 +235,7 @@ impl Incremental {
             order_diags: by_file(order_diags),
             balance_files: Vec::new(),
             world_files: Vec::new(),
-            npc_files: Vec::new(),
+            whole_files: vec![Vec::new(); crate::rules::WHOLE.len()],
             affix_files: Vec::new(),
             affix_reach: rules::AffixReach::default(),
             scenario_files: Vec::new(),
@@ -353,19 +354,31 @@ impl Incremental {
             // The absence rules read a little of every file: they run again when that little
             // changed (a keystroke elsewhere in the file leaves it as it was, and their
             // diagnostics in the file, which sit where the view says, are kept).
-            let (npcs_same, affixes_same) = match (&old, &new) {
-                (Some(o), Some(n)) => {
-                    (crate::rules::npcs::view(o) == crate::rules::npcs::view(n), crate::rules::active::view(o) == crate::rules::active::view(n))
-                }
-                _ => (false, false),
+            let affixes_same = match (&old, &new) {
+                (Some(o), Some(n)) => crate::rules::active::view(o) == crate::rules::active::view(n),
+                _ => false,
             };
-            w.npcs |= !npcs_same && touched(&[Registry::Npcs, Registry::Prefabs]);
             w.affixes |= !affixes_same && touched(&[Registry::Items, Registry::Affixes, Registry::LootTables]);
             // The absence rules wait for data that reads whole (`rules::npcs`, `rules::active`): a
             // file that gains or loses unreadable text can turn them on or off anywhere.
             let unreadable = [&old, &new].into_iter().flatten().any(|ff| !ff.unreadable.is_empty());
-            w.npcs |= unreadable;
             w.affixes |= unreadable;
+            let mut keep: Vec<Slot> = Vec::new();
+            if affixes_same {
+                keep.push(Slot::Affixes);
+            }
+            w.whole.resize(crate::rules::WHOLE.len(), bulk);
+            // The first analysis runs every rule once: no view to compare.
+            for (i, rule) in crate::rules::WHOLE.iter().enumerate().filter(|_| !bulk) {
+                // A view leaves out places: a file holding findings runs the rule again, as
+                // they may have moved.
+                let same = !unreadable && !self.whole_files[i].contains(&fid) && old.as_deref().map(rule.view) == new.as_deref().map(rule.view);
+                if same {
+                    keep.push(Slot::Whole(i as u8));
+                } else {
+                    w.whole[i] = true;
+                }
+            }
             if let Some(old) = &old {
                 self.ix.file(fid, old, false, &mut w);
                 self.sugg.missing.retain(|r, _| r.file != fid);
@@ -373,7 +386,6 @@ impl Incremental {
             if let Some(new) = &new {
                 self.ix.file(fid, new, true, &mut w);
             }
-            let keep: Vec<Slot> = [(npcs_same, Slot::Npcs), (affixes_same, Slot::Affixes)].into_iter().filter(|(same, _)| *same).map(|(_, s)| s).collect();
             self.slots.clear_file_keeping(fid, &keep);
             if !w.changed[f] {
                 w.changed[f] = true;
@@ -392,7 +404,7 @@ impl Incremental {
         self.missing_targets(&w);
         let resolved = Instant::now();
         self.loot_tables(&mut w);
-        self.usage(&w);
+        self.usage(project, &w);
         self.references(&mut w);
         if w.balance {
             self.balance(project);
@@ -400,8 +412,10 @@ impl Incremental {
         if w.world {
             self.world(project);
         }
-        if w.npcs {
-            self.npcs(project);
+        for i in 0..w.whole.len() {
+            if w.whole[i] {
+                self.whole(project, i);
+            }
         }
         if w.affixes {
             self.affixes();

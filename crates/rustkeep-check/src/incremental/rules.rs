@@ -21,7 +21,7 @@ use super::slots::Slot;
 use super::suggest;
 use super::tables::{KindChange, Shape, TableInfo, Tables};
 use super::{Incremental, Work};
-use crate::rules::{active, loot, npcs, overrides, references, scenario, usage, world};
+use crate::rules::{active, loot, overrides, references, scenario, usage, world};
 
 /// A reference (by index) and its diagnostics under the three rules about it.
 type RefDiagnostics = (usize, [Option<Diagnostic>; 3]);
@@ -156,7 +156,8 @@ impl Incremental {
     }
 
     /// `quest-never-started` and `unused-loot-table` where a definition or a count changed.
-    pub(super) fn usage(&mut self, w: &Work) {
+    pub(super) fn usage(&mut self, project: &Project, w: &Work) {
+        let packs = crate::rules::content_packs(project);
         let mut todo: BTreeSet<(Registry, Sym)> = w.unused.iter().copied().collect();
         todo.extend(w.started_crossed.iter().map(|s| (Registry::Quests, *s)));
         todo.extend(w.used_crossed.iter().map(|s| (Registry::LootTables, *s)));
@@ -182,7 +183,7 @@ impl Incremental {
                 Registry::Quests => info.started == 0,
                 _ => info.used == 0 && bare_uses(name) == 0,
             };
-            let d = if unused { usage::unused_entry(reg, name, def.current.file, entry(&self.db.facts, def.current)) } else { None };
+            let d = if unused { usage::unused_entry(&packs, reg, name, def.current.file, entry(&self.db.facts, def.current)) } else { None };
             self.slots.set(def.current.file, Slot::Unused, def.current.index, d.into_iter().collect());
         }
     }
@@ -400,12 +401,11 @@ impl Incremental {
         }
     }
 
-    /// `npc-never-placed`: NPCs and prefabs are few, so all of them again when a file with an NPC
-    /// or a prefab changed.
-    pub(super) fn npcs(&mut self, project: &Project) {
+    /// The [`crate::rules::WHOLE`] rule of index `i`, again over the whole load set.
+    pub(super) fn whole(&mut self, project: &Project, i: usize) {
         let mut diags = Vec::new();
-        npcs::run(project, &self.db, &mut diags);
-        self.slots.set_all(Slot::Npcs, &mut self.npc_files, diags);
+        (crate::rules::WHOLE[i].run)(project, &self.db, &mut diags);
+        self.slots.set_all(Slot::Whole(i as u8), &mut self.whole_files[i], diags);
     }
 
     /// `trigger-never-active` of affixes: all of them again when what the rule reads of a file

@@ -37,8 +37,8 @@ pub(super) enum Slot {
     /// `floor-without-exit` and `first-room-not-in-prefabs` of the floors reported in the file
     /// (index 0).
     World,
-    /// `npc-never-placed` of the NPCs reported in the file (index 0).
-    Npcs,
+    /// The findings in the file of the [`crate::rules::WHOLE`] rule of this index (index 0).
+    Whole(u8),
     /// The checks of a scenario file against the mods it loads (index 0).
     Scenario,
 }

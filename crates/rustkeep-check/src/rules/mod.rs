@@ -5,28 +5,78 @@ use std::sync::OnceLock;
 
 use rustkeep_data::db::Database;
 use rustkeep_data::diag::Diagnostic;
+use rustkeep_data::lower::FileFacts;
 use rustkeep_data::model::{Action, Condition, Entry, Trigger, Value};
 use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest::Rivals;
 use rustkeep_data::vocab::{EventKind, Registry, TargetPresence};
 
+pub mod absent;
 pub mod active;
+pub mod ai_reach;
+pub mod contradictions;
+pub mod creatures;
 pub mod loot;
 pub mod npcs;
+pub mod obtainable;
 pub mod overrides;
+pub mod prefabs;
 pub mod references;
 pub mod scenario;
+pub mod shops;
+pub mod statuses;
 pub mod triggers;
 pub mod usage;
+pub mod whens;
 pub mod world;
 
 /// One cross-file rule: it reads the resolved data and adds what it finds.
 type Rule = fn(&Project, &Database, &mut Vec<Diagnostic>);
 
 /// The rules over the whole load set, longest first, so that the cores share them evenly with the
-/// per-file part ([`file_rules`]); every rule only reads.
-const RULES: [Rule; 8] = [loot::run_cycles, usage::run, loot::run_tables, overrides::run, active::run, world::run, npcs::run, scenario::run];
+/// per-file part ([`file_rules`]); every rule only reads. The [`WHOLE`] rules run beside them.
+const RULES: [Rule; 7] = [loot::run_cycles, usage::run, loot::run_tables, overrides::run, active::run, world::run, scenario::run];
+
+/// A rule over the whole load set that reads little of each file: the batch check runs it once,
+/// the language server ([`crate::incremental`]) again only when what it reads of a changed file
+/// ([`Whole::view`]) differs between the file's two versions — and keeps its findings in the
+/// files whose view did not change. Such a rule is one module with one constant of this type,
+/// named in [`WHOLE`]; nothing else is wired for it.
+pub struct Whole {
+    /// The rule's code, for the language server's bookkeeping and its tests.
+    pub name: &'static str,
+    pub run: Rule,
+    /// What the rule reads of one file, as a hash: the same for two versions of a file exactly
+    /// when the rule would find the same there and elsewhere — the same findings, maybe in other
+    /// places of that file. So places are left out: the language server runs the rule again for
+    /// a changed file that holds findings of it (they may have moved), and for a file with
+    /// unreadable parts (the rules wait for data that reads whole).
+    pub view: fn(&FileFacts) -> u64,
+}
+
+/// The [`Whole`] rules, in the order a fresh check gathers their findings.
+pub const WHOLE: &[Whole] = &[npcs::RULE, obtainable::RULE, whens::RULE, prefabs::RULE, creatures::RULE, shops::RULE, statuses::RULE];
+
+/// The hash of a rule's view of a file ([`Whole::view`]): what `write` feeds it.
+pub fn view_hash(write: impl FnOnce(&mut std::collections::hash_map::DefaultHasher)) -> u64 {
+    use std::hash::Hasher;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    write(&mut h);
+    h.finish()
+}
+
+/// The mods that say they are content packs (`library = true` under `[mod]`): the "never"
+/// warnings (an entry nothing places, gives, applies, starts, opens or uses) are not given for
+/// their own entries, which the mods built on them use.
+pub fn content_packs(project: &Project) -> rustkeep_data::hash::FxHashSet<&str> {
+    project.mods.iter().filter(|m| m.manifest.library).map(|m| m.id.as_str()).collect()
+}
+
+/// Whether `id` belongs to one of `packs` (its namespace is the pack's mod ID).
+pub fn in_pack(packs: &rustkeep_data::hash::FxHashSet<&str>, id: &str) -> bool {
+    !packs.is_empty() && id.split_once(':').is_some_and(|(ns, _)| packs.contains(ns))
+}
 
 /// A piece of the cross-file work: a rule over the whole load set, or the per-reference rules of a
 /// run of files.
@@ -41,7 +91,7 @@ enum Job {
 /// diagnostics are sorted when they are finished).
 pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
     let threads = rustkeep_data::par::default_threads();
-    let mut jobs: Vec<Job> = RULES.iter().map(|r| Job::Whole(*r)).collect();
+    let mut jobs: Vec<Job> = RULES.iter().copied().chain(WHOLE.iter().map(|w| w.run)).map(Job::Whole).collect();
     let refs: usize = a.facts.iter().flatten().map(|f| f.refs.len()).sum();
     let per_job = (refs / (threads * 16)).max(1024);
     let (mut start, mut run) = (0, 0);
@@ -94,7 +144,8 @@ fn file_rules(project: &Project, db: &Database, file: FileId, rivals: &[OnceLock
 }
 
 /// The rules that need nothing but one file, run once per version of the file: the trigger
-/// rules, the prefab rules and the triggers of items without a slot. The parts of a file that
+/// rules, the prefab rules, the triggers of items without a slot, the `ai` rules that are never
+/// reached and the checks that contradict each other. The parts of a file that
 /// could not be read show only their syntax errors.
 pub fn local(file: FileId, facts: &mut rustkeep_data::lower::FileFacts) {
     let mut out = Vec::new();
@@ -102,6 +153,8 @@ pub fn local(file: FileId, facts: &mut rustkeep_data::lower::FileFacts) {
         triggers::run_entry(file, e, &mut out);
         world::run_entry(file, e, &mut out);
         active::run_entry(file, e, &mut out);
+        ai_reach::run_entry(file, e, &mut out);
+        contradictions::run_entry(file, e, &mut out);
     }
     out.retain(|d| !rustkeep_data::lower::within(&facts.unreadable, &d.loc.span));
     facts.diagnostics.extend(out);

@@ -1,13 +1,17 @@
 //! `npc-never-placed`: an NPC stands in the dungeon only where a prefab's `npcs` names it, so one
 //! that no prefab names can never be met.
 
+use std::hash::Hash;
+
 use rustkeep_data::db::Database;
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
 use rustkeep_data::hash::FxHashSet;
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::project::Project;
-use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{field, Registry};
+
+/// The rule, for the batch check and the language server.
+pub const RULE: super::Whole = super::Whole { name: "npc-never-placed", run, view: |ff| super::view_hash(|h| view(ff).hash(h)) };
 
 /// Every NPC in force that no prefab in force names in `npcs`, but those of content packs.
 pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
@@ -31,10 +35,10 @@ pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     // Every mod is asked to place its NPCs, also one without prefabs of its own: that is the
     // newcomer who wrote an NPC and forgot the room it stands in. Only a mod that says it is a
     // content pack (`library = true`) is not: the mods built on it place its people.
-    let packs: FxHashSet<&str> = project.mods.iter().filter(|m| m.manifest.library).map(|m| m.id.as_str()).collect();
+    let packs = super::content_packs(project);
     let mut ids: Vec<&String> = npcs
         .keys()
-        .filter(|id| !id.split_once(':').is_some_and(|(ns, _)| packs.contains(ns)))
+        .filter(|id| !super::in_pack(&packs, id))
         .filter(|id| !placed.contains(id.as_str()) && !id.split_once(':').is_some_and(|(_, name)| bare.contains(name)))
         .collect();
     ids.sort();
@@ -49,21 +53,18 @@ pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// One entry as this rule reads it: registry, `id`, `overrides`, an NPC's key span, a prefab's
-/// `npcs`.
-pub type View<'a> = (Registry, Option<&'a str>, Option<&'a str>, Span, Vec<&'a str>);
+/// One entry as this rule reads it: registry, `id`, `overrides`, a prefab's `npcs`.
+type View<'a> = (Registry, Option<&'a str>, Option<&'a str>, Vec<&'a str>);
 
-/// What this rule reads of one file: its NPCs (their IDs, what they override, where the warning
-/// would sit) and its prefabs (IDs and the `npcs` they name). The language server runs the rule
-/// again only when this differs between two versions of a file.
-pub fn view(ff: &FileFacts) -> Vec<View<'_>> {
+/// What this rule reads of one file: its NPCs (their IDs and what they override) and its prefabs
+/// (IDs and the `npcs` they name).
+fn view(ff: &FileFacts) -> Vec<View<'_>> {
     ff.entries
         .iter()
         .filter(|e| matches!(e.registry, Registry::Npcs | Registry::Prefabs))
         .map(|e| {
             let npcs = if e.registry == Registry::Prefabs { e.ref_list(field::NPCS).iter().map(|r| r.value.as_str()).collect() } else { Vec::new() };
-            let span = if e.registry == Registry::Npcs { e.key().map_or(e.span.clone(), |k| k.span.clone()) } else { 0..0 };
-            (e.registry, e.id.as_ref().map(|i| i.value.as_str()), e.overrides.as_ref().map(|o| o.value.as_str()), span, npcs)
+            (e.registry, e.id.as_ref().map(|i| i.value.as_str()), e.overrides.as_ref().map(|o| o.value.as_str()), npcs)
         })
         .collect()
 }

@@ -16,7 +16,8 @@ pub fn uses_table(r: &Reference) -> bool {
     matches!(r.kind, RefKind::ItemTable | RefKind::AffixTable | RefKind::NestedTable)
 }
 
-pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+    let packs = super::content_packs(project);
     let mut started: FxHashSet<&str> = FxHashSet::default();
     for ff in db.facts.iter().flatten() {
         started.extend(ff.started_quests.iter().map(String::as_str));
@@ -50,7 +51,7 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
         ids.sort();
         for id in ids {
             let def = &resolved.defs[registry.index()][id];
-            out.extend(unused_entry(registry, id, def.current.file, db.entry(def.current)));
+            out.extend(unused_entry(&packs, registry, id, def.current.file, db.entry(def.current)));
         }
     };
     report_entries(Registry::Quests, &|id| !started.contains(id));
@@ -68,8 +69,12 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
 }
 
 /// `quest-never-started` (quests) or `unused-loot-table` (loot tables) for the entry in force of
-/// an ID nothing starts or references; `None` for the other registries.
-pub fn unused_entry(registry: Registry, id: &str, file: FileId, e: &Entry) -> Option<Diagnostic> {
+/// an ID nothing starts or references; `None` for the other registries and for the entries of
+/// content packs (`packs`, see [`super::content_packs`]).
+pub fn unused_entry(packs: &FxHashSet<&str>, registry: Registry, id: &str, file: FileId, e: &Entry) -> Option<Diagnostic> {
+    if super::in_pack(packs, id) {
+        return None;
+    }
     let loc = Loc { file, span: e.key().map(|k| k.span.clone()).unwrap_or(e.span.clone()) };
     match registry {
         Registry::Quests => Some(Diagnostic::new(Code::QuestNeverStarted, loc, format!(

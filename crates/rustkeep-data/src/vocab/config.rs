@@ -41,7 +41,7 @@ pub const MOD_KEYS: &[ConfigKey] = &[
         key::LIBRARY,
         "a boolean",
         Some("false"),
-        "A content pack: entries for other mods to use. Its own NPCs are not reported as never placed (`npc-never-placed`): the mods built on it place them.",
+        "A content pack: entries for other mods to use. Its own entries get none of the \"never\" warnings (`npc-never-placed`, `prefab-never-used`, `item-never-obtainable`, `status-never-applied`, `creature-never-met`, `shop-never-opened`, `quest-never-started`, `unused-loot-table`): the mods built on it place, give, apply, start, open and use them.",
     ),
 ];
 

@@ -38,7 +38,8 @@ pub fn examples() -> PathBuf {
     rustkeep_testutil::repo_path("examples")
 }
 
-/// A workspace with one mod `testmod` holding `files` (a `mod.toml` is added).
+/// A workspace with one mod `testmod` holding `files` (a `mod.toml` is added: a content pack, so
+/// that a test of one file hears nothing of entries the rest of a real mod would give or place).
 pub struct Fixture {
     pub root: PathBuf,
     pub state: State,
@@ -47,7 +48,7 @@ pub struct Fixture {
 impl Fixture {
     pub fn new(files: &[(&str, &str)], enc: Encoding) -> Fixture {
         let root = temp_dir("ws");
-        write(&root, "testmod/mod.toml", "[mod]\nid = \"testmod\"\nname = \"Test\"\nversion = \"0.1.0\"\n");
+        write(&root, "testmod/mod.toml", "[mod]\nid = \"testmod\"\nname = \"Test\"\nversion = \"0.1.0\"\nlibrary = true\n");
         for (rel, text) in files {
             write(&root, &format!("testmod/{rel}"), &text.replace(CURSOR, ""));
         }

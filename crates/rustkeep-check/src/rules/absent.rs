@@ -1,0 +1,115 @@
+//! What the whole-set rules about entries the game never brings into play share
+//! (`prefab-never-used`, `creature-never-met`, `shop-never-opened`, `status-never-applied`): the
+//! names that count as a source, and the warning on every entry in force that none of them names.
+//!
+//! A source is a floor in force (its `prefabs`, `first_rooms` and `creatures`, kept whole in the
+//! language server's outlines) or an action of any entry of a data file, read from the file's
+//! references (always whole). A scenario is never a source: it tests the game, it is not the game.
+
+use std::hash::Hash;
+
+use rustkeep_data::db::Database;
+use rustkeep_data::diag::{Code, Diagnostic, Loc};
+use rustkeep_data::hash::FxHashSet;
+use rustkeep_data::lower::FileFacts;
+use rustkeep_data::model::Reference;
+use rustkeep_data::project::Project;
+use rustkeep_data::vocab::{RefKind, Registry};
+
+/// Where the names that bring entries of one registry into play are written.
+pub struct Sources {
+    /// The registry whose entries the rule asks about.
+    pub registry: Registry,
+    /// The fields of a floor that name them (`prefabs`, `creatures`), if a floor can.
+    pub floor_fields: &'static [&'static str],
+    /// The field of the action that names them (`creature` of `spawn`, `status` of
+    /// `apply_status`, `shop` of `open_shop`), if an action can.
+    pub action_field: Option<&'static str>,
+}
+
+impl Sources {
+    /// Whether a reference of a data file is one of the actions that name an entry.
+    fn action(&self, r: &Reference) -> bool {
+        self.action_field.is_some_and(|f| r.context == f) && r.kind == RefKind::Registry(self.registry)
+    }
+
+    /// Every name the sources write: of the floors in force, and of the actions of every data
+    /// file. `None` while some text could not be read: the source that would answer may sit in
+    /// it, and an absence is claimed only over data that was read whole (one mistake, one
+    /// diagnostic).
+    pub fn names<'a>(&self, db: &'a Database) -> Option<FxHashSet<&'a str>> {
+        if db.facts.iter().flatten().any(|ff| !ff.unreadable.is_empty()) {
+            return None;
+        }
+        let mut named: FxHashSet<&str> = FxHashSet::default();
+        if !self.floor_fields.is_empty() {
+            for def in db.resolved.defs[Registry::Floors.index()].values() {
+                let floor = db.entry(def.current);
+                for f in self.floor_fields {
+                    named.extend(floor.ref_list(f).iter().map(|r| r.value.as_str()));
+                }
+            }
+        }
+        if self.action_field.is_some() {
+            for ff in db.facts.iter().flatten().filter(|ff| ff.scenario.is_none()) {
+                named.extend(ff.refs.iter().filter(|r| self.action(r)).map(|r| r.id.as_str()));
+            }
+        }
+        Some(named)
+    }
+
+    /// Reports every entry in force of the registry that `named` does not name, but those of
+    /// content packs, in the order of their IDs; `message` words the warning for an ID.
+    pub fn report(&self, project: &Project, db: &Database, named: &FxHashSet<&str>, code: Code, message: impl Fn(&str) -> String, out: &mut Vec<Diagnostic>) {
+        let defs = &db.resolved.defs[self.registry.index()];
+        // A name written without its namespace (`creature = "rat"`, an `invalid-id`) means the
+        // entry of that name: one mistake, one diagnostic.
+        let bare: FxHashSet<&str> = named.iter().copied().filter(|id| !id.contains(':')).collect();
+        // Every mod is asked, also one without floors of its own; only a content pack
+        // (`library = true`) is not: the mods built on it bring its entries into play.
+        let packs = super::content_packs(project);
+        let mut ids: Vec<&String> = defs
+            .keys()
+            .filter(|id| !super::in_pack(&packs, id))
+            .filter(|id| !named.contains(id.as_str()) && !id.split_once(':').is_some_and(|(_, name)| bare.contains(name)))
+            .collect();
+        ids.sort();
+        for id in ids {
+            let def = &defs[id];
+            let e = db.entry(def.current);
+            let span = e.key().map(|k| k.span.clone()).unwrap_or(e.span.clone());
+            out.push(Diagnostic::new(code, Loc { file: def.current.file, span }, message(id)));
+        }
+    }
+
+    /// What the rule reads of one file, as a hash: the entries of its registry (ID and what they
+    /// override), the floors (ID, what they override, the names of
+    /// the floor fields) and the names its actions write, unless it is a scenario.
+    pub fn view(&self, ff: &FileFacts) -> u64 {
+        super::view_hash(|h| {
+            for e in &ff.entries {
+                let own = e.registry == self.registry;
+                let floor = e.registry == Registry::Floors && !self.floor_fields.is_empty();
+                if !own && !floor {
+                    continue;
+                }
+                e.registry.hash(h);
+                e.id.as_ref().map(|i| i.value.as_str()).hash(h);
+                e.overrides.as_ref().map(|o| o.value.as_str()).hash(h);
+                if floor {
+                    for f in self.floor_fields {
+                        for r in e.ref_list(f) {
+                            r.value.hash(h);
+                        }
+                        u8::MAX.hash(h);
+                    }
+                }
+            }
+            if ff.scenario.is_none() {
+                for r in ff.refs.iter().filter(|r| self.action(r)) {
+                    r.id.hash(h);
+                }
+            }
+        })
+    }
+}

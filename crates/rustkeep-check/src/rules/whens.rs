@@ -1,0 +1,144 @@
+//! `when-never-matches`: a `when` filter names an entry that exists, but the loaded mods never
+//! raise its event with it: `item_used` with an item that has no `use`, `room_entered` with a
+//! prefab that no floor's `prefabs` names, `npc_talked` with an NPC that no prefab's `npcs`
+//! places, `quest_completed` with a quest that no `start_quest` starts. The trigger never fires.
+
+use std::hash::Hash;
+
+use rustkeep_data::db::Database;
+use rustkeep_data::diag::{Code, Diagnostic, Loc};
+use rustkeep_data::hash::FxHashSet;
+use rustkeep_data::lower::FileFacts;
+use rustkeep_data::project::Project;
+use rustkeep_data::source::FileId;
+use rustkeep_data::vocab::{field, EventKind, Registry, WhenField};
+
+/// The rule, for the batch check and the language server.
+pub const RULE: super::Whole = super::Whole { name: "when-never-matches", run, view: |ff| super::view_hash(|h| view(ff).hash(h)) };
+
+/// The `when` filters this rule judges: the event, its filter field, and the registry the value
+/// names.
+const JUDGED: [(EventKind, WhenField, Registry); 4] = [
+    (EventKind::ItemUsed, WhenField::Item, Registry::Items),
+    (EventKind::RoomEntered, WhenField::Prefab, Registry::Prefabs),
+    (EventKind::NpcTalked, WhenField::Npc, Registry::Npcs),
+    (EventKind::QuestCompleted, WhenField::Quest, Registry::Quests),
+];
+
+/// IDs named somewhere, and the names of those written without their namespace (an
+/// `invalid-id`, which means the entry of that name: one mistake, one diagnostic).
+#[derive(Default)]
+struct Named<'a> {
+    ids: FxHashSet<&'a str>,
+    bare: FxHashSet<&'a str>,
+}
+
+impl<'a> Named<'a> {
+    fn add(&mut self, id: &'a str) {
+        if id.contains(':') {
+            self.ids.insert(id);
+        } else {
+            self.bare.insert(id);
+        }
+    }
+    fn has(&self, id: &str) -> bool {
+        self.ids.contains(id) || id.split_once(':').is_some_and(|(_, name)| self.bare.contains(name))
+    }
+}
+
+/// Every judged `when` value (of every trigger read whole, in every data file) that names an
+/// entry in force its event never carries.
+pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+    // An absence is claimed only over data that was read whole (one mistake, one diagnostic).
+    if db.facts.iter().flatten().any(|ff| !ff.unreadable.is_empty()) {
+        return;
+    }
+    if !db.facts.iter().flatten().any(|ff| ff.whens.iter().any(|(on, w)| judged(*on, w.field).is_some())) {
+        return;
+    }
+    let resolved = &db.resolved;
+    // Items in force whose entry writes `use`: only those can be used (read from the fields an
+    // entry sets, which an outline keeps).
+    let mut usable: FxHashSet<&str> = FxHashSet::default();
+    for (id, def) in &resolved.defs[Registry::Items.index()] {
+        let Some(ff) = db.facts.get(def.current.file.0 as usize).and_then(|f| f.as_ref()) else { continue };
+        if ff.sets(def.current.index as usize).any(|(d, _)| d.name == field::USE) {
+            usable.insert(id.as_str());
+        }
+    }
+    let mut rooms = Named::default();
+    for def in resolved.defs[Registry::Floors.index()].values() {
+        db.entry(def.current).ref_list(field::PREFABS).iter().for_each(|r| rooms.add(&r.value));
+    }
+    let mut placed = Named::default();
+    for def in resolved.defs[Registry::Prefabs.index()].values() {
+        db.entry(def.current).ref_list(field::NPCS).iter().for_each(|r| placed.add(&r.value));
+    }
+    let mut started = Named::default();
+    for ff in db.facts.iter().flatten() {
+        ff.started_quests.iter().for_each(|q| started.add(q));
+    }
+    for (f, ff) in db.facts.iter().enumerate() {
+        let Some(ff) = ff else { continue };
+        for (on, w) in &ff.whens {
+            let Some(registry) = judged(*on, w.field) else { continue };
+            let id = w.value.value.as_str();
+            // A value that names nothing is `unknown-reference`'s finding.
+            if resolved.get(registry, id).is_none() {
+                continue;
+            }
+            let msg = match registry {
+                Registry::Items if !usable.contains(id) => format!(
+                    "`{id}` has no `use`, so it can never be used and no `item_used` carries it: this trigger never fires. Give `{id}` a `use` list, or filter on an item that has one"
+                ),
+                Registry::Prefabs if !rooms.has(id) => format!(
+                    "no floor's `prefabs` names `{id}`, so the dungeon never holds that room and no `room_entered` carries it: this trigger never fires. Name it in the `prefabs` of a floor, or filter on a prefab a floor uses"
+                ),
+                Registry::Npcs if !placed.has(id) => format!(
+                    "no prefab's `npcs` places `{id}`, so nobody can talk to it and no `npc_talked` carries it: this trigger never fires. Name it in the `npcs` of a prefab, or filter on an NPC a prefab places"
+                ),
+                Registry::Quests if !started.has(id) => format!(
+                    "no `start_quest` action names `{id}`, so it never completes and no `quest_completed` carries it: this trigger never fires. Start it with a `start_quest` action, or filter on a quest that is started"
+                ),
+                _ => continue,
+            };
+            out.push(Diagnostic::new(Code::WhenNeverMatches, Loc { file: FileId(f as u32), span: w.value.span.clone() }, msg));
+        }
+    }
+}
+
+/// The registry a `when` value names, for the filters this rule judges (the event carries the
+/// field).
+fn judged(on: EventKind, field: WhenField) -> Option<Registry> {
+    JUDGED.iter().find(|(e, f, _)| *e == on && *f == field).map(|(_, _, r)| *r)
+}
+
+/// One entry as this rule reads it: registry, `id`, `overrides`, whether an item sets `use`, a
+/// floor's `prefabs` or a prefab's `npcs`.
+type View<'a> = (Registry, Option<&'a str>, Option<&'a str>, bool, Vec<&'a str>);
+
+/// One judged `when` value: the registry it names and the value.
+type WhenView<'a> = (Registry, &'a str);
+
+/// What this rule reads of one file: the items, floors, prefabs, NPCs and quests (their IDs, an
+/// item's `use`, a floor's `prefabs`, a prefab's `npcs`), the quests it starts, and the judged
+/// `when` values of its triggers.
+fn view(ff: &FileFacts) -> (Vec<View<'_>>, &[String], Vec<WhenView<'_>>) {
+    let entries = ff
+        .entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e.registry, Registry::Items | Registry::Floors | Registry::Prefabs | Registry::Npcs | Registry::Quests))
+        .map(|(i, e)| {
+            let uses = e.registry == Registry::Items && ff.sets(i).any(|(d, _)| d.name == field::USE);
+            let names = match e.registry {
+                Registry::Floors => e.ref_list(field::PREFABS).iter().map(|r| r.value.as_str()).collect(),
+                Registry::Prefabs => e.ref_list(field::NPCS).iter().map(|r| r.value.as_str()).collect(),
+                _ => Vec::new(),
+            };
+            (e.registry, e.id.as_ref().map(|i| i.value.as_str()), e.overrides.as_ref().map(|o| o.value.as_str()), uses, names)
+        })
+        .collect();
+    let whens = ff.whens.iter().filter_map(|(on, w)| Some((judged(*on, w.field)?, w.value.value.as_str()))).collect();
+    (entries, &ff.started_quests, whens)
+}
