@@ -58,28 +58,9 @@ impl Sources {
         Some(named)
     }
 
-    /// Reports every entry in force of the registry that `named` does not name, but those of
-    /// content packs, in the order of their IDs; `message` words the warning for an ID.
+    /// Reports every entry in force of the registry that `named` does not name ([`unnamed`]).
     pub fn report(&self, project: &Project, db: &Database, named: &FxHashSet<&str>, code: Code, message: impl Fn(&str) -> String, out: &mut Vec<Diagnostic>) {
-        let defs = &db.resolved.defs[self.registry.index()];
-        // A name written without its namespace (`creature = "rat"`, an `invalid-id`) means the
-        // entry of that name: one mistake, one diagnostic.
-        let bare: FxHashSet<&str> = named.iter().copied().filter(|id| !id.contains(':')).collect();
-        // Every mod is asked, also one without floors of its own; only a content pack
-        // (`library = true`) is not: the mods built on it bring its entries into play.
-        let packs = super::content_packs(project);
-        let mut ids: Vec<&String> = defs
-            .keys()
-            .filter(|id| !super::in_pack(&packs, id))
-            .filter(|id| !named.contains(id.as_str()) && !id.split_once(':').is_some_and(|(_, name)| bare.contains(name)))
-            .collect();
-        ids.sort();
-        for id in ids {
-            let def = &defs[id];
-            let e = db.entry(def.current);
-            let span = e.key().map(|k| k.span.clone()).unwrap_or(e.span.clone());
-            out.push(Diagnostic::new(code, Loc { file: def.current.file, span }, message(id)));
-        }
+        unnamed(project, db, self.registry, named, code, message, out);
     }
 
     /// What the rule reads of one file, as a hash: the entries of its registry (ID and what they
@@ -111,5 +92,38 @@ impl Sources {
                 }
             }
         })
+    }
+}
+
+/// Reports every entry in force of `registry` that `named` does not name, but those of content
+/// packs, in the order of their IDs, on the entry's `id`; `message` words the warning for an ID.
+/// The one report of every "never" warning about an entry nothing names.
+pub fn unnamed(
+    project: &Project,
+    db: &Database,
+    registry: Registry,
+    named: &FxHashSet<&str>,
+    code: Code,
+    message: impl Fn(&str) -> String,
+    out: &mut Vec<Diagnostic>,
+) {
+    let defs = &db.resolved.defs[registry.index()];
+    // A name written without its namespace (`creature = "rat"`, an `invalid-id`) means the entry
+    // of that name: one mistake, one diagnostic.
+    let bare: FxHashSet<&str> = named.iter().copied().filter(|id| !id.contains(':')).collect();
+    // Every mod is asked, whatever it holds of its own; only a content pack (`library = true`)
+    // is not: the mods built on it bring its entries into play.
+    let packs = super::content_packs(project);
+    let mut ids: Vec<&String> = defs
+        .keys()
+        .filter(|id| !super::in_pack(&packs, id))
+        .filter(|id| !named.contains(id.as_str()) && !id.split_once(':').is_some_and(|(_, name)| bare.contains(name)))
+        .collect();
+    ids.sort();
+    for id in ids {
+        let def = &defs[id];
+        let e = db.entry(def.current);
+        let span = e.key().map(|k| k.span.clone()).unwrap_or(e.span.clone());
+        out.push(Diagnostic::new(code, Loc { file: def.current.file, span }, message(id)));
     }
 }

@@ -4,7 +4,7 @@
 use std::hash::Hash;
 
 use rustkeep_data::db::Database;
-use rustkeep_data::diag::{Code, Diagnostic, Loc};
+use rustkeep_data::diag::{Code, Diagnostic};
 use rustkeep_data::hash::FxHashSet;
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::project::Project;
@@ -29,28 +29,12 @@ pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     for def in resolved.defs[Registry::Prefabs.index()].values() {
         placed.extend(db.entry(def.current).ref_list(field::NPCS).iter().map(|r| r.value.as_str()));
     }
-    // A name written without its namespace (`npcs = ["old_mags"]`, an `invalid-id`) means the
-    // NPC of that name: one mistake, one diagnostic.
-    let bare: FxHashSet<&str> = placed.iter().copied().filter(|id| !id.contains(':')).collect();
     // Every mod is asked to place its NPCs, also one without prefabs of its own: that is the
-    // newcomer who wrote an NPC and forgot the room it stands in. Only a mod that says it is a
-    // content pack (`library = true`) is not: the mods built on it place its people.
-    let packs = super::content_packs(project);
-    let mut ids: Vec<&String> = npcs
-        .keys()
-        .filter(|id| !super::in_pack(&packs, id))
-        .filter(|id| !placed.contains(id.as_str()) && !id.split_once(':').is_some_and(|(_, name)| bare.contains(name)))
-        .collect();
-    ids.sort();
-    for id in ids {
-        let def = &npcs[id];
-        let e = db.entry(def.current);
-        let span = e.key().map(|k| k.span.clone()).unwrap_or(e.span.clone());
-        let msg = format!(
-            "no prefab's `npcs` names `{id}`, so nobody can meet it in a game: name it in the `npcs` of a prefab that a floor uses, with an `n` in its grid where it stands"
-        );
-        out.push(Diagnostic::new(Code::NpcNeverPlaced, Loc { file: def.current.file, span }, msg));
-    }
+    // newcomer who wrote an NPC and forgot the room it stands in.
+    let message = |id: &str| {
+        format!("no prefab's `npcs` names `{id}`, so nobody can meet it in a game: name it in the `npcs` of a prefab that a floor uses, with an `n` in its grid where it stands")
+    };
+    super::absent::unnamed(project, db, Registry::Npcs, &placed, Code::NpcNeverPlaced, message, out);
 }
 
 /// One entry as this rule reads it: registry, `id`, `overrides`, a prefab's `npcs`.

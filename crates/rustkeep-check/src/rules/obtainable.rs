@@ -7,7 +7,7 @@
 use std::hash::Hash;
 
 use rustkeep_data::db::Database;
-use rustkeep_data::diag::{Code, Diagnostic, Loc};
+use rustkeep_data::diag::{Code, Diagnostic};
 use rustkeep_data::hash::FxHashSet;
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::model::LootKind;
@@ -43,25 +43,12 @@ pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     for ff in db.facts.iter().flatten().filter(|ff| ff.scenario.is_none()) {
         given.extend(ff.given_items.iter().map(String::as_str));
     }
-    // A name written without its namespace (`item = "potion"`, an `invalid-id`) means the item of
-    // that name: one mistake, one diagnostic.
-    let bare: FxHashSet<&str> = given.iter().copied().filter(|id| !id.contains(':')).collect();
-    let packs = super::content_packs(project);
-    let mut ids: Vec<&String> = items
-        .keys()
-        .filter(|id| !super::in_pack(&packs, id))
-        .filter(|id| !given.contains(id.as_str()) && !id.split_once(':').is_some_and(|(_, name)| bare.contains(name)))
-        .collect();
-    ids.sort();
-    for id in ids {
-        let def = &items[id];
-        let e = db.entry(def.current);
-        let span = e.key().map(|k| k.span.clone()).unwrap_or(e.span.clone());
-        let msg = format!(
+    let message = |id: &str| {
+        format!(
             "no loot table lists `{id}` and no `give_item` action names it, so no player can ever get it: add it to the entries of a loot table (a creature's `loot`, a floor's or a prefab's piles, a shop's `stock`), or give it with `give_item` (a quest's reward, a character option's `on_create`, an NPC's `on_talk`)"
-        );
-        out.push(Diagnostic::new(Code::ItemNeverObtainable, Loc { file: def.current.file, span }, msg));
-    }
+        )
+    };
+    super::absent::unnamed(project, db, Registry::Items, &given, Code::ItemNeverObtainable, message, out);
 }
 
 /// The items the loot tables of a file list.
