@@ -60,19 +60,13 @@ pub fn scenarios_with_expectations(paths: &[PathBuf]) -> Result<Vec<(String, Pat
         let f = project.file(info.file);
         let Some(disk) = f.disk_path.clone() else { continue };
         let lowered = rustkeep_data::lower::lower_scenario(f.id, &f.text, None);
-        if lowered.scenario.is_some_and(|s| !s.expects.is_empty()) || has_expect_table(&f.text) {
+        if lowered.scenario.is_some_and(|s| !s.expects.is_empty()) || rustkeep_data::scenario::writes_expectations(&f.text) {
             out.push((f.path.clone(), disk));
         }
     }
     out.sort();
     out.dedup();
     Ok(out)
-}
-
-/// Whether the text has an `[[expect]]` table (a scenario whose expectations are all malformed
-/// still counts: it is reported, not skipped).
-fn has_expect_table(text: &str) -> bool {
-    text.lines().map(str::trim_start).any(|l| l.starts_with("[[expect]]") || l.strip_prefix("expect").is_some_and(|r| r.trim_start().starts_with('=')))
 }
 
 /// Runs one scenario file.

@@ -45,6 +45,7 @@ pub mod scenario;
 pub mod schema;
 pub mod source;
 pub mod suggest;
+pub mod syntax;
 pub mod text;
 pub mod tree;
 pub mod vocab;

@@ -17,6 +17,7 @@ use crate::diag::{toml_string, Code, Diagnostic, Loc};
 use crate::model::*;
 use crate::source::FileId;
 use crate::suggest;
+use crate::syntax;
 use crate::text::Span;
 use crate::vocab::{self, *};
 
@@ -146,7 +147,7 @@ pub fn lower_file(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> F
         return facts;
     }
     let read = tree::read(text);
-    facts.allows = allow_comments(text, &read.root);
+    facts.allows = allow_comments(text);
     let mut lower = Lower::new(file, text);
     facts.unreadable = lower.syntax_errors(&read, true);
     facts.has_syntax_errors = !read.errors.is_empty();
@@ -190,7 +191,7 @@ pub fn lower_scenario(file: FileId, text: &str, invalid_utf8_at: Option<usize>) 
         return facts;
     }
     let read = tree::read(text);
-    facts.allows = allow_comments(text, &read.root);
+    facts.allows = allow_comments(text);
     let mut lower = Lower::new(file, text);
     facts.unreadable = lower.syntax_errors(&read, false);
     facts.has_syntax_errors = !read.errors.is_empty();
@@ -212,38 +213,26 @@ pub fn within(regions: &[Span], span: &Span) -> bool {
     regions.iter().any(|r| r.contains(&span.start) || (r.start == span.start && r.is_empty()))
 }
 
-/// Finds `# rustkeep: allow(code, …) -- reason` comments, with the span of each code, in `text`
-/// as read into `root`.
+/// Finds `# rustkeep: allow(code, …) -- reason` comments, with the span of each code, in `text`.
 ///
-/// A `#` starts a comment only outside strings, and the reader already knows where every string
-/// is: a `#` inside the span of a string value or a quoted key, single-line or multi-line, is
-/// part of that string. In a part of a file that could not be read there is no tree to ask, so
-/// there the first `#` of a line counts; allow comments are not judged in such a file anyway.
-pub fn allow_comments(text: &str, root: &Table<'_>) -> Vec<AllowComment> {
+/// The comments are those of the one reader ([`crate::syntax::comments`]): a `#` inside a string
+/// or a quoted key, single-line or multi-line, is part of that string, in a text with mistakes
+/// too.
+pub fn allow_comments(text: &str) -> Vec<AllowComment> {
     let mut out = Vec::new();
     if !text.contains("rustkeep:") {
         return out;
     }
-    let strings = string_spans(root);
-    // Spans of strings and keys never overlap, so the one starting last at or before `at` is the
-    // only one that can hold it.
-    let in_string = |at: usize| {
-        let i = strings.partition_point(|s| s.start <= at);
-        i > 0 && at < strings[i - 1].end
-    };
-    let mut line_start = 0;
-    for (line, raw) in text.split_inclusive('\n').enumerate() {
-        let start = line_start;
-        line_start += raw.len();
-        let raw = raw.trim_end_matches(['\n', '\r']);
-        let Some(hash) = raw.match_indices('#').map(|(i, _)| i).find(|&i| !in_string(start + i)) else { continue };
-        let comment = raw[hash + 1..].trim_start();
+    let lines = crate::text::LineIndex::new(text);
+    for span in syntax::comments(text) {
+        let raw = text[span.clone()].trim_end_matches(['\n', '\r']);
+        let comment = raw[1..].trim_start();
         let Some(rest) = comment.strip_prefix("rustkeep:") else { continue };
         let rest = rest.trim_start();
         let Some(rest) = rest.strip_prefix("allow(") else { continue };
         let Some(close) = rest.find(')') else { continue };
         // Offsets are recovered from the slices, which all point into `raw`.
-        let list_at = start + (rest.as_ptr() as usize - raw.as_ptr() as usize);
+        let list_at = span.start + (rest.as_ptr() as usize - raw.as_ptr() as usize);
         let mut codes = Vec::new();
         let mut code_spans = Vec::new();
         let mut at = 0;
@@ -256,28 +245,9 @@ pub fn allow_comments(text: &str, root: &Table<'_>) -> Vec<AllowComment> {
             }
             at += part.len() + 1;
         }
-        out.push(AllowComment { line, codes, code_spans, span: start + hash..start + raw.len() });
+        let line = lines.line_of(span.start);
+        out.push(AllowComment { line, codes, code_spans, span: span.start..span.start + raw.len() });
     }
-    out
-}
-
-/// The spans of every key and string value of `root`, in the order of the text. Keys are taken
-/// whole because a quoted key may hold a `#` too; a bare key never does.
-fn string_spans(root: &Table<'_>) -> Vec<Span> {
-    let mut out: Vec<Span> = root.keys().map(|k| k.span()).collect();
-    let mut stack: Vec<&Node<'_>> = root.values().collect();
-    while let Some(n) = stack.pop() {
-        match n.get_ref() {
-            Val::String(_) => out.push(n.span()),
-            Val::Array(a) => stack.extend(a.iter()),
-            Val::Table(t) => {
-                out.extend(t.keys().map(|k| k.span()));
-                stack.extend(t.values());
-            }
-            _ => {}
-        }
-    }
-    out.sort_by_key(|s| s.start);
     out
 }
 
@@ -689,7 +659,7 @@ mod tests {
     #[test]
     fn allow_comments_are_found() {
         let text = "x = 1\n# rustkeep: allow(unknown-tag, unused-loot-table) -- set by the companion mod\r\n[[items]]\n";
-        let a = allow_comments(text, &tree::read(text).root);
+        let a = allow_comments(text);
         assert_eq!(a.len(), 1);
         assert_eq!((a[0].line, a[0].codes.clone()), (1, vec!["unknown-tag".to_string(), "unused-loot-table".to_string()]));
         assert_eq!(a[0].code_spans.iter().map(|s| &text[s.clone()]).collect::<Vec<_>>(), ["unknown-tag", "unused-loot-table"]);
@@ -721,7 +691,7 @@ mod tests {
 
     /// The lines of the allow comments found in `text`, and the first code of each.
     fn allows(text: &str) -> Vec<(usize, String)> {
-        allow_comments(text, &tree::read(text).root).into_iter().map(|a| (a.line, a.codes[0].clone())).collect()
+        allow_comments(text).into_iter().map(|a| (a.line, a.codes[0].clone())).collect()
     }
 
     #[test]
@@ -748,13 +718,17 @@ mod tests {
         assert!(tree::read_fast(text).is_none());
         assert_eq!(tree::read(text).errors, []);
         assert_eq!(allows(text), []);
+        // In a text with a syntax error, strings are known too: no line is sniffed for a `#`.
+        let text = "name = \"see # rustkeep: allow(unknown-field)\"\nbroken = [\nx = \"#\" # rustkeep: allow(unknown-tag)\n";
+        assert!(!tree::read(text).errors.is_empty());
+        assert_eq!(allows(text), [(2, "unknown-tag".to_string())]);
     }
 
     #[test]
     fn a_comment_after_a_string_with_a_hash_is_found() {
         let text = "name = \"a # b\" # rustkeep: allow(unknown-tag)\ngrid = '''\n#.#\n''' # rustkeep: allow(unused-loot-table)\n# rustkeep: allow(quest-never-started)\n[[quests]]\n";
         assert_eq!(allows(text), [(0, "unknown-tag".to_string()), (3, "unused-loot-table".to_string()), (4, "quest-never-started".to_string())]);
-        let a = allow_comments(text, &tree::read(text).root);
+        let a = allow_comments(text);
         assert_eq!(&text[a[0].span.clone()], "# rustkeep: allow(unknown-tag)");
     }
 }

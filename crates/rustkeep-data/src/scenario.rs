@@ -153,3 +153,63 @@ pub fn registries_for(context: &str, registry: Registry) -> &'static [Registry] 
     }
     Registry::ALL.iter().find(|r| **r == registry).map(std::slice::from_ref).unwrap_or(&[])
 }
+
+/// Whether a scenario's text writes expectations: an `expect` table or array of tables, or an
+/// `expect` key at its top level — even malformed ones, which `rustkeep test` still runs so as to
+/// report them. Read by the one reader, in a text with mistakes too: an `expect` inside a string
+/// or a comment is none.
+pub fn writes_expectations(text: &str) -> bool {
+    use crate::syntax::{self, EventKind};
+    let events = syntax::parse(text).events;
+    let is_expect = |i: usize| events.get(i).is_some_and(|e| e.kind() == EventKind::SimpleKey && text[syntax::span(e)].trim_matches(['"', '\'']) == "expect");
+    let mut past_header = false;
+    let mut depth = 0usize;
+    let mut line_start = true;
+    for (i, e) in events.iter().enumerate() {
+        match e.kind() {
+            EventKind::StdTableOpen | EventKind::ArrayTableOpen => {
+                if is_expect(i + 1) && events.get(i + 2).is_some_and(|c| matches!(c.kind(), EventKind::StdTableClose | EventKind::ArrayTableClose)) {
+                    return true;
+                }
+                past_header = true;
+            }
+            EventKind::SimpleKey if line_start && !past_header && depth == 0 && is_expect(i) => return true,
+            EventKind::ArrayOpen | EventKind::InlineTableOpen => depth += 1,
+            EventKind::ArrayClose | EventKind::InlineTableClose => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        line_start = e.kind() == EventKind::Newline && depth == 0;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::writes_expectations;
+
+    #[test]
+    fn expectations_are_found_by_the_reader_not_by_lines() {
+        for text in [
+            "[[expect]]\nturn = 1\n",
+            "  [[ expect ]] # c\n",
+            "[expect]\n",
+            "expect = []\n",
+            "expect.turn = 1\n",
+            "seed = 1\n[[\"expect\"]]\n",
+            "[[expect]]\nturn = \n",
+        ] {
+            assert!(writes_expectations(text), "{text}");
+        }
+        for text in [
+            "name = \"\"\"\n[[expect]]\n\"\"\"\n",
+            "# [[expect]]\n",
+            "[player]\nexpect = 1\n",
+            "[[expect.more]]\n",
+            "steps = [\n  expect = 1,\n]\n",
+            "note = 'expect = 1'\n",
+            "",
+        ] {
+            assert!(!writes_expectations(text), "{text}");
+        }
+    }
+}

@@ -1,13 +1,14 @@
 //! The document tree that lowering walks: one TOML file's tables, arrays and scalars with the byte
 //! span of every key and value.
 //!
-//! [`read`] builds it in one of two ways. [`fast`] reads the text in a single pass straight into
-//! the tree; it knows the common shapes of mod data (bare and quoted keys, headers and arrays of
-//! tables, dotted keys, strings, decimal numbers, booleans, arrays, inline tables) and gives up on
-//! anything else — a syntax error, a duplicate key, a date, a hexadecimal number, an unusual
-//! escape, a very deep or very wide table. Whatever it gives up on, and only that, is read by the
-//! `toml` crate's recoverable reader, whose document is then converted; that path also yields the
-//! syntax errors. Both paths give the same tree for every text the fast one accepts, spans
+//! [`read`] builds it in one of two ways. [`fast`] takes the tokens of the one reader's scanner
+//! ([`crate::syntax::scan`]) straight into the tree, in the same single pass; the scanner knows the
+//! common shapes of mod data (bare and quoted keys, headers and arrays of tables, dotted keys,
+//! strings, decimal numbers, booleans, arrays, inline tables) and gives up on anything else — a
+//! syntax error, a date, a hexadecimal number, an unusual escape, a very deep table — as the tree
+//! does on a duplicate key or a very wide table. Whatever they give up on, and only that, is read
+//! by the `toml` crate's recoverable reader, whose document is then converted; that path also
+//! yields the syntax errors. Both paths give the same tree for every text the fast one accepts, spans
 //! included (a test holds them together on the official TOML suite, every file of the repository
 //! and mutations of them), so the diagnostics never depend on which one ran.
 //!
@@ -22,7 +23,6 @@ use crate::text::Span;
 
 mod fallback;
 mod fast;
-pub mod lex;
 pub mod recover;
 
 pub use fallback::{parse_toml, scalar_errors};

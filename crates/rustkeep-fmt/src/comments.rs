@@ -3,9 +3,8 @@
 //! comment is dropped, but a shape nobody thought of must cost a refusal, never a user's comment.
 //!
 //! The input's comments are those of its event stream (the one [`crate::cst`] builds the tree
-//! from, equal to `toml_parser`'s by the scanner's differential test), taken before the tree is
-//! built: a comment the tree never kept is still counted. The output's are found by `toml_parser`'s
-//! lexer. A comment is compared by its text without trailing whitespace, which is the only change
+//! from), taken before the tree is built: a comment the tree never kept is still counted. The
+//! output's are read by the same reader ([`rustkeep_data::syntax::comments`]). A comment is compared by its text without trailing whitespace, which is the only change
 //! the printer makes to one. An input without comments is not lexed again: the printer writes
 //! comments only from the tree, and a comment made up from a value's text would change the meaning,
 //! which the meaning check refuses.
@@ -13,13 +12,12 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use toml_parser::lexer::TokenKind;
-use toml_parser::Source;
+use rustkeep_data::syntax;
 
-/// The comments of a valid TOML text (without a byte-order mark), found by `toml_parser`'s lexer:
-/// each one's start and its text without trailing whitespace, in text order.
+/// The comments of a TOML text (without a byte-order mark): each one's start and its text without
+/// trailing whitespace, in text order.
 fn comments(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    Source::new(text).lex().filter(|t| t.kind() == TokenKind::Comment).map(move |t| (t.span().start(), text[t.span().start()..t.span().end()].trim_end()))
+    syntax::comments(text).into_iter().map(move |r| (r.start, text[r].trim_end()))
 }
 
 /// Where `output` does not keep the comments of `input` (their spans in `input`, in text order):

@@ -1,5 +1,5 @@
-//! A lossless-enough syntax tree of a TOML document, built from the event stream of `toml_parser`
-//! (the parser under `toml` and `toml_edit`).
+//! The formatter's tree of a TOML document, built from the event stream of the one reader
+//! ([`rustkeep_data::syntax`]).
 //!
 //! The tree keeps what layout needs and nothing more: every comment and where it sits (on a line
 //! of its own, or trailing a key, a header, an element or an opening bracket), blank lines, the
@@ -12,14 +12,13 @@
 use std::cell::RefCell;
 use std::ops::Range;
 
-use toml_parser::parser::{Event, EventKind, RecursionGuard, ValidateWhitespace};
-use toml_parser::Source;
+use rustkeep_data::syntax::{self, Event, EventKind};
 
 use crate::version::{self, Toml11Syntax, Toml11Use};
 
-/// How deep arrays and inline tables may nest: the same limit as the `toml` crate's reader, so a
-/// file `rustkeep check` accepts is never refused here and recursion stays shallow.
-pub const MAX_DEPTH: u32 = 80;
+/// How deep arrays and inline tables may nest: the one reader's limit, the same as the `toml`
+/// crate's, so a file `rustkeep check` accepts is never refused here and recursion stays shallow.
+pub const MAX_DEPTH: u32 = syntax::MAX_DEPTH;
 
 /// A line that holds no element: blank, or a comment on its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,19 +152,20 @@ pub struct ParseFailure {
     pub message: String,
 }
 
-/// Parses `text` (without a byte-order mark) into a [`Doc`].
+/// Parses `text` (without a byte-order mark) into a [`Doc`], from the events of the one reader
+/// ([`rustkeep_data::syntax`]).
 pub fn parse(text: &str) -> Result<Doc<'_>, ParseFailure> {
     thread_local! {
-        /// The scanner's events, one buffer per thread for file after file: a fresh one for each
+        /// The reader's events, one buffer per thread for file after file: a fresh one for each
         /// file cost more in page faults than the scan itself.
         static EVENTS: RefCell<Vec<Event>> = const { RefCell::new(Vec::new()) };
     }
     EVENTS.with(|cell| {
         let mut events = cell.take();
-        let doc = if crate::events::scan_into(text, &mut events) {
-            Parser::new(text, &events).document()
-        } else {
-            parser_events(text).and_then(|events| Parser::new(text, &events).document())
+        let errors = syntax::parse_into(text, &mut events);
+        let doc = match errors.into_iter().next() {
+            Some(e) => Err(ParseFailure { span: e.span, message: e.message }),
+            None => Parser::new(text, &events).document(),
         };
         // A huge file's buffer is not kept for the rest of the run.
         if events.capacity() <= 1 << 20 {
@@ -173,25 +173,6 @@ pub fn parse(text: &str) -> Result<Doc<'_>, ParseFailure> {
         }
         doc
     })
-}
-
-/// The events of `text` from `toml_parser`'s lexer and event parser, or its first error.
-pub(crate) fn parser_events(text: &str) -> Result<Vec<Event>, ParseFailure> {
-    let source = Source::new(text);
-    let tokens = source.lex().into_vec();
-    let mut events: Vec<Event> = Vec::with_capacity(tokens.len());
-    let mut errors: Vec<toml_parser::ParseError> = Vec::new();
-    {
-        let mut collect = |e: Event| events.push(e);
-        let mut validate = ValidateWhitespace::new(&mut collect, source);
-        let mut guard = RecursionGuard::new(&mut validate, MAX_DEPTH);
-        toml_parser::parser::parse_document(&tokens, &mut guard, &mut errors);
-    }
-    if let Some(e) = errors.first() {
-        let span = e.unexpected().map(|s| s.start()..s.end()).unwrap_or(0..0);
-        return Err(ParseFailure { span, message: e.description().to_string() });
-    }
-    Ok(events)
 }
 
 struct Parser<'a, 'e> {

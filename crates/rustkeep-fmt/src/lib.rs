@@ -25,8 +25,8 @@
 //!   the messages of `rustkeep check`'s `toml-syntax`).
 //!
 //! Pipeline: [`meaning::read`] (the syntax check, as `rustkeep check` reads files) → [`cst::parse`]
-//! (comments, blank lines and raw tokens from `toml_parser`'s event stream, which [`events`]
-//! scans in one pass for the usual shapes of mod data) → [`order::arrange`]
+//! (comments, blank lines and raw tokens from the event stream of the one reader,
+//! [`rustkeep_data::syntax`]) → [`order::arrange`]
 //! (key order) → [`layout::print`] → the comment check ([`comments::first_difference`]) → the
 //! meaning check. The crate does no I/O (one test hook reads an environment variable:
 //! [`comments::lose_comment_hook`]).
@@ -36,7 +36,6 @@
 mod comments;
 mod cst;
 pub mod diff;
-mod events;
 mod layout;
 mod meaning;
 mod order;

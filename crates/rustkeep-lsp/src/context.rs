@@ -1,11 +1,12 @@
 //! What the cursor is on, read from the raw text of the buffer being typed.
 //!
-//! While a modder types, the file is usually not valid TOML, so this does not rely on the parser:
-//! a small tolerant scanner reads from the current table header to the next one, keeping a stack of
-//! open inline tables and arrays with the keys and string values seen in each. The result says
+//! While a modder types, the file is usually not valid TOML, so this reads the tokens of the one
+//! reader ([`syntax::tokens`], which never fail) from the current table header to the next one,
+//! keeping a stack of open inline tables and arrays with the keys and string values seen in each. The result says
 //! whether the cursor is in a header, on a key or on a value (and of which key), and maps the stack
 //! onto the schema of [`rustkeep_data::vocab`] ([`Scope`]).
 
+use rustkeep_data::syntax::{self, TokenKind};
 use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{self, EventKind, FieldDef, FieldType, Registry};
 
@@ -202,92 +203,78 @@ impl Tok {
     }
 }
 
+/// The tokens of `text[from..to]` as the context reads them, from the one reader's tokens
+/// ([`syntax::tokens`]): spaces left out, and a run of bare words and dots written together
+/// (`a.b`, `1.5`) one token.
 fn tokenize(text: &str, from: usize, to: usize) -> Vec<Tok> {
-    let b = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = from;
-    while i < to {
-        let c = b[i];
-        match c {
-            b'\n' => {
-                out.push(Tok::Newline(i));
-                i += 1;
+    let mut out: Vec<Tok> = Vec::new();
+    for t in syntax::tokens(&text[from..to]) {
+        let span = t.span.start + from..t.span.end + from;
+        let tok = match t.kind {
+            TokenKind::Whitespace | TokenKind::Eof => continue,
+            // A carriage return alone is no line break.
+            TokenKind::Newline if &text[span.clone()] == "\r" => continue,
+            TokenKind::Newline => Tok::Newline(span.start),
+            TokenKind::Comment => Tok::Comment(span),
+            TokenKind::BasicString | TokenKind::LiteralString | TokenKind::MlBasicString | TokenKind::MlLiteralString => {
+                let q = if matches!(t.kind, TokenKind::MlBasicString | TokenKind::MlLiteralString) { 3 } else { 1 };
+                let closed = syntax::string_closed(t.kind, &text[span.clone()]);
+                let content_end = if closed { span.end - q } else { span.end };
+                Tok::Str { content: (span.start + q).min(content_end)..content_end, span, closed }
             }
-            b' ' | b'\t' | b'\r' => i += 1,
-            b'#' => {
-                let end = text[i..to].find('\n').map_or(to, |n| i + n);
-                out.push(Tok::Comment(i..end));
-                i = end;
-            }
-            b'"' | b'\'' => {
-                let triple = text[i..to].starts_with(if c == b'"' { "\"\"\"" } else { "'''" });
-                let q = if triple { 3 } else { 1 };
-                let start = i;
-                let content_start = i + q;
-                let mut j = content_start;
-                let mut closed = false;
-                while j < to {
-                    if b[j] == b'\\' && c == b'"' {
-                        j += 2;
+            TokenKind::Atom | TokenKind::Dot => {
+                if let Some(Tok::Bare(prev)) = out.last_mut() {
+                    if prev.end == span.start {
+                        prev.end = span.end;
                         continue;
                     }
-                    if !triple && b[j] == b'\n' {
-                        break;
-                    }
-                    if b[j] == c && (!triple || text[j..to].starts_with(if c == b'"' { "\"\"\"" } else { "'''" })) {
-                        closed = true;
-                        break;
-                    }
-                    j += 1;
                 }
-                let j = j.min(to);
-                let end = if closed { j + q } else { j };
-                out.push(Tok::Str { span: start..end, content: content_start.min(j)..j, closed });
-                i = end.max(i + 1);
+                Tok::Bare(span)
             }
-            b'[' | b']' | b'{' | b'}' | b',' | b'=' => {
-                out.push(Tok::Punct(c, i));
-                i += 1;
-            }
-            _ => {
-                let start = i;
-                while i < to && !matches!(b[i], b' ' | b'\t' | b'\r' | b'\n' | b'#' | b'"' | b'\'' | b'[' | b']' | b'{' | b'}' | b',' | b'=') {
-                    i += 1;
-                }
-                // Keep byte offsets on character boundaries.
-                while i < to && !text.is_char_boundary(i) {
-                    i += 1;
-                }
-                out.push(Tok::Bare(start..i));
-            }
-        }
+            TokenKind::LeftSquareBracket => Tok::Punct(b'[', span.start),
+            TokenKind::RightSquareBracket => Tok::Punct(b']', span.start),
+            TokenKind::LeftCurlyBracket => Tok::Punct(b'{', span.start),
+            TokenKind::RightCurlyBracket => Tok::Punct(b'}', span.start),
+            TokenKind::Comma => Tok::Punct(b',', span.start),
+            TokenKind::Equals => Tok::Punct(b'=', span.start),
+        };
+        out.push(tok);
     }
     out
 }
 
-/// Whether a line is a table header: `[name]` or `[[a.b]]`, nothing but a comment after it.
+/// Whether a line is a table header: `[name]` or `[[a."b"]]`, nothing but a comment after it;
+/// whether it is an array of tables, and its key's parts.
 fn header_of(line: &str) -> Option<(bool, Vec<String>)> {
-    let t = line.trim();
-    let t = match t.find('#') {
-        Some(i) if t[..i].trim_end().ends_with(']') => t[..i].trim_end(),
-        _ => t,
+    let toks = tokenize(line, 0, line.len());
+    let toks = match toks.last() {
+        Some(Tok::Comment(_)) => &toks[..toks.len() - 1],
+        _ => &toks[..],
     };
-    if !t.starts_with('[') || !t.ends_with(']') {
+    let brackets = |open: u8, at: usize| matches!(toks.get(at), Some(Tok::Punct(c, _)) if *c == open);
+    let double = brackets(b'[', 0) && brackets(b'[', 1) && matches!((&toks[0], &toks[1]), (Tok::Punct(_, a), Tok::Punct(_, b)) if a + 1 == *b);
+    let n = if double { 2 } else { 1 };
+    if toks.len() < 2 * n + 1 || !brackets(b'[', 0) || !(toks.len() - n..toks.len()).all(|i| brackets(b']', i)) {
         return None;
     }
-    let double = t.starts_with("[[");
-    let inner = if double { t.strip_prefix("[[")?.strip_suffix("]]")? } else { t.strip_prefix('[')?.strip_suffix(']')? };
-    if inner.trim().is_empty() || !inner.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b' ' | b'"')) {
-        return None;
+    let mut path = Vec::new();
+    for t in &toks[n..toks.len() - n] {
+        match t {
+            Tok::Bare(s) if line[s.clone()].bytes().all(|c| syntax::lex::is_bare(c) || c == b'.') => {
+                path.extend(line[s.clone()].split('.').filter(|p| !p.is_empty()).map(str::to_string));
+            }
+            Tok::Str { content, closed: true, .. } => path.push(line[content.clone()].to_string()),
+            _ => return None,
+        }
     }
-    let path = inner.split('.').map(|s| s.trim().trim_matches('"').to_string()).filter(|s| !s.is_empty()).collect();
-    Some((double, path))
+    (!path.is_empty()).then_some((double, path))
 }
 
-/// Whether the cursor's line is a header being typed: `[[ite…` with nothing that makes it a value.
+/// Whether the cursor's line is a header being typed: `[[ite…` with nothing that makes it a value
+/// (no `=`, brace, string, comma or closing bracket).
 fn typing_header(before: &str) -> bool {
-    let t = before.trim_start();
-    t.starts_with('[') && !t.contains(['=', '{', '"', '\'', ',', ']'])
+    let toks = tokenize(before, 0, before.len());
+    matches!(toks.first(), Some(Tok::Punct(b'[', _))) && toks.iter().all(|t| matches!(t, Tok::Punct(b'[', _) | Tok::Bare(_)))
 }
 
 /// Reads the context at byte `offset` of a data file's `text`.

@@ -1,10 +1,7 @@
-//! The single-pass reader: bytes straight into the [`Table`] tree, with the `toml` crate's table
-//! rules and spans, for the shapes mod data is written in. It gives up (`None`) on anything it
-//! does not know for certain the `toml` reader would accept in exactly this way: any syntax or
-//! table-rule error, dates and times, `inf` and `nan`, hexadecimal, octal and binary integers,
-//! integers beyond 64 bits, escapes other than `\b \t \n \f \r \" \\ \u \U`, carriage returns
-//! inside multi-line strings, nesting deeper than [`MAX_DEPTH`], dotted keys of more than
-//! [`MAX_PATH`] parts and tables of more than [`MAX_KEYS`] keys (which keeps every key lookup a
+//! The document mode of the one reader ([`crate::syntax::scan`]): the scanner's tokens straight
+//! into the [`Table`] tree, with the `toml` crate's table rules and spans. Besides what the
+//! scanner gives up on, it stops (`None`) at any table-rule error, at dotted keys of more than
+//! [`MAX_PATH`] parts and at tables of more than [`MAX_KEYS`] keys (which keeps every key lookup a
 //! short scan, whatever the input). The caller then reads the text with the `toml` crate.
 //!
 //! The table rules are the reader's (`toml`'s `de::parser::document` and `inline_table`): a
@@ -15,13 +12,11 @@
 
 use std::borrow::Cow;
 
-use super::lex::{self, is_bare, Cursor, Number};
 use super::{Array, Int, Key, Node, Table, Val};
+use crate::syntax::lex::Number;
+use crate::syntax::{scan, Encoding, Scalar, Sink};
 use crate::text::Span;
 
-/// Arrays and inline tables nested deeper than this are left to the `toml` reader (its own limit
-/// is 80).
-pub const MAX_DEPTH: u32 = 64;
 /// Keys of more parts than this are left to the `toml` reader.
 pub const MAX_PATH: usize = 32;
 /// Tables of more keys than this are left to the `toml` reader, so that finding a key is a scan
@@ -29,17 +24,9 @@ pub const MAX_PATH: usize = 32;
 pub const MAX_KEYS: usize = 128;
 
 pub(super) fn parse(text: &str) -> Option<Table<'_>> {
-    if text.len() >= u32::MAX as usize || text.starts_with('\u{feff}') {
-        return None;
-    }
-    Reader { text, b: text.as_bytes(), pos: 0, depth: 0 }.document()
-}
-
-struct Reader<'i> {
-    text: &'i str,
-    b: &'i [u8],
-    pos: usize,
-    depth: u32,
+    let mut b = Build::default();
+    scan::scan(text, &mut b).then_some(())?;
+    b.end()
 }
 
 struct Header<'i> {
@@ -49,231 +36,123 @@ struct Header<'i> {
     array: bool,
 }
 
-impl Cursor for Reader<'_> {
-    fn bytes(&self) -> &[u8] {
-        self.b
+/// An array or inline table being read: where it opens, and what it holds so far (an inline
+/// table also the key of the pair being read in it).
+enum Frame<'i> {
+    Array(usize, Vec<Node<'i>>),
+    Inline(usize, Table<'i>, Vec<Key<'i>>),
+}
+
+/// The tree as it is built: the root, the section being read, the key being read at the top
+/// level (a header's or a pair's), the open arrays and inline tables.
+#[derive(Default)]
+struct Build<'i> {
+    root: Table<'i>,
+    section: Option<(Header<'i>, Table<'i>)>,
+    keys: Vec<Key<'i>>,
+    header: Option<usize>,
+    frames: Vec<Frame<'i>>,
+}
+
+impl<'i> Build<'i> {
+    fn end(mut self) -> Option<Table<'i>> {
+        if let Some((h, t)) = self.section.take() {
+            finish(&mut self.root, h, t)?;
+        }
+        Some(self.root)
     }
-    fn pos(&self) -> usize {
-        self.pos
-    }
-    fn set_pos(&mut self, pos: usize) {
-        self.pos = pos;
+
+    /// A value read whole: an element of the array it is in, or the value of the pair being read.
+    fn value(&mut self, node: Node<'i>) -> Option<()> {
+        match self.frames.last_mut() {
+            Some(Frame::Array(_, items)) => {
+                items.push(node);
+                Some(())
+            }
+            Some(Frame::Inline(_, table, keys)) => {
+                let (path, key) = split(keys)?;
+                let parent = descend_inline(table, &path)?;
+                if parent.dotted == path.is_empty() {
+                    return None;
+                }
+                insert(parent, key, node)
+            }
+            None => {
+                let (path, key) = split(&mut self.keys)?;
+                let table = match self.section.as_mut() {
+                    Some((_, t)) => t,
+                    None => &mut self.root,
+                };
+                let dotted = !path.is_empty();
+                let parent = descend(table, &path, dotted)?;
+                if dotted && !parent.implicit {
+                    return None;
+                }
+                insert(parent, key, node)
+            }
+        }
     }
 }
 
-impl<'i> Reader<'i> {
-    fn document(mut self) -> Option<Table<'i>> {
-        let mut root = Table::default();
-        let mut section: Option<(Header<'i>, Table<'i>)> = None;
-        loop {
-            self.ws();
-            match self.peek() {
-                None => break,
-                Some(b'\n' | b'\r') => {
-                    if !self.newline() {
-                        return None;
-                    }
-                }
-                Some(b'#') => self.comment()?,
-                Some(b'[') => {
-                    if let Some((h, t)) = section.take() {
-                        finish(&mut root, h, t)?;
-                    }
-                    let h = self.header()?;
-                    self.line_end()?;
-                    let t = start(&mut root, &h)?;
-                    section = Some((h, t));
-                }
-                Some(_) => {
-                    let table = match section.as_mut() {
-                        Some((_, t)) => t,
-                        None => &mut root,
-                    };
-                    self.keyval(table)?;
-                    self.line_end()?;
-                }
-            }
-        }
-        if let Some((h, t)) = section {
-            finish(&mut root, h, t)?;
-        }
-        Some(root)
+/// A key read whole, taken from `keys`: the parts before the last one, and the last one.
+fn split<'i>(keys: &mut Vec<Key<'i>>) -> Option<(Vec<Key<'i>>, Key<'i>)> {
+    let key = keys.pop()?;
+    Some((std::mem::take(keys), key))
+}
+
+impl<'i> Sink<'i> for Build<'i> {
+    fn header_open(&mut self, _array: bool, span: Span) -> Option<()> {
+        self.header = Some(span.start);
+        Some(())
     }
 
-    fn header(&mut self) -> Option<Header<'i>> {
-        let open = self.pos;
-        self.pos += 1;
-        let array = self.peek() == Some(b'[');
-        if array {
-            self.pos += 1;
+    fn header_close(&mut self, array: bool, span: Span) -> Option<()> {
+        let open = self.header.take()?;
+        let (path, key) = split(&mut self.keys)?;
+        if let Some((h, t)) = self.section.take() {
+            finish(&mut self.root, h, t)?;
         }
-        self.ws();
-        let (path, key) = self.key()?;
-        self.ws();
-        let close: &[u8] = if array { b"]]" } else { b"]" };
-        if !self.at(close) {
-            return None;
-        }
-        self.pos += close.len();
-        Some(Header { path, key, span: open..self.pos, array })
+        let h = Header { path, key, span: open..span.end, array };
+        let t = start(&mut self.root, &h)?;
+        self.section = Some((h, t));
+        Some(())
     }
 
-    /// A key: the parts before the last one, and the last one.
-    fn key(&mut self) -> Option<(Vec<Key<'i>>, Key<'i>)> {
-        let mut last = self.key_part()?;
-        let mut path = Vec::new();
-        loop {
-            let before = self.pos;
-            self.ws();
-            if self.peek() != Some(b'.') {
-                self.pos = before;
-                return Some((path, last));
-            }
-            self.pos += 1;
-            self.ws();
-            let next = self.key_part()?;
-            path.push(std::mem::replace(&mut last, next));
-            if path.len() >= MAX_PATH {
-                return None;
-            }
-        }
-    }
-
-    fn key_part(&mut self) -> Option<Key<'i>> {
-        let start = self.pos;
-        let name = match self.peek()? {
-            b'"' if !self.at(b"\"\"\"") => self.scalar(lex::basic_string(self.text, self.pos))?,
-            b'\'' if !self.at(b"'''") => self.scalar(lex::literal_string(self.text, self.pos))?,
-            c if is_bare(c) => {
-                while self.peek().is_some_and(is_bare) {
-                    self.pos += 1;
-                }
-                Cow::Borrowed(&self.text[start..self.pos])
-            }
-            _ => return None,
+    fn key(&mut self, name: Cow<'i, str>, _encoding: Option<Encoding>, span: Span) -> Option<()> {
+        let keys = match self.frames.last_mut() {
+            Some(Frame::Inline(_, _, keys)) if self.header.is_none() => keys,
+            Some(Frame::Array(..)) => return None,
+            _ => &mut self.keys,
         };
-        Some(Key::new(name, start..self.pos))
+        keys.push(Key::new(name, span));
+        (keys.len() <= MAX_PATH).then_some(())
     }
 
-    /// `key = value` in a section's table.
-    fn keyval(&mut self, table: &mut Table<'i>) -> Option<()> {
-        let (path, key, value) = self.pair()?;
-        let dotted = !path.is_empty();
-        let parent = descend(table, &path, dotted)?;
-        if dotted && !parent.implicit {
-            return None;
-        }
-        insert(parent, key, value)
-    }
-
-    fn pair(&mut self) -> Option<(Vec<Key<'i>>, Key<'i>, Node<'i>)> {
-        let (path, key) = self.key()?;
-        self.ws();
-        if self.peek() != Some(b'=') {
-            return None;
-        }
-        self.pos += 1;
-        self.ws();
-        let value = self.value()?;
-        Some((path, key, value))
-    }
-
-    fn value(&mut self) -> Option<Node<'i>> {
-        let start = self.pos;
-        let val = match self.peek()? {
-            b'"' if self.at(b"\"\"\"") => Val::String(self.scalar(lex::multiline_string(self.text, self.pos, b'"'))?),
-            b'"' => Val::String(self.scalar(lex::basic_string(self.text, self.pos))?),
-            b'\'' if self.at(b"'''") => Val::String(self.scalar(lex::multiline_string(self.text, self.pos, b'\''))?),
-            b'\'' => Val::String(self.scalar(lex::literal_string(self.text, self.pos))?),
-            b'[' => Val::Array(self.array()?),
-            b'{' => Val::Table(self.inline_table()?),
-            b't' if self.at(b"true") => {
-                self.pos += 4;
-                Val::Boolean(true)
-            }
-            b'f' if self.at(b"false") => {
-                self.pos += 5;
-                Val::Boolean(false)
-            }
-            b'0'..=b'9' | b'+' | b'-' => {
-                let end = lex::token_end(self.b, self.pos);
-                let n = lex::number(&self.text[self.pos..end])?;
-                self.pos = end;
-                match n {
-                    Number::Int(n) => Val::Integer(Int { value: Some(n), approx: Some(n as f64) }),
-                    Number::Float(x) => Val::Float(Some(x)),
-                }
-            }
-            _ => return None,
+    fn scalar(&mut self, value: Scalar<'i>, _encoding: Option<Encoding>, span: Span) -> Option<()> {
+        let val = match value {
+            Scalar::String(s) => Val::String(s),
+            Scalar::Boolean(b) => Val::Boolean(b),
+            Scalar::Number(Number::Int(n)) => Val::Integer(Int { value: Some(n), approx: Some(n as f64) }),
+            Scalar::Number(Number::Float(x)) => Val::Float(Some(x)),
         };
-        Some(Node::new(start..self.pos, val))
+        self.value(Node::new(span, val))
     }
 
-    /// A scalar that [`lex`] read from here: its value, with the position moved past it.
-    fn scalar<T>(&mut self, read: Option<(T, usize)>) -> Option<T> {
-        let (value, end) = read?;
-        self.pos = end;
-        Some(value)
+    fn open(&mut self, table: bool, span: Span) -> Option<()> {
+        self.frames.push(if table {
+            Frame::Inline(span.start, Table { inline: true, ..Table::default() }, Vec::new())
+        } else {
+            Frame::Array(span.start, Vec::new())
+        });
+        Some(())
     }
 
-    fn enter(&mut self) -> Option<()> {
-        self.depth += 1;
-        (self.depth <= MAX_DEPTH).then_some(())
-    }
-
-    fn array(&mut self) -> Option<Array<'i>> {
-        self.enter()?;
-        self.pos += 1;
-        let mut items = Vec::new();
-        loop {
-            self.gap()?;
-            if self.peek() == Some(b']') {
-                self.pos += 1;
-                break;
-            }
-            items.push(self.value()?);
-            self.gap()?;
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b']') => {
-                    self.pos += 1;
-                    break;
-                }
-                _ => return None,
-            }
-        }
-        self.depth -= 1;
-        Some(Array { items, of_tables: false })
-    }
-
-    fn inline_table(&mut self) -> Option<Table<'i>> {
-        self.enter()?;
-        self.pos += 1;
-        let mut table = Table { inline: true, ..Table::default() };
-        loop {
-            self.gap()?;
-            if self.peek() == Some(b'}') {
-                self.pos += 1;
-                break;
-            }
-            let (path, key, value) = self.pair()?;
-            let parent = descend_inline(&mut table, &path)?;
-            if parent.dotted == path.is_empty() {
-                return None;
-            }
-            insert(parent, key, value)?;
-            self.gap()?;
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b'}') => {
-                    self.pos += 1;
-                    break;
-                }
-                _ => return None,
-            }
-        }
-        self.depth -= 1;
-        Some(table)
+    fn close(&mut self, _table: bool, span: Span) -> Option<()> {
+        let node = match self.frames.pop()? {
+            Frame::Array(start, items) => Node::new(start..span.end, Val::Array(Array { items, of_tables: false })),
+            Frame::Inline(start, table, _) => Node::new(start..span.end, Val::Table(table)),
+        };
+        self.value(node)
     }
 }
 

@@ -43,7 +43,8 @@ impl State {
         if f.kind != FileKind::Scenario || f.disk_path.is_none() {
             return false;
         }
-        let expects = self.facts(fid).and_then(|x| x.scenario.as_ref()).is_some_and(|s| !s.expects.is_empty()) || has_expect_table(&f.text);
+        let expects =
+            self.facts(fid).and_then(|x| x.scenario.as_ref()).is_some_and(|s| !s.expects.is_empty()) || rustkeep_data::scenario::writes_expectations(&f.text);
         expects && !self.diagnostics(fid).iter().any(|d| d.severity == Severity::Error)
     }
 
@@ -77,10 +78,4 @@ impl State {
             None => self.by_path.get(path).map(|f| &*self.project.file(*f).text),
         }
     }
-}
-
-/// Whether the text has an `[[expect]]` table (`rustkeep test` runs a scenario whose
-/// expectations are all malformed too, to report them; here its diagnostics do).
-fn has_expect_table(text: &str) -> bool {
-    text.lines().map(str::trim_start).any(|l| l.starts_with("[[expect]]") || l.strip_prefix("expect").is_some_and(|r| r.trim_start().starts_with('=')))
 }
