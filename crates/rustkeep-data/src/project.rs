@@ -9,6 +9,8 @@ use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::diag::{Code, Diagnostic, Loc};
 use crate::manifest::{read_manifest, Manifest, WorkspaceConfig};
 use crate::model::Sp;
@@ -225,8 +227,7 @@ fn read_with(overlay: &Overlay, boundary: &crate::files::Boundary, path: &Path) 
 impl Loader<'_> {
     /// Reads, decodes and indexes every file of the given mod folders on all cores.
     fn prefetch(&mut self, dirs: &[PathBuf]) {
-        let threads = crate::par::default_threads();
-        let lists = crate::par::par_map(dirs, threads, |d| mod_files(d));
+        let lists: Vec<_> = dirs.par_iter().map(|d| mod_files(d)).collect();
         let mut paths: Vec<PathBuf> = Vec::new();
         for (d, list) in dirs.iter().zip(lists) {
             paths.push(d.join("mod.toml"));
@@ -234,13 +235,16 @@ impl Loader<'_> {
             self.listed.insert(d.clone(), list);
         }
         let (overlay, boundary) = (self.overlay, &self.boundary);
-        let read = crate::par::par_map(&paths, threads, |p| {
-            read_with(overlay, boundary, p).map(|bytes| {
-                let (text, bad) = SourceFile::decode(&bytes);
-                let index = Arc::new(crate::text::LineIndex::new(&text));
-                (text, bad, index)
+        let read: Vec<_> = paths
+            .par_iter()
+            .map(|p| {
+                read_with(overlay, boundary, p).map(|bytes| {
+                    let (text, bad) = SourceFile::decode(&bytes);
+                    let index = Arc::new(crate::text::LineIndex::new(&text));
+                    (text, bad, index)
+                })
             })
-        });
+            .collect();
         self.prefetched = paths.into_iter().zip(read).collect();
     }
 

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
+use rayon::prelude::*;
 use rustkeep_check::incremental::Incremental;
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::project::{load, Overlay, Project};
@@ -105,8 +106,10 @@ impl State {
         }
         let open: Vec<bool> = project.files.iter().map(|f| f.disk_path.as_ref().is_some_and(|p| self.docs.contains_key(p))).collect();
         let cache = &self.cache;
-        let lowered: Vec<(Option<Arc<FileFacts>>, bool, bool)> =
-            rustkeep_data::par::par_map(&project.files, rustkeep_check::default_threads(), |f: &SourceFile| {
+        let lowered: Vec<(Option<Arc<FileFacts>>, bool, bool)> = project
+            .files
+            .par_iter()
+            .map(|f: &SourceFile| {
                 let outline = !open[f.id.0 as usize];
                 match cache.get(&f.path).filter(|c| c.id == f.id && *c.text == *f.text && (outline || !c.outlined)) {
                     Some(c) => (Some(c.facts.clone()), c.outlined, false),
@@ -116,7 +119,8 @@ impl State {
                         (facts, outlined, true)
                     }
                 }
-            });
+            })
+            .collect();
         self.cache.clear();
         for (f, (facts, outlined, _)) in project.files.iter().zip(&lowered) {
             if let Some(facts) = facts {
