@@ -21,19 +21,15 @@ fn build(exe: &Path, args: &[&str], out: &Path) -> Result<(f64, (String, u64), u
         return Err(format!("`rustkeep {}` exited {:?}: {}", args.join(" "), o.status.code(), String::from_utf8_lossy(&o.stderr)));
     }
     let (mut largest, mut total) = ((String::new(), 0u64), 0u64);
-    let mut stack = vec![out.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).map_err(|e| e.to_string())?.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let size = e.metadata().map(|m| m.len()).unwrap_or(0);
-                total += size;
-                if size > largest.1 {
-                    largest = (p.strip_prefix(out).unwrap_or(&p).display().to_string(), size);
-                }
-            }
+    for e in rustkeep_data::files::Walk::every_folder(out, usize::MAX) {
+        let e = e.map_err(|e| e.to_string())?;
+        if e.file_type().is_dir() {
+            continue;
+        }
+        let size = e.metadata().map(|m| m.len()).unwrap_or(0);
+        total += size;
+        if size > largest.1 {
+            largest = (e.path().strip_prefix(out).unwrap_or(e.path()).display().to_string(), size);
         }
     }
     Ok((ms, largest, total))

@@ -186,13 +186,13 @@ fn skipped(what: &str, why: &str) -> ExtraFigure {
 }
 
 fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for e in std::fs::read_dir(from)?.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()))?;
+    for e in rustkeep_data::files::Walk::every_folder(from, usize::MAX) {
+        let e = e?;
+        let dest = to.join(e.path().strip_prefix(from).unwrap_or(e.path()));
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&dest)?;
         } else {
-            std::fs::copy(&p, to.join(e.file_name()))?;
+            std::fs::copy(e.path(), dest)?;
         }
     }
     Ok(())

@@ -203,15 +203,16 @@ fn names_problem(cli: &clap::Command, line: &str) -> Option<String> {
 /// crates' READMEs.
 fn pages() -> Vec<String> {
     let mut pages = vec!["README.md".to_string()];
+    let listed = |dir: &str| rustkeep_data::files::Walk::every_folder(&repo_path(dir), 1).flatten().filter(|e| e.depth() == 1);
     for dir in ["docs", "docs/editors"] {
-        for e in std::fs::read_dir(repo_path(dir)).expect("docs/").flatten() {
+        for e in listed(dir) {
             let name = e.file_name().to_string_lossy().into_owned();
             if name.ends_with(".md") {
                 pages.push(format!("{dir}/{name}"));
             }
         }
     }
-    for e in std::fs::read_dir(repo_path("crates")).expect("crates/").flatten() {
+    for e in listed("crates") {
         if e.path().join("README.md").is_file() {
             pages.push(format!("crates/{}/README.md", e.file_name().to_string_lossy()));
         }

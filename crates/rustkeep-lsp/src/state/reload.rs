@@ -22,6 +22,13 @@ use super::{Cached, Dirty, Listed, State};
 use crate::disk::{Rescan, Snapshot};
 use crate::uri;
 
+/// The files under the load paths with their stamps, links judged by the folders the load reads
+/// (the load paths are absolute: no current folder is needed to place them).
+fn snapshot(paths: &[PathBuf]) -> Option<Snapshot> {
+    let cwd = paths.first().cloned().unwrap_or_default();
+    Snapshot::take(paths, &rustkeep_data::project::boundary(paths, &cwd))
+}
+
 impl State {
     /// Finds what changed on disk outside the editor (a save or an open, when the client cannot
     /// watch files: such changes arrive this way). The files under the load paths are compared
@@ -34,7 +41,7 @@ impl State {
             return;
         }
         let paths = self.load_paths();
-        let (Some(before), Some(now)) = (&self.disk, Snapshot::take(&paths)) else {
+        let (Some(before), Some(now)) = (&self.disk, snapshot(&paths)) else {
             self.dirty = Dirty::Reload;
             return;
         };
@@ -99,7 +106,7 @@ impl State {
         let cwd = self.roots.first().cloned().or_else(|| paths.first().cloned()).unwrap_or_else(|| std::env::current_dir().unwrap_or_default());
         // The snapshot comes first: a file changed while the project is read shows up in the
         // next rescan's comparison.
-        let snapshot = if paths.is_empty() { None } else { Snapshot::take(&paths) };
+        let snapshot = if paths.is_empty() { None } else { snapshot(&paths) };
         let project = if paths.is_empty() { Project::with_bundled_core() } else { load(&paths, &cwd, &overlay) };
         if stale() {
             return false;
