@@ -58,7 +58,15 @@ pub fn doc_figures(packs: &Path, runs: usize) -> Vec<ExtraFigure> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    let work = std::env::temp_dir().join(format!("rustkeep-bench-doc-{}", std::process::id()));
+    // Removed when dropped, whatever happens on the way.
+    let work = match tempfile::Builder::new().prefix("rustkeep-bench-doc-").tempdir() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("doc: no temporary folder: {e}");
+            return Vec::new();
+        }
+    };
+    let work = work.path();
     let examples = ["doc", "examples/fire_and_thorns", "examples/rat_catcher"];
     match timed(&exe, &examples, &work.join("examples"), true, runs) {
         Ok((p50, max, largest, total)) => {
@@ -118,7 +126,6 @@ pub fn doc_figures(packs: &Path, runs: usize) -> Vec<ExtraFigure> {
         }
         Err(e) => eprintln!("doc on the large pack: {e}"),
     }
-    let _ = std::fs::remove_dir_all(&work);
     out
 }
 
@@ -132,12 +139,19 @@ pub fn diff_figures(packs: &Path, runs: usize) -> Vec<ExtraFigure> {
     if !large.is_dir() && crate::generate(&large, crate::LARGE).is_err() {
         return Vec::new();
     }
-    let work = std::env::temp_dir().join(format!("rustkeep-bench-diff-{}", std::process::id()));
+    let temp = match tempfile::Builder::new().prefix("rustkeep-bench-diff-").tempdir() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("diff: no temporary folder: {e}");
+            return Vec::new();
+        }
+    };
+    let work = temp.path();
     let edited = work.join("large");
     let copy = (|| -> std::io::Result<()> {
         for f in crate::toml_paths(&large) {
             let to = edited.join(f.strip_prefix(&large).unwrap_or(&f));
-            std::fs::create_dir_all(to.parent().unwrap_or(&work))?;
+            std::fs::create_dir_all(to.parent().unwrap_or(work))?;
             std::fs::copy(&f, &to)?;
         }
         for k in 0..10 {
@@ -169,7 +183,7 @@ pub fn diff_figures(packs: &Path, runs: usize) -> Vec<ExtraFigure> {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&work);
+    drop(temp);
     times.sort_by(|a, b| a.total_cmp(b));
     let (p50, max) = (times[times.len() / 2], times[times.len() - 1]);
     vec![ExtraFigure {
