@@ -421,15 +421,11 @@ impl Client {
     }
 }
 
+/// The `file://` URI of an absolute path: every byte but the unreserved characters and `/`
+/// percent-encoded.
 fn file_uri(p: &Path) -> String {
-    let mut s = String::from("file://");
-    for b in p.to_string_lossy().bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => s.push(b as char),
-            _ => s.push_str(&format!("%{b:02X}")),
-        }
-    }
-    s
+    const PATH: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~').remove(b'/');
+    format!("file://{}", percent_encoding::utf8_percent_encode(&p.to_string_lossy(), PATH))
 }
 
 /// Line and UTF-16 column of a byte offset.
