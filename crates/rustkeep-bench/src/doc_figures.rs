@@ -21,19 +21,15 @@ fn build(exe: &Path, args: &[&str], out: &Path) -> Result<(f64, (String, u64), u
         return Err(format!("`rustkeep {}` exited {:?}: {}", args.join(" "), o.status.code(), String::from_utf8_lossy(&o.stderr)));
     }
     let (mut largest, mut total) = ((String::new(), 0u64), 0u64);
-    let mut stack = vec![out.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).map_err(|e| e.to_string())?.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let size = e.metadata().map(|m| m.len()).unwrap_or(0);
-                total += size;
-                if size > largest.1 {
-                    largest = (p.strip_prefix(out).unwrap_or(&p).display().to_string(), size);
-                }
-            }
+    for e in rustkeep_data::files::Walk::every_folder(out, usize::MAX) {
+        let e = e.map_err(|e| e.to_string())?;
+        if e.file_type().is_dir() {
+            continue;
+        }
+        let size = e.metadata().map(|m| m.len()).unwrap_or(0);
+        total += size;
+        if size > largest.1 {
+            largest = (e.path().strip_prefix(out).unwrap_or(e.path()).display().to_string(), size);
         }
     }
     Ok((ms, largest, total))
@@ -62,7 +58,15 @@ pub fn doc_figures(packs: &Path, runs: usize) -> Vec<ExtraFigure> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    let work = std::env::temp_dir().join(format!("rustkeep-bench-doc-{}", std::process::id()));
+    // Removed when dropped, whatever happens on the way.
+    let work = match tempfile::Builder::new().prefix("rustkeep-bench-doc-").tempdir() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("doc: no temporary folder: {e}");
+            return Vec::new();
+        }
+    };
+    let work = work.path();
     let examples = ["doc", "examples/fire_and_thorns", "examples/rat_catcher"];
     match timed(&exe, &examples, &work.join("examples"), true, runs) {
         Ok((p50, max, largest, total)) => {
@@ -122,7 +126,6 @@ pub fn doc_figures(packs: &Path, runs: usize) -> Vec<ExtraFigure> {
         }
         Err(e) => eprintln!("doc on the large pack: {e}"),
     }
-    let _ = std::fs::remove_dir_all(&work);
     out
 }
 
@@ -136,12 +139,19 @@ pub fn diff_figures(packs: &Path, runs: usize) -> Vec<ExtraFigure> {
     if !large.is_dir() && crate::generate(&large, crate::LARGE).is_err() {
         return Vec::new();
     }
-    let work = std::env::temp_dir().join(format!("rustkeep-bench-diff-{}", std::process::id()));
+    let temp = match tempfile::Builder::new().prefix("rustkeep-bench-diff-").tempdir() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("diff: no temporary folder: {e}");
+            return Vec::new();
+        }
+    };
+    let work = temp.path();
     let edited = work.join("large");
     let copy = (|| -> std::io::Result<()> {
         for f in crate::toml_paths(&large) {
             let to = edited.join(f.strip_prefix(&large).unwrap_or(&f));
-            std::fs::create_dir_all(to.parent().unwrap_or(&work))?;
+            std::fs::create_dir_all(to.parent().unwrap_or(work))?;
             std::fs::copy(&f, &to)?;
         }
         for k in 0..10 {
@@ -173,7 +183,7 @@ pub fn diff_figures(packs: &Path, runs: usize) -> Vec<ExtraFigure> {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&work);
+    drop(temp);
     times.sort_by(|a, b| a.total_cmp(b));
     let (p50, max) = (times[times.len() / 2], times[times.len() - 1]);
     vec![ExtraFigure {

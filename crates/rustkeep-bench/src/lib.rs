@@ -222,22 +222,13 @@ entries = [ {{ item = "{m}:potion_{i}", weight = 3, count = "1-3" }}, {{ item = 
     );
 }
 
-/// Every `*.toml` file below `dir`.
+/// Every `*.toml` file below `dir` (the walk of `rustkeep_data::files`, every folder).
 pub fn toml_paths(dir: &Path) -> Vec<PathBuf> {
-    let mut stack = vec![dir.to_path_buf()];
-    let mut paths = Vec::new();
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else { continue };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "toml") {
-                paths.push(p);
-            }
-        }
-    }
-    paths
+    rustkeep_data::files::Walk::every_folder(dir, usize::MAX)
+        .flatten()
+        .filter(|e| !e.file_type().is_dir() && e.path().extension().is_some_and(|x| x == "toml"))
+        .map(|e| e.into_path())
+        .collect()
 }
 
 /// Reads and parses every `*.toml` below `dir` with `toml::de::DeTable::parse`, one thread.

@@ -186,13 +186,13 @@ fn skipped(what: &str, why: &str) -> ExtraFigure {
 }
 
 fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for e in std::fs::read_dir(from)?.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()))?;
+    for e in rustkeep_data::files::Walk::every_folder(from, usize::MAX) {
+        let e = e?;
+        let dest = to.join(e.path().strip_prefix(from).unwrap_or(e.path()));
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&dest)?;
         } else {
-            std::fs::copy(&p, to.join(e.file_name()))?;
+            std::fs::copy(e.path(), dest)?;
         }
     }
     Ok(())
@@ -421,15 +421,11 @@ impl Client {
     }
 }
 
+/// The `file://` URI of an absolute path: every byte but the unreserved characters and `/`
+/// percent-encoded.
 fn file_uri(p: &Path) -> String {
-    let mut s = String::from("file://");
-    for b in p.to_string_lossy().bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => s.push(b as char),
-            _ => s.push_str(&format!("%{b:02X}")),
-        }
-    }
-    s
+    const PATH: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~').remove(b'/');
+    format!("file://{}", percent_encoding::utf8_percent_encode(&p.to_string_lossy(), PATH))
 }
 
 /// Line and UTF-16 column of a byte offset.

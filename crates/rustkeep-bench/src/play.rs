@@ -39,6 +39,8 @@ struct Game {
     pending: Vec<u8>,
     parser: vt100::Parser,
     _master: Box<dyn portable_pty::MasterPty + Send>,
+    /// The game's empty current folder, removed with the game.
+    _cwd: tempfile::TempDir,
 }
 
 impl Game {
@@ -47,9 +49,8 @@ impl Game {
         let mut cmd = CommandBuilder::new(exe);
         cmd.args(["play", "--seed", "1", "--option", "core:warrior"]);
         // The bundled core alone: without `--mods`, play loads the mods of its folder.
-        let empty = std::env::temp_dir().join(format!("rustkeep-bench-play-{}", std::process::id()));
-        std::fs::create_dir_all(&empty).map_err(|e| format!("cannot create {}: {e}", empty.display()))?;
-        cmd.cwd(&empty);
+        let empty = tempfile::Builder::new().prefix("rustkeep-bench-play-").tempdir().map_err(|e| format!("no temporary folder: {e}"))?;
+        cmd.cwd(empty.path());
         cmd.env("TERM", "xterm-256color");
         let child = pair.slave.spawn_command(cmd).map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
         drop(pair.slave);
@@ -64,7 +65,7 @@ impl Game {
                 }
             }
         });
-        Ok(Game { child, writer, output, pending: Vec::new(), parser: vt100::Parser::new(rows, cols, 0), _master: pair.master })
+        Ok(Game { child, writer, output, pending: Vec::new(), parser: vt100::Parser::new(rows, cols, 0), _master: pair.master, _cwd: empty })
     }
 
     fn keys(&mut self, bytes: &[u8]) -> Result<(), String> {

@@ -56,8 +56,10 @@ pub fn test_figures(runs: usize) -> Vec<ExtraFigure> {
         }),
         Err(e) => eprintln!("test on the examples: {e}"),
     }
-    let dir = std::env::temp_dir().join(format!("rustkeep-bench-test-{}", std::process::id()));
     let with_and_without = (|| -> Result<(f64, f64), String> {
+        // Removed when dropped.
+        let temp = tempfile::Builder::new().prefix("rustkeep-bench-test-").tempdir().map_err(|e| e.to_string())?;
+        let dir = temp.path();
         for (name, arena) in [("without", false), ("with", true)] {
             let d = dir.join(name).join("scenarios");
             std::fs::create_dir_all(&d).map_err(|e| e.to_string())?;
@@ -67,7 +69,6 @@ pub fn test_figures(runs: usize) -> Vec<ExtraFigure> {
         let (with, _) = timed(&exe, &dir.join("with"), &["test"], 0, runs.max(7))?;
         Ok((without, with))
     })();
-    let _ = std::fs::remove_dir_all(&dir);
     match with_and_without {
         Ok((without, with)) => out.push(ExtraFigure {
             figure: "test: what an arena expectation of 2,000 fights adds to a scenario's test (median with − without)".into(),

@@ -14,6 +14,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use rayon::prelude::*;
 use rustkeep_data::db::Database;
 use rustkeep_data::diag::{Code, Diagnostic, Severity};
 use rustkeep_data::lower::FileFacts;
@@ -94,14 +95,21 @@ pub fn lower_source(f: &SourceFile) -> Option<Arc<FileFacts>> {
     Some(Arc::new(facts))
 }
 
-/// Lowers every data file, spread over the available cores.
+/// Lowers every data file: on the calling thread when `threads` is 1 (the tests compare with
+/// that), else spread over rayon's global pool, which the one thread setting sizes
+/// ([`rustkeep_data::threads`]). The facts are the same either way, in file order.
 pub fn lower_all(project: &Project, threads: usize) -> Vec<Option<Arc<FileFacts>>> {
-    rustkeep_data::par::par_map(&project.files, threads, lower_source)
+    if threads <= 1 {
+        project.files.iter().map(lower_source).collect()
+    } else {
+        project.files.par_iter().map(lower_source).collect()
+    }
 }
 
-/// The number of threads to use by default (see [`rustkeep_data::par::default_threads`]).
+/// The threads of rayon's global pool, which every parallel loop runs on (sized by the one thread
+/// setting, [`rustkeep_data::threads`]).
 pub fn default_threads() -> usize {
-    rustkeep_data::par::default_threads()
+    rayon::current_num_threads()
 }
 
 /// Checks a project from scratch.

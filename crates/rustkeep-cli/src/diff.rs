@@ -193,18 +193,10 @@ pub fn run(args: Args) -> Result<u8, String> {
     Ok(0)
 }
 
-/// A temporary folder removed when dropped.
-struct Temp(PathBuf);
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// The current folder as it is at `revision`, unpacked into a temporary folder: the folder to
-/// load (the same place below the repository's root) and the folder to remove.
-fn checkout(revision: &str) -> Result<(PathBuf, Temp), String> {
+/// load (the same place below the repository's root) and the temporary folder, removed when it
+/// is dropped.
+fn checkout(revision: &str) -> Result<(PathBuf, tempfile::TempDir), String> {
     let git = |args: &[&str]| -> Result<String, String> {
         let o = Command::new("git").args(args).output().map_err(|e| format!("cannot run git: {e}"))?;
         if !o.status.success() {
@@ -215,8 +207,7 @@ fn checkout(revision: &str) -> Result<(PathBuf, Temp), String> {
     let top = git(&["rev-parse", "--show-toplevel"]).map_err(|e| format!("`rustkeep diff REVISION` compares with a git revision, in a repository: {e}"))?;
     let prefix = git(&["rev-parse", "--show-prefix"])?;
     git(&["rev-parse", "--verify", "--quiet", &format!("{revision}^{{commit}}")]).map_err(|_| format!("`{revision}` is not a revision of this repository"))?;
-    let temp = Temp(std::env::temp_dir().join(format!("rustkeep-diff-{}-{}", std::process::id(), revision.replace(['/', '\\', ':'], "_"))));
-    std::fs::create_dir_all(&temp.0).map_err(|e| format!("cannot create {}: {e}", temp.0.display()))?;
+    let temp = tempfile::Builder::new().prefix("rustkeep-diff-").tempdir().map_err(|e| format!("cannot create a temporary folder: {e}"))?;
     let mut archive = Command::new("git")
         .args(["-C", &top, "archive", "--format=tar", revision])
         .stdout(Stdio::piped())
@@ -224,12 +215,12 @@ fn checkout(revision: &str) -> Result<(PathBuf, Temp), String> {
         .spawn()
         .map_err(|e| format!("cannot run git: {e}"))?;
     let stdout = archive.stdout.take().ok_or("git archive has no output")?;
-    let tar = Command::new("tar").arg("-x").arg("-C").arg(&temp.0).stdin(stdout).output().map_err(|e| format!("cannot run tar: {e}"))?;
+    let tar = Command::new("tar").arg("-x").arg("-C").arg(temp.path()).stdin(stdout).output().map_err(|e| format!("cannot run tar: {e}"))?;
     let status = archive.wait().map_err(|e| e.to_string())?;
     if !status.success() || !tar.status.success() {
         return Err(format!("cannot unpack `{revision}`: {}", String::from_utf8_lossy(&tar.stderr).trim()));
     }
-    Ok((temp.0.join(prefix), temp))
+    Ok((temp.path().join(prefix), temp))
 }
 
 fn compare(old: &Side, new: &Side, old_name: String, new_name: String, args: &Args) -> DiffJson {

@@ -14,7 +14,7 @@
 //! no commands.
 
 use clap::{CommandFactory, Parser};
-use rustkeep_testutil::{ensure_block_contents, repo_path, repo_root, shell_line};
+use rustkeep_testutil::{ensure_block_contents, repo_path, repo_root};
 
 use super::Cli;
 
@@ -146,10 +146,23 @@ fn is_command(code: &str) -> bool {
     code.strip_prefix("rustkeep ").is_some_and(|rest| rest.trim_start().starts_with(|c: char| c.is_ascii_alphabetic() || c == '-'))
 }
 
-/// The words of a shell command line (`rustkeep_testutil::shell_line`); a shell variable (`$rec`,
-/// `${x}`) stands for a value.
+/// The words of a shell command line as a POSIX shell splits them (`shlex`: quotes, escapes, a
+/// comment from a `#` that starts a word), up to the first pipe, redirection or list operator
+/// (`|`, `>`, `<`, `;`, `&`), which ends the command; a shell variable (`$rec`, `${x}`) stands for
+/// a value.
 fn shell_words(line: &str) -> Vec<String> {
-    shell_line(line).words.into_iter().map(|w| if w.starts_with('$') { "value".to_string() } else { w }).collect()
+    let mut words = Vec::new();
+    for word in shlex::Shlex::new(line) {
+        let end = word.find(['|', '>', '<', ';', '&']);
+        let word = &word[..end.unwrap_or(word.len())];
+        if !word.is_empty() {
+            words.push(if word.starts_with('$') { "value".to_string() } else { word.to_string() });
+        }
+        if end.is_some() {
+            break;
+        }
+    }
+    words
 }
 
 /// Whether a line is a usage synopsis rather than a command: metasyntax, or a placeholder in
@@ -203,15 +216,16 @@ fn names_problem(cli: &clap::Command, line: &str) -> Option<String> {
 /// crates' READMEs.
 fn pages() -> Vec<String> {
     let mut pages = vec!["README.md".to_string()];
+    let listed = |dir: &str| rustkeep_data::files::Walk::every_folder(&repo_path(dir), 1).flatten().filter(|e| e.depth() == 1);
     for dir in ["docs", "docs/editors"] {
-        for e in std::fs::read_dir(repo_path(dir)).expect("docs/").flatten() {
+        for e in listed(dir) {
             let name = e.file_name().to_string_lossy().into_owned();
             if name.ends_with(".md") {
                 pages.push(format!("{dir}/{name}"));
             }
         }
     }
-    for e in std::fs::read_dir(repo_path("crates")).expect("crates/").flatten() {
+    for e in listed("crates") {
         if e.path().join("README.md").is_file() {
             pages.push(format!("crates/{}/README.md", e.file_name().to_string_lossy()));
         }
@@ -272,6 +286,9 @@ fn the_command_check_sees_what_does_not_parse() {
     let lines: Vec<&str> = problems.iter().map(|p| p.split(": `").next().unwrap_or("")).collect();
     assert_eq!(lines, ["README.md:5", "README.md:10", "README.md:1", "README.md:1"], "{problems:#?}");
     assert_eq!(shell_words(r#"rustkeep play --replay "$rec" --force > "${rec%.jsonl}.json""#), ["rustkeep", "play", "--replay", "value", "--force"]);
+    assert_eq!(shell_words("rustkeep loot 'a b'  # exit code 2"), ["rustkeep", "loot", "a b"]);
+    assert_eq!(shell_words(r#"rustkeep x "y # z" a#b"#), ["rustkeep", "x", "y # z", "a#b"]);
+    assert_eq!(shell_words("rustkeep graph --format dot|dot -Tsvg; echo"), ["rustkeep", "graph", "--format", "dot"]);
     assert!(names_problem(&cli, "rustkeep core export DIR [--force]").is_none());
     assert!(names_problem(&cli, "rustkeep COMMAND --help").is_none());
     assert!(names_problem(&cli, "rustkeep core exprot DIR").is_some());

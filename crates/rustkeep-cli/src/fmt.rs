@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor::ColorChoice, termcolor::StandardStream};
+use rayon::prelude::*;
 use rustkeep_data::manifest::{read_workspace, FormatConfig};
 use rustkeep_data::project::{display_path, load, Overlay};
 use rustkeep_data::source::{FileId, SourceFile};
@@ -314,14 +315,17 @@ pub fn run(args: Args) -> Result<u8, String> {
     let mut targets = targets(&paths, &cwd, &mut problems);
     targets.sort_by(|a, b| a.shown.cmp(&b.shown));
     let compare_only = args.check && !args.diff;
-    let outcomes = rustkeep_data::par::par_map(&targets, rustkeep_data::par::default_threads(), |t| match &t.read {
-        Some((text, None)) if compare_only => format_text(text, &t.options, true),
-        Some((text, Some(at))) if compare_only => invalid_utf8(text.to_string(), *at),
-        _ => match std::fs::read(&t.path) {
-            Ok(bytes) => format_bytes(&bytes, &t.options, compare_only),
-            Err(e) => Outcome::Failed(format!("cannot read: {e}")),
-        },
-    });
+    let outcomes: Vec<Outcome> = targets
+        .par_iter()
+        .map(|t| match &t.read {
+            Some((text, None)) if compare_only => format_text(text, &t.options, true),
+            Some((text, Some(at))) if compare_only => invalid_utf8(text.to_string(), *at),
+            _ => match std::fs::read(&t.path) {
+                Ok(bytes) => format_bytes(&bytes, &t.options, compare_only),
+                Err(e) => Outcome::Failed(format!("cannot read: {e}")),
+            },
+        })
+        .collect();
 
     let mut stdout = crate::out::stdout();
     let mut failed = !problems.is_empty();

@@ -291,10 +291,6 @@ fn row(label: &str, p: f64, expected: Option<f64>, width: usize) -> String {
     )
 }
 
-fn xml_escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
 /// A horizontal bar chart: per drop, the exact expected count and the sampled mean, on one scale.
 pub fn svg_plot(r: &LootReport, s: Option<&SampleReport>, of: PlotOf) -> String {
     let drops: Vec<&DropStat> = r.drops.iter().collect();
@@ -323,7 +319,7 @@ pub fn svg_plot(r: &LootReport, s: Option<&SampleReport>, of: PlotOf) -> String 
     svg.push_str(&format!("<rect width=\"{width:.0}\" height=\"{height:.0}\" fill=\"white\"/>\n"));
     svg.push_str(&format!(
         "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{} — {} per evaluation (luck {})</text>\n",
-        xml_escape(&r.table),
+        rustkeep_data::echo::xml(&r.table),
         if of == PlotOf::Chance { "chance of at least one" } else { "expected count" },
         r.luck
     ));
@@ -338,7 +334,7 @@ pub fn svg_plot(r: &LootReport, s: Option<&SampleReport>, of: PlotOf) -> String 
     for (i, d) in drops.iter().enumerate() {
         let y = top + row_h * i as f64;
         let exact_w = value(d) / scale * bar_w;
-        svg.push_str(&format!("<text x=\"10\" y=\"{:.1}\">{}</text>\n", y + 17.0, xml_escape(&d.id)));
+        svg.push_str(&format!("<text x=\"10\" y=\"{:.1}\">{}</text>\n", y + 17.0, rustkeep_data::echo::xml(&d.id)));
         svg.push_str(&format!("<rect x=\"{label_w:.1}\" y=\"{:.1}\" width=\"{exact_w:.2}\" height=\"11\" fill=\"#4472c4\"/>\n", y + 4.0));
         svg.push_str(&format!("<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\">{}</text>\n", label_w + exact_w + 4.0, y + 13.0, show(value(d))));
         if s.is_some() {

@@ -169,6 +169,9 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    // The one thread setting (docs/performance.md, "Threads"): `RUSTKEEP_THREADS` sizes the pool
+    // every parallel loop runs on, before anything runs in parallel.
+    let _ = rustkeep_data::threads::configure();
     let result = match cli.command {
         // `--watch` is dispatched here, not in each command's `run`: the watcher uses those
         // modules, and they must not use it back (docs/ARCHITECTURE.md, invariant "Layers").

@@ -66,7 +66,7 @@ pub fn run(args: Args) -> Result<u8, String> {
         return Err("the mod id `core` is reserved for the base game".into());
     }
     let dir = args.path.unwrap_or_else(|| PathBuf::from(id));
-    if dir.exists() && std::fs::read_dir(&dir).map(|mut d| d.next().is_some()).unwrap_or(true) {
+    if dir.exists() && !rustkeep_data::files::is_empty_folder(&dir).unwrap_or(false) {
         return Err(format!("{} exists and is not empty; choose another folder with --path", dir.display()));
     }
     for (rel, text) in skeleton(id) {

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use rustkeep_data::project::{discover, WhenNothing};
 use rustkeep_engine::scenario::{self, expect::Checked};
 
-use crate::render::xml;
+use crate::render::junit::{Case, Outcome, Report, Suite};
 use crate::simulate;
 
 #[derive(clap::Args)]
@@ -183,52 +183,60 @@ pub fn json_of(ran: &[Ran]) -> serde_json::Value {
     serde_json::to_value(report).unwrap_or_default()
 }
 
-/// JUnit XML: a suite per scenario, a case per expectation (`file:line what`).
+/// JUnit XML ([`crate::render::junit`]): a suite per scenario, a case per expectation
+/// (`file:line what`); a scenario that does not validate is an `<error>`.
 pub fn junit(ran: &[Ran]) -> String {
     let (passed, failed) = counts(ran);
     let errors = ran.iter().filter(|r| r.error.is_some()).count();
-    let mut out = format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rustkeep test\" tests=\"{}\" failures=\"{failed}\" errors=\"{errors}\">\n",
-        passed + failed
-    );
-    for r in ran {
-        let fails = r.results.iter().filter(|c| !c.passed).count();
-        let err = usize::from(r.error.is_some());
-        out.push_str(&format!("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{fails}\" errors=\"{err}\">\n", xml(&r.file), r.results.len().max(err)));
-        if let Some(e) = &r.error {
-            out.push_str(&format!(
-                "    <testcase name=\"{}\" classname=\"{}\">\n      <error message=\"the scenario does not validate\">{}</error>\n    </testcase>\n",
-                xml(&r.file),
-                xml(&r.file),
-                xml(e)
-            ));
-        }
-        for c in &r.results {
-            let line = c.line;
-            let name = xml(&format!("line {line}: {}", c.what));
-            out.push_str(&format!("    <testcase name=\"{name}\" classname=\"{}\" file=\"{}\" line=\"{line}\"", xml(&r.file), xml(&r.file)));
-            if c.passed {
-                out.push_str("/>\n");
-            } else {
-                out.push_str(&format!(
-                    ">\n      <failure message=\"{}\">{}:{line}: {}</failure>\n    </testcase>\n",
-                    xml(&format!("expected {}, got {}", c.expected, c.got)),
-                    xml(&r.file),
-                    xml(&failure(c))
-                ));
+    let suites = ran
+        .iter()
+        .map(|r| {
+            let err = usize::from(r.error.is_some());
+            let mut cases: Vec<Case> = r
+                .error
+                .iter()
+                .map(|e| Case {
+                    name: r.file.clone(),
+                    classname: r.file.clone(),
+                    file: None,
+                    line: None,
+                    outcomes: vec![Outcome { error: true, message: "the scenario does not validate".into(), kind: None, text: e.clone() }],
+                })
+                .collect();
+            cases.extend(r.results.iter().map(|c| Case {
+                name: format!("line {}: {}", c.line, c.what),
+                classname: r.file.clone(),
+                file: Some(r.file.clone()),
+                line: Some(c.line),
+                outcomes: if c.passed {
+                    Vec::new()
+                } else {
+                    vec![Outcome {
+                        error: false,
+                        message: format!("expected {}, got {}", c.expected, c.got),
+                        kind: None,
+                        text: format!("{}:{}: {}", r.file, c.line, failure(c)),
+                    }]
+                },
+            }));
+            Suite {
+                name: r.file.clone(),
+                tests: r.results.len().max(err),
+                failures: r.results.iter().filter(|c| !c.passed).count(),
+                errors: err,
+                skipped: None,
+                cases,
             }
-        }
-        out.push_str("  </testsuite>\n");
-    }
-    out.push_str("</testsuites>\n");
-    out
+        })
+        .collect();
+    Report { name: "rustkeep test".into(), tests: passed + failed, failures: failed, errors, suites }.to_xml()
 }
 
 /// GitHub Actions workflow commands: an error on each failed expectation's line, a warning on a
 /// fragile one, then the summary.
 pub fn github(ran: &[Ran]) -> String {
-    let esc = |s: &str| s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A");
-    let prop = |s: &str| esc(s).replace(':', "%3A").replace(',', "%2C");
+    let esc = |s: &str| crate::render::github::escape(s, false);
+    let prop = |s: &str| crate::render::github::escape(s, true);
     let mut out = String::new();
     for r in ran {
         if let Some(e) = &r.error {

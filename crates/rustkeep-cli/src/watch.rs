@@ -44,7 +44,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 use rayon::prelude::*;
-use rustkeep_data::project::{discover, display_path, load_scenario, normalize, skipped_folder, Overlay, Project, WhenNothing};
+use rustkeep_data::files::{skipped_folder, Walk, MAX_DEPTH};
+use rustkeep_data::project::{discover, display_path, load_scenario, normalize, Overlay, Project, WhenNothing};
 use rustkeep_data::vocab::is_scenario_path;
 
 use crate::test::{Ran, TestFormat};
@@ -55,9 +56,6 @@ const DEBOUNCE: Duration = Duration::from_millis(100);
 
 /// The longest a rerun waits for changes to settle (a tool that writes without pause).
 const MAX_WAIT: Duration = Duration::from_secs(1);
-
-/// How deep a watched tree is followed (as deep as discovery looks for files).
-const MAX_DEPTH: usize = 32;
 
 /// How many changed paths a header names before it counts the rest.
 const NAMED: usize = 3;
@@ -318,40 +316,52 @@ impl Watch {
     /// Watches what `deps` names: each tree with the folders below it, the folder of each file.
     fn watch(&mut self, deps: &Deps) {
         for t in &deps.trees {
-            self.watch_tree(t, true, 0);
+            self.watch_tree(t, true);
         }
         for f in &deps.files {
             if let Some(dir) = f.parent() {
-                self.watch_tree(dir, false, 0);
+                self.watch_tree(dir, false);
             }
         }
     }
 
-    fn watch_tree(&mut self, dir: &Path, below: bool, depth: usize) {
+    /// Watches `dir` and, when `below`, the folders below it as discovery walks them
+    /// ([`Walk`]: no link entered, hidden folders and build output skipped, [`MAX_DEPTH`] deep).
+    fn watch_tree(&mut self, dir: &Path, below: bool) {
+        if !self.watch_dir(dir, below) || !below {
+            return;
+        }
+        let mut walk = Walk::new(dir);
+        while let Some(e) = walk.next() {
+            let Ok(e) = e else { continue };
+            if e.depth() == 0 || !e.file_type().is_dir() || e.depth() > MAX_DEPTH {
+                continue;
+            }
+            if !self.watch_dir(e.path(), true) {
+                walk.skip_current_dir();
+            }
+        }
+    }
+
+    /// Watches one folder (`below`: the folders created in it join); `false` when it is watched
+    /// with its tree already or cannot be watched, so that what is below it is passed over.
+    fn watch_dir(&mut self, dir: &Path, below: bool) -> bool {
         match self.watched.get(dir) {
-            Some(true) => return,
-            Some(false) if !below => return,
+            Some(true) => return false,
+            Some(false) if !below => return false,
             Some(false) => {}
             None => {
                 if !dir.is_dir() {
-                    return;
+                    return false;
                 }
                 if let Err(e) = self.watcher.watch(dir, RecursiveMode::NonRecursive) {
                     say!("rustkeep: cannot watch {}: {e}", display_path(dir, &self.cwd));
-                    return;
+                    return false;
                 }
             }
         }
         self.watched.insert(dir.to_path_buf(), below);
-        if !below || depth >= MAX_DEPTH {
-            return;
-        }
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
-        for e in entries.flatten() {
-            if e.file_type().is_ok_and(|t| t.is_dir()) && !skipped_folder(&e.file_name().to_string_lossy()) {
-                self.watch_tree(&e.path(), true, depth + 1);
-            }
-        }
+        true
     }
 
     /// Waits for the next change that `counts`, then until the changes pause for [`DEBOUNCE`]
@@ -378,7 +388,7 @@ impl Watch {
                 Err(RecvTimeoutError::Timeout) => {
                     // A new folder is a change once it holds a `.toml` file (it may have been
                     // filled before its own watch began).
-                    changed.retain(|p| !p.is_dir() || holds_toml(p, 0));
+                    changed.retain(|p| !p.is_dir() || holds_toml(p));
                     if !changed.is_empty() {
                         return Ok(std::mem::take(&mut changed).into_iter().collect());
                     }
@@ -410,7 +420,7 @@ impl Watch {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let in_tree = path.parent().is_some_and(|p| self.watched.get(p) == Some(&true));
             if in_tree && !self.watched.contains_key(&path) && !skipped_folder(&name) {
-                self.watch_tree(&path, true, 0);
+                self.watch_tree(&path, true);
                 changed.insert(path);
             }
         } else if self.watched.contains_key(&path) {
@@ -453,14 +463,10 @@ fn is_toml(path: &Path) -> bool {
     name.ends_with(".toml") && !name.starts_with(".#")
 }
 
-/// Whether a folder (a new one) holds a `.toml` file, at any depth discovery reads.
-fn holds_toml(dir: &Path, depth: usize) -> bool {
-    let Ok(entries) = std::fs::read_dir(dir) else { return false };
-    entries.flatten().any(|e| {
-        let Ok(t) = e.file_type() else { return false };
-        (t.is_file() && is_toml(&e.path()))
-            || (t.is_dir() && depth < MAX_DEPTH && !skipped_folder(&e.file_name().to_string_lossy()) && holds_toml(&e.path(), depth + 1))
-    })
+/// Whether a folder (a new one) holds a `.toml` file (or a link named so, which discovery lists
+/// too), at any depth discovery reads.
+fn holds_toml(dir: &Path) -> bool {
+    Walk::new(dir).flatten().any(|e| e.depth() > 0 && (e.file_type().is_file() || e.file_type().is_symlink()) && is_toml(e.path()))
 }
 
 /// Runs this binary again with the same arguments less `--watch` (the ones before a `--`),

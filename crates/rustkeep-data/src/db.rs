@@ -11,6 +11,8 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::hash::FxHashMap;
 use crate::lower::{lower_file, FileFacts};
 use crate::model::{Entry, LootKind};
@@ -119,7 +121,7 @@ impl Database {
     /// Lowers every data file (spread over the available cores) and builds the model. Nothing
     /// here refuses data with errors: see the module documentation.
     pub fn load(project: &Project) -> Database {
-        let facts = crate::par::par_map(&project.files, crate::par::default_threads(), |f| lower_source(f).map(Arc::new));
+        let facts = project.files.par_iter().map(|f| lower_source(f).map(Arc::new)).collect();
         Database::new(project, facts)
     }
 
@@ -152,7 +154,7 @@ pub fn infer_kinds(facts: &[Option<Arc<FileFacts>>], resolved: &Resolved) -> FxH
     let mut queue: VecDeque<&str> = VecDeque::new();
     // Each table's own kind, read on all cores (reading 30,000 entries is most of the work).
     let tables: Vec<(&String, &crate::resolve::Def)> = defs.iter().collect();
-    let direct = crate::par::par_map(&tables, crate::par::default_threads(), |(_, def)| direct_kind(crate::resolve::entry(facts, def.current)));
+    let direct: Vec<_> = tables.par_iter().map(|(_, def)| direct_kind(crate::resolve::entry(facts, def.current))).collect();
     for (&(id, def), direct) in tables.iter().zip(direct) {
         match direct {
             Some(k) => {

@@ -47,6 +47,28 @@ pub fn inert(s: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// `s` as XML text or attribute value, the one XML escaper of every XML output (JUnit reports,
+/// the SVG charts): control characters first written as their escapes ([`inert`]), as every
+/// human and CI format shows them; the markup characters as entities (`quick-xml`'s escaper:
+/// `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`); tab and the line ends as character references,
+/// which an attribute keeps (a parser turns them into spaces otherwise); and what XML 1.0 cannot
+/// carry at all as U+FFFD.
+pub fn xml(s: &str) -> String {
+    let s = inert(s);
+    let marked = quick_xml::escape::escape(s.as_ref());
+    let mut out = String::with_capacity(marked.len());
+    for c in marked.chars() {
+        match c {
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            '\t' => out.push_str("&#9;"),
+            c if (c as u32) < 0x20 => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// [`inert`] of a text together with where each of its byte offsets went, so that a snippet of
 /// the escaped text still underlines the characters a span names.
 #[derive(Clone, Debug)]
@@ -106,6 +128,12 @@ mod tests {
         assert_eq!(&t.text[t.offset(6)..t.offset(7)], "e");
         assert_eq!(&t.text[t.offset(2)..t.offset(3)], "\\u{1b}");
         assert!(InertText::of("nothing\nhere").is_none());
+    }
+
+    #[test]
+    fn xml_escapes_markup_and_control_characters() {
+        assert_eq!(xml("a<b & \"c\"\n\u{1}"), "a&lt;b &amp; &quot;c&quot;&#10;\\u{1}");
+        assert_eq!(xml("it's > \t\r\n"), "it&apos;s &gt; &#9;&#13;&#10;");
     }
 }
 

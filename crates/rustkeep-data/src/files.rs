@@ -14,6 +14,11 @@
 //!   read: the paths it was given and the workspaces it found. A file reached through a link is
 //!   read only when the link resolves inside the boundary, and only regular files are read (a
 //!   named pipe would block a command forever).
+//! - **One walk, one rule for links.** [`Walk`] is the one walk of a folder tree (discovery, the
+//!   language server's snapshot of the disk, `--watch`, the output folder of `rustkeep doc`):
+//!   a link is listed as itself and never followed, so a link to a folder is never entered (no
+//!   loop, no way out of the workspace) and a link to a file is left to the reader, which reads it
+//!   through a [`Boundary`]. The folders discovery skips ([`skipped_folder`]) are not entered.
 //!
 //! Links are judged when they are met; a process racing the command on the same disk is not what
 //! these rules defend against (a stranger supplies files, not processes).
@@ -117,6 +122,73 @@ pub fn is_inside_relative(rel: &str) -> bool {
 /// has, and a bound on the time a folder full of files can cost.
 const MAX_ENTRIES: usize = 1_000_000;
 
+/// How deep a [`Walk`] enters folders below its root (the entries of the deepest folder it enters
+/// are listed); deeper trees are not mod layouts.
+pub const MAX_DEPTH: usize = 32;
+
+/// Folders a [`Walk`] never enters: hidden ones (`.git`), build output (`target`) and
+/// `node_modules`.
+pub fn skipped_folder(name: &str) -> bool {
+    name.starts_with('.') || name == "target" || name == "node_modules"
+}
+
+/// The one walk of a folder tree (see the module documentation): every entry below the root and
+/// the root itself (depth 0), each folder's entries in byte order of their names. A symbolic link
+/// is an entry of its own ([`walkdir::DirEntry::file_type`] says so) and is never followed; the
+/// root is read even when it is a link (the path given is what the user pointed at). Entries that
+/// cannot be read come as errors, which most callers pass over.
+pub struct Walk {
+    inner: walkdir::IntoIter,
+    /// Whether the folders of [`skipped_folder`] are passed over.
+    skip: bool,
+}
+
+impl Walk {
+    /// The tree below `root` as discovery sees it: folders entered down to [`MAX_DEPTH`], the
+    /// folders of [`skipped_folder`] passed over.
+    pub fn new(root: &Path) -> Walk {
+        Walk::with(root, MAX_DEPTH + 1, true)
+    }
+
+    /// Every folder below `root`, hidden ones and build output too, entries down to `max_depth`
+    /// below it (the `mods` globs of a workspace, an output folder).
+    pub fn every_folder(root: &Path, max_depth: usize) -> Walk {
+        Walk::with(root, max_depth, false)
+    }
+
+    fn with(root: &Path, max_depth: usize, skip: bool) -> Walk {
+        Walk { inner: walkdir::WalkDir::new(root).follow_links(false).max_depth(max_depth).sort_by_file_name().into_iter(), skip }
+    }
+
+    /// Does not enter the folder last returned (a nested mod, a tree already watched).
+    pub fn skip_current_dir(&mut self) {
+        self.inner.skip_current_dir();
+    }
+}
+
+impl Iterator for Walk {
+    type Item = walkdir::Result<walkdir::DirEntry>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let item = self.inner.next()?;
+            if let Ok(e) = &item {
+                if self.skip && e.depth() > 0 && e.file_type().is_dir() && skipped_folder(&e.file_name().to_string_lossy()) {
+                    self.inner.skip_current_dir();
+                    continue;
+                }
+            }
+            return Some(item);
+        }
+    }
+}
+
+/// Whether `path` is a folder with nothing in it; an error when it cannot be listed (it is a
+/// file, it is not there, it may not be read).
+pub fn is_empty_folder(path: &Path) -> io::Result<bool> {
+    Ok(fs::read_dir(path)?.next().is_none())
+}
+
 /// A folder a command writes its output into (`rustkeep doc`'s site): no link in it is ever
 /// followed.
 #[derive(Debug)]
@@ -136,7 +208,7 @@ impl OutDir {
             Ok(m) if !m.is_dir() => return Err(format!("{} is not a folder", root.display())),
             Ok(_) => {
                 let mut seen = 0usize;
-                for entry in walkdir::WalkDir::new(root).follow_links(false).min_depth(1) {
+                for entry in Walk::every_folder(root, usize::MAX).filter(|e| e.as_ref().map_or(true, |e| e.depth() > 0)) {
                     seen += 1;
                     if seen > MAX_ENTRIES {
                         return Err(format!("{} holds more than {MAX_ENTRIES} files and folders: choose another output folder", root.display()));

@@ -22,6 +22,8 @@
 //! - [`number`]: numbers as every output writes them (a chance as a percentage, a value beside
 //!   the bound it was checked against), rounded in decimal.
 //! - [`reference`]: the modders' data reference (`docs/reference.md`), generated from [`vocab`].
+//! - [`threads`]: the one thread setting (`RUSTKEEP_THREADS`), which sizes rayon's global pool
+//!   that all parallel work runs on; [`hash`]: the hasher of the ID maps (`rustc-hash`).
 
 #![forbid(unsafe_code)]
 
@@ -37,7 +39,6 @@ pub mod lower;
 pub mod manifest;
 pub mod model;
 pub mod number;
-pub mod par;
 pub mod project;
 pub mod reference;
 pub mod resolve;
@@ -47,5 +48,6 @@ pub mod source;
 pub mod suggest;
 pub mod syntax;
 pub mod text;
+pub mod threads;
 pub mod tree;
 pub mod vocab;

@@ -9,6 +9,8 @@ use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::diag::{Code, Diagnostic, Loc};
 use crate::manifest::{read_manifest, Manifest, WorkspaceConfig};
 use crate::model::Sp;
@@ -26,8 +28,7 @@ pub mod bundled {
 /// Display prefix of the bundled core's files.
 pub const CORE_PREFIX: &str = "<core>";
 
-/// How deep discovery descends below a root; deeper trees are not mod layouts.
-const MAX_DEPTH: usize = 32;
+use crate::files::{skipped_folder, Walk, MAX_DEPTH};
 
 #[derive(Clone, Debug)]
 pub struct ModInfo {
@@ -225,8 +226,7 @@ fn read_with(overlay: &Overlay, boundary: &crate::files::Boundary, path: &Path) 
 impl Loader<'_> {
     /// Reads, decodes and indexes every file of the given mod folders on all cores.
     fn prefetch(&mut self, dirs: &[PathBuf]) {
-        let threads = crate::par::default_threads();
-        let lists = crate::par::par_map(dirs, threads, |d| mod_files(d));
+        let lists: Vec<_> = dirs.par_iter().map(|d| mod_files(d)).collect();
         let mut paths: Vec<PathBuf> = Vec::new();
         for (d, list) in dirs.iter().zip(lists) {
             paths.push(d.join("mod.toml"));
@@ -234,13 +234,16 @@ impl Loader<'_> {
             self.listed.insert(d.clone(), list);
         }
         let (overlay, boundary) = (self.overlay, &self.boundary);
-        let read = crate::par::par_map(&paths, threads, |p| {
-            read_with(overlay, boundary, p).map(|bytes| {
-                let (text, bad) = SourceFile::decode(&bytes);
-                let index = Arc::new(crate::text::LineIndex::new(&text));
-                (text, bad, index)
+        let read: Vec<_> = paths
+            .par_iter()
+            .map(|p| {
+                read_with(overlay, boundary, p).map(|bytes| {
+                    let (text, bad) = SourceFile::decode(&bytes);
+                    let index = Arc::new(crate::text::LineIndex::new(&text));
+                    (text, bad, index)
+                })
             })
-        });
+            .collect();
         self.prefetched = paths.into_iter().zip(read).collect();
     }
 
@@ -323,9 +326,10 @@ impl Loader<'_> {
 }
 
 /// Every data file below `dir`: each `*.toml` except its `mod.toml` and its scenarios, skipping
-/// folders that are mods of their own, hidden folders and build output; links to folders are not
-/// followed (no loops), links to files are listed and read only when they lead inside the
-/// workspace ([`crate::files::Boundary`]). Sorted byte-wise by relative path.
+/// folders that are mods of their own, hidden folders and build output. The walk is
+/// [`crate::files::Walk`], with its rule for links: links to folders are not followed (no loops),
+/// links to files are listed and read only when they lead inside the workspace
+/// ([`crate::files::Boundary`]). Sorted byte-wise by relative path.
 pub fn data_files(dir: &Path) -> Vec<PathBuf> {
     mod_files(dir).0
 }
@@ -335,43 +339,39 @@ pub fn data_files(dir: &Path) -> Vec<PathBuf> {
 pub fn mod_files(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let mut out = Vec::new();
     let mut scenarios = Vec::new();
-    let mut stack = vec![(dir.to_path_buf(), 0usize)];
-    while let Some((d, depth)) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else { continue };
-        for e in rd.flatten() {
-            let Ok(ft) = e.file_type() else { continue };
-            let p = e.path();
-            let name = e.file_name().to_string_lossy().into_owned();
-            // A link to a file is listed and read when it leads inside the workspace (the
-            // boundary of the load judges it); a link to a folder is never entered.
-            if ft.is_symlink() && !name.ends_with(".toml") {
-                continue;
+    let mut walk = Walk::new(dir);
+    while let Some(e) = walk.next() {
+        let Ok(e) = e else { continue };
+        if e.depth() == 0 {
+            continue;
+        }
+        let ft = e.file_type();
+        if ft.is_dir() {
+            // A folder with a `mod.toml` is a mod of its own.
+            if e.path().join("mod.toml").exists() {
+                walk.skip_current_dir();
             }
-            if ft.is_dir() {
-                if depth < MAX_DEPTH && !skipped_folder(&name) && !p.join("mod.toml").exists() {
-                    stack.push((p, depth + 1));
-                }
-            } else if (ft.is_file() || ft.is_symlink()) && name.ends_with(".toml") {
-                let rel = p.strip_prefix(dir).unwrap_or(&p).to_path_buf();
-                if rel == Path::new("mod.toml") || (depth == 0 && name == "rustkeep.toml") {
-                    continue;
-                }
-                if crate::vocab::is_scenario_path(&rel) {
-                    scenarios.push(rel);
-                } else {
-                    out.push(rel);
-                }
-            }
+            continue;
+        }
+        // A link to a file is listed and read when it leads inside the workspace (the boundary
+        // of the load judges it); a link to a folder is never entered.
+        let name = e.file_name().to_string_lossy();
+        if !(ft.is_file() || ft.is_symlink()) || !name.ends_with(".toml") {
+            continue;
+        }
+        let rel = e.path().strip_prefix(dir).unwrap_or(e.path()).to_path_buf();
+        if rel == Path::new("mod.toml") || (e.depth() == 1 && name == "rustkeep.toml") {
+            continue;
+        }
+        if crate::vocab::is_scenario_path(&rel) {
+            scenarios.push(rel);
+        } else {
+            out.push(rel);
         }
     }
     out.sort_by_key(|p| rel_key(p));
     scenarios.sort_by_key(|p| rel_key(p));
     (out, scenarios)
-}
-
-/// Folders discovery never enters: hidden ones and build output.
-pub fn skipped_folder(name: &str) -> bool {
-    name.starts_with('.') || name == "target" || name == "node_modules"
 }
 
 /// Open buffers below the mod folder `dir` that are not on disk yet (a new, unsaved file in the
@@ -393,7 +393,7 @@ fn unsaved_data_files(dir: &Path, overlay: &Overlay) -> Vec<PathBuf> {
         }
         let skipped = folders.iter().any(|c| {
             let name = c.to_string_lossy();
-            name.starts_with('.') || name == "target" || name == "node_modules" || name == ".."
+            skipped_folder(&name) || name == ".."
         });
         if skipped {
             continue;
@@ -420,21 +420,21 @@ fn rel_key(p: &Path) -> Vec<u8> {
 fn find_mods_and_scenarios(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let mut out = Vec::new();
     let mut scenarios = Vec::new();
-    let mut stack = vec![(dir.to_path_buf(), 0usize)];
-    while let Some((d, depth)) = stack.pop() {
-        if d.join("mod.toml").is_file() {
-            out.push(d);
+    let mut walk = Walk::new(dir);
+    while let Some(e) = walk.next() {
+        let Ok(e) = e else { continue };
+        let ft = e.file_type();
+        // The root is a folder even when it is a link to one (the path the user gave); a folder
+        // below the deepest one entered is not looked into.
+        if e.depth() == 0 || ft.is_dir() {
+            if e.depth() <= MAX_DEPTH && e.path().join("mod.toml").is_file() {
+                out.push(e.into_path());
+                walk.skip_current_dir();
+            }
             continue;
         }
-        let Ok(rd) = std::fs::read_dir(&d) else { continue };
-        for e in rd.flatten() {
-            let Ok(ft) = e.file_type() else { continue };
-            let name = e.file_name().to_string_lossy().into_owned();
-            if ft.is_dir() && !ft.is_symlink() && depth < MAX_DEPTH && !skipped_folder(&name) {
-                stack.push((e.path(), depth + 1));
-            } else if (ft.is_file() || ft.is_symlink()) && crate::vocab::is_scenario_path(&e.path()) {
-                scenarios.push(e.path());
-            }
+        if (ft.is_file() || ft.is_symlink()) && crate::vocab::is_scenario_path(e.path()) {
+            scenarios.push(e.into_path());
         }
     }
     out.sort();
@@ -494,9 +494,10 @@ fn expand_glob(root: &Path, g: &Sp<String>, fid: FileId, diags: &mut Vec<Diagnos
     out
 }
 
-/// The folders below `root` whose relative path matches `pat`, sorted. The walk never follows a
-/// symbolic link (a matching link is returned for the caller to judge, but not entered), stops at
-/// [`MAX_DEPTH`] — or at the pattern's own depth when it has no `**` — and starts below the
+/// The folders below `root` whose relative path matches `pat`, sorted. The walk
+/// ([`crate::files::Walk`], every folder, hidden ones too, as a glob may name them) never follows
+/// a symbolic link (a matching link is returned for the caller to judge, but not entered), stops
+/// at [`MAX_DEPTH`] — or at the pattern's own depth when it has no `**` — and starts below the
 /// pattern's literal prefix. (The `glob` crate follows links while expanding `**`, so a link loop
 /// made `mods/**/x` run for hours; found by the hostile-input tests.)
 fn glob_dirs(root: &Path, pattern: &str, pat: &glob::Pattern) -> Vec<PathBuf> {
@@ -507,37 +508,35 @@ fn glob_dirs(root: &Path, pattern: &str, pat: &glob::Pattern) -> Vec<PathBuf> {
     let literal = parts.iter().take_while(|c| !c.contains(['*', '?', '['])).count();
     let max_depth = if parts.contains(&"**") { MAX_DEPTH } else { parts.len().min(MAX_DEPTH) };
     let start: PathBuf = parts[..literal].iter().collect();
+    let base = root.join(&start);
+    let start_depth = start.components().count();
     let mut out = Vec::new();
-    let mut visited = 0;
-    let mut stack = vec![(start.clone(), start.components().count())];
-    while let Some((rel, depth)) = stack.pop() {
-        let dir = root.join(&rel);
+    // The literal prefix is walked only when it is a real folder (a link there is matched, not
+    // entered) and lies above the deepest level the pattern reaches.
+    let enter = start_depth < max_depth && std::fs::symlink_metadata(&base).is_ok_and(|m| m.is_dir());
+    if !enter {
         // The root itself is never a match (`*` would match its empty relative path).
-        if !rel.as_os_str().is_empty() && pat.matches_path_with(&rel, opts) && dir.is_dir() {
-            out.push(dir.clone());
+        if !start.as_os_str().is_empty() && pat.matches_path_with(&start, opts) && base.is_dir() {
+            out.push(base);
+        }
+        return out;
+    }
+    for (visited, e) in Walk::every_folder(&base, max_depth - start_depth).enumerate() {
+        if visited > MAX_VISITED {
+            break;
+        }
+        let Ok(e) = e else { continue };
+        let below = e.path().strip_prefix(&base).unwrap_or(e.path());
+        let rel = if below.as_os_str().is_empty() { start.clone() } else { start.join(below) };
+        if rel.as_os_str().is_empty() || !pat.matches_path_with(&rel, opts) {
+            continue;
+        }
+        // A folder (the prefix, even as a link) or a link to one.
+        let ft = e.file_type();
+        if (e.depth() == 0 || ft.is_dir() || ft.is_symlink()) && e.path().is_dir() {
+            out.push(e.into_path());
             if out.len() >= MAX_MATCHES {
                 break;
-            }
-        }
-        if depth >= max_depth {
-            continue;
-        }
-        let Ok(meta) = std::fs::symlink_metadata(&dir) else { continue };
-        if !meta.is_dir() {
-            continue;
-        }
-        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
-        for e in rd.flatten() {
-            visited += 1;
-            if visited > MAX_VISITED {
-                break;
-            }
-            let Ok(ft) = e.file_type() else { continue };
-            let child = rel.join(e.file_name());
-            if ft.is_dir() {
-                stack.push((child, depth + 1));
-            } else if ft.is_symlink() && pat.matches_path_with(&child, opts) && root.join(&child).is_dir() {
-                out.push(root.join(&child));
             }
         }
     }

@@ -4,6 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::diag::{Applicability, Code, Diagnostic, Loc};
 use crate::hash::FxHashMap;
 use crate::lower::FileFacts;
@@ -269,15 +271,18 @@ pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
     // The largest buckets go first, so that the cores finish together.
     let mut by_size: Vec<usize> = (0..buckets.len()).collect();
     by_size.sort_by_key(|&i| std::cmp::Reverse(buckets[i].len()));
-    let resolved: Vec<(FxHashMap<String, Def>, Vec<Diagnostic>)> = crate::par::par_map(&by_size, crate::par::default_threads(), |&i| {
-        let bucket = &buckets[i];
-        let mut map: FxHashMap<String, Def> = FxHashMap::with_capacity_and_hasher(bucket.len(), Default::default());
-        let mut out = Vec::new();
-        for &(mi, r) in bucket {
-            resolve_entry(project, mi, entry(facts, r), r, &mut map, &mut out, facts);
-        }
-        (map, out)
-    });
+    let resolved: Vec<(FxHashMap<String, Def>, Vec<Diagnostic>)> = by_size
+        .par_iter()
+        .map(|&i| {
+            let bucket = &buckets[i];
+            let mut map: FxHashMap<String, Def> = FxHashMap::with_capacity_and_hasher(bucket.len(), Default::default());
+            let mut out = Vec::new();
+            for &(mi, r) in bucket {
+                resolve_entry(project, mi, entry(facts, r), r, &mut map, &mut out, facts);
+            }
+            (map, out)
+        })
+        .collect();
     let mut defs: Vec<FxHashMap<String, Def>> = (0..buckets.len()).map(|_| FxHashMap::default()).collect();
     let mut found: Vec<Vec<Diagnostic>> = vec![Vec::new(); buckets.len()];
     for (&i, (map, d)) in by_size.iter().zip(resolved) {

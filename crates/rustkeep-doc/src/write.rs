@@ -30,7 +30,7 @@ pub fn write<J: Sync>(out: &Path, jobs: &[J], make: impl Fn(&J) -> (String, Stri
             text.lines().filter(|l| !l.is_empty()).map(str::to_string).collect()
         }
         _ => {
-            let used = std::fs::read_dir(out).map(|mut d| d.next().is_some()).unwrap_or(false);
+            let used = !rustkeep_data::files::is_empty_folder(out).unwrap_or(true);
             if used {
                 return Err(format!(
                     "{} is a folder that `rustkeep doc` did not write (it has no {MARKER} file): choose another with --out, or empty it",

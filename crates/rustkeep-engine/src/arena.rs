@@ -394,7 +394,7 @@ impl Matrix {
         let (label_w, cell_w, cell_h, head_h) = (190, 110, 24, 60);
         let w = label_w + cell_w * self.options.len() + 10;
         let h = head_h + cell_h * self.creatures.len() + 40;
-        let esc = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+        let esc = rustkeep_data::echo::xml;
         let mut s = format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         );

@@ -3,7 +3,10 @@
 //! analysing the whole workspace again.
 //!
 //! A [`Snapshot`] holds every `*.toml` file under the load paths with its stamp (length,
-//! modification time and, on Unix, inode). A rescan takes a new snapshot and compares: the same
+//! modification time and, on Unix, inode), found by discovery's walk and its rule for links
+//! ([`rustkeep_data::files::Walk`]): a link to a folder is not entered, a link to a file is
+//! stamped by its target only when the target lies inside the folders the load may read (the
+//! [`Boundary`]), else by the link itself, so that a link out of the workspace is never followed. A rescan takes a new snapshot and compares: the same
 //! files with the same stamps mean nothing changed; only data files with new stamps mean those
 //! files are read again, as edits; anything else (a file added, removed or renamed, a manifest or
 //! workspace file changed, different load paths) means a full reload. A snapshot is taken before
@@ -12,6 +15,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
+
+use rustkeep_data::files::{Boundary, Walk};
 
 /// More files than this under the load paths and no snapshot is kept: every rescan reloads
 /// (walking such a tree on every save would cost more than it saves).
@@ -50,38 +55,38 @@ pub enum Rescan {
 }
 
 impl Snapshot {
-    /// Every `*.toml` file under `paths` (folders are walked; hidden folders, `target` and
-    /// `node_modules` are skipped, as discovery skips them). `None` for a tree too large to keep.
-    pub fn take(paths: &[PathBuf]) -> Option<Snapshot> {
+    /// Every `*.toml` file under `paths` (folders are walked as discovery walks them: hidden
+    /// folders, `target` and `node_modules` skipped, links never entered); a link is stamped by
+    /// its target only when `boundary` admits it (the folders the load reads, see
+    /// [`rustkeep_data::project::boundary`]). `None` for a tree too large to keep.
+    pub fn take(paths: &[PathBuf], boundary: &Boundary) -> Option<Snapshot> {
         let mut files = HashMap::new();
-        let mut dirs: Vec<PathBuf> = Vec::new();
+        let mut dirs = 0usize;
         for p in paths {
             match std::fs::metadata(p) {
-                Ok(m) if m.is_dir() => dirs.push(p.clone()),
+                Ok(m) if m.is_dir() => {}
                 Ok(m) => {
                     files.insert(p.clone(), Stamp::of(&m));
+                    continue;
                 }
-                Err(_) => {}
+                Err(_) => continue,
             }
-        }
-        while let Some(dir) = dirs.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-            for e in entries.flatten() {
-                let Ok(kind) = e.file_type() else { continue };
-                let name = e.file_name();
-                let name = name.to_string_lossy();
+            for e in Walk::new(p).flatten() {
+                let kind = e.file_type();
                 if kind.is_dir() {
-                    if !rustkeep_data::project::skipped_folder(&name) {
-                        dirs.push(e.path());
-                    }
-                } else if name.ends_with(".toml") {
-                    // Symbolic links are followed, as the loader reads through them.
-                    if let Ok(m) = std::fs::metadata(e.path()) {
-                        files.insert(e.path(), Stamp::of(&m));
-                    }
+                    dirs += 1;
                 }
-                if files.len() + dirs.len() > MAX_FILES {
+                if files.len() + dirs > MAX_FILES {
                     return None;
+                }
+                if e.depth() == 0 || kind.is_dir() || !e.file_name().to_string_lossy().ends_with(".toml") {
+                    continue;
+                }
+                // A link is read through only inside the boundary, as the loader reads it.
+                let meta =
+                    if kind.is_symlink() && boundary.admits(e.path()).is_ok() { std::fs::metadata(e.path()) } else { std::fs::symlink_metadata(e.path()) };
+                if let Ok(m) = meta {
+                    files.insert(e.into_path(), Stamp::of(&m));
                 }
             }
         }
@@ -123,18 +128,41 @@ mod tests {
         dir.write("m/items.toml", "[[items]]\nid = \"m:a\"\n");
         dir.write(".git/config.toml", "x = 1\n");
         let paths = vec![root.clone()];
-        let before = Snapshot::take(&paths).expect("a small tree");
+        let take = |paths: &[PathBuf]| Snapshot::take(paths, &rustkeep_data::project::boundary(paths, &root));
+        let before = take(&paths).expect("a small tree");
         assert_eq!(before.files.len(), 2, "hidden folders are skipped: {before:?}");
-        assert_eq!(before.compare(&Snapshot::take(&paths).unwrap()), Rescan::Changed(vec![]));
+        assert_eq!(before.compare(&take(&paths).unwrap()), Rescan::Changed(vec![]));
 
         dir.write("m/items.toml", "[[items]]\nid = \"m:a\"\nname = \"A\"\n");
-        assert_eq!(before.compare(&Snapshot::take(&paths).unwrap()), Rescan::Changed(vec![root.join("m/items.toml")]));
+        assert_eq!(before.compare(&take(&paths).unwrap()), Rescan::Changed(vec![root.join("m/items.toml")]));
 
         dir.write("m/more.toml", "");
-        assert_eq!(before.compare(&Snapshot::take(&paths).unwrap()), Rescan::Different);
+        assert_eq!(before.compare(&take(&paths).unwrap()), Rescan::Different);
         std::fs::remove_file(root.join("m/more.toml")).unwrap();
         std::fs::remove_file(root.join("m/items.toml")).unwrap();
-        assert_eq!(before.compare(&Snapshot::take(&paths).unwrap()), Rescan::Different);
-        assert_eq!(before.compare(&Snapshot::take(&[root.join("m")]).unwrap()), Rescan::Different, "other load paths");
+        assert_eq!(before.compare(&take(&paths).unwrap()), Rescan::Different);
+        assert_eq!(before.compare(&take(&[root.join("m")]).unwrap()), Rescan::Different, "other load paths");
+    }
+
+    /// A link is stamped by its target only inside the folders the load reads: a link out of the
+    /// workspace is never followed, as discovery never reads through one.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_out_of_the_workspace_is_not_followed() {
+        let outside = rustkeep_testutil::TempDir::new("disk-snapshot-outside");
+        outside.write("secret.toml", "x = 1\n");
+        let dir = rustkeep_testutil::TempDir::new("disk-snapshot-links");
+        let root = dir.path("");
+        dir.write("m/mod.toml", "id = \"m\"\n");
+        dir.write("m/items.toml", "");
+        std::os::unix::fs::symlink(outside.path("secret.toml"), root.join("m/out.toml")).unwrap();
+        std::os::unix::fs::symlink(root.join("m/items.toml"), root.join("m/in.toml")).unwrap();
+        let paths = vec![root.clone()];
+        let snapshot = Snapshot::take(&paths, &rustkeep_data::project::boundary(&paths, &root)).expect("a small tree");
+        let stamp = |p: &str| snapshot.files.get(&root.join(p)).copied();
+        let link_of = |p: &Path| Stamp::of(&std::fs::symlink_metadata(p).unwrap());
+        let target_of = |p: &Path| Stamp::of(&std::fs::metadata(p).unwrap());
+        assert_eq!(stamp("m/out.toml"), Some(link_of(&root.join("m/out.toml"))), "the link itself");
+        assert_eq!(stamp("m/in.toml"), Some(target_of(&root.join("m/items.toml"))), "the file it leads to");
     }
 }

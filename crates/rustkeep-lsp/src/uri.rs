@@ -3,12 +3,31 @@
 
 use std::path::{Path, PathBuf};
 
+use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+
 use crate::lsp::Uri;
 
-fn keep(b: u8) -> bool {
-    b.is_ascii_alphanumeric()
-        || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/' | b':' | b'@' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=')
-}
+/// What a path keeps as it is in a URI: the characters RFC 3986 allows in a path (unreserved,
+/// sub-delimiters, `:`, `@`) and `/`; every other byte is percent-encoded.
+const PATH: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~')
+    .remove(b'/')
+    .remove(b':')
+    .remove(b'@')
+    .remove(b'!')
+    .remove(b'$')
+    .remove(b'&')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')')
+    .remove(b'*')
+    .remove(b'+')
+    .remove(b',')
+    .remove(b';')
+    .remove(b'=');
 
 /// The `file://` URI of an absolute path.
 pub fn from_path(path: &Path) -> Uri {
@@ -18,13 +37,7 @@ pub fn from_path(path: &Path) -> Uri {
         // `C:/x` → `file:///C:/x`.
         out.push('/');
     }
-    for b in s.bytes() {
-        if keep(b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
+    out.extend(utf8_percent_encode(&s, PATH));
     Uri::from(out)
 }
 
@@ -33,21 +46,7 @@ pub fn to_path(uri: &Uri) -> Option<PathBuf> {
     let s: &str = uri.as_ref();
     let rest = s.strip_prefix("file://")?;
     let rest = rest.strip_prefix("localhost").unwrap_or(rest);
-    let bytes = rest.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let Some(v) = std::str::from_utf8(&bytes[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                out.push(v);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    let mut p = String::from_utf8_lossy(&out).into_owned();
+    let mut p = percent_decode_str(rest).decode_utf8_lossy().into_owned();
     // `/C:/x` → `C:/x` on Windows-style paths.
     if p.len() > 2 && p.as_bytes()[0] == b'/' && p.as_bytes()[2] == b':' && p.as_bytes()[1].is_ascii_alphabetic() {
         p.remove(0);

@@ -6,9 +6,11 @@
 use std::io::Write;
 
 fn main() {
+    // The one thread setting (RUSTKEEP_THREADS), before anything runs in parallel.
+    let _ = rustkeep_data::threads::configure();
     let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
     let cwd = std::env::current_dir().expect("cwd");
-    let threads = rustkeep_check::default_threads();
+    let threads = rayon::current_num_threads();
     let t = std::time::Instant::now();
     let project = rustkeep_data::project::load(&[std::path::PathBuf::from(&dir)], &cwd, &Default::default());
     let loaded = t.elapsed();

@@ -178,6 +178,10 @@ fn main() {
     if args.first().map(String::as_str) == Some(MEASURE_CHILD) {
         return measure_child(&args[1..]);
     }
+    // The one thread setting (RUSTKEEP_THREADS) for the figures measured in this process; the
+    // timed `rustkeep` commands get theirs in their environment, and the one-core and all-core
+    // figures of the engine run on pools of their own size.
+    let _ = rustkeep_data::threads::configure();
     let opts = opts();
     let root = PathBuf::from("target/bench/packs");
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);

@@ -4,6 +4,8 @@
 #![forbid(unsafe_code)]
 
 fn main() {
+    // The one thread setting (RUSTKEEP_THREADS), before anything runs in parallel.
+    let _ = rustkeep_data::threads::configure();
     let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
     let luck: f64 = std::env::args().nth(2).and_then(|l| l.parse().ok()).unwrap_or(5.0);
     let cwd = std::env::current_dir().expect("cwd");

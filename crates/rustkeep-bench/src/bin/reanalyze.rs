@@ -22,11 +22,13 @@ fn median(mut v: Vec<Duration>) -> Duration {
 }
 
 fn main() {
+    // The one thread setting (RUSTKEEP_THREADS), before anything runs in parallel.
+    let _ = rustkeep_data::threads::configure();
     let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
     let n: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(20);
     let cwd = std::env::current_dir().expect("cwd");
     let mut project = rustkeep_data::project::load(&[std::path::PathBuf::from(&dir)], &cwd, &Default::default());
-    let facts = rustkeep_check::lower_all(&project, rustkeep_check::default_threads());
+    let facts = rustkeep_check::lower_all(&project, rayon::current_num_threads());
     let mut times = Vec::with_capacity(n);
     for _ in 0..n {
         let t = Instant::now();

@@ -38,6 +38,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use rayon::prelude::*;
 use rustkeep_data::db::Database;
 use rustkeep_data::diag::{Code, Diagnostic};
 use rustkeep_data::hash::{FxHashMap, FxHashSet};
@@ -435,8 +436,8 @@ impl Incremental {
         chains.sort_unstable();
         // Each ID resolves on its own: a first analysis spreads them over the cores.
         let this = &*self;
-        let threads = if chains.len() > 4096 { crate::default_threads() } else { 1 };
-        let results = rustkeep_data::par::par_map(&chains, threads, |&(reg, s)| this.resolve_chain(project, reg, s));
+        let one = |&(reg, s): &(Registry, Sym)| this.resolve_chain(project, reg, s);
+        let results: Vec<_> = if chains.len() > 4096 { chains.par_iter().map(one).collect() } else { chains.iter().map(one).collect() };
         for (&(reg, s), (per_entry, new)) in chains.iter().zip(results) {
             let name = self.ix.names.shared(s).clone();
             for (r, diags) in per_entry {

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeSet;
 
+use rayon::prelude::*;
 use rustkeep_data::db::TableKind;
 use rustkeep_data::diag::Diagnostic;
 use rustkeep_data::hash::{FxHashMap, FxHashSet};
@@ -350,21 +351,23 @@ impl Incremental {
     /// analysis checks them all).
     fn check_files(&mut self, files: &[FileId]) {
         let this = &*self;
-        let results: Vec<(Vec<RefDiagnostics>, Vec<usize>)> =
-            rustkeep_data::par::par_map(files, if files.len() > 8 { crate::default_threads() } else { 1 }, |fid| {
-                let mut found = Vec::new();
-                let mut later = Vec::new();
-                if let Some(ff) = this.db.facts[fid.0 as usize].as_deref() {
-                    for i in 0..ff.refs.len() {
-                        match this.ref_diagnostics(*fid, ff, i) {
-                            Ok(d) if d.iter().all(Option::is_none) => {}
-                            Ok(d) => found.push((i, d)),
-                            Err(()) => later.push(i),
-                        }
+        let one = |fid: &FileId| {
+            let mut found = Vec::new();
+            let mut later = Vec::new();
+            if let Some(ff) = this.db.facts[fid.0 as usize].as_deref() {
+                for i in 0..ff.refs.len() {
+                    match this.ref_diagnostics(*fid, ff, i) {
+                        Ok(d) if d.iter().all(Option::is_none) => {}
+                        Ok(d) => found.push((i, d)),
+                        Err(()) => later.push(i),
                     }
                 }
-                (found, later)
-            });
+            }
+            (found, later)
+        };
+        // A few files (an edit) are checked on this thread; many (the first analysis) on all cores.
+        let results: Vec<(Vec<RefDiagnostics>, Vec<usize>)> =
+            if files.len() > 8 { files.par_iter().map(one).collect() } else { files.iter().map(one).collect() };
         for (fid, (found, later)) in files.iter().zip(results) {
             // The file's slots were emptied with its facts: only what is found goes in.
             for (i, d) in found {

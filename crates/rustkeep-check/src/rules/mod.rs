@@ -3,6 +3,7 @@
 
 use std::sync::OnceLock;
 
+use rayon::prelude::*;
 use rustkeep_data::db::Database;
 use rustkeep_data::diag::Diagnostic;
 use rustkeep_data::lower::FileFacts;
@@ -90,7 +91,7 @@ enum Job {
 /// of references, which fill in around them (the order of what they find does not matter, as the
 /// diagnostics are sorted when they are finished).
 pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
-    let threads = rustkeep_data::par::default_threads();
+    let threads = rayon::current_num_threads();
     let mut jobs: Vec<Job> = RULES.iter().copied().chain(WHOLE.iter().map(|w| w.run)).map(Job::Whole).collect();
     let refs: usize = a.facts.iter().flatten().map(|f| f.refs.len()).sum();
     let per_job = (refs / (threads * 16)).max(1024);
@@ -105,18 +106,21 @@ pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
     jobs.push(Job::Files(start..a.facts.len()));
     // The IDs of a registry indexed for judging fixes, built by the first reference that needs it.
     let rivals: Vec<OnceLock<Rivals>> = Registry::ALL.iter().map(|_| OnceLock::new()).collect();
-    let found = rustkeep_data::par::par_map(&jobs, threads, |job| {
-        let mut o = Vec::new();
-        match job {
-            Job::Whole(rule) => rule(project, a, &mut o),
-            Job::Files(range) => {
-                for i in range.clone() {
-                    file_rules(project, a, FileId(i as u32), &rivals, &mut o);
+    let found: Vec<Vec<Diagnostic>> = jobs
+        .par_iter()
+        .map(|job| {
+            let mut o = Vec::new();
+            match job {
+                Job::Whole(rule) => rule(project, a, &mut o),
+                Job::Files(range) => {
+                    for i in range.clone() {
+                        file_rules(project, a, FileId(i as u32), &rivals, &mut o);
+                    }
                 }
             }
-        }
-        o
-    });
+            o
+        })
+        .collect();
     out.extend(found.into_iter().flatten());
 }
 

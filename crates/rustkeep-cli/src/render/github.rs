@@ -4,8 +4,10 @@ use rustkeep_data::diag::{Diagnostic, Severity};
 use rustkeep_data::project::Project;
 use rustkeep_data::text::Encoding;
 
-/// Escapes data for a workflow command (`%`, CR, LF) and, in properties, `:` and `,`.
-fn escape(s: &str, property: bool) -> String {
+/// Escapes data for a workflow command (`%`, CR, LF) and, in properties, `:` and `,`: the one
+/// escaper of GitHub's workflow commands (`check` and `test` both write them). No crate speaks
+/// this small language.
+pub fn escape(s: &str, property: bool) -> String {
     let mut out = s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A");
     if property {
         out = out.replace(':', "%3A").replace(',', "%2C");

@@ -46,17 +46,13 @@ pub fn relative_to(project: &Project, file: FileId, root: &Path) -> Option<Strin
     Some(rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/"))
 }
 
+/// What a path in a report's URI keeps as it is: the unreserved characters of RFC 3986 and `/`;
+/// every other byte is percent-encoded.
+const URI_PATH: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~').remove(b'/');
+
 /// Percent-encodes a path for a URI: everything but unreserved characters and `/`.
 pub fn percent_encode_path(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for b in path.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    percent_encoding::utf8_percent_encode(path, URI_PATH).to_string()
 }
 
 /// An absolute path as a `file://` URI (a folder's with a trailing `/`).
@@ -116,36 +112,5 @@ impl Summary {
             files: project.files.iter().filter(|f| !f.bundled && f.disk_path.as_ref().is_none_or(|p| p.is_file())).count(),
             mods: project.mods.iter().filter(|m| !m.is_core).count(),
         }
-    }
-}
-
-/// Escapes text for XML attributes and content. Control characters, which XML 1.0 cannot carry,
-/// are first written as their escapes (`\u{1b}`), as every human and CI format shows them.
-pub fn xml(s: &str) -> String {
-    let s = rustkeep_data::echo::inert(s);
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\n' => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            '\t' => out.push_str("&#9;"),
-            // Characters XML 1.0 cannot carry at all.
-            c if (c as u32) < 0x20 => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn xml_escapes_markup_and_control_characters() {
-        assert_eq!(super::xml("a<b & \"c\"\n\u{1}"), "a&lt;b &amp; &quot;c&quot;&#10;\\u{1}");
     }
 }

@@ -168,7 +168,7 @@ impl State {
             ids.sort();
             for o in ids {
                 let closure = walker.closure(walker.defs(Registry::CharacterOptions, o), stale)?;
-                let mut h = common;
+                let mut h = common.clone();
                 walker.hash_into(&mut h, &closure);
                 option_entries.insert(o.clone(), closure);
                 let mod_idx = db.resolved.get(Registry::CharacterOptions, o).map(|d| d.mod_idx);
@@ -179,7 +179,7 @@ impl State {
         for (registry, id) in wanted {
             let roots = walker.defs(registry, &id);
             let closure = walker.closure(roots, stale)?;
-            let mut h = common;
+            let mut h = common.clone();
             walker.hash_into(&mut h, &closure);
             let key = h.finish();
             match registry {

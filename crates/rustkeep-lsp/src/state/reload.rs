@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
+use rayon::prelude::*;
 use rustkeep_check::incremental::Incremental;
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::project::{load, Overlay, Project};
@@ -20,6 +21,13 @@ use super::analysis::lower;
 use super::{Cached, Dirty, Listed, State};
 use crate::disk::{Rescan, Snapshot};
 use crate::uri;
+
+/// The files under the load paths with their stamps, links judged by the folders the load reads
+/// (the load paths are absolute: no current folder is needed to place them).
+fn snapshot(paths: &[PathBuf]) -> Option<Snapshot> {
+    let cwd = paths.first().cloned().unwrap_or_default();
+    Snapshot::take(paths, &rustkeep_data::project::boundary(paths, &cwd))
+}
 
 impl State {
     /// Finds what changed on disk outside the editor (a save or an open, when the client cannot
@@ -33,7 +41,7 @@ impl State {
             return;
         }
         let paths = self.load_paths();
-        let (Some(before), Some(now)) = (&self.disk, Snapshot::take(&paths)) else {
+        let (Some(before), Some(now)) = (&self.disk, snapshot(&paths)) else {
             self.dirty = Dirty::Reload;
             return;
         };
@@ -98,15 +106,17 @@ impl State {
         let cwd = self.roots.first().cloned().or_else(|| paths.first().cloned()).unwrap_or_else(|| std::env::current_dir().unwrap_or_default());
         // The snapshot comes first: a file changed while the project is read shows up in the
         // next rescan's comparison.
-        let snapshot = if paths.is_empty() { None } else { Snapshot::take(&paths) };
+        let snapshot = if paths.is_empty() { None } else { snapshot(&paths) };
         let project = if paths.is_empty() { Project::with_bundled_core() } else { load(&paths, &cwd, &overlay) };
         if stale() {
             return false;
         }
         let open: Vec<bool> = project.files.iter().map(|f| f.disk_path.as_ref().is_some_and(|p| self.docs.contains_key(p))).collect();
         let cache = &self.cache;
-        let lowered: Vec<(Option<Arc<FileFacts>>, bool, bool)> =
-            rustkeep_data::par::par_map(&project.files, rustkeep_check::default_threads(), |f: &SourceFile| {
+        let lowered: Vec<(Option<Arc<FileFacts>>, bool, bool)> = project
+            .files
+            .par_iter()
+            .map(|f: &SourceFile| {
                 let outline = !open[f.id.0 as usize];
                 match cache.get(&f.path).filter(|c| c.id == f.id && *c.text == *f.text && (outline || !c.outlined)) {
                     Some(c) => (Some(c.facts.clone()), c.outlined, false),
@@ -116,7 +126,8 @@ impl State {
                         (facts, outlined, true)
                     }
                 }
-            });
+            })
+            .collect();
         self.cache.clear();
         for (f, (facts, outlined, _)) in project.files.iter().zip(&lowered) {
             if let Some(facts) = facts {
