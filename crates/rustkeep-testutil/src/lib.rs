@@ -14,7 +14,11 @@
 //!   did not run.
 //! - [`shared_folder`]: the same for the team's test data beside the repository (the one way a
 //!   test reaches outside it; `RUSTKEEP_SHARED_DIR` moves it).
-//! - [`TempDir`]: a fresh folder for one test, removed when dropped.
+//! - [`TempDir`]: a fresh folder for one test, removed when dropped; every test's temporary
+//!   folder.
+//! - [`LspClient`] and [`file_uri`]: the one language-server client of the tests (the
+//!   `rustkeep lsp` binary over stdio, or a server in the test's process), and the `file://` URI
+//!   of a path.
 //! - [`modpack`]: a generated multi-mod workspace and random edits of it, for the differential
 //!   tests of incremental checking.
 //! - [`toml_corpus`] and [`toml_mutations`]: every TOML file of the repository and of the official
@@ -23,6 +27,7 @@
 #![forbid(unsafe_code)]
 
 mod corpus;
+pub mod lsp;
 pub mod modpack;
 pub mod nvim;
 pub mod shared;
@@ -30,6 +35,7 @@ mod shell;
 mod temp;
 
 pub use corpus::{toml_corpus, toml_mutations};
+pub use lsp::{file_uri, LspClient};
 pub use shared::{shared_folder, SHARED_DIR_VAR};
 pub use shell::{shell_line, ShellLine};
 pub use temp::TempDir;
@@ -395,17 +401,9 @@ mod tests {
         assert!(message.contains("RUSTKEEP_REQUIRE_TOOLS=1") && message.ends_with("Install it: apt-get install graphviz"), "{message}");
     }
 
-    /// A fresh folder for one test.
-    fn temp(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("rustkeep-testutil-{}-{tag}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
     #[test]
     fn a_generated_file_is_checked_or_rewritten() {
-        let dir = temp("file");
+        let dir = TempDir::new("file");
         let file = dir.join("sub/out.txt");
         let missing = check_file(&file, "one\ntwo\n", false).unwrap_err();
         assert!(missing.ends_with("does not exist."), "{missing}");
@@ -417,12 +415,11 @@ mod tests {
         // CRLF line ends in a checkout hold the same text.
         std::fs::write(&file, "one\r\ntwo\r\n").unwrap();
         check_file(&file, "one\ntwo\n", false).unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn a_generated_folder_has_no_missing_and_no_orphan_files() {
-        let dir = temp("folder");
+        let dir = TempDir::new("folder");
         let expected = vec![("a.json".to_string(), "A\n".to_string()), ("b.json".to_string(), "B\n".to_string())];
         std::fs::write(dir.join("a.json"), "A\n").unwrap();
         std::fs::write(dir.join("orphan.json"), "O\n").unwrap();
@@ -434,6 +431,5 @@ mod tests {
         assert!(folder_problems(&dir, ".json", &expected, "the scenarios", true).is_empty());
         assert!(!dir.join("orphan.json").exists() && dir.join("b.json").exists() && dir.join("notes.txt").exists());
         assert!(folder_problems(&dir, ".json", &expected, "the scenarios", false).is_empty());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
