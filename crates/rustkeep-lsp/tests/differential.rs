@@ -153,7 +153,6 @@ fn run_case(seed: u64) -> usize {
     let (fresh, _) = fresh_lists(&fx.root, &fx.state, enc);
     let texts: Vec<String> = open.iter().map(|rel| fx.state.docs[&fx.path(rel)].text.clone()).collect();
     assert_eq!(published, fresh, "seed {seed} ({enc:?}): the server and a fresh check disagree; final texts: {texts:#?}");
-    std::fs::remove_dir_all(&fx.root).ok();
     published.values().map(Vec::len).sum()
 }
 
@@ -210,16 +209,15 @@ fn run_workspace_case(seed: u64, seen: &mut std::collections::BTreeSet<String>) 
     use rustkeep_testutil::modpack::{defined_ids, edit_data, edit_manifest, workspace, Gen};
     let mut g = Gen::new(seed);
     let enc = if g.chance(50) { Encoding::Utf16 } else { Encoding::Utf8 };
-    let root = temp_dir("modpack");
+    let root = TempDir::new("modpack");
     let files = workspace(24);
     for (rel, text) in &files {
-        write(&root, rel, text);
+        root.write(rel, text);
     }
     let originals: BTreeMap<std::path::PathBuf, String> = files.iter().map(|(rel, text)| (root.join(rel), text.clone())).collect();
     let data: Vec<std::path::PathBuf> = originals.keys().filter(|p| !p.ends_with("mod.toml")).cloned().collect();
     let manifests: Vec<std::path::PathBuf> = originals.keys().filter(|p| p.ends_with("mod.toml")).cloned().collect();
-    let core = rustkeep_lsp::core_files::materialize(&temp_dir("core")).unwrap();
-    let mut state = rustkeep_lsp::state::State::new(vec![root.clone()], enc, Some(core));
+    let (mut state, _core) = state_with_core(&root, enc);
     let mut published: Published = BTreeMap::new();
     record(state.take_publish(), &mut published);
     let mut version = 1;
@@ -276,7 +274,6 @@ fn run_workspace_case(seed: u64, seen: &mut std::collections::BTreeSet<String>) 
         with_diagnostics += usize::from(published.values().any(|l| !l.is_empty()));
         seen.extend(published.values().flatten().map(|(code, ..)| code.clone()));
     }
-    std::fs::remove_dir_all(&root).ok();
     with_diagnostics
 }
 
@@ -302,7 +299,7 @@ fn across_a_24_mod_workspace_published_diagnostics_equal_a_fresh_check_after_eve
 /// they do in a fresh check, while the other file takes what they depend on away and back.
 #[test]
 fn the_filters_and_gifts_of_closed_files_count_as_in_a_fresh_check() {
-    let root = temp_dir("outlined");
+    let root = TempDir::new("outlined");
     let heal = "actions = [ { action = \"heal\", amount = 1, target = \"self\" } ]";
     let items = format!(
         "[[items]]\nid = \"m:lamp\"\nname = \"Lamp\"\nuse = [ {{ action = \"heal\", amount = 1, target = \"self\" }} ]\n\n\
@@ -315,11 +312,10 @@ fn the_filters_and_gifts_of_closed_files_count_as_in_a_fresh_check() {
                  [[prefabs]]\nid = \"m:hall\"\nnpcs = [\"m:sage\"]\ngrid = \"\"\"\n#####\n#.n.#\n#.@.#\n##+##\n\"\"\"\n\n\
                  [[npcs]]\nid = \"m:sage\"\nname = \"Sage\"\non_talk = [ { action = \"start_quest\", quest = \"m:rite\" }, { action = \"give_item\", item = \"m:relic\", target = \"self\" } ]\n\n\
                  [[quests]]\nid = \"m:rite\"\nname = \"Rite\"\non = \"creature_died\"\n";
-    write(&root, "m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
-    write(&root, "m/items.toml", &items);
-    write(&root, "m/world.toml", world);
-    let core = rustkeep_lsp::core_files::materialize(&temp_dir("core")).unwrap();
-    let mut state = rustkeep_lsp::state::State::new(vec![root.clone()], Encoding::Utf8, Some(core));
+    root.write("m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
+    root.write("m/items.toml", &items);
+    root.write("m/world.toml", world);
+    let (mut state, _core) = state_with_core(&root, Encoding::Utf8);
     let mut published: Published = BTreeMap::new();
     record(state.take_publish(), &mut published);
     let (items_path, world_path) = (root.join("m/items.toml"), root.join("m/world.toml"));
@@ -355,7 +351,6 @@ fn the_filters_and_gifts_of_closed_files_count_as_in_a_fresh_check() {
             published.values().flatten().map(|(code, ..)| code.as_str()).filter(|c| ["when-never-matches", "item-never-obtainable"].contains(c)).collect();
         assert_eq!(got, want, "step {i}: {published:#?}");
     }
-    std::fs::remove_dir_all(&root).ok();
 }
 
 /// The absences of rooms, creatures, shops and statuses read a closed file's floors (their
@@ -364,7 +359,7 @@ fn the_filters_and_gifts_of_closed_files_count_as_in_a_fresh_check() {
 /// file takes each of them away and gives it back.
 #[test]
 fn the_floors_and_actions_of_closed_files_bring_entries_into_play_as_in_a_fresh_check() {
-    let root = temp_dir("absences");
+    let root = TempDir::new("absences");
     let defs = "[[prefabs]]\nid = \"m:crypt\"\ngrid = \"\"\"\n#####\n#@.e#\n##+##\n\"\"\"\n\n\
                 [[creatures]]\nid = \"m:ghoul\"\nname = \"Ghoul\"\n\n[[creatures]]\nid = \"m:imp\"\nname = \"Imp\"\n\n\
                 [[shops]]\nid = \"m:stall\"\nname = \"Stall\"\n\n[[statuses]]\nid = \"m:hex\"\nname = \"Hexed\"\nturns = 2\n";
@@ -372,11 +367,10 @@ fn the_floors_and_actions_of_closed_files_bring_entries_into_play_as_in_a_fresh_
                 [[character_options]]\nid = \"m:seer\"\nname = \"Seer\"\ntriggers = [ { on = \"attack_hit\", actions = [ \
                 { action = \"spawn\", creature = \"m:imp\" }, { action = \"open_shop\", shop = \"m:stall\" }, \
                 { action = \"apply_status\", status = \"m:hex\", target = \"target\" } ] } ]\n";
-    write(&root, "m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
-    write(&root, "m/defs.toml", defs);
-    write(&root, "m/uses.toml", uses);
-    let core = rustkeep_lsp::core_files::materialize(&temp_dir("core")).unwrap();
-    let mut state = rustkeep_lsp::state::State::new(vec![root.clone()], Encoding::Utf8, Some(core));
+    root.write("m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
+    root.write("m/defs.toml", defs);
+    root.write("m/uses.toml", uses);
+    let (mut state, _core) = state_with_core(&root, Encoding::Utf8);
     let mut published: Published = BTreeMap::new();
     record(state.take_publish(), &mut published);
     let (defs_path, uses_path) = (root.join("m/defs.toml"), root.join("m/uses.toml"));
@@ -416,5 +410,4 @@ fn the_floors_and_actions_of_closed_files_bring_entries_into_play_as_in_a_fresh_
         let found = codes.iter().filter(|c| CODES.contains(c)).count();
         assert_eq!(found, warned, "step {i}: {codes:?}");
     }
-    std::fs::remove_dir_all(&root).ok();
 }

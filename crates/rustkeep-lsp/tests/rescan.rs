@@ -10,8 +10,8 @@ use rustkeep_lsp::lsp::*;
 use rustkeep_lsp::state::State;
 use rustkeep_lsp::uri;
 
-fn workspace(tag: &str) -> std::path::PathBuf {
-    let root = temp_dir(tag);
+fn workspace(tag: &str) -> TempDir {
+    let root = TempDir::new(tag);
     copy_dir(&examples().join("rat_catcher"), &root.join("rat_catcher"));
     root
 }
@@ -30,7 +30,7 @@ fn codes_of(published: &[(Uri, Vec<Diagnostic>, Option<i32>)], u: &Uri) -> Optio
 #[test]
 fn a_data_file_changed_on_disk_is_read_again_without_a_reload() {
     let root = workspace("rescan-edit");
-    let mut state = State::new(vec![root.clone()], Encoding::Utf16, None);
+    let mut state = State::new(vec![root.to_path_buf()], Encoding::Utf16, None);
     state.take_publish();
     assert_eq!(state.loads, 1);
 
@@ -72,7 +72,7 @@ fn a_data_file_changed_on_disk_is_read_again_without_a_reload() {
 #[test]
 fn files_added_or_removed_or_a_changed_manifest_reload_the_project() {
     let root = workspace("rescan-reload");
-    let mut state = State::new(vec![root.clone()], Encoding::Utf16, None);
+    let mut state = State::new(vec![root.to_path_buf()], Encoding::Utf16, None);
     state.take_publish();
 
     let more = root.join("rat_catcher/more.toml");
