@@ -186,11 +186,9 @@ fn a_chance_on_a_tie_rounds_up_in_decimal() {
 /// `p_extra` is `luck × luck_factor` as the inputs meant it: `3 × 0.05` prints as `0.15`.
 #[test]
 fn json_p_extra_is_the_product_as_written() {
-    let dir = std::env::temp_dir().join(format!("rustkeep-loot-tidy-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("loot-tidy");
     let o = run(&dir, &["loot", "core:rat_loot", "--luck", "3", "--format", "json"]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("\"p_extra\": 0.15,"), "{text}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -10,15 +10,8 @@
 
 use std::path::{Path, PathBuf};
 
-use rustkeep_testutil::{copy_dir, repo_path, tools};
+use rustkeep_testutil::{copy_dir, repo_path, tools, TempDir};
 use serde_json::Value;
-
-fn temp(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rustkeep-lsp-nvim-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// Line (0-based) and column of the first occurrence of `needle` in `text`, plus `skip` bytes.
 fn pos(text: &str, needle: &str, skip: usize) -> (usize, usize) {
@@ -186,7 +179,7 @@ fn neovim_headless_drives_the_server() {
     if !tools::nvim() {
         return;
     }
-    let ws = temp("ws");
+    let ws = TempDir::new("ws");
     let m = ws.join("rat_catcher");
     copy_dir(&repo_path("examples/rat_catcher"), &m);
     // The known mistake: the first quest listens to an event that does not exist.
@@ -206,7 +199,7 @@ fn neovim_headless_drives_the_server() {
     let creature_line = pos(&std::fs::read_to_string(&creatures).unwrap(), "name = \"Sewer Rat\"", 0).0;
     let bin = env!("CARGO_BIN_EXE_rustkeep");
 
-    let cache = temp("cache");
+    let cache = TempDir::new("cache");
     let out = ws.join("result.json");
     let init = ws.join("init.lua");
     let prelude = format!(
@@ -285,6 +278,4 @@ fn neovim_headless_drives_the_server() {
     let report: Vec<&str> = result["balance"].as_array().unwrap().iter().filter_map(|v| v.as_str()).collect();
     assert_eq!(report.first().copied(), Some("# Balance of rat_catcher:sewer_rat"), "{report:?}");
     assert!(report.iter().any(|l| l.contains("win rate")) && report.iter().any(|l| l.starts_with("| `core:warrior` |")), "{report:?}");
-    let _ = std::fs::remove_dir_all(&ws);
-    let _ = std::fs::remove_dir_all(&cache);
 }

@@ -5,9 +5,9 @@
 //! point at the folder of this repository that holds the package definition. Skips when `nvim`
 //! is missing (and fails then under `RUSTKEEP_REQUIRE_TOOLS=1`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use rustkeep_testutil::{repo_path, repo_root, tools};
+use rustkeep_testutil::{repo_path, repo_root, tools, TempDir};
 use serde_json::Value;
 
 /// The ```` ```lua ```` blocks of a page, in order.
@@ -81,13 +81,6 @@ vim.api.nvim_create_autocmd("VimEnter", {
 })
 "#;
 
-fn temp(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rustkeep-nvim-setup-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 #[test]
 fn the_lazy_nvim_spec_of_the_docs_loads_the_plugin_and_starts_the_server() {
     if !tools::nvim() {
@@ -95,7 +88,7 @@ fn the_lazy_nvim_spec_of_the_docs_loads_the_plugin_and_starts_the_server() {
     }
     let page = std::fs::read_to_string(repo_path("docs/editors/neovim.md")).expect("docs/editors/neovim.md");
     let spec = block_with(&page, "\"rustkeep/rustkeep-modkit\"");
-    let dir = temp("lazy");
+    let dir = TempDir::new("lazy");
     let spec_file = dir.join("spec.lua");
     std::fs::write(&spec_file, format!("return {spec}\n")).unwrap();
     // The server is the one on PATH, as Mason or an installer leaves it.
@@ -120,7 +113,6 @@ fn the_lazy_nvim_spec_of_the_docs_loads_the_plugin_and_starts_the_server() {
     assert_eq!(Path::new(result["root"].as_str().unwrap_or("")), repo_path("examples/rat_catcher"), "the mod file is detected: {result:#}");
     assert_eq!(result["clients"].as_array().map(Vec::len), Some(1), "the server on PATH is started: {result:#}");
     assert_eq!(result["clients"][0]["cmd"], serde_json::json!(["rustkeep", "lsp"]), "{result:#}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -8,7 +8,7 @@ use rustkeep_engine::game::World;
 use rustkeep_engine::graph::Graph;
 use rustkeep_engine::save;
 use rustkeep_engine::scenario::{run_step, Scenario};
-use rustkeep_testutil::repo_root;
+use rustkeep_testutil::{repo_root, TempDir};
 
 fn world_with(mods: &[&str]) -> World {
     let r = repo_root();
@@ -33,8 +33,7 @@ fn save_and_load_mid_scenario_continues_identically() {
 
     let (mut first, _) = sc.start(&w);
     let mut resumed: Vec<String> = sc.steps[..3].iter().map(|s| run_step(&mut first, &w, s).json().to_string()).collect();
-    let dir = std::env::temp_dir().join(format!("rustkeep-save-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("save-test");
     let file = dir.join("mid.json");
     save::write(&file, &first).unwrap();
     drop(first);

@@ -4,6 +4,7 @@
 use ratatui::crossterm::event::KeyCode;
 use rustkeep_data::vocab::CURRENCY;
 use rustkeep_engine::game::{sell_price, CreatureRef, ItemInstance};
+use rustkeep_testutil::TempDir;
 
 use super::app::{App, Overlay};
 use super::testing::{command_line, press, screen, session, walk_next_to, warrior};
@@ -222,14 +223,6 @@ fn the_title_and_the_key_line_fit_and_name_the_mods() {
     let _ = CreatureRef::Player;
 }
 
-/// A fresh path in a folder of this test process.
-fn temp(name: &str, file: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("rustkeep-play-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temp dir");
-    dir.join(file)
-}
-
 #[test]
 fn talk_reaches_only_an_npc_next_to_the_player() {
     let mut app = in_the_hall();
@@ -260,7 +253,8 @@ fn talk_reaches_only_an_npc_next_to_the_player() {
 
 #[test]
 fn testing_commands_are_marked_and_the_run_says_it_used_them_after_a_save_a_load_and_a_replay() {
-    let rec = temp("testing", "run.jsonl");
+    let dir = TempDir::new("play-testing");
+    let rec = dir.join("run.jsonl");
     let save = rec.with_file_name("run.json");
     let mut app = warrior(11);
     app.record_to(Some(rec.clone()), None).unwrap();

@@ -7,6 +7,7 @@ use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use rustkeep_data::grid::Pos;
 use rustkeep_data::vocab::CURRENCY;
 use rustkeep_engine::game::{buy_price, sell_price, CreatureRef};
+use rustkeep_testutil::TempDir;
 
 use super::app::{App, Flow, Overlay, Side};
 use super::testing::{command_line, dir_to, in_room, key_of, player, press, press_with, session, type_text, warrior};
@@ -250,10 +251,8 @@ fn the_stairs_lead_to_the_next_floor_once_seen() {
 
 #[test]
 fn save_with_s_and_load_with_l() {
-    let dir = std::env::temp_dir().join(format!("rustkeep-play-keys-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let dir = TempDir::new("play-keys");
     let path = dir.join("keys.json");
-    let _ = std::fs::remove_file(&path);
     let mut app = in_the_library();
     command_line(&mut app, "spawn core:rat");
     press(&mut app, KeyCode::Char('k'));

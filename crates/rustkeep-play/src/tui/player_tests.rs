@@ -5,6 +5,7 @@
 
 use ratatui::crossterm::event::KeyCode;
 use rustkeep_data::grid::Pos;
+use rustkeep_testutil::TempDir;
 
 use ratatui::crossterm::event::KeyModifiers;
 
@@ -82,14 +83,6 @@ fn game(option: &str, seed: u64) -> App {
     App::playing(Session::new_game(world(), seed, vec![option.into()], None).expect("a new game"), false)
 }
 
-/// A fresh path for a recording of this test process.
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("rustkeep-play-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("run.jsonl")
-}
-
 /// How many tiles of the floor the player remembers.
 fn remembered(app: &App) -> usize {
     session(app).g.map().map_or(0, |m| m.seen.iter().filter(|s| **s).count())
@@ -99,7 +92,8 @@ fn remembered(app: &App) -> usize {
 /// what stops a walk), recorded; the recording replays headless and on screen to the same state.
 #[test]
 fn auto_explore_and_travel_reach_the_next_floor_and_the_recording_replays_on_screen_and_headless() {
-    let rec_path = temp("explore");
+    let dir = TempDir::new("play-explore");
+    let rec_path = dir.join("run.jsonl");
     let mut app = warrior(7);
     app.record_to(Some(rec_path.clone()), None).unwrap();
     let keys = explore_to_floor_two(&mut app).expect("seed 7 reaches floor 2");
@@ -132,7 +126,8 @@ fn auto_explore_and_travel_reach_the_next_floor_and_the_recording_replays_on_scr
 
 #[test]
 fn the_replay_on_screen_pauses_steps_changes_speed_and_refuses_game_keys() {
-    let rec_path = temp("explore");
+    let dir = TempDir::new("play-explore");
+    let rec_path = dir.join("run.jsonl");
     let mut app = warrior(3);
     app.record_to(Some(rec_path.clone()), None).unwrap();
     for k in ['o', 'o', '.'] {
