@@ -56,10 +56,18 @@ fn every_file_of_the_repository_and_the_suite_scans_alike() {
     assert!(data_files >= 20, "only {data_files} data files found");
 }
 
+/// Only the mutations the scanner answers for are compared (it leaves the others to
+/// `toml_parser`). At least a fifth of them must be, or the test compares (almost) nothing: 1,475
+/// of the 6,000 default runs are with the official suite, whose files are mostly invalid TOML,
+/// and 3,080 without it.
 #[test]
 fn mutated_files_scan_alike() {
     let corpus = rustkeep_testutil::toml_corpus();
+    let (mut runs, mut compared) = (0, 0);
     for (what, text) in rustkeep_testutil::toml_mutations(&corpus, 0x2545_f491_4f6c_dd1d) {
-        agree(&what, &text);
+        runs += 1;
+        compared += usize::from(agree(&what, &text));
     }
+    eprintln!("{compared} of {runs} mutated files scanned and compared with toml_parser");
+    assert!(runs > 0 && compared * 5 >= runs, "only {compared} of {runs} mutated files were compared (at least a fifth must be)");
 }
