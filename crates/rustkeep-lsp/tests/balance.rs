@@ -23,13 +23,15 @@ use rustkeep_lsp::lsp::{TextDocumentContentChangeEvent, TextDocumentContentChang
 use rustkeep_lsp::state::State;
 use serde_json::{json, Value};
 
-/// The example mods in a fresh workspace.
-fn examples_workspace() -> TempDir {
-    let ws = TempDir::new("balance");
-    for m in ["rat_catcher", "fire_and_thorns"] {
-        copy_dir(&examples().join(m), &ws.join(m));
+/// A state over the two example mods with `files` open: the state, the workspace and the folder
+/// of the core.
+fn examples_with_open(files: &[&str]) -> (State, TempDir, TempDir) {
+    let ws = examples_workspace(&["rat_catcher", "fire_and_thorns"]);
+    let (mut state, core) = state_with_core(&ws, Encoding::Utf16);
+    for f in files {
+        open(&mut state, &ws.join(f));
     }
-    ws
+    (state, ws, core)
 }
 
 fn open(state: &mut State, path: &Path) {
@@ -85,11 +87,8 @@ fn counts(store: &Mutex<Store>) -> (u64, u64) {
 
 #[test]
 fn the_figures_are_the_arenas_and_the_loot_analysiss_of_the_whole_workspace() {
-    let ws = examples_workspace();
-    let (mut state, _core) = state_with_core(&ws, Encoding::Utf16);
-    for f in ["rat_catcher/creatures.toml", "fire_and_thorns/creatures.toml", "rat_catcher/loot.toml", "fire_and_thorns/loot.toml"] {
-        open(&mut state, &ws.join(f));
-    }
+    let (state, _ws, _core) =
+        examples_with_open(&["rat_catcher/creatures.toml", "fire_and_thorns/creatures.toml", "rat_catcher/loot.toml", "fire_and_thorns/loot.toml"]);
     let store = state.balance.clone();
     let mut worker = Worker::new(store.clone());
     let wanted = bring_up_to_date(&state, &mut worker);
@@ -150,10 +149,8 @@ fn the_figures_are_the_arenas_and_the_loot_analysiss_of_the_whole_workspace() {
 
 #[test]
 fn an_edit_computes_again_only_the_figures_it_changes() {
-    let ws = examples_workspace();
-    let (mut state, _core) = state_with_core(&ws, Encoding::Utf16);
+    let (mut state, ws, _core) = examples_with_open(&["rat_catcher/creatures.toml"]);
     let creatures = ws.join("rat_catcher/creatures.toml");
-    open(&mut state, &creatures);
     let store = state.balance.clone();
     let mut worker = Worker::new(store.clone());
     let before = bring_up_to_date(&state, &mut worker);
@@ -210,9 +207,7 @@ fn an_edit_computes_again_only_the_figures_it_changes() {
 
 #[test]
 fn a_newer_edit_cancels_the_job_under_way_and_keeps_what_it_finished() {
-    let ws = examples_workspace();
-    let (mut state, _core) = state_with_core(&ws, Encoding::Utf16);
-    open(&mut state, &ws.join("rat_catcher/creatures.toml"));
+    let (state, _ws, _core) = examples_with_open(&["rat_catcher/creatures.toml"]);
     let store = state.balance.clone();
     let mut worker = Worker::new(store.clone());
     let job = state.balance_job(0, &|| false).unwrap();
@@ -228,9 +223,7 @@ fn a_newer_edit_cancels_the_job_under_way_and_keeps_what_it_finished() {
 
 #[test]
 fn a_turn_gives_way_to_waiting_work_and_the_next_goes_on() {
-    let ws = examples_workspace();
-    let (mut state, _core) = state_with_core(&ws, Encoding::Utf16);
-    open(&mut state, &ws.join("rat_catcher/creatures.toml"));
+    let (mut state, ws, _core) = examples_with_open(&["rat_catcher/creatures.toml"]);
     let store = state.balance.clone();
     let balance = balance::Balance::new(store.clone(), || {});
     let job = state.balance_job(0, &|| false).unwrap();
@@ -278,7 +271,7 @@ fn broken_data_gives_figures_or_a_reason_never_a_panic() {
 
 #[test]
 fn the_server_shows_the_lenses_refreshes_them_after_an_edit_and_answers_hover_and_command() {
-    let ws = examples_workspace();
+    let ws = examples_workspace(&["rat_catcher", "fire_and_thorns"]);
     let file = ws.join("rat_catcher/creatures.toml");
     let u = file_uri(&file);
     let text = std::fs::read_to_string(&file).unwrap();

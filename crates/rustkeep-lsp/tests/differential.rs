@@ -294,6 +294,38 @@ fn across_a_24_mod_workspace_published_diagnostics_equal_a_fresh_check_after_eve
     assert!(with_diagnostics as u64 >= runs * 15, "only {with_diagnostics} steps of {} ended with diagnostics", runs * 30);
 }
 
+/// Plays `steps` on the workspace `root` of the two data files `files`: each step edits one of
+/// them in the editor while the other is closed (only its outline is kept). After every step the
+/// published lists must equal a fresh check's, and `check` looks at them with the step's number
+/// and what the step expects.
+fn edit_one_with_the_other_closed<W>(
+    root: &std::path::Path,
+    files: [&std::path::PathBuf; 2],
+    steps: Vec<(&std::path::Path, String, W)>,
+    check: impl Fn(usize, &Published, W),
+) {
+    let (mut state, _core) = state_with_core(root, Encoding::Utf8);
+    let mut published: Published = BTreeMap::new();
+    record(state.take_publish(), &mut published);
+    for (i, (path, text, want)) in steps.into_iter().enumerate() {
+        let version = i as i32 + 2;
+        for other in files {
+            if other.as_path() != path && state.docs.contains_key(other.as_path()) {
+                state.close(other);
+            }
+        }
+        if state.docs.contains_key(path) {
+            assert!(state.change(path, version, whole(text)));
+        } else {
+            state.open(path.to_path_buf(), text, version);
+        }
+        record(state.take_publish(), &mut published);
+        let (fresh, _) = fresh_lists(root, &state, Encoding::Utf8);
+        assert_eq!(published, fresh, "step {i}: the server and a fresh check disagree");
+        check(i, &published, want);
+    }
+}
+
 /// The whole-set rules read the files no editor shows from their outlines, which cut the fields
 /// of entries: the `when` filters, the `give_item`s and the items' `use` of a closed file count as
 /// they do in a fresh check, while the other file takes what they depend on away and back.
@@ -315,9 +347,6 @@ fn the_filters_and_gifts_of_closed_files_count_as_in_a_fresh_check() {
     root.write("m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
     root.write("m/items.toml", &items);
     root.write("m/world.toml", world);
-    let (mut state, _core) = state_with_core(&root, Encoding::Utf8);
-    let mut published: Published = BTreeMap::new();
-    record(state.take_publish(), &mut published);
     let (items_path, world_path) = (root.join("m/items.toml"), root.join("m/world.toml"));
     // Each step: the file edited in the editor (the other one is closed), its new text, and the
     // codes of the two rules then published.
@@ -331,26 +360,11 @@ fn the_filters_and_gifts_of_closed_files_count_as_in_a_fresh_check() {
         (&world_path, world.replace("quest = \"m:rite\"", "quest = \"m:nothing\""), &["when-never-matches"]),
         (&world_path, world.to_string(), &[]),
     ];
-    let mut version = 1;
-    for (i, (path, text, want)) in steps.into_iter().enumerate() {
-        version += 1;
-        for other in [&items_path, &world_path] {
-            if other.as_path() != path && state.docs.contains_key(other.as_path()) {
-                state.close(other);
-            }
-        }
-        if state.docs.contains_key(path) {
-            assert!(state.change(path, version, whole(text)));
-        } else {
-            state.open(path.to_path_buf(), text, version);
-        }
-        record(state.take_publish(), &mut published);
-        let (fresh, _) = fresh_lists(&root, &state, Encoding::Utf8);
-        assert_eq!(published, fresh, "step {i}: the server and a fresh check disagree");
+    edit_one_with_the_other_closed(&root, [&items_path, &world_path], steps, |i, published, want| {
         let got: Vec<&str> =
             published.values().flatten().map(|(code, ..)| code.as_str()).filter(|c| ["when-never-matches", "item-never-obtainable"].contains(c)).collect();
         assert_eq!(got, want, "step {i}: {published:#?}");
-    }
+    });
 }
 
 /// The absences of rooms, creatures, shops and statuses read a closed file's floors (their
@@ -370,9 +384,6 @@ fn the_floors_and_actions_of_closed_files_bring_entries_into_play_as_in_a_fresh_
     root.write("m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
     root.write("m/defs.toml", defs);
     root.write("m/uses.toml", uses);
-    let (mut state, _core) = state_with_core(&root, Encoding::Utf8);
-    let mut published: Published = BTreeMap::new();
-    record(state.take_publish(), &mut published);
     let (defs_path, uses_path) = (root.join("m/defs.toml"), root.join("m/uses.toml"));
     const CODES: [&str; 4] = ["prefab-never-used", "creature-never-met", "shop-never-opened", "status-never-applied"];
     // Each step: the file edited in the editor (the other one stays closed), its new text, and
@@ -389,25 +400,9 @@ fn the_floors_and_actions_of_closed_files_bring_entries_into_play_as_in_a_fresh_
         (&defs_path, format!("{defs}\n[[shops]]\nid = \"m:kiosk\"\nname = \"Kiosk\"\n"), 1),
         (&defs_path, defs.to_string(), 0),
     ];
-    let mut version = 1;
-    for (i, (path, text, warned)) in steps.into_iter().enumerate() {
-        version += 1;
-        // The other file is closed: only its outline is kept.
-        for other in [&defs_path, &uses_path] {
-            if other.as_path() != path && state.docs.contains_key(other.as_path()) {
-                state.close(other);
-            }
-        }
-        if state.docs.contains_key(path) {
-            assert!(state.change(path, version, whole(text)));
-        } else {
-            state.open(path.to_path_buf(), text, version);
-        }
-        record(state.take_publish(), &mut published);
-        let (fresh, _) = fresh_lists(&root, &state, Encoding::Utf8);
-        assert_eq!(published, fresh, "step {i}: the server and a fresh check disagree");
+    edit_one_with_the_other_closed(&root, [&defs_path, &uses_path], steps, |i, published, warned| {
         let codes: Vec<&str> = published.values().flatten().map(|(code, ..)| code.as_str()).collect();
         let found = codes.iter().filter(|c| CODES.contains(c)).count();
         assert_eq!(found, warned, "step {i}: {codes:?}");
-    }
+    });
 }

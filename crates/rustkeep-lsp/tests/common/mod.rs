@@ -19,6 +19,28 @@ pub fn examples() -> PathBuf {
     rustkeep_testutil::repo_path("examples")
 }
 
+/// A fresh workspace holding copies of the example mods `mods`.
+pub fn examples_workspace(mods: &[&str]) -> TempDir {
+    let ws = TempDir::new("examples");
+    for m in mods {
+        copy_dir(&examples().join(m), &ws.join(m));
+    }
+    ws
+}
+
+/// A state over the workspace `root`, the bundled core served from memory.
+pub fn state_over(root: &Path, enc: Encoding) -> State {
+    State::new(vec![root.to_path_buf()], enc, None)
+}
+
+/// A copy of the rat-catcher example and a state over it (UTF-16), its first diagnostics taken.
+pub fn rat_catcher_loaded() -> (TempDir, State) {
+    let root = examples_workspace(&["rat_catcher"]);
+    let mut state = state_over(&root, Encoding::Utf16);
+    state.take_publish();
+    (root, state)
+}
+
 /// A state over the workspace `root` with the bundled core written to a folder of its own, as the
 /// server serves it; the folder lasts as long as the `TempDir` returned with the state.
 pub fn state_with_core(root: &Path, enc: Encoding) -> (State, TempDir) {
