@@ -20,7 +20,7 @@ use regex::Regex;
 use rustkeep_data::manifest::{read_manifest, read_workspace};
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::{BALANCE_KEY, REGISTRIES};
-use rustkeep_testutil::{copy_dir, ensure_file_contents, ensure_folder_contents, file_uri, repo_path, repo_root, tools, TempDir};
+use rustkeep_testutil::{copy_dir, ensure_file_contents, ensure_folder_contents, file_uri, files_below, repo_path, repo_root, tools, TempDir};
 use serde_json::{json, Value};
 
 /// A kind of TOML file and the schema editors give it: `stem` names the schema
@@ -272,12 +272,9 @@ fn taplo_lint(cli: &Path, dir: &Path, files: &[PathBuf], extra: &[&str]) -> (BTr
 /// The manifests of the examples and the workspace files of the fixtures, each with whether the
 /// toolkit's own reader finds a problem in it.
 fn manifests_and_workspaces() -> Vec<(PathBuf, bool)> {
-    let mut files = Vec::new();
-    for dir in ["examples", "tests/fixtures"] {
-        collect(&repo_path(dir), &mut files);
-    }
-    files
+    ["examples", "tests/fixtures"]
         .into_iter()
+        .flat_map(|dir| files_below(&repo_path(dir), "toml"))
         .filter_map(|p| {
             let text = std::fs::read_to_string(&p).ok()?;
             let problems = match p.file_name()?.to_str()? {
@@ -288,18 +285,6 @@ fn manifests_and_workspaces() -> Vec<(PathBuf, bool)> {
             Some((p, problems.is_empty()))
         })
         .collect()
-}
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            collect(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
 }
 
 #[test]

@@ -116,11 +116,5 @@ fn every_file_of_the_repository_and_the_suite_reads_alike() {
 #[test]
 fn mutated_files_read_alike() {
     let corpus = rustkeep_testutil::toml_corpus();
-    let (mut runs, mut compared) = (0, 0);
-    for (what, text) in rustkeep_testutil::toml_mutations(&corpus, 0x9e37_79b9_7f4a_7c15) {
-        runs += 1;
-        compared += usize::from(agree(&what, &text));
-    }
-    eprintln!("{compared} of {runs} mutated files read by the fast reader and compared with the toml reader");
-    assert!(runs > 0 && compared * 10 >= runs, "only {compared} of {runs} mutated files were compared (at least a tenth must be)");
+    rustkeep_testutil::compare_mutations(&corpus, 0x9e37_79b9_7f4a_7c15, "read by the fast reader and compared with the toml reader", 10, agree);
 }

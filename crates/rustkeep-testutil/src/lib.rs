@@ -21,8 +21,10 @@
 //!   of a path.
 //! - [`modpack`]: a generated multi-mod workspace and random edits of it, for the differential
 //!   tests of incremental checking.
-//! - [`toml_corpus`] and [`toml_mutations`]: every TOML file of the repository and of the official
-//!   suite, and seeded mutations of them, for the tests of the single-pass readers.
+//! - [`files_below`]: the files of a tree with one extension, in a stable order.
+//! - [`toml_corpus`], [`toml_mutations`] and [`compare_mutations`]: every TOML file of the
+//!   repository and of the official suite, and seeded mutations of them (counting those compared),
+//!   for the tests of the single-pass readers.
 
 #![forbid(unsafe_code)]
 
@@ -34,7 +36,7 @@ pub mod shared;
 mod shell;
 mod temp;
 
-pub use corpus::{toml_corpus, toml_mutations};
+pub use corpus::{compare_mutations, toml_corpus, toml_mutations};
 pub use lsp::{file_uri, LspClient};
 pub use shared::{shared_folder, SHARED_DIR_VAR};
 pub use shell::{shell_line, ShellLine};
@@ -222,6 +224,33 @@ pub fn diff(committed: &str, expected: &str) -> String {
     out
 }
 
+/// The folders a walk of the repository never enters: build output, installed packages, git's.
+const NOT_WALKED: &[&str] = &["target", "node_modules", ".git"];
+
+/// Every file below `dir` whose name ends in `.EXTENSION`, in the order of a walk that visits
+/// each folder's entries sorted (folders are not followed into `target`, `node_modules` or
+/// `.git`); none when `dir` does not exist.
+pub fn files_below(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    fn walk(dir: &Path, extension: &str, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for e in entries.flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                if !NOT_WALKED.iter().any(|n| e.file_name() == *n) {
+                    walk(&path, extension, out);
+                }
+            } else if path.extension().is_some_and(|x| x == extension) {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, extension, &mut out);
+    // `Path` orders by components: a folder's files come right after the folder's name.
+    out.sort();
+    out
+}
+
 /// Copies a folder tree (files and folders only).
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap_or_else(|e| panic!("cannot create {}: {e}", to.display()));
@@ -382,6 +411,17 @@ mod tests {
         let old: String = (0..40).map(|i| format!("old {i}\n")).collect();
         let d = diff(&old, "new\n");
         assert!(d.contains(&format!("  - … {} more line(s)", 40 - DIFF_LINES)), "{d}");
+    }
+
+    #[test]
+    fn files_below_walks_sorted_and_skips_build_folders() {
+        let dir = TempDir::new("files-below");
+        for f in ["b.rs", "a/z.rs", "a.rs", "a/x.txt", "target/t.rs", "c/node_modules/n.rs", "c/d/e.rs"] {
+            dir.write(f, "");
+        }
+        let found: Vec<String> = files_below(&dir, "rs").iter().map(|p| p.strip_prefix(&dir).unwrap().display().to_string()).collect();
+        assert_eq!(found, ["a/z.rs", "a.rs", "b.rs", "c/d/e.rs"]);
+        assert!(files_below(&dir.join("nowhere"), "rs").is_empty());
     }
 
     #[test]
