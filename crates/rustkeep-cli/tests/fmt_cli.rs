@@ -1,27 +1,16 @@
 //! End-to-end tests of `rustkeep fmt` (and of `check --fix` keeping formatted files formatted):
 //! the real binary on temporary mods.
 
-use rustkeep_testutil::TempDir;
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-fn rustkeep(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).current_dir(dir).env("NO_COLOR", "1").output().expect("rustkeep runs")
-}
+use common::{output_with_input, run_with_input, rustkeep_in};
+use rustkeep_testutil::TempDir;
 
-fn with_stdin(dir: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rustkeep"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("rustkeep runs");
-    std::io::Write::write_all(child.stdin.as_mut().unwrap(), input.as_bytes()).unwrap();
-    drop(child.stdin.take());
-    child.wait_with_output().unwrap()
+fn rustkeep(dir: &Path, args: &[&str]) -> Output {
+    rustkeep_in(dir).args(args).output().expect("rustkeep runs")
 }
 
 fn stdout(o: &Output) -> String {
@@ -145,19 +134,19 @@ fn diff_prints_a_unified_diff_and_changes_nothing() {
 #[test]
 fn a_dash_formats_standard_input_to_standard_output() {
     let t = TempDir::new("stdin");
-    let o = with_stdin(&t.0, &["fmt", "-"], ITEMS);
+    let o = run_with_input(&t.0, &["fmt", "-"], ITEMS);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), ITEMS_FORMATTED);
     // The file name decides which key orders apply.
-    let o = with_stdin(&t.0, &["fmt", "-", "--stdin-filename", "lamp/mod.toml"], MANIFEST);
+    let o = run_with_input(&t.0, &["fmt", "-", "--stdin-filename", "lamp/mod.toml"], MANIFEST);
     assert_eq!(stdout(&o), MANIFEST_FORMATTED);
     // --check: no text, the answer is the exit code.
-    let o = with_stdin(&t.0, &["fmt", "--check", "-"], ITEMS);
+    let o = run_with_input(&t.0, &["fmt", "--check", "-"], ITEMS);
     assert_eq!((o.status.code(), stdout(&o)), (Some(1), "<stdin>\n".to_string()));
-    let o = with_stdin(&t.0, &["fmt", "--check", "-"], ITEMS_FORMATTED);
+    let o = run_with_input(&t.0, &["fmt", "--check", "-"], ITEMS_FORMATTED);
     assert_eq!((o.status.code(), stdout(&o)), (Some(0), String::new()));
     // A syntax error: nothing on standard output, the error on standard error, exit 2.
-    let o = with_stdin(&t.0, &["fmt", "-"], "a = 1\na = 2\n");
+    let o = run_with_input(&t.0, &["fmt", "-"], "a = 1\na = 2\n");
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stdout(&o), "");
     assert!(stderr(&o).contains("error[toml-syntax]") && stderr(&o).contains("<stdin>:2:1"), "{}", stderr(&o));
@@ -209,7 +198,7 @@ fn a_comment_before_a_separating_comma_is_kept() {
     let o = rustkeep(&t.0, &["fmt", "lamp"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(t.read("lamp/wick.toml"), TWO_COMMENTS_FORMATTED);
-    let o = with_stdin(&t.0, &["fmt", "-"], TWO_COMMENTS);
+    let o = run_with_input(&t.0, &["fmt", "-"], TWO_COMMENTS);
     assert_eq!((o.status.code(), stdout(&o)), (Some(0), TWO_COMMENTS_FORMATTED.to_string()), "{}", stderr(&o));
 }
 
@@ -221,19 +210,9 @@ fn a_comment_before_a_separating_comma_is_kept() {
 fn a_file_whose_formatting_would_lose_a_comment_is_left_alone_with_one_message() {
     // `input`: given on standard input, with the arguments for it.
     let losing = |dir: &Path, args: &[&str], input: Option<&str>| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rustkeep"))
-            .args(args)
-            .current_dir(dir)
-            .env("NO_COLOR", "1")
-            .env("RUSTKEEP_TEST_FMT_LOSE_COMMENT", "1")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("rustkeep runs");
-        std::io::Write::write_all(child.stdin.as_mut().unwrap(), input.unwrap_or("").as_bytes()).unwrap();
-        drop(child.stdin.take());
-        child.wait_with_output().unwrap()
+        let mut command = rustkeep_in(dir);
+        command.args(args).env("RUSTKEEP_TEST_FMT_LOSE_COMMENT", "1");
+        output_with_input(command, input.unwrap_or(""))
     };
     let said = "lamp/wick.toml: formatting would lose the comment on line 5 (a bug of the formatter); the file is left as it is";
     let t = lamp_mod();
@@ -326,7 +305,7 @@ fn the_workspace_format_table_applies() {
     let o = rustkeep(&t.0, &["fmt", "lamp/npcs.toml"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(t.read("lamp/npcs.toml").starts_with("[[npcs]]\nname = \"Keeper\"\nid = \"lamp:keeper\"\non_talk = [\n"), "{}", t.read("lamp/npcs.toml"));
-    let o = with_stdin(&t.0, &["fmt", "-", "--stdin-filename", "lamp/x.toml"], "tags = [\"lamp:light\", \"lamp:oil\"]\n");
+    let o = run_with_input(&t.0, &["fmt", "-", "--stdin-filename", "lamp/x.toml"], "tags = [\"lamp:light\", \"lamp:oil\"]\n");
     assert_eq!(stdout(&o), "tags = [\n  \"lamp:light\",\n  \"lamp:oil\",\n]\n");
     // A wrong [format] value is a finding of `check`, and `fmt` keeps the default.
     t.write("rustkeep.toml", "[workspace]\nmods = [\"lamp\"]\n\n[format]\nline_width = \"wide\"\n");

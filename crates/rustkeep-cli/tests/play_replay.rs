@@ -5,7 +5,7 @@
 //! are refused with a clear error and change nothing.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use rustkeep_testutil::{copy_dir, repo_root, TempDir};
@@ -16,10 +16,13 @@ struct Run {
     err: String,
 }
 
-/// Runs `rustkeep play ARGS` with `script` on stdin.
+/// Runs `rustkeep play ARGS` with `script` on stdin, in an empty folder: without `--mods`, `play`
+/// loads the mods it finds from its folder (the repository root would bring every example, the
+/// broken ones too), so here only the core.
 fn play(args: &[&str], script: &str) -> Run {
+    let empty = TempDir::new("play-core-only");
     let mut child = Command::new(env!("CARGO_BIN_EXE_rustkeep"))
-        .current_dir(core_only())
+        .current_dir(&empty)
         .arg("play")
         .args(args)
         .env_remove("NO_COLOR")
@@ -248,12 +251,4 @@ fn broken_and_foreign_saves_are_refused_and_change_nothing() {
         assert_eq!(status(before), status(after), "{name}: the game is unchanged");
         assert_eq!(std::fs::read(&path).expect("still there"), bytes, "{name}: the file is untouched");
     }
-}
-
-/// An empty folder to run in: without `--mods`, `play` loads the mods it finds from its folder
-/// (the repository root would bring every example, the broken ones too), so here only the core.
-fn core_only() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("play-core-only");
-    std::fs::create_dir_all(&dir).expect("an empty folder");
-    dir
 }

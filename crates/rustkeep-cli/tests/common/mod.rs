@@ -1,8 +1,36 @@
-//! Shared by the tests that drive `rustkeep lsp` over stdio (with `rustkeep_testutil::LspClient`).
+//! What the tests of the `rustkeep` binary share.
+#![allow(dead_code)]
 
 use std::ffi::OsStr;
+use std::io::Write;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output, Stdio};
+
+/// The binary under test, to run in `cwd`, without colours.
+pub fn rustkeep_in(cwd: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_rustkeep"));
+    command.current_dir(cwd).env("NO_COLOR", "1");
+    command
+}
+
+/// `rustkeep ARGS` in `cwd` with `input` on its standard input; what it printed and how it ended.
+pub fn run_with_input(cwd: &Path, args: &[&str], input: &str) -> Output {
+    let mut command = rustkeep_in(cwd);
+    command.args(args);
+    output_with_input(command, input)
+}
+
+/// Runs `command` with `input` on its standard input; what it printed and how it ended.
+pub fn output_with_input(mut command: Command, input: &str) -> Output {
+    let mut child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the rustkeep binary runs");
+    // A command that refuses its arguments may exit before it reads its input: a closed pipe is
+    // its answer, not a failure of the test.
+    match child.stdin.take().expect("stdin").write_all(input.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => panic!("write stdin: {e}"),
+        _ => {}
+    }
+    child.wait_with_output().expect("rustkeep finishes")
+}
 
 /// `PROGRAM lsp` (the binary under test, or another build of it), its core files cached below
 /// `cache`.
