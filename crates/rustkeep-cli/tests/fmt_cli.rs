@@ -27,11 +27,7 @@ const ITEMS_FORMATTED: &str = "[[items]]\nid = \"lamp:oil_lamp\"\nname = \"Oil L
 const FORMATTED: &str = "[[npcs]]\nid = \"lamp:keeper\"\nname = \"Keeper\"\n";
 
 fn lamp_mod() -> TempDir {
-    let t = TempDir::new("lamp");
-    t.write("lamp/mod.toml", MANIFEST);
-    t.write("lamp/items.toml", ITEMS);
-    t.write("lamp/npcs.toml", FORMATTED);
-    t
+    TempDir::with_files("lamp", &[("lamp/mod.toml", MANIFEST), ("lamp/items.toml", ITEMS), ("lamp/npcs.toml", FORMATTED)])
 }
 
 #[test]
@@ -349,8 +345,7 @@ fn a_file_using_toml_1_1_syntax_gets_one_note_and_no_more_of_it() {
 
 #[test]
 fn check_fix_keeps_a_formatted_file_formatted() {
-    let t = TempDir::new("fix");
-    t.write("lamp/mod.toml", MANIFEST_FORMATTED);
+    let t = TempDir::with_files("fix", &[("lamp/mod.toml", MANIFEST_FORMATTED)]);
     // Formatted, with a typo whose fix makes the trigger too long for one line (a dropped letter:
     // an unsafe fix, so `--unsafe-fixes` applies it).
     let line = "triggers = [ { on = \"room_entred\", actions = [ { action = \"start_quest\", quest = \"lamp:lite\" } ] } ]";

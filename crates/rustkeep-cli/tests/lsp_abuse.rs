@@ -13,10 +13,13 @@ use serde_json::{json, Value};
 /// A workspace with one mod (a content pack: the tests read what a document says of itself, not
 /// what the game never uses) and one data file.
 fn workspace() -> TempDir {
-    let root = TempDir::new("lsp-abuse");
-    root.write("m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\nlibrary = true\n");
-    root.write("m/items.toml", "[[items]]\nid = \"m:a\"\nname = \"Ä 🐀\"\n");
-    root
+    TempDir::with_files(
+        "lsp-abuse",
+        &[
+            ("m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\nlibrary = true\n"),
+            ("m/items.toml", "[[items]]\nid = \"m:a\"\nname = \"Ä 🐀\"\n"),
+        ],
+    )
 }
 
 /// `rustkeep lsp` with its standard error going to `stderr`, its core cached in a folder the

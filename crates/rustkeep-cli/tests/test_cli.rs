@@ -46,8 +46,8 @@ fn exit_codes_and_the_filter() {
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert_eq!(stdout(&o), "2 passed, 0 failed (1 scenario)\n");
     // A scenario that does not validate is reported and not run: exit 2.
-    let dir = TempDir::new("test-invalid");
-    dir.write("scenarios/bad.toml", "seed = 1\n\n[[expect]]\nquest = \"core:rattenplage\"\nchance = { at_least = 0.5 }\n");
+    let dir =
+        TempDir::with_files("test-invalid", &[("scenarios/bad.toml", "seed = 1\n\n[[expect]]\nquest = \"core:rattenplage\"\nchance = { at_least = 0.5 }\n")]);
     let o = rustkeep(&dir, &["test"]);
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
     assert!(stdout(&o).contains("scenarios/bad.toml: not run") && stdout(&o).contains("malformed-expectation"), "{}", stdout(&o));

@@ -251,8 +251,7 @@ fn a_turn_gives_way_to_waiting_work_and_the_next_goes_on() {
 
 #[test]
 fn broken_data_gives_figures_or_a_reason_never_a_panic() {
-    let ws = TempDir::new("balance-broken");
-    ws.write("m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
+    let ws = TempDir::with_files("balance-broken", &[("m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n")]);
     let data = "[[creatures]]\nid = \"m:ghost\"\nname = \"Ghost\"\nattributes = { max_health = \"many\" }\nloot = \"m:nowhere\"\n\n\
                 [[loot_tables]]\nid = \"m:loop_a\"\nrolls = 1\nentries = [ { table = \"m:loop_b\", weight = 1 } ]\n\n\
                 [[loot_tables]]\nid = \"m:loop_b\"\nrolls = 1\nentries = [ { table = \"m:loop_a\", weight = 1 } ]\n\n[[creatures]\nid = \"m:half\"\n";

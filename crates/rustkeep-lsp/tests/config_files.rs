@@ -11,10 +11,10 @@ use rustkeep_lsp::state::State;
 
 /// A workspace with `rustkeep.toml` (its text given) and one mod; the state over it.
 fn workspace(config: &str, items: &str) -> (TempDir, State, TempDir) {
-    let root = TempDir::new("config-files");
-    root.write("rustkeep.toml", config);
-    root.write("testmod/mod.toml", "[mod]\nid = \"testmod\"\nname = \"Test\"\nversion = \"0.1.0\"\n");
-    root.write("testmod/items.toml", items);
+    let root = TempDir::with_files(
+        "config-files",
+        &[("rustkeep.toml", config), ("testmod/mod.toml", "[mod]\nid = \"testmod\"\nname = \"Test\"\nversion = \"0.1.0\"\n"), ("testmod/items.toml", items)],
+    );
     let (state, core) = state_with_core(&root, Encoding::Utf16);
     (root, state, core)
 }

@@ -108,9 +108,13 @@ fn a_document_with_a_syntax_error_gets_no_edits_not_an_error() {
 
 #[test]
 fn the_workspace_format_options_and_the_files_kind_apply() {
-    let root = TempDir::new("fmt-options");
-    root.write("rustkeep.toml", "[workspace]\nmods = [\"testmod\"]\n\n[format]\nline_width = 30\nreorder_keys = false\n");
-    root.write("testmod/mod.toml", "[mod]\nversion = \"0.1.0\"\nid = \"testmod\"\nname = \"Test\"\n");
+    let root = TempDir::with_files(
+        "fmt-options",
+        &[
+            ("rustkeep.toml", "[workspace]\nmods = [\"testmod\"]\n\n[format]\nline_width = 30\nreorder_keys = false\n"),
+            ("testmod/mod.toml", "[mod]\nversion = \"0.1.0\"\nid = \"testmod\"\nname = \"Test\"\n"),
+        ],
+    );
     let items = "[[items]]\nname = \"A\"\nid = \"testmod:a\"\ntags = [\"testmod:x\", \"testmod:y\"]\n";
     root.write("testmod/items.toml", items);
     let (state, _core) = state_with_core(&root, Encoding::Utf16);

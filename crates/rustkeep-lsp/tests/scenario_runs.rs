@@ -52,10 +52,14 @@ const FAILURE: &str = "expected at least 1, got 0 (core:boss_blade carried by pl
 
 /// A workspace with the mod `testmod` holding `scenarios/rats.toml` with `text` and a data file.
 fn workspace(text: &str) -> (TempDir, PathBuf) {
-    let ws = TempDir::new("runs");
-    ws.write("testmod/mod.toml", "[mod]\nid = \"testmod\"\nname = \"Test\"\nversion = \"0.1.0\"\n");
-    ws.write("testmod/items.toml", "[[items]]\nid = \"testmod:charm\"\nname = \"Charm\"\n");
-    ws.write("testmod/scenarios/rats.toml", text);
+    let ws = TempDir::with_files(
+        "runs",
+        &[
+            ("testmod/mod.toml", "[mod]\nid = \"testmod\"\nname = \"Test\"\nversion = \"0.1.0\"\n"),
+            ("testmod/items.toml", "[[items]]\nid = \"testmod:charm\"\nname = \"Charm\"\n"),
+            ("testmod/scenarios/rats.toml", text),
+        ],
+    );
     let file = ws.join("testmod/scenarios/rats.toml");
     (ws, file)
 }

@@ -22,6 +22,15 @@ impl TempDir {
         TempDir(dir.canonicalize().expect("the temp folder exists"))
     }
 
+    /// A fresh folder holding `files`: (path relative to it, text).
+    pub fn with_files(tag: &str, files: &[(&str, &str)]) -> TempDir {
+        let t = TempDir::new(tag);
+        for (rel, text) in files {
+            t.write(rel, text);
+        }
+        t
+    }
+
     /// A temporary copy of a folder of the repository (`tests/fixtures/x`, `examples/x`).
     pub fn copy_of(rel: &str) -> TempDir {
         let t = TempDir::new(&rel.replace('/', "_"));

@@ -59,8 +59,7 @@ pub struct Fixture {
 
 impl Fixture {
     pub fn new(files: &[(&str, &str)], enc: Encoding) -> Fixture {
-        let root = TempDir::new("ws");
-        root.write("testmod/mod.toml", "[mod]\nid = \"testmod\"\nname = \"Test\"\nversion = \"0.1.0\"\nlibrary = true\n");
+        let root = TempDir::with_files("ws", &[("testmod/mod.toml", "[mod]\nid = \"testmod\"\nname = \"Test\"\nversion = \"0.1.0\"\nlibrary = true\n")]);
         for (rel, text) in files {
             root.write(&format!("testmod/{rel}"), text.replace(CURSOR, ""));
         }
