@@ -369,8 +369,15 @@ fn check_fix_keeps_a_formatted_file_formatted() {
 
 // ----- CI: the GitHub Action's format-check and the pre-commit hook ----------------------------
 
-fn python_has_yaml() -> bool {
-    Command::new("python3").args(["-c", "import yaml"]).status().map(|s| s.success()).unwrap_or(false)
+/// `action.yml`, its steps, and its step `id`, which runs when the input `input` — off by
+/// default — is `'true'`.
+fn step_on_request(input: &str, id: &str) -> (serde_json::Value, Vec<serde_json::Value>, serde_json::Value) {
+    let action = yaml("action.yml");
+    assert_eq!(action["inputs"][input]["default"], "false", "the input `{input}` is off by default");
+    let steps = action["runs"]["steps"].as_array().expect("the action's steps").clone();
+    let step = steps.iter().find(|s| s["id"] == id).unwrap_or_else(|| panic!("a step with id `{id}`")).clone();
+    assert_eq!(step["if"], format!("${{{{ inputs.{input} == 'true' }}}}"));
+    (action, steps, step)
 }
 
 /// A YAML file of the repository as JSON (PyYAML, as the other CI tests read it).
@@ -402,15 +409,10 @@ fn run_step(dir: &TempDir, script: &str, env: &[(&str, &str)]) -> (i32, String, 
 
 #[test]
 fn the_action_checks_formatting_on_request_and_fails_after_the_check() {
-    if !python_has_yaml() {
-        eprintln!("SKIPPED: python3 with the `yaml` package (PyYAML) is not installed (`.ci/run` installs it)");
+    if !rustkeep_testutil::tools::pyyaml() {
         return;
     }
-    let action = yaml("action.yml");
-    assert_eq!(action["inputs"]["format-check"]["default"], "false");
-    let steps = action["runs"]["steps"].as_array().unwrap();
-    let format = steps.iter().find(|s| s["id"] == "format").expect("a step with id `format`");
-    assert_eq!(format["if"], "${{ inputs.format-check == 'true' }}");
+    let (_, steps, format) = step_on_request("format-check", "format");
     let format_script = format["run"].as_str().unwrap();
     assert!(format_script.contains("rustkeep fmt --check"));
     let check = steps.last().unwrap();
@@ -439,8 +441,7 @@ fn the_action_checks_formatting_on_request_and_fails_after_the_check() {
 
 #[test]
 fn the_pre_commit_hook_formats_the_whole_workspace() {
-    if !python_has_yaml() {
-        eprintln!("SKIPPED: python3 with the `yaml` package (PyYAML) is not installed (`.ci/run` installs it)");
+    if !rustkeep_testutil::tools::pyyaml() {
         return;
     }
     let hooks = yaml(".pre-commit-hooks.yaml");
@@ -517,15 +518,10 @@ print(json.dumps(out, sort_keys=True))
 /// check has run (and passes when the expectations hold).
 #[test]
 fn the_action_runs_the_scenarios_on_request_and_fails_after_the_check() {
-    if !python_has_yaml() {
-        eprintln!("SKIPPED: python3 with the `yaml` package (PyYAML) is not installed (`.ci/run` installs it)");
+    if !rustkeep_testutil::tools::pyyaml() {
         return;
     }
-    let action = yaml("action.yml");
-    assert_eq!(action["inputs"]["test"]["default"], "false");
-    let steps = action["runs"]["steps"].as_array().unwrap();
-    let test = steps.iter().find(|s| s["id"] == "test").expect("a step with id `test`");
-    assert_eq!(test["if"], "${{ inputs.test == 'true' }}");
+    let (_, steps, test) = step_on_request("test", "test");
     let test_script = test["run"].as_str().unwrap();
     let check = steps.last().unwrap();
     assert_eq!(check["env"]["RK_TEST_FAILED"], "${{ steps.test.outputs.failed }}");
@@ -558,15 +554,11 @@ fn the_action_runs_the_scenarios_on_request_and_fails_after_the_check() {
 /// data with errors included (the check step fails the job on them).
 #[test]
 fn the_action_writes_the_documentation_site_on_request() {
-    if !python_has_yaml() {
-        eprintln!("SKIPPED: python3 with the `yaml` package (PyYAML) is not installed (`.ci/run` installs it)");
+    if !rustkeep_testutil::tools::pyyaml() {
         return;
     }
-    let action = yaml("action.yml");
-    assert_eq!((&action["inputs"]["doc"]["default"], &action["inputs"]["doc-out"]["default"]), (&"false".into(), &"rustkeep-doc".into()));
-    let steps = action["runs"]["steps"].as_array().unwrap();
-    let doc = steps.iter().find(|s| s["id"] == "doc").expect("a step with id `doc`");
-    assert_eq!(doc["if"], "${{ inputs.doc == 'true' }}");
+    let (action, steps, doc) = step_on_request("doc", "doc");
+    assert_eq!(action["inputs"]["doc-out"]["default"], "rustkeep-doc");
     let upload = steps.iter().find(|s| s["uses"].as_str().is_some_and(|u| u.starts_with("actions/upload-artifact@"))).expect("an upload step");
     assert_eq!(upload["with"]["path"], "${{ steps.doc.outputs.dir }}");
     let script = doc["run"].as_str().unwrap();
@@ -591,8 +583,7 @@ fn the_action_writes_the_documentation_site_on_request() {
 /// records its calls and answers the listing).
 #[test]
 fn the_action_posts_the_diff_as_one_comment_and_updates_it() {
-    if !python_has_yaml() || !rustkeep_testutil::tools::runs("git", &["--version"]) {
-        eprintln!("SKIPPED: python3 with PyYAML and git are needed (`.ci/run` installs them)");
+    if !rustkeep_testutil::tools::pyyaml() || !rustkeep_testutil::require("git", rustkeep_testutil::tools::runs("git", &["--version"]), "apt-get install git") {
         return;
     }
     let action = yaml("action.yml");
