@@ -49,6 +49,13 @@ fn codes_and_lines(v: &Value) -> Vec<(String, String, u64)> {
         .collect()
 }
 
+/// A fresh folder holding the content pack (`library = true`) `id` named `name`, with one data
+/// file `(name, text)`.
+fn content_pack(id: &str, name: &str, file: (&str, &str)) -> TempDir {
+    let manifest = format!("[mod]\nid = \"{id}\"\nname = \"{name}\"\nversion = \"0.1.0\"\nlibrary = true\n");
+    TempDir::with_files(id, &[("mod.toml", &manifest), file])
+}
+
 /// Compares `actual` with the committed snapshot `tests/snapshots/NAME` (rewritten by
 /// `cargo xtask update`).
 fn assert_snapshot(name: &str, actual: &str) {
@@ -362,17 +369,10 @@ fn a_registry_written_as_one_table_is_fixed_and_a_stray_sub_table_is_explained()
 /// safe fix, and the fixed file is clean.
 #[test]
 fn a_table_header_among_entries_is_one_error_on_it_and_fix_repairs_it() {
-    let t = TempDir::with_files(
-        "fix_table_among_entries",
-        &[
-            // A content pack: its items are given by the mods built on it.
-            ("mod.toml", "[mod]\nid = \"tables\"\nname = \"Tables\"\nversion = \"0.1.0\"\nlibrary = true\n"),
-        ],
-    );
     let items = "[[items]]\nid = \"tables:lamp\"\nname = \"Lamp\"\n\n[items]\nid = \"tables:rope\"\nname = \"Rope\"\n\n[[items]]\nid = \"tables:wick\"\nname = \"Wick\"\n";
-    t.write("items.toml", items);
-    let o = run(&t.0, &["check", "--format", "json"]);
-    let v = json(&o);
+    // A content pack: its items are given by the mods built on it.
+    let t = content_pack("tables", "Tables", ("items.toml", items));
+    let v = json(&run(&t.0, &["check", "--format", "json"]));
     assert_eq!(codes_and_lines(&v), [("items.toml".to_string(), "wrong-type".to_string(), 5)], "{v:#}");
     let d = &v["diagnostics"][0];
     assert_eq!((d["range"]["start"]["column"].as_u64(), d["range"]["end"]["column"].as_u64()), (Some(1), Some(8)), "on the `[items]` header: {d:#}");
@@ -416,17 +416,10 @@ fn fix_repairs_misspelt_and_left_over_allow_comments() {
 /// file would no longer parse, and `--fix` would leave it as it was).
 #[test]
 fn a_hash_inside_a_string_is_no_allow_comment_and_fix_removes_the_real_one_after_it() {
-    let t = TempDir::with_files(
-        "fix_hash_in_string",
-        &[
-            // A content pack: its items are given by the mods built on it.
-            ("mod.toml", "[mod]\nid = \"sup\"\nname = \"Suppressions\"\nversion = \"0.1.0\"\nlibrary = true\n"),
-        ],
-    );
     let text = "[[items]]\nid = \"sup:sign\"\nname = \"see # rustkeep: allow(unknown-field)\"\n\n[[items]]\nid = \"sup:lamp\"\nname = \"Lamp # 2\" # rustkeep: allow(unknown-tag)\n";
-    t.write("data.toml", text);
-    let o = run(&t.0, &["check", "--format", "json"]);
-    let v = json(&o);
+    // A content pack: its items are given by the mods built on it.
+    let t = content_pack("sup", "Suppressions", ("data.toml", text));
+    let v = json(&run(&t.0, &["check", "--format", "json"]));
     assert_eq!(codes_and_lines(&v), [("data.toml".to_string(), "unused-suppression".to_string(), 7)], "{v:#}");
     assert_eq!(v["diagnostics"][0]["range"]["start"]["column"].as_u64(), Some(37), "on the code in the real comment: {v:#}");
     let human = stdout(&run(&t.0, &["check"]));

@@ -75,8 +75,7 @@ fn simulate_human_is_an_indented_trace() {
 #[test]
 fn simulate_unknown_ids_are_clear_errors() {
     let dir = TempDir::new("bad-scenario");
-    let f = dir.join("bad.toml");
-    std::fs::write(&f, "[[enemies]]\ncreature = \"core:ratt\"\n[[steps]]\nattack = \"enemy:0\"\n").unwrap();
+    let f = dir.write("bad.toml", "[[enemies]]\ncreature = \"core:ratt\"\n[[steps]]\nattack = \"enemy:0\"\n");
     let (code, out, err) = run(&["simulate", f.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(out.is_empty());
@@ -140,8 +139,7 @@ fn play_save_and_load_continue_identically() {
 #[test]
 fn play_corrupt_save_changes_nothing() {
     let dir = TempDir::new("play-corrupt");
-    let bad = dir.join("bad.json");
-    std::fs::write(&bad, "{ \"format\": \"rustkeep-save\", \"version\": 1, \"game\": { \"player\": 3 } }").unwrap();
+    let bad = dir.write("bad.json", "{ \"format\": \"rustkeep-save\", \"version\": 1, \"game\": { \"player\": 3 } }");
     let script = format!("spawn core:rat\nstatus\nload {}\nstatus\nquit\n", bad.display());
     let (code, out, err) = play(&[], &script);
     assert_eq!(code, 0, "{err}");

@@ -85,6 +85,15 @@ fn values_over_the_limits_are_value_out_of_range_and_nothing_runs() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }
 
+/// `rustkeep simulate SCENARIO --format json` in `t`, which must succeed: its report and warnings.
+fn simulated(t: &TempDir, scenario: &str) -> (Value, Vec<String>) {
+    let o = run(&t.0, &["simulate", scenario, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let warnings = v["warnings"].as_array().expect("warnings").iter().filter_map(Value::as_str).map(String::from).collect();
+    (v, warnings)
+}
+
 #[test]
 fn a_run_that_reaches_a_limit_stops_and_says_which() {
     let t = TempDir::with_files("stops", &[
@@ -95,10 +104,7 @@ fn a_run_that_reaches_a_limit_stops_and_says_which() {
     ]);
     let waits: String = (0..200).map(|_| "[[steps]]\nwait = true\n").collect();
     t.write("scenarios/brood.toml", format!("mods = [\"../m\"]\nenemies_act = true\n{WARRIOR}[[enemies]]\ncreature = \"m:brood\"\n{waits}"));
-    let o = run(&t.0, &["simulate", "scenarios/brood.toml", "--format", "json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
-    let warnings: Vec<&str> = v["warnings"].as_array().expect("warnings").iter().filter_map(Value::as_str).collect();
+    let (v, warnings) = simulated(&t, "scenarios/brood.toml");
     assert!(warnings.iter().any(|w| w.starts_with("the run stops") && w.contains("more than the 1,000")), "{warnings:?}");
     assert!(v["final"]["enemies"].as_array().expect("enemies").len() <= 1000);
     assert!(v["steps"].as_array().expect("steps").len() < 200 * 1001, "the run stopped early");
@@ -106,10 +112,7 @@ fn a_run_that_reaches_a_limit_stops_and_says_which() {
     // Enemies that act for 10,000 steps: the run stops at its budget of events.
     let waits: String = (0..10_000).map(|_| "[[steps]]\nwait = true\n").collect();
     t.write("scenarios/siege.toml", format!("enemies_act = true\n{WARRIOR}[[enemies]]\ncreature = \"core:rat\"\ncount = 1000\n{waits}"));
-    let o = run(&t.0, &["simulate", "scenarios/siege.toml", "--format", "json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
-    let warnings: Vec<&str> = v["warnings"].as_array().expect("warnings").iter().filter_map(Value::as_str).collect();
+    let (_, warnings) = simulated(&t, "scenarios/siege.toml");
     assert!(warnings.iter().any(|w| w.starts_with("the run stops before step") && w.contains("a run handles at most 100,000")), "{warnings:?}");
 }
 

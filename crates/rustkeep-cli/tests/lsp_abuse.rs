@@ -35,6 +35,13 @@ fn start() -> LspClient {
     start_with(Stdio::null())
 }
 
+/// [`start`], then [`initialize`] on `root`.
+fn initialized(root: &std::path::Path) -> LspClient {
+    let mut c = start();
+    initialize(&mut c, root);
+    c
+}
+
 /// `initialize` with no capabilities on the one workspace folder `root`.
 fn initialize(c: &mut LspClient, root: &std::path::Path) {
     c.initialize(json!({ "capabilities": {}, "workspaceFolders": [ { "uri": file_uri(root), "name": "ws" } ] }));
@@ -61,8 +68,7 @@ fn requests_before_initialize_are_refused_with_server_not_initialized() {
 fn malformed_messages_get_json_rpc_errors_and_the_server_keeps_serving() {
     let root = workspace();
     let items = file_uri(&root.join("m/items.toml"));
-    let mut c = start();
-    initialize(&mut c, &root);
+    let mut c = initialized(&root);
 
     // Invalid JSON: a parse error with a null id.
     c.send_body("{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": ");
@@ -141,8 +147,7 @@ fn malformed_messages_get_json_rpc_errors_and_the_server_keeps_serving() {
 #[test]
 fn a_client_that_disappears_mid_request_leaves_no_server_behind() {
     let root = workspace();
-    let mut c = start();
-    initialize(&mut c, &root);
+    let mut c = initialized(&root);
     c.send_request("workspace/symbol", json!({ "query": "" }));
     // Half a message, then the pipe closes.
     c.write_unframed(b"Content-Length: 500\r\n\r\n{\"jsonrpc\":");
@@ -161,13 +166,11 @@ fn a_client_that_disappears_before_initialize_leaves_no_server_behind() {
 #[test]
 fn exit_without_shutdown_ends_with_code_1() {
     let root = workspace();
-    let mut c = start();
-    initialize(&mut c, &root);
+    let mut c = initialized(&root);
     c.notify("exit", Value::Null);
     assert_eq!(c.exit_status().map(|s| s.code()), Some(Some(1)), "the server exits after `exit`, with 1");
 
-    let mut c = start();
-    initialize(&mut c, &root);
+    let mut c = initialized(&root);
     c.shutdown();
     assert_eq!(c.exit_status().map(|s| s.code()), Some(Some(0)), "the server exits after `exit`, with 0");
 }
@@ -186,8 +189,7 @@ fn the_loaded_notification_counts_what_check_counts() {
     root.write("scenarios/fight.toml", "seed = 1\nmods = [\"../m\"]\n");
     let check = Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(["check", "--format", "json"]).arg(&root).output().expect("rustkeep check runs");
     let check: Value = serde_json::from_slice(&check.stdout).expect("check prints JSON");
-    let mut c = start();
-    initialize(&mut c, &root);
+    let mut c = initialized(&root);
     let loaded = c.wait("rustkeep/loaded", |m| m["method"] == "rustkeep/loaded");
     assert_eq!(loaded["params"], json!({ "mods": 2, "files": 6 }), "{loaded}");
     assert_eq!(loaded["params"]["files"], check["summary"]["files"], "{check}");
@@ -247,8 +249,7 @@ fn with_dynamic_registration_the_file_watcher_is_registered() {
 #[test]
 fn a_document_over_8_mb_is_not_analysed_and_says_why() {
     let root = workspace();
-    let mut c = start();
-    initialize(&mut c, &root);
+    let mut c = initialized(&root);
     let big = root.join("m/big.toml");
     let entry = "[[items]]\nid = \"m:x\"\nname = \"X\"\nprise = 3\n\n";
     let text = entry.repeat(9_000_000 / entry.len() + 1);

@@ -5,7 +5,7 @@
 //! are refused with a clear error and change nothing.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use rustkeep_testutil::{copy_dir, repo_root, TempDir};
@@ -178,12 +178,19 @@ fn a_replay_under_other_rules_is_refused_unless_forced() {
     }
 }
 
+/// A line-console game of seed 2 that plays `moves`, then saves and quits, recorded: the folder
+/// (removed when dropped), the recording and the save.
+fn recorded_and_saved(moves: &str) -> (TempDir, PathBuf, PathBuf) {
+    let dir = TempDir::new("recorded");
+    let (rec, save) = (dir.join("game.rkrec"), dir.join("game.json"));
+    let r = play(&["--line", "--seed", "2", "--record", s(&rec)], &format!("{moves}save {}\nquit\n", save.display()));
+    assert_eq!(r.code, 0, "{}", r.err);
+    (dir, rec, save)
+}
+
 #[test]
 fn broken_and_foreign_recordings_are_refused_and_change_nothing() {
-    let dir = TempDir::new("broken");
-    let (rec, save) = (dir.join("game.rkrec"), dir.join("game.json"));
-    let r = play(&["--line", "--seed", "2", "--record", s(&rec)], &format!("spawn core:rat\nwait\nsave {}\nquit\n", save.display()));
-    assert_eq!(r.code, 0, "{}", r.err);
+    let (dir, rec, save) = recorded_and_saved("spawn core:rat\nwait\n");
     let good = std::fs::read_to_string(&rec).expect("the recording");
     let header = good.lines().next().expect("a header");
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
@@ -222,10 +229,7 @@ fn broken_and_foreign_recordings_are_refused_and_change_nothing() {
 
 #[test]
 fn broken_and_foreign_saves_are_refused_and_change_nothing() {
-    let dir = TempDir::new("saves");
-    let (rec, save) = (dir.join("game.rkrec"), dir.join("game.json"));
-    let r = play(&["--line", "--seed", "2", "--record", s(&rec)], &format!("spawn core:rat\nsave {}\nquit\n", save.display()));
-    assert_eq!(r.code, 0, "{}", r.err);
+    let (dir, rec, save) = recorded_and_saved("spawn core:rat\n");
     let text = std::fs::read_to_string(&save).expect("the save");
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
         ("recording", std::fs::read(&rec).expect("the recording"), "not a valid save"),

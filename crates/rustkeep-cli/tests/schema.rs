@@ -105,12 +105,18 @@ fn core_and_examples_validate_against_the_schema() {
     }
 }
 
+/// The files `cases` (name, text), each with a mistake, are all invalid under `schema`.
+fn assert_all_invalid(schema: &str, cases: &[(&str, &str)]) {
+    let dir = TempDir::with_files("schema-mistakes", cases);
+    let text = validate(schema, &[dir.to_str().unwrap()], true);
+    assert!(text.contains(&format!("0 valid, {} invalid", cases.len())), "{schema}: {text}");
+}
+
 #[test]
 fn the_scenario_schema_sees_a_scenarios_mistakes() {
     if !have_validator() {
         return;
     }
-    let dir = TempDir::new("scenario-mistakes");
     let cases = [
         ("unknown_key.toml", "sede = 1\n"),
         ("two_acts.toml", "[[steps]]\nattack = \"enemy:0\"\npickup = true\n"),
@@ -121,12 +127,8 @@ fn the_scenario_schema_sees_a_scenarios_mistakes() {
         ("wait_false.toml", "[[steps]]\nwait = false\n"),
         ("start_number.toml", "[[steps]]\nstart = 1\n"),
     ];
-    for (name, text) in cases {
-        std::fs::write(dir.join(name), text).unwrap();
-    }
     for draft in DRAFTS {
-        let text = validate(&schema_path("scenario", draft), &[dir.to_str().unwrap()], true);
-        assert!(text.contains(&format!("0 valid, {} invalid", cases.len())), "{text}");
+        assert_all_invalid(&schema_path("scenario", draft), &cases);
     }
 }
 
@@ -135,7 +137,6 @@ fn schema_sees_structural_mistakes() {
     if !have_validator() {
         return;
     }
-    let dir = TempDir::new("mistakes");
     let cases = [
         ("unknown_event.toml", "[[quests]]\nid = \"m:q\"\nname = \"Q\"\non = \"enemy_killed\"\n"),
         ("unknown_registry.toml", "[[quest]]\nid = \"m:q\"\n"),
@@ -145,11 +146,7 @@ fn schema_sees_structural_mistakes() {
         ("bad_id.toml", "[[items]]\nid = \"m:Big\"\nname = \"A\"\n"),
         ("bad_range.toml", "[[loot_tables]]\nid = \"m:t\"\nrolls = \"2-\"\nentries = [ { nothing = true, weight = 1 } ]\n"),
     ];
-    for (name, text) in cases {
-        std::fs::write(dir.join(name), text).unwrap();
-    }
-    let text = validate("schemas/rustkeep.schema.json", &[dir.to_str().unwrap()], true);
-    assert!(text.contains(&format!("0 valid, {} invalid", cases.len())), "{text}");
+    assert_all_invalid("schemas/rustkeep.schema.json", &cases);
 }
 
 /// The broken example fails the schema where the schema can see the mistake (syntax, unknown

@@ -158,16 +158,15 @@ fn graph_of_the_core_has_the_quest_chains() {
 /// check (`rustkeep-check`, tests/scenario_refs.rs).
 #[test]
 fn bad_scenarios_are_clear_errors() {
-    let e = Scenario::parse("[[steps]]\nattack = \"enemy:0\"\npickup = true\n").err().unwrap();
-    assert!(e.contains("exactly one"), "{e}");
-    let e = Scenario::parse("[[steps]]\nattack = \"goblin\"\n").err().unwrap();
-    assert!(e.contains("not `player` or `enemy:N`"), "{e}");
-    let e = Scenario::parse("[[steps]]\nevent = \"room_entred\"\n").err().unwrap();
-    assert!(e.contains("did you mean `room_entered`"), "{e}");
-    let e = Scenario::parse("[[steps]]\nevent = \"room_entered\"\npayload = { floor = \"core:floor_1\" }\n").err().unwrap();
-    assert!(e.contains("does not carry `floor`"), "{e}");
-    let e = Scenario::parse("[[steps]]\naction = { action = \"damage\", amount = 0, damage_type = \"fire\", target = \"self\" }\n").err().unwrap();
-    assert!(e.contains("malformed"), "{e}");
-    let e = Scenario::parse("sede = 1\n").err().unwrap();
-    assert!(e.contains("sede"), "{e}");
+    for (text, says) in [
+        ("[[steps]]\nattack = \"enemy:0\"\npickup = true\n", "exactly one"),
+        ("[[steps]]\nattack = \"goblin\"\n", "not `player` or `enemy:N`"),
+        ("[[steps]]\nevent = \"room_entred\"\n", "did you mean `room_entered`"),
+        ("[[steps]]\nevent = \"room_entered\"\npayload = { floor = \"core:floor_1\" }\n", "does not carry `floor`"),
+        ("[[steps]]\naction = { action = \"damage\", amount = 0, damage_type = \"fire\", target = \"self\" }\n", "malformed"),
+        ("sede = 1\n", "sede"),
+    ] {
+        let e = Scenario::parse(text).err().unwrap_or_else(|| panic!("refused: {text}"));
+        assert!(e.contains(says), "{text}: {e}");
+    }
 }
