@@ -50,10 +50,15 @@ fn a_10_mb_single_line_reports_the_column_after_it() {
 
 // ----- nesting -------------------------------------------------------------------------------
 
+/// An item whose field `field` holds `value` (on line 4).
+fn deep_item(field: &str, value: &str) -> String {
+    format!("[[items]]\nid = \"h:deep\"\nname = \"Deep\"\n{field} = {value}\n")
+}
+
 #[test]
 fn arrays_nested_100_000_deep_are_a_syntax_error_not_a_stack_overflow() {
     let depth = 100_000;
-    let text = format!("[[items]]\nid = \"h:deep\"\nname = \"Deep\"\ntags = {}{}\n", "[".repeat(depth), "]".repeat(depth));
+    let text = deep_item("tags", &format!("{}{}", "[".repeat(depth), "]".repeat(depth)));
     let (p, a) = analysed(&[("deep.toml", &text)]);
     assert!(codes(&a).contains(&Code::TomlSyntax), "{:?}", codes(&a));
     assert!(found(&p, &a).iter().all(|(c, line, _)| *c == Code::TomlSyntax && *line == 4));
@@ -62,7 +67,7 @@ fn arrays_nested_100_000_deep_are_a_syntax_error_not_a_stack_overflow() {
 #[test]
 fn inline_tables_nested_100_000_deep_are_a_syntax_error_not_a_stack_overflow() {
     let depth = 100_000;
-    let text = format!("[[items]]\nid = \"h:deep\"\nname = \"Deep\"\nmodifiers = {}1{}\n", "{ a = ".repeat(depth), " }".repeat(depth));
+    let text = deep_item("modifiers", &format!("{}1{}", "{ a = ".repeat(depth), " }".repeat(depth)));
     let (_, a) = analysed(&[("deep.toml", &text)]);
     assert!(codes(&a).contains(&Code::TomlSyntax), "{:?}", codes(&a));
     // Unclosed, too: the parser must not recurse on the way in either.
