@@ -8,40 +8,16 @@
 //! Tests run on the test harness's threads (2 MiB of stack, like the language server's tokio
 //! workers), so a recursion that would overflow in the editor overflows here too.
 
+mod common;
+
 use std::path::Path;
 
+use common::hostile::{analysed, codes, found, project};
 use rustkeep_check::{analyze, Analysis};
 use rustkeep_data::diag::Code;
 use rustkeep_data::project::{load, Overlay, Project};
 use rustkeep_data::text::Encoding;
 use rustkeep_testutil::TempDir;
-
-/// The bundled core plus a mod `h` holding `files`.
-fn project(files: &[(&str, &str)]) -> Project {
-    let mut p = Project::with_bundled_core();
-    // A content pack: these tests read hostile text, not what the game never uses.
-    let mut all = vec![("mod.toml", "[mod]\nid = \"h\"\nname = \"Hostile\"\nversion = \"0.1.0\"\nlibrary = true\n")];
-    all.extend_from_slice(files);
-    p.add_memory_mod("h", &all);
-    p
-}
-
-/// `(code, 1-based line, 1-based scalar column)` of every diagnostic.
-fn found(p: &Project, a: &Analysis) -> Vec<(Code, u32, u32)> {
-    a.diagnostics
-        .iter()
-        .map(|d| {
-            let f = p.file(d.loc.file);
-            assert!(d.loc.span.start <= d.loc.span.end && d.loc.span.end <= f.text.len(), "{d:?} lies inside its file");
-            let lc = f.index.position(&f.text, d.loc.span.start, Encoding::Scalar);
-            (d.code, lc.line + 1, lc.col + 1)
-        })
-        .collect()
-}
-
-fn codes(a: &Analysis) -> Vec<Code> {
-    a.diagnostics.iter().map(|d| d.code).collect()
-}
 
 // ----- size ----------------------------------------------------------------------------------
 
@@ -57,8 +33,7 @@ fn a_50_mb_data_file_is_checked_and_its_one_mistake_found_at_the_right_line() {
     }
     text.push_str("[[items]]\nid = \"h:last\"\nname = \"Last\"\nweight = 3\n");
     let lines = text.lines().count() as u32;
-    let p = project(&[("big.toml", &text)]);
-    let a = analyze(&p);
+    let (p, a) = analysed(&[("big.toml", &text)]);
     assert_eq!(found(&p, &a), vec![(Code::UnknownField, lines, 1)]);
     let facts = a.db.facts.iter().flatten().find(|f| f.entries.len() > 1000).expect("the big file was lowered");
     assert_eq!(facts.entries.len(), n + 1);
@@ -68,20 +43,23 @@ fn a_50_mb_data_file_is_checked_and_its_one_mistake_found_at_the_right_line() {
 fn a_10_mb_single_line_reports_the_column_after_it() {
     let long = "ä".repeat(5 << 20); // 10 MiB of UTF-8 on one line
     let text = format!("items = [ {{ id = \"h:long\", name = \"{long}\", colour = \"red\" }} ]\n");
-    let p = project(&[("long.toml", &text)]);
-    let a = analyze(&p);
+    let (p, a) = analysed(&[("long.toml", &text)]);
     let col = text.find("colour").map(|o| text[..o].chars().count() as u32 + 1);
     assert_eq!(found(&p, &a), vec![(Code::UnknownField, 1, col.expect("the key is there"))]);
 }
 
 // ----- nesting -------------------------------------------------------------------------------
 
+/// An item whose field `field` holds `value` (on line 4).
+fn deep_item(field: &str, value: &str) -> String {
+    format!("[[items]]\nid = \"h:deep\"\nname = \"Deep\"\n{field} = {value}\n")
+}
+
 #[test]
 fn arrays_nested_100_000_deep_are_a_syntax_error_not_a_stack_overflow() {
     let depth = 100_000;
-    let text = format!("[[items]]\nid = \"h:deep\"\nname = \"Deep\"\ntags = {}{}\n", "[".repeat(depth), "]".repeat(depth));
-    let p = project(&[("deep.toml", &text)]);
-    let a = analyze(&p);
+    let text = deep_item("tags", &format!("{}{}", "[".repeat(depth), "]".repeat(depth)));
+    let (p, a) = analysed(&[("deep.toml", &text)]);
     assert!(codes(&a).contains(&Code::TomlSyntax), "{:?}", codes(&a));
     assert!(found(&p, &a).iter().all(|(c, line, _)| *c == Code::TomlSyntax && *line == 4));
 }
@@ -89,9 +67,8 @@ fn arrays_nested_100_000_deep_are_a_syntax_error_not_a_stack_overflow() {
 #[test]
 fn inline_tables_nested_100_000_deep_are_a_syntax_error_not_a_stack_overflow() {
     let depth = 100_000;
-    let text = format!("[[items]]\nid = \"h:deep\"\nname = \"Deep\"\nmodifiers = {}1{}\n", "{ a = ".repeat(depth), " }".repeat(depth));
-    let p = project(&[("deep.toml", &text)]);
-    let a = analyze(&p);
+    let text = deep_item("modifiers", &format!("{}1{}", "{ a = ".repeat(depth), " }".repeat(depth)));
+    let (_, a) = analysed(&[("deep.toml", &text)]);
     assert!(codes(&a).contains(&Code::TomlSyntax), "{:?}", codes(&a));
     // Unclosed, too: the parser must not recurse on the way in either.
     let text = format!("x = {}", "[{a=".repeat(depth));
@@ -188,8 +165,7 @@ fn a_grid_too_large_to_lay_out_is_invalid() {
     let tall = format!("[[prefabs]]\nid = \"h:tall\"\ngrid = \"\"\"\n{}\"\"\"\n", "+\n".repeat(513));
     let fine = format!("[[prefabs]]\nid = \"h:fine\"\ngrid = \"\"\"\n{}\"\"\"\n", row(512).repeat(3));
     for (text, bad) in [(wide, true), (tall, true), (fine, false)] {
-        let p = project(&[("rooms.toml", &text)]);
-        let a = analyze(&p);
+        let (_, a) = analysed(&[("rooms.toml", &text)]);
         let grids: Vec<&str> = a.diagnostics.iter().filter(|d| d.code == Code::InvalidPrefabGrid).map(|d| d.message.as_str()).collect();
         assert_eq!(grids.len(), usize::from(bad), "{grids:?}");
         assert!(grids.iter().all(|m| m.contains("at most 512 × 512")), "{grids:?}");
@@ -203,8 +179,7 @@ fn a_broken_grid_value_starting_with_a_multi_byte_character_is_a_syntax_error() 
     // `data_file` fuzz target: the recovered value's span was sliced as if it were a string
     // literal, inside the two-byte `ك`.
     let text = "[[prefabs]]\nid = \"h:literal\"\ngrid = \u{643} string was opened\".\n\n[[prefabs]]\nid = \"h:b\"\ngrid = \"\"\"\n#.#\n\"\"\"\n";
-    let p = project(&[("rooms.toml", text)]);
-    let a = analyze(&p);
+    let (_, a) = analysed(&[("rooms.toml", text)]);
     assert!(codes(&a).contains(&Code::TomlSyntax), "{:?}", codes(&a));
     let fuzzed: &[u8] = include_bytes!("regressions/data_file-3342cedb.bin");
     let t = TempDir::new("fuzzed");

@@ -9,16 +9,17 @@
 //!   files at a time: its diagnostics, its registries in force and its loot-table kinds equal a
 //!   fresh analysis of the same texts.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
+use common::set_text;
 use rustkeep_check::incremental::Incremental;
 use rustkeep_check::{analyze, lower_all, lower_source, Analysis};
 use rustkeep_data::diag::Diagnostic;
 use rustkeep_data::project::{load, Overlay, Project};
-use rustkeep_data::source::{FileId, FileKind, SourceFile};
-use rustkeep_data::text::LineIndex;
+use rustkeep_data::source::{FileId, FileKind};
 use rustkeep_data::vocab::Registry;
 use rustkeep_testutil::modpack::{defined_ids, edit_data, workspace, Gen};
 use rustkeep_testutil::repo_root;
@@ -93,14 +94,6 @@ fn project_of(files: &[(String, String)]) -> Project {
         p.add_memory_mod(m, &files);
     }
     p
-}
-
-fn set_text(project: &mut Project, fid: FileId, text: &str) {
-    let f = &mut project.files[fid.0 as usize];
-    let (t, bad) = SourceFile::decode(text.as_bytes());
-    f.index = Arc::new(LineIndex::new(&t));
-    f.text = t;
-    f.invalid_utf8_at = bad;
 }
 
 #[test]

@@ -4,13 +4,13 @@
 //! A deletion that leaves valid TOML of another meaning may give semantic diagnostics instead,
 //! within the same bound; one that leaves the file as clean as before gives none.
 
-use std::sync::Arc;
+mod common;
 
+use common::set_text;
 use rustkeep_check::{analyze, analyze_with, lower_all, lower_source};
 use rustkeep_data::diag::Code;
 use rustkeep_data::project::{load, Overlay, Project};
-use rustkeep_data::source::{FileId, FileKind, SourceFile};
-use rustkeep_data::text::LineIndex;
+use rustkeep_data::source::{FileId, FileKind};
 use rustkeep_testutil::modpack::Gen;
 use rustkeep_testutil::repo_root;
 
@@ -27,14 +27,6 @@ fn clean_project() -> Project {
         f.bundled = false;
     }
     project
-}
-
-fn set_text(project: &mut Project, fid: FileId, text: &str) {
-    let f = &mut project.files[fid.0 as usize];
-    let (t, bad) = SourceFile::decode(text.as_bytes());
-    f.index = Arc::new(LineIndex::new(&t));
-    f.text = t;
-    f.invalid_utf8_at = bad;
 }
 
 /// The bytes that may be deleted: brackets, braces, quotes, commas and `=`, outside comments.

@@ -31,8 +31,7 @@ mod tests {
 
     #[test]
     fn a_published_crate_takes_its_commit_from_cargo_vcs_info() {
-        let dir = std::env::temp_dir().join(format!("rustkeep-build-info-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = rustkeep_testutil::TempDir::new("build-info");
         assert_eq!(build_script::from_vcs_info(&dir), None, "no file, no commit");
         let info = dir.join(".cargo_vcs_info.json");
         std::fs::write(&info, "{\n  \"git\": {\n    \"sha1\": \"35A9423BD38F0527DA52336EBE2CF7C32B7464D0\",\n    \"dirty\": true\n  },\n  \"path_in_vcs\": \"crates/rustkeep-cli\"\n}\n").unwrap();
@@ -41,7 +40,6 @@ mod tests {
             std::fs::write(&info, broken).unwrap();
             assert_eq!(build_script::from_vcs_info(&dir), None, "{broken}");
         }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

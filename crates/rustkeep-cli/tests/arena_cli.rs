@@ -1,17 +1,11 @@
 //! `rustkeep arena` end to end: the JSON keys, the same numbers on one thread and on all, the
 //! matrix and its heat map, and the usage errors.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
+use rustkeep_testutil::TempDir;
 use serde_json::Value;
-
-fn temp(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rustkeep-arena-cli-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 fn arena(cwd: &Path, args: &[&str], threads: Option<&str>) -> Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_rustkeep"));
@@ -33,7 +27,7 @@ count = 3
 
 #[test]
 fn the_json_report_has_the_documented_keys_and_the_same_numbers_at_any_thread_count() {
-    let dir = temp("json");
+    let dir = TempDir::new("json");
     std::fs::write(dir.join("fight.toml"), SCENARIO).unwrap();
     let one = arena(&dir, &["fight.toml", "--runs", "3000", "--format", "json"], Some("1"));
     let all = arena(&dir, &["fight.toml", "--runs", "3000", "--format", "json"], None);
@@ -64,7 +58,7 @@ fn the_json_report_has_the_documented_keys_and_the_same_numbers_at_any_thread_co
 
 #[test]
 fn the_matrix_as_a_table_json_and_heat_map() {
-    let dir = temp("matrix");
+    let dir = TempDir::new("matrix");
     let json = arena(&dir, &["--matrix", "--runs", "20", "--format", "json"], None);
     assert_eq!(json.status.code(), Some(0), "{}", String::from_utf8_lossy(&json.stderr));
     let v: Value = serde_json::from_slice(&json.stdout).unwrap();
@@ -80,7 +74,7 @@ fn the_matrix_as_a_table_json_and_heat_map() {
 
 #[test]
 fn usage_errors_exit_with_2() {
-    let dir = temp("usage");
+    let dir = TempDir::new("usage");
     std::fs::write(dir.join("fight.toml"), SCENARIO).unwrap();
     for args in [vec![], vec!["fight.toml", "--format", "svg"], vec!["missing.toml"], vec!["fight.toml", "--runs", "0"]] {
         let o = arena(&dir, &args, None);
@@ -96,7 +90,7 @@ fn usage_errors_exit_with_2() {
 /// `cargo xtask update` redraws it.
 #[test]
 fn the_documented_heat_map_is_current() {
-    let dir = temp("docs-heat-map");
+    let dir = TempDir::new("docs-heat-map");
     let out = arena(&dir, &["--matrix", "--runs", "200", "--format", "svg"], None);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let svg = String::from_utf8(out.stdout).expect("the heat map is UTF-8");

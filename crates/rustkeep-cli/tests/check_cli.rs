@@ -49,6 +49,13 @@ fn codes_and_lines(v: &Value) -> Vec<(String, String, u64)> {
         .collect()
 }
 
+/// A fresh folder holding the content pack (`library = true`) `id` named `name`, with one data
+/// file `(name, text)`.
+fn content_pack(id: &str, name: &str, file: (&str, &str)) -> TempDir {
+    let manifest = format!("[mod]\nid = \"{id}\"\nname = \"{name}\"\nversion = \"0.1.0\"\nlibrary = true\n");
+    TempDir::with_files(id, &[("mod.toml", &manifest), file])
+}
+
 /// Compares `actual` with the committed snapshot `tests/snapshots/NAME` (rewritten by
 /// `cargo xtask update`).
 fn assert_snapshot(name: &str, actual: &str) {
@@ -69,12 +76,10 @@ fn exit_codes_follow_errors_warnings_and_usage() {
     assert_eq!(code(&run(&errors.0, &["check", "."])), 1);
 
     // Only warnings: success, unless warnings are denied.
-    let warn = TempDir::new("warnings");
-    warn.write("mod.toml", "[mod]\nid = \"warn\"\nname = \"Warn\"\nversion = \"0.1.0\"\n");
-    warn.write(
-        "quests.toml",
-        "[[quests]]\nid = \"warn:lonely\"\nname = \"Lonely\"\non = \"turn_started\"\nactions = [ { action = \"heal\", amount = 1, target = \"self\" } ]\n",
-    );
+    let warn = TempDir::with_files("warnings", &[
+        ("mod.toml", "[mod]\nid = \"warn\"\nname = \"Warn\"\nversion = \"0.1.0\"\n"),
+        ("quests.toml", "[[quests]]\nid = \"warn:lonely\"\nname = \"Lonely\"\non = \"turn_started\"\nactions = [ { action = \"heal\", amount = 1, target = \"self\" } ]\n"),
+    ]);
     let o = run(&warn.0, &["check", "--format", "json"]);
     assert_eq!(code(&o), 0);
     assert_eq!(json(&o)["summary"]["warnings"], 1);
@@ -162,10 +167,14 @@ fn check_range(r: &Value) {
 
 #[test]
 fn json_columns_count_unicode_scalar_values() {
-    let t = TempDir::new("columns");
-    // A content pack: only the tags' positions are asked about.
-    t.write("mod.toml", "[mod]\nid = \"col\"\nname = \"Columns\"\nversion = \"0.1.0\"\nlibrary = true\n");
-    t.write("items.toml", "[[items]]\nid = \"col:x\"\nname = \"X\"\ntags = [\"col:äöü\", \"🔥\"]\n");
+    let t = TempDir::with_files(
+        "columns",
+        &[
+            // A content pack: only the tags' positions are asked about.
+            ("mod.toml", "[mod]\nid = \"col\"\nname = \"Columns\"\nversion = \"0.1.0\"\nlibrary = true\n"),
+            ("items.toml", "[[items]]\nid = \"col:x\"\nname = \"X\"\ntags = [\"col:äöü\", \"🔥\"]\n"),
+        ],
+    );
     let v = json(&run(&t.0, &["check", "--format", "json"]));
     // Both tags are invalid (non-ASCII letters, no namespace); the first one spans `"col:äöü"`.
     let d = &v["diagnostics"][0];
@@ -235,8 +244,7 @@ fn explain_prints_the_meaning_an_example_and_the_fix() {
 
 #[test]
 fn fix_repairs_typos_in_place_and_keeps_the_layout() {
-    let t = TempDir::new("fix");
-    t.write("mod.toml", "[mod]\nid = \"fixme\"\nname = \"Fix me\"\nversion = \"0.1.0\"\n");
+    let t = TempDir::with_files("fix", &[("mod.toml", "[mod]\nid = \"fixme\"\nname = \"Fix me\"\nversion = \"0.1.0\"\n")]);
     let before = "# Typos the fixer knows how to repair.\n\n[[npcs]]\nid = \"fixme:guide\"   # the guide\nname = \"Guide\"\non_talk = [ { action = \"start_quest\", quest = \"fixme:the_walk\" } ]\n\n[[quests]]\nid = \"fixme:the_walk\"\nname = \"The Walk\"\non    = \"room_enterde\"     # aligned on purpose\nwhen = { prefab = \"core:libary\" }\nactions = [ { action = \"heal\", amount = 2, target = \"self\" } ]\n";
     t.write("quests.toml", before);
     // The room the guide stands in and the floor that lays it out, so that only the typos are left.
@@ -275,8 +283,7 @@ fn fix_repairs_typos_in_place_and_keeps_the_layout() {
 /// (`core:gold`) is an unrelated one. `--fix` must leave it for the author.
 #[test]
 fn fix_never_replaces_an_id_by_another_one() {
-    let t = TempDir::new("fix_ids");
-    t.write("mod.toml", "[mod]\nid = \"lantern_guild\"\nname = \"Lantern Guild\"\nversion = \"0.1.0\"\n");
+    let t = TempDir::with_files("fix_ids", &[("mod.toml", "[mod]\nid = \"lantern_guild\"\nname = \"Lantern Guild\"\nversion = \"0.1.0\"\n")]);
     let text = "[[items]]\nid = \"lantern_guild:docht\"\nname = \"Wick\"\n\n[[loot_tables]]\nid = \"lantern_guild:stash\"\nentries = [\n  { item = \"core:sword\", weight = 1 },\n  { item = \"lantern_guild:ol\", weight = 1 },\n  { item = \"lantern_guild:docht\", weight = 1 },\n]\n\n[[creatures]]\nid = \"lantern_guild:moth\"\nname = \"Moth\"\nloot = \"lantern_guild:stash\"\n";
     t.write("data.toml", text);
     let o = run(&t.0, &["check", "--fix"]);
@@ -324,12 +331,10 @@ fn fix_on_the_broken_example_settles_in_one_run_and_lists_every_change() {
 /// (two letters swapped), so every fix is safe.
 #[test]
 fn fix_repeats_until_nothing_changes() {
-    let t = TempDir::new("fix_passes");
-    t.write("mod.toml", "[mod]\nid = \"passes\"\nname = \"Passes\"\nversion = \"0.1.0\"\n");
-    t.write(
-        "data.toml",
-        "[[npcs]]\nid = \"passes:guide\"\nname = \"Guide\"\non_talk = [ { action = \"strat_quest\", quest = \"passes:walk\" } ]\n\n[[quests]]\nid = \"passes:walk\"\nname = \"Walk\"\non = \"turn_strated\"\nactions = [ { actoin = \"heal\", amuont = 2, tagret = \"self\" } ]\n\n[[itmes]]\nid = \"passes:lamp\"\nname = \"Lamp\"\n\n[[items.triggers]]\non = \"item_used\"\nactions = [ { action = \"heal\", amount = 1, target = \"self\" } ]\n",
-    );
+    let t = TempDir::with_files("fix_passes", &[
+        ("mod.toml", "[mod]\nid = \"passes\"\nname = \"Passes\"\nversion = \"0.1.0\"\n"),
+        ("data.toml", "[[npcs]]\nid = \"passes:guide\"\nname = \"Guide\"\non_talk = [ { action = \"strat_quest\", quest = \"passes:walk\" } ]\n\n[[quests]]\nid = \"passes:walk\"\nname = \"Walk\"\non = \"turn_strated\"\nactions = [ { actoin = \"heal\", amuont = 2, tagret = \"self\" } ]\n\n[[itmes]]\nid = \"passes:lamp\"\nname = \"Lamp\"\n\n[[items.triggers]]\non = \"item_used\"\nactions = [ { action = \"heal\", amount = 1, target = \"self\" } ]\n"),
+    ]);
     let o = run(&t.0, &["check", "--fix"]);
     assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
     let fixed = t.read("data.toml");
@@ -342,10 +347,14 @@ fn fix_repeats_until_nothing_changes() {
 
 #[test]
 fn a_registry_written_as_one_table_is_fixed_and_a_stray_sub_table_is_explained() {
-    let t = TempDir::new("fix_tables");
-    t.write("mod.toml", "[mod]\nid = \"tables\"\nname = \"Tables\"\nversion = \"0.1.0\"\n");
-    t.write("a.toml", "[items]\nid = \"tables:lamp\"\nname = \"Lamp\"\n");
-    t.write("b.toml", "[[npcs]]\nid = \"tables:guide\"\nname = \"Guide\"\n\n[[items.triggers]]\non = \"item_used\"\n");
+    let t = TempDir::with_files(
+        "fix_tables",
+        &[
+            ("mod.toml", "[mod]\nid = \"tables\"\nname = \"Tables\"\nversion = \"0.1.0\"\n"),
+            ("a.toml", "[items]\nid = \"tables:lamp\"\nname = \"Lamp\"\n"),
+            ("b.toml", "[[npcs]]\nid = \"tables:guide\"\nname = \"Guide\"\n\n[[items.triggers]]\non = \"item_used\"\n"),
+        ],
+    );
     let o = run(&t.0, &["check", "--format", "json"]);
     let v = json(&o);
     let msgs: Vec<&str> = v["diagnostics"].as_array().unwrap().iter().map(|d| d["message"].as_str().unwrap()).collect();
@@ -360,13 +369,10 @@ fn a_registry_written_as_one_table_is_fixed_and_a_stray_sub_table_is_explained()
 /// safe fix, and the fixed file is clean.
 #[test]
 fn a_table_header_among_entries_is_one_error_on_it_and_fix_repairs_it() {
-    let t = TempDir::new("fix_table_among_entries");
-    // A content pack: its items are given by the mods built on it.
-    t.write("mod.toml", "[mod]\nid = \"tables\"\nname = \"Tables\"\nversion = \"0.1.0\"\nlibrary = true\n");
     let items = "[[items]]\nid = \"tables:lamp\"\nname = \"Lamp\"\n\n[items]\nid = \"tables:rope\"\nname = \"Rope\"\n\n[[items]]\nid = \"tables:wick\"\nname = \"Wick\"\n";
-    t.write("items.toml", items);
-    let o = run(&t.0, &["check", "--format", "json"]);
-    let v = json(&o);
+    // A content pack: its items are given by the mods built on it.
+    let t = content_pack("tables", "Tables", ("items.toml", items));
+    let v = json(&run(&t.0, &["check", "--format", "json"]));
     assert_eq!(codes_and_lines(&v), [("items.toml".to_string(), "wrong-type".to_string(), 5)], "{v:#}");
     let d = &v["diagnostics"][0];
     assert_eq!((d["range"]["start"]["column"].as_u64(), d["range"]["end"]["column"].as_u64()), (Some(1), Some(8)), "on the `[items]` header: {d:#}");
@@ -383,8 +389,7 @@ fn a_table_header_among_entries_is_one_error_on_it_and_fix_repairs_it() {
 /// code is corrected (then it silences what it meant to), a comment that silences nothing goes.
 #[test]
 fn fix_repairs_misspelt_and_left_over_allow_comments() {
-    let t = TempDir::new("fix_allows");
-    t.write("mod.toml", "[mod]\nid = \"sup\"\nname = \"Suppressions\"\nversion = \"0.1.0\"\n");
+    let t = TempDir::with_files("fix_allows", &[("mod.toml", "[mod]\nid = \"sup\"\nname = \"Suppressions\"\nversion = \"0.1.0\"\n")]);
     let text = "[[items]]\nid = \"sup:lamp\"\nname = \"Lamp\"\n\n# rustkeep: allow(unknown-tag) -- left over from an older version\n[[items]]\nid = \"sup:wick\"\nname = \"Wick\"\n\n# rustkeep: allow(quest-never-startde) -- started by the companion mod\n[[quests]]\nid = \"sup:rats\"\nname = \"Rats\"\non = \"creature_died\"\nactions = [ { action = \"give_item\", item = \"sup:lamp\", target = \"self\" }, { action = \"give_item\", item = \"sup:wick\", target = \"self\" } ]\n";
     t.write("data.toml", text);
     let o = run(&t.0, &["check", "--format", "json"]);
@@ -411,13 +416,10 @@ fn fix_repairs_misspelt_and_left_over_allow_comments() {
 /// file would no longer parse, and `--fix` would leave it as it was).
 #[test]
 fn a_hash_inside_a_string_is_no_allow_comment_and_fix_removes_the_real_one_after_it() {
-    let t = TempDir::new("fix_hash_in_string");
-    // A content pack: its items are given by the mods built on it.
-    t.write("mod.toml", "[mod]\nid = \"sup\"\nname = \"Suppressions\"\nversion = \"0.1.0\"\nlibrary = true\n");
     let text = "[[items]]\nid = \"sup:sign\"\nname = \"see # rustkeep: allow(unknown-field)\"\n\n[[items]]\nid = \"sup:lamp\"\nname = \"Lamp # 2\" # rustkeep: allow(unknown-tag)\n";
-    t.write("data.toml", text);
-    let o = run(&t.0, &["check", "--format", "json"]);
-    let v = json(&o);
+    // A content pack: its items are given by the mods built on it.
+    let t = content_pack("sup", "Suppressions", ("data.toml", text));
+    let v = json(&run(&t.0, &["check", "--format", "json"]));
     assert_eq!(codes_and_lines(&v), [("data.toml".to_string(), "unused-suppression".to_string(), 7)], "{v:#}");
     assert_eq!(v["diagnostics"][0]["range"]["start"]["column"].as_u64(), Some(37), "on the code in the real comment: {v:#}");
     let human = stdout(&run(&t.0, &["check"]));
@@ -499,8 +501,7 @@ fn a_baseline_hides_the_same_findings_from_any_folder_of_the_workspace() {
 
 #[test]
 fn the_bundled_core_alone_and_the_examples_are_clean() {
-    let t = TempDir::new("empty_mod");
-    t.write("empty/mod.toml", "[mod]\nid = \"empty\"\nname = \"Empty\"\nversion = \"0.1.0\"\n");
+    let t = TempDir::with_files("empty_mod", &[("empty/mod.toml", "[mod]\nid = \"empty\"\nname = \"Empty\"\nversion = \"0.1.0\"\n")]);
     let o = run(&t.0, &["check", "--format", "json"]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
     assert_eq!(json(&o)["diagnostics"], serde_json::json!([]));
@@ -545,15 +546,19 @@ fn a_missing_path_exits_with_2() {
 
 #[test]
 fn messages_say_what_was_meant() {
-    let t = TempDir::new("messages");
-    t.write("mod.toml", "[mod]\nid = \"lantern_guild\"\nname = \"Lantern Guild\"\nversion = \"0.1.0\"\n");
-    t.write(
-        "data.toml",
-        "[[loot_tables]]\nid = \"lantern_guild:moth_loot\"\nrolls = \"1..2\"\nentries = [ { item = \"core:gold\", weight = 1 } ]\n\n\
+    let t = TempDir::with_files(
+        "messages",
+        &[
+            ("mod.toml", "[mod]\nid = \"lantern_guild\"\nname = \"Lantern Guild\"\nversion = \"0.1.0\"\n"),
+            (
+                "data.toml",
+                "[[loot_tables]]\nid = \"lantern_guild:moth_loot\"\nrolls = \"1..2\"\nentries = [ { item = \"core:gold\", weight = 1 } ]\n\n\
          [[creatures]]\nid = \"lantern_guild:moth\"\nname = \"Moth\"\nloot = \"moth_loot\"\nattributes = { health = 3, dmg = 1 }\n\n\
          [[npcs]]\nid = \"lantern_guild:keeper\"\nname = \"Keeper\"\non_talk = [ { action = \"start_quest\", quest = \"lantern_guild:moths\" } ]\n\n\
          [[quests]]\nid = \"lantern_guild:moths\"\nname = \"Moths\"\non = \"turn_started\"\nwhen = { damage_type = \"fire\" }\n\
          condition = [ { check = \"has_tag\", who = \"player\", value = \"core:undead\" } ]\n",
+            ),
+        ],
     );
     let v = json(&run(&t.0, &["check", "--format", "json"]));
     let msgs: Vec<(String, String)> =
@@ -577,10 +582,14 @@ fn messages_say_what_was_meant() {
 
 #[test]
 fn a_manifest_without_its_header_is_one_mistake() {
-    let t = TempDir::new("headless");
-    // A content pack, which the manifest says even without its header.
-    t.write("mod.toml", "id = \"headless\"\nname = \"Headless\"\nversion = \"0.1.0\"\nlibrary = true\n");
-    t.write("items.toml", "[[items]]\nid = \"headless:cap\"\nname = \"Cap\"\n");
+    let t = TempDir::with_files(
+        "headless",
+        &[
+            // A content pack, which the manifest says even without its header.
+            ("mod.toml", "id = \"headless\"\nname = \"Headless\"\nversion = \"0.1.0\"\nlibrary = true\n"),
+            ("items.toml", "[[items]]\nid = \"headless:cap\"\nname = \"Cap\"\n"),
+        ],
+    );
     let v = json(&run(&t.0, &["check", "--format", "json"]));
     let codes: Vec<&str> = v["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
     assert_eq!(codes, ["invalid-manifest"], "{v}");
@@ -591,12 +600,10 @@ fn a_manifest_without_its_header_is_one_mistake() {
 
 #[test]
 fn the_human_report_lists_errors_before_the_warnings_they_may_cause() {
-    let t = TempDir::new("order");
-    t.write("mod.toml", "[mod]\nid = \"order\"\nname = \"Order\"\nversion = \"0.1.0\"\n");
-    t.write(
-        "data.toml",
-        "[[loot_tables]]\nid = \"order:spare\"\nentries = [ { item = \"core:gold\", weight = 1 } ]\n\n[[creatures]]\nid = \"order:rat\"\nname = \"Rat\"\nlot = \"order:spare\"\n",
-    );
+    let t = TempDir::with_files("order", &[
+        ("mod.toml", "[mod]\nid = \"order\"\nname = \"Order\"\nversion = \"0.1.0\"\n"),
+        ("data.toml", "[[loot_tables]]\nid = \"order:spare\"\nentries = [ { item = \"core:gold\", weight = 1 } ]\n\n[[creatures]]\nid = \"order:rat\"\nname = \"Rat\"\nlot = \"order:spare\"\n"),
+    ]);
     let out = stdout(&run(&t.0, &["check", "--no-color"]));
     let error = out.find("error[unknown-field]").expect("the misspelt key");
     let warning = out.find("warning[unused-loot-table]").expect("its consequence");
@@ -626,13 +633,11 @@ fn explain_without_a_code_lists_the_codes() {
 /// (The language server's side is `crates/rustkeep-lsp/tests/scenarios.rs`.)
 #[test]
 fn a_scenario_with_five_kinds_of_mistakes_gets_five_located_diagnostics() {
-    let t = TempDir::new("scenario_mistakes");
-    t.write("mod.toml", "[mod]\nid = \"testmod\"\nname = \"Test\"\nversion = \"0.1.0\"\n");
-    t.write("creatures.toml", "[[creatures]]\nid = \"testmod:brawler\"\nname = \"Brawler\"\nattributes = { max_health = 12, damage = 3 }\n");
-    t.write(
-        "scenarios/fight.toml",
-        "seed = \"forty-two\"\nmods = [\"..\"]\n\n[player]\noptions = [\"core:warior\"]\n\n[[enemies]]\ncreature = \"testmod:brawler\"\ncount = 2\n\n[[steps]]\nattack = \"enemy:0\"\nsorce = \"player\"\n\n[[steps]]\nattack = \"enemy:5\"\n\n[[steps]]\nevent = \"damage_taken\"\npayload = { amount = 2, damage_type = \"fyre\" }\n",
-    );
+    let t = TempDir::with_files("scenario_mistakes", &[
+        ("mod.toml", "[mod]\nid = \"testmod\"\nname = \"Test\"\nversion = \"0.1.0\"\n"),
+        ("creatures.toml", "[[creatures]]\nid = \"testmod:brawler\"\nname = \"Brawler\"\nattributes = { max_health = 12, damage = 3 }\n"),
+        ("scenarios/fight.toml", "seed = \"forty-two\"\nmods = [\"..\"]\n\n[player]\noptions = [\"core:warior\"]\n\n[[enemies]]\ncreature = \"testmod:brawler\"\ncount = 2\n\n[[steps]]\nattack = \"enemy:0\"\nsorce = \"player\"\n\n[[steps]]\nattack = \"enemy:5\"\n\n[[steps]]\nevent = \"damage_taken\"\npayload = { amount = 2, damage_type = \"fyre\" }\n"),
+    ]);
     let o = run(&t.0, &["check", "--format", "json"]);
     assert_eq!(code(&o), 1, "{}", stderr(&o));
     let mut got: Vec<(String, u64)> =

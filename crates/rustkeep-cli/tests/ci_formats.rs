@@ -15,18 +15,17 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use rustkeep_testutil::{copy_dir, ensure_file_contents, repo_root, require, tools};
+use rustkeep_testutil::{copy_dir, ensure_file_contents, repo_root, require, tools, TempDir};
 
 fn tests_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
 }
 
 /// A temporary folder holding a copy of `examples/broken` as `broken/` (outside any repository).
-fn broken_copy(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rustkeep-ci-formats-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+fn broken_copy(tag: &str) -> TempDir {
+    let dir = TempDir::new(&format!("ci-formats-{tag}"));
     copy_dir(&repo_root().join("examples/broken"), &dir.join("broken"));
-    dir.canonicalize().unwrap()
+    dir
 }
 
 fn run(cwd: &Path, args: &[&str]) -> Output {
@@ -63,7 +62,6 @@ fn snapshots_of_every_ci_format_on_the_broken_example() {
         assert_eq!(o.status.code(), Some(1), "{format}: errors exit with 1");
         assert_snapshot(snap, &normalized(&stdout(&o), &dir));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -73,7 +71,6 @@ fn json_lines_hold_the_json_diagnostics_one_per_line() {
     let lines = stdout(&run(&dir, &["check", "broken", "--format", "json-lines"]));
     let parsed: Vec<Value> = lines.lines().map(|l| serde_json::from_str(l).expect("each line is JSON")).collect();
     assert_eq!(&Value::Array(parsed), &json["diagnostics"]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -102,7 +99,6 @@ fn formats_combine_and_go_to_files() {
     let o = run(&dir, &["check", "broken", "--format", "yaml"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("json-lines"), "the error lists the formats");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The SARIF validator of the SARIF SDK, installed by `.ci/run` with npm.
@@ -155,8 +151,8 @@ fn sarif_passes_the_official_validator_for_every_path_form() {
     let abs = dir.join("broken").to_string_lossy().to_string();
     let outside = std::env::temp_dir();
     let cases: Vec<(&str, PathBuf, Vec<String>)> = vec![
-        ("relative", dir.clone(), vec!["broken".into()]),
-        ("absolute", dir.clone(), vec![abs.clone()]),
+        ("relative", dir.to_path_buf(), vec!["broken".into()]),
+        ("absolute", dir.to_path_buf(), vec![abs.clone()]),
         ("absolute-outside", outside.clone(), vec![abs]),
         ("inside-a-mod", dir.join("broken/tavern"), vec![]),
     ];
@@ -175,7 +171,6 @@ fn sarif_passes_the_official_validator_for_every_path_form() {
         let problems = validate_sarif(&tool, &sarif, &dir, name);
         assert!(problems.is_empty(), "{name}: the validator found:\n{}", problems.join("\n"));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Runs a Python snippet with `args`; `None` when Python or a module is missing.
@@ -209,7 +204,6 @@ fn gitlab_report_matches_the_code_quality_schema() {
     if let Some(o) = python(VALIDATE, &[&schema.to_string_lossy(), &file.to_string_lossy()], "jsonschema") {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -224,7 +218,6 @@ fn rdjson_matches_reviewdogs_schema() {
     if let Some(o) = python(VALIDATE, &[&schema.to_string_lossy(), &file.to_string_lossy()], "jsonschema") {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 const JUNIT: &str = r#"
@@ -255,7 +248,6 @@ fn junit_parses_with_the_expected_counts() {
         let counts: Vec<usize> = String::from_utf8_lossy(&o.stdout).split_whitespace().map(|n| n.parse().unwrap()).collect();
         assert_eq!(counts, [files, diagnostics, files, diagnostics], "test cases = files, failures = diagnostics");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 const TEMPLATE_COMMANDS: &str = r#"
@@ -306,5 +298,4 @@ fn the_ci_templates_commands_run_and_write_their_reports() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,17 +4,9 @@
 //! (`rustkeep_testutil::shared`); in a clone without them the tests say SKIPPED and return, or
 //! fail under `RUSTKEEP_REQUIRE_TOOLS=1`.
 
-use std::path::PathBuf;
 use std::process::Command;
 
-use rustkeep_testutil::tools;
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rustkeep-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
+use rustkeep_testutil::{tools, TempDir};
 
 #[test]
 fn shared_conformance_corpus() {
@@ -101,7 +93,7 @@ fn official_toml_test_suite() {
     let tests = suite.join("tests");
     let list = std::fs::read_to_string(tests.join("files-toml-1.1.0")).expect("file list");
     let files: Vec<&str> = list.lines().map(str::trim).filter(|l| l.ends_with(".toml")).collect();
-    let work = temp_dir("toml-test");
+    let work = TempDir::new("toml-test");
     let m = work.join("m");
     std::fs::create_dir_all(&m).unwrap();
     std::fs::write(m.join("mod.toml"), "[mod]\nid = \"tomltest\"\nname = \"toml-test\"\nversion = \"1.0.0\"\n").unwrap();
@@ -134,5 +126,4 @@ fn official_toml_test_suite() {
     assert!(wrong.is_empty(), "valid TOML files flagged with toml-syntax: {wrong:?}");
     assert_eq!(invalid.len(), 492);
     assert_eq!(valid.len(), 220);
-    let _ = std::fs::remove_dir_all(&work);
 }

@@ -4,11 +4,12 @@
 //! (`--matrix`, and a scenario with `--mods .`) and the language server load the same mods — the mod alone, or the whole workspace wherever in it the
 //! command runs. A path that does not exist is exit 2 for every command.
 
-use std::collections::BTreeSet;
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use common::run_with_input;
 use rustkeep_data::text::Encoding;
 use rustkeep_testutil::TempDir;
 use serde_json::Value;
@@ -25,25 +26,6 @@ fn write_mod(t: &TempDir, folder: &str, id: &str) {
     );
 }
 
-fn run(cwd: &Path, args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rustkeep"))
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the rustkeep binary runs");
-    // A command that refuses its arguments may exit before it reads its input: a closed pipe is
-    // its answer, not a failure of the test.
-    match child.stdin.take().expect("stdin").write_all(stdin.as_bytes()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => panic!("write stdin: {e}"),
-        _ => {}
-    }
-    child.wait_with_output().expect("rustkeep finishes")
-}
-
 const IDS: [&str; 3] = ["solo", "alpha", "beta"];
 
 /// The mods each command loads from `cwd`, as observed from its output.
@@ -51,7 +33,7 @@ fn loaded_by_every_command(t: &TempDir, cwd: &Path) -> Vec<(&'static str, BTreeS
     let mut out = Vec::new();
 
     // check: the unused-loot-table warning of every loaded mod.
-    let o = run(cwd, &["check", "--format", "json"], "");
+    let o = run_with_input(cwd, &["check", "--format", "json"], "");
     let v: Value = serde_json::from_slice(&o.stdout).expect("check prints JSON");
     let check: BTreeSet<String> = v["diagnostics"]
         .as_array()
@@ -63,18 +45,18 @@ fn loaded_by_every_command(t: &TempDir, cwd: &Path) -> Vec<(&'static str, BTreeS
     out.push(("check", check));
 
     // loot: a mod's table can be asked about exactly when the mod is loaded.
-    let loot = IDS.iter().filter(|id| run(cwd, &["loot", &format!("{id}:spare")], "").status.code() == Some(0)).map(|id| id.to_string()).collect();
+    let loot = IDS.iter().filter(|id| run_with_input(cwd, &["loot", &format!("{id}:spare")], "").status.code() == Some(0)).map(|id| id.to_string()).collect();
     out.push(("loot", loot));
 
     // graph: the creatures' triggers are nodes.
-    let o = run(cwd, &["graph", "--format", "json"], "");
+    let o = run_with_input(cwd, &["graph", "--format", "json"], "");
     let v: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("graph prints JSON ({e}): {}", String::from_utf8_lossy(&o.stderr)));
     let graph = v["nodes"].as_array().expect("nodes").iter().filter_map(|n| n["id"].as_str()?.strip_suffix(":imp").map(String::from)).collect();
     out.push(("graph", graph));
 
     // play: spawning a mod's creature works exactly when the mod is loaded.
     let script: String = IDS.iter().map(|id| format!("spawn {id}:imp\n")).chain(["quit\n".to_string()]).collect();
-    let o = run(cwd, &["play"], &script);
+    let o = run_with_input(cwd, &["play"], &script);
     let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
     let play = IDS.iter().filter(|id| !text.contains(&format!("`{id}:imp` is not"))).map(|id| id.to_string()).collect();
     out.push(("play", play));
@@ -85,7 +67,7 @@ fn loaded_by_every_command(t: &TempDir, cwd: &Path) -> Vec<(&'static str, BTreeS
         .filter(|id| {
             let scenario = t.0.join(format!("{id}.scenario.toml"));
             std::fs::write(&scenario, format!("[[enemies]]\ncreature = \"{id}:imp\"\n[[steps]]\nattack = \"enemy:0\"\n")).expect("write the scenario");
-            let ok = run(cwd, &["simulate", scenario.to_str().expect("UTF-8"), "--mods", "."], "").status.code() == Some(0);
+            let ok = run_with_input(cwd, &["simulate", scenario.to_str().expect("UTF-8"), "--mods", "."], "").status.code() == Some(0);
             std::fs::remove_file(&scenario).expect("remove the scenario");
             ok
         })
@@ -94,7 +76,7 @@ fn loaded_by_every_command(t: &TempDir, cwd: &Path) -> Vec<(&'static str, BTreeS
     out.push(("simulate", simulate));
 
     // arena --matrix: every loaded creature is a row of the matrix.
-    let o = run(cwd, &["arena", "--matrix", "--runs", "1", "--format", "json"], "");
+    let o = run_with_input(cwd, &["arena", "--matrix", "--runs", "1", "--format", "json"], "");
     let v: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("arena prints JSON ({e}): {}", String::from_utf8_lossy(&o.stderr)));
     let arena = v["creatures"].as_array().expect("creatures").iter().filter_map(|c| c.as_str()?.strip_suffix(":imp").map(String::from)).collect();
     out.push(("arena --matrix", arena));
@@ -105,7 +87,7 @@ fn loaded_by_every_command(t: &TempDir, cwd: &Path) -> Vec<(&'static str, BTreeS
         .filter(|id| {
             let scenario = t.0.join(format!("{id}.arena.scenario.toml"));
             std::fs::write(&scenario, format!("[[enemies]]\ncreature = \"{id}:imp\"\n")).expect("write the scenario");
-            let ok = run(cwd, &["arena", scenario.to_str().expect("UTF-8"), "--mods", ".", "--runs", "1"], "").status.code() == Some(0);
+            let ok = run_with_input(cwd, &["arena", scenario.to_str().expect("UTF-8"), "--mods", ".", "--runs", "1"], "").status.code() == Some(0);
             std::fs::remove_file(&scenario).expect("remove the scenario");
             ok
         })
@@ -155,12 +137,12 @@ fn a_path_that_does_not_exist_is_exit_2_for_every_command() {
         vec!["arena", "--matrix", "--mods", "no/such"],
         vec!["fmt", "no/such"],
     ] {
-        let o = run(&cwd, &args, "quit\n");
+        let o = run_with_input(&cwd, &args, "quit\n");
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
         assert!(String::from_utf8_lossy(&o.stderr).contains("no/such"), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
     }
     t.write("s.scenario.toml", "[[steps]]\npickup = true\n");
-    let o = run(&cwd, &["simulate", t.0.join("s.scenario.toml").to_str().unwrap(), "--mods", "no/such"], "");
+    let o = run_with_input(&cwd, &["simulate", t.0.join("s.scenario.toml").to_str().unwrap(), "--mods", "no/such"], "");
     assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
@@ -168,7 +150,7 @@ fn a_path_that_does_not_exist_is_exit_2_for_every_command() {
 #[test]
 fn the_help_of_mods_states_the_default() {
     for command in ["loot", "graph", "play", "check", "arena"] {
-        let o = run(Path::new("."), &[command, "--help"], "");
+        let o = run_with_input(Path::new("."), &[command, "--help"], "");
         let help = String::from_utf8_lossy(&o.stdout);
         assert!(help.contains("the nearest `rustkeep.toml` at or above it"), "{command}: {help}");
     }

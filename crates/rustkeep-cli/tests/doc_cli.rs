@@ -349,8 +349,7 @@ fn data_with_errors_is_documented_as_far_as_it_reads() {
 
 #[test]
 fn folders_it_did_not_write_are_refused() {
-    let t = TempDir::new("refused");
-    t.write("mine/notes.txt", "my own notes");
+    let t = TempDir::with_files("refused", &[("mine/notes.txt", "my own notes")]);
     let o = run(&t.0, &["doc", "--out", "mine"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("did not write"), "{}", String::from_utf8_lossy(&o.stderr));

@@ -20,7 +20,7 @@ use regex::Regex;
 use rustkeep_data::manifest::{read_manifest, read_workspace};
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::{BALANCE_KEY, REGISTRIES};
-use rustkeep_testutil::{copy_dir, ensure_file_contents, ensure_folder_contents, repo_path, repo_root, tools};
+use rustkeep_testutil::{copy_dir, ensure_file_contents, ensure_folder_contents, file_uri, files_below, repo_path, repo_root, tools, TempDir};
 use serde_json::{json, Value};
 
 /// A kind of TOML file and the schema editors give it: `stem` names the schema
@@ -269,19 +269,12 @@ fn taplo_lint(cli: &Path, dir: &Path, files: &[PathBuf], extra: &[&str]) -> (BTr
     (invalid, said)
 }
 
-fn file_uri(path: &Path) -> String {
-    format!("file://{}", path.display())
-}
-
 /// The manifests of the examples and the workspace files of the fixtures, each with whether the
 /// toolkit's own reader finds a problem in it.
 fn manifests_and_workspaces() -> Vec<(PathBuf, bool)> {
-    let mut files = Vec::new();
-    for dir in ["examples", "tests/fixtures"] {
-        collect(&repo_path(dir), &mut files);
-    }
-    files
+    ["examples", "tests/fixtures"]
         .into_iter()
+        .flat_map(|dir| files_below(&repo_path(dir), "toml"))
         .filter_map(|p| {
             let text = std::fs::read_to_string(&p).ok()?;
             let problems = match p.file_name()?.to_str()? {
@@ -294,24 +287,12 @@ fn manifests_and_workspaces() -> Vec<(PathBuf, bool)> {
         .collect()
 }
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            collect(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn taplo_with_the_extensions_mapping_passes_good_manifests_and_flags_a_misspelled_key() {
     let Some(cli) = taplo() else { return };
     let mapping = mapping();
     // The extension's schemas, as the test above keeps them in editors/vscode/schemas/.
-    let dir = std::env::temp_dir().join(format!("rustkeep-taplo-{}", std::process::id()));
+    let dir = TempDir::new("taplo");
     std::fs::create_dir_all(dir.join("schemas")).unwrap();
     for k in mapped() {
         std::fs::write(dir.join("schemas").join(schema_file(k.stem)), rustkeep(&["schema", "--for", &target_of(k.stem), "--draft", "07"])).unwrap();
@@ -347,7 +328,6 @@ fn taplo_with_the_extensions_mapping_passes_good_manifests_and_flags_a_misspelle
     std::fs::write(&manifest, text.replacen("name =", "nmae =", 1)).unwrap();
     let (invalid, said) = taplo_lint(&cli, &dir, std::slice::from_ref(&manifest), &["--schema", &schema_of(&manifest)]);
     assert!(invalid.contains(&manifest) && said.contains("'nmae' was unexpected"), "{said}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The `.taplo.toml` of docs/editors/README.md, in a workspace laid out as it says and Taplo run
@@ -364,8 +344,7 @@ fn the_documented_taplo_configuration_works() {
         .find(|b| b.starts_with("# .taplo.toml"))
         .and_then(|b| b.split("```").next())
         .expect("a ```toml block starting with `# .taplo.toml`");
-    let ws = std::env::temp_dir().join(format!("rustkeep-taplo-docs-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&ws);
+    let ws = TempDir::new("taplo-docs");
     std::fs::create_dir_all(ws.join("schemas")).unwrap();
     std::fs::write(ws.join(".taplo.toml"), config).unwrap();
     for k in mapped() {
@@ -401,5 +380,4 @@ fn the_documented_taplo_configuration_works() {
     let (invalid, said) = taplo_lint(&cli, &ws, &[misspelled.clone(), data_keys.clone()], &["--config", config_arg]);
     assert_eq!(invalid, BTreeSet::from([misspelled, data_keys]), "{said}");
     assert!(said.contains("'verison' was unexpected") && said.contains("'items' was unexpected"), "{said}");
-    let _ = std::fs::remove_dir_all(&ws);
 }

@@ -1,10 +1,9 @@
 //! End-to-end tests of `simulate`, `graph` and `play` through the real binary.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use rustkeep_testutil::{repo_root, tools};
+use rustkeep_testutil::{repo_root, tools, TempDir};
 
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_rustkeep"));
@@ -20,9 +19,8 @@ fn run(args: &[&str]) -> (i32, String, String) {
 /// `rustkeep play` in an empty folder, where the discovery rule finds no mod: the bundled core
 /// alone, plus the `--mods` given (paths relative to the repository).
 fn play(args: &[&str], script: &str) -> (i32, String, String) {
-    // Shared by the tests of this process and never removed while they run.
-    let empty = std::env::temp_dir().join(format!("rustkeep-cli-play-cwd-{}", std::process::id()));
-    std::fs::create_dir_all(&empty).expect("temp dir");
+    // Removed only once the game is over.
+    let empty = TempDir::new("play-cwd");
     let mut prev = "";
     let args: Vec<String> = args
         .iter()
@@ -37,13 +35,6 @@ fn play(args: &[&str], script: &str) -> (i32, String, String) {
     child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("write script");
     let out = child.wait_with_output().expect("play output");
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rustkeep-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
 }
 
 /// The CLI prints the engine's trace: every golden trace of the engine (one per scenario, see
@@ -83,9 +74,8 @@ fn simulate_human_is_an_indented_trace() {
 
 #[test]
 fn simulate_unknown_ids_are_clear_errors() {
-    let dir = temp_dir("bad-scenario");
-    let f = dir.join("bad.toml");
-    std::fs::write(&f, "[[enemies]]\ncreature = \"core:ratt\"\n[[steps]]\nattack = \"enemy:0\"\n").unwrap();
+    let dir = TempDir::new("bad-scenario");
+    let f = dir.write("bad.toml", "[[enemies]]\ncreature = \"core:ratt\"\n[[steps]]\nattack = \"enemy:0\"\n");
     let (code, out, err) = run(&["simulate", f.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(out.is_empty());
@@ -97,7 +87,6 @@ fn simulate_unknown_ids_are_clear_errors() {
     let (code, _, err) = run(&["simulate", dir.join("missing.toml").to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read"), "{err}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -128,7 +117,7 @@ fn after_save(out: &str) -> &str {
 
 #[test]
 fn play_save_and_load_continue_identically() {
-    let dir = temp_dir("play-save");
+    let dir = TempDir::new("play-save");
     let save = dir.join("game.json");
     // The first floor's residents are enemy:0 to enemy:4 (seed 5); the spawned rats come next.
     let tail = "attack enemy:6\nattack enemy:7\npickup\nenter core:library\nquests\ninventory\nstatus\n";
@@ -145,14 +134,12 @@ fn play_save_and_load_continue_identically() {
     let text = std::fs::read_to_string(&save).unwrap();
     assert!(text.contains("\"rng\": \"chacha8:"));
     assert!(text.contains("\"quest\": \"core:rattenplage\""));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn play_corrupt_save_changes_nothing() {
-    let dir = temp_dir("play-corrupt");
-    let bad = dir.join("bad.json");
-    std::fs::write(&bad, "{ \"format\": \"rustkeep-save\", \"version\": 1, \"game\": { \"player\": 3 } }").unwrap();
+    let dir = TempDir::new("play-corrupt");
+    let bad = dir.write("bad.json", "{ \"format\": \"rustkeep-save\", \"version\": 1, \"game\": { \"player\": 3 } }");
     let script = format!("spawn core:rat\nstatus\nload {}\nstatus\nquit\n", bad.display());
     let (code, out, err) = play(&[], &script);
     assert_eq!(code, 0, "{err}");
@@ -161,12 +148,11 @@ fn play_corrupt_save_changes_nothing() {
     let (before, after) = first.split_once("\nerror: ").expect("error line");
     let after = &after[after.find('\n').expect("line end")..];
     assert_eq!(before.trim(), after.trim(), "the failed load left the game as it was");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn play_load_drops_quests_of_a_removed_mod() {
-    let dir = temp_dir("play-vanished");
+    let dir = TempDir::new("play-vanished");
     let save = dir.join("mags.json");
     let (code, _, err) =
         play(&["--mods", "examples/rat_catcher"], &format!("enter rat_catcher:mags_stall\ntalk rat_catcher:old_mags\nsave {}\nquit\n", save.display()));
@@ -175,7 +161,6 @@ fn play_load_drops_quests_of_a_removed_mod() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("warning: quest rat_catcher:tails_for_coin no longer exists"), "{out}");
     assert!(out.contains("no quests started"), "{out}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -1,27 +1,16 @@
 //! End-to-end tests of `rustkeep fmt` (and of `check --fix` keeping formatted files formatted):
 //! the real binary on temporary mods.
 
-use rustkeep_testutil::TempDir;
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-fn rustkeep(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).current_dir(dir).env("NO_COLOR", "1").output().expect("rustkeep runs")
-}
+use common::{output_with_input, run_with_input, rustkeep_in};
+use rustkeep_testutil::TempDir;
 
-fn with_stdin(dir: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rustkeep"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("rustkeep runs");
-    std::io::Write::write_all(child.stdin.as_mut().unwrap(), input.as_bytes()).unwrap();
-    drop(child.stdin.take());
-    child.wait_with_output().unwrap()
+fn rustkeep(dir: &Path, args: &[&str]) -> Output {
+    rustkeep_in(dir).args(args).output().expect("rustkeep runs")
 }
 
 fn stdout(o: &Output) -> String {
@@ -38,11 +27,7 @@ const ITEMS_FORMATTED: &str = "[[items]]\nid = \"lamp:oil_lamp\"\nname = \"Oil L
 const FORMATTED: &str = "[[npcs]]\nid = \"lamp:keeper\"\nname = \"Keeper\"\n";
 
 fn lamp_mod() -> TempDir {
-    let t = TempDir::new("lamp");
-    t.write("lamp/mod.toml", MANIFEST);
-    t.write("lamp/items.toml", ITEMS);
-    t.write("lamp/npcs.toml", FORMATTED);
-    t
+    TempDir::with_files("lamp", &[("lamp/mod.toml", MANIFEST), ("lamp/items.toml", ITEMS), ("lamp/npcs.toml", FORMATTED)])
 }
 
 #[test]
@@ -145,19 +130,19 @@ fn diff_prints_a_unified_diff_and_changes_nothing() {
 #[test]
 fn a_dash_formats_standard_input_to_standard_output() {
     let t = TempDir::new("stdin");
-    let o = with_stdin(&t.0, &["fmt", "-"], ITEMS);
+    let o = run_with_input(&t.0, &["fmt", "-"], ITEMS);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), ITEMS_FORMATTED);
     // The file name decides which key orders apply.
-    let o = with_stdin(&t.0, &["fmt", "-", "--stdin-filename", "lamp/mod.toml"], MANIFEST);
+    let o = run_with_input(&t.0, &["fmt", "-", "--stdin-filename", "lamp/mod.toml"], MANIFEST);
     assert_eq!(stdout(&o), MANIFEST_FORMATTED);
     // --check: no text, the answer is the exit code.
-    let o = with_stdin(&t.0, &["fmt", "--check", "-"], ITEMS);
+    let o = run_with_input(&t.0, &["fmt", "--check", "-"], ITEMS);
     assert_eq!((o.status.code(), stdout(&o)), (Some(1), "<stdin>\n".to_string()));
-    let o = with_stdin(&t.0, &["fmt", "--check", "-"], ITEMS_FORMATTED);
+    let o = run_with_input(&t.0, &["fmt", "--check", "-"], ITEMS_FORMATTED);
     assert_eq!((o.status.code(), stdout(&o)), (Some(0), String::new()));
     // A syntax error: nothing on standard output, the error on standard error, exit 2.
-    let o = with_stdin(&t.0, &["fmt", "-"], "a = 1\na = 2\n");
+    let o = run_with_input(&t.0, &["fmt", "-"], "a = 1\na = 2\n");
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stdout(&o), "");
     assert!(stderr(&o).contains("error[toml-syntax]") && stderr(&o).contains("<stdin>:2:1"), "{}", stderr(&o));
@@ -209,7 +194,7 @@ fn a_comment_before_a_separating_comma_is_kept() {
     let o = rustkeep(&t.0, &["fmt", "lamp"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(t.read("lamp/wick.toml"), TWO_COMMENTS_FORMATTED);
-    let o = with_stdin(&t.0, &["fmt", "-"], TWO_COMMENTS);
+    let o = run_with_input(&t.0, &["fmt", "-"], TWO_COMMENTS);
     assert_eq!((o.status.code(), stdout(&o)), (Some(0), TWO_COMMENTS_FORMATTED.to_string()), "{}", stderr(&o));
 }
 
@@ -221,19 +206,9 @@ fn a_comment_before_a_separating_comma_is_kept() {
 fn a_file_whose_formatting_would_lose_a_comment_is_left_alone_with_one_message() {
     // `input`: given on standard input, with the arguments for it.
     let losing = |dir: &Path, args: &[&str], input: Option<&str>| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rustkeep"))
-            .args(args)
-            .current_dir(dir)
-            .env("NO_COLOR", "1")
-            .env("RUSTKEEP_TEST_FMT_LOSE_COMMENT", "1")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("rustkeep runs");
-        std::io::Write::write_all(child.stdin.as_mut().unwrap(), input.unwrap_or("").as_bytes()).unwrap();
-        drop(child.stdin.take());
-        child.wait_with_output().unwrap()
+        let mut command = rustkeep_in(dir);
+        command.args(args).env("RUSTKEEP_TEST_FMT_LOSE_COMMENT", "1");
+        output_with_input(command, input.unwrap_or(""))
     };
     let said = "lamp/wick.toml: formatting would lose the comment on line 5 (a bug of the formatter); the file is left as it is";
     let t = lamp_mod();
@@ -326,7 +301,7 @@ fn the_workspace_format_table_applies() {
     let o = rustkeep(&t.0, &["fmt", "lamp/npcs.toml"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(t.read("lamp/npcs.toml").starts_with("[[npcs]]\nname = \"Keeper\"\nid = \"lamp:keeper\"\non_talk = [\n"), "{}", t.read("lamp/npcs.toml"));
-    let o = with_stdin(&t.0, &["fmt", "-", "--stdin-filename", "lamp/x.toml"], "tags = [\"lamp:light\", \"lamp:oil\"]\n");
+    let o = run_with_input(&t.0, &["fmt", "-", "--stdin-filename", "lamp/x.toml"], "tags = [\"lamp:light\", \"lamp:oil\"]\n");
     assert_eq!(stdout(&o), "tags = [\n  \"lamp:light\",\n  \"lamp:oil\",\n]\n");
     // A wrong [format] value is a finding of `check`, and `fmt` keeps the default.
     t.write("rustkeep.toml", "[workspace]\nmods = [\"lamp\"]\n\n[format]\nline_width = \"wide\"\n");
@@ -370,8 +345,7 @@ fn a_file_using_toml_1_1_syntax_gets_one_note_and_no_more_of_it() {
 
 #[test]
 fn check_fix_keeps_a_formatted_file_formatted() {
-    let t = TempDir::new("fix");
-    t.write("lamp/mod.toml", MANIFEST_FORMATTED);
+    let t = TempDir::with_files("fix", &[("lamp/mod.toml", MANIFEST_FORMATTED)]);
     // Formatted, with a typo whose fix makes the trigger too long for one line (a dropped letter:
     // an unsafe fix, so `--unsafe-fixes` applies it).
     let line = "triggers = [ { on = \"room_entred\", actions = [ { action = \"start_quest\", quest = \"lamp:lite\" } ] } ]";
@@ -395,8 +369,15 @@ fn check_fix_keeps_a_formatted_file_formatted() {
 
 // ----- CI: the GitHub Action's format-check and the pre-commit hook ----------------------------
 
-fn python_has_yaml() -> bool {
-    Command::new("python3").args(["-c", "import yaml"]).status().map(|s| s.success()).unwrap_or(false)
+/// `action.yml`, its steps, and its step `id`, which runs when the input `input` — off by
+/// default — is `'true'`.
+fn step_on_request(input: &str, id: &str) -> (serde_json::Value, Vec<serde_json::Value>, serde_json::Value) {
+    let action = yaml("action.yml");
+    assert_eq!(action["inputs"][input]["default"], "false", "the input `{input}` is off by default");
+    let steps = action["runs"]["steps"].as_array().expect("the action's steps").clone();
+    let step = steps.iter().find(|s| s["id"] == id).unwrap_or_else(|| panic!("a step with id `{id}`")).clone();
+    assert_eq!(step["if"], format!("${{{{ inputs.{input} == 'true' }}}}"));
+    (action, steps, step)
 }
 
 /// A YAML file of the repository as JSON (PyYAML, as the other CI tests read it).
@@ -428,15 +409,10 @@ fn run_step(dir: &TempDir, script: &str, env: &[(&str, &str)]) -> (i32, String, 
 
 #[test]
 fn the_action_checks_formatting_on_request_and_fails_after_the_check() {
-    if !python_has_yaml() {
-        eprintln!("SKIPPED: python3 with the `yaml` package (PyYAML) is not installed (`.ci/run` installs it)");
+    if !rustkeep_testutil::tools::pyyaml() {
         return;
     }
-    let action = yaml("action.yml");
-    assert_eq!(action["inputs"]["format-check"]["default"], "false");
-    let steps = action["runs"]["steps"].as_array().unwrap();
-    let format = steps.iter().find(|s| s["id"] == "format").expect("a step with id `format`");
-    assert_eq!(format["if"], "${{ inputs.format-check == 'true' }}");
+    let (_, steps, format) = step_on_request("format-check", "format");
     let format_script = format["run"].as_str().unwrap();
     assert!(format_script.contains("rustkeep fmt --check"));
     let check = steps.last().unwrap();
@@ -465,8 +441,7 @@ fn the_action_checks_formatting_on_request_and_fails_after_the_check() {
 
 #[test]
 fn the_pre_commit_hook_formats_the_whole_workspace() {
-    if !python_has_yaml() {
-        eprintln!("SKIPPED: python3 with the `yaml` package (PyYAML) is not installed (`.ci/run` installs it)");
+    if !rustkeep_testutil::tools::pyyaml() {
         return;
     }
     let hooks = yaml(".pre-commit-hooks.yaml");
@@ -543,15 +518,10 @@ print(json.dumps(out, sort_keys=True))
 /// check has run (and passes when the expectations hold).
 #[test]
 fn the_action_runs_the_scenarios_on_request_and_fails_after_the_check() {
-    if !python_has_yaml() {
-        eprintln!("SKIPPED: python3 with the `yaml` package (PyYAML) is not installed (`.ci/run` installs it)");
+    if !rustkeep_testutil::tools::pyyaml() {
         return;
     }
-    let action = yaml("action.yml");
-    assert_eq!(action["inputs"]["test"]["default"], "false");
-    let steps = action["runs"]["steps"].as_array().unwrap();
-    let test = steps.iter().find(|s| s["id"] == "test").expect("a step with id `test`");
-    assert_eq!(test["if"], "${{ inputs.test == 'true' }}");
+    let (_, steps, test) = step_on_request("test", "test");
     let test_script = test["run"].as_str().unwrap();
     let check = steps.last().unwrap();
     assert_eq!(check["env"]["RK_TEST_FAILED"], "${{ steps.test.outputs.failed }}");
@@ -584,15 +554,11 @@ fn the_action_runs_the_scenarios_on_request_and_fails_after_the_check() {
 /// data with errors included (the check step fails the job on them).
 #[test]
 fn the_action_writes_the_documentation_site_on_request() {
-    if !python_has_yaml() {
-        eprintln!("SKIPPED: python3 with the `yaml` package (PyYAML) is not installed (`.ci/run` installs it)");
+    if !rustkeep_testutil::tools::pyyaml() {
         return;
     }
-    let action = yaml("action.yml");
-    assert_eq!((&action["inputs"]["doc"]["default"], &action["inputs"]["doc-out"]["default"]), (&"false".into(), &"rustkeep-doc".into()));
-    let steps = action["runs"]["steps"].as_array().unwrap();
-    let doc = steps.iter().find(|s| s["id"] == "doc").expect("a step with id `doc`");
-    assert_eq!(doc["if"], "${{ inputs.doc == 'true' }}");
+    let (action, steps, doc) = step_on_request("doc", "doc");
+    assert_eq!(action["inputs"]["doc-out"]["default"], "rustkeep-doc");
     let upload = steps.iter().find(|s| s["uses"].as_str().is_some_and(|u| u.starts_with("actions/upload-artifact@"))).expect("an upload step");
     assert_eq!(upload["with"]["path"], "${{ steps.doc.outputs.dir }}");
     let script = doc["run"].as_str().unwrap();
@@ -617,8 +583,7 @@ fn the_action_writes_the_documentation_site_on_request() {
 /// records its calls and answers the listing).
 #[test]
 fn the_action_posts_the_diff_as_one_comment_and_updates_it() {
-    if !python_has_yaml() || !rustkeep_testutil::tools::runs("git", &["--version"]) {
-        eprintln!("SKIPPED: python3 with PyYAML and git are needed (`.ci/run` installs them)");
+    if !rustkeep_testutil::tools::pyyaml() || !rustkeep_testutil::require("git", rustkeep_testutil::tools::runs("git", &["--version"]), "apt-get install git") {
         return;
     }
     let action = yaml("action.yml");

@@ -94,8 +94,7 @@ fn scenario_names_are_escaped_in_test_and_simulate() {
 #[test]
 fn a_reader_that_goes_away_ends_the_output_quietly() {
     // Far more output than a pipe holds, so that the writes after the reader left fail.
-    let t = TempDir::new("pipe");
-    t.write("m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
+    let t = TempDir::with_files("pipe", &[("m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n")]);
     let items: String = (0..3000).map(|i| format!("[[items]]\nid = \"m:i{i}\"\nname = \"I\"\nwieght = 1\n\n")).collect();
     t.write("m/items.toml", items);
     for format in ["human", "json-lines", "github"] {

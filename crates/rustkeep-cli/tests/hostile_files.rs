@@ -23,20 +23,23 @@ fn all_output(o: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
 
-/// A workspace `ws/` with the mod `m`, and a folder `outside/` beside it holding the secret.
-fn repo(t: &TempDir) -> (std::path::PathBuf, std::path::PathBuf) {
-    t.write("ws/m/mod.toml", MANIFEST);
-    t.write("ws/m/items.toml", "[[items]]\nid = \"m:a\"\nname = \"A\"\n");
-    t.write("outside/secret.toml", SECRET);
-    (t.path("ws"), t.path("outside"))
+/// A fresh folder with a workspace `ws/` holding the mod `m`, a folder `outside/` beside it
+/// holding the secret, and `more` files: the folder, the workspace and `outside/`.
+fn repo(tag: &str, more: &[(&str, &str)]) -> (TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let t = TempDir::with_files(
+        tag,
+        &[("ws/m/mod.toml", MANIFEST), ("ws/m/items.toml", "[[items]]\nid = \"m:a\"\nname = \"A\"\n"), ("outside/secret.toml", SECRET)],
+    );
+    for (rel, text) in more {
+        t.write(rel, text);
+    }
+    let (ws, outside) = (t.path("ws"), t.path("outside"));
+    (t, ws, outside)
 }
 
 #[test]
 fn doc_writes_and_deletes_nothing_through_links_in_its_output_folder() {
-    let t = TempDir::new("doc-links");
-    let (ws, outside) = repo(&t);
-    t.write("outside/victim.html", "precious");
-    t.write("outside/other.html", "keep me");
+    let (t, ws, outside) = repo("doc-links", &[("outside/victim.html", "precious"), ("outside/other.html", "keep me")]);
     // The repository ships its own `rustkeep-doc/`: the previous build's list, and links where
     // the build would write the index and where the clean-up would delete.
     t.write("ws/rustkeep-doc/.rustkeep-doc", "index.html\nold.html\n");
@@ -78,9 +81,7 @@ fn doc_writes_and_deletes_nothing_through_links_in_its_output_folder() {
 #[test]
 fn a_manifest_or_workspace_file_linked_from_outside_is_not_read_and_not_printed() {
     for linked in ["ws/m/mod.toml", "ws/rustkeep.toml", "ws/m/items.toml", "ws/scenarios/raid.toml"] {
-        let t = TempDir::new("read-links");
-        let (ws, outside) = repo(&t);
-        t.write("ws/rustkeep.toml", "[workspace]\n");
+        let (t, ws, outside) = repo("read-links", &[("ws/rustkeep.toml", "[workspace]\n")]);
         let at = t.path(linked);
         let _ = std::fs::remove_file(&at);
         std::fs::create_dir_all(at.parent().expect("a folder")).expect("folders can be made");
@@ -104,10 +105,7 @@ fn a_manifest_or_workspace_file_linked_from_outside_is_not_read_and_not_printed(
 
 #[test]
 fn a_link_that_stays_inside_the_workspace_is_read() {
-    let t = TempDir::new("inner-links");
-    let (ws, _) = repo(&t);
-    t.write("ws/rustkeep.toml", "[workspace]\n");
-    t.write("ws/common/common.toml", "[[items]]\nid = \"m:b\"\nname = \"B\"\n");
+    let (_t, ws, _) = repo("inner-links", &[("ws/rustkeep.toml", "[workspace]\n"), ("ws/common/common.toml", "[[items]]\nid = \"m:b\"\nname = \"B\"\n")]);
     symlink(ws.join("common/common.toml"), ws.join("m/common.toml")).expect("links can be made");
     let o = run(&ws, &["check", "m", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
@@ -118,8 +116,7 @@ fn a_link_that_stays_inside_the_workspace_is_read() {
 
 #[test]
 fn fmt_and_fix_never_write_through_a_link() {
-    let t = TempDir::new("write-links");
-    let (ws, outside) = repo(&t);
+    let (t, ws, outside) = repo("write-links", &[]);
     // A manifest that needs formatting, linked from outside the workspace, and a data file with
     // a fixable mistake linked from inside it.
     let messy = "[mod]\nversion   =   \"0.1.0\"\nid = \"m\"\nname = \"M\"\n";
@@ -142,9 +139,7 @@ fn fmt_and_fix_never_write_through_a_link() {
 
 #[test]
 fn reports_saves_and_recordings_are_never_written_through_a_link() {
-    let t = TempDir::new("output-links");
-    let (ws, outside) = repo(&t);
-    t.write("outside/target.txt", "untouched");
+    let (t, ws, outside) = repo("output-links", &[("outside/target.txt", "untouched")]);
     for name in ["report.json", "baseline.json", "save.json", "game.jsonl", "plot.svg"] {
         symlink(outside.join("target.txt"), ws.join(name)).expect("links can be made");
     }
@@ -177,9 +172,7 @@ fn reports_saves_and_recordings_are_never_written_through_a_link() {
 
 #[test]
 fn a_scenarios_mods_never_lead_out_of_the_workspace() {
-    let t = TempDir::new("scenario-mods");
-    let (ws, _) = repo(&t);
-    t.write("ws/rustkeep.toml", "[workspace]\n");
+    let (t, ws, _) = repo("scenario-mods", &[("ws/rustkeep.toml", "[workspace]\n")]);
     // A mod outside whose broken file would be printed in a snippet.
     t.write("outside/private/mod.toml", "[mod]\nid = \"private\"\nname = \"P\"\nversion = \"0.1.0\"\n");
     t.write("outside/private/items.toml", format!("[[items]]\n{SECRET}"));

@@ -7,39 +7,13 @@
 //! Tests run on the test harness's threads (2 MiB of stack, like the language server's tokio
 //! workers), so a recursion that would overflow in the editor overflows here too.
 
-use rustkeep_check::{analyze, Analysis};
+#[path = "../../rustkeep-check/tests/common/hostile.rs"]
+mod hostile;
+
+use hostile::{analysed, codes, found};
 use rustkeep_data::diag::Code;
-use rustkeep_data::project::Project;
-use rustkeep_data::text::Encoding;
 use rustkeep_engine::loot::{LootDb, LootError};
 use rustkeep_engine::rng::Rng;
-
-/// The bundled core plus a mod `h` holding `files`.
-fn project(files: &[(&str, &str)]) -> Project {
-    let mut p = Project::with_bundled_core();
-    // A content pack: these tests are about loot tables, not about what the game never uses.
-    let mut all = vec![("mod.toml", "[mod]\nid = \"h\"\nname = \"Hostile\"\nversion = \"0.1.0\"\nlibrary = true\n")];
-    all.extend_from_slice(files);
-    p.add_memory_mod("h", &all);
-    p
-}
-
-/// `(code, 1-based line, 1-based scalar column)` of every diagnostic.
-fn found(p: &Project, a: &Analysis) -> Vec<(Code, u32, u32)> {
-    a.diagnostics
-        .iter()
-        .map(|d| {
-            let f = p.file(d.loc.file);
-            assert!(d.loc.span.start <= d.loc.span.end && d.loc.span.end <= f.text.len(), "{d:?} lies inside its file");
-            let lc = f.index.position(&f.text, d.loc.span.start, Encoding::Scalar);
-            (d.code, lc.line + 1, lc.col + 1)
-        })
-        .collect()
-}
-
-fn codes(a: &Analysis) -> Vec<Code> {
-    a.diagnostics.iter().map(|d| d.code).collect()
-}
 
 // ----- numbers -------------------------------------------------------------------------------
 
@@ -124,8 +98,7 @@ fn numbers_at_their_limits_in_every_numeric_field_never_panic() {
     ];
     for v in values {
         let text = numeric_fields(v);
-        let p = project(&[("numbers.toml", &text)]);
-        let a = analyze(&p);
+        let (p, a) = analysed(&[("numbers.toml", &text)]);
         let got = found(&p, &a);
         // Non-finite numbers fit no field: every line that holds one is reported.
         if v.contains("inf") || v.contains("nan") {
@@ -178,8 +151,7 @@ id = "h:f"
 loot = "h:past_u64"
 "#
     );
-    let p = project(&[("loot.toml", &text)]);
-    let a = analyze(&p);
+    let (_, a) = analysed(&[("loot.toml", &text)]);
     let db = LootDb::new(&a.db);
 
     // Past u32: exact.
@@ -236,8 +208,7 @@ fn chain(n: usize, cycle: bool) -> String {
 
 #[test]
 fn a_10_000_table_loot_chain_is_checked_and_analysed_without_recursion() {
-    let p = project(&[("chain.toml", &chain(10_000, false))]);
-    let a = analyze(&p);
+    let (_, a) = analysed(&[("chain.toml", &chain(10_000, false))]);
     assert_eq!(codes(&a), Vec::<Code>::new());
     let db = LootDb::new(&a.db);
     let r = db.analyze("h:t0", 0.0).expect("the chain is fine");
@@ -249,8 +220,7 @@ fn a_10_000_table_loot_chain_is_checked_and_analysed_without_recursion() {
 
 #[test]
 fn a_10_000_table_loot_cycle_is_reported_once_and_refused() {
-    let p = project(&[("cycle.toml", &chain(10_000, true))]);
-    let a = analyze(&p);
+    let (_, a) = analysed(&[("cycle.toml", &chain(10_000, true))]);
     let cycles: Vec<_> = a.diagnostics.iter().filter(|d| d.code == Code::LootTableCycle).collect();
     assert_eq!(cycles.len(), 1, "{:?}", codes(&a));
     let db = LootDb::new(&a.db);
@@ -281,8 +251,7 @@ entries = [ { table = "h:a", weight = 1 } ]
 id = "h:self_affixes"
 entries = [ { table = "h:self_affixes", weight = 1 }, { affix = "h:fire", weight = 1 } ]
 "#;
-    let p = project(&[("cycles.toml", text)]);
-    let a = analyze(&p);
+    let (_, a) = analysed(&[("cycles.toml", text)]);
     let cycles = a.diagnostics.iter().filter(|d| d.code == Code::LootTableCycle).count();
     assert_eq!(cycles, 2, "{:?}", codes(&a));
     let db = LootDb::new(&a.db);

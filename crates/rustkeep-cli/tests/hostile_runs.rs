@@ -40,12 +40,10 @@ const WARRIOR: &str = "[player]\noptions = [\"core:warrior\"]\n";
 
 #[test]
 fn values_over_the_limits_are_value_out_of_range_and_nothing_runs() {
-    let t = TempDir::new("limits");
-    // The review's ten lines: four billion rats.
-    t.write(
-        "scenarios/horde.toml",
-        format!("{WARRIOR}[[enemies]]\ncreature = \"core:rat\"\ncount = 4000000000\n[[steps]]\nattack = \"enemy:0\"\n[[expect]]\nevent = \"turn_started\"\n"),
-    );
+    let t = TempDir::with_files("limits", &[
+        // The review's ten lines: four billion rats.
+        ("scenarios/horde.toml", &format!("{WARRIOR}[[enemies]]\ncreature = \"core:rat\"\ncount = 4000000000\n[[steps]]\nattack = \"enemy:0\"\n[[expect]]\nevent = \"turn_started\"\n")),
+    ]);
     // Fifty spawn actions of 100,000 rats.
     let spawns: String = (0..50).map(|_| "[[steps]]\naction = { action = \"spawn\", creature = \"core:rat\", count = 100000 }\n").collect();
     t.write("scenarios/spawns.toml", format!("{WARRIOR}{spawns}[[expect]]\nevent = \"turn_started\"\n"));
@@ -87,22 +85,26 @@ fn values_over_the_limits_are_value_out_of_range_and_nothing_runs() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }
 
-#[test]
-fn a_run_that_reaches_a_limit_stops_and_says_which() {
-    let t = TempDir::new("stops");
-    // Every turn of every brood spawns a hundred more: within the limits per action, past the
-    // number of living enemies within a few turns.
-    t.write("m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
-    t.write(
-        "m/creatures.toml",
-        "[[creatures]]\nid = \"m:brood\"\nname = \"Brood\"\nattributes = { max_health = 50 }\nai = [ { actions = [ { action = \"spawn\", creature = \"m:brood\", count = 100 } ] } ]\n",
-    );
-    let waits: String = (0..200).map(|_| "[[steps]]\nwait = true\n").collect();
-    t.write("scenarios/brood.toml", format!("mods = [\"../m\"]\nenemies_act = true\n{WARRIOR}[[enemies]]\ncreature = \"m:brood\"\n{waits}"));
-    let o = run(&t.0, &["simulate", "scenarios/brood.toml", "--format", "json"]);
+/// `rustkeep simulate SCENARIO --format json` in `t`, which must succeed: its report and warnings.
+fn simulated(t: &TempDir, scenario: &str) -> (Value, Vec<String>) {
+    let o = run(&t.0, &["simulate", scenario, "--format", "json"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
-    let warnings: Vec<&str> = v["warnings"].as_array().expect("warnings").iter().filter_map(Value::as_str).collect();
+    let warnings = v["warnings"].as_array().expect("warnings").iter().filter_map(Value::as_str).map(String::from).collect();
+    (v, warnings)
+}
+
+#[test]
+fn a_run_that_reaches_a_limit_stops_and_says_which() {
+    let t = TempDir::with_files("stops", &[
+        // Every turn of every brood spawns a hundred more: within the limits per action, past the
+        // number of living enemies within a few turns.
+        ("m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n"),
+        ("m/creatures.toml", "[[creatures]]\nid = \"m:brood\"\nname = \"Brood\"\nattributes = { max_health = 50 }\nai = [ { actions = [ { action = \"spawn\", creature = \"m:brood\", count = 100 } ] } ]\n"),
+    ]);
+    let waits: String = (0..200).map(|_| "[[steps]]\nwait = true\n").collect();
+    t.write("scenarios/brood.toml", format!("mods = [\"../m\"]\nenemies_act = true\n{WARRIOR}[[enemies]]\ncreature = \"m:brood\"\n{waits}"));
+    let (v, warnings) = simulated(&t, "scenarios/brood.toml");
     assert!(warnings.iter().any(|w| w.starts_with("the run stops") && w.contains("more than the 1,000")), "{warnings:?}");
     assert!(v["final"]["enemies"].as_array().expect("enemies").len() <= 1000);
     assert!(v["steps"].as_array().expect("steps").len() < 200 * 1001, "the run stopped early");
@@ -110,10 +112,7 @@ fn a_run_that_reaches_a_limit_stops_and_says_which() {
     // Enemies that act for 10,000 steps: the run stops at its budget of events.
     let waits: String = (0..10_000).map(|_| "[[steps]]\nwait = true\n").collect();
     t.write("scenarios/siege.toml", format!("enemies_act = true\n{WARRIOR}[[enemies]]\ncreature = \"core:rat\"\ncount = 1000\n{waits}"));
-    let o = run(&t.0, &["simulate", "scenarios/siege.toml", "--format", "json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
-    let warnings: Vec<&str> = v["warnings"].as_array().expect("warnings").iter().filter_map(Value::as_str).collect();
+    let (_, warnings) = simulated(&t, "scenarios/siege.toml");
     assert!(warnings.iter().any(|w| w.starts_with("the run stops before step") && w.contains("a run handles at most 100,000")), "{warnings:?}");
 }
 

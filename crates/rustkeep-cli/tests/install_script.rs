@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Mutex;
 
-use rustkeep_testutil::{repo_path, require, tools, TempDir};
+use rustkeep_testutil::{file_uri, repo_path, require, tools, TempDir};
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -123,7 +123,7 @@ fn installs_a_verified_release_binary_and_reuses_it() {
 
     let bin = tmp.0.join("tools/bin");
     let github_path = tmp.0.join("github_path");
-    let base = format!("file://{}", release.display());
+    let base = file_uri(&release);
     let env = [
         ("RUSTKEEP_VERSION", tag.as_str()),
         ("RUSTKEEP_RELEASE_BASE_URL", base.as_str()),
@@ -175,7 +175,7 @@ fn a_wrong_checksum_fails_clearly_and_installs_nothing() {
 
     let bin = tmp.0.join("bin");
     let github_path = tmp.0.join("github_path");
-    let base = format!("file://{}", release.display());
+    let base = file_uri(&release);
     let mut env = vec![
         ("RUSTKEEP_VERSION", tag.as_str()),
         ("RUSTKEEP_RELEASE_BASE_URL", base.as_str()),

@@ -104,12 +104,10 @@ fn unknown_table_is_a_usage_error_with_a_suggestion() {
 
 #[test]
 fn cycles_exit_1_with_the_cycle_named() {
-    let dir = TempDir::new("cycle");
-    dir.write("m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
-    dir.write(
-        "m/loot.toml",
-        "[[loot_tables]]\nid = \"m:a\"\nentries = [ { table = \"m:b\", weight = 1 } ]\n\n[[loot_tables]]\nid = \"m:b\"\nentries = [ { table = \"m:a\", weight = 1 }, { item = \"core:gold\", weight = 1 } ]\n",
-    );
+    let dir = TempDir::with_files("cycle", &[
+        ("m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n"),
+        ("m/loot.toml", "[[loot_tables]]\nid = \"m:a\"\nentries = [ { table = \"m:b\", weight = 1 } ]\n\n[[loot_tables]]\nid = \"m:b\"\nentries = [ { table = \"m:a\", weight = 1 }, { item = \"core:gold\", weight = 1 } ]\n"),
+    ]);
     // From the mod's folder (found as the current folder) and through --mods.
     for (cwd, args) in [(dir.0.join("m"), vec!["loot", "m:a"]), (dir.0.clone(), vec!["loot", "m:b", "--mods", "m"])] {
         let o = run(&cwd, &args);
@@ -121,12 +119,10 @@ fn cycles_exit_1_with_the_cycle_named() {
 
 #[test]
 fn mod_tables_load_from_the_current_folder() {
-    let dir = TempDir::new("mod");
-    dir.write("mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
-    dir.write(
-        "loot.toml",
-        "[[loot_tables]]\nid = \"m:coins\"\nrolls = 2\nentries = [ { item = \"core:gold\", weight = 1, count = \"0-2\" }, { nothing = true, weight = 3 } ]\n",
-    );
+    let dir = TempDir::with_files("mod", &[
+        ("mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n"),
+        ("loot.toml", "[[loot_tables]]\nid = \"m:coins\"\nrolls = 2\nentries = [ { item = \"core:gold\", weight = 1, count = \"0-2\" }, { nothing = true, weight = 3 } ]\n"),
+    ]);
     let o = run(&dir.0, &["loot", "m:coins", "--format", "json"]);
     assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
     let v = json(&o);
@@ -167,12 +163,10 @@ fn human_output_and_plot() {
 /// the even 47.12 %.
 #[test]
 fn a_chance_on_a_tie_rounds_up_in_decimal() {
-    let dir = TempDir::new("tie");
-    dir.write("mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
-    dir.write(
-        "loot.toml",
-        "[[loot_tables]]\nid = \"m:two_ways\"\nrolls = \"1\"\nentries = [ { item = \"core:gold\", weight = 1 }, { nothing = true, weight = 9 }, { table = \"m:inner\", guaranteed = true } ]\n\n[[loot_tables]]\nid = \"m:inner\"\nrolls = \"1\"\nentries = [ { item = \"core:gold\", weight = 33 }, { nothing = true, weight = 47 } ]\n",
-    );
+    let dir = TempDir::with_files("tie", &[
+        ("mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n"),
+        ("loot.toml", "[[loot_tables]]\nid = \"m:two_ways\"\nrolls = \"1\"\nentries = [ { item = \"core:gold\", weight = 1 }, { nothing = true, weight = 9 }, { table = \"m:inner\", guaranteed = true } ]\n\n[[loot_tables]]\nid = \"m:inner\"\nrolls = \"1\"\nentries = [ { item = \"core:gold\", weight = 33 }, { nothing = true, weight = 47 } ]\n"),
+    ]);
     let v = json(&run(&dir.0, &["loot", "m:two_ways", "--format", "json"]));
     let p = v["drops"][0]["p_any"].as_f64().expect("p_any");
     assert!((p - 0.47125).abs() < 1e-12, "{p}");
@@ -186,11 +180,9 @@ fn a_chance_on_a_tie_rounds_up_in_decimal() {
 /// `p_extra` is `luck × luck_factor` as the inputs meant it: `3 × 0.05` prints as `0.15`.
 #[test]
 fn json_p_extra_is_the_product_as_written() {
-    let dir = std::env::temp_dir().join(format!("rustkeep-loot-tidy-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("loot-tidy");
     let o = run(&dir, &["loot", "core:rat_loot", "--luck", "3", "--format", "json"]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("\"p_extra\": 0.15,"), "{text}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -10,15 +10,8 @@
 
 use std::path::{Path, PathBuf};
 
-use rustkeep_testutil::{copy_dir, repo_path, tools};
+use rustkeep_testutil::{copy_dir, repo_path, tools, TempDir};
 use serde_json::Value;
-
-fn temp(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rustkeep-lsp-nvim-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// Line (0-based) and column of the first occurrence of `needle` in `text`, plus `skip` bytes.
 fn pos(text: &str, needle: &str, skip: usize) -> (usize, usize) {
@@ -36,47 +29,16 @@ fn lua_str(s: &str) -> String {
 /// The `-u` file of the editor: it loads the plugin the way a user's configuration does and
 /// runs the checks once Neovim has started (and the plugin has seen the file open).
 const INIT_LUA: &str = r#"
-local out = { errors = {}, notifications = {} }
-
--- What the plugin tells the user (e.g. that the binary is not executable) explains a failure.
-local notify = vim.notify
-vim.notify = function(msg, level, opts)
-  table.insert(out.notifications, tostring(msg))
-  return notify(msg, level, opts)
-end
-
 -- The shipped plugin, configured as its README says; nothing below starts a client by hand.
 vim.opt.runtimepath:prepend(PLUGIN)
 require("rustkeep").setup({ cmd = { BIN, "lsp" } })
 
-local function finish()
-  local f = io.open(OUT, "w")
-  f:write(vim.fn.json_encode(out))
-  f:close()
-  vim.cmd("qa!")
-end
-
 local function test()
   local buf = vim.api.nvim_get_current_buf()
   out.nvim = tostring(vim.version().major) .. "." .. tostring(vim.version().minor)
-  out.filetype = vim.bo[buf].filetype
-  local has_root, root = pcall(vim.api.nvim_buf_get_var, buf, "rustkeep_root")
-  out.root = has_root and root or ""
-  out.commands = {}
-  for _, name in ipairs({ "RustkeepLoot", "RustkeepBalance", "RustkeepSimulate", "RustkeepCheck" }) do
-    out.commands[name] = vim.fn.exists(":" .. name) == 2
-  end
-
-  -- Neovim 0.10+ has vim.lsp.get_clients; 0.7 has buf_get_clients (keyed by client id).
-  local function clients()
-    if vim.lsp.get_clients ~= nil then
-      return vim.lsp.get_clients({ bufnr = buf })
-    end
-    return vim.tbl_values(vim.lsp.buf_get_clients(buf))
-  end
-  vim.wait(30000, function() return #clients() > 0 end, 50)
+  describe_buffer(buf, { "RustkeepLoot", "RustkeepBalance", "RustkeepSimulate", "RustkeepCheck" })
   out.clients = {}
-  for _, c in ipairs(clients()) do
+  for _, c in ipairs(clients_of(buf)) do
     table.insert(out.clients, { name = c.name, cmd = c.config.cmd, root_dir = c.config.root_dir })
   end
 
@@ -164,21 +126,13 @@ local function test()
   local report = vim.fn.bufnr(bname)
   out.balance = report ~= -1 and vim.api.nvim_buf_get_lines(report, 0, -1, false) or {}
 
-  for _, c in ipairs(clients()) do
+  for _, c in ipairs(clients_of(buf)) do
     vim.lsp.stop_client(c.id)
   end
 end
 
-vim.api.nvim_create_autocmd("VimEnter", {
-  once = true,
-  -- `:edit` of the creatures file in the test must run the plugin's autocommands.
-  nested = true,
-  callback = function()
-    local ok, err = xpcall(test, debug.traceback)
-    if not ok then table.insert(out.errors, tostring(err)) end
-    finish()
-  end,
-})
+-- `:edit` of the creatures file in the test must run the plugin's autocommands.
+on_start(test, true)
 "#;
 
 #[test]
@@ -186,7 +140,7 @@ fn neovim_headless_drives_the_server() {
     if !tools::nvim() {
         return;
     }
-    let ws = temp("ws");
+    let ws = TempDir::new("ws");
     let m = ws.join("rat_catcher");
     copy_dir(&repo_path("examples/rat_catcher"), &m);
     // The known mistake: the first quest listens to an event that does not exist.
@@ -206,7 +160,7 @@ fn neovim_headless_drives_the_server() {
     let creature_line = pos(&std::fs::read_to_string(&creatures).unwrap(), "name = \"Sewer Rat\"", 0).0;
     let bin = env!("CARGO_BIN_EXE_rustkeep");
 
-    let cache = temp("cache");
+    let cache = TempDir::new("cache");
     let out = ws.join("result.json");
     let init = ws.join("init.lua");
     let prelude = format!(
@@ -225,7 +179,7 @@ fn neovim_headless_drives_the_server() {
         creature_line,
         lua_str("rat_catcher:sewer_rat"),
     );
-    std::fs::write(&init, prelude + INIT_LUA).unwrap();
+    std::fs::write(&init, prelude + rustkeep_testutil::nvim::RESULTS_LUA + INIT_LUA).unwrap();
 
     // The file is opened the way a user opens it, so that the plugin's detection and autostart
     // run. The server inherits the editor's environment: its cache of core files goes to `cache`.
@@ -285,6 +239,4 @@ fn neovim_headless_drives_the_server() {
     let report: Vec<&str> = result["balance"].as_array().unwrap().iter().filter_map(|v| v.as_str()).collect();
     assert_eq!(report.first().copied(), Some("# Balance of rat_catcher:sewer_rat"), "{report:?}");
     assert!(report.iter().any(|l| l.contains("win rate")) && report.iter().any(|l| l.starts_with("| `core:warrior` |")), "{report:?}");
-    let _ = std::fs::remove_dir_all(&ws);
-    let _ = std::fs::remove_dir_all(&cache);
 }

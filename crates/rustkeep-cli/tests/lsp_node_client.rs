@@ -7,17 +7,10 @@
 //! `tests/lsp-client`, done by `.ci/run`) are missing, and fails then under
 //! `RUSTKEEP_REQUIRE_TOOLS=1`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use rustkeep_testutil::{copy_dir, repo_path, tools};
-
-fn temp(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rustkeep-lsp-node-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use rustkeep_testutil::{copy_dir, repo_path, tools, TempDir};
 
 fn edit(path: &Path, from: &str, to: &str) {
     let text = std::fs::read_to_string(path).unwrap();
@@ -33,14 +26,14 @@ fn vscode_languageserver_protocol_client_in_utf16_and_utf8() {
     }
     let examples = repo_path("examples");
     for encoding in ["utf-16", "utf-8"] {
-        let ws = temp(encoding);
+        let ws = TempDir::new(encoding);
         for m in ["rat_catcher", "fire_and_thorns"] {
             copy_dir(&examples.join(m), &ws.join(m));
         }
         // The mistakes the script looks for.
         edit(&ws.join("rat_catcher/quests.toml"), "on = \"creature_died\"", "on = \"creature_dyed\"");
         edit(&ws.join("rat_catcher/loot.toml"), "{ item = \"core:rat_tail\", weight = 5", "{ item = \"core:rät_🐀tail\", weight = 5");
-        let cache = temp(&format!("{encoding}-cache"));
+        let cache = TempDir::new(&format!("{encoding}-cache"));
         let out = Command::new("node")
             .arg(client_dir.join("client.js"))
             .arg(env!("CARGO_BIN_EXE_rustkeep"))
@@ -55,7 +48,5 @@ fn vscode_languageserver_protocol_client_in_utf16_and_utf8() {
         assert!(out.status.success(), "the client's checks failed with {encoding}:\n{stderr}\n{stdout}");
         eprintln!("{stdout}");
         assert!(stdout.contains(&format!("\"encoding\": \"{encoding}\"")), "{stdout}");
-        let _ = std::fs::remove_dir_all(&ws);
-        let _ = std::fs::remove_dir_all(&cache);
     }
 }

@@ -20,13 +20,13 @@
 mod common;
 
 use std::collections::{BTreeMap, HashMap};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use rustkeep_testutil::lsp::PATIENCE;
 use rustkeep_testutil::modpack::Gen;
+use rustkeep_testutil::{copy_dir, file_uri, repo_path, LspClient, TempDir};
 use serde_json::{json, Value};
 
 /// `(line, column, code, severity)`, 1-based, columns in Unicode scalar values.
@@ -35,22 +35,6 @@ type Lists = BTreeMap<String, Vec<Diag>>;
 
 fn binary() -> PathBuf {
     std::env::var_os("RUSTKEEP_LSP_BIN").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_rustkeep")))
-}
-
-fn file_uri(p: &Path) -> String {
-    format!("file://{}", p.to_string_lossy().replace(' ', "%20"))
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
 }
 
 /// One text edit an editor could send: the new full text of a file.
@@ -92,10 +76,7 @@ fn mutate(g: &mut Gen, text: &str, original: &str) -> String {
 
 /// The client side of one server.
 struct Session {
-    child: Child,
-    stdin: ChildStdin,
-    rx: Receiver<Value>,
-    next_id: i64,
+    client: LspClient,
     utf8: bool,
     /// The last list and version published per URI.
     last: HashMap<String, (Option<i64>, Vec<Value>)>,
@@ -105,43 +86,20 @@ struct Session {
 
 impl Session {
     fn start(ws: &Path, cache: &Path, utf8: bool, env: &[(&str, &str)]) -> Session {
-        let mut cmd = Command::new(binary());
-        cmd.arg("lsp").env("XDG_CACHE_HOME", cache).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        let mut child = cmd.spawn().expect("start rustkeep lsp");
-        let stdin = child.stdin.take().unwrap();
-        let rx = common::read_messages(child.stdout.take().unwrap());
-        let mut s = Session { child, stdin, rx, next_id: 1, utf8, last: HashMap::new(), regressions: Vec::new() };
+        let mut command = common::lsp_command(binary(), cache);
+        command.envs(env.iter().copied()).stderr(Stdio::null());
+        let mut s = Session { client: LspClient::spawn(command), utf8, last: HashMap::new(), regressions: Vec::new() };
         let enc = if utf8 { json!(["utf-8", "utf-16"]) } else { json!(["utf-16"]) };
-        let id =
-            s.request_async("initialize", json!({ "processId": null, "rootUri": file_uri(ws), "capabilities": { "general": { "positionEncodings": enc } } }));
+        let id = s
+            .client
+            .send_request("initialize", json!({ "processId": null, "rootUri": file_uri(ws), "capabilities": { "general": { "positionEncodings": enc } } }));
         s.wait_for(|m| m["id"] == json!(id));
-        s.notify("initialized", json!({}));
+        s.client.notify("initialized", json!({}));
         s
     }
 
-    fn send(&mut self, msg: Value) {
-        let body = msg.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }));
-    }
-
-    /// Sends a request without waiting for its answer.
-    fn request_async(&mut self, method: &str, params: Value) -> i64 {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
-        id
-    }
-
-    /// Takes in one message: records publications (checking versions), answers server requests.
-    fn handle(&mut self, m: Value) {
+    /// Takes in one message: records publications, checking versions.
+    fn handle(&mut self, m: &Value) {
         if m["method"] == "textDocument/publishDiagnostics" {
             let uri = m["params"]["uri"].as_str().unwrap().to_string();
             let version = m["params"]["version"].as_i64();
@@ -152,33 +110,24 @@ impl Session {
                 }
             }
             self.last.insert(uri, (version, diags));
-        } else if m.get("method").is_some() && m.get("id").is_some() {
-            let id = m["id"].clone();
-            self.send(json!({ "jsonrpc": "2.0", "id": id, "result": null }));
         }
     }
 
+    /// Takes in messages up to the first that matches `pred`.
     fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
         loop {
-            let m = self.rx.recv_timeout(Duration::from_secs(60)).expect("the server answers");
+            let m = self.client.next(PATIENCE).expect("the server answers");
+            self.handle(&m);
             if pred(&m) {
-                self.handle(m.clone());
                 return m;
             }
-            self.handle(m);
         }
     }
 
     /// Takes in what arrives within `d`.
     fn drain(&mut self, d: Duration) {
-        let until = Instant::now() + d;
-        loop {
-            let left = until.saturating_duration_since(Instant::now());
-            match self.rx.recv_timeout(left) {
-                Ok(m) => self.handle(m),
-                Err(RecvTimeoutError::Timeout) => return,
-                Err(RecvTimeoutError::Disconnected) => panic!("the server closed its output"),
-            }
+        for m in self.client.drain(d) {
+            self.handle(&m);
         }
     }
 
@@ -209,10 +158,10 @@ impl Session {
     }
 
     fn stop(mut self) {
-        let id = self.request_async("shutdown", Value::Null);
+        let id = self.client.send_request("shutdown", Value::Null);
         self.wait_for(|m| m["id"] == json!(id));
-        self.notify("exit", Value::Null);
-        let _ = self.child.wait();
+        self.client.notify("exit", Value::Null);
+        let _ = self.client.exit_status();
     }
 }
 
@@ -266,12 +215,10 @@ fn check_lists(ws: &Path) -> Lists {
 /// What one seeded run found wrong (empty: nothing).
 fn run(seed: u64, env: &[(&str, &str)], rounds: usize) -> Vec<String> {
     let mut g = Gen::new(seed);
-    let base = std::env::temp_dir().join(format!("rustkeep-lsp-order-{}-{seed}-{}", std::process::id(), env.len()));
-    let _ = std::fs::remove_dir_all(&base);
+    let base = TempDir::new(&format!("lsp-order-{seed}"));
     let ws = base.join("ws");
-    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
     for m in ["fire_and_thorns", "rat_catcher"] {
-        copy_dir(&examples.join(m), &ws.join(m));
+        copy_dir(&repo_path("examples").join(m), &ws.join(m));
     }
     let mut originals: BTreeMap<String, String> = BTreeMap::new();
     for m in ["fire_and_thorns", "rat_catcher"] {
@@ -290,7 +237,7 @@ fn run(seed: u64, env: &[(&str, &str)], rounds: usize) -> Vec<String> {
     let mut s = Session::start(&ws, &base.join("cache"), utf8, env);
     for f in &files {
         let uri = file_uri(&ws.join(f));
-        s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "toml", "version": 1, "text": texts[f] } }));
+        s.client.open(&uri, &texts[f], 1);
     }
     let mut problems = Vec::new();
     for round in 0..rounds {
@@ -302,15 +249,15 @@ fn run(seed: u64, env: &[(&str, &str)], rounds: usize) -> Vec<String> {
             let v = versions.get_mut(&f).unwrap();
             *v += 1;
             let uri = file_uri(&ws.join(&f));
-            s.notify("textDocument/didChange", json!({ "textDocument": { "uri": uri, "version": *v }, "contentChanges": [ { "text": new } ] }));
+            s.client.change(&uri, &new, *v);
             if g.chance(30) {
                 // A request: the analysis it runs reaches the publisher on its own path.
                 let line = g.below(new.lines().count() + 1);
                 let pos = json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": g.below(20) } });
                 match g.below(3) {
-                    0 => s.request_async("textDocument/hover", pos),
-                    1 => s.request_async("textDocument/completion", pos),
-                    _ => s.request_async("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } })),
+                    0 => s.client.send_request("textDocument/hover", pos),
+                    1 => s.client.send_request("textDocument/completion", pos),
+                    _ => s.client.send_request("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } })),
                 };
             }
             if g.chance(25) {
@@ -341,7 +288,6 @@ fn run(seed: u64, env: &[(&str, &str)], rounds: usize) -> Vec<String> {
     }
     problems.extend(s.regressions.iter().map(|r| format!("seed {seed}: {r}")));
     s.stop();
-    let _ = std::fs::remove_dir_all(&base);
     problems
 }
 

@@ -5,9 +5,9 @@
 //! point at the folder of this repository that holds the package definition. Skips when `nvim`
 //! is missing (and fails then under `RUSTKEEP_REQUIRE_TOOLS=1`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use rustkeep_testutil::{repo_path, repo_root, tools};
+use rustkeep_testutil::{repo_path, repo_root, tools, TempDir};
 use serde_json::Value;
 
 /// The ```` ```lua ```` blocks of a page, in order.
@@ -25,20 +25,6 @@ fn block_with(page: &str, needle: &str) -> String {
 }
 
 const CHECKS: &str = r#"
-local out = { errors = {}, notifications = {} }
-local notify = vim.notify
-vim.notify = function(msg, level, opts)
-  table.insert(out.notifications, tostring(msg))
-  return notify(msg, level, opts)
-end
-
-local function finish()
-  local f = io.open(OUT, "w")
-  f:write(vim.fn.json_encode(out))
-  f:close()
-  vim.cmd("qa!")
-end
-
 -- lazy.nvim loads the spec while Neovim starts and calls `config(plugin, opts)` with the plugin's
 -- checkout in `plugin.dir`; the file given on the command line is opened after that.
 local spec = dofile(SPEC)
@@ -48,45 +34,16 @@ out.ft = spec.ft
 local ok, err = pcall(spec.config, { dir = REPO, name = "rustkeep-modkit" }, {})
 if not ok then table.insert(out.errors, "config: " .. tostring(err)) end
 
-local function test()
-  out.commands = {}
-  for _, name in ipairs({ "RustkeepLoot", "RustkeepSimulate", "RustkeepCheck" }) do
-    out.commands[name] = vim.fn.exists(":" .. name) == 2
-  end
+on_start(function()
   local buf = vim.api.nvim_get_current_buf()
-  out.filetype = vim.bo[buf].filetype
-  local has_root, root = pcall(vim.api.nvim_buf_get_var, buf, "rustkeep_root")
-  out.root = has_root and root or ""
-  local function clients()
-    if vim.lsp.get_clients ~= nil then
-      return vim.lsp.get_clients({ bufnr = buf })
-    end
-    return vim.tbl_values(vim.lsp.buf_get_clients(buf))
-  end
-  vim.wait(30000, function() return #clients() > 0 end, 50)
+  describe_buffer(buf, { "RustkeepLoot", "RustkeepSimulate", "RustkeepCheck" })
   out.clients = {}
-  for _, c in ipairs(clients()) do
+  for _, c in ipairs(clients_of(buf)) do
     table.insert(out.clients, { name = c.name, cmd = c.config.cmd })
     vim.lsp.stop_client(c.id)
   end
-end
-
-vim.api.nvim_create_autocmd("VimEnter", {
-  once = true,
-  callback = function()
-    local ok, err = xpcall(test, debug.traceback)
-    if not ok then table.insert(out.errors, tostring(err)) end
-    finish()
-  end,
-})
+end)
 "#;
-
-fn temp(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rustkeep-nvim-setup-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 #[test]
 fn the_lazy_nvim_spec_of_the_docs_loads_the_plugin_and_starts_the_server() {
@@ -95,7 +52,7 @@ fn the_lazy_nvim_spec_of_the_docs_loads_the_plugin_and_starts_the_server() {
     }
     let page = std::fs::read_to_string(repo_path("docs/editors/neovim.md")).expect("docs/editors/neovim.md");
     let spec = block_with(&page, "\"rustkeep/rustkeep-modkit\"");
-    let dir = temp("lazy");
+    let dir = TempDir::new("lazy");
     let spec_file = dir.join("spec.lua");
     std::fs::write(&spec_file, format!("return {spec}\n")).unwrap();
     // The server is the one on PATH, as Mason or an installer leaves it.
@@ -105,7 +62,7 @@ fn the_lazy_nvim_spec_of_the_docs_loads_the_plugin_and_starts_the_server() {
     let out = dir.join("result.json");
     let init = dir.join("init.lua");
     let prelude = format!("SPEC = {:?}\nREPO = {:?}\nOUT = {:?}\n", spec_file.to_string_lossy(), repo_root().to_string_lossy(), out.to_string_lossy());
-    std::fs::write(&init, prelude + CHECKS).unwrap();
+    std::fs::write(&init, prelude + rustkeep_testutil::nvim::RESULTS_LUA + CHECKS).unwrap();
     let cache = dir.join("cache");
     let env = [("PATH", path.as_os_str()), ("XDG_CACHE_HOME", cache.as_os_str())];
     let result: Value = serde_json::from_str(&rustkeep_testutil::nvim::headless(&init, &file, &dir, &env, &out)).unwrap();
@@ -120,7 +77,6 @@ fn the_lazy_nvim_spec_of_the_docs_loads_the_plugin_and_starts_the_server() {
     assert_eq!(Path::new(result["root"].as_str().unwrap_or("")), repo_path("examples/rat_catcher"), "the mod file is detected: {result:#}");
     assert_eq!(result["clients"].as_array().map(Vec::len), Some(1), "the server on PATH is started: {result:#}");
     assert_eq!(result["clients"][0]["cmd"], serde_json::json!(["rustkeep", "lsp"]), "{result:#}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

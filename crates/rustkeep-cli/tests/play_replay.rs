@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use rustkeep_testutil::{copy_dir, repo_root};
+use rustkeep_testutil::{copy_dir, repo_root, TempDir};
 
 struct Run {
     code: i32,
@@ -16,10 +16,13 @@ struct Run {
     err: String,
 }
 
-/// Runs `rustkeep play ARGS` with `script` on stdin.
+/// Runs `rustkeep play ARGS` with `script` on stdin, in an empty folder: without `--mods`, `play`
+/// loads the mods it finds from its folder (the repository root would bring every example, the
+/// broken ones too), so here only the core.
 fn play(args: &[&str], script: &str) -> Run {
+    let empty = TempDir::new("play-core-only");
     let mut child = Command::new(env!("CARGO_BIN_EXE_rustkeep"))
-        .current_dir(core_only())
+        .current_dir(&empty)
         .arg("play")
         .args(args)
         .env_remove("NO_COLOR")
@@ -35,13 +38,6 @@ fn play(args: &[&str], script: &str) -> Run {
         out: String::from_utf8_lossy(&out.stdout).into_owned(),
         err: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rustkeep-play-replay-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("a temp dir");
-    d
 }
 
 fn s(p: &Path) -> &str {
@@ -90,7 +86,7 @@ fn busy_game(save: &Path) -> String {
 
 #[test]
 fn a_replayed_recording_saves_the_same_bytes_as_the_game_it_recorded() {
-    let dir = temp_dir("identical");
+    let dir = TempDir::new("identical");
     let (rec, played, replayed) = (dir.join("game.rkrec"), dir.join("played.json"), dir.join("replayed.json"));
     let r = play(&["--line", "--seed", "9", "--option", "core:warrior", "--record", s(&rec)], &busy_game(&played));
     assert_eq!(r.code, 0, "{}", r.err);
@@ -114,12 +110,11 @@ fn a_replayed_recording_saves_the_same_bytes_as_the_game_it_recorded() {
     let again = play(&["--replay", s(&rec), "--format", "json"], "");
     let twice = play(&["--replay", s(&rec), "--format", "json"], "");
     assert_eq!((again.code, &again.out), (0, &twice.out));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_replay_after_the_mod_changed_is_refused_unless_forced() {
-    let dir = temp_dir("changed");
+    let dir = TempDir::new("changed");
     let m = dir.join("rat_catcher");
     copy_dir(&repo_root().join("examples/rat_catcher"), &m);
     let (rec, out) = (dir.join("game.rkrec"), dir.join("out.json"));
@@ -154,12 +149,11 @@ fn a_replay_after_the_mod_changed_is_refused_unless_forced() {
     let r = play(&["--replay", s(&rec)], "");
     assert_eq!(r.code, 2);
     assert!(r.err.contains("mod `rat_catcher` 0.1.0 is not loaded"), "{}", r.err);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_replay_under_other_rules_is_refused_unless_forced() {
-    let dir = temp_dir("rules");
+    let dir = TempDir::new("rules");
     let (rec, out) = (dir.join("game.rkrec"), dir.join("out.json"));
     let r = play(&["--line", "--seed", "4", "--record", s(&rec)], "wait\nwait\nquit\n");
     assert_eq!(r.code, 0, "{}", r.err);
@@ -182,15 +176,21 @@ fn a_replay_under_other_rules_is_refused_unless_forced() {
         assert!(r.err.contains(says) && r.err.contains("(replaying anyway: --force)"), "{name}: {}", r.err);
         std::fs::remove_file(&out).expect("saved");
     }
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A line-console game of seed 2 that plays `moves`, then saves and quits, recorded: the folder
+/// (removed when dropped), the recording and the save.
+fn recorded_and_saved(moves: &str) -> (TempDir, PathBuf, PathBuf) {
+    let dir = TempDir::new("recorded");
+    let (rec, save) = (dir.join("game.rkrec"), dir.join("game.json"));
+    let r = play(&["--line", "--seed", "2", "--record", s(&rec)], &format!("{moves}save {}\nquit\n", save.display()));
+    assert_eq!(r.code, 0, "{}", r.err);
+    (dir, rec, save)
 }
 
 #[test]
 fn broken_and_foreign_recordings_are_refused_and_change_nothing() {
-    let dir = temp_dir("broken");
-    let (rec, save) = (dir.join("game.rkrec"), dir.join("game.json"));
-    let r = play(&["--line", "--seed", "2", "--record", s(&rec)], &format!("spawn core:rat\nwait\nsave {}\nquit\n", save.display()));
-    assert_eq!(r.code, 0, "{}", r.err);
+    let (dir, rec, save) = recorded_and_saved("spawn core:rat\nwait\n");
     let good = std::fs::read_to_string(&rec).expect("the recording");
     let header = good.lines().next().expect("a header");
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
@@ -225,15 +225,11 @@ fn broken_and_foreign_recordings_are_refused_and_change_nothing() {
         assert_eq!(std::fs::read(&out).expect("still there"), b"the previous save", "{name}");
         assert!(r.out.is_empty(), "{name}: {}", r.out);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn broken_and_foreign_saves_are_refused_and_change_nothing() {
-    let dir = temp_dir("saves");
-    let (rec, save) = (dir.join("game.rkrec"), dir.join("game.json"));
-    let r = play(&["--line", "--seed", "2", "--record", s(&rec)], &format!("spawn core:rat\nsave {}\nquit\n", save.display()));
-    assert_eq!(r.code, 0, "{}", r.err);
+    let (dir, rec, save) = recorded_and_saved("spawn core:rat\n");
     let text = std::fs::read_to_string(&save).expect("the save");
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
         ("recording", std::fs::read(&rec).expect("the recording"), "not a valid save"),
@@ -259,13 +255,4 @@ fn broken_and_foreign_saves_are_refused_and_change_nothing() {
         assert_eq!(status(before), status(after), "{name}: the game is unchanged");
         assert_eq!(std::fs::read(&path).expect("still there"), bytes, "{name}: the file is untouched");
     }
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// An empty folder to run in: without `--mods`, `play` loads the mods it finds from its folder
-/// (the repository root would bring every example, the broken ones too), so here only the core.
-fn core_only() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("play-core-only");
-    std::fs::create_dir_all(&dir).expect("an empty folder");
-    dir
 }

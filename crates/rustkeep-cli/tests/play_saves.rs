@@ -3,17 +3,10 @@
 //! crash do not disturb later saves, and a corrupt or truncated save is refused with a clear error
 //! and changes nothing — neither the running game nor the file.
 
+use rustkeep_testutil::TempDir;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-/// An empty folder to run in, shared by the tests of this process (never removed while they run:
-/// a command's current folder must not vanish under it).
-fn empty_cwd() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rustkeep-play-saves-cwd-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
 
 struct Run {
     code: Option<i32>,
@@ -24,8 +17,10 @@ struct Run {
 /// Runs `rustkeep play` with `script` on stdin, in an empty folder (no mod there: the bundled core
 /// alone); `crash` sets the save's crash hook.
 fn play(args: &[&str], script: &str, crash: Option<&str>) -> Run {
+    // An empty folder to run in, removed only once the game is over.
+    let empty = TempDir::new("play-saves-cwd");
     let mut c = Command::new(env!("CARGO_BIN_EXE_rustkeep"));
-    c.current_dir(empty_cwd()).arg("play").args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    c.current_dir(&empty).arg("play").args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     match crash {
         Some(mode) => c.env("RUSTKEEP_TEST_CRASH_BEFORE_RENAME", mode),
         None => c.env_remove("RUSTKEEP_TEST_CRASH_BEFORE_RENAME"),
@@ -34,13 +29,6 @@ fn play(args: &[&str], script: &str, crash: Option<&str>) -> Run {
     child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("write script");
     let out = child.wait_with_output().expect("play output");
     Run { code: out.status.code(), out: String::from_utf8_lossy(&out.stdout).into_owned(), err: String::from_utf8_lossy(&out.stderr).into_owned() }
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rustkeep-play-saves-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
 }
 
 /// The two `status` blocks printed around the `error:` line of a failed load.
@@ -62,7 +50,7 @@ fn first_save(save: &Path) {
 #[test]
 fn a_crash_between_writing_and_renaming_leaves_the_previous_save_intact() {
     for mode in ["after-write", "partial"] {
-        let dir = temp_dir(&format!("crash-{mode}"));
+        let dir = TempDir::new(&format!("crash-{mode}"));
         let save = dir.join("game.json");
         first_save(&save);
         let before = std::fs::read(&save).expect("the first save exists");
@@ -89,13 +77,12 @@ fn a_crash_between_writing_and_renaming_leaves_the_previous_save_intact() {
         let r = play(&["--load", save.to_str().expect("UTF-8 path")], &format!("attack enemy:6\nsave {}\nquit\n", save.display()), None);
         assert_eq!(r.code, Some(0), "{}", r.err);
         assert_ne!(std::fs::read(&save).expect("saved"), before, "the new save replaced the old one");
-        std::fs::remove_dir_all(&dir).ok();
     }
 }
 
 #[test]
 fn a_stale_temporary_file_with_the_same_name_is_overwritten_not_read() {
-    let dir = temp_dir("stale");
+    let dir = TempDir::new("stale");
     let save = dir.join("game.json");
     first_save(&save);
     // Leftovers of earlier crashes, named as the temporary files of saves are.
@@ -105,12 +92,11 @@ fn a_stale_temporary_file_with_the_same_name_is_overwritten_not_read() {
     let r = play(&["--load", save.to_str().expect("UTF-8 path")], &format!("status\nsave {}\nload {}\nquit\n", save.display(), save.display()), None);
     assert_eq!(r.code, Some(0), "{}", r.err);
     assert!(!r.out.contains("error:"), "{}", r.out);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn corrupt_or_truncated_saves_are_refused_clearly_and_change_nothing() {
-    let dir = temp_dir("corrupt");
+    let dir = TempDir::new("corrupt");
     let save = dir.join("game.json");
     first_save(&save);
     let good = std::fs::read(&save).expect("the save exists");
@@ -149,12 +135,11 @@ fn corrupt_or_truncated_saves_are_refused_clearly_and_change_nothing() {
     }
     // The good save was never touched either.
     assert_eq!(std::fs::read(&save).expect("still there"), good);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn a_save_that_cannot_be_written_says_why_and_leaves_nothing_behind() {
-    let dir = temp_dir("unwritable");
+    let dir = TempDir::new("unwritable");
     let missing = dir.join("no/such/folder/game.json");
     let folder = dir.join("a_folder");
     std::fs::create_dir_all(&folder).expect("writable");
@@ -165,5 +150,4 @@ fn a_save_that_cannot_be_written_says_why_and_leaves_nothing_behind() {
     // No temporary file was left next to the folder.
     let names: Vec<String> = std::fs::read_dir(&dir).expect("readable").flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(names, vec!["a_folder".to_string()]);
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};
+use rustkeep_testutil::TempDir;
 
 const ROWS: u16 = 24;
 const COLS: u16 = 80;
@@ -33,6 +34,8 @@ struct Game {
     closed: bool,
     /// Every byte the game wrote, in order.
     raw: Vec<u8>,
+    /// The empty folder the game runs in, removed when the game is dropped.
+    _cwd: TempDir,
 }
 
 impl Game {
@@ -43,10 +46,13 @@ impl Game {
         Game::start_command(cmd)
     }
 
-    /// Runs `cmd` in a fresh terminal, in a folder with no mods.
+    /// Runs `cmd` in a fresh terminal, in an empty folder: without `--mods`, `play` loads the
+    /// mods it finds from its folder (the repository root would bring every example, the broken
+    /// ones too), so here only the core.
     fn start_command(mut cmd: CommandBuilder) -> Game {
         let pair = native_pty_system().openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 }).expect("a pseudo-terminal");
-        cmd.cwd(core_only());
+        let cwd = TempDir::new("play-tui");
+        cmd.cwd(&cwd.0);
         cmd.env("TERM", "xterm-256color");
         cmd.env_remove("NO_COLOR");
         let child = pair.slave.spawn_command(cmd).expect("rustkeep starts");
@@ -74,6 +80,7 @@ impl Game {
             _master: Some(pair.master),
             closed: false,
             raw: Vec::new(),
+            _cwd: cwd,
         }
     }
 
@@ -273,8 +280,8 @@ fn a_terminal_that_hangs_up_ends_the_game() {
 #[cfg(unix)]
 #[test]
 fn a_terminal_that_hangs_up_without_a_signal_ends_the_game_too() {
-    let status = core_only().join(format!("status-{}", std::process::id()));
-    let _ = std::fs::remove_file(&status);
+    let dir = TempDir::new("play-tui-status");
+    let status = dir.join("status");
     let mut cmd = CommandBuilder::new("sh");
     let script = "trap '' HUP; \"$0\" play --seed 5 --option core:warrior; echo $? > \"$1\"";
     cmd.args(["-c", script, env!("CARGO_BIN_EXE_rustkeep"), &status.to_string_lossy()]);
@@ -284,15 +291,6 @@ fn a_terminal_that_hangs_up_without_a_signal_ends_the_game_too() {
     assert_eq!(g.exit_code(), 0, "the shell ended normally");
     let code = std::fs::read_to_string(&status).expect("the shell wrote the game's exit code");
     assert_eq!(code.trim(), "129", "the game's exit code, as after SIGHUP");
-    let _ = std::fs::remove_file(&status);
-}
-
-/// An empty folder to run in: without `--mods`, `play` loads the mods it finds from its folder
-/// (the repository root would bring every example, the broken ones too), so here only the core.
-fn core_only() -> std::path::PathBuf {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("play-core-only");
-    std::fs::create_dir_all(&dir).expect("an empty folder");
-    dir
 }
 
 /// `--replay FILE --watch` plays a recording on screen in a real terminal: it starts paused
@@ -300,14 +298,13 @@ fn core_only() -> std::path::PathBuf {
 /// headless replay of the same recording.
 #[test]
 fn a_recording_plays_back_on_screen_to_the_same_state_as_headless() {
-    let dir = core_only().join(format!("watch-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a folder");
+    // No mods in the folder: the core alone.
+    let dir = TempDir::new("play-tui-watch");
     let (rec, headless, watched) = (dir.join("run.jsonl"), dir.join("headless.json"), dir.join("watched.json"));
     let p = |x: &std::path::Path| x.to_str().expect("UTF-8").to_string();
     // The recording: a line-console game of explores and waits.
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rustkeep"))
-        .current_dir(core_only())
+        .current_dir(&dir)
         .args(["play", "--line", "--seed", "7", "--option", "core:warrior", "--record", &p(&rec)])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::null())
@@ -316,7 +313,7 @@ fn a_recording_plays_back_on_screen_to_the_same_state_as_headless() {
     child.stdin.take().expect("stdin").write_all(b"explore\nwait\nwait\nexplore\nwait\nquit\n").expect("the script");
     assert!(child.wait().expect("rustkeep ends").success());
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_rustkeep"))
-        .current_dir(core_only())
+        .current_dir(&dir)
         .args(["play", "--replay", &p(&rec), "--save", &p(&headless)])
         .output()
         .expect("the headless replay");
@@ -350,5 +347,4 @@ fn a_recording_plays_back_on_screen_to_the_same_state_as_headless() {
     let a = std::fs::read_to_string(&headless).expect("the headless save");
     let b = std::fs::read_to_string(&watched).expect("the watched save");
     assert_eq!(a, b, "the replay on screen ends in the headless replay's state");
-    let _ = std::fs::remove_dir_all(&dir);
 }

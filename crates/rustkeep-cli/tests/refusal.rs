@@ -7,6 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use rustkeep_testutil::TempDir;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
 }
@@ -45,8 +47,7 @@ fn assert_refused(out: &Output, errors: u64, what: &str) {
 fn simulate_play_and_graph_refuse_data_with_errors() {
     let errors = broken_errors();
     assert!(errors > 5, "examples/broken has errors to refuse");
-    let dir = std::env::temp_dir().join(format!("rustkeep-refusal-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = TempDir::new("refusal");
     let scenario = dir.join("broken.toml");
     // The mods come by `--mods`: a scenario's own `mods` may not leave the folders the command
     // was given (docs/reliability.md, "Files and folders").
@@ -54,15 +55,13 @@ fn simulate_play_and_graph_refuse_data_with_errors() {
     assert_refused(&rustkeep(&["simulate", &scenario.to_string_lossy(), "--mods", "examples/broken"]), errors, "simulate");
     assert_refused(&rustkeep(&["play", "--mods", "examples/broken"]), errors, "play");
     assert_refused(&rustkeep(&["graph", "--mods", "examples/broken"]), errors, "graph");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A character takes at most one option of each group: `play` refuses two classes before the game
 /// starts, and a scenario naming two is refused by `simulate` and `arena` with its located error.
 #[test]
 fn play_simulate_and_arena_refuse_two_options_of_one_group() {
-    let dir = std::env::temp_dir().join(format!("rustkeep-groups-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = TempDir::new("groups");
     let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).current_dir(&dir).stdin(Stdio::null()).output().expect("run rustkeep");
     let out = run(&["play", "--option", "core:warrior", "--option", "core:mage"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -89,5 +88,4 @@ fn play_simulate_and_arena_refuse_two_options_of_one_group() {
         .expect("write scenario");
     let out = run(&["simulate", &path]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -15,7 +15,7 @@ use rustkeep_data::db::Database;
 use rustkeep_data::manifest::{read_manifest, read_workspace};
 use rustkeep_data::project::{load, Overlay};
 use rustkeep_data::source::FileId;
-use rustkeep_testutil::{ensure_folder_contents, repo_path, repo_root, tools};
+use rustkeep_testutil::{ensure_folder_contents, repo_path, repo_root, tools, TempDir};
 
 const DRAFTS: [&str; 2] = ["2020-12", "07"];
 
@@ -105,12 +105,18 @@ fn core_and_examples_validate_against_the_schema() {
     }
 }
 
+/// The files `cases` (name, text), each with a mistake, are all invalid under `schema`.
+fn assert_all_invalid(schema: &str, cases: &[(&str, &str)]) {
+    let dir = TempDir::with_files("schema-mistakes", cases);
+    let text = validate(schema, &[dir.to_str().unwrap()], true);
+    assert!(text.contains(&format!("0 valid, {} invalid", cases.len())), "{schema}: {text}");
+}
+
 #[test]
 fn the_scenario_schema_sees_a_scenarios_mistakes() {
     if !have_validator() {
         return;
     }
-    let dir = temp("scenario-mistakes");
     let cases = [
         ("unknown_key.toml", "sede = 1\n"),
         ("two_acts.toml", "[[steps]]\nattack = \"enemy:0\"\npickup = true\n"),
@@ -121,14 +127,9 @@ fn the_scenario_schema_sees_a_scenarios_mistakes() {
         ("wait_false.toml", "[[steps]]\nwait = false\n"),
         ("start_number.toml", "[[steps]]\nstart = 1\n"),
     ];
-    for (name, text) in cases {
-        std::fs::write(dir.join(name), text).unwrap();
-    }
     for draft in DRAFTS {
-        let text = validate(&schema_path("scenario", draft), &[dir.to_str().unwrap()], true);
-        assert!(text.contains(&format!("0 valid, {} invalid", cases.len())), "{text}");
+        assert_all_invalid(&schema_path("scenario", draft), &cases);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -136,7 +137,6 @@ fn schema_sees_structural_mistakes() {
     if !have_validator() {
         return;
     }
-    let dir = temp("mistakes");
     let cases = [
         ("unknown_event.toml", "[[quests]]\nid = \"m:q\"\nname = \"Q\"\non = \"enemy_killed\"\n"),
         ("unknown_registry.toml", "[[quest]]\nid = \"m:q\"\n"),
@@ -146,12 +146,7 @@ fn schema_sees_structural_mistakes() {
         ("bad_id.toml", "[[items]]\nid = \"m:Big\"\nname = \"A\"\n"),
         ("bad_range.toml", "[[loot_tables]]\nid = \"m:t\"\nrolls = \"2-\"\nentries = [ { nothing = true, weight = 1 } ]\n"),
     ];
-    for (name, text) in cases {
-        std::fs::write(dir.join(name), text).unwrap();
-    }
-    let text = validate("schemas/rustkeep.schema.json", &[dir.to_str().unwrap()], true);
-    assert!(text.contains(&format!("0 valid, {} invalid", cases.len())), "{text}");
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_all_invalid("schemas/rustkeep.schema.json", &cases);
 }
 
 /// The broken example fails the schema where the schema can see the mistake (syntax, unknown
@@ -170,13 +165,6 @@ fn the_broken_example_fails_the_schema_where_it_can_see_the_mistake() {
     assert!(text.contains("0 valid, 3 invalid"), "{text}");
     let text = validate("schemas/rustkeep.schema.json", &["examples/broken/market/data.toml", "examples/broken/tavern/data.toml"], false);
     assert!(text.contains("2 valid, 0 invalid"), "{text}");
-}
-
-fn temp(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rustkeep-schema-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn files_named(dir: &Path, name: &str, out: &mut Vec<PathBuf>) {
@@ -201,7 +189,7 @@ fn manifests_and_workspace_files_validate_as_the_reader_reads_them() {
     if !have_validator() {
         return;
     }
-    let written = temp("manifests");
+    let written = TempDir::new("manifests");
     let manifests = [
         "[mod]\nid = \"a\"\n",
         "[mod]\nid = \"a_1\"\nname = \"A\"\nversion = \"0.1.0-rc.1+build\"\ndepends = [\"core\", \"b\"]\nload_after = [\"c\"]\n",
@@ -241,7 +229,7 @@ fn manifests_and_workspace_files_validate_as_the_reader_reads_them() {
     }
     for (target, name) in [("mod", "mod.toml"), ("workspace", "rustkeep.toml")] {
         let mut files = Vec::new();
-        for dir in [repo_path("examples"), repo_path("tests/fixtures"), written.clone()] {
+        for dir in [repo_path("examples"), repo_path("tests/fixtures"), written.to_path_buf()] {
             files_named(&dir, name, &mut files);
         }
         let (mut good, mut bad) = (Vec::new(), Vec::new());
@@ -270,7 +258,6 @@ fn manifests_and_workspace_files_validate_as_the_reader_reads_them() {
             assert!(text.contains(&format!("0 valid, {} invalid", bad.len())), "{text}");
         }
     }
-    let _ = std::fs::remove_dir_all(&written);
 }
 
 /// The IDs of the bundled core's loot tables.
@@ -299,7 +286,7 @@ fn command_outputs_validate_against_their_schemas() {
     if !have_validator() {
         return;
     }
-    let out = temp("outputs");
+    let out = TempDir::new("outputs");
     let root = repo_root();
     let broken = repo_path("examples/broken");
     let mut check = vec![
@@ -323,7 +310,7 @@ fn command_outputs_validate_against_their_schemas() {
 
     // The core alone: from a folder with no mod in or below it (the repository's root would load
     // every example, the broken one too).
-    let core_only = temp("core-only");
+    let core_only = TempDir::new("core-only");
     let mut loot = Vec::new();
     let tables = core_loot_tables();
     assert!(tables.len() > 10, "{tables:?}");
@@ -412,8 +399,6 @@ fn command_outputs_validate_against_their_schemas() {
             assert!(text.contains(&format!("{} valid, 0 invalid", files.len())), "{target}: {text}");
         }
     }
-    let _ = std::fs::remove_dir_all(&out);
-    let _ = std::fs::remove_dir_all(&core_only);
 }
 
 /// The output schemas are strict enough to fail outputs that are not theirs: a check report
@@ -423,7 +408,7 @@ fn output_schemas_refuse_what_the_commands_never_print() {
     if !have_validator() {
         return;
     }
-    let dir = temp("refused");
+    let dir = TempDir::new("refused");
     let cases = [
         (
             "check-json",
@@ -452,5 +437,4 @@ fn output_schemas_refuse_what_the_commands_never_print() {
             assert!(text.contains("0 valid, 1 invalid"), "{target} case {i}: {text}");
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

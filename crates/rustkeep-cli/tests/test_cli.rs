@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use rustkeep_testutil::ensure_file_contents;
+use rustkeep_testutil::{ensure_file_contents, TempDir};
 
 fn tests_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests")
@@ -46,9 +46,8 @@ fn exit_codes_and_the_filter() {
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert_eq!(stdout(&o), "2 passed, 0 failed (1 scenario)\n");
     // A scenario that does not validate is reported and not run: exit 2.
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("test-invalid-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("scenarios")).unwrap();
-    std::fs::write(dir.join("scenarios/bad.toml"), "seed = 1\n\n[[expect]]\nquest = \"core:rattenplage\"\nchance = { at_least = 0.5 }\n").unwrap();
+    let dir =
+        TempDir::with_files("test-invalid", &[("scenarios/bad.toml", "seed = 1\n\n[[expect]]\nquest = \"core:rattenplage\"\nchance = { at_least = 0.5 }\n")]);
     let o = rustkeep(&dir, &["test"]);
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
     assert!(stdout(&o).contains("scenarios/bad.toml: not run") && stdout(&o).contains("malformed-expectation"), "{}", stdout(&o));
@@ -56,7 +55,6 @@ fn exit_codes_and_the_filter() {
     std::fs::remove_file(dir.join("scenarios/bad.toml")).unwrap();
     let o = rustkeep(&dir, &["test"]);
     assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "0 passed, 0 failed (0 scenarios)\n"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -149,8 +147,7 @@ fn python(script: &str, args: &[&str], module: &str) -> Option<Output> {
 
 #[test]
 fn junit_is_read_by_junitparser_and_json_meets_its_schema() {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("test-formats-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("test-formats");
     let junit = dir.join("report.xml");
     std::fs::write(&junit, stdout(&test(&["expectations", "--format", "junit"]))).unwrap();
     if let Some(o) = python(JUNIT, &[&junit.to_string_lossy()], "junitparser") {
@@ -165,5 +162,4 @@ fn junit_is_read_by_junitparser_and_json_meets_its_schema() {
     if let Some(o) = python(VALIDATE, &[&schema.to_string_lossy(), &json.to_string_lossy()], "jsonschema") {
         assert!(o.status.success(), "{}{}", stdout(&o), String::from_utf8_lossy(&o.stderr));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

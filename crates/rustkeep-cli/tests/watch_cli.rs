@@ -7,11 +7,16 @@
 //! The time until the first run is generous (a loaded machine, a cold binary); the 500 ms are
 //! measured from the end of the write to the arrival of the line on the test's reader thread.
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
+
+use common::rustkeep_in;
+use rustkeep_testutil::TempDir;
 
 /// The contract: a saved change's rerun shows within this.
 const RERUN: Duration = Duration::from_millis(500);
@@ -74,20 +79,15 @@ fn rats(count: u32) -> String {
 }
 
 /// A fresh copy of the mod in the test's own temporary folder.
-fn mod_dir(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("watch-{name}-{}", std::process::id())).join("watched");
-    let _ = std::fs::remove_dir_all(&dir);
+fn mod_dir(name: &str) -> (TempDir, PathBuf) {
+    let tmp = TempDir::new(&format!("watch-{name}"));
+    let dir = tmp.join("watched");
     std::fs::create_dir_all(dir.join("scenarios")).unwrap();
     std::fs::write(dir.join("mod.toml"), MOD_TOML).unwrap();
     std::fs::write(dir.join("items.toml"), ITEMS).unwrap();
     std::fs::write(dir.join("scenarios/rats.toml"), rats(1)).unwrap();
     std::fs::write(dir.join("scenarios/core_only.toml"), CORE_ONLY).unwrap();
-    dir
-}
-
-/// Removes the mod's copy and the folder made for it.
-fn remove(dir: &Path) {
-    let _ = std::fs::remove_dir_all(dir.parent().unwrap_or(dir));
+    (tmp, dir)
 }
 
 /// A `rustkeep … --watch` running in a folder, its standard output read line by line, each
@@ -101,15 +101,7 @@ struct Watching {
 
 impl Watching {
     fn start(dir: &Path, args: &[&str]) -> Watching {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rustkeep"))
-            .current_dir(dir)
-            .args(args)
-            .env("NO_COLOR", "1")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("rustkeep starts");
+        let mut child = rustkeep_in(dir).args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::inherit()).spawn().expect("rustkeep starts");
         let stdout = child.stdout.take().expect("piped");
         let (tx, lines) = channel();
         std::thread::spawn(move || {
@@ -175,7 +167,7 @@ fn is_summary(line: &str) -> bool {
 
 #[test]
 fn test_watch_reruns_what_an_edit_touches_within_500_ms_and_survives_a_syntax_error() {
-    let dir = mod_dir("test");
+    let (_tmp, dir) = mod_dir("test");
     let mut w = Watching::start(&dir, &["test", "--watch"]);
     let (_, first) = w.until("the first run's summary", PATIENCE, is_summary);
     assert!(first[0].starts_with("[rustkeep test --watch] first run ("), "{first:?}");
@@ -237,12 +229,11 @@ fn test_watch_reruns_what_an_edit_touches_within_500_ms_and_survives_a_syntax_er
         assert!(*l <= RERUN, "a rerun's output took {l:?} after the write (contract: {RERUN:?}); all: {latencies:?}");
     }
     drop(w);
-    remove(&dir);
 }
 
 #[test]
 fn check_watch_reruns_the_check_after_an_edit() {
-    let dir = mod_dir("check");
+    let (_tmp, dir) = mod_dir("check");
     let mut w = Watching::start(&dir, &["check", "--watch"]);
     let (_, first) = w.until("the first check's summary", PATIENCE, |l| l.contains(" errors, ") || l.contains(" error, "));
     assert!(first[0].starts_with("[rustkeep check --watch] first run ("), "{first:?}");
@@ -269,15 +260,13 @@ fn check_watch_reruns_the_check_after_an_edit() {
         assert!(l <= RERUN, "a rerun's output took {l:?} after the write (contract: {RERUN:?}); all: {latencies:?}");
     }
     drop(w);
-    remove(&dir);
 }
 
 #[test]
 fn watch_refuses_a_format_that_is_not_for_people() {
-    let dir = mod_dir("formats");
+    let (_tmp, dir) = mod_dir("formats");
     for args in [&["test", "--watch", "--format", "json"][..], &["check", "--watch", "--format", "json-lines"], &["check", "--watch", "--fix"]] {
-        let o = Command::new(env!("CARGO_BIN_EXE_rustkeep")).current_dir(&dir).args(args).output().unwrap();
+        let o = rustkeep_in(&dir).args(args).output().unwrap();
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
     }
-    remove(&dir);
 }

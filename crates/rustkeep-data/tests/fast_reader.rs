@@ -109,13 +109,12 @@ fn every_file_of_the_repository_and_the_suite_reads_alike() {
     eprintln!("{accepted} of {} files read by the fast reader", files.len());
 }
 
+/// Most mutations break a text in a way the fast reader leaves to the `toml` reader; only those
+/// it accepts are compared. At least a tenth of them must be, or the test compares (almost)
+/// nothing: 769 of the 6,000 default runs are with the official suite, whose files are mostly
+/// invalid TOML, and 1,887 without it.
 #[test]
 fn mutated_files_read_alike() {
     let corpus = rustkeep_testutil::toml_corpus();
-    let (mut runs, mut accepted) = (0, 0);
-    for (what, text) in rustkeep_testutil::toml_mutations(&corpus, 0x9e37_79b9_7f4a_7c15) {
-        runs += 1;
-        accepted += usize::from(agree(&what, &text));
-    }
-    eprintln!("{accepted} of {runs} mutated files read by the fast reader");
+    rustkeep_testutil::compare_mutations(&corpus, 0x9e37_79b9_7f4a_7c15, "read by the fast reader and compared with the toml reader", 10, agree);
 }

@@ -15,7 +15,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use rustkeep_testutil::{repo_path, repo_root, TempDir};
+use rustkeep_testutil::{files_below, repo_path, repo_root, TempDir};
 
 type Module = Vec<String>;
 
@@ -43,19 +43,6 @@ fn module_of(src: &Path, file: &Path) -> Option<Module> {
         return None;
     }
     Some(parts)
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|x| x == "rs") {
-            out.push(path);
-        }
-    }
 }
 
 /// The code of a file that counts: without comments and without its test module.
@@ -188,9 +175,7 @@ fn resolve(from: &Module, path: &[String], modules: &BTreeSet<Module>) -> Option
 
 /// Every dependency between the modules of the crate whose sources are in `src`.
 fn crate_edges(src: &Path) -> (BTreeSet<Module>, Vec<Edge>) {
-    let mut files = Vec::new();
-    rust_files(src, &mut files);
-    let files: Vec<(Module, PathBuf)> = files.into_iter().filter_map(|f| Some((module_of(src, &f)?, f))).collect();
+    let files: Vec<(Module, PathBuf)> = files_below(src, "rs").into_iter().filter_map(|f| Some((module_of(src, &f)?, f))).collect();
     let modules: BTreeSet<Module> = files.iter().map(|(m, _)| m.clone()).collect();
     let mut edges = Vec::new();
     for (module, file) in &files {

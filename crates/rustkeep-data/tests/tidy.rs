@@ -6,6 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
+use rustkeep_testutil::files_below;
+
 /// The crates that ship in the `rustkeep` binary. The benchmark crate is a measuring tool and
 /// calls `wait4` through `libc`, so it is not among them.
 const PRODUCT_CRATES: &[&str] = &["rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-play", "rustkeep-lsp", "rustkeep-cli"];
@@ -17,23 +19,11 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn rust_sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            rust_sources(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
-
 /// Every `src/` file of every workspace crate.
 fn all_sources() -> Vec<PathBuf> {
     let mut files = Vec::new();
     for krate in std::fs::read_dir(root().join("crates")).expect("crates/").flatten() {
-        rust_sources(&krate.path().join("src"), &mut files);
+        files.extend(files_below(&krate.path().join("src"), "rs"));
     }
     assert!(files.len() > 20, "found the sources");
     files
@@ -49,7 +39,7 @@ fn every_product_crate_root_forbids_unsafe_code() {
     for krate in PRODUCT_CRATES {
         let src = root().join("crates").join(krate).join("src");
         let mut roots: Vec<PathBuf> = ["lib.rs", "main.rs"].iter().map(|f| src.join(f)).filter(|p| p.is_file()).collect();
-        rust_sources(&src.join("bin"), &mut roots);
+        roots.extend(files_below(&src.join("bin"), "rs"));
         assert!(!roots.is_empty(), "{krate} has a crate root");
         for r in roots {
             let text = std::fs::read_to_string(&r).expect("readable crate root");
@@ -213,9 +203,7 @@ fn the_hidden_data_run_of_ci_knows_every_helper_that_reads_the_data() {
     let pattern = ci.lines().find_map(|l| l.strip_prefix("shared_users='")).expect("`.ci/run` sets shared_users='…'");
     let named: Vec<&str> = pattern.trim_end_matches('\'').split('|').collect();
     let mut helpers = vec!["shared_folder".to_string()];
-    let mut files = Vec::new();
-    rust_sources(&root().join("crates/rustkeep-testutil/src"), &mut files);
-    for f in files {
+    for f in files_below(&root().join("crates/rustkeep-testutil/src"), "rs") {
         let text = std::fs::read_to_string(&f).expect("readable source");
         // Each public function up to the next one: enough to see whether it calls the helper.
         for item in text.split("pub fn ").skip(1) {

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use rustkeep_data::vocab::{ID_PATTERN, NAMESPACE_GRAMMAR, SEGMENT_CHARS};
+use rustkeep_testutil::files_below;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -52,23 +53,11 @@ fn the_neovim_plugin_finds_ids_with_the_vocabulary_grammar() {
 const FIELD_READERS: &[&str] =
     &[".str(\"", ".int(\"", ".float(\"", ".bool(\"", ".reference(\"", ".ref_list(\"", ".range(\"", ".actions(\"", ".field(\"", ".string(\""];
 
-fn rust_sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            rust_sources(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn no_product_source_spells_a_field_name_where_it_reads_one() {
     let mut files = Vec::new();
     for krate in std::fs::read_dir(root().join("crates")).expect("crates/").flatten() {
-        rust_sources(&krate.path().join("src"), &mut files);
+        files.extend(files_below(&krate.path().join("src"), "rs"));
     }
     assert!(files.len() > 20, "found the product sources");
     let mut found = Vec::new();
@@ -158,7 +147,7 @@ fn product_code() -> Vec<(String, String)> {
     let mut files = Vec::new();
     for krate in std::fs::read_dir(root().join("crates")).expect("crates/").flatten() {
         if krate.file_name() != "rustkeep-testutil" {
-            rust_sources(&krate.path().join("src"), &mut files);
+            files.extend(files_below(&krate.path().join("src"), "rs"));
         }
     }
     assert!(files.len() > 20, "found the product sources");

@@ -77,9 +77,8 @@ actions = [ { action = "start_quest", quest = "crypt:first" } ]
 "#;
 
 fn crypt_site() -> Vec<(String, String)> {
-    let t = TempDir::new("doc-words");
-    t.write("crypt/mod.toml", "[mod]\nid = \"crypt\"\nname = \"Crypt\"\nversion = \"0.1.0\"\n");
-    t.write("crypt/crypt.toml", CRYPT);
+    let t =
+        TempDir::with_files("doc-words", &[("crypt/mod.toml", "[mod]\nid = \"crypt\"\nname = \"Crypt\"\nversion = \"0.1.0\"\n"), ("crypt/crypt.toml", CRYPT)]);
     site_of(load(&[t.path("crypt")], &t.0, &Overlay::default()))
 }
 

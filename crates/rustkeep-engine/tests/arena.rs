@@ -2,8 +2,9 @@
 //! a fight decided by one coin flip, a stalemate that ends in draws; the report's statistics; the
 //! same results at any number of threads.
 
-use rustkeep_data::db::Database;
-use rustkeep_data::project::Project;
+mod common;
+
+use common::world_with;
 use rustkeep_engine::arena::{self, Lineup, Outcome};
 use rustkeep_engine::game::World;
 use rustkeep_engine::stats::{wilson, Z_95};
@@ -42,10 +43,7 @@ triggers = [
 "#;
 
 fn world() -> World {
-    let mut project = Project::with_bundled_core();
-    project.add_memory_mod("t", &[("mod.toml", "[mod]\nid = \"t\"\nname = \"T\"\nversion = \"0.1.0\"\n"), ("fighters.toml", FIGHTERS)]);
-    let db = Database::load(&project);
-    World::new(project, db)
+    world_with(&[("fighters.toml", FIGHTERS)])
 }
 
 fn lineup(options: &[&str], damage: f64, enemy: &str, count: u32) -> Lineup {

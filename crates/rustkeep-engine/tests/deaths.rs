@@ -4,42 +4,33 @@
 //! nothing, while the trigger that ran it still fired and a creature's own `creature_died`
 //! triggers still run; and creatures spawned by a death stand where the dead one stood.
 
+mod common;
+
 use std::collections::BTreeMap;
 
-use rustkeep_data::db::Database;
+use common::{world_of, world_with};
 use rustkeep_data::grid::Pos;
 use rustkeep_data::model::{ActionData, Sp};
-use rustkeep_data::project::{self, Overlay, Project};
 use rustkeep_data::vocab::{EventKind, Registry};
 use rustkeep_engine::game::{Act, CreatureRef, Dungeon, Game, ItemInstance, World};
 use rustkeep_engine::map::{Map, MapRoom};
 use rustkeep_engine::trace::{StepTrace, TraceEvent, TraceTrigger};
-use rustkeep_testutil::repo_root;
-
-/// The core with the mods below the repository's `paths` (none: the bundled core alone).
-fn world_of(paths: &[&str]) -> World {
-    let root = repo_root();
-    let project = if paths.is_empty() {
-        Project::with_bundled_core()
-    } else {
-        let paths: Vec<_> = paths.iter().map(|p| root.join(p)).collect();
-        project::load(&paths, root, &Overlay::new())
-    };
-    let db = Database::load(&project);
-    World::new(project, db)
-}
-
-fn world_with(files: &[(&str, &str)]) -> World {
-    let mut project = Project::with_bundled_core();
-    let mut all = vec![("mod.toml", "[mod]\nid = \"t\"\nname = \"T\"\nversion = \"0.1.0\"\n")];
-    all.extend_from_slice(files);
-    project.add_memory_mod("t", &all);
-    let db = Database::load(&project);
-    World::new(project, db)
-}
 
 fn attributes(pairs: &[(&str, f64)]) -> BTreeMap<String, f64> {
     pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+}
+
+/// A player of 100 health and 5 damage.
+fn hero() -> Game {
+    Game::new(1, Vec::new(), &attributes(&[("max_health", 100.0), ("damage", 5.0)]))
+}
+
+/// [`hero`] against one `creature`, the game set up.
+fn hero_against(w: &World, creature: &str) -> Game {
+    let mut g = hero();
+    g.add_enemies(w, creature, 1);
+    g.setup(w, &[]);
+    g
 }
 
 /// The trigger records of `owner` on the `creature_died` events of a step whose source is `who`.
@@ -156,7 +147,7 @@ fn effects_of(events: &[TraceEvent], owner: &str) -> Vec<String> {
 #[test]
 fn a_status_put_by_the_blow_that_killed_is_not_applied_but_the_trigger_fired() {
     let w = world_with(&[("marks.toml", MARKS)]);
-    let mut g = Game::new(1, Vec::new(), &attributes(&[("max_health", 100.0), ("damage", 5.0)]));
+    let mut g = hero();
     g.player.inventory.push(ItemInstance { item: "t:marking_blade".into(), count: 1, affixes: Vec::new(), equipped: true });
     g.add_enemies(&w, "t:dummy", 1);
     g.add_enemies(&w, "t:post", 1);
@@ -179,9 +170,7 @@ fn a_status_put_by_the_blow_that_killed_is_not_applied_but_the_trigger_fired() {
 #[test]
 fn a_creatures_own_death_triggers_still_run_but_never_reach_itself() {
     let w = world_with(&[("marks.toml", MARKS)]);
-    let mut g = Game::new(1, Vec::new(), &attributes(&[("max_health", 100.0), ("damage", 5.0)]));
-    g.add_enemies(&w, "t:martyr", 1);
-    g.setup(&w, &[]);
+    let mut g = hero_against(&w, "t:martyr");
     g.apply(&w, Act::Attack, CreatureRef::Player, Some(CreatureRef::Enemy(0)));
     g.work_off(&w);
     let effects = effects_of(&g.trace.events, "t:martyr");
@@ -220,7 +209,7 @@ const ROOMS: [&str; 5] = ["#############", "#.....#.....#", "#.....+.....#", "#.
 /// A game on the two rooms with `enemies` standing where given, each belonging to the room of its
 /// tile.
 fn on_the_map(w: &World, enemies: &[(&str, Pos)]) -> Game {
-    let mut g = Game::new(1, Vec::new(), &attributes(&[("max_health", 100.0), ("damage", 5.0)]));
+    let mut g = hero();
     let mut map = Map::of_rows(ROOMS.iter().map(|r| r.to_string()).collect(), Pos::new(3, 2));
     map.rooms.push(MapRoom { prefab: None, origin: Pos::new(0, 0), width: 7, height: 5, entered: true });
     map.rooms.push(MapRoom { prefab: None, origin: Pos::new(7, 0), width: 6, height: 5, entered: false });
@@ -281,9 +270,7 @@ fn a_living_spawner_spawns_next_to_itself_and_the_player_next_to_the_player() {
 #[test]
 fn without_a_map_a_split_creature_still_splits() {
     let w = world_with(&[("splitters.toml", SPLITTERS)]);
-    let mut g = Game::new(1, Vec::new(), &attributes(&[("max_health", 100.0), ("damage", 5.0)]));
-    g.add_enemies(&w, "t:splitter", 1);
-    g.setup(&w, &[]);
+    let mut g = hero_against(&w, "t:splitter");
     g.run_step(&w, Act::Attack, CreatureRef::Player, Some(CreatureRef::Enemy(0)));
     assert_eq!(g.living_enemies(), 2);
     assert_eq!(at(&g, 1), None, "no map, no tiles");

@@ -55,33 +55,30 @@ fn run(name: &str) -> (Report, Value) {
     (report, json)
 }
 
-#[test]
-fn every_scenario_has_a_current_golden_trace() {
-    let scenarios = scenarios();
-    assert!(!scenarios.is_empty(), "no scenario files in {SCENARIO_DIRS:?}");
-    let traces: Vec<(String, String)> = scenarios
+/// The traces of every scenario, written by `trace`, are the files ending in `suffix` of the
+/// golden folder (one per scenario, named after it).
+fn ensure_golden_traces(suffix: &str, trace: impl Fn(&Report) -> String) {
+    let traces: Vec<(String, String)> = scenarios()
         .iter()
         .map(|(name, path)| {
             let report = run_file(path, repo_root(), open).unwrap_or_else(|e| panic!("{name}: {e}"));
-            (format!("{name}.json"), report.json_text())
+            (format!("{name}{suffix}"), trace(&report))
         })
         .collect();
     let source = format!("the scenario of the same name in {}/ or {}/", SCENARIO_DIRS[0], SCENARIO_DIRS[1]);
-    ensure_folder_contents(&repo_path(GOLDEN_DIR), ".json", &traces, &source);
+    ensure_folder_contents(&repo_path(GOLDEN_DIR), suffix, &traces, &source);
+}
+
+#[test]
+fn every_scenario_has_a_current_golden_trace() {
+    assert!(!scenarios().is_empty(), "no scenario files in {SCENARIO_DIRS:?}");
+    ensure_golden_traces(".json", Report::json_text);
 }
 
 /// The human trace (`rustkeep simulate` without `--format`) of every scenario, beside its JSON.
 #[test]
 fn every_scenario_matches_its_human_golden_trace() {
-    let traces: Vec<(String, String)> = scenarios()
-        .iter()
-        .map(|(name, path)| {
-            let report = run_file(path, repo_root(), open).unwrap_or_else(|e| panic!("{name}: {e}"));
-            (format!("{name}.txt"), report.human())
-        })
-        .collect();
-    let source = format!("the scenario of the same name in {}/ or {}/", SCENARIO_DIRS[0], SCENARIO_DIRS[1]);
-    ensure_folder_contents(&repo_path(GOLDEN_DIR), ".txt", &traces, &source);
+    ensure_golden_traces(".txt", Report::human);
 }
 
 /// A golden trace alone only says that nothing changed; each scenario also needs a test here

@@ -4,10 +4,12 @@
 //! flees escapes from every fight; speed gives the turns its ratio says; the player's flight
 //! leaves the enemies where they are.
 
+mod common;
+
 use std::collections::BTreeMap;
 
+use common::world_with;
 use rustkeep_data::db::Database;
-use rustkeep_data::project::Project;
 use rustkeep_engine::arena::{self, Lineup, Outcome};
 use rustkeep_engine::game::{Act, CreatureRef, Game, World};
 use rustkeep_engine::rng::Rng;
@@ -93,11 +95,7 @@ attributes = { max_health = 1000, damage = 0 }
 "#;
 
 fn world_with_balance(balance: &str) -> World {
-    let mut project = Project::with_bundled_core();
-    let files = [("mod.toml", "[mod]\nid = \"t\"\nname = \"T\"\nversion = \"0.1.0\"\n"), ("fighters.toml", FIGHTERS), ("balance.toml", balance)];
-    project.add_memory_mod("t", &files);
-    let db = Database::load(&project);
-    World::new(project, db)
+    world_with(&[("fighters.toml", FIGHTERS), ("balance.toml", balance)])
 }
 
 fn world() -> World {
@@ -192,12 +190,16 @@ fn goldens_without_the_attributes_do_not_depend_on_the_balance_knobs() {
     }
 }
 
+/// A player of `damage` against one `enemy`.
+fn duel(damage: f64, enemy: &str) -> Lineup {
+    Lineup { attributes: [("damage".to_string(), damage)].into(), enemies: vec![(enemy.to_string(), 1)], ..Lineup::default() }
+}
+
 #[test]
 fn a_fight_decided_by_a_hit_chance_of_one_half_is_won_half_the_time() {
     let w = world();
     let n = 20_000;
-    let lineup = Lineup { attributes: [("damage".to_string(), 5.0)].into(), enemies: vec![("t:evader".to_string(), 1)], ..Lineup::default() };
-    let r = arena::run(&w, &lineup, n, 11, 100);
+    let r = arena::run(&w, &duel(5.0, "t:evader"), n, 11, 100);
     assert_eq!(r.draws + r.escapes, 0);
     assert_eq!(r.wins + r.losses, n);
     assert!(r.rounds.iter().all(|k| *k == 1), "the first round decides");
@@ -209,7 +211,7 @@ fn a_fight_decided_by_a_hit_chance_of_one_half_is_won_half_the_time() {
 fn a_creature_that_always_flees_escapes_from_every_fight() {
     let w = world();
     let runs = 500;
-    let lineup = Lineup { attributes: [("damage".to_string(), 1.0)].into(), enemies: vec![("t:runner".to_string(), 1)], ..Lineup::default() };
+    let lineup = duel(1.0, "t:runner");
     let r = arena::run(&w, &lineup, runs, 3, 100);
     assert_eq!((r.escapes, r.wins, r.losses, r.draws), (runs, 0, 0, 0));
     assert!(r.loot.is_empty(), "an escape drops nothing: {:?}", r.loot);

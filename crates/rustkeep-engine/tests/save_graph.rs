@@ -1,40 +1,31 @@
 //! Saves (round trip mid-scenario, vanished quests, corrupt files) and the trigger graph.
 
-use std::path::PathBuf;
+mod common;
 
-use rustkeep_data::db::Database;
-use rustkeep_data::project::{load, Overlay, Project};
-use rustkeep_engine::game::World;
+use common::{core_world, world_of};
+use rustkeep_engine::game::{Act, CreatureRef, Game, World};
 use rustkeep_engine::graph::Graph;
 use rustkeep_engine::save;
 use rustkeep_engine::scenario::{run_step, Scenario};
-use rustkeep_testutil::repo_root;
+use rustkeep_testutil::{repo_root, TempDir};
 
-fn world_with(mods: &[&str]) -> World {
-    let r = repo_root();
-    let paths: Vec<PathBuf> = mods.iter().map(|m| r.join(m)).collect();
-    world(load(&paths, r, &Overlay::new()))
-}
-
-/// The engine validates nothing; these mods are the checked examples and the bundled core.
-fn world(project: Project) -> World {
-    let db = Database::load(&project);
-    World::new(project, db)
+/// The example scenario of the rat-catcher mod.
+fn rat_catcher_scenario() -> Scenario {
+    let text = std::fs::read_to_string(repo_root().join("examples/scenarios/rat_catcher.toml")).unwrap();
+    Scenario::parse(&text).unwrap()
 }
 
 #[test]
 fn save_and_load_mid_scenario_continues_identically() {
-    let text = std::fs::read_to_string(repo_root().join("examples/scenarios/rat_catcher.toml")).unwrap();
-    let sc = Scenario::parse(&text).unwrap();
-    let w = world_with(&["examples/rat_catcher"]);
+    let sc = rat_catcher_scenario();
+    let w = world_of(&["examples/rat_catcher"]);
 
     let (mut straight, _) = sc.start(&w);
     let all: Vec<String> = sc.steps.iter().map(|s| run_step(&mut straight, &w, s).json().to_string()).collect();
 
     let (mut first, _) = sc.start(&w);
     let mut resumed: Vec<String> = sc.steps[..3].iter().map(|s| run_step(&mut first, &w, s).json().to_string()).collect();
-    let dir = std::env::temp_dir().join(format!("rustkeep-save-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("save-test");
     let file = dir.join("mid.json");
     save::write(&file, &first).unwrap();
     drop(first);
@@ -47,20 +38,18 @@ fn save_and_load_mid_scenario_continues_identically() {
     // No temporary file is left next to the save.
     let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left.len(), 1, "{left:?}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn loading_drops_vanished_quests_with_a_warning() {
-    let text = std::fs::read_to_string(repo_root().join("examples/scenarios/rat_catcher.toml")).unwrap();
-    let sc = Scenario::parse(&text).unwrap();
-    let with_mod = world_with(&["examples/rat_catcher"]);
+    let sc = rat_catcher_scenario();
+    let with_mod = world_of(&["examples/rat_catcher"]);
     let (mut g, _) = sc.start(&with_mod);
     run_step(&mut g, &with_mod, &sc.steps[0]);
     assert!(g.quests.iter().any(|q| q.quest == "rat_catcher:tails_for_coin"));
     let json = save::to_json(&g);
 
-    let core_only = world(Project::with_bundled_core());
+    let core_only = core_world();
     let (loaded, warnings) = save::from_json(&json, &core_only).unwrap();
     assert!(loaded.quests.iter().all(|q| q.quest.starts_with("core:")));
     assert!(warnings.iter().any(|w| w.starts_with("quest rat_catcher:tails_for_coin no longer exists")), "{warnings:?}");
@@ -70,7 +59,7 @@ fn loading_drops_vanished_quests_with_a_warning() {
 
 #[test]
 fn corrupt_saves_are_clear_errors() {
-    let w = world(Project::with_bundled_core());
+    let w = core_world();
     let e = save::from_json("{ not json", &w).err().unwrap();
     assert!(e.starts_with("not a valid save"), "{e}");
     let e = save::from_json(r#"{"format":"other","version":1,"game":{}}"#, &w).err().unwrap();
@@ -83,15 +72,20 @@ fn corrupt_saves_are_clear_errors() {
     assert!(e.contains("generator state"), "{e}");
 }
 
+/// A new game of the core on seed 3, its character created and its run started.
+fn a_started_run(w: &World) -> Game {
+    let mut g = Game::new(3, vec![], &Default::default());
+    g.create_character(w, &[]);
+    g.run_step(w, Act::StartRun(None), CreatureRef::Player, None);
+    g
+}
+
 /// A save's map must be one the game could have made: found by the hostile-save tests of `rustkeep
 /// play`, where a player outside the map made the way to the nearest door index past the room.
 #[test]
 fn a_save_with_someone_outside_its_map_is_refused() {
-    use rustkeep_engine::game::{Act, CreatureRef, Game};
-    let w = world(Project::with_bundled_core());
-    let mut g = Game::new(3, vec![], &Default::default());
-    g.create_character(&w, &[]);
-    g.run_step(&w, Act::StartRun(None), CreatureRef::Player, None);
+    let w = core_world();
+    let g = a_started_run(&w);
     let good: serde_json::Value = serde_json::from_str(&save::to_json(&g)).unwrap();
     assert!(save::from_json(&good.to_string(), &w).is_ok());
     let refused = |edit: &dyn Fn(&mut serde_json::Value), why: &str| {
@@ -113,11 +107,8 @@ fn a_save_with_someone_outside_its_map_is_refused() {
 /// and the round ran until memory ran out.
 #[test]
 fn a_save_with_an_enemy_holding_whole_turns_is_refused() {
-    use rustkeep_engine::game::{Act, CreatureRef, Game};
-    let w = world(Project::with_bundled_core());
-    let mut g = Game::new(3, vec![], &Default::default());
-    g.create_character(&w, &[]);
-    g.run_step(&w, Act::StartRun(None), CreatureRef::Player, None);
+    let w = core_world();
+    let g = a_started_run(&w);
     let mut v: serde_json::Value = serde_json::from_str(&save::to_json(&g)).unwrap();
     let rat = serde_json::json!({ "creature": "core:rat", "health": 5 });
     v["game"]["enemies"] = serde_json::json!([{ "index": 0, "body": rat }]);
@@ -133,7 +124,7 @@ fn a_save_with_an_enemy_holding_whole_turns_is_refused() {
 
 #[test]
 fn graph_marks_the_bramble_cycle() {
-    let w = world_with(&["crates/rustkeep-engine/tests/mods/thorns"]);
+    let w = world_of(&["crates/rustkeep-engine/tests/mods/thorns"]);
     let g = Graph::build(&w);
     let j = g.json();
     let node = |id: &str| j["nodes"].as_array().unwrap().iter().find(|n| n["id"] == id).cloned().unwrap();
@@ -152,7 +143,7 @@ fn graph_marks_the_bramble_cycle() {
 
 #[test]
 fn graph_of_the_core_has_the_quest_chains() {
-    let w = world(Project::with_bundled_core());
+    let w = core_world();
     let g = Graph::build(&w);
     let j = g.json();
     let edges = j["edges"].as_array().unwrap();
@@ -167,16 +158,15 @@ fn graph_of_the_core_has_the_quest_chains() {
 /// check (`rustkeep-check`, tests/scenario_refs.rs).
 #[test]
 fn bad_scenarios_are_clear_errors() {
-    let e = Scenario::parse("[[steps]]\nattack = \"enemy:0\"\npickup = true\n").err().unwrap();
-    assert!(e.contains("exactly one"), "{e}");
-    let e = Scenario::parse("[[steps]]\nattack = \"goblin\"\n").err().unwrap();
-    assert!(e.contains("not `player` or `enemy:N`"), "{e}");
-    let e = Scenario::parse("[[steps]]\nevent = \"room_entred\"\n").err().unwrap();
-    assert!(e.contains("did you mean `room_entered`"), "{e}");
-    let e = Scenario::parse("[[steps]]\nevent = \"room_entered\"\npayload = { floor = \"core:floor_1\" }\n").err().unwrap();
-    assert!(e.contains("does not carry `floor`"), "{e}");
-    let e = Scenario::parse("[[steps]]\naction = { action = \"damage\", amount = 0, damage_type = \"fire\", target = \"self\" }\n").err().unwrap();
-    assert!(e.contains("malformed"), "{e}");
-    let e = Scenario::parse("sede = 1\n").err().unwrap();
-    assert!(e.contains("sede"), "{e}");
+    for (text, says) in [
+        ("[[steps]]\nattack = \"enemy:0\"\npickup = true\n", "exactly one"),
+        ("[[steps]]\nattack = \"goblin\"\n", "not `player` or `enemy:N`"),
+        ("[[steps]]\nevent = \"room_entred\"\n", "did you mean `room_entered`"),
+        ("[[steps]]\nevent = \"room_entered\"\npayload = { floor = \"core:floor_1\" }\n", "does not carry `floor`"),
+        ("[[steps]]\naction = { action = \"damage\", amount = 0, damage_type = \"fire\", target = \"self\" }\n", "malformed"),
+        ("sede = 1\n", "sede"),
+    ] {
+        let e = Scenario::parse(text).err().unwrap_or_else(|| panic!("refused: {text}"));
+        assert!(e.contains(says), "{text}: {e}");
+    }
 }

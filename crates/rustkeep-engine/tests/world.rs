@@ -5,32 +5,18 @@
 //! trade as documented, and every core item but gold sells for something; a character takes one
 //! option of each group; old saves load into no room.
 
+mod common;
+
 use std::collections::BTreeMap;
 
-use rustkeep_data::db::Database;
+use common::{core_world, world_with};
 use rustkeep_data::grid::{Dir, Pos};
-use rustkeep_data::project::Project;
 use rustkeep_data::vocab::{field, Registry, CURRENCY};
 use rustkeep_engine::floor;
 use rustkeep_engine::game::{buy_price, check_options, option_group, sell_price, Act, CreatureRef, Game, ItemInstance, Trade, World};
 use rustkeep_engine::map::{Map, NpcSpot};
 use rustkeep_engine::rng::Rng;
 use rustkeep_engine::save;
-
-fn core_world() -> World {
-    let project = Project::with_bundled_core();
-    let db = Database::load(&project);
-    World::new(project, db)
-}
-
-fn world_with(files: &[(&str, &str)]) -> World {
-    let mut project = Project::with_bundled_core();
-    let mut all = vec![("mod.toml", "[mod]\nid = \"t\"\nname = \"T\"\nversion = \"0.1.0\"\n")];
-    all.extend_from_slice(files);
-    project.add_memory_mod("t", &all);
-    let db = Database::load(&project);
-    World::new(project, db)
-}
 
 /// A random room: walls inside a walled frame, the player, some enemies and an NPC.
 fn random_room(rng: &mut Rng) -> Map {
@@ -361,12 +347,18 @@ fn a_played_run_saves_and_loads_without_rolling_again() {
     assert!(loaded.dungeon.is_some());
 }
 
-#[test]
-fn a_save_of_version_1_loads_into_no_room() {
+/// A game of the core after some random steps, and its save marked as of `version`.
+fn an_old_save(version: u32) -> (World, Game, serde_json::Value) {
     let w = core_world();
     let g = random_run(&w, 3, 5);
     let mut v: serde_json::Value = serde_json::from_str(&save::to_json(&g)).unwrap();
-    v["version"] = serde_json::json!(1);
+    v["version"] = serde_json::json!(version);
+    (w, g, v)
+}
+
+#[test]
+fn a_save_of_version_1_loads_into_no_room() {
+    let (w, g, mut v) = an_old_save(1);
     for k in ["dungeon", "shops", "open_shop", "won"] {
         v["game"].as_object_mut().unwrap().remove(k);
     }
@@ -377,10 +369,7 @@ fn a_save_of_version_1_loads_into_no_room() {
 
 #[test]
 fn a_save_of_version_2_loads_its_room_as_a_one_room_floor() {
-    let w = core_world();
-    let g = random_run(&w, 3, 5);
-    let mut v: serde_json::Value = serde_json::from_str(&save::to_json(&g)).unwrap();
-    v["version"] = serde_json::json!(2);
+    let (w, _, mut v) = an_old_save(2);
     let floors = v["game"]["dungeon"]["floors"].clone();
     // A version 2 save stood in one room at a time: the rat den, a rat in it, a pile, the player
     // on its `@`, the door on the bottom border leading on.

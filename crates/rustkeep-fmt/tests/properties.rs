@@ -168,27 +168,27 @@ impl Gen {
         }
     }
 
-    fn action(&mut self) -> String {
-        let a = self.rng.pick(ACTIONS);
-        let mut fields = vec![("action".to_string(), format!("\"{}\"", a.name))];
-        for f in a.fields {
+    /// `head = "NAME"`, then every required field of `defs` and half of the others.
+    fn named(&mut self, head: &str, name: &str, defs: &[FieldDef]) -> Vec<(String, String)> {
+        let mut fields = vec![(head.to_string(), format!("\"{name}\""))];
+        for f in defs {
             if f.required || self.rng.chance(50) {
                 let v = self.scalar(f);
                 fields.push((f.name.to_string(), v));
             }
         }
+        fields
+    }
+
+    fn action(&mut self) -> String {
+        let a = self.rng.pick(ACTIONS);
+        let fields = self.named("action", a.name, a.fields);
         self.inline(fields)
     }
 
     fn check(&mut self) -> String {
         let c = self.rng.pick(CHECKS);
-        let mut fields = vec![("check".to_string(), format!("\"{}\"", c.name))];
-        for f in c.fields {
-            if f.required || self.rng.chance(50) {
-                let v = self.scalar(f);
-                fields.push((f.name.to_string(), v));
-            }
-        }
+        let mut fields = self.named("check", c.name, c.fields);
         if self.rng.chance(20) {
             fields.push(("not".into(), "true".into()));
         }

@@ -9,10 +9,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use common::*;
 use rustkeep_fmt::{format_document, syntax_errors, FileKind, FormatOptions};
+use rustkeep_testutil::files_below;
 
 fn updating() -> bool {
     rustkeep_testutil::update_requested()
@@ -101,25 +102,11 @@ fn format_page(page: &str) -> (String, Vec<usize>) {
     (out, stale)
 }
 
-fn pages(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).expect("docs/").flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            pages(&p, out);
-        } else if p.extension().is_some_and(|x| x == "md") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn the_toml_snippets_of_the_docs_are_formatted() {
     let root = repo_root();
-    let mut all = Vec::new();
-    pages(&root.join("docs"), &mut all);
-    all.sort();
     let mut stale = Vec::new();
-    for path in all {
+    for path in files_below(&root.join("docs"), "md") {
         let page = std::fs::read_to_string(&path).expect("a page");
         // Generated pages: their generators own their snippets.
         if page.lines().take(5).any(|l| l.contains("<!-- Generated")) {

@@ -450,8 +450,8 @@ mod tests {
     //! The panic is injected by a hook that exists only in test builds.
 
     use std::future::poll_fn;
-    use std::path::Path;
 
+    use rustkeep_testutil::{file_uri, TempDir};
     use serde_json::{json, Value};
     use tower_lsp_server::jsonrpc::{ErrorCode, Request, Response};
     use tower_service::Service;
@@ -468,14 +468,9 @@ mod tests {
         service.call(req.finish()).await.expect("the service answers")
     }
 
-    fn file_uri(p: &Path) -> String {
-        crate::uri::from_path(p).as_ref().to_string()
-    }
-
     #[tokio::test]
     async fn a_panicking_handler_answers_with_an_error_and_the_server_keeps_serving() {
-        let ws = std::env::temp_dir().join(format!("rustkeep-lsp-panic-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&ws);
+        let ws = TempDir::new("lsp-panic");
         let m = ws.join("testmod");
         std::fs::create_dir_all(&m).unwrap();
         std::fs::write(m.join("mod.toml"), "[mod]\nid = \"testmod\"\nname = \"Test\"\nversion = \"0.1.0\"\n").unwrap();
@@ -505,6 +500,5 @@ mod tests {
         assert!(contents.contains("creature_died"), "{contents}");
         let r = call(&mut service, 4, "textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } })).await.unwrap();
         assert!(r.result().expect("a result").to_string().contains("testmod:q"), "{r:?}");
-        let _ = std::fs::remove_dir_all(&ws);
     }
 }

@@ -9,10 +9,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 
-use common::client::{uri, Client};
+use common::client;
 use common::*;
 use rustkeep_data::number::percent;
 use rustkeep_data::text::Encoding;
@@ -23,18 +23,15 @@ use rustkeep_lsp::lsp::{TextDocumentContentChangeEvent, TextDocumentContentChang
 use rustkeep_lsp::state::State;
 use serde_json::{json, Value};
 
-/// The example mods in a fresh workspace.
-fn examples_workspace() -> PathBuf {
-    let ws = temp_dir("balance");
-    for m in ["rat_catcher", "fire_and_thorns"] {
-        copy_dir(&examples().join(m), &ws.join(m));
+/// A state over the two example mods with `files` open: the state, the workspace and the folder
+/// of the core.
+fn examples_with_open(files: &[&str]) -> (State, TempDir, TempDir) {
+    let ws = examples_workspace(&["rat_catcher", "fire_and_thorns"]);
+    let (mut state, core) = state_with_core(&ws, Encoding::Utf16);
+    for f in files {
+        open(&mut state, &ws.join(f));
     }
-    ws
-}
-
-fn state_over(ws: &Path) -> State {
-    let core = rustkeep_lsp::core_files::materialize(&temp_dir("core")).unwrap();
-    State::new(vec![ws.to_path_buf()], Encoding::Utf16, Some(core))
+    (state, ws, core)
 }
 
 fn open(state: &mut State, path: &Path) {
@@ -90,11 +87,8 @@ fn counts(store: &Mutex<Store>) -> (u64, u64) {
 
 #[test]
 fn the_figures_are_the_arenas_and_the_loot_analysiss_of_the_whole_workspace() {
-    let ws = examples_workspace();
-    let mut state = state_over(&ws);
-    for f in ["rat_catcher/creatures.toml", "fire_and_thorns/creatures.toml", "rat_catcher/loot.toml", "fire_and_thorns/loot.toml"] {
-        open(&mut state, &ws.join(f));
-    }
+    let (state, _ws, _core) =
+        examples_with_open(&["rat_catcher/creatures.toml", "fire_and_thorns/creatures.toml", "rat_catcher/loot.toml", "fire_and_thorns/loot.toml"]);
     let store = state.balance.clone();
     let mut worker = Worker::new(store.clone());
     let wanted = bring_up_to_date(&state, &mut worker);
@@ -155,10 +149,8 @@ fn the_figures_are_the_arenas_and_the_loot_analysiss_of_the_whole_workspace() {
 
 #[test]
 fn an_edit_computes_again_only_the_figures_it_changes() {
-    let ws = examples_workspace();
-    let mut state = state_over(&ws);
+    let (mut state, ws, _core) = examples_with_open(&["rat_catcher/creatures.toml"]);
     let creatures = ws.join("rat_catcher/creatures.toml");
-    open(&mut state, &creatures);
     let store = state.balance.clone();
     let mut worker = Worker::new(store.clone());
     let before = bring_up_to_date(&state, &mut worker);
@@ -215,9 +207,7 @@ fn an_edit_computes_again_only_the_figures_it_changes() {
 
 #[test]
 fn a_newer_edit_cancels_the_job_under_way_and_keeps_what_it_finished() {
-    let ws = examples_workspace();
-    let mut state = state_over(&ws);
-    open(&mut state, &ws.join("rat_catcher/creatures.toml"));
+    let (state, _ws, _core) = examples_with_open(&["rat_catcher/creatures.toml"]);
     let store = state.balance.clone();
     let mut worker = Worker::new(store.clone());
     let job = state.balance_job(0, &|| false).unwrap();
@@ -233,9 +223,7 @@ fn a_newer_edit_cancels_the_job_under_way_and_keeps_what_it_finished() {
 
 #[test]
 fn a_turn_gives_way_to_waiting_work_and_the_next_goes_on() {
-    let ws = examples_workspace();
-    let mut state = state_over(&ws);
-    open(&mut state, &ws.join("rat_catcher/creatures.toml"));
+    let (mut state, ws, _core) = examples_with_open(&["rat_catcher/creatures.toml"]);
     let store = state.balance.clone();
     let balance = balance::Balance::new(store.clone(), || {});
     let job = state.balance_job(0, &|| false).unwrap();
@@ -263,13 +251,12 @@ fn a_turn_gives_way_to_waiting_work_and_the_next_goes_on() {
 
 #[test]
 fn broken_data_gives_figures_or_a_reason_never_a_panic() {
-    let ws = temp_dir("balance-broken");
-    write(&ws, "m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
+    let ws = TempDir::with_files("balance-broken", &[("m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n")]);
     let data = "[[creatures]]\nid = \"m:ghost\"\nname = \"Ghost\"\nattributes = { max_health = \"many\" }\nloot = \"m:nowhere\"\n\n\
                 [[loot_tables]]\nid = \"m:loop_a\"\nrolls = 1\nentries = [ { table = \"m:loop_b\", weight = 1 } ]\n\n\
                 [[loot_tables]]\nid = \"m:loop_b\"\nrolls = 1\nentries = [ { table = \"m:loop_a\", weight = 1 } ]\n\n[[creatures]\nid = \"m:half\"\n";
-    write(&ws, "m/data.toml", data);
-    let mut state = state_over(&ws);
+    ws.write("m/data.toml", data);
+    let (mut state, _core) = state_with_core(&ws, Encoding::Utf16);
     open(&mut state, &ws.join("m/data.toml"));
     let store = state.balance.clone();
     let mut worker = Worker::new(store.clone());
@@ -283,12 +270,12 @@ fn broken_data_gives_figures_or_a_reason_never_a_panic() {
 
 #[test]
 fn the_server_shows_the_lenses_refreshes_them_after_an_edit_and_answers_hover_and_command() {
-    let ws = examples_workspace();
+    let ws = examples_workspace(&["rat_catcher", "fire_and_thorns"]);
     let file = ws.join("rat_catcher/creatures.toml");
-    let u = uri(&file);
+    let u = file_uri(&file);
     let text = std::fs::read_to_string(&file).unwrap();
-    let mut c = Client::start();
-    c.initialize(&ws);
+    let mut c = client::start();
+    client::initialize(&mut c, &ws);
     c.open(&u, &text, 1);
     c.diagnostics(&u);
 
@@ -296,11 +283,11 @@ fn the_server_shows_the_lenses_refreshes_them_after_an_edit_and_answers_hover_an
         lenses.iter().find(|l| l["command"]["arguments"][1] == "rat_catcher:sewer_rat").and_then(|l| l["command"]["title"].as_str().map(str::to_string))
     };
     // The first request starts the figures; they arrive with a refresh request.
-    let first = c.lenses(&u);
+    let first = c.code_lenses(&u);
     assert!(rat_title(&first).is_some(), "a lens above the creature: {first:#?}");
-    let settled = |c: &mut Client| -> Vec<Value> {
+    let settled = |c: &mut LspClient| -> Vec<Value> {
         for _ in 0..200 {
-            let lenses = c.lenses(&u);
+            let lenses = c.code_lenses(&u);
             let done = lenses.iter().all(|l| {
                 let t = l["command"]["title"].as_str().unwrap_or("");
                 !t.contains('…') && !t.contains('⟳')
@@ -308,7 +295,7 @@ fn the_server_shows_the_lenses_refreshes_them_after_an_edit_and_answers_hover_an
             if done {
                 return lenses;
             }
-            c.lens_refresh();
+            client::lens_refresh(c);
         }
         panic!("the lenses never settled");
     };
@@ -319,15 +306,14 @@ fn the_server_shows_the_lenses_refreshes_them_after_an_edit_and_answers_hover_an
         assert_eq!(l["command"]["command"], balance::SHOW_COMMAND);
     }
     let loot = ws.join("rat_catcher/loot.toml");
-    let loot_uri = uri(&loot);
+    let loot_uri = file_uri(&loot);
     c.open(&loot_uri, &std::fs::read_to_string(&loot).unwrap(), 1);
     let tables = loop {
-        let l = c.request("textDocument/codeLens", json!({ "textDocument": { "uri": loot_uri } }));
-        let l = l.as_array().cloned().unwrap_or_default();
+        let l = c.code_lenses(&loot_uri);
         if !l.is_empty() && l.iter().all(|x| x["command"]["title"].as_str().is_some_and(|t| t.starts_with("per roll: ") && !t.contains('…'))) {
             break l;
         }
-        c.lens_refresh();
+        client::lens_refresh(&mut c);
     };
     assert!(tables.iter().any(|t| t["command"]["title"].as_str().unwrap().contains(" item")), "{tables:#?}");
 
@@ -336,9 +322,9 @@ fn the_server_shows_the_lenses_refreshes_them_after_an_edit_and_answers_hover_an
     assert_ne!(stronger, text);
     c.change(&u, &stronger, 2);
     // Until the figures of the new text are known, the old ones are shown as updating.
-    let pending = rat_title(&c.lenses(&u)).unwrap();
+    let pending = rat_title(&c.code_lenses(&u)).unwrap();
     assert_eq!(pending, format!("{before} ⟳"), "right after the edit");
-    c.lens_refresh();
+    client::lens_refresh(&mut c);
     let after = rat_title(&settled(&mut c)).unwrap();
     assert_ne!(before, after, "the row of the edited creature is computed again");
 

@@ -10,13 +10,13 @@ use rustkeep_lsp::lsp::*;
 use rustkeep_lsp::state::State;
 
 /// A workspace with `rustkeep.toml` (its text given) and one mod; the state over it.
-fn workspace(config: &str, items: &str) -> (std::path::PathBuf, State) {
-    let root = temp_dir("config-files");
-    write(&root, "rustkeep.toml", config);
-    write(&root, "testmod/mod.toml", "[mod]\nid = \"testmod\"\nname = \"Test\"\nversion = \"0.1.0\"\n");
-    write(&root, "testmod/items.toml", items);
-    let core = rustkeep_lsp::core_files::materialize(&temp_dir("config-core")).unwrap();
-    (root.clone(), State::new(vec![root], Encoding::Utf16, Some(core)))
+fn workspace(config: &str, items: &str) -> (TempDir, State, TempDir) {
+    let root = TempDir::with_files(
+        "config-files",
+        &[("rustkeep.toml", config), ("testmod/mod.toml", "[mod]\nid = \"testmod\"\nname = \"Test\"\nversion = \"0.1.0\"\n"), ("testmod/items.toml", items)],
+    );
+    let (state, core) = state_with_core(&root, Encoding::Utf16);
+    (root, state, core)
 }
 
 /// Opens `path` with `text` and returns the position of the `$0` marker.
@@ -38,7 +38,7 @@ fn hover_text(state: &State, p: &TextDocumentPositionParams) -> String {
 
 #[test]
 fn the_format_table_completes_and_explains_toml_version() {
-    let (root, mut state) = workspace("[workspace]\nmods = [\"testmod\"]\n", "");
+    let (root, mut state, _core) = workspace("[workspace]\nmods = [\"testmod\"]\n", "");
     let p = open(&mut state, &root.join("rustkeep.toml"), "[workspace]\nmods = [\"testmod\"]\n\n[format]\nline_width = 90\n$0\n");
     let items = completion::completion(&state, &p).unwrap_or_default();
     // The keys not yet written, `line_width` being there already.
@@ -53,7 +53,7 @@ fn the_format_table_completes_and_explains_toml_version() {
 
 #[test]
 fn the_mod_table_of_a_manifest_completes_and_explains_its_keys() {
-    let (root, mut state) = workspace("[workspace]\nmods = [\"testmod\"]\n", "");
+    let (root, mut state, _core) = workspace("[workspace]\nmods = [\"testmod\"]\n", "");
     let manifest = root.join("testmod/mod.toml");
     let p = open(&mut state, &manifest, "[mod]\nid = \"testmod\"\n$0\n");
     let l = labels(&completion::completion(&state, &p).unwrap_or_default());
@@ -71,7 +71,7 @@ fn the_mod_table_of_a_manifest_completes_and_explains_its_keys() {
 fn formatting_in_the_editor_follows_toml_version() {
     let long = "[[items]]\nid = \"testmod:a\"\nname = \"A\"\nslot = \"weapon\"\nmodifiers = [ { attribute = \"damage\", add = 5, condition = [ { check = \"health_below\", who = \"self\", value = 0.5 } ] } ]\n";
     for (config, multi_line) in [("", false), ("\n[format]\ntoml_version = \"1.0\"\n", false), ("\n[format]\ntoml_version = \"1.1\"\n", true)] {
-        let (root, state) = workspace(&format!("[workspace]\nmods = [\"testmod\"]\n{config}"), long);
+        let (root, state, _core) = workspace(&format!("[workspace]\nmods = [\"testmod\"]\n{config}"), long);
         let uri = rustkeep_lsp::uri::from_path(&root.join("testmod/items.toml"));
         let fid = state.file_of(&uri).unwrap();
         let apply = |edits: Vec<TextEdit>| {

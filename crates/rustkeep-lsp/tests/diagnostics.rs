@@ -10,12 +10,11 @@ use rustkeep_check::analyze;
 use rustkeep_data::project::{load, Overlay};
 use rustkeep_data::text::Encoding;
 use rustkeep_lsp::lsp::*;
-use rustkeep_lsp::state::State;
 use rustkeep_lsp::uri;
 
 /// The example mods, copied and broken in a few places so that there is something to compare.
-fn broken_examples() -> PathBuf {
-    let root = temp_dir("examples");
+fn broken_examples() -> TempDir {
+    let root = TempDir::new("examples");
     copy_dir(&examples(), &root);
     let q = root.join("rat_catcher/quests.toml");
     let text = std::fs::read_to_string(&q).unwrap();
@@ -39,12 +38,12 @@ fn code_of(d: &Diagnostic) -> String {
 fn same_diagnostics_as_rustkeep_check_on_the_examples() {
     let root = broken_examples();
     for enc in [Encoding::Utf16, Encoding::Utf8] {
-        let mut state = State::new(vec![root.clone()], enc, None);
+        let mut state = state_over(&root, enc);
         let published = state.take_publish();
         let mut lsp: Vec<(PathBuf, String, Range)> =
             published.iter().flat_map(|(u, ds, _)| ds.iter().map(move |d| (uri::to_path(u).unwrap(), code_of(d), d.range))).collect();
 
-        let project = load(std::slice::from_ref(&root), &root, &Overlay::new());
+        let project = load(std::slice::from_ref(&root.0), &root, &Overlay::new());
         let analysis = analyze(&project);
         let mut cli: Vec<(PathBuf, String, Range)> = analysis
             .diagnostics
@@ -71,11 +70,8 @@ fn same_diagnostics_as_rustkeep_check_on_the_examples() {
 
 #[test]
 fn an_edit_updates_every_affected_file_and_lowers_only_the_edited_one() {
-    let root = temp_dir("incr");
-    for m in ["rat_catcher", "fire_and_thorns"] {
-        copy_dir(&examples().join(m), &root.join(m));
-    }
-    let mut state = State::new(vec![root.clone()], Encoding::Utf16, None);
+    let root = examples_workspace(&["rat_catcher", "fire_and_thorns"]);
+    let mut state = state_over(&root, Encoding::Utf16);
     let first = state.take_publish();
     assert!(first.iter().all(|(_, d, _)| d.is_empty()), "the examples are clean: {first:?}");
     let items = root.join("rat_catcher/items.toml");
@@ -107,9 +103,9 @@ fn an_edit_updates_every_affected_file_and_lowers_only_the_edited_one() {
 
 #[test]
 fn a_change_to_a_never_opened_document_is_ignored() {
-    let root = temp_dir("never");
+    let root = TempDir::new("never");
     copy_dir(&examples(), &root);
-    let mut state = State::new(vec![root.clone()], Encoding::Utf16, None);
+    let mut state = state_over(&root, Encoding::Utf16);
     let change = TextDocumentContentChangeEvent::TextDocumentContentChangeWholeDocument(TextDocumentContentChangeWholeDocument { text: "garbage".into() });
     assert!(!state.change(&root.join("rat_catcher/items.toml"), 2, vec![change]));
     assert!(!state.is_dirty());
@@ -192,11 +188,8 @@ fn columns_are_right_for_umlauts_and_emoji_in_utf16_and_utf8() {
 /// others, the error of an unclosed bracket at its opening, and the finished line clears it.
 #[test]
 fn an_unfinished_line_is_one_problem_at_its_opening_while_typing() {
-    let root = temp_dir("typing");
-    for m in ["rat_catcher", "fire_and_thorns"] {
-        copy_dir(&examples().join(m), &root.join(m));
-    }
-    let mut state = State::new(vec![root.clone()], Encoding::Utf16, None);
+    let root = examples_workspace(&["rat_catcher", "fire_and_thorns"]);
+    let mut state = state_over(&root, Encoding::Utf16);
     assert!(state.take_publish().iter().all(|(_, d, _)| d.is_empty()), "the examples are clean");
     let path = root.join("rat_catcher/creatures.toml");
     let text = std::fs::read_to_string(&path).unwrap();

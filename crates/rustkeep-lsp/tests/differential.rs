@@ -153,7 +153,6 @@ fn run_case(seed: u64) -> usize {
     let (fresh, _) = fresh_lists(&fx.root, &fx.state, enc);
     let texts: Vec<String> = open.iter().map(|rel| fx.state.docs[&fx.path(rel)].text.clone()).collect();
     assert_eq!(published, fresh, "seed {seed} ({enc:?}): the server and a fresh check disagree; final texts: {texts:#?}");
-    std::fs::remove_dir_all(&fx.root).ok();
     published.values().map(Vec::len).sum()
 }
 
@@ -210,16 +209,15 @@ fn run_workspace_case(seed: u64, seen: &mut std::collections::BTreeSet<String>) 
     use rustkeep_testutil::modpack::{defined_ids, edit_data, edit_manifest, workspace, Gen};
     let mut g = Gen::new(seed);
     let enc = if g.chance(50) { Encoding::Utf16 } else { Encoding::Utf8 };
-    let root = temp_dir("modpack");
+    let root = TempDir::new("modpack");
     let files = workspace(24);
     for (rel, text) in &files {
-        write(&root, rel, text);
+        root.write(rel, text);
     }
     let originals: BTreeMap<std::path::PathBuf, String> = files.iter().map(|(rel, text)| (root.join(rel), text.clone())).collect();
     let data: Vec<std::path::PathBuf> = originals.keys().filter(|p| !p.ends_with("mod.toml")).cloned().collect();
     let manifests: Vec<std::path::PathBuf> = originals.keys().filter(|p| p.ends_with("mod.toml")).cloned().collect();
-    let core = rustkeep_lsp::core_files::materialize(&temp_dir("core")).unwrap();
-    let mut state = rustkeep_lsp::state::State::new(vec![root.clone()], enc, Some(core));
+    let (mut state, _core) = state_with_core(&root, enc);
     let mut published: Published = BTreeMap::new();
     record(state.take_publish(), &mut published);
     let mut version = 1;
@@ -276,7 +274,6 @@ fn run_workspace_case(seed: u64, seen: &mut std::collections::BTreeSet<String>) 
         with_diagnostics += usize::from(published.values().any(|l| !l.is_empty()));
         seen.extend(published.values().flatten().map(|(code, ..)| code.clone()));
     }
-    std::fs::remove_dir_all(&root).ok();
     with_diagnostics
 }
 
@@ -297,12 +294,44 @@ fn across_a_24_mod_workspace_published_diagnostics_equal_a_fresh_check_after_eve
     assert!(with_diagnostics as u64 >= runs * 15, "only {with_diagnostics} steps of {} ended with diagnostics", runs * 30);
 }
 
+/// Plays `steps` on the workspace `root` of the two data files `files`: each step edits one of
+/// them in the editor while the other is closed (only its outline is kept). After every step the
+/// published lists must equal a fresh check's, and `check` looks at them with the step's number
+/// and what the step expects.
+fn edit_one_with_the_other_closed<W>(
+    root: &std::path::Path,
+    files: [&std::path::PathBuf; 2],
+    steps: Vec<(&std::path::Path, String, W)>,
+    check: impl Fn(usize, &Published, W),
+) {
+    let (mut state, _core) = state_with_core(root, Encoding::Utf8);
+    let mut published: Published = BTreeMap::new();
+    record(state.take_publish(), &mut published);
+    for (i, (path, text, want)) in steps.into_iter().enumerate() {
+        let version = i as i32 + 2;
+        for other in files {
+            if other.as_path() != path && state.docs.contains_key(other.as_path()) {
+                state.close(other);
+            }
+        }
+        if state.docs.contains_key(path) {
+            assert!(state.change(path, version, whole(text)));
+        } else {
+            state.open(path.to_path_buf(), text, version);
+        }
+        record(state.take_publish(), &mut published);
+        let (fresh, _) = fresh_lists(root, &state, Encoding::Utf8);
+        assert_eq!(published, fresh, "step {i}: the server and a fresh check disagree");
+        check(i, &published, want);
+    }
+}
+
 /// The whole-set rules read the files no editor shows from their outlines, which cut the fields
 /// of entries: the `when` filters, the `give_item`s and the items' `use` of a closed file count as
 /// they do in a fresh check, while the other file takes what they depend on away and back.
 #[test]
 fn the_filters_and_gifts_of_closed_files_count_as_in_a_fresh_check() {
-    let root = temp_dir("outlined");
+    let root = TempDir::new("outlined");
     let heal = "actions = [ { action = \"heal\", amount = 1, target = \"self\" } ]";
     let items = format!(
         "[[items]]\nid = \"m:lamp\"\nname = \"Lamp\"\nuse = [ {{ action = \"heal\", amount = 1, target = \"self\" }} ]\n\n\
@@ -315,13 +344,9 @@ fn the_filters_and_gifts_of_closed_files_count_as_in_a_fresh_check() {
                  [[prefabs]]\nid = \"m:hall\"\nnpcs = [\"m:sage\"]\ngrid = \"\"\"\n#####\n#.n.#\n#.@.#\n##+##\n\"\"\"\n\n\
                  [[npcs]]\nid = \"m:sage\"\nname = \"Sage\"\non_talk = [ { action = \"start_quest\", quest = \"m:rite\" }, { action = \"give_item\", item = \"m:relic\", target = \"self\" } ]\n\n\
                  [[quests]]\nid = \"m:rite\"\nname = \"Rite\"\non = \"creature_died\"\n";
-    write(&root, "m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
-    write(&root, "m/items.toml", &items);
-    write(&root, "m/world.toml", world);
-    let core = rustkeep_lsp::core_files::materialize(&temp_dir("core")).unwrap();
-    let mut state = rustkeep_lsp::state::State::new(vec![root.clone()], Encoding::Utf8, Some(core));
-    let mut published: Published = BTreeMap::new();
-    record(state.take_publish(), &mut published);
+    root.write("m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
+    root.write("m/items.toml", &items);
+    root.write("m/world.toml", world);
     let (items_path, world_path) = (root.join("m/items.toml"), root.join("m/world.toml"));
     // Each step: the file edited in the editor (the other one is closed), its new text, and the
     // codes of the two rules then published.
@@ -335,27 +360,11 @@ fn the_filters_and_gifts_of_closed_files_count_as_in_a_fresh_check() {
         (&world_path, world.replace("quest = \"m:rite\"", "quest = \"m:nothing\""), &["when-never-matches"]),
         (&world_path, world.to_string(), &[]),
     ];
-    let mut version = 1;
-    for (i, (path, text, want)) in steps.into_iter().enumerate() {
-        version += 1;
-        for other in [&items_path, &world_path] {
-            if other.as_path() != path && state.docs.contains_key(other.as_path()) {
-                state.close(other);
-            }
-        }
-        if state.docs.contains_key(path) {
-            assert!(state.change(path, version, whole(text)));
-        } else {
-            state.open(path.to_path_buf(), text, version);
-        }
-        record(state.take_publish(), &mut published);
-        let (fresh, _) = fresh_lists(&root, &state, Encoding::Utf8);
-        assert_eq!(published, fresh, "step {i}: the server and a fresh check disagree");
+    edit_one_with_the_other_closed(&root, [&items_path, &world_path], steps, |i, published, want| {
         let got: Vec<&str> =
             published.values().flatten().map(|(code, ..)| code.as_str()).filter(|c| ["when-never-matches", "item-never-obtainable"].contains(c)).collect();
         assert_eq!(got, want, "step {i}: {published:#?}");
-    }
-    std::fs::remove_dir_all(&root).ok();
+    });
 }
 
 /// The absences of rooms, creatures, shops and statuses read a closed file's floors (their
@@ -364,7 +373,7 @@ fn the_filters_and_gifts_of_closed_files_count_as_in_a_fresh_check() {
 /// file takes each of them away and gives it back.
 #[test]
 fn the_floors_and_actions_of_closed_files_bring_entries_into_play_as_in_a_fresh_check() {
-    let root = temp_dir("absences");
+    let root = TempDir::new("absences");
     let defs = "[[prefabs]]\nid = \"m:crypt\"\ngrid = \"\"\"\n#####\n#@.e#\n##+##\n\"\"\"\n\n\
                 [[creatures]]\nid = \"m:ghoul\"\nname = \"Ghoul\"\n\n[[creatures]]\nid = \"m:imp\"\nname = \"Imp\"\n\n\
                 [[shops]]\nid = \"m:stall\"\nname = \"Stall\"\n\n[[statuses]]\nid = \"m:hex\"\nname = \"Hexed\"\nturns = 2\n";
@@ -372,13 +381,9 @@ fn the_floors_and_actions_of_closed_files_bring_entries_into_play_as_in_a_fresh_
                 [[character_options]]\nid = \"m:seer\"\nname = \"Seer\"\ntriggers = [ { on = \"attack_hit\", actions = [ \
                 { action = \"spawn\", creature = \"m:imp\" }, { action = \"open_shop\", shop = \"m:stall\" }, \
                 { action = \"apply_status\", status = \"m:hex\", target = \"target\" } ] } ]\n";
-    write(&root, "m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
-    write(&root, "m/defs.toml", defs);
-    write(&root, "m/uses.toml", uses);
-    let core = rustkeep_lsp::core_files::materialize(&temp_dir("core")).unwrap();
-    let mut state = rustkeep_lsp::state::State::new(vec![root.clone()], Encoding::Utf8, Some(core));
-    let mut published: Published = BTreeMap::new();
-    record(state.take_publish(), &mut published);
+    root.write("m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n");
+    root.write("m/defs.toml", defs);
+    root.write("m/uses.toml", uses);
     let (defs_path, uses_path) = (root.join("m/defs.toml"), root.join("m/uses.toml"));
     const CODES: [&str; 4] = ["prefab-never-used", "creature-never-met", "shop-never-opened", "status-never-applied"];
     // Each step: the file edited in the editor (the other one stays closed), its new text, and
@@ -395,26 +400,9 @@ fn the_floors_and_actions_of_closed_files_bring_entries_into_play_as_in_a_fresh_
         (&defs_path, format!("{defs}\n[[shops]]\nid = \"m:kiosk\"\nname = \"Kiosk\"\n"), 1),
         (&defs_path, defs.to_string(), 0),
     ];
-    let mut version = 1;
-    for (i, (path, text, warned)) in steps.into_iter().enumerate() {
-        version += 1;
-        // The other file is closed: only its outline is kept.
-        for other in [&defs_path, &uses_path] {
-            if other.as_path() != path && state.docs.contains_key(other.as_path()) {
-                state.close(other);
-            }
-        }
-        if state.docs.contains_key(path) {
-            assert!(state.change(path, version, whole(text)));
-        } else {
-            state.open(path.to_path_buf(), text, version);
-        }
-        record(state.take_publish(), &mut published);
-        let (fresh, _) = fresh_lists(&root, &state, Encoding::Utf8);
-        assert_eq!(published, fresh, "step {i}: the server and a fresh check disagree");
+    edit_one_with_the_other_closed(&root, [&defs_path, &uses_path], steps, |i, published, warned| {
         let codes: Vec<&str> = published.values().flatten().map(|(code, ..)| code.as_str()).collect();
         let found = codes.iter().filter(|c| CODES.contains(c)).count();
         assert_eq!(found, warned, "step {i}: {codes:?}");
-    }
-    std::fs::remove_dir_all(&root).ok();
+    });
 }

@@ -108,13 +108,16 @@ fn a_document_with_a_syntax_error_gets_no_edits_not_an_error() {
 
 #[test]
 fn the_workspace_format_options_and_the_files_kind_apply() {
-    let root = temp_dir("fmt-options");
-    write(&root, "rustkeep.toml", "[workspace]\nmods = [\"testmod\"]\n\n[format]\nline_width = 30\nreorder_keys = false\n");
-    write(&root, "testmod/mod.toml", "[mod]\nversion = \"0.1.0\"\nid = \"testmod\"\nname = \"Test\"\n");
+    let root = TempDir::with_files(
+        "fmt-options",
+        &[
+            ("rustkeep.toml", "[workspace]\nmods = [\"testmod\"]\n\n[format]\nline_width = 30\nreorder_keys = false\n"),
+            ("testmod/mod.toml", "[mod]\nversion = \"0.1.0\"\nid = \"testmod\"\nname = \"Test\"\n"),
+        ],
+    );
     let items = "[[items]]\nname = \"A\"\nid = \"testmod:a\"\ntags = [\"testmod:x\", \"testmod:y\"]\n";
-    write(&root, "testmod/items.toml", items);
-    let core = rustkeep_lsp::core_files::materialize(&temp_dir("fmt-core")).unwrap();
-    let state = rustkeep_lsp::state::State::new(vec![root.clone()], Encoding::Utf16, Some(core));
+    root.write("testmod/items.toml", items);
+    let (state, _core) = state_with_core(&root, Encoding::Utf16);
     let uri = rustkeep_lsp::uri::from_path(&root.join("testmod/items.toml"));
     let edits = formatting::formatting(&state, &uri).unwrap();
     let options = FormatOptions { line_width: 30, reorder_keys: false, kind: FileKind::Data, ..FormatOptions::default() };
@@ -131,7 +134,8 @@ fn files_of_the_read_only_core_and_unknown_files_get_nothing() {
     let core_items = f.state.project.files.iter().find(|x| x.bundled).map(|x| x.id).unwrap();
     let uri = f.state.file_uri(core_items).unwrap();
     assert_eq!(formatting::formatting(&f.state, &uri), Some(vec![]));
-    let elsewhere = rustkeep_lsp::uri::from_path(&temp_dir("elsewhere").join("Cargo.toml"));
+    let dir = TempDir::new("elsewhere");
+    let elsewhere = rustkeep_lsp::uri::from_path(&dir.join("Cargo.toml"));
     assert_eq!(formatting::formatting(&f.state, &elsewhere), None);
 }
 

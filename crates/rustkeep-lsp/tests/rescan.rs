@@ -5,16 +5,8 @@
 mod common;
 
 use common::*;
-use rustkeep_data::text::Encoding;
 use rustkeep_lsp::lsp::*;
-use rustkeep_lsp::state::State;
 use rustkeep_lsp::uri;
-
-fn workspace(tag: &str) -> std::path::PathBuf {
-    let root = temp_dir(tag);
-    copy_dir(&examples().join("rat_catcher"), &root.join("rat_catcher"));
-    root
-}
 
 fn codes_of(published: &[(Uri, Vec<Diagnostic>, Option<i32>)], u: &Uri) -> Option<Vec<String>> {
     published.iter().find(|(x, _, _)| x == u).map(|(_, d, _)| {
@@ -29,9 +21,7 @@ fn codes_of(published: &[(Uri, Vec<Diagnostic>, Option<i32>)], u: &Uri) -> Optio
 
 #[test]
 fn a_data_file_changed_on_disk_is_read_again_without_a_reload() {
-    let root = workspace("rescan-edit");
-    let mut state = State::new(vec![root.clone()], Encoding::Utf16, None);
-    state.take_publish();
+    let (root, mut state) = rat_catcher_loaded();
     assert_eq!(state.loads, 1);
 
     // Opening a file and rescanning with nothing changed on disk: no reload, nothing lowered.
@@ -71,9 +61,7 @@ fn a_data_file_changed_on_disk_is_read_again_without_a_reload() {
 
 #[test]
 fn files_added_or_removed_or_a_changed_manifest_reload_the_project() {
-    let root = workspace("rescan-reload");
-    let mut state = State::new(vec![root.clone()], Encoding::Utf16, None);
-    state.take_publish();
+    let (root, mut state) = rat_catcher_loaded();
 
     let more = root.join("rat_catcher/more.toml");
     std::fs::write(&more, "[[items]]\nid = \"rat_catcher:b\"\nname = \"B\"\nprise = 3\n").unwrap();

@@ -11,7 +11,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::client::{uri, Client};
+use common::client;
 use common::*;
 use rustkeep_data::text::Encoding;
 use rustkeep_lsp::lsp::*;
@@ -51,11 +51,15 @@ fn last_expect_line(text: &str) -> u32 {
 const FAILURE: &str = "expected at least 1, got 0 (core:boss_blade carried by player)";
 
 /// A workspace with the mod `testmod` holding `scenarios/rats.toml` with `text` and a data file.
-fn workspace(text: &str) -> (PathBuf, PathBuf) {
-    let ws = temp_dir("runs");
-    write(&ws, "testmod/mod.toml", "[mod]\nid = \"testmod\"\nname = \"Test\"\nversion = \"0.1.0\"\n");
-    write(&ws, "testmod/items.toml", "[[items]]\nid = \"testmod:charm\"\nname = \"Charm\"\n");
-    write(&ws, "testmod/scenarios/rats.toml", text);
+fn workspace(text: &str) -> (TempDir, PathBuf) {
+    let ws = TempDir::with_files(
+        "runs",
+        &[
+            ("testmod/mod.toml", "[mod]\nid = \"testmod\"\nname = \"Test\"\nversion = \"0.1.0\"\n"),
+            ("testmod/items.toml", "[[items]]\nid = \"testmod:charm\"\nname = \"Charm\"\n"),
+            ("testmod/scenarios/rats.toml", text),
+        ],
+    );
     let file = ws.join("testmod/scenarios/rats.toml");
     (ws, file)
 }
@@ -67,9 +71,9 @@ fn test_diags(diags: &[Value]) -> Vec<&Value> {
 #[test]
 fn a_save_publishes_exactly_the_failed_expectation_on_its_line_and_a_passing_rerun_clears_it() {
     let (ws, file) = workspace(SCENARIO);
-    let u = uri(&file);
-    let mut c = Client::start();
-    let init = c.initialize(&ws);
+    let u = file_uri(&file);
+    let mut c = client::start();
+    let init = client::initialize(&mut c, &ws);
     assert_eq!(init["capabilities"]["textDocumentSync"]["save"], json!({ "includeText": false }), "saves are asked for");
     c.open(&u, SCENARIO, 1);
     let (_, first) = c.diagnostics(&u);
@@ -84,8 +88,8 @@ fn a_save_publishes_exactly_the_failed_expectation_on_its_line_and_a_passing_rer
     assert_eq!(d["range"], json!({ "start": { "line": line, "character": 0 }, "end": { "line": line, "character": 10 } }));
     assert_eq!((&d["severity"], &d["source"], &d["code"]), (&json!(1), &json!("rustkeep test"), &json!("expectation-failed")));
     assert_eq!(d["message"], FAILURE);
-    c.lens_refresh();
-    assert_eq!(c.lenses(&u)[0]["command"]["title"], "▶ run · 1 failed");
+    client::lens_refresh(&mut c);
+    assert_eq!(c.code_lenses(&u)[0]["command"]["title"], "▶ run · 1 failed");
 
     // The fix: the edit hides the result of the old text, the save's run passes and publishes
     // nothing; the lens says so.
@@ -93,9 +97,9 @@ fn a_save_publishes_exactly_the_failed_expectation_on_its_line_and_a_passing_rer
     let (version, diags) = c.diagnostics(&u);
     assert_eq!((version, diags.len()), (Some(2), 0), "{diags:#?}");
     c.save(&u);
-    c.lens_refresh();
-    assert_eq!(c.lenses(&u)[0]["command"]["title"], "▶ run · 2 passed");
-    let stray: Vec<&Value> = c.seen.iter().filter(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == u.as_str()).collect();
+    client::lens_refresh(&mut c);
+    assert_eq!(c.code_lenses(&u)[0]["command"]["title"], "▶ run · 2 passed");
+    let stray: Vec<&Value> = c.seen().iter().filter(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == u.as_str()).collect();
     assert!(stray.is_empty(), "nothing more to publish: {stray:#?}");
 }
 
@@ -104,9 +108,9 @@ fn a_save_publishes_exactly_the_failed_expectation_on_its_line_and_a_passing_rer
 fn the_failures_join_the_files_check_diagnostics() {
     let text = SCENARIO.replacen("seed = 1\n", "seed = 1\n# rustkeep: allow(no-such-code)\n", 1);
     let (ws, file) = workspace(&text);
-    let u = uri(&file);
-    let mut c = Client::start();
-    c.initialize(&ws);
+    let u = file_uri(&file);
+    let mut c = client::start();
+    client::initialize(&mut c, &ws);
     c.open(&u, &text, 1);
     let (_, first) = c.diagnostics(&u);
     assert_eq!(first.len(), 1, "{first:#?}");
@@ -123,9 +127,9 @@ fn the_failures_join_the_files_check_diagnostics() {
 #[test]
 fn a_newer_edit_before_the_run_ends_keeps_its_result_from_the_newer_text() {
     let (ws, file) = workspace(SCENARIO);
-    let u = uri(&file);
-    let mut c = Client::start();
-    c.initialize(&ws);
+    let u = file_uri(&file);
+    let mut c = client::start();
+    client::initialize(&mut c, &ws);
     c.open(&u, SCENARIO, 1);
     c.diagnostics(&u);
     // A comment line moves the failing table one line down in version 2.
@@ -154,20 +158,20 @@ fn a_newer_edit_before_the_run_ends_keeps_its_result_from_the_newer_text() {
 fn the_lens_runs_the_text_in_the_editor_and_tells_the_result() {
     // On disk every expectation holds; the editor's unsaved text has the failing one.
     let (ws, file) = workspace(&passing());
-    let u = uri(&file);
-    let mut c = Client::start();
-    let init = c.initialize(&ws);
+    let u = file_uri(&file);
+    let mut c = client::start();
+    let init = client::initialize(&mut c, &ws);
     assert_eq!(init["capabilities"]["codeLensProvider"], json!({ "resolveProvider": false }));
     assert_eq!(init["capabilities"]["executeCommandProvider"]["commands"], json!(["rustkeep.runScenario"]));
     c.open(&u, SCENARIO, 1);
     c.diagnostics(&u);
 
-    let lenses = c.lenses(&u);
+    let lenses = c.code_lenses(&u);
     assert_eq!(lenses.len(), 1, "{lenses:#?}");
     assert_eq!(lenses[0]["range"]["start"], json!({ "line": 0, "character": 0 }));
     assert_eq!(lenses[0]["command"], json!({ "title": "▶ run", "command": "rustkeep.runScenario", "arguments": [u] }));
     // No lens on a data file.
-    assert!(c.lenses(&uri(&ws.join("testmod/items.toml"))).is_empty());
+    assert!(c.code_lenses(&file_uri(&ws.join("testmod/items.toml"))).is_empty());
 
     let cmd = lenses[0]["command"].clone();
     let result = c.request("workspace/executeCommand", json!({ "command": cmd["command"], "arguments": cmd["arguments"] }));
@@ -180,11 +184,11 @@ fn the_lens_runs_the_text_in_the_editor_and_tells_the_result() {
     assert_eq!(version, Some(1));
     assert_eq!(test_diags(&diags).len(), 1);
     assert_eq!(diags[0]["message"], FAILURE);
-    c.lens_refresh();
-    assert_eq!(c.lenses(&u)[0]["command"]["title"], "▶ run · 1 failed");
+    client::lens_refresh(&mut c);
+    assert_eq!(c.code_lenses(&u)[0]["command"]["title"], "▶ run · 1 failed");
 
     // A file that is no scenario: told, not run.
-    let other = uri(&ws.join("testmod/items.toml"));
+    let other = file_uri(&ws.join("testmod/items.toml"));
     let result = c.request("workspace/executeCommand", json!({ "command": "rustkeep.runScenario", "arguments": [other] }));
     assert_eq!(result["ran"], false);
     assert!(result["message"].as_str().unwrap().contains("is not a scenario file"), "{result}");

@@ -12,12 +12,6 @@ use rustkeep_lsp::uri;
 
 const NEW_FILE: &str = "[[items]]\nid = \"rat_catcher:sewer_key\"\nname = \"Sewer Key\"\nprice = 3\nuse = [ { action = \"apply_status\", status = \"rat_catcher:ratsbaen\", target = \"self\" } ]\n";
 
-fn workspace() -> std::path::PathBuf {
-    let root = temp_dir("unsaved");
-    copy_dir(&examples().join("rat_catcher"), &root.join("rat_catcher"));
-    root
-}
-
 fn rel_paths(state: &State, root: &std::path::Path) -> Vec<String> {
     let m = state.project.mods.iter().find(|m| m.id == "rat_catcher").expect("the mod is loaded");
     m.data_files
@@ -28,9 +22,7 @@ fn rel_paths(state: &State, root: &std::path::Path) -> Vec<String> {
 
 #[test]
 fn an_unsaved_new_file_is_checked_and_resolves_in_path_order() {
-    let root = workspace();
-    let mut state = State::new(vec![root.clone()], Encoding::Utf16, None);
-    state.take_publish();
+    let (root, mut state) = rat_catcher_loaded();
     let before = rel_paths(&state, &root);
 
     let new = root.join("rat_catcher/a_keys.toml");
@@ -80,9 +72,9 @@ fn an_unsaved_new_file_is_checked_and_resolves_in_path_order() {
 
 #[test]
 fn unsaved_buffers_outside_data_folders_are_not_data_files() {
-    let root = workspace();
-    write(&root, "rat_catcher/sub/mod.toml", "[mod]\nid = \"sub\"\nname = \"Sub\"\nversion = \"0.1.0\"\n");
-    let mut state = State::new(vec![root.clone()], Encoding::Utf16, None);
+    let root = examples_workspace(&["rat_catcher"]);
+    root.write("rat_catcher/sub/mod.toml", "[mod]\nid = \"sub\"\nname = \"Sub\"\nversion = \"0.1.0\"\n");
+    let mut state = state_over(&root, Encoding::Utf16);
     let before = rel_paths(&state, &root);
     // A hidden folder, build output, a file that is not TOML, and a file of the nested mod.
     for rel in [".hidden/x.toml", "target/x.toml", "notes.txt", "sub/new.toml"] {

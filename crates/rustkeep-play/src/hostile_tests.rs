@@ -14,6 +14,7 @@ use rustkeep_data::grid::Dir;
 use rustkeep_engine::game::World;
 use rustkeep_engine::save;
 use rustkeep_testutil::modpack::Gen;
+use rustkeep_testutil::TempDir;
 
 use crate::command::Command;
 use crate::session::Session;
@@ -243,13 +244,12 @@ fn saves_with_edited_floor_maps_load_or_are_refused_with_a_reason() {
 #[test]
 fn mutated_recordings_replay_or_are_refused_with_a_reason() {
     let w = world();
-    let dir = std::env::temp_dir().join(format!("rustkeep-hostile-recordings-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let dir = TempDir::new("hostile-recordings");
     let path = dir.join("game.rkrec");
     let mut s = played(world(), Some(&path));
     s.recorder.take().expect("recording").finish().expect("flushed");
     let original = std::fs::read(&path).expect("the recording");
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(dir);
     assert!(String::from_utf8_lossy(&original).lines().count() >= 8, "a recording of the played game");
     let mut rng = Gen::from_state(0x5eed_0002);
     let mut inputs: Vec<Vec<u8>> = (0..300).map(|_| mutate(&original, &mut rng)).collect();

@@ -256,8 +256,7 @@ mod tests {
 
     #[test]
     fn a_written_recording_reads_back() {
-        let dir = std::env::temp_dir().join(format!("rustkeep-record-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = rustkeep_testutil::TempDir::new("record");
         let path = dir.join("run.rkrec");
         let mut r = Recorder::create(&path, &header()).unwrap();
         r.push("move e").unwrap();
@@ -265,7 +264,6 @@ mod tests {
         r.finish().unwrap();
         let back = read(&path).unwrap();
         assert_eq!(back, Recording { header: header(), inputs: vec!["move e".into(), "use core:health_potion".into()] });
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -1,15 +1,12 @@
 //! The TOML corpus the single-pass readers are held to (`rustkeep_data::tree` against the `toml`
 //! crate, `rustkeep-fmt`'s event scanner against `toml_parser`), and seeded mutations of it.
 
-use std::path::{Path, PathBuf};
-
 /// Every TOML file of the repository (not below `target/`, `.git/` or `node_modules/`) and the
 /// official suite's TOML 1.1 files (the test data `toml-test`, see [`crate::shared`]; required in
 /// CI), as (path, text) for those that are UTF-8, sorted by path. Without the suite it is the
 /// repository's files alone, after a SKIPPED line: callers assert only on what those hold.
 pub fn toml_corpus() -> Vec<(String, String)> {
-    let mut paths = Vec::new();
-    toml_files(crate::repo_root(), &mut paths);
+    let mut paths = crate::files_below(crate::repo_root(), "toml");
     if let Some(suite) = crate::shared_folder("toml-test") {
         let root = suite.join("tests");
         let list = std::fs::read_to_string(root.join("files-toml-1.1.0")).expect("the suite's list of TOML 1.1 files");
@@ -17,21 +14,6 @@ pub fn toml_corpus() -> Vec<(String, String)> {
     }
     paths.sort();
     paths.into_iter().filter_map(|p| Some((p.display().to_string(), String::from_utf8(std::fs::read(&p).ok()?).ok()?))).collect()
-}
-
-fn toml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    for e in rd.flatten() {
-        let p = e.path();
-        let name = e.file_name();
-        if p.is_dir() {
-            if name != "target" && name != ".git" && name != "node_modules" {
-                toml_files(&p, out);
-            }
-        } else if p.extension().is_some_and(|x| x == "toml") {
-            out.push(p);
-        }
-    }
 }
 
 /// What a mutation inserts: TOML's punctuation, quotes, escapes, line ends of every kind, control
@@ -120,4 +102,21 @@ pub fn toml_mutations(corpus: &[(String, String)], seed: u64) -> impl Iterator<I
         }
         (format!("{name}, mutation {run} of seed {seed:#x}"), t)
     })
+}
+
+/// Runs `compare` on every mutation of `corpus` ([`toml_mutations`] of `seed`); `compare` says
+/// whether it compared the text with the reference reader (or left it to it). Prints how many
+/// were compared (`what` names the comparison) and fails when fewer than one in
+/// `at_least_one_in` were: a test that compares (almost) nothing proves nothing. Returns that
+/// number.
+#[track_caller]
+pub fn compare_mutations(corpus: &[(String, String)], seed: u64, what: &str, at_least_one_in: usize, mut compare: impl FnMut(&str, &str) -> bool) -> usize {
+    let (mut runs, mut compared) = (0, 0);
+    for (name, text) in toml_mutations(corpus, seed) {
+        runs += 1;
+        compared += usize::from(compare(&name, &text));
+    }
+    crate::note(&format!("{compared} of {runs} mutated files {what}"));
+    assert!(runs > 0 && compared * at_least_one_in >= runs, "only {compared} of {runs} mutated files {what} (at least one in {at_least_one_in} must be)");
+    compared
 }

@@ -14,22 +14,30 @@
 //!   did not run.
 //! - [`shared_folder`]: the same for the team's test data beside the repository (the one way a
 //!   test reaches outside it; `RUSTKEEP_SHARED_DIR` moves it).
-//! - [`TempDir`]: a fresh folder for one test, removed when dropped.
+//! - [`TempDir`]: a fresh folder for one test, removed when dropped; every test's temporary
+//!   folder.
+//! - [`LspClient`] and [`file_uri`]: the one language-server client of the tests (the
+//!   `rustkeep lsp` binary over stdio, or a server in the test's process), and the `file://` URI
+//!   of a path.
 //! - [`modpack`]: a generated multi-mod workspace and random edits of it, for the differential
 //!   tests of incremental checking.
-//! - [`toml_corpus`] and [`toml_mutations`]: every TOML file of the repository and of the official
-//!   suite, and seeded mutations of them, for the tests of the single-pass readers.
+//! - [`files_below`]: the files of a tree with one extension, in a stable order.
+//! - [`toml_corpus`], [`toml_mutations`] and [`compare_mutations`]: every TOML file of the
+//!   repository and of the official suite, and seeded mutations of them (counting those compared),
+//!   for the tests of the single-pass readers.
 
 #![forbid(unsafe_code)]
 
 mod corpus;
+pub mod lsp;
 pub mod modpack;
 pub mod nvim;
 pub mod shared;
 mod shell;
 mod temp;
 
-pub use corpus::{toml_corpus, toml_mutations};
+pub use corpus::{compare_mutations, toml_corpus, toml_mutations};
+pub use lsp::{file_uri, LspClient};
 pub use shared::{shared_folder, SHARED_DIR_VAR};
 pub use shell::{shell_line, ShellLine};
 pub use temp::TempDir;
@@ -216,6 +224,33 @@ pub fn diff(committed: &str, expected: &str) -> String {
     out
 }
 
+/// The folders a walk of the repository never enters: build output, installed packages, git's.
+const NOT_WALKED: &[&str] = &["target", "node_modules", ".git"];
+
+/// Every file below `dir` whose name ends in `.EXTENSION`, in the order of a walk that visits
+/// each folder's entries sorted (folders are not followed into `target`, `node_modules` or
+/// `.git`); none when `dir` does not exist.
+pub fn files_below(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    fn walk(dir: &Path, extension: &str, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for e in entries.flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                if !NOT_WALKED.iter().any(|n| e.file_name() == *n) {
+                    walk(&path, extension, out);
+                }
+            } else if path.extension().is_some_and(|x| x == extension) {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, extension, &mut out);
+    // `Path` orders by components: a folder's files come right after the folder's name.
+    out.sort();
+    out
+}
+
 /// Copies a folder tree (files and folders only).
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap_or_else(|e| panic!("cannot create {}: {e}", to.display()));
@@ -379,6 +414,17 @@ mod tests {
     }
 
     #[test]
+    fn files_below_walks_sorted_and_skips_build_folders() {
+        let dir = TempDir::new("files-below");
+        for f in ["b.rs", "a/z.rs", "a.rs", "a/x.txt", "target/t.rs", "c/node_modules/n.rs", "c/d/e.rs"] {
+            dir.write(f, "");
+        }
+        let found: Vec<String> = files_below(&dir, "rs").iter().map(|p| p.strip_prefix(&dir).unwrap().display().to_string()).collect();
+        assert_eq!(found, ["a/z.rs", "a.rs", "b.rs", "c/d/e.rs"]);
+        assert!(files_below(&dir.join("nowhere"), "rs").is_empty());
+    }
+
+    #[test]
     fn the_repository_root_holds_the_workspace() {
         assert!(repo_path("Cargo.toml").is_file());
         assert!(repo_path("crates/rustkeep-testutil/src/lib.rs").is_file());
@@ -395,17 +441,9 @@ mod tests {
         assert!(message.contains("RUSTKEEP_REQUIRE_TOOLS=1") && message.ends_with("Install it: apt-get install graphviz"), "{message}");
     }
 
-    /// A fresh folder for one test.
-    fn temp(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("rustkeep-testutil-{}-{tag}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
     #[test]
     fn a_generated_file_is_checked_or_rewritten() {
-        let dir = temp("file");
+        let dir = TempDir::new("file");
         let file = dir.join("sub/out.txt");
         let missing = check_file(&file, "one\ntwo\n", false).unwrap_err();
         assert!(missing.ends_with("does not exist."), "{missing}");
@@ -417,12 +455,11 @@ mod tests {
         // CRLF line ends in a checkout hold the same text.
         std::fs::write(&file, "one\r\ntwo\r\n").unwrap();
         check_file(&file, "one\ntwo\n", false).unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn a_generated_folder_has_no_missing_and_no_orphan_files() {
-        let dir = temp("folder");
+        let dir = TempDir::new("folder");
         let expected = vec![("a.json".to_string(), "A\n".to_string()), ("b.json".to_string(), "B\n".to_string())];
         std::fs::write(dir.join("a.json"), "A\n").unwrap();
         std::fs::write(dir.join("orphan.json"), "O\n").unwrap();
@@ -434,6 +471,5 @@ mod tests {
         assert!(folder_problems(&dir, ".json", &expected, "the scenarios", true).is_empty());
         assert!(!dir.join("orphan.json").exists() && dir.join("b.json").exists() && dir.join("notes.txt").exists());
         assert!(folder_problems(&dir, ".json", &expected, "the scenarios", false).is_empty());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -7,7 +7,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::{copy_dir, repo_root};
 
 /// A fresh, empty folder (its canonical path in `.0`), removed on drop. Its name holds the tag,
-/// the process and a counter, so tests running side by side never share one.
+/// the process and a counter, so tests running side by side never share one. It stands for its
+/// path (`dir.join("x")`, `&dir` where a `&Path` is wanted); it must outlive whatever uses the
+/// folder, so bind it to a name (`let dir = TempDir::new("x");`) rather than passing a temporary.
 pub struct TempDir(pub PathBuf);
 
 impl TempDir {
@@ -18,6 +20,15 @@ impl TempDir {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("the temp folder is writable");
         TempDir(dir.canonicalize().expect("the temp folder exists"))
+    }
+
+    /// A fresh folder holding `files`: (path relative to it, text).
+    pub fn with_files(tag: &str, files: &[(&str, &str)]) -> TempDir {
+        let t = TempDir::new(tag);
+        for (rel, text) in files {
+            t.write(rel, text);
+        }
+        t
     }
 
     /// A temporary copy of a folder of the repository (`tests/fixtures/x`, `examples/x`).
@@ -58,6 +69,25 @@ impl TempDir {
         walk(&self.0, &mut out);
         out.sort();
         out
+    }
+}
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for TempDir {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
     }
 }
 

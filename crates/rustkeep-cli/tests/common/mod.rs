@@ -1,40 +1,41 @@
-//! Shared by the tests that drive `rustkeep lsp` over stdio.
+//! What the tests of the `rustkeep` binary share.
+#![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Read};
-use std::process::ChildStdout;
-use std::sync::mpsc::{channel, Receiver};
+use std::ffi::OsStr;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
 
-use serde_json::Value;
+/// The binary under test, to run in `cwd`, without colours.
+pub fn rustkeep_in(cwd: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_rustkeep"));
+    command.current_dir(cwd).env("NO_COLOR", "1");
+    command
+}
 
-/// Reads the server's `Content-Length`-framed JSON messages on a thread of their own; the
-/// receiver yields them in order and closes when the server closes its stdout.
-pub fn read_messages(stdout: ChildStdout) -> Receiver<Value> {
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        let mut r = BufReader::new(stdout);
-        loop {
-            let mut len = None;
-            loop {
-                let mut line = String::new();
-                if r.read_line(&mut line).unwrap_or(0) == 0 {
-                    return;
-                }
-                let line = line.trim_end();
-                if line.is_empty() {
-                    break;
-                }
-                if let Some(v) = line.strip_prefix("Content-Length: ") {
-                    len = v.parse::<usize>().ok();
-                }
-            }
-            let mut buf = vec![0; len.expect("the server frames with Content-Length")];
-            if r.read_exact(&mut buf).is_err() {
-                return;
-            }
-            if tx.send(serde_json::from_slice(&buf).expect("the server sends JSON")).is_err() {
-                return;
-            }
-        }
-    });
-    rx
+/// `rustkeep ARGS` in `cwd` with `input` on its standard input; what it printed and how it ended.
+pub fn run_with_input(cwd: &Path, args: &[&str], input: &str) -> Output {
+    let mut command = rustkeep_in(cwd);
+    command.args(args);
+    output_with_input(command, input)
+}
+
+/// Runs `command` with `input` on its standard input; what it printed and how it ended.
+pub fn output_with_input(mut command: Command, input: &str) -> Output {
+    let mut child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the rustkeep binary runs");
+    // A command that refuses its arguments may exit before it reads its input: a closed pipe is
+    // its answer, not a failure of the test.
+    match child.stdin.take().expect("stdin").write_all(input.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => panic!("write stdin: {e}"),
+        _ => {}
+    }
+    child.wait_with_output().expect("rustkeep finishes")
+}
+
+/// `PROGRAM lsp` (the binary under test, or another build of it), its core files cached below
+/// `cache`.
+pub fn lsp_command(program: impl AsRef<OsStr>, cache: &Path) -> Command {
+    let mut command = Command::new(program);
+    command.arg("lsp").env("XDG_CACHE_HOME", cache);
+    command
 }

@@ -330,14 +330,12 @@ mod tests {
 
     #[test]
     fn find_mods_skips_hidden_and_build_folders() {
-        let dir = std::env::temp_dir().join(format!("rustkeep-discover-unit-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = rustkeep_testutil::TempDir::new("discover-unit");
         for m in ["a", ".hidden/b", "target/c", "node_modules/d", "deep/e"] {
             std::fs::create_dir_all(dir.join(m)).unwrap();
             std::fs::write(dir.join(m).join("mod.toml"), "").unwrap();
         }
         let found: Vec<String> = find_mods_and_scenarios(&dir).0.iter().map(|p| p.strip_prefix(&dir).unwrap().to_string_lossy().replace('\\', "/")).collect();
         assert_eq!(found, ["a", "deep/e"]);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -56,20 +56,12 @@ fn every_file_of_the_repository_and_the_suite_scans_alike() {
     assert!(data_files >= 20, "only {data_files} data files found");
 }
 
+/// Only the mutations the scanner answers for are compared (it leaves the others to
+/// `toml_parser`). At least a fifth of them must be, or the test compares (almost) nothing: 1,488
+/// of the 6,000 default runs are with the official suite, whose files are mostly invalid TOML,
+/// and 3,079 without it.
 #[test]
 fn mutated_files_scan_alike() {
     let corpus = rustkeep_testutil::toml_corpus();
-    let (mut compared, mut left) = (0, 0);
-    for (what, text) in rustkeep_testutil::toml_mutations(&corpus, 0x2545_f491_4f6c_dd1d) {
-        if agree(&what, &text) {
-            compared += 1;
-        } else {
-            left += 1;
-        }
-    }
-    println!("{compared} mutations compared, {left} left to toml_parser");
-    // The repository alone yields over a thousand mutations the scanner reads; a corpus or a scanner
-    // that answers for nothing compares none, and must not pass.
-    assert!(compared >= 1000, "only {compared} mutations compared ({left} left to toml_parser)");
-    assert!(left >= 1000, "only {left} mutations left to toml_parser: the mutations no longer break anything");
+    rustkeep_testutil::compare_mutations(&corpus, 0x2545_f491_4f6c_dd1d, "scanned and compared with toml_parser", 5, agree);
 }

@@ -19,28 +19,21 @@ fn twelve_events_four_checks_nine_actions() {
 
 /// Exactly one row per variant, and no row without a variant: a kind added to an enum fails here
 /// until its row is written (and `def()` could not find it at run time).
+/// Each of `all` has exactly one of `rows` (told by `key`), and there are no other rows.
+fn one_row_each<K: PartialEq + std::fmt::Debug, R>(all: &[K], rows: &[R], key: impl Fn(&R) -> &K) {
+    for k in all {
+        assert_eq!(rows.iter().filter(|r| key(r) == k).count(), 1, "{k:?}");
+    }
+    assert_eq!(rows.len(), all.len());
+}
+
 #[test]
 fn every_kind_has_exactly_one_row() {
-    for k in EventKind::ALL {
-        assert_eq!(EVENTS.iter().filter(|d| d.event == *k).count(), 1, "{k:?}");
-    }
-    assert_eq!(EVENTS.len(), EventKind::ALL.len());
-    for k in WhenField::ALL {
-        assert_eq!(WHEN_FIELDS.iter().filter(|d| d.field == *k).count(), 1, "{k:?}");
-    }
-    assert_eq!(WHEN_FIELDS.len(), WhenField::ALL.len());
-    for k in CheckKind::ALL {
-        assert_eq!(CHECKS.iter().filter(|d| d.kind == *k).count(), 1, "{k:?}");
-    }
-    assert_eq!(CHECKS.len(), CheckKind::ALL.len());
-    for k in ActionKind::ALL {
-        assert_eq!(ACTIONS.iter().filter(|d| d.kind == *k).count(), 1, "{k:?}");
-    }
-    assert_eq!(ACTIONS.len(), ActionKind::ALL.len());
-    for r in Registry::ALL {
-        assert_eq!(REGISTRIES.iter().filter(|d| d.registry == r).count(), 1, "{r:?}");
-    }
-    assert_eq!(REGISTRIES.len(), Registry::ALL.len());
+    one_row_each(EventKind::ALL, EVENTS, |d| &d.event);
+    one_row_each(WhenField::ALL, WHEN_FIELDS, |d| &d.field);
+    one_row_each(CheckKind::ALL, CHECKS, |d| &d.kind);
+    one_row_each(ActionKind::ALL, ACTIONS, |d| &d.kind);
+    one_row_each(&Registry::ALL, REGISTRIES, |d| &d.registry);
 }
 
 #[test]

@@ -6,7 +6,7 @@ use rustkeep_data::vocab::CURRENCY;
 use rustkeep_engine::game::{sell_price, CreatureRef, ItemInstance};
 
 use super::app::{App, Overlay};
-use super::testing::{command_line, press, screen, session, walk_next_to, warrior};
+use super::testing::{command_line, press, recorded_warrior, screen, session, wait_among_three_liches, walk_next_to, warrior, warrior_in};
 
 fn carried(app: &App, item: &str) -> u64 {
     session(app).g.player.inventory.iter().filter(|i| i.item == item).map(|i| u64::from(i.count)).sum()
@@ -14,9 +14,7 @@ fn carried(app: &App, item: &str) -> u64 {
 
 /// A warrior (seed 11) in the elder's hall, a floor of its own: no enemies, the elder and her shop.
 fn in_the_hall() -> App {
-    let mut app = warrior(11);
-    command_line(&mut app, "enter core:elders_hall");
-    app
+    warrior_in("core:elders_hall")
 }
 
 /// The messages of the last command (the session's story of it).
@@ -146,15 +144,8 @@ fn picking_up_nothing_takes_no_turn_and_a_typo_gets_a_suggestion() {
 
 #[test]
 fn engine_warnings_go_to_the_trace_not_the_players_messages() {
-    let mut app = warrior(11);
-    command_line(&mut app, "enter core:library");
-    command_line(&mut app, "spawn core:lich 3");
-    for _ in 0..300 {
-        if session(&app).g.over {
-            break;
-        }
-        press(&mut app, KeyCode::Char('.'));
-    }
+    let mut app = warrior_in("core:library");
+    wait_among_three_liches(&mut app, 300);
     assert!(session(&app).g.over);
     assert!(app.log_lines().iter().all(|l| !l.text.starts_with("warning:")), "{:?}", app.log_lines());
     assert!(app.warnings.iter().any(|w| w.contains("the player died")), "{:?}", app.warnings);
@@ -165,8 +156,7 @@ fn engine_warnings_go_to_the_trace_not_the_players_messages() {
 
 #[test]
 fn the_trace_names_what_each_enemy_ref_is_and_scrolls_to_its_end() {
-    let mut app = warrior(11);
-    command_line(&mut app, "enter core:library");
+    let mut app = warrior_in("core:library");
     command_line(&mut app, "spawn core:rat 6");
     press(&mut app, KeyCode::Char('.'));
     press(&mut app, KeyCode::Char('t'));
@@ -222,14 +212,6 @@ fn the_title_and_the_key_line_fit_and_name_the_mods() {
     let _ = CreatureRef::Player;
 }
 
-/// A fresh path in a folder of this test process.
-fn temp(name: &str, file: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("rustkeep-play-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temp dir");
-    dir.join(file)
-}
-
 #[test]
 fn talk_reaches_only_an_npc_next_to_the_player() {
     let mut app = in_the_hall();
@@ -260,10 +242,8 @@ fn talk_reaches_only_an_npc_next_to_the_player() {
 
 #[test]
 fn testing_commands_are_marked_and_the_run_says_it_used_them_after_a_save_a_load_and_a_replay() {
-    let rec = temp("testing", "run.jsonl");
+    let (mut app, rec, _dir) = recorded_warrior(11);
     let save = rec.with_file_name("run.json");
-    let mut app = warrior(11);
-    app.record_to(Some(rec.clone()), None).unwrap();
     // Playing by the rules leaves no mark.
     press(&mut app, KeyCode::Char('.'));
     assert_eq!(session(&app).testing_used(), None);
@@ -314,13 +294,7 @@ fn a_save_names_only_testing_commands_the_game_knows() {
 #[test]
 fn the_end_of_a_tested_run_says_which_testing_commands_it_used() {
     let mut app = in_the_hall();
-    command_line(&mut app, "spawn core:lich 3");
-    for _ in 0..300 {
-        if session(&app).g.over {
-            break;
-        }
-        press(&mut app, KeyCode::Char('.'));
-    }
+    wait_among_three_liches(&mut app, 300);
     assert!(session(&app).g.over);
     for (w, h) in [(80, 24), (120, 40)] {
         let text = screen(&mut app, w, h);

@@ -7,9 +7,10 @@ use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use rustkeep_data::grid::Pos;
 use rustkeep_data::vocab::CURRENCY;
 use rustkeep_engine::game::{buy_price, sell_price, CreatureRef};
+use rustkeep_testutil::TempDir;
 
 use super::app::{App, Flow, Overlay, Side};
-use super::testing::{command_line, dir_to, in_room, key_of, player, press, press_with, session, type_text, warrior};
+use super::testing::{command_line, dir_to, in_room, key_of, player, press, press_with, session, type_text, warrior_in};
 
 /// How many of `item` the player carries.
 fn carried(app: &App, item: &str) -> u64 {
@@ -32,8 +33,7 @@ fn whereabouts(app: &App) -> (usize, Option<usize>, Option<String>) {
 
 /// The archivist's library, entered with the `:` line: the player on its `@` at (6, 5).
 fn in_the_library() -> App {
-    let mut app = warrior(11);
-    command_line(&mut app, "enter core:library");
+    let app = warrior_in("core:library");
     assert_eq!(whereabouts(&app).2.as_deref(), Some("core:library"));
     assert_eq!(in_room(&app), Pos::new(6, 5));
     app
@@ -55,8 +55,7 @@ fn fight_neighbours(app: &mut App) -> usize {
 /// The elder's hall, entered with the `:` line: no enemies, two loot piles at (1, 3) and
 /// (7, 3), the elder at (4, 1), the player on its `@` at (4, 4), the door at (4, 5).
 fn in_the_elders_hall() -> App {
-    let mut app = warrior(11);
-    command_line(&mut app, "enter core:elders_hall");
+    let app = warrior_in("core:elders_hall");
     assert_eq!(whereabouts(&app).2.as_deref(), Some("core:elders_hall"));
     assert_eq!(in_room(&app), Pos::new(4, 4));
     assert!(session(&app).g.map().expect("a map").enemies().is_empty());
@@ -173,8 +172,7 @@ fn pick_up_drop_and_use_a_potion_from_the_inventory() {
 
 #[test]
 fn moving_into_an_npc_talks_and_its_shop_buys_and_sells() {
-    let mut app = warrior(11);
-    command_line(&mut app, "enter core:elders_hall");
+    let mut app = warrior_in("core:elders_hall");
     command_line(&mut app, "give core:gold 100");
     let gold = carried(&app, CURRENCY);
     assert!(gold >= 100);
@@ -224,8 +222,7 @@ fn moving_into_an_npc_talks_and_its_shop_buys_and_sells() {
 
 #[test]
 fn the_stairs_lead_to_the_next_floor_once_seen() {
-    let mut app = warrior(11);
-    command_line(&mut app, "enter core:elders_hall");
+    let mut app = warrior_in("core:elders_hall");
     let (floor, room, _) = whereabouts(&app);
     assert_eq!(room, Some(0), "a floor of the one room");
     // The stairs lie behind the hall's door at (4, 5): not seen yet, so `>` takes no turn.
@@ -250,10 +247,8 @@ fn the_stairs_lead_to_the_next_floor_once_seen() {
 
 #[test]
 fn save_with_s_and_load_with_l() {
-    let dir = std::env::temp_dir().join(format!("rustkeep-play-keys-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let dir = TempDir::new("play-keys");
     let path = dir.join("keys.json");
-    let _ = std::fs::remove_file(&path);
     let mut app = in_the_library();
     command_line(&mut app, "spawn core:rat");
     press(&mut app, KeyCode::Char('k'));

@@ -9,7 +9,9 @@ use rustkeep_data::grid::Pos;
 use ratatui::crossterm::event::KeyModifiers;
 
 use super::app::{App, Overlay, View};
-use super::testing::{command_line, dir_to, key_of, player, press, press_with, screen, session, type_text, warrior, world};
+use super::testing::{
+    command_line, dir_to, key_of, player, press, press_with, recorded_warrior, screen, session, type_text, wait_among_three_liches, warrior, warrior_in, world,
+};
 use crate::session::first_step;
 use crate::session::Session;
 
@@ -82,14 +84,6 @@ fn game(option: &str, seed: u64) -> App {
     App::playing(Session::new_game(world(), seed, vec![option.into()], None).expect("a new game"), false)
 }
 
-/// A fresh path for a recording of this test process.
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("rustkeep-play-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("run.jsonl")
-}
-
 /// How many tiles of the floor the player remembers.
 fn remembered(app: &App) -> usize {
     session(app).g.map().map_or(0, |m| m.seen.iter().filter(|s| **s).count())
@@ -99,9 +93,7 @@ fn remembered(app: &App) -> usize {
 /// what stops a walk), recorded; the recording replays headless and on screen to the same state.
 #[test]
 fn auto_explore_and_travel_reach_the_next_floor_and_the_recording_replays_on_screen_and_headless() {
-    let rec_path = temp("explore");
-    let mut app = warrior(7);
-    app.record_to(Some(rec_path.clone()), None).unwrap();
+    let (mut app, rec_path, _dir) = recorded_warrior(7);
     let keys = explore_to_floor_two(&mut app).expect("seed 7 reaches floor 2");
     let walks = keys.iter().filter(|k| matches!(k, KeyCode::Char('o') | KeyCode::Char('>'))).count();
     assert!(walks >= 3 && session(&app).g.step > 100, "{walks} walks, {} steps", session(&app).g.step);
@@ -132,9 +124,7 @@ fn auto_explore_and_travel_reach_the_next_floor_and_the_recording_replays_on_scr
 
 #[test]
 fn the_replay_on_screen_pauses_steps_changes_speed_and_refuses_game_keys() {
-    let rec_path = temp("explore");
-    let mut app = warrior(3);
-    app.record_to(Some(rec_path.clone()), None).unwrap();
+    let (mut app, rec_path, _dir) = recorded_warrior(3);
     for k in ['o', 'o', '.'] {
         press(&mut app, KeyCode::Char(k));
     }
@@ -180,8 +170,7 @@ fn auto_explore_walks_until_an_enemy_shows_and_refuses_while_one_is_in_sight() {
 
 #[test]
 fn look_mode_describes_what_is_under_the_cursor() {
-    let mut app = warrior(11);
-    command_line(&mut app, "enter core:library");
+    let mut app = warrior_in("core:library");
     command_line(&mut app, "spawn core:rat");
     press(&mut app, KeyCode::Char('x'));
     let Overlay::Look { at } = app.overlay else { panic!("{:?}", app.overlay) };
@@ -224,8 +213,7 @@ fn the_sheet_tells_where_every_attribute_comes_from() {
 
 #[test]
 fn the_message_history_keeps_earlier_turns_and_opens_at_the_end() {
-    let mut app = warrior(11);
-    command_line(&mut app, "enter core:library");
+    let mut app = warrior_in("core:library");
     command_line(&mut app, "spawn core:rat 2");
     for _ in 0..6 {
         press(&mut app, KeyCode::Char('.'));
@@ -328,13 +316,7 @@ fn tab_completes_commands_and_ids_on_the_command_line() {
 fn the_death_screen_says_what_killed_the_player() {
     let mut app = warrior(1);
     command_line(&mut app, "enter core:library");
-    command_line(&mut app, "spawn core:lich 3");
-    for _ in 0..200 {
-        if session(&app).g.over {
-            break;
-        }
-        press(&mut app, KeyCode::Char('.'));
-    }
+    wait_among_three_liches(&mut app, 200);
     let s = session(&app);
     assert!(s.g.over && !s.g.won, "the warrior fell");
     let death = s.death.clone().expect("a cause of death");

@@ -7,7 +7,7 @@
 use ratatui::crossterm::event::KeyCode;
 
 use super::app::{App, Overlay, View};
-use super::testing::{command_line, press, screen, session, walk_next_to, warrior, world};
+use super::testing::{command_line, press, screen, session, wait_among_three_liches, walk_next_to, warrior_in, world};
 
 /// The two sizes every screen is drawn at.
 const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
@@ -28,16 +28,14 @@ fn snapshot(name: &str, app: &mut App) {
 /// The archivist's library (the largest core room: loot piles, an NPC, an enemy of the floor)
 /// with two rats spawned next to the player.
 fn library() -> App {
-    let mut app = warrior(11);
-    command_line(&mut app, "enter core:library");
+    let mut app = warrior_in("core:library");
     command_line(&mut app, "spawn core:rat 2");
     app
 }
 
 /// The elder's trade screen, with gold to spend.
 fn shop() -> App {
-    let mut app = warrior(11);
-    command_line(&mut app, "enter core:elders_hall");
+    let mut app = warrior_in("core:elders_hall");
     command_line(&mut app, "give core:gold 60");
     walk_next_to(&mut app, "core:elder");
     command_line(&mut app, "talk core:elder");
@@ -132,13 +130,7 @@ fn quit_confirmation() {
 #[test]
 fn death_summary() {
     let mut app = library();
-    command_line(&mut app, "spawn core:lich 3");
-    for _ in 0..300 {
-        if session(&app).g.over {
-            break;
-        }
-        press(&mut app, KeyCode::Char('.'));
-    }
+    wait_among_three_liches(&mut app, 300);
     let g = &session(&app).g;
     assert!(g.over && !g.won && g.player.health == 0, "the liches killed the player");
     snapshot("death", &mut app);

@@ -1,12 +1,15 @@
 //! What the tests of the full-screen game share: a seeded game on the bundled core, keys fed to
 //! the [`App`] as the terminal would, and the screen drawn into ratatui's `TestBackend`.
 
+use std::path::PathBuf;
+
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use rustkeep_data::grid::{Dir, Pos};
 use rustkeep_data::project::Project;
 use rustkeep_engine::game::World;
+use rustkeep_testutil::TempDir;
 
 use super::app::{App, Flow};
 use super::draw::draw;
@@ -45,6 +48,35 @@ pub fn command_line(app: &mut App, text: &str) {
     press(app, KeyCode::Char(':'));
     type_text(app, text);
     press(app, KeyCode::Enter);
+}
+
+/// The warrior of seed 11 in the room `room` (entered with the testing command).
+pub fn warrior_in(room: &str) -> App {
+    let mut app = warrior(11);
+    command_line(&mut app, &format!("enter {room}"));
+    app
+}
+
+/// A new game of the warrior on `seed`, recorded to `run.jsonl` in a fresh folder: the game, the
+/// recording's path, and the folder (removed when dropped).
+pub fn recorded_warrior(seed: u64) -> (App, PathBuf, TempDir) {
+    let dir = TempDir::new("play-recorded");
+    let recording = dir.join("run.jsonl");
+    let mut app = warrior(seed);
+    app.record_to(Some(recording.clone()), None).expect("the recording starts");
+    (app, recording, dir)
+}
+
+/// Three liches spawned next to the player, who then waits (`.`) until the game is over, for
+/// `turns` turns at the most.
+pub fn wait_among_three_liches(app: &mut App, turns: usize) {
+    command_line(app, "spawn core:lich 3");
+    for _ in 0..turns {
+        if session(app).g.over {
+            break;
+        }
+        press(app, KeyCode::Char('.'));
+    }
 }
 
 pub fn session(app: &App) -> &Session {

@@ -1,0 +1,43 @@
+//! The worlds the engine's tests play in. The engine validates nothing: these are the checked
+//! examples, the bundled core, and small mods written for one test.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use rustkeep_data::db::Database;
+use rustkeep_data::project::{load, Overlay, Project};
+use rustkeep_engine::game::World;
+use rustkeep_testutil::repo_root;
+
+/// The manifest of the test mod `t`.
+pub const MANIFEST: &str = "[mod]\nid = \"t\"\nname = \"T\"\nversion = \"0.1.0\"\n";
+
+/// The world of `project`.
+pub fn world(project: Project) -> World {
+    let db = Database::load(&project);
+    World::new(project, db)
+}
+
+/// The bundled core alone.
+pub fn core_world() -> World {
+    world(Project::with_bundled_core())
+}
+
+/// The core plus a mod `t` holding `files` (its manifest added).
+pub fn world_with(files: &[(&str, &str)]) -> World {
+    let mut project = Project::with_bundled_core();
+    let mut all = vec![("mod.toml", MANIFEST)];
+    all.extend_from_slice(files);
+    project.add_memory_mod("t", &all);
+    world(project)
+}
+
+/// The core with the mods below the repository's `paths` (none: the bundled core alone).
+pub fn world_of(paths: &[&str]) -> World {
+    if paths.is_empty() {
+        return core_world();
+    }
+    let root = repo_root();
+    let paths: Vec<PathBuf> = paths.iter().map(|p| root.join(p)).collect();
+    world(load(&paths, root, &Overlay::new()))
+}
