@@ -206,7 +206,7 @@ impl Tok {
 /// The tokens of `text[from..to]` as the context reads them, from the one reader's tokens
 /// ([`syntax::tokens`]): spaces left out, and a run of bare words and dots written together
 /// (`a.b`, `1.5`) one token.
-fn tokenize(text: &str, from: usize, to: usize) -> Vec<Tok> {
+fn tokens_of(text: &str, from: usize, to: usize) -> Vec<Tok> {
     let mut out: Vec<Tok> = Vec::new();
     for t in syntax::tokens(&text[from..to]) {
         let span = t.span.start + from..t.span.end + from;
@@ -246,7 +246,7 @@ fn tokenize(text: &str, from: usize, to: usize) -> Vec<Tok> {
 /// Whether a line is a table header: `[name]` or `[[a."b"]]`, nothing but a comment after it;
 /// whether it is an array of tables, and its key's parts.
 fn header_of(line: &str) -> Option<(bool, Vec<String>)> {
-    let toks = tokenize(line, 0, line.len());
+    let toks = tokens_of(line, 0, line.len());
     let toks = match toks.last() {
         Some(Tok::Comment(_)) => &toks[..toks.len() - 1],
         _ => &toks[..],
@@ -273,7 +273,7 @@ fn header_of(line: &str) -> Option<(bool, Vec<String>)> {
 /// Whether the cursor's line is a header being typed: `[[ite…` with nothing that makes it a value
 /// (no `=`, brace, string, comma or closing bracket).
 fn typing_header(before: &str) -> bool {
-    let toks = tokenize(before, 0, before.len());
+    let toks = tokens_of(before, 0, before.len());
     matches!(toks.first(), Some(Tok::Punct(b'[', _))) && toks.iter().all(|t| matches!(t, Tok::Punct(b'[', _) | Tok::Bare(_)))
 }
 
@@ -331,7 +331,7 @@ pub fn at_in(text: &str, offset: usize, root: Scope) -> Context {
             break;
         }
     }
-    let toks = tokenize(text, seg_start.min(seg_end), seg_end);
+    let toks = tokens_of(text, seg_start.min(seg_end), seg_end);
 
     // Scope of the header's table.
     let mut scope = root;
@@ -489,7 +489,7 @@ pub fn header_string(ctx: &Context, key: &str) -> Option<String> {
 
 /// Every `key = "string"` in the text: the key and the string's content span (for semantic tokens).
 pub fn string_values(text: &str) -> Vec<(String, Span)> {
-    let toks = tokenize(text, 0, text.len());
+    let toks = tokens_of(text, 0, text.len());
     let mut out = Vec::new();
     for w in toks.windows(3) {
         if let [Tok::Bare(k), Tok::Punct(b'=', _), Tok::Str { content, closed: true, .. }] = w {
