@@ -58,20 +58,7 @@ fn real_save() -> &'static str {
     static SAVE: OnceLock<String> = OnceLock::new();
     SAVE.get_or_init(|| {
         let mut s = Session::new_game(world(), 3, vec!["core:warrior".into()], None).expect("a new game");
-        // Two moves north bring the player next to the elder, whom `talk` reaches only there.
-        for line in [
-            "enter core:elders_hall",
-            "give core:gold 50",
-            "move n",
-            "move n",
-            "talk core:elder",
-            "buy 1",
-            "leave",
-            "spawn core:rat 2",
-            "attack enemy:0",
-            "wait",
-            "move s",
-        ] {
+        for line in rustkeep_play::fuzzing::SHORT_GAME {
             if let Ok(Some(cmd)) = Command::parse(line) {
                 let _ = s.execute(&cmd);
             }

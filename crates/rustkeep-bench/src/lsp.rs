@@ -24,12 +24,14 @@
 //! Workspaces: the large and the medium synthetic pack, and the example mods beside a generated
 //! ~2,000-entry pack (the small size), where the edited file is an example mod's.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
+use rustkeep_testutil::file_uri;
+use rustkeep_testutil::lsp::read_messages;
 use serde_json::{json, Value};
 
 use crate::{generate, ExtraFigure, LARGE, MEDIUM, SMALL};
@@ -339,35 +341,7 @@ impl Client {
             .map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            loop {
-                let mut len = None;
-                loop {
-                    let mut line = String::new();
-                    if r.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let line = line.trim_end();
-                    if line.is_empty() {
-                        break;
-                    }
-                    if let Some(v) = line.strip_prefix("Content-Length: ") {
-                        len = v.parse::<usize>().ok();
-                    }
-                }
-                let Some(len) = len else { return };
-                let mut buf = vec![0; len];
-                if r.read_exact(&mut buf).is_err() {
-                    return;
-                }
-                let Ok(v) = serde_json::from_slice::<Value>(&buf) else { return };
-                if tx.send(v).is_err() {
-                    return;
-                }
-            }
-        });
+        let rx = read_messages(stdout);
         Ok(Client { child, stdin, rx, next_id: 1 })
     }
 
@@ -419,13 +393,6 @@ impl Client {
         drop(self.stdin);
         let _ = self.child.wait();
     }
-}
-
-/// The `file://` URI of an absolute path: every byte but the unreserved characters and `/`
-/// percent-encoded.
-fn file_uri(p: &Path) -> String {
-    const PATH: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~').remove(b'/');
-    format!("file://{}", percent_encoding::utf8_percent_encode(&p.to_string_lossy(), PATH))
 }
 
 /// Line and UTF-16 column of a byte offset.

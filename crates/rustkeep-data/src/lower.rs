@@ -138,19 +138,31 @@ impl FileFacts {
     }
 }
 
-/// Parses and lowers one data file.
-pub fn lower_file(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> FileFacts {
+/// A file's facts so far, with its lowering and its syntax tree when it could be read.
+type Started<'t> = (FileFacts, Option<(Lower<'t>, tree::Read<'t>)>);
+
+/// The start of lowering a data file (`data`) or a scenario file: the text read, its syntax errors
+/// reported and its allow comments taken; `None` beside the facts of a file that is not UTF-8,
+/// which is not read further.
+fn start(file: FileId, text: &str, invalid_utf8_at: Option<usize>, data: bool) -> Started<'_> {
     let mut facts = FileFacts::default();
     if let Some(at) = invalid_utf8_at {
         facts.has_syntax_errors = true;
         facts.diagnostics.push(Diagnostic::new(Code::TomlSyntax, Loc { file, span: at..at + 1 }, "invalid UTF-8: TOML files must be UTF-8 encoded"));
-        return facts;
+        return (facts, None);
     }
     let read = tree::read(text);
     facts.allows = allow_comments(text);
     let mut lower = Lower::new(file, text);
-    facts.unreadable = lower.syntax_errors(&read, true);
+    facts.unreadable = lower.syntax_errors(&read, data);
     facts.has_syntax_errors = !read.errors.is_empty();
+    (facts, Some((lower, read)))
+}
+
+/// Parses and lowers one data file.
+pub fn lower_file(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> FileFacts {
+    let (mut facts, started) = start(file, text, invalid_utf8_at, true);
+    let Some((mut lower, read)) = started else { return facts };
     lower.document(&read.root);
     lower.unreadable_entries(&read.unreadable);
     let mentions: Vec<String> = read.unreadable.iter().flat_map(|u| u.mentions.iter().cloned()).collect();
@@ -183,18 +195,11 @@ pub fn lower_file(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> F
 /// keys (docs/engine.md, "Scenarios"). The IDs it names are its `refs`; they are checked against
 /// the mods the scenario loads, which lowering does not know (`scenario::check`).
 pub fn lower_scenario(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> FileFacts {
-    let mut facts = FileFacts::default();
-    if let Some(at) = invalid_utf8_at {
-        facts.has_syntax_errors = true;
-        facts.diagnostics.push(Diagnostic::new(Code::TomlSyntax, Loc { file, span: at..at + 1 }, "invalid UTF-8: TOML files must be UTF-8 encoded"));
+    let (mut facts, started) = start(file, text, invalid_utf8_at, false);
+    let Some((mut lower, read)) = started else {
         facts.scenario = Some(Box::new(crate::scenario::Scenario { broken: true, ..Default::default() }));
         return facts;
-    }
-    let read = tree::read(text);
-    facts.allows = allow_comments(text);
-    let mut lower = Lower::new(file, text);
-    facts.unreadable = lower.syntax_errors(&read, false);
-    facts.has_syntax_errors = !read.errors.is_empty();
+    };
     let mut sc = lower.scenario(&read.root);
     drop(read);
     if facts.has_syntax_errors {
@@ -598,23 +603,11 @@ impl<'t> Lower<'t> {
     }
 
     /// Reports a name that is not in a closed vocabulary, with "did you mean" and the full list.
-    fn unknown_name<'a>(
-        &mut self,
-        code: Code,
-        noun: &str,
-        s: &str,
-        span: Span,
-        names: impl Iterator<Item = &'a str> + Clone,
-        aliases: &'a [(&'a str, &'a str)],
-    ) {
-        self.unknown_kind(code, noun, s, span, names, aliases, None);
-    }
-
-    /// [`Self::unknown_name`] for the name of an action or a check: `fields` are the keys its
-    /// table has, and the fields of a candidate (`fields_of`), so that the fix is safe only when
-    /// the candidate takes every one of them ([`suggest::judge_with_fields`]).
+    /// For the name of an action or a check, `fields` are the keys its table has and the fields of
+    /// a candidate (`fields_of`), so that the fix is safe only when the candidate takes every one
+    /// of them ([`suggest::judge_with_fields`]).
     #[allow(clippy::too_many_arguments)]
-    fn unknown_kind<'a>(
+    fn unknown_name<'a>(
         &mut self,
         code: Code,
         noun: &str,
@@ -649,7 +642,7 @@ impl<'t> Lower<'t> {
 }
 
 /// The keys an action's or check's table has, and the fields of a candidate name
-/// (`Lowerer::unknown_kind`).
+/// (`Lower::unknown_name`).
 type KindFields<'a> = (&'a [&'a str], &'a dyn Fn(&str) -> Vec<&'static str>);
 
 #[cfg(test)]

@@ -53,11 +53,7 @@ pub fn reference_markdown() -> String {
     line(o, "- [Names that are not vocabulary](#names-that-are-not-vocabulary)");
     line(o, "");
 
-    line(o, "## Registries");
-    line(o, "");
-    line(o, "A data file holds registry arrays (`[[items]]` blocks or `items = [ { … } ]`) and at most the table");
-    line(o, "`[balance]`. Anything else at top level is `unknown-registry`; an unknown field is `unknown-field`.");
-    line(o, "");
+    section(o, "## Registries", "A data file holds registry arrays (`[[items]]` blocks or `items = [ { … } ]`) and at most the table\n`[balance]`. Anything else at top level is `unknown-registry`; an unknown field is `unknown-field`.");
     for r in REGISTRIES {
         line(o, &format!("### `[[{}]]`", r.key));
         line(o, "");
@@ -65,43 +61,23 @@ pub fn reference_markdown() -> String {
         line(o, "");
         field_table(o, r.fields);
     }
-    line(o, "### `[balance]`");
-    line(o, "");
-    line(o, "A singleton table. The core's values are defaults a mod may set; two mods (other than the core)");
-    line(o, "setting one key is `override-conflict` on the later.");
-    line(o, "");
+    section(
+        o,
+        "### `[balance]`",
+        "A singleton table. The core's values are defaults a mod may set; two mods (other than the core)\nsetting one key is `override-conflict` on the later.",
+    );
     field_table(o, BALANCE_FIELDS);
 
-    line(o, "## Triggers");
-    line(o, "");
-    line(o, "`triggers = [ { … } ]` on items, affixes, creatures, character options, statuses, floors and prefabs;");
-    line(o, "quests carry the same fields flattened into the entry. How they run: [triggers.md](triggers.md).");
-    line(o, "");
+    section(o, "## Triggers", "`triggers = [ { … } ]` on items, affixes, creatures, character options, statuses, floors and prefabs;\nquests carry the same fields flattened into the entry. How they run: [triggers.md](triggers.md).");
     field_table(o, TRIGGER_FIELDS);
-    line(o, "## Modifiers");
-    line(o, "");
-    line(o, "`modifiers = [ { … } ]`: exactly one of `add` / `multiply`. An attribute reads");
-    line(o, "`(base + Σ add) × Π multiply` over the modifiers whose condition holds.");
-    line(o, "");
+    section(o, "## Modifiers", "`modifiers = [ { … } ]`: exactly one of `add` / `multiply`. An attribute reads\n`(base + Σ add) × Π multiply` over the modifiers whose condition holds.");
     field_table(o, MODIFIER_FIELDS);
-    line(o, "## `ai` rules");
-    line(o, "");
-    line(o, "`ai = [ { … } ]` on creatures.");
-    line(o, "");
+    section(o, "## `ai` rules", "`ai = [ { … } ]` on creatures.");
     field_table(o, AI_FIELDS);
-    line(o, "## Loot entries");
-    line(o, "");
-    line(o, "`entries = [ { … } ]` of a loot table: exactly one of `item` / `table` / `affix` / `nothing` per entry;");
-    line(o, "weighted entries need `weight`, guaranteed ones take none. Semantics: [loot.md](loot.md).");
-    line(o, "");
+    section(o, "## Loot entries", "`entries = [ { … } ]` of a loot table: exactly one of `item` / `table` / `affix` / `nothing` per entry;\nweighted entries need `weight`, guaranteed ones take none. Semantics: [loot.md](loot.md).");
     field_table(o, LOOT_ENTRY_FIELDS);
 
-    line(o, "## Events");
-    line(o, "");
-    line(o, "The value of `on`. Every event has a `source` creature and an optional `target`. Triggers of a");
-    line(o, "creature run for the events whose source it is (`self` = source, `target` = the event's target).");
-    line(o, "Payload keys are those of the `simulate --format json` trace; `when` may filter only the listed fields.");
-    line(o, "");
+    section(o, "## Events", "The value of `on`. Every event has a `source` creature and an optional `target`. Triggers of a\ncreature run for the events whose source it is (`self` = source, `target` = the event's target).\nPayload keys are those of the `simulate --format json` trace; `when` may filter only the listed fields.");
     line(o, "| event | source | target | payload | `when` fields |");
     line(o, "|---|---|---|---|---|");
     for e in EVENTS {
@@ -136,11 +112,7 @@ pub fn reference_markdown() -> String {
             line(o, "");
         }
     }
-    line(o, "### `when` fields");
-    line(o, "");
-    line(o, "`when = { field = value, … }`: every field given must match the event's payload (implicit AND, no");
-    line(o, "negation). A field the trigger's event does not carry is `when-field-not-carried`.");
-    line(o, "");
+    section(o, "### `when` fields", "`when = { field = value, … }`: every field given must match the event's payload (implicit AND, no\nnegation). A field the trigger's event does not carry is `when-field-not-carried`.");
     line(o, "| field | value | carried by | description |");
     line(o, "|---|---|---|---|");
     for w in WHEN_FIELDS {
@@ -154,11 +126,7 @@ pub fn reference_markdown() -> String {
     }
     line(o, "");
 
-    line(o, "## Checks");
-    line(o, "");
-    line(o, "`condition = [ { check = \"…\", … } ]`: a list, all must hold (implicit AND; no OR, no nesting). A");
-    line(o, "check with `who = \"target\"` where there is no target is false.");
-    line(o, "");
+    section(o, "## Checks", "`condition = [ { check = \"…\", … } ]`: a list, all must hold (implicit AND; no OR, no nesting). A\ncheck with `who = \"target\"` where there is no target is false.");
     for c in CHECKS {
         line(o, &format!("### `{}`", c.name));
         line(o, "");
@@ -170,11 +138,7 @@ pub fn reference_markdown() -> String {
         field_table(o, &fields);
     }
 
-    line(o, "## Actions");
-    line(o, "");
-    line(o, "`actions = [ { action = \"…\", … } ]` in triggers and quests, and `use`, `on_create`, `on_talk`, `ai`.");
-    line(o, "Events an action raises are appended to the event queue ([triggers.md](triggers.md)).");
-    line(o, "");
+    section(o, "## Actions", "`actions = [ { action = \"…\", … } ]` in triggers and quests, and `use`, `on_create`, `on_talk`, `ai`.\nEvents an action raises are appended to the event queue ([triggers.md](triggers.md)).");
     line(o, "| action | fields | emits |");
     line(o, "|---|---|---|");
     for a in ACTIONS {
@@ -199,58 +163,24 @@ pub fn reference_markdown() -> String {
         field_table(o, &fields);
     }
 
-    line(o, "## Attributes");
-    line(o, "");
-    line(o, "Set in a creature's `attributes` table, changed by modifiers, read by `attribute` checks.");
-    line(o, "");
+    section(o, "## Attributes", "Set in a creature's `attributes` table, changed by modifiers, read by `attribute` checks.");
     name_table(o, "attribute", ATTRIBUTES);
-    line(o, "## Damage types");
-    line(o, "");
-    line(o, "The values of `damage_type` (items, creatures, `damage` actions, `when`).");
-    line(o, "");
+    section(o, "## Damage types", "The values of `damage_type` (items, creatures, `damage` actions, `when`).");
     name_table(o, "damage type", DAMAGE_TYPES);
-    line(o, "## `who`");
-    line(o, "");
-    line(o, "The values of `who` in checks and `target` in actions.");
-    line(o, "");
+    section(o, "## `who`", "The values of `who` in checks and `target` in actions.");
     name_table(o, "value", WHO);
-    line(o, "## Item slots");
-    line(o, "");
-    line(o, &format!("`slot` of an item: {}; omitted = not equippable.", code_list(ITEM_SLOTS)));
-    line(o, "");
-    line(o, "## Colours");
-    line(o, "");
-    line(o, "The values of `color` (creatures, NPCs, items): one of these names, the ANSI terminal colours, or a hex colour `#rrggbb`. The terminal's palette decides the exact shade of a name.");
-    line(o, "");
+    section(o, "## Item slots", &format!("`slot` of an item: {}; omitted = not equippable.", code_list(ITEM_SLOTS)));
+    section(o, "## Colours", "The values of `color` (creatures, NPCs, items): one of these names, the ANSI terminal colours, or a hex colour `#rrggbb`. The terminal's palette decides the exact shade of a name.");
     name_table(o, "colour", COLORS);
-    line(o, "## Map glyphs");
-    line(o, "");
-    line(o, "A `glyph` (creatures, NPCs, items) is exactly one character that takes one cell of the map: not white space, a control character or a combining mark, not two cells wide (an emoji, a CJK character), and none of the map's own glyphs:");
-    line(o, "");
-    line(o, "| glyph | on the map |");
-    line(o, "|---|---|");
-    for (g, meaning) in RESERVED_GLYPHS {
-        line(o, &format!("| `{}` | {} |", g, meaning));
-    }
-    line(o, "");
-    line(o, "## Prefab glyphs");
-    line(o, "");
-    line(o, "The characters of a prefab's `grid`; rows must have equal width.");
-    line(o, "");
-    line(o, "| glyph | meaning |");
-    line(o, "|---|---|");
-    for (g, meaning) in GRID_GLYPHS {
-        line(o, &format!("| `{}` | {} |", g, meaning));
-    }
-    line(o, "");
+    section(o, "## Map glyphs", "A `glyph` (creatures, NPCs, items) is exactly one character that takes one cell of the map: not white space, a control character or a combining mark, not two cells wide (an emoji, a CJK character), and none of the map's own glyphs:");
+    glyph_table(o, "on the map", RESERVED_GLYPHS);
+    section(o, "## Prefab glyphs", "The characters of a prefab's `grid`; rows must have equal width.");
+    glyph_table(o, "meaning", GRID_GLYPHS);
 
     config_files(o);
     scenario_files(o);
 
-    line(o, "## Names that are not vocabulary");
-    line(o, "");
-    line(o, "Names modders often reach for, and what `rustkeep check` suggests instead.");
-    line(o, "");
+    section(o, "## Names that are not vocabulary", "Names modders often reach for, and what `rustkeep check` suggests instead.");
     line(o, "| written | did you mean |");
     line(o, "|---|---|");
     for (kind, aliases) in [("event", EVENT_ALIASES), ("check", CHECK_ALIASES), ("action", ACTION_ALIASES)] {
@@ -299,11 +229,7 @@ pub fn event_sides_table() -> String {
 
 /// The tables and keys of `mod.toml` and `rustkeep.toml`.
 fn config_files(o: &mut String) {
-    line(o, "## `mod.toml` and `rustkeep.toml`");
-    line(o, "");
-    line(o, "A mod's manifest and a workspace's settings. An unknown key is `unknown-field`; `rustkeep fmt` writes the");
-    line(o, "keys of each table in the order below ([formatting](formatting.md)).");
-    line(o, "");
+    section(o, "## `mod.toml` and `rustkeep.toml`", "A mod's manifest and a workspace's settings. An unknown key is `unknown-field`; `rustkeep fmt` writes the\nkeys of each table in the order below ([formatting](formatting.md)).");
     for (file, tables) in [("mod.toml", MANIFEST_TABLES), ("rustkeep.toml", WORKSPACE_TABLES)] {
         for t in tables {
             line(o, &format!("### `[{}]` in `{file}`", t.name));
@@ -332,33 +258,18 @@ fn config_files(o: &mut String) {
 
 /// The keys of a scenario file, its `[player]`, its items, enemy groups, steps and payloads.
 fn scenario_files(o: &mut String) {
-    line(o, "## Scenario files");
-    line(o, "");
-    line(o, "The files of `rustkeep simulate` and `rustkeep arena`: a file whose name ends in `.scenario.toml`,");
-    line(o, "or any `.toml` file directly in a folder named `scenarios` ([the engine](engine.md#scenario-files)).");
-    line(o, "`rustkeep check` checks them like data files, against the core and the mods they name.");
-    line(o, "");
-    line(o, "### The top level");
-    line(o, "");
+    section(o, "## Scenario files", "The files of `rustkeep simulate` and `rustkeep arena`: a file whose name ends in `.scenario.toml`,\nor any `.toml` file directly in a folder named `scenarios` ([the engine](engine.md#scenario-files)).\n`rustkeep check` checks them like data files, against the core and the mods they name.");
+    section(o, "### The top level", "");
     field_table(o, SCENARIO_FIELDS);
-    line(o, "### `[player]`");
-    line(o, "");
+    section(o, "### `[player]`", "");
     field_table(o, SCENARIO_PLAYER_FIELDS);
-    line(o, "### `[player] items`");
-    line(o, "");
+    section(o, "### `[player] items`", "");
     field_table(o, SCENARIO_ITEM_FIELDS);
-    line(o, "### `[[enemies]]`");
-    line(o, "");
+    section(o, "### `[[enemies]]`", "");
     field_table(o, SCENARIO_ENEMY_FIELDS);
-    line(o, "### `[[steps]]`");
-    line(o, "");
-    line(o, &format!("A step does exactly one of {}; `source` and `target` say who.", code_list(STEP_ACTS)));
-    line(o, "");
+    section(o, "### `[[steps]]`", &format!("A step does exactly one of {}; `source` and `target` say who.", code_list(STEP_ACTS)));
     field_table(o, SCENARIO_STEP_FIELDS);
-    line(o, "### `payload`");
-    line(o, "");
-    line(o, "An injected event carries only its own payload keys ([events](#events)); each value is checked as below.");
-    line(o, "");
+    section(o, "### `payload`", "An injected event carries only its own payload keys ([events](#events)); each value is checked as below.");
     field_table(o, PAYLOAD_FIELDS);
 }
 
@@ -367,6 +278,17 @@ fn article(noun: &str) -> &'static str {
     match noun.chars().next() {
         Some('a' | 'e' | 'i' | 'o' | 'u' | 'N') => "an",
         _ => "a",
+    }
+}
+
+/// A heading, a blank line, and its introduction (if any; its lines apart by `\n`) followed by a
+/// blank line.
+fn section(out: &mut String, heading: &str, intro: &str) {
+    line(out, heading);
+    line(out, "");
+    if !intro.is_empty() {
+        line(out, intro);
+        line(out, "");
     }
 }
 
@@ -427,6 +349,16 @@ fn type_text(ty: FieldType) -> String {
         FieldType::Ref(k) => format!("{} {} ID", article(k.describe()), k.describe()),
         other => other.describe(),
     }
+}
+
+/// A table of glyphs and what each means, under the heading `meaning`.
+fn glyph_table(out: &mut String, meaning: &str, rows: &[(char, &str)]) {
+    line(out, &format!("| glyph | {meaning} |"));
+    line(out, "|---|---|");
+    for (glyph, text) in rows {
+        line(out, &format!("| `{glyph}` | {text} |"));
+    }
+    line(out, "");
 }
 
 fn name_table(out: &mut String, header: &str, rows: &[(&str, &str)]) {

@@ -201,19 +201,22 @@ impl Printer<'_> {
                 self.out.push(']');
             }
             Value::Table(t) if t.elems.is_empty() => self.out.push_str("{}"),
-            Value::Table(t) => {
-                self.out.push_str("{ ");
-                for (i, e) in t.elems.iter().enumerate() {
-                    if i > 0 {
-                        self.out.push_str(", ");
-                    }
-                    self.key(&e.node.key);
-                    self.out.push_str(" = ");
-                    self.flat(&e.node.value);
-                }
-                self.out.push_str(" }");
-            }
+            Value::Table(t) => self.one_line_table(t, |p, v| p.flat(v)),
         }
+    }
+
+    /// `{ k = v, … }`, each value written by `value`.
+    fn one_line_table(&mut self, t: &Container<'_, KeyVal<'_>>, mut value: impl FnMut(&mut Self, &Value<'_>)) {
+        self.out.push_str("{ ");
+        for (i, e) in t.elems.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.key(&e.node.key);
+            self.out.push_str(" = ");
+            value(self, &e.node.value);
+        }
+        self.out.push_str(" }");
     }
 
     /// Writes `v`, which starts at column `used` of a line indented by `ind`; `comma`: a comma
@@ -251,16 +254,7 @@ impl Printer<'_> {
         } else if !one_line_in_1_0(t) {
             self.open_table(t, ind);
         } else {
-            self.out.push_str("{ ");
-            for (i, e) in t.elems.iter().enumerate() {
-                if i > 0 {
-                    self.out.push_str(", ");
-                }
-                self.key(&e.node.key);
-                self.out.push_str(" = ");
-                self.inline_value(&e.node.value, ind);
-            }
-            self.out.push_str(" }");
+            self.one_line_table(t, |p, v| p.inline_value(v, ind));
         }
     }
 

@@ -1,11 +1,29 @@
-//! Structured edits of the floor map a save holds, for the fuzz target `play_save_map` (fuzz/)
-//! and the hostile tests of this crate: each edit changes one part of the map — a position, a
-//! tile, a room's rectangle, a resident's room, the remembered tiles, the room the player is in —
-//! or turns the save into one of version 2, so that the reading of saves meets maps that are
-//! wrong in one place rather than bytes that are not JSON. Built only for those two (the
-//! `fuzzing` feature, and tests).
+//! A short real game ([`SHORT_GAME`]) and structured edits of the floor map a save holds, for the
+//! fuzz targets (fuzz/) and the hostile tests of this crate. Each edit changes one part of the
+//! map — a position, a tile, a room's rectangle, a resident's room, the remembered tiles, the room
+//! the player is in — or turns the save into one of version 2, so that the reading of saves meets
+//! maps that are wrong in one place rather than bytes that are not JSON. Built only for those two
+//! (the `fuzzing` feature, and tests).
 
 use serde_json::{json, Value};
+
+/// A short game on the core as command lines, from a new game of `core:warrior` with seed 3: a
+/// room with piles, an NPC and enemies, gold given, a trade, spawned rats, a fight, a move. Two
+/// moves north bring the player from the elders' hall's `@` next to the elder, whom `talk` reaches
+/// only there.
+pub const SHORT_GAME: &[&str] = &[
+    "enter core:elders_hall",
+    "give core:gold 50",
+    "move n",
+    "move n",
+    "talk core:elder",
+    "buy 1",
+    "leave",
+    "spawn core:rat 2",
+    "attack enemy:0",
+    "wait",
+    "move s",
+];
 
 /// The choices of an edit, read one byte at a time (0 once they run out).
 struct Choices<'a> {

@@ -146,21 +146,7 @@ fn played(w: World, recording: Option<&std::path::Path>) -> Session {
     if let Some(path) = recording {
         s.recorder = Some(crate::start_recording(&s, path, None).expect("a recording"));
     }
-    // Two moves north bring the player from the hall's `@` next to the elder, whom `talk` reaches
-    // only there.
-    for line in [
-        "enter core:elders_hall",
-        "give core:gold 50",
-        "move n",
-        "move n",
-        "talk core:elder",
-        "buy 1",
-        "leave",
-        "spawn core:rat 2",
-        "attack enemy:0",
-        "wait",
-        "move s",
-    ] {
+    for line in crate::fuzzing::SHORT_GAME {
         let cmd = Command::parse(line).expect("a command").expect("not empty");
         let _ = s.execute(&cmd);
     }

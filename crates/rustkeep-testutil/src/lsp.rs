@@ -10,6 +10,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use serde_json::{json, Value};
 
 /// How long the client waits for anything (a message, the server's exit). Generous: it only
@@ -17,24 +18,28 @@ use serde_json::{json, Value};
 pub const PATIENCE: Duration = Duration::from_secs(120);
 
 /// The `file://` URI of an absolute path, percent-encoded as RFC 3986 asks of a path (a
-/// Windows drive path as `file:///C:/…`).
+/// Windows drive path as `file:///C:/…`): unreserved characters, sub-delimiters, `:`, `@` and `/`
+/// stay as they are.
 pub fn file_uri(path: &Path) -> String {
-    let s = path.to_string_lossy().replace('\\', "/");
-    let mut out = String::from(if s.starts_with('/') { "file://" } else { "file:///" });
-    for b in s.bytes() {
-        let plain = b.is_ascii_alphanumeric() || b"-._~/:@!$&'()*+,;=".contains(&b);
-        if plain {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
+    const fn keep(base: &AsciiSet, plain: &[u8]) -> AsciiSet {
+        let mut set = base.remove(plain[0]);
+        let mut i = 1;
+        while i < plain.len() {
+            set = set.remove(plain[i]);
+            i += 1;
         }
+        set
     }
-    out
+    const PATH: &AsciiSet = &keep(NON_ALPHANUMERIC, b"-._~/:@!$&'()*+,;=");
+    let s = path.to_string_lossy().replace('\\', "/");
+    let root = if s.starts_with('/') { "file://" } else { "file:///" };
+    format!("{root}{}", utf8_percent_encode(&s, PATH))
 }
 
 /// Reads `Content-Length`-framed JSON messages from `output` on a thread of its own; the receiver
-/// yields them in order and closes when the stream ends.
-fn read_messages(output: impl Read + Send + 'static) -> Receiver<Value> {
+/// yields them in order and closes when the stream ends or breaks its framing (a waiting client
+/// then reports the server gone).
+pub fn read_messages(output: impl Read + Send + 'static) -> Receiver<Value> {
     let (tx, rx) = channel();
     std::thread::spawn(move || {
         let mut r = BufReader::new(output);
@@ -53,11 +58,13 @@ fn read_messages(output: impl Read + Send + 'static) -> Receiver<Value> {
                     len = v.parse::<usize>().ok();
                 }
             }
-            let mut buf = vec![0; len.expect("the server frames with Content-Length")];
+            let Some(len) = len else { return };
+            let mut buf = vec![0; len];
             if r.read_exact(&mut buf).is_err() {
                 return;
             }
-            if tx.send(serde_json::from_slice(&buf).expect("the server sends JSON")).is_err() {
+            let Ok(message) = serde_json::from_slice(&buf) else { return };
+            if tx.send(message).is_err() {
                 return;
             }
         }

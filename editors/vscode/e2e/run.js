@@ -14,22 +14,14 @@ const fs = require("fs");
 const net = require("net");
 const os = require("os");
 const path = require("path");
+const { parseArgs } = require("util");
 const { spawn, execFileSync } = require("child_process");
 
 const repo = path.resolve(__dirname, "..", "..", "..");
 const codeServerVersion = require("./package.json").config.codeServer;
 
-function args() {
-  const out = {};
-  const argv = process.argv.slice(2);
-  for (let i = 0; i < argv.length; i += 2) {
-    if (!argv[i].startsWith("--") || argv[i + 1] === undefined) throw new Error(`bad argument ${argv[i]}`);
-    out[argv[i].slice(2)] = argv[i + 1];
-  }
-  return out;
-}
-
-const opt = args();
+// `--name VALUE` options; anything else is refused.
+const { values: opt } = parseArgs({ options: { "code-server": { type: "string" }, chromium: { type: "string" }, out: { type: "string" }, vsix: { type: "string" }, server: { type: "string" } } });
 const cacheHome = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
 const codeServer =
   opt["code-server"] || process.env.RUSTKEEP_CODE_SERVER || path.join(cacheHome, "rustkeep", `code-server-${codeServerVersion}`, "node_modules", ".bin", "code-server");

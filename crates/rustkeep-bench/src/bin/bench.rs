@@ -160,6 +160,13 @@ struct Row {
     ok: Option<bool>,
 }
 
+impl Row {
+    /// A figure the report gives without a target.
+    fn measured(figure: String, value: String) -> Row {
+        Row { figure, value, target: "—".into(), ok: None }
+    }
+}
+
 /// The value of every figure of an earlier report, by figure.
 fn baseline(path: &Path) -> std::collections::HashMap<String, String> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read the baseline {}: {e}", path.display()));
@@ -211,31 +218,11 @@ fn main() {
             "fmt_check_1_thread": { "wall_s": fmt_wall1, "cpu_s": fmt_cpu1 },
             "fmt_check_all_cores": { "threads": cores, "wall_s": fmt_wall_n, "cpu_s": fmt_cpu_n, "peak_rss_bytes": fmt_rss_n },
         });
-        rows.push(Row { figure: format!("{}: parse floor (1 thread)", size.name), value: ms(floor), target: "—".into(), ok: None });
-        rows.push(Row {
-            figure: format!("{}: check, 1 thread (wall / CPU)", size.name),
-            value: format!("{} / {}", ms(wall1), ms(cpu1)),
-            target: "—".into(),
-            ok: None,
-        });
-        rows.push(Row {
-            figure: format!("{}: check, {cores} threads (wall / CPU)", size.name),
-            value: format!("{} / {}", ms(wall_n), ms(cpu_n)),
-            target: "—".into(),
-            ok: None,
-        });
-        rows.push(Row {
-            figure: format!("{}: fmt --check, 1 thread / {cores} threads (wall)", size.name),
-            value: format!("{} / {}", ms(fmt_wall1), ms(fmt_wall_n)),
-            target: "—".into(),
-            ok: None,
-        });
-        rows.push(Row {
-            figure: format!("{}: peak memory", size.name),
-            value: format!("{:.0} MB ({:.1} × input)", rss_n as f64 / 1e6, rss_n as f64 / bytes as f64),
-            target: "—".into(),
-            ok: None,
-        });
+        rows.push(Row::measured(format!("{}: parse floor (1 thread)", size.name), ms(floor)));
+        rows.push(Row::measured(format!("{}: check, 1 thread (wall / CPU)", size.name), format!("{} / {}", ms(wall1), ms(cpu1))));
+        rows.push(Row::measured(format!("{}: check, {cores} threads (wall / CPU)", size.name), format!("{} / {}", ms(wall_n), ms(cpu_n))));
+        rows.push(Row::measured(format!("{}: fmt --check, 1 thread / {cores} threads (wall)", size.name), format!("{} / {}", ms(fmt_wall1), ms(fmt_wall_n))));
+        rows.push(Row::measured(format!("{}: peak memory", size.name), format!("{:.0} MB ({:.1} × input)", rss_n as f64 / 1e6, rss_n as f64 / bytes as f64)));
         if size.name == "large" {
             let ratio = wall1 / floor;
             rows.push(Row {

@@ -24,23 +24,15 @@
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
+const { parseArgs } = require("util");
 const { pathToFileURL, fileURLToPath } = require("url");
 
 const started = Date.now();
 const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
 const log = (line) => process.stderr.write(`doc-browser: ${line} (at ${seconds()} s)\n`);
 
-function args() {
-  const out = {};
-  const argv = process.argv.slice(2);
-  for (let i = 0; i < argv.length; i += 2) {
-    if (!argv[i].startsWith("--") || argv[i + 1] === undefined) throw new Error(`bad argument ${argv[i]}`);
-    out[argv[i].slice(2)] = argv[i + 1];
-  }
-  return out;
-}
-
-const opt = args();
+// `--name VALUE` options; anything else is refused.
+const { values: opt } = parseArgs({ options: { site: { type: "string" }, out: { type: "string" }, chromium: { type: "string" } } });
 if (!opt.site || !opt.out) {
   process.stderr.write("usage: node run.js --site DIR --out DIR [--chromium PATH]\n");
   process.exit(2);

@@ -102,7 +102,7 @@ impl Lower<'_> {
                     if vocab::is_damage_type(s) {
                         true
                     } else {
-                        self.unknown_name(Code::UnknownDamageType, "damage type", s, val.span(), DAMAGE_TYPES.iter().map(|d| d.0), &[]);
+                        self.unknown_name(Code::UnknownDamageType, "damage type", s, val.span(), DAMAGE_TYPES.iter().map(|d| d.0), &[], None);
                         false
                     }
                 }
@@ -165,7 +165,7 @@ impl Lower<'_> {
             let present: Vec<&str> = table.keys().map(|k| k.get_ref().as_ref()).filter(|k| *k != field::CHECK).collect();
             let fields_of = |n: &str| CheckKind::from_name(n).map(|k| condition_fields(k).iter().map(|f| f.name).collect()).unwrap_or_default();
             let names = CHECKS.iter().map(|c| c.name);
-            self.unknown_kind(Code::UnknownCheck, "check", name, name_span, names, CHECK_ALIASES, Some((&present, &fields_of)));
+            self.unknown_name(Code::UnknownCheck, "check", name, name_span, names, CHECK_ALIASES, Some((&present, &fields_of)));
             return None;
         };
         let cdef = kind.def();
@@ -231,7 +231,7 @@ impl Lower<'_> {
             let present: Vec<&str> = table.keys().map(|k| k.get_ref().as_ref()).filter(|k| *k != field::ACTION).collect();
             let fields_of = |n: &str| ActionKind::from_name(n).map(|k| action_fields(k).iter().map(|f| f.name).collect()).unwrap_or_default();
             let names = ACTIONS.iter().map(|a| a.name);
-            self.unknown_kind(Code::UnknownAction, "action", name, name_span, names, ACTION_ALIASES, Some((&present, &fields_of)));
+            self.unknown_name(Code::UnknownAction, "action", name, name_span, names, ACTION_ALIASES, Some((&present, &fields_of)));
             return None;
         };
         let adef = kind.def();

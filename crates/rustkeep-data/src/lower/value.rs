@@ -142,7 +142,7 @@ impl Lower<'_> {
                 if vocab::is_damage_type(s) {
                     return Some(Value::Str(s.to_string()));
                 }
-                self.unknown_name(Code::UnknownDamageType, "damage type", s, span, DAMAGE_TYPES.iter().map(|d| d.0), &[]);
+                self.unknown_name(Code::UnknownDamageType, "damage type", s, span, DAMAGE_TYPES.iter().map(|d| d.0), &[], None);
                 None
             }
             FieldType::Attribute => {
@@ -150,7 +150,7 @@ impl Lower<'_> {
                 if vocab::is_attribute(s) {
                     return Some(Value::Str(s.to_string()));
                 }
-                self.unknown_name(Code::UnknownAttribute, "attribute", s, span, ATTRIBUTES.iter().map(|d| d.0), &[]);
+                self.unknown_name(Code::UnknownAttribute, "attribute", s, span, ATTRIBUTES.iter().map(|d| d.0), &[], None);
                 None
             }
             FieldType::Who => {
@@ -218,7 +218,7 @@ impl Lower<'_> {
                 for (key, val) in t.iter() {
                     let attr = key.get_ref().as_ref();
                     if !vocab::is_attribute(attr) {
-                        self.unknown_name(Code::UnknownAttribute, "attribute", attr, key.span(), ATTRIBUTES.iter().map(|d| d.0), &[]);
+                        self.unknown_name(Code::UnknownAttribute, "attribute", attr, key.span(), ATTRIBUTES.iter().map(|d| d.0), &[], None);
                         continue;
                     }
                     match num_of(val.get_ref()) {
@@ -253,7 +253,7 @@ impl Lower<'_> {
                 match EventKind::from_name(s) {
                     Some(e) => Some(Value::Event(e)),
                     None => {
-                        self.unknown_name(Code::UnknownEvent, "event", s, span, EVENTS.iter().map(|e| e.name), EVENT_ALIASES);
+                        self.unknown_name(Code::UnknownEvent, "event", s, span, EVENTS.iter().map(|e| e.name), EVENT_ALIASES, None);
                         None
                     }
                 }

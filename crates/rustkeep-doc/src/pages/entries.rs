@@ -30,45 +30,54 @@ const WORDS_PER_BYTE: usize = 2;
 const PLACE_SHOWN: usize = 120;
 
 pub fn page(site: &Site, p: &Page) -> String {
-    let path = p.path(site);
-    let root = html::root_of(&path);
-    let m = &site.mods[p.module];
-    let info = &site.w.project.mods[m.index];
-    let mod_name = short(info.manifest.name.as_deref().unwrap_or(&info.id)).into_owned();
-    let title = super::registry_title(p.registry);
-    let mut main = String::new();
-    let numbered = if p.of > 1 { format!(" (page {} of {})", p.number, p.of) } else { String::new() };
-    main.push_str(&format!("<h1>{}: {}{numbered}</h1>\n", esc(&mod_name), esc(&title)));
-    main.push_str(&format!("<p class=\"lead\">{}</p>\n", esc(p.registry.def().doc)));
-    if p.of > 1 {
-        main.push_str(&pager(site, p, &root));
-    }
-    main.push_str("<nav class=\"toc\" aria-label=\"Entries on this page\"><ul>\n");
-    for &r in &p.entries {
-        let e = site.entry(r);
-        let Some(key) = e.key() else { continue };
-        main.push_str(&format!("<li><a href=\"#{}\">{}</a></li>\n", esc(&key.value), esc(&short(&display_name(e)))));
-    }
-    main.push_str("</ul></nav>\n");
-    for &r in &p.entries {
-        main.push_str(&entry(site, r, &root));
-    }
-    if p.of > 1 {
-        main.push_str(&pager(site, p, &root));
-    }
-    let crumbs = vec![
-        ("All mods".to_string(), Some("index.html".to_string())),
-        (mod_name.clone(), Some(format!("mods/{}/index.html", m.dir))),
-        (format!("{title}{numbered}"), None),
-    ];
-    let nav = super::mod_nav(site, p.module, &root, Some(p.registry));
-    html::page(site, Frame { path: &path, title: &format!("{mod_name}: {title}{numbered}"), crumbs, nav, main })
+    registry_page(site, p, |root| {
+        let mut main = String::from("<nav class=\"toc\" aria-label=\"Entries on this page\"><ul>\n");
+        for &r in &p.entries {
+            let e = site.entry(r);
+            let Some(key) = e.key() else { continue };
+            main.push_str(&format!("<li><a href=\"#{}\">{}</a></li>\n", esc(&key.value), esc(&short(&display_name(e)))));
+        }
+        main.push_str("</ul></nav>\n");
+        for &r in &p.entries {
+            main.push_str(&entry(site, r, root));
+        }
+        main
+    })
 }
 
 /// A registry page listing its entries in brief, one row each (its ID as anchor, its name and
 /// where it is written), for when documenting them all in full would pass the site's size limit
 /// ([`crate::budget`]): every link to an entry still leads to its row.
 pub fn brief_page(site: &Site, p: &Page) -> String {
+    registry_page(site, p, |_| {
+        let mut main = format!(
+            "<p class=\"broken\">These {} entries are listed in brief: documenting every entry in full would make the site larger than its limit, {} times the loaded files plus {} MB. <code>rustkeep show ID</code> prints an entry as written.</p>\n",
+            p.entries.len(),
+            crate::budget::PER_INPUT_BYTE,
+            crate::budget::BASE / 1_000_000
+        );
+        main.push_str("<div class=\"wide\"><table class=\"brief\">\n<thead><tr><th scope=\"col\">ID</th><th scope=\"col\">Name</th><th scope=\"col\">Written in</th></tr></thead>\n<tbody>\n");
+        for &r in &p.entries {
+            let e = site.entry(r);
+            let Some(key) = e.key() else { continue };
+            let (file, line) = site.place(r);
+            main.push_str(&format!(
+                "<tr id=\"{}\"><th scope=\"row\"><code>{}</code></th><td>{}</td><td><code>{}:{line}</code></td></tr>\n",
+                esc(&key.value),
+                esc(&short(&key.value)),
+                esc(&short(&display_name(e))),
+                esc(&html::cut_start(&file, PLACE_SHOWN))
+            ));
+        }
+        main.push_str("</tbody></table></div>\n");
+        main
+    })
+}
+
+/// A page of one registry of a mod (one of its pages, when it has several): the heading, the
+/// registry's description, the pager above and below `body` (given the path to the site's root),
+/// the breadcrumbs and the mod's navigation.
+fn registry_page(site: &Site, p: &Page, body: impl FnOnce(&str) -> String) -> String {
     let path = p.path(site);
     let root = html::root_of(&path);
     let m = &site.mods[p.module];
@@ -78,32 +87,10 @@ pub fn brief_page(site: &Site, p: &Page) -> String {
     let numbered = if p.of > 1 { format!(" (page {} of {})", p.number, p.of) } else { String::new() };
     let mut main = format!("<h1>{}: {}{numbered}</h1>\n", esc(&mod_name), esc(&title));
     main.push_str(&format!("<p class=\"lead\">{}</p>\n", esc(p.registry.def().doc)));
-    if p.of > 1 {
-        main.push_str(&pager(site, p, &root));
-    }
-    main.push_str(&format!(
-        "<p class=\"broken\">These {} entries are listed in brief: documenting every entry in full would make the site larger than its limit, {} times the loaded files plus {} MB. <code>rustkeep show ID</code> prints an entry as written.</p>\n",
-        p.entries.len(),
-        crate::budget::PER_INPUT_BYTE,
-        crate::budget::BASE / 1_000_000
-    ));
-    main.push_str("<div class=\"wide\"><table class=\"brief\">\n<thead><tr><th scope=\"col\">ID</th><th scope=\"col\">Name</th><th scope=\"col\">Written in</th></tr></thead>\n<tbody>\n");
-    for &r in &p.entries {
-        let e = site.entry(r);
-        let Some(key) = e.key() else { continue };
-        let (file, line) = site.place(r);
-        main.push_str(&format!(
-            "<tr id=\"{}\"><th scope=\"row\"><code>{}</code></th><td>{}</td><td><code>{}:{line}</code></td></tr>\n",
-            esc(&key.value),
-            esc(&short(&key.value)),
-            esc(&short(&display_name(e))),
-            esc(&html::cut_start(&file, PLACE_SHOWN))
-        ));
-    }
-    main.push_str("</tbody></table></div>\n");
-    if p.of > 1 {
-        main.push_str(&pager(site, p, &root));
-    }
+    let pager = if p.of > 1 { pager(site, p, &root) } else { String::new() };
+    main.push_str(&pager);
+    main.push_str(&body(&root));
+    main.push_str(&pager);
     let crumbs = vec![
         ("All mods".to_string(), Some("index.html".to_string())),
         (mod_name.clone(), Some(format!("mods/{}/index.html", m.dir))),

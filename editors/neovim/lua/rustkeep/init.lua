@@ -213,19 +213,15 @@ local function show(title, lines, vertical, filetype)
   if existing ~= -1 then
     vim.api.nvim_buf_delete(existing, { force = true })
   end
+  -- The configured width (height) of the window, or half the screen's.
+  local size, whole, split = M.config.height, vim.o.lines, "botright "
   if vertical then
-    local width = M.config.width
-    if width == nil or width <= 0 then
-      width = math.floor(vim.o.columns / 2)
-    end
-    vim.cmd("vertical botright " .. width .. "new")
-  else
-    local height = M.config.height
-    if height == nil or height <= 0 then
-      height = math.floor(vim.o.lines / 2)
-    end
-    vim.cmd("botright " .. height .. "new")
+    size, whole, split = M.config.width, vim.o.columns, "vertical botright "
   end
+  if size == nil or size <= 0 then
+    size = math.floor(whole / 2)
+  end
+  vim.cmd(split .. size .. "new")
   local buf = vim.api.nvim_get_current_buf()
   vim.bo[buf].buftype = "nofile"
   vim.bo[buf].bufhidden = "wipe"
