@@ -25,6 +25,10 @@ pub struct Sources {
     /// The field of the action that names them (`creature` of `spawn`, `status` of
     /// `apply_status`, `shop` of `open_shop`), if an action can.
     pub action_field: Option<&'static str>,
+    /// The warning on an entry none of them names.
+    pub code: Code,
+    /// Its message, for the entry's ID.
+    pub message: fn(&str) -> String,
 }
 
 impl Sources {
@@ -37,7 +41,7 @@ impl Sources {
     /// file. `None` while some text could not be read: the source that would answer may sit in
     /// it, and an absence is claimed only over data that was read whole (one mistake, one
     /// diagnostic).
-    pub fn names<'a>(&self, db: &'a Database) -> Option<FxHashSet<&'a str>> {
+    fn names<'a>(&self, db: &'a Database) -> Option<FxHashSet<&'a str>> {
         if db.facts.iter().flatten().any(|ff| !ff.unreadable.is_empty()) {
             return None;
         }
@@ -58,9 +62,11 @@ impl Sources {
         Some(named)
     }
 
-    /// Reports every entry in force of the registry that `named` does not name ([`unnamed`]).
-    pub fn report(&self, project: &Project, db: &Database, named: &FxHashSet<&str>, code: Code, message: impl Fn(&str) -> String, out: &mut Vec<Diagnostic>) {
-        unnamed(project, db, self.registry, named, code, message, out);
+    /// The rule: warns on every entry in force of the registry that no source names, but those of
+    /// content packs ([`unnamed`]).
+    pub fn run(&self, project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+        let Some(named) = self.names(db) else { return };
+        unnamed(project, db, self.registry, &named, self.code, self.message, out);
     }
 
     /// What the rule reads of one file, as a hash: the entries of its registry (ID and what they

@@ -3,24 +3,23 @@
 //! of its rooms comes first; a prefab that only `first_rooms` names is `first-room-not-in-prefabs`
 //! there (one mistake, one diagnostic), so it counts here.
 
-use rustkeep_data::db::Database;
-use rustkeep_data::diag::{Code, Diagnostic};
-use rustkeep_data::project::Project;
+use rustkeep_data::diag::Code;
 use rustkeep_data::vocab::{field, Registry};
 
 use super::absent::Sources;
 
 /// The rule, for the batch check and the language server.
-pub const RULE: super::Whole = super::Whole { name: "prefab-never-used", run, view: |ff| SOURCES.view(ff) };
+pub const RULE: super::Whole = super::Whole { name: "prefab-never-used", run: |project, db, out| SOURCES.run(project, db, out), view: |ff| SOURCES.view(ff) };
 
-/// Only a floor's `prefabs` lays a room out: no action does, and a scenario's `enter` is a test.
-const SOURCES: Sources = Sources { registry: Registry::Prefabs, floor_fields: &[field::PREFABS, field::FIRST_ROOMS], action_field: None };
-
-/// Every prefab in force that no floor in force names in `prefabs` (or `first_rooms`), but those
-/// of content packs.
-pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
-    let Some(named) = SOURCES.names(db) else { return };
-    let message =
-        |id: &str| format!("no floor's `prefabs` names `{id}`, so the dungeon never holds this room: name it in the `prefabs` of a floor where it belongs");
-    SOURCES.report(project, db, &named, Code::PrefabNeverUsed, message, out);
-}
+/// Warns on every prefab in force that no floor in force names in `prefabs` (or `first_rooms`),
+/// but those of content packs. Only a floor's `prefabs` lays a room out: no action does, and a
+/// scenario's `enter` is a test.
+const SOURCES: Sources = Sources {
+    registry: Registry::Prefabs,
+    floor_fields: &[field::PREFABS, field::FIRST_ROOMS],
+    action_field: None,
+    code: Code::PrefabNeverUsed,
+    message: |id: &str| {
+        format!("no floor's `prefabs` names `{id}`, so the dungeon never holds this room: name it in the `prefabs` of a floor where it belongs")
+    },
+};

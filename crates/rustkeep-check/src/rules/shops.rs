@@ -1,25 +1,23 @@
 //! `shop-never-opened`: a shop opens only when an `open_shop` action names it, so one that none
 //! names is never seen.
 
-use rustkeep_data::db::Database;
-use rustkeep_data::diag::{Code, Diagnostic};
-use rustkeep_data::project::Project;
+use rustkeep_data::diag::Code;
 use rustkeep_data::vocab::{field, Registry};
 
 use super::absent::Sources;
 
 /// The rule, for the batch check and the language server.
-pub const RULE: super::Whole = super::Whole { name: "shop-never-opened", run, view: |ff| SOURCES.view(ff) };
+pub const RULE: super::Whole = super::Whole { name: "shop-never-opened", run: |project, db, out| SOURCES.run(project, db, out), view: |ff| SOURCES.view(ff) };
 
-const SOURCES: Sources = Sources { registry: Registry::Shops, floor_fields: &[], action_field: Some(field::SHOP) };
-
-/// Every shop in force that no `open_shop` action names, but those of content packs.
-pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
-    let Some(named) = SOURCES.names(db) else { return };
-    let message = |id: &str| {
+/// Warns on every shop in force that no `open_shop` action names, but those of content packs.
+const SOURCES: Sources = Sources {
+    registry: Registry::Shops,
+    floor_fields: &[],
+    action_field: Some(field::SHOP),
+    code: Code::ShopNeverOpened,
+    message: |id: &str| {
         format!(
             "no `open_shop` action names `{id}`, so this shop never opens: open it with `{{ action = \"open_shop\", shop = \"{id}\" }}`, e.g. in the `on_talk` of the NPC who keeps it"
         )
-    };
-    SOURCES.report(project, db, &named, Code::ShopNeverOpened, message, out);
-}
+    },
+};

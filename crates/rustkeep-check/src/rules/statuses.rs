@@ -1,25 +1,24 @@
 //! `status-never-applied`: a creature gets a status only from an `apply_status` action (no field
 //! of an item, affix or creature applies one), so a status that none names never takes hold.
 
-use rustkeep_data::db::Database;
-use rustkeep_data::diag::{Code, Diagnostic};
-use rustkeep_data::project::Project;
+use rustkeep_data::diag::Code;
 use rustkeep_data::vocab::{field, Registry};
 
 use super::absent::Sources;
 
 /// The rule, for the batch check and the language server.
-pub const RULE: super::Whole = super::Whole { name: "status-never-applied", run, view: |ff| SOURCES.view(ff) };
+pub const RULE: super::Whole =
+    super::Whole { name: "status-never-applied", run: |project, db, out| SOURCES.run(project, db, out), view: |ff| SOURCES.view(ff) };
 
-const SOURCES: Sources = Sources { registry: Registry::Statuses, floor_fields: &[], action_field: Some(field::STATUS) };
-
-/// Every status in force that no `apply_status` action names, but those of content packs.
-pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
-    let Some(named) = SOURCES.names(db) else { return };
-    let message = |id: &str| {
+/// Warns on every status in force that no `apply_status` action names, but those of content packs.
+const SOURCES: Sources = Sources {
+    registry: Registry::Statuses,
+    floor_fields: &[],
+    action_field: Some(field::STATUS),
+    code: Code::StatusNeverApplied,
+    message: |id: &str| {
         format!(
             "no `apply_status` action names `{id}`, so nothing ever has this status and its modifiers and triggers never act: apply it with `{{ action = \"apply_status\", status = \"{id}\", target = \"target\" }}` in a trigger, an item's `use` or an `ai` rule"
         )
-    };
-    SOURCES.report(project, db, &named, Code::StatusNeverApplied, message, out);
-}
+    },
+};
