@@ -18,22 +18,9 @@ use rustkeep_testutil::repo_root;
 /// `(file, line, code, severity)`; severity is `None` when the expectation does not pin it.
 type Key = (String, u32, String);
 
-/// Every `.toml` file below `dir`, relative to it, with `/` separators.
+/// Every `.toml` file below `dir`, sorted.
 fn toml_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("fixture folders are readable").flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "toml") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+    rustkeep_testutil::files_below(dir, "toml")
 }
 
 fn rel(path: &Path, root: &Path) -> String {

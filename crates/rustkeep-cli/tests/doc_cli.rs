@@ -35,20 +35,8 @@ fn examples_site(tag: &str) -> TempDir {
 
 /// Every file of a folder, by path relative to it (with `/`).
 fn files(dir: &Path) -> BTreeMap<String, PathBuf> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/");
-                out.insert(rel, p);
-            }
-        }
-    }
-    out
+    let files = rustkeep_testutil::walk_files(dir, &[]);
+    files.into_iter().map(|p| (p.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/"), p)).collect()
 }
 
 /// The values of one attribute in a page, in order (the pages write attributes in double quotes).

@@ -168,18 +168,10 @@ fn blocks(page: &str, replayed: bool) -> Vec<Block> {
 
 /// Every page the rule covers: `README.md` and the Markdown of `docs/`, sorted.
 fn pages() -> Vec<String> {
-    fn walk(dir: &Path, rel: &str, out: &mut Vec<String>) {
-        for e in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{rel}: {e}")).flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if e.path().is_dir() {
-                walk(&e.path(), &format!("{rel}/{name}"), out);
-            } else if name.ends_with(".md") {
-                out.push(format!("{rel}/{name}"));
-            }
-        }
-    }
-    let mut out = vec!["README.md".to_string()];
-    walk(&repo_path("docs"), "docs", &mut out);
+    let docs = repo_path("docs");
+    let pages = rustkeep_testutil::files_below(&docs, "md");
+    let mut out: Vec<String> = pages.iter().map(|p| format!("docs/{}", p.strip_prefix(&docs).unwrap().to_string_lossy().replace('\\', "/"))).collect();
+    out.push("README.md".to_string());
     out.sort();
     out
 }

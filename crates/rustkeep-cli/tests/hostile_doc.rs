@@ -35,19 +35,8 @@ fn ok(o: &Output) {
 
 /// The bytes of every file below `dir` whose name ends with `ext` (`""`: every file).
 fn bytes_below(dir: &Path, ext: &str) -> u64 {
-    let mut total = 0;
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("the folder is readable") {
-            let p = e.expect("an entry").path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.to_string_lossy().ends_with(ext) {
-                total += std::fs::metadata(&p).expect("the file is there").len();
-            }
-        }
-    }
-    total
+    let files = rustkeep_testutil::walk_files(dir, &[]);
+    files.iter().filter(|p| p.to_string_lossy().ends_with(ext)).map(|p| std::fs::metadata(p).expect("the file is there").len()).sum()
 }
 
 /// The bytes of the bundled core's files (part of every site's input).

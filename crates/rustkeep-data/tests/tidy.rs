@@ -91,21 +91,9 @@ const CODE_ROOTS: &[&str] = &["crates", "xtask", "fuzz", "scripts", "editors", "
 const CODE_EXTENSIONS: &[&str] = &["rs", "sh", "py", "js", "mjs", "cjs", "ts", "lua", "toml", "yml", "yaml", "json"];
 
 fn code_files(path: &Path, out: &mut Vec<PathBuf>) {
-    if path.is_file() {
-        if path.extension().is_some_and(|x| CODE_EXTENSIONS.iter().any(|e| x == *e)) {
-            out.push(path.to_path_buf());
-        }
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(path) else { return };
-    for e in entries.flatten() {
-        let name = e.file_name();
-        let name = name.to_string_lossy();
-        // Build output, installed packages and fuzzing state are not the repository's code.
-        if !["target", "node_modules", ".git", "out", "corpus", "artifacts"].contains(&name.as_ref()) {
-            code_files(&e.path(), out);
-        }
-    }
+    // Build output, installed packages and fuzzing state are not the repository's code.
+    let files = rustkeep_testutil::walk_files(path, NOT_OURS);
+    out.extend(files.into_iter().filter(|p| p.extension().is_some_and(|x| CODE_EXTENSIONS.iter().any(|e| x == *e))));
 }
 
 /// How many folders up a Rust line's string literals climb: the most `..` parts of one literal
@@ -228,17 +216,8 @@ const NOT_OURS: &[&str] = &["target", "node_modules", ".git", "out", "corpus", "
 const TEXT_EXTENSIONS: &[&str] = &["rs", "md", "toml", "sh", "py", "js", "mjs", "cjs", "ts", "lua", "yml", "yaml", "json"];
 
 fn text_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            if !NOT_OURS.iter().any(|n| e.file_name() == *n) {
-                text_files(&p, out);
-            }
-        } else if p.extension().is_some_and(|x| TEXT_EXTENSIONS.iter().any(|e| x == *e)) {
-            out.push(p);
-        }
-    }
+    let files = rustkeep_testutil::walk_files(dir, NOT_OURS);
+    out.extend(files.into_iter().filter(|p| p.extension().is_some_and(|x| TEXT_EXTENSIONS.iter().any(|e| x == *e))));
 }
 
 /// The headings of a Markdown text (outside code blocks), its bold phrases, and the anchors

@@ -227,25 +227,19 @@ pub fn diff(committed: &str, expected: &str) -> String {
 /// The folders a walk of the repository never enters: build output, installed packages, git's.
 const NOT_WALKED: &[&str] = &["target", "node_modules", ".git"];
 
-/// Every file below `dir` whose name ends in `.EXTENSION`, in the order of a walk that visits
-/// each folder's entries sorted (folders are not followed into `target`, `node_modules` or
-/// `.git`); none when `dir` does not exist.
+/// Every file below `dir` whose name ends in `.EXTENSION`, sorted by path (folders are not
+/// entered into `target`, `node_modules` or `.git`); none when `dir` does not exist.
 pub fn files_below(dir: &Path, extension: &str) -> Vec<PathBuf> {
-    fn walk(dir: &Path, extension: &str, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
-        for e in entries.flatten() {
-            let path = e.path();
-            if path.is_dir() {
-                if !NOT_WALKED.iter().any(|n| e.file_name() == *n) {
-                    walk(&path, extension, out);
-                }
-            } else if path.extension().is_some_and(|x| x == extension) {
-                out.push(path);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, extension, &mut out);
+    walk_files(dir, NOT_WALKED).into_iter().filter(|p| p.extension().is_some_and(|x| x == extension)).collect()
+}
+
+/// The one walk of the tests: every file below `dir` (or `dir` itself, if it is a file), sorted by
+/// path, never entering a folder named in `skip` nor following a link to a folder (as
+/// `rustkeep_data::files::Walk`); none when `dir` does not exist.
+pub fn walk_files(dir: &Path, skip: &[&str]) -> Vec<PathBuf> {
+    let walk = walkdir::WalkDir::new(dir).into_iter();
+    let entries = walk.filter_entry(|e| e.depth() == 0 || !(e.file_type().is_dir() && skip.iter().any(|n| e.file_name() == *n))).flatten();
+    let mut out: Vec<PathBuf> = entries.filter(|e| !e.file_type().is_dir()).map(|e| e.into_path()).collect();
     // `Path` orders by components: a folder's files come right after the folder's name.
     out.sort();
     out
@@ -253,13 +247,13 @@ pub fn files_below(dir: &Path, extension: &str) -> Vec<PathBuf> {
 
 /// Copies a folder tree (files and folders only).
 pub fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap_or_else(|e| panic!("cannot create {}: {e}", to.display()));
-    for entry in std::fs::read_dir(from).unwrap_or_else(|e| panic!("cannot list {}: {e}", from.display())).flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            copy_dir(&path, &to.join(entry.file_name()));
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap_or_else(|e| panic!("cannot list {}: {e}", from.display()));
+        let target = to.join(entry.path().strip_prefix(from).expect("the walk stays below its root"));
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap_or_else(|e| panic!("cannot create {}: {e}", target.display()));
         } else {
-            std::fs::copy(&path, to.join(entry.file_name())).unwrap_or_else(|e| panic!("cannot copy {}: {e}", path.display()));
+            std::fs::copy(entry.path(), &target).unwrap_or_else(|e| panic!("cannot copy {}: {e}", entry.path().display()));
         }
     }
 }

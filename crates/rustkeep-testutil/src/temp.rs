@@ -56,17 +56,7 @@ impl TempDir {
 
     /// Every file name in the tree, sorted (to find stray temporary files).
     pub fn names(&self) -> Vec<String> {
-        fn walk(d: &Path, out: &mut Vec<String>) {
-            for e in std::fs::read_dir(d).expect("the folder is readable").flatten() {
-                if e.path().is_dir() {
-                    walk(&e.path(), out);
-                } else {
-                    out.push(e.file_name().to_string_lossy().into_owned());
-                }
-            }
-        }
-        let mut out = Vec::new();
-        walk(&self.0, &mut out);
+        let mut out: Vec<String> = crate::walk_files(&self.0, &[]).iter().filter_map(|p| Some(p.file_name()?.to_string_lossy().into_owned())).collect();
         out.sort();
         out
     }

@@ -199,24 +199,10 @@ pub fn check_toml_1_0(label: &str, input: &str, out: &str) {
 
 /// Every `*.toml` below `dir`, skipping build output and hidden folders.
 pub fn toml_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else { continue };
-        for e in rd.flatten() {
-            let p = e.path();
-            let name = e.file_name().to_string_lossy().into_owned();
-            if p.is_dir() {
-                if !name.starts_with('.') && name != "target" && name != "node_modules" {
-                    stack.push(p);
-                }
-            } else if name.ends_with(".toml") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+    // In a hidden folder: a component of the path below `dir` but its file name starts with `.`.
+    let hidden =
+        |p: &Path| p.strip_prefix(dir).is_ok_and(|rel| rel.parent().is_some_and(|d| d.components().any(|c| c.as_os_str().to_string_lossy().starts_with('.'))));
+    rustkeep_testutil::files_below(dir, "toml").into_iter().filter(|p| !hidden(p)).collect()
 }
 
 /// The comments of a valid TOML text (a leading byte-order mark skipped) as a sorted list of their
