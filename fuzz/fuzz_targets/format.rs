@@ -8,11 +8,11 @@
 //! `FMT_FUZZ_SHOW=1` prints each input's text (to read a crash input).
 #![no_main]
 
-use std::collections::BTreeMap;
 
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use rustkeep_fmt::{format_document, format_range, is_valid_toml, range_edits, syntax_errors, toml_1_1_use, FileKind, FormatError, FormatOptions, TomlVersion};
+use rustkeep_testutil::toml_value::read;
 
 /// Files mutated: the examples and the clean fixture, compiled in.
 const FILES: &[&str] = &[
@@ -84,48 +84,6 @@ fn mutate(mut text: String, mutations: &[Mutation]) -> String {
     text
 }
 
-/// A value as `toml_edit` reads it (floats by bits, so NaN equals NaN).
-#[derive(PartialEq, Debug)]
-enum V {
-    S(String),
-    I(i64),
-    F(u64),
-    B(bool),
-    D(String),
-    A(Vec<V>),
-    T(BTreeMap<String, V>),
-}
-
-fn value(v: &toml_edit::Value) -> V {
-    use toml_edit::Value as T;
-    match v {
-        T::String(s) => V::S(s.value().clone()),
-        T::Integer(i) => V::I(*i.value()),
-        T::Float(f) => V::F(if f.value().is_nan() { f64::NAN.to_bits() } else { f.value().to_bits() }),
-        T::Boolean(b) => V::B(*b.value()),
-        T::Datetime(d) => V::D(d.value().to_string()),
-        T::Array(a) => V::A(a.iter().map(value).collect()),
-        T::InlineTable(t) => V::T(t.iter().map(|(k, v)| (k.to_string(), value(v))).collect()),
-    }
-}
-
-fn item(i: &toml_edit::Item) -> Option<V> {
-    match i {
-        toml_edit::Item::None => None,
-        toml_edit::Item::Value(v) => Some(value(v)),
-        toml_edit::Item::Table(t) => Some(table(t)),
-        toml_edit::Item::ArrayOfTables(a) => Some(V::A(a.iter().map(table).collect())),
-    }
-}
-
-fn table(t: &toml_edit::Table) -> V {
-    V::T(t.iter().filter_map(|(k, i)| Some((k.to_string(), item(i)?))).collect())
-}
-
-fn read(text: &str) -> Option<V> {
-    toml_edit::Document::parse(text.strip_prefix('\u{feff}').unwrap_or(text)).ok().map(|d| table(d.as_table()))
-}
-
 fuzz_target!(|data: &[u8]| {
     let Ok(input) = Input::arbitrary(&mut Unstructured::new(data)) else { return };
     let text = match input.raw {
@@ -155,7 +113,7 @@ fuzz_target!(|data: &[u8]| {
         Err(FormatError::Comment { line }) => panic!("the formatter would have lost the comment on line {line}"),
         Ok(out) => {
             assert!(errors.is_empty(), "formatted a text the reader refuses: {errors:?}");
-            if let (Some(a), Some(b)) = (read(&text), read(&out)) {
+            if let (Some(a), Some(b)) = (read(&text).ok(), read(&out).ok()) {
                 assert_eq!(a, b, "the value changed (toml_edit)");
             }
             assert_eq!(format_document(&out, &options).as_ref(), Ok(&out), "not idempotent");

@@ -35,6 +35,7 @@ pub mod nvim;
 pub mod shared;
 mod shell;
 mod temp;
+pub mod toml_value;
 
 pub use corpus::{compare_mutations, toml_corpus, toml_mutations};
 pub use lsp::{file_uri, LspClient};

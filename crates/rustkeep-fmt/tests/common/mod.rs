@@ -3,7 +3,6 @@
 //! invariants every formatted text must meet.
 #![allow(dead_code)]
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use rustkeep_fmt::{format_document, toml_1_1_use, FormatOptions, Toml11Syntax, TomlVersion};
@@ -13,51 +12,7 @@ pub fn repo_root() -> PathBuf {
     rustkeep_testutil::repo_root().to_path_buf()
 }
 
-/// A TOML value as `toml_edit` reads it, comparable.
-#[derive(Clone, Debug, PartialEq)]
-pub enum V {
-    Str(String),
-    Int(i64),
-    /// Bits, so that `nan` equals `nan` and `-0.0` differs from `0.0`.
-    Float(u64),
-    Bool(bool),
-    Datetime(String),
-    Array(Vec<V>),
-    Table(BTreeMap<String, V>),
-}
-
-fn value(v: &toml_edit::Value) -> V {
-    use toml_edit::Value as T;
-    match v {
-        T::String(s) => V::Str(s.value().clone()),
-        T::Integer(i) => V::Int(*i.value()),
-        T::Float(f) => V::Float(if f.value().is_nan() { f64::NAN.to_bits() } else { f.value().to_bits() }),
-        T::Boolean(b) => V::Bool(*b.value()),
-        T::Datetime(d) => V::Datetime(d.value().to_string()),
-        T::Array(a) => V::Array(a.iter().map(value).collect()),
-        T::InlineTable(t) => V::Table(t.iter().map(|(k, v)| (k.to_string(), value(v))).collect()),
-    }
-}
-
-fn item(i: &toml_edit::Item) -> Option<V> {
-    match i {
-        toml_edit::Item::None => None,
-        toml_edit::Item::Value(v) => Some(value(v)),
-        toml_edit::Item::Table(t) => Some(table(t)),
-        toml_edit::Item::ArrayOfTables(a) => Some(V::Array(a.iter().map(table).collect())),
-    }
-}
-
-fn table(t: &toml_edit::Table) -> V {
-    V::Table(t.iter().filter_map(|(k, i)| Some((k.to_string(), item(i)?))).collect())
-}
-
-/// The value of a TOML text (a leading byte-order mark skipped), or `toml_edit`'s error.
-pub fn read(text: &str) -> Result<V, String> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let doc = toml_edit::Document::parse(text).map_err(|e| e.to_string())?;
-    Ok(table(doc.as_table()))
-}
+pub use rustkeep_testutil::toml_value::read;
 
 /// Column width as the formatter counts it.
 pub fn cols(s: &str) -> usize {
