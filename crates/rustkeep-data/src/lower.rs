@@ -138,6 +138,9 @@ impl FileFacts {
     }
 }
 
+/// The fields a table has that its definitions know: each definition, where its key is, its value.
+type Present<'a, 'i> = Vec<(&'static FieldDef, Span, &'a DV<'i>)>;
+
 /// A file's facts so far, with its lowering and its syntax tree when it could be read.
 type Started<'t> = (FileFacts, Option<(Lower<'t>, tree::Read<'t>)>);
 
@@ -432,13 +435,7 @@ impl<'t> Lower<'t> {
     }
 
     /// Splits a table into its known fields, reporting unknown keys. Returns them in source order.
-    fn known_fields<'a, 'i>(
-        &mut self,
-        table: &'a Table<'i>,
-        defs: &'static [FieldDef],
-        code: Code,
-        what: &dyn std::fmt::Display,
-    ) -> Vec<(&'static FieldDef, Span, &'a DV<'i>)> {
+    fn known_fields<'a, 'i>(&mut self, table: &'a Table<'i>, defs: &'static [FieldDef], code: Code, what: &dyn std::fmt::Display) -> Present<'a, 'i> {
         let mut out = Vec::with_capacity(table.len());
         for (key, value) in table.iter() {
             let name = key.get_ref().as_ref();

@@ -3,7 +3,7 @@
 
 use crate::tree::{Table, Val};
 
-use super::{Ctx, Lower, DV};
+use super::{Ctx, Lower, Present, DV};
 use crate::diag::{toml_string, Code};
 use crate::model::*;
 use crate::suggest;
@@ -159,21 +159,27 @@ impl Lower<'_> {
         }
     }
 
-    pub(super) fn condition(&mut self, table: &Table<'_>, span: Span) -> Option<Condition> {
-        let (name, name_span) = self.discriminator(table, field::CHECK, span.clone(), "check")?;
-        let Some(kind) = CheckKind::from_name(name) else {
-            let present: Vec<&str> = table.keys().map(|k| k.get_ref().as_ref()).filter(|k| *k != field::CHECK).collect();
-            let fields_of = |n: &str| CheckKind::from_name(n).map(|k| condition_fields(k).iter().map(|f| f.name).collect()).unwrap_or_default();
-            let names = CHECKS.iter().map(|c| c.name);
-            self.unknown_name(Code::UnknownCheck, "check", name, name_span, names, CHECK_ALIASES, Some((&present, &fields_of)));
+    /// The kind a check's or an action's table names (`check = "…"`, `action = "…"`) and the
+    /// fields it has: a missing or unknown kind, unknown fields and missing required ones are
+    /// reported; `None` without a kind. Adds no diagnostic before the fields' when it gives one.
+    fn kind_table<'a, 'i, K: Kind>(&mut self, table: &'a Table<'i>, span: &Span) -> Option<(K, Present<'a, 'i>)> {
+        let (name, name_span) = self.discriminator(table, K::KEY, span.clone(), K::NOUN)?;
+        let Some(kind) = K::from_name(name) else {
+            let present: Vec<&str> = table.keys().map(|k| k.get_ref().as_ref()).filter(|k| *k != K::KEY).collect();
+            let fields_of = |n: &str| K::from_name(n).map(|k| k.fields().iter().map(|f| f.name).collect()).unwrap_or_default();
+            self.unknown_name(K::UNKNOWN, K::NOUN, name, name_span, K::names(), K::ALIASES, Some((&present, &fields_of)));
             return None;
         };
-        let cdef = kind.def();
+        let defs = kind.fields();
+        let present = self.known_fields(table, defs, Code::UnknownField, &format_args!("the {} `{}`", K::NOUN, kind.name()));
+        self.require(&present, defs, span.clone(), &format_args!("this `{}` {}", kind.name(), K::NOUN), &[]);
+        Some((kind, present))
+    }
+
+    pub(super) fn condition(&mut self, table: &Table<'_>, span: Span) -> Option<Condition> {
         let before = self.errors;
         let first_diag = self.diags.len();
-        let defs = condition_fields(kind);
-        let present = self.known_fields(table, defs, Code::UnknownField, &format_args!("the check `{}`", cdef.name));
-        self.require(&present, defs, span.clone(), &format_args!("this `{}` check", cdef.name), &[]);
+        let (kind, present) = self.kind_table::<CheckKind>(table, &span)?;
         let mut who = None;
         let mut who_span = span.clone();
         let mut not = false;
@@ -226,20 +232,9 @@ impl Lower<'_> {
     }
 
     pub(super) fn action(&mut self, table: &Table<'_>, span: Span) -> Option<Action> {
-        let (name, name_span) = self.discriminator(table, field::ACTION, span.clone(), "action")?;
-        let Some(kind) = ActionKind::from_name(name) else {
-            let present: Vec<&str> = table.keys().map(|k| k.get_ref().as_ref()).filter(|k| *k != field::ACTION).collect();
-            let fields_of = |n: &str| ActionKind::from_name(n).map(|k| action_fields(k).iter().map(|f| f.name).collect()).unwrap_or_default();
-            let names = ACTIONS.iter().map(|a| a.name);
-            self.unknown_name(Code::UnknownAction, "action", name, name_span, names, ACTION_ALIASES, Some((&present, &fields_of)));
-            return None;
-        };
-        let adef = kind.def();
         let before = self.errors;
         let first_diag = self.diags.len();
-        let defs = action_fields(kind);
-        let present = self.known_fields(table, defs, Code::UnknownField, &format_args!("the action `{}`", adef.name));
-        self.require(&present, defs, span.clone(), &format_args!("this `{}` action", adef.name), &[]);
+        let (kind, present) = self.kind_table::<ActionKind>(table, &span)?;
         let mut target = None;
         let mut target_span = None;
         let mut amount = 0u32;
@@ -296,6 +291,59 @@ pub(super) fn trigger_from_fields(span: Span, fields: &[Field]) -> Trigger {
     }
     t.broken = t.on.is_none();
     t
+}
+
+/// The kinds of checks and of actions, as the tables that name one are lowered.
+trait Kind: Copy + 'static {
+    /// The field that names the kind, and what it is called.
+    const KEY: &'static str;
+    const NOUN: &'static str;
+    /// The diagnostic of a name that is no kind, and the names modders reach for instead.
+    const UNKNOWN: Code;
+    const ALIASES: &'static [(&'static str, &'static str)];
+    fn from_name(name: &str) -> Option<Self>;
+    fn name(self) -> &'static str;
+    /// Every field the kind takes, the one that names it included.
+    fn fields(self) -> &'static [FieldDef];
+    fn names() -> impl Iterator<Item = &'static str> + Clone;
+}
+
+impl Kind for CheckKind {
+    const KEY: &'static str = field::CHECK;
+    const NOUN: &'static str = "check";
+    const UNKNOWN: Code = Code::UnknownCheck;
+    const ALIASES: &'static [(&'static str, &'static str)] = CHECK_ALIASES;
+    fn from_name(name: &str) -> Option<Self> {
+        CheckKind::from_name(name)
+    }
+    fn name(self) -> &'static str {
+        self.def().name
+    }
+    fn fields(self) -> &'static [FieldDef] {
+        condition_fields(self)
+    }
+    fn names() -> impl Iterator<Item = &'static str> + Clone {
+        CHECKS.iter().map(|c| c.name)
+    }
+}
+
+impl Kind for ActionKind {
+    const KEY: &'static str = field::ACTION;
+    const NOUN: &'static str = "action";
+    const UNKNOWN: Code = Code::UnknownAction;
+    const ALIASES: &'static [(&'static str, &'static str)] = ACTION_ALIASES;
+    fn from_name(name: &str) -> Option<Self> {
+        ActionKind::from_name(name)
+    }
+    fn name(self) -> &'static str {
+        self.def().name
+    }
+    fn fields(self) -> &'static [FieldDef] {
+        action_fields(self)
+    }
+    fn names() -> impl Iterator<Item = &'static str> + Clone {
+        ACTIONS.iter().map(|a| a.name)
+    }
 }
 
 /// Every field a check takes, `check` and `not` included.
