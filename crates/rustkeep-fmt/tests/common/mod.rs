@@ -1,6 +1,6 @@
 //! Shared checks of the formatter's tests: the repository's paths, an independent reader of TOML
-//! values (`toml_edit`, not the `toml` reader the formatter checks itself with), and the
-//! invariants every formatted text must meet.
+//! values (`rustkeep_testutil::toml_value` on `toml_edit`, not the `toml` reader the formatter
+//! checks itself with), and the invariants every formatted text must meet.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
