@@ -101,11 +101,40 @@ pub fn tolerant(text: &str, events: &mut Vec<Event>) -> Vec<Error> {
 /// The span of every comment of `text`, in text order; a `#` inside a string is never one, in a
 /// text with mistakes too.
 pub fn comments(text: &str) -> Vec<Span> {
-    let mut events = Vec::new();
-    if scan::scan(text, &mut Events(&mut events)) {
-        return events.iter().filter(|e| e.kind() == EventKind::Comment).map(span).collect();
+    let mut found = Comments(Vec::new());
+    if scan::scan(text, &mut found) {
+        return found.0;
     }
     tokens(text).filter(|t| t.kind == TokenKind::Comment).map(|t| t.span).collect()
+}
+
+/// The comments alone as a [`Sink`]: their spans, nothing else kept.
+struct Comments(Vec<Span>);
+
+impl<'i> Sink<'i> for Comments {
+    fn layout(&mut self, what: lex::Layout, span: Span) {
+        if what == lex::Layout::Comment {
+            self.0.push(span);
+        }
+    }
+    fn header_open(&mut self, _array: bool, _span: Span) -> Option<()> {
+        Some(())
+    }
+    fn header_close(&mut self, _array: bool, _span: Span) -> Option<()> {
+        Some(())
+    }
+    fn key(&mut self, _name: std::borrow::Cow<'i, str>, _encoding: Option<Encoding>, _span: Span) -> Option<()> {
+        Some(())
+    }
+    fn scalar(&mut self, _value: Scalar<'i>, _encoding: Option<Encoding>, _span: Span) -> Option<()> {
+        Some(())
+    }
+    fn open(&mut self, _table: bool, _span: Span) -> Option<()> {
+        Some(())
+    }
+    fn close(&mut self, _table: bool, _span: Span) -> Option<()> {
+        Some(())
+    }
 }
 
 /// A token of the lexer: what it is and where.

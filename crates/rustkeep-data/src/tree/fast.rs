@@ -94,10 +94,12 @@ impl<'i> Build<'i> {
     }
 }
 
-/// A key read whole, taken from `keys`: the parts before the last one, and the last one.
+/// A key read whole, taken from `keys`: the parts before the last one, and the last one. A key of
+/// one part (most of them) leaves `keys` its buffer for the next one.
 fn split<'i>(keys: &mut Vec<Key<'i>>) -> Option<(Vec<Key<'i>>, Key<'i>)> {
     let key = keys.pop()?;
-    Some((std::mem::take(keys), key))
+    let path = if keys.is_empty() { Vec::new() } else { std::mem::take(keys) };
+    Some((path, key))
 }
 
 impl<'i> Sink<'i> for Build<'i> {
