@@ -1,6 +1,6 @@
-//! The lexical pieces of TOML that both single-pass readers share — the data files' reader
-//! ([`super::fast`]) and the formatter's event scanner (`rustkeep-fmt/src/events.rs`): bare-key
-//! bytes, strings of the four kinds and decimal numbers. Each is strict in the same way: `None`
+//! The lexical pieces of TOML that the single-pass scanner ([`super::scan`]) reads for every
+//! reader of the crate — the data files' document builder and the event stream of the formatter
+//! and the language server: bare-key bytes, strings of the four kinds and decimal numbers. Each is strict in the same way: `None`
 //! for anything it does not know for certain the `toml` reader accepts with this meaning, so that
 //! the caller gives up and lets that reader decide.
 
