@@ -174,6 +174,12 @@ enum Op {
     AddKey(u8, NewValue),
 }
 
+/// The key at `k` (modulo their number) of a table's `keys`; `None` for a table without keys.
+fn pick_key<'k>(keys: impl Iterator<Item = &'k str>, k: u8) -> Option<String> {
+    let keys: Vec<&str> = keys.collect();
+    (!keys.is_empty()).then(|| keys[k as usize % keys.len()].to_string())
+}
+
 #[derive(Arbitrary, Debug)]
 enum Edit {
     /// Applies `Op` at the node with this pre-order number.
@@ -214,17 +220,13 @@ impl Walker<'_> {
                     a.push(t);
                 }
                 (Op::DeleteKey(k), Item::Table(t)) => {
-                    let keys: Vec<String> = t.iter().map(|(k, _)| k.to_string()).collect();
-                    if !keys.is_empty() {
-                        t.remove(&keys[*k as usize % keys.len()]);
+                    if let Some(key) = pick_key(t.iter().map(|(k, _)| k), *k) {
+                        t.remove(&key);
                     }
                 }
                 (Op::RenameKey(k, w), Item::Table(t)) => {
-                    let keys: Vec<String> = t.iter().map(|(k, _)| k.to_string()).collect();
-                    if !keys.is_empty() {
-                        if let Some(old) = t.remove(&keys[*k as usize % keys.len()]) {
-                            t.insert(WORDS[*w as usize % WORDS.len()], old);
-                        }
+                    if let Some(old) = pick_key(t.iter().map(|(k, _)| k), *k).and_then(|key| t.remove(&key)) {
+                        t.insert(WORDS[*w as usize % WORDS.len()], old);
                     }
                 }
                 (Op::AddKey(w, v), Item::Table(t)) => {
@@ -262,17 +264,13 @@ impl Walker<'_> {
                 }
             }
             (Op::DeleteKey(k), Value::InlineTable(t)) => {
-                let keys: Vec<String> = t.iter().map(|(k, _)| k.to_string()).collect();
-                if !keys.is_empty() {
-                    t.remove(&keys[*k as usize % keys.len()]);
+                if let Some(key) = pick_key(t.iter().map(|(k, _)| k), *k) {
+                    t.remove(&key);
                 }
             }
             (Op::RenameKey(k, w), Value::InlineTable(t)) => {
-                let keys: Vec<String> = t.iter().map(|(k, _)| k.to_string()).collect();
-                if !keys.is_empty() {
-                    if let Some(old) = t.remove(&keys[*k as usize % keys.len()]) {
-                        t.insert(WORDS[*w as usize % WORDS.len()], old);
-                    }
+                if let Some(old) = pick_key(t.iter().map(|(k, _)| k), *k).and_then(|key| t.remove(&key)) {
+                    t.insert(WORDS[*w as usize % WORDS.len()], old);
                 }
             }
             (Op::AddKey(w, n), Value::InlineTable(t)) => {

@@ -51,24 +51,18 @@ fn timed(exe: &Path, args: &[&str], out: &Path, fresh: bool, runs: usize) -> Res
     Ok((times[times.len() / 2], times[times.len() - 1], last.0, last.1))
 }
 
-pub fn doc_figures(packs: &Path, runs: usize) -> Vec<ExtraFigure> {
-    let exe = std::env::current_exe().ok().map(|e| e.with_file_name("rustkeep")).filter(|p| p.is_file());
-    let Some(exe) = exe else {
-        eprintln!("doc: no rustkeep binary next to the bench (cargo build --release -p rustkeep-cli)");
-        return Vec::new();
-    };
+/// A new temporary folder for the figures of `command`, removed when dropped whatever happens
+/// on the way; `None` (said on stderr) when there is none.
+fn work_folder(command: &str) -> Option<tempfile::TempDir> {
+    tempfile::Builder::new().prefix(&format!("rustkeep-bench-{command}-")).tempdir().map_err(|e| eprintln!("{command}: no temporary folder: {e}")).ok()
+}
+
+pub fn doc_figures(exe: &Path, packs: &Path, runs: usize) -> Vec<ExtraFigure> {
     let mut out = Vec::new();
-    // Removed when dropped, whatever happens on the way.
-    let work = match tempfile::Builder::new().prefix("rustkeep-bench-doc-").tempdir() {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("doc: no temporary folder: {e}");
-            return Vec::new();
-        }
-    };
+    let Some(work) = work_folder("doc") else { return Vec::new() };
     let work = work.path();
     let examples = ["doc", "examples/fire_and_thorns", "examples/rat_catcher"];
-    match timed(&exe, &examples, &work.join("examples"), true, runs) {
+    match timed(exe, &examples, &work.join("examples"), true, runs) {
         Ok((p50, max, largest, total)) => {
             out.push(ExtraFigure {
                 figure: "doc: the examples' site (core + 2 mods), whole command into a new folder (median / max)".into(),
@@ -91,7 +85,7 @@ pub fn doc_figures(packs: &Path, runs: usize) -> Vec<ExtraFigure> {
     let large_arg = large.to_string_lossy().into_owned();
     let args = ["doc", large_arg.as_str()];
     // The large site takes seconds: three builds are enough for a median.
-    match timed(&exe, &args, &work.join("large"), true, runs.min(3)) {
+    match timed(exe, &args, &work.join("large"), true, runs.min(3)) {
         Ok((p50, max, largest, total)) => {
             out.push(ExtraFigure {
                 figure: "doc: the large pack's site (200 mods, ~100,000 entries), whole command into a new folder (median / max)".into(),
@@ -101,7 +95,7 @@ pub fn doc_figures(packs: &Path, runs: usize) -> Vec<ExtraFigure> {
                 json: json!({ "p50_ms": p50, "max_ms": max }),
             });
             out.push(site_size("the large pack's site", format!("{:.0} MB", total as f64 / 1e6), largest, total));
-            match timed(&exe, &args, &work.join("large").join("run-0"), false, runs.min(3)) {
+            match timed(exe, &args, &work.join("large").join("run-0"), false, runs.min(3)) {
                 Ok((p50, max, _, _)) => out.push(ExtraFigure {
                     figure: "doc: the large pack's site rebuilt with nothing changed (median / max)".into(),
                     value: format!("{:.2} s / {:.2} s", p50 / 1e3, max / 1e3),
@@ -120,20 +114,12 @@ pub fn doc_figures(packs: &Path, runs: usize) -> Vec<ExtraFigure> {
 /// `rustkeep diff` between the large pack and a copy of it with 10 entries changed (a weight in
 /// each of ten mods' first loot table): the whole command, both versions loaded, checked and
 /// analysed (median / max).
-pub fn diff_figures(packs: &Path, runs: usize) -> Vec<ExtraFigure> {
-    let exe = std::env::current_exe().ok().map(|e| e.with_file_name("rustkeep")).filter(|p| p.is_file());
-    let Some(exe) = exe else { return Vec::new() };
+pub fn diff_figures(exe: &Path, packs: &Path, runs: usize) -> Vec<ExtraFigure> {
     let large = packs.join("large");
     if !large.is_dir() && crate::generate(&large, crate::LARGE).is_err() {
         return Vec::new();
     }
-    let temp = match tempfile::Builder::new().prefix("rustkeep-bench-diff-").tempdir() {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("diff: no temporary folder: {e}");
-            return Vec::new();
-        }
-    };
+    let Some(temp) = work_folder("diff") else { return Vec::new() };
     let work = temp.path();
     let edited = work.join("large");
     let copy = (|| -> std::io::Result<()> {
@@ -157,7 +143,7 @@ pub fn diff_figures(packs: &Path, runs: usize) -> Vec<ExtraFigure> {
     let mut times = Vec::new();
     for _ in 0..runs.clamp(3, 5) {
         let t = Instant::now();
-        let o = Command::new(&exe).args(["diff", &old, &new, "--format", "json"]).output();
+        let o = Command::new(exe).args(["diff", &old, &new, "--format", "json"]).output();
         times.push(t.elapsed().as_secs_f64() * 1e3);
         match o {
             Ok(o) if o.status.success() => {}

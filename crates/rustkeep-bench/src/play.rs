@@ -230,15 +230,10 @@ fn measure_history(exe: &Path) -> Result<(f64, f64, u64, u64), String> {
 }
 
 /// The figures of the full-screen game, at 80 × 24 and 120 × 40.
-pub fn play_figures() -> Vec<ExtraFigure> {
-    let exe = std::env::current_exe().ok().map(|e| e.with_file_name("rustkeep")).filter(|p| p.is_file());
-    let Some(exe) = exe else {
-        eprintln!("play: no rustkeep binary next to the bench (cargo build --release -p rustkeep-cli)");
-        return Vec::new();
-    };
+pub fn play_figures(exe: &Path) -> Vec<ExtraFigure> {
     let mut out = Vec::new();
     for (rows, cols) in [(24u16, 80u16), (40, 120)] {
-        match measure(&exe, rows, cols) {
+        match measure(exe, rows, cols) {
             Ok((p50, p95, enemies)) => out.push(ExtraFigure {
                 figure: format!("play: key press → frame drawn with field of view, {ROOM} with {enemies} enemies in sight, {cols} × {rows} (p50 / p95)"),
                 value: format!("{p50:.1} ms / {p95:.1} ms"),
@@ -249,7 +244,7 @@ pub fn play_figures() -> Vec<ExtraFigure> {
             Err(e) => eprintln!("play at {cols} × {rows}: {e}"),
         }
     }
-    match measure_history(&exe) {
+    match measure_history(exe) {
         Ok((p50, p95, filling, full)) => {
             out.push(ExtraFigure {
                 figure: format!("play: key press → frame, trace pane open after {HISTORY} turns of {ENEMIES} enemies, 120 × 40 (p50 / p95)"),

@@ -38,15 +38,10 @@ fn scenario(arena: bool) -> String {
     s
 }
 
-pub fn test_figures(runs: usize) -> Vec<ExtraFigure> {
-    let exe = std::env::current_exe().ok().map(|e| e.with_file_name("rustkeep")).filter(|p| p.is_file());
-    let Some(exe) = exe else {
-        eprintln!("test: no rustkeep binary next to the bench (cargo build --release -p rustkeep-cli)");
-        return Vec::new();
-    };
+pub fn test_figures(exe: &Path, runs: usize) -> Vec<ExtraFigure> {
     let mut out = Vec::new();
     let root = PathBuf::from(".");
-    match timed(&exe, &root, &["test", "examples"], 0, runs) {
+    match timed(exe, &root, &["test", "examples"], 0, runs) {
         Ok((p50, max)) => out.push(ExtraFigure {
             figure: "test: `rustkeep test examples` (3 scenarios, 18 expectations, one arena of 2,000 fights), whole command (median / max)".into(),
             value: format!("{p50:.0} ms / {max:.0} ms"),
@@ -65,8 +60,8 @@ pub fn test_figures(runs: usize) -> Vec<ExtraFigure> {
             std::fs::create_dir_all(&d).map_err(|e| e.to_string())?;
             std::fs::write(d.join("rats.toml"), scenario(arena)).map_err(|e| e.to_string())?;
         }
-        let (without, _) = timed(&exe, &dir.join("without"), &["test"], 0, runs.max(7))?;
-        let (with, _) = timed(&exe, &dir.join("with"), &["test"], 0, runs.max(7))?;
+        let (without, _) = timed(exe, &dir.join("without"), &["test"], 0, runs.max(7))?;
+        let (with, _) = timed(exe, &dir.join("with"), &["test"], 0, runs.max(7))?;
         Ok((without, with))
     })();
     match with_and_without {

@@ -72,12 +72,20 @@ pub fn parse(text: &str) -> Syntax {
 /// scanner when it reads the whole text, else the tolerant mode; the errors, empty for a text
 /// that is TOML.
 pub fn parse_into(text: &str, events: &mut Vec<Event>) -> Vec<Error> {
+    parse_into_with(text, events, ()).0
+}
+
+/// [`parse_into`] with a second sink, `also`, fed by the same scan: it comes back when the scanner
+/// read the whole text and `also` took every token. Otherwise the events are the tolerant mode's
+/// and `also` is dropped, having seen at most a beginning of the text.
+pub fn parse_into_with<'i, S: Sink<'i>>(text: &'i str, events: &mut Vec<Event>, also: S) -> (Vec<Error>, Option<S>) {
     events.clear();
-    if scan::scan(text, &mut Events(events)) {
-        return Vec::new();
+    let mut both = (Events(events), also);
+    if scan::scan(text, &mut both) {
+        return (Vec::new(), Some(both.1));
     }
     events.clear();
-    tolerant(text, events)
+    (tolerant(text, events), None)
 }
 
 /// Reads `text` into `events` with `toml_parser` alone, whatever the scanner would do: its errors.
@@ -111,29 +119,11 @@ pub fn comments(text: &str) -> Vec<Span> {
 /// The comments alone as a [`Sink`]: their spans, nothing else kept.
 struct Comments(Vec<Span>);
 
-impl<'i> Sink<'i> for Comments {
+impl Sink<'_> for Comments {
     fn layout(&mut self, what: lex::Layout, span: Span) {
         if what == lex::Layout::Comment {
             self.0.push(span);
         }
-    }
-    fn header_open(&mut self, _array: bool, _span: Span) -> Option<()> {
-        Some(())
-    }
-    fn header_close(&mut self, _array: bool, _span: Span) -> Option<()> {
-        Some(())
-    }
-    fn key(&mut self, _name: std::borrow::Cow<'i, str>, _encoding: Option<Encoding>, _span: Span) -> Option<()> {
-        Some(())
-    }
-    fn scalar(&mut self, _value: Scalar<'i>, _encoding: Option<Encoding>, _span: Span) -> Option<()> {
-        Some(())
-    }
-    fn open(&mut self, _table: bool, _span: Span) -> Option<()> {
-        Some(())
-    }
-    fn close(&mut self, _table: bool, _span: Span) -> Option<()> {
-        Some(())
     }
 }
 

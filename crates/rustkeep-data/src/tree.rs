@@ -341,6 +341,13 @@ pub fn read_fast(text: &str) -> Option<Table<'_>> {
     fast::parse(text)
 }
 
+/// The event stream of `text`, as [`crate::syntax::parse_into`] gives it, and whether
+/// [`read_fast`] reads the text, both from one scan. `true` says that the `toml` reader accepts
+/// the text; `false` says nothing.
+pub fn events_and_read_fast(text: &str, events: &mut Vec<crate::syntax::Event>) -> (Vec<crate::syntax::Error>, bool) {
+    fast::events_and_parse(text, events)
+}
+
 fn table_from_toml(t: DeTable<'_>) -> Table<'_> {
     Table {
         entries: t.into_iter().map(|(k, v)| (Key::new(k.get_ref().clone(), k.span()), node_from_toml(v))).collect(),

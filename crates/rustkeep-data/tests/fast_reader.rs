@@ -4,12 +4,19 @@
 //! (beside the repository) and seeded mutations of all of them. The fast reader must also accept
 //! the shapes mod data is written in, or `rustkeep check` would quietly lose its speed.
 
-use rustkeep_data::tree::{read_fast, read_with_toml};
+use rustkeep_data::tree::{events_and_read_fast, read_fast, read_with_toml};
 
 /// Whether the fast reader accepted `text`; panics where it accepted something else than the
-/// `toml` reader reads.
+/// `toml` reader reads, or where one scan for the event stream and the fast reader's verdict
+/// (what `fmt --check` asks) gives other events or another verdict than the two asked apart.
 fn agree(what: &str, text: &str) -> bool {
-    let Some(fast) = read_fast(text) else { return false };
+    let fast = read_fast(text);
+    let mut events = Vec::new();
+    let (errors, read) = events_and_read_fast(text, &mut events);
+    assert_eq!(read, fast.is_some(), "{what}: one scan for events and tree gives another verdict on:\n{text}");
+    let apart = rustkeep_data::syntax::parse(text);
+    assert!(events == apart.events && errors == apart.errors, "{what}: one scan for events and tree gives other events on:\n{text}");
+    let Some(fast) = fast else { return false };
     let slow = read_with_toml(text);
     assert!(slow.errors.is_empty(), "{what}: the fast reader accepted a text the toml reader refuses ({:?}):\n{text}", slow.errors);
     assert_eq!(fast, slow.root, "{what}: the two readers disagree on:\n{text}");

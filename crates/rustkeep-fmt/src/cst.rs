@@ -155,6 +155,17 @@ pub struct ParseFailure {
 /// Parses `text` (without a byte-order mark) into a [`Doc`], from the events of the one reader
 /// ([`rustkeep_data::syntax`]).
 pub fn parse(text: &str) -> Result<Doc<'_>, ParseFailure> {
+    parse_with(text, |text, events| (syntax::parse_into(text, events), false)).0
+}
+
+/// [`parse`], and whether the data reader's fast mode reads the text, from the same scan
+/// ([`rustkeep_data::tree::events_and_read_fast`]): a `true` says that the `toml` reader accepts
+/// it, without reading it again.
+pub fn parse_and_read(text: &str) -> (Result<Doc<'_>, ParseFailure>, bool) {
+    parse_with(text, rustkeep_data::tree::events_and_read_fast)
+}
+
+fn parse_with<'a>(text: &'a str, read: impl FnOnce(&'a str, &mut Vec<Event>) -> (Vec<syntax::Error>, bool)) -> (Result<Doc<'a>, ParseFailure>, bool) {
     thread_local! {
         /// The reader's events, one buffer per thread for file after file: a fresh one for each
         /// file cost more in page faults than the scan itself.
@@ -162,7 +173,7 @@ pub fn parse(text: &str) -> Result<Doc<'_>, ParseFailure> {
     }
     EVENTS.with(|cell| {
         let mut events = cell.take();
-        let errors = syntax::parse_into(text, &mut events);
+        let (errors, read) = read(text, &mut events);
         let doc = match errors.into_iter().next() {
             Some(e) => Err(ParseFailure { span: e.span, message: e.message }),
             None => Parser::new(text, &events).document(),
@@ -171,7 +182,7 @@ pub fn parse(text: &str) -> Result<Doc<'_>, ParseFailure> {
         if events.capacity() <= 1 << 20 {
             cell.replace(events);
         }
-        doc
+        (doc, read)
     })
 }
 

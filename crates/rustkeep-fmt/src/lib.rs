@@ -28,8 +28,11 @@
 //! (comments, blank lines and raw tokens from the event stream of the one reader,
 //! [`rustkeep_data::syntax`]) → [`order::arrange`]
 //! (key order) → [`layout::print`] → the comment check ([`comments::first_difference`]) → the
-//! meaning check. The crate does no I/O (one test hook reads an environment variable:
-//! [`comments::lose_comment_hook`]).
+//! meaning check. For a result that is only compared ([`format_for_comparison`]), the syntax
+//! check is the scan that makes the tree: the one reader hands the same tokens to the data files'
+//! tree builder ([`cst::parse_and_read`]), whose success says that the `toml` reader accepts the
+//! text; only where it gives up does [`validate`] decide, or the `toml` reader itself. The crate
+//! does no I/O (one test hook reads an environment variable: [`comments::lose_comment_hook`]).
 
 #![forbid(unsafe_code)]
 
@@ -210,15 +213,15 @@ fn run(text: &str, options: &FormatOptions, mode: Mode) -> Result<Formatted, For
                 .collect(),
         )
     };
-    let parsed = cst::parse(body);
-    let tree = match mode {
-        Mode::Verified => Some(meaning::read(body).map_err(shift)?),
+    let (parsed, tree) = match mode {
+        Mode::Verified => (cst::parse(body), Some(meaning::read(body).map_err(shift)?)),
         Mode::Compare => {
-            if !matches!(&parsed, Ok(doc) if valid(body, doc)) {
+            let (parsed, read_fast) = cst::parse_and_read(body);
+            if !matches!(&parsed, Ok(doc) if read_fast || validate::is_valid(body, doc)) {
                 // The reader has the last word, and the messages.
                 meaning::read(body).map_err(shift)?;
             }
-            None
+            (parsed, None)
         }
     };
     let mut doc = parsed.map_err(|f| shift(vec![SyntaxError { span: f.span, message: f.message, related: None }]))?;
@@ -333,13 +336,8 @@ pub fn syntax_errors(text: &str) -> Vec<SyntaxError> {
 /// Whether `text` (without a byte-order mark) is valid TOML, decided without building a
 /// document: the check `rustkeep fmt --check` uses. Agrees with [`syntax_errors`] being empty.
 pub fn is_valid_toml(text: &str) -> bool {
-    cst::parse(text).is_ok_and(|doc| valid(text, &doc))
-}
-
-/// Whether the `toml` reader accepts `text` (parsed into `doc`): at once when the data reader's
-/// single pass reads it (it only accepts what the `toml` reader does), else by [`validate`].
-fn valid(text: &str, doc: &cst::Doc<'_>) -> bool {
-    rustkeep_data::tree::read_fast(text).is_some() || validate::is_valid(text, doc)
+    let (parsed, read_fast) = cst::parse_and_read(text);
+    parsed.is_ok_and(|doc| read_fast || validate::is_valid(text, &doc))
 }
 
 /// The text after [`range_edits`].

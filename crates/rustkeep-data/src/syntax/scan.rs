@@ -35,29 +35,89 @@ pub enum Scalar<'i> {
 }
 
 /// What a scan hands its tokens to, in text order. Every method that returns an `Option` may
-/// stop the scan with `None` (the tree's table rules do); the others only listen. Runs of spaces
-/// and tabs are not handed on: they lie between the spans of the tokens.
+/// stop the scan with `None` (the tree's table rules do); the others only listen. Each method
+/// ignores its token unless a sink says otherwise, so `()` takes every text. Runs of spaces and
+/// tabs are not handed on: they lie between the spans of the tokens.
 pub trait Sink<'i> {
     /// A comment (from its `#` to the end of its line) or a line break.
     fn layout(&mut self, _what: Layout, _span: Span) {}
     /// `[` or `[[` opening a header.
-    fn header_open(&mut self, array: bool, span: Span) -> Option<()>;
+    fn header_open(&mut self, _array: bool, _span: Span) -> Option<()> {
+        Some(())
+    }
     /// `]` or `]]` closing it.
-    fn header_close(&mut self, array: bool, span: Span) -> Option<()>;
+    fn header_close(&mut self, _array: bool, _span: Span) -> Option<()> {
+        Some(())
+    }
     /// One part of a key, decoded; `encoding` is `None` for a bare key.
-    fn key(&mut self, name: Cow<'i, str>, encoding: Option<Encoding>, span: Span) -> Option<()>;
+    fn key(&mut self, _name: Cow<'i, str>, _encoding: Option<Encoding>, _span: Span) -> Option<()> {
+        Some(())
+    }
     /// The `.` between two parts of a key.
     fn key_sep(&mut self, _span: Span) {}
     /// The `=` of a key-value pair.
     fn keyval_sep(&mut self, _span: Span) {}
     /// A scalar value; `encoding` is `None` for a number or a boolean.
-    fn scalar(&mut self, value: Scalar<'i>, encoding: Option<Encoding>, span: Span) -> Option<()>;
+    fn scalar(&mut self, _value: Scalar<'i>, _encoding: Option<Encoding>, _span: Span) -> Option<()> {
+        Some(())
+    }
     /// `[` opening an array (`table` false) or `{` opening an inline table.
-    fn open(&mut self, table: bool, span: Span) -> Option<()>;
+    fn open(&mut self, _table: bool, _span: Span) -> Option<()> {
+        Some(())
+    }
     /// The `,` between two values or pairs.
     fn value_sep(&mut self, _span: Span) {}
     /// `]` or `}` closing what [`Sink::open`] opened.
-    fn close(&mut self, table: bool, span: Span) -> Option<()>;
+    fn close(&mut self, _table: bool, _span: Span) -> Option<()> {
+        Some(())
+    }
+}
+
+impl Sink<'_> for () {}
+
+/// Two sinks fed by one scan, each token to the first and then to the second; the scan stops
+/// where either stops it.
+impl<'i, A: Sink<'i>, B: Sink<'i>> Sink<'i> for (A, B) {
+    fn layout(&mut self, what: Layout, span: Span) {
+        self.0.layout(what, span.clone());
+        self.1.layout(what, span);
+    }
+    fn header_open(&mut self, array: bool, span: Span) -> Option<()> {
+        self.0.header_open(array, span.clone())?;
+        self.1.header_open(array, span)
+    }
+    fn header_close(&mut self, array: bool, span: Span) -> Option<()> {
+        self.0.header_close(array, span.clone())?;
+        self.1.header_close(array, span)
+    }
+    fn key(&mut self, name: Cow<'i, str>, encoding: Option<Encoding>, span: Span) -> Option<()> {
+        self.0.key(name.clone(), encoding, span.clone())?;
+        self.1.key(name, encoding, span)
+    }
+    fn key_sep(&mut self, span: Span) {
+        self.0.key_sep(span.clone());
+        self.1.key_sep(span);
+    }
+    fn keyval_sep(&mut self, span: Span) {
+        self.0.keyval_sep(span.clone());
+        self.1.keyval_sep(span);
+    }
+    fn scalar(&mut self, value: Scalar<'i>, encoding: Option<Encoding>, span: Span) -> Option<()> {
+        self.0.scalar(value.clone(), encoding, span.clone())?;
+        self.1.scalar(value, encoding, span)
+    }
+    fn open(&mut self, table: bool, span: Span) -> Option<()> {
+        self.0.open(table, span.clone())?;
+        self.1.open(table, span)
+    }
+    fn value_sep(&mut self, span: Span) {
+        self.0.value_sep(span.clone());
+        self.1.value_sep(span);
+    }
+    fn close(&mut self, table: bool, span: Span) -> Option<()> {
+        self.0.close(table, span.clone())?;
+        self.1.close(table, span)
+    }
 }
 
 /// Scans `text` (without a byte-order mark) into `sink`: whether the scanner read all of it.

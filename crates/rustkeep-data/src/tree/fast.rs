@@ -14,7 +14,7 @@ use std::borrow::Cow;
 
 use super::{Array, Int, Key, Node, Table, Val};
 use crate::syntax::lex::Number;
-use crate::syntax::{scan, Encoding, Scalar, Sink};
+use crate::syntax::{self, scan, Encoding, Event, Scalar, Sink};
 use crate::text::Span;
 
 /// Keys of more parts than this are left to the `toml` reader.
@@ -27,6 +27,12 @@ pub(super) fn parse(text: &str) -> Option<Table<'_>> {
     let mut b = Build::default();
     scan::scan(text, &mut b).then_some(())?;
     b.end()
+}
+
+/// The event stream of `text` and, from the same scan, whether this mode reads it.
+pub(super) fn events_and_parse(text: &str, events: &mut Vec<Event>) -> (Vec<syntax::Error>, bool) {
+    let (errors, build) = syntax::parse_into_with(text, events, Build::default());
+    (errors, build.is_some_and(|b| b.end().is_some()))
 }
 
 struct Header<'i> {
