@@ -8,7 +8,7 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use rustkeep_fuzz::{check_project, project_with};
-use toml_edit::{Array, DocumentMut, InlineTable, Item, Value};
+use toml_edit::{Array, DocumentMut, InlineTable, Item, TableLike, Value};
 
 /// The mods mutated: `(relative path, text)` per file, manifest included.
 const MODS: &[&[(&str, &str)]] = &[
@@ -174,10 +174,16 @@ enum Op {
     AddKey(u8, NewValue),
 }
 
-/// The key at `k` (modulo their number) of a table's `keys`; `None` for a table without keys.
-fn pick_key<'k>(keys: impl Iterator<Item = &'k str>, k: u8) -> Option<String> {
-    let keys: Vec<&str> = keys.collect();
-    (!keys.is_empty()).then(|| keys[k as usize % keys.len()].to_string())
+/// Removes the key at `k` (modulo their number) of a table of either kind, or renames it to
+/// `rename_to`; nothing for a table without keys.
+fn edit_key(t: &mut dyn TableLike, k: u8, rename_to: Option<&str>) {
+    let keys: Vec<String> = t.iter().map(|(k, _)| k.to_string()).collect();
+    if keys.is_empty() {
+        return;
+    }
+    if let (Some(old), Some(new)) = (t.remove(&keys[k as usize % keys.len()]), rename_to) {
+        t.insert(new, old);
+    }
 }
 
 #[derive(Arbitrary, Debug)]
@@ -219,16 +225,8 @@ impl Walker<'_> {
                     let t = a.get(*k as usize % a.len()).cloned().unwrap_or_default();
                     a.push(t);
                 }
-                (Op::DeleteKey(k), Item::Table(t)) => {
-                    if let Some(key) = pick_key(t.iter().map(|(k, _)| k), *k) {
-                        t.remove(&key);
-                    }
-                }
-                (Op::RenameKey(k, w), Item::Table(t)) => {
-                    if let Some(old) = pick_key(t.iter().map(|(k, _)| k), *k).and_then(|key| t.remove(&key)) {
-                        t.insert(WORDS[*w as usize % WORDS.len()], old);
-                    }
-                }
+                (Op::DeleteKey(k), Item::Table(t)) => edit_key(t, *k, None),
+                (Op::RenameKey(k, w), Item::Table(t)) => edit_key(t, *k, Some(WORDS[*w as usize % WORDS.len()])),
                 (Op::AddKey(w, v), Item::Table(t)) => {
                     t.insert(WORDS[*w as usize % WORDS.len()], Item::Value(v.build(self.found, 0)));
                 }
@@ -263,16 +261,8 @@ impl Walker<'_> {
                     a.push(x);
                 }
             }
-            (Op::DeleteKey(k), Value::InlineTable(t)) => {
-                if let Some(key) = pick_key(t.iter().map(|(k, _)| k), *k) {
-                    t.remove(&key);
-                }
-            }
-            (Op::RenameKey(k, w), Value::InlineTable(t)) => {
-                if let Some(old) = pick_key(t.iter().map(|(k, _)| k), *k).and_then(|key| t.remove(&key)) {
-                    t.insert(WORDS[*w as usize % WORDS.len()], old);
-                }
-            }
+            (Op::DeleteKey(k), Value::InlineTable(t)) => edit_key(t, *k, None),
+            (Op::RenameKey(k, w), Value::InlineTable(t)) => edit_key(t, *k, Some(WORDS[*w as usize % WORDS.len()])),
             (Op::AddKey(w, n), Value::InlineTable(t)) => {
                 t.insert(WORDS[*w as usize % WORDS.len()], n.build(self.found, 0));
             }

@@ -216,8 +216,8 @@ fn run(text: &str, options: &FormatOptions, mode: Mode) -> Result<Formatted, For
     let (parsed, tree) = match mode {
         Mode::Verified => (cst::parse(body), Some(meaning::read(body).map_err(shift)?)),
         Mode::Compare => {
-            let (parsed, read_fast) = cst::parse_and_read(body);
-            if !matches!(&parsed, Ok(doc) if read_fast || validate::is_valid(body, doc)) {
+            let (parsed, valid) = parse_checked(body);
+            if !valid {
                 // The reader has the last word, and the messages.
                 meaning::read(body).map_err(shift)?;
             }
@@ -336,8 +336,16 @@ pub fn syntax_errors(text: &str) -> Vec<SyntaxError> {
 /// Whether `text` (without a byte-order mark) is valid TOML, decided without building a
 /// document: the check `rustkeep fmt --check` uses. Agrees with [`syntax_errors`] being empty.
 pub fn is_valid_toml(text: &str) -> bool {
+    parse_checked(text).1
+}
+
+/// The syntax tree of `text` and whether the `toml` reader accepts it: at once when the data
+/// reader's fast mode read it in the same scan (it only accepts what the `toml` reader does),
+/// else by [`validate`].
+fn parse_checked(text: &str) -> (Result<cst::Doc<'_>, cst::ParseFailure>, bool) {
     let (parsed, read_fast) = cst::parse_and_read(text);
-    parsed.is_ok_and(|doc| read_fast || validate::is_valid(text, &doc))
+    let valid = matches!(&parsed, Ok(doc) if read_fast || validate::is_valid(text, doc));
+    (parsed, valid)
 }
 
 /// The text after [`range_edits`].

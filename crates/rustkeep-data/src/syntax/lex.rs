@@ -1,8 +1,8 @@
 //! The lexical pieces of TOML that the single-pass scanner ([`super::scan`]) reads for every
 //! reader of the crate — the data files' document builder and the event stream of the formatter
-//! and the language server: bare-key bytes, strings of the four kinds and decimal numbers. Each is strict in the same way: `None`
-//! for anything it does not know for certain the `toml` reader accepts with this meaning, so that
-//! the caller gives up and lets that reader decide.
+//! and the language server: bare-key bytes, strings of the four kinds and decimal numbers. Each
+//! is strict in the same way: `None` for anything it does not know for certain the `toml` reader
+//! accepts with this meaning, so that the caller gives up and lets that reader decide.
 
 use std::borrow::Cow;
 
