@@ -9,12 +9,14 @@
 
 mod config;
 mod display;
+mod ids;
 mod names;
 mod registries;
 mod scenario;
 
 pub use config::*;
 pub use display::*;
+pub use ids::*;
 pub use names::{attr, color, damage, field, glyph, key, outcome, payload, slot, who};
 pub use registries::*;
 pub use scenario::*;
@@ -637,54 +639,6 @@ pub const GRID_GLYPHS: &[(char, &str)] = &[
     (glyph::NPC, "NPC"),
     (glyph::ENTRY, "entry point"),
 ];
-
-// The ID grammar, from its parts, so that every spelling of it below is built from one text.
-macro_rules! namespace_grammar {
-    () => {
-        "[a-z][a-z0-9_]*"
-    };
-}
-macro_rules! segment_chars {
-    () => {
-        "a-z0-9_"
-    };
-}
-
-/// The namespace of the base game: the mod id of the core, which no other mod may take.
-pub const CORE_NAMESPACE: &str = "core";
-
-/// A mod id, and so the namespace of an ID, as a regular expression.
-pub const NAMESPACE_GRAMMAR: &str = namespace_grammar!();
-/// A mod id as an anchored regular expression (the JSON Schemas of `mod.toml`).
-pub const NAMESPACE_PATTERN: &str = concat!("^", namespace_grammar!(), "$");
-/// The characters of one `/`-separated segment of an ID's name, as a character-class body.
-pub const SEGMENT_CHARS: &str = segment_chars!();
-/// An ID, `namespace:name`, as a regular expression (unanchored, for messages).
-pub const ID_GRAMMAR: &str = concat!(namespace_grammar!(), ":[", segment_chars!(), "]+(/[", segment_chars!(), "]+)*");
-/// An ID as an anchored regular expression (the JSON Schema's `pattern`, the editors' check).
-pub const ID_PATTERN: &str = concat!("^", namespace_grammar!(), ":[", segment_chars!(), "]+(/[", segment_chars!(), "]+)*$");
-
-/// Whether a string is an ID: [`ID_PATTERN`], checked without a regular-expression engine.
-pub fn is_valid_id(s: &str) -> bool {
-    let Some((ns, rest)) = s.split_once(':') else { return false };
-    is_valid_namespace(ns)
-        && !rest.is_empty()
-        && rest.split('/').all(|seg| !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'))
-}
-
-/// Whether a string is a mod id / namespace: [`NAMESPACE_GRAMMAR`].
-pub fn is_valid_namespace(s: &str) -> bool {
-    let mut b = s.bytes();
-    matches!(b.next(), Some(c) if c.is_ascii_lowercase()) && b.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
-}
-
-pub fn namespace_of(id: &str) -> &str {
-    // A byte scan: this runs for every entry and reference of a pack.
-    match id.bytes().position(|b| b == b':') {
-        Some(i) => &id[..i],
-        None => "",
-    }
-}
 
 /// The version of the data language these tables describe (what `rustkeep --version` reports).
 /// A new event, check, action or field raises the minor number; a change that makes valid data

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use rustkeep_data::scenario::Actor;
 use serde::{Deserialize, Serialize};
 
 /// `player` or `enemy:N`.
@@ -22,15 +23,18 @@ impl fmt::Display for CreatureRef {
 }
 
 impl CreatureRef {
+    /// `player` or `enemy:N`, read as scenarios read it.
     pub fn parse(s: &str) -> Option<CreatureRef> {
-        if s == "player" {
-            return Some(CreatureRef::Player);
+        Actor::parse(s).map(CreatureRef::from)
+    }
+}
+
+impl From<Actor> for CreatureRef {
+    fn from(a: Actor) -> CreatureRef {
+        match a {
+            Actor::Player => CreatureRef::Player,
+            Actor::Enemy(n) => CreatureRef::Enemy(n as usize),
         }
-        let n = s.strip_prefix("enemy:")?;
-        if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        n.parse().ok().map(CreatureRef::Enemy)
     }
 }
 

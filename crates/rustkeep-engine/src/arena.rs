@@ -21,7 +21,7 @@ use serde_json::Value as Json;
 
 use crate::game::{Act, CreatureRef, Game, ItemInstance, World};
 use crate::rng::Rng;
-use crate::stats::{mean, percentile, round_to, wilson, Z_95};
+use crate::stats::{mean, percentile, rate, round_to, wilson, Z_95};
 
 /// Fights per arena when nobody says otherwise.
 pub const DEFAULT_RUNS: u64 = 10_000;
@@ -211,11 +211,7 @@ impl Report {
     }
 
     pub fn win_rate(&self) -> f64 {
-        if self.runs == 0 {
-            0.0
-        } else {
-            self.wins as f64 / self.runs as f64
-        }
+        rate(self.wins, self.runs)
     }
 
     pub fn win_rate_ci95(&self) -> (f64, f64) {

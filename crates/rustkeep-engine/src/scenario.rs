@@ -10,7 +10,7 @@ use rustkeep_data::grid::Dir;
 use rustkeep_data::lower::lower_scenario;
 use rustkeep_data::model::ActionData;
 use rustkeep_data::project::{load, Overlay, Project};
-use rustkeep_data::scenario::{self as model, Actor, StepAct};
+use rustkeep_data::scenario::{self as model, StepAct};
 use rustkeep_data::source::FileId;
 use rustkeep_data::text::{thousands, LineIndex};
 use rustkeep_data::vocab::{EventKind, MAX_RUN_EVENTS, MAX_STEPS};
@@ -70,13 +70,6 @@ pub struct Scenario {
     pub expect_lines: Vec<usize>,
 }
 
-fn creature(a: Actor) -> CreatureRef {
-    match a {
-        Actor::Player => CreatureRef::Player,
-        Actor::Enemy(n) => CreatureRef::Enemy(n as usize),
-    }
-}
-
 /// `line N: message [code]`, one line per diagnostic.
 fn located(text: &str, diags: &[&rustkeep_data::diag::Diagnostic]) -> String {
     let index = LineIndex::new(text);
@@ -117,10 +110,10 @@ impl Scenario {
                     StepAct::Wait => StepKind::Wait,
                 };
                 let target = match &s.act {
-                    StepAct::Attack(a) => Some(creature(a.value)),
-                    _ => s.target.as_ref().map(|t| creature(t.value)),
+                    StepAct::Attack(a) => Some(CreatureRef::from(a.value)),
+                    _ => s.target.as_ref().map(|t| CreatureRef::from(t.value)),
                 };
-                Step { kind, source: s.source.as_ref().map_or(CreatureRef::Player, |a| creature(a.value)), target }
+                Step { kind, source: s.source.as_ref().map_or(CreatureRef::Player, |a| CreatureRef::from(a.value)), target }
             })
             .collect();
         Scenario {

@@ -4,6 +4,15 @@
 /// The 97.5 % quantile of the standard normal distribution (a two-sided 95 % interval).
 pub const Z_95: f64 = 1.959_963_984_540_054;
 
+/// The share of `successes` out of `n`: 0 for no trials.
+pub fn rate(successes: u64, n: u64) -> f64 {
+    if n == 0 {
+        0.0
+    } else {
+        successes as f64 / n as f64
+    }
+}
+
 /// The Wilson score interval of `successes` out of `n` at the given `z`; `(0, 0)` for no trials.
 pub fn wilson(successes: u64, n: u64, z: f64) -> (f64, f64) {
     if n == 0 {

@@ -46,7 +46,7 @@ use rustkeep_data::vocab::Registry;
 use rustkeep_engine::arena::{self, Report};
 use rustkeep_engine::game::World;
 use rustkeep_engine::loot::{one_in_text, KeptStats};
-use rustkeep_engine::stats::{wilson, Z_95};
+use rustkeep_engine::stats::{rate, wilson, Z_95};
 
 /// Fights per option and creature: the lens's figures are `rustkeep arena --matrix --runs 1000`'s.
 pub const FIGHTS: u64 = 1_000;
@@ -104,11 +104,7 @@ impl Cell {
         Cell { runs: r.runs, wins: r.wins, escapes: r.escapes, losses: r.losses, draws: r.draws, mean_rounds: r.mean_rounds() }
     }
     pub fn win_rate(&self) -> f64 {
-        if self.runs == 0 {
-            0.0
-        } else {
-            self.wins as f64 / self.runs as f64
-        }
+        rate(self.wins, self.runs)
     }
     pub fn interval(&self) -> (f64, f64) {
         wilson(self.wins, self.runs, Z_95)

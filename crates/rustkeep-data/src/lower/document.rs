@@ -23,6 +23,9 @@ pub struct Misfiled {
 
 impl Lower<'_> {
     pub(super) fn document(&mut self, root: &Table<'_>) {
+        // One entry per table of a registry's array: reserved at once, not grown by doubling.
+        let tables: usize = root.iter().map(|(_, v)| if let Val::Array(items) = v.get_ref() { items.len() } else { 0 }).sum();
+        self.entries.reserve_exact(tables);
         for (key, value) in root.iter() {
             let name = key.get_ref().as_ref();
             if name == BALANCE_KEY {

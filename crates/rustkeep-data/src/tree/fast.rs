@@ -50,7 +50,9 @@ enum Frame<'i> {
 }
 
 /// The tree as it is built: the root, the section being read, the key being read at the top
-/// level (a header's or a pair's), the open arrays and inline tables.
+/// level (a header's or a pair's), the open arrays and inline tables, and the key buffers of
+/// closed inline tables, kept for the next ones (a pack opens one inline table per loot entry,
+/// trigger and attribute set).
 #[derive(Default)]
 struct Build<'i> {
     root: Table<'i>,
@@ -58,6 +60,7 @@ struct Build<'i> {
     keys: Vec<Key<'i>>,
     header: Option<usize>,
     frames: Vec<Frame<'i>>,
+    spare_keys: Vec<Vec<Key<'i>>>,
 }
 
 impl<'i> Build<'i> {
@@ -148,7 +151,7 @@ impl<'i> Sink<'i> for Build<'i> {
 
     fn open(&mut self, table: bool, span: Span) -> Option<()> {
         self.frames.push(if table {
-            Frame::Inline(span.start, Table { inline: true, ..Table::default() }, Vec::new())
+            Frame::Inline(span.start, Table { inline: true, ..Table::default() }, self.spare_keys.pop().unwrap_or_default())
         } else {
             Frame::Array(span.start, Vec::new())
         });
@@ -158,7 +161,11 @@ impl<'i> Sink<'i> for Build<'i> {
     fn close(&mut self, _table: bool, span: Span) -> Option<()> {
         let node = match self.frames.pop()? {
             Frame::Array(start, items) => Node::new(start..span.end, Val::Array(Array { items, of_tables: false })),
-            Frame::Inline(start, table, _) => Node::new(start..span.end, Val::Table(table)),
+            Frame::Inline(start, table, mut keys) => {
+                keys.clear();
+                self.spare_keys.push(keys);
+                Node::new(start..span.end, Val::Table(table))
+            }
         };
         self.value(node)
     }

@@ -191,3 +191,37 @@ fn id_grammar() {
     assert!(!is_valid_id("rat"));
     assert!(!is_valid_id("core:rat:x"));
 }
+
+/// The one-pass reading of an ID against the grammar read piece by piece (a namespace, a `:`,
+/// `/`-separated segments), on every string of up to six characters over an alphabet with one
+/// character of each kind the grammar tells apart.
+#[test]
+fn id_reading_agrees_with_the_grammar_piece_by_piece() {
+    fn by_pieces(s: &str) -> bool {
+        let Some((ns, rest)) = s.split_once(':') else { return false };
+        let segment = |seg: &str| !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        is_valid_namespace(ns) && rest.split('/').all(segment)
+    }
+    const ALPHABET: [char; 7] = ['a', '0', '_', ':', '/', 'Z', 'é'];
+    let mut compared = 0;
+    let mut valid = 0;
+    let mut word = Vec::new();
+    loop {
+        let s: String = word.iter().map(|&i| ALPHABET[i]).collect();
+        assert_eq!(is_valid_id(&s), by_pieces(&s), "{s:?}");
+        compared += 1;
+        valid += usize::from(by_pieces(&s));
+        // The next word: count up in base 7, one character longer after the last of a length.
+        match word.iter().rposition(|&i| i + 1 < ALPHABET.len()) {
+            Some(at) => {
+                word[at] += 1;
+                word[at + 1..].fill(0);
+            }
+            None if word.len() < 6 => word = vec![0; word.len() + 1],
+            None => break,
+        }
+    }
+    assert_eq!(compared, 137_257);
+    // IDs among them: a first letter `a`, then `a0_` and one `:` with segments between `/`s.
+    assert_eq!(valid, 516);
+}

@@ -6,7 +6,7 @@
 
 use rustkeep_data::model::Bound;
 use rustkeep_data::number;
-use rustkeep_data::scenario::{Actor, Expect, ExpectKind, QuestState};
+use rustkeep_data::scenario::{Expect, ExpectKind, QuestState};
 use rustkeep_data::text::Span;
 use rustkeep_data::vocab::EventKind;
 use serde::Serialize;
@@ -73,13 +73,6 @@ impl SoFar<'_> {
     }
 }
 
-fn who(a: Actor) -> CreatureRef {
-    match a {
-        Actor::Player => CreatureRef::Player,
-        Actor::Enemy(n) => CreatureRef::Enemy(n as usize),
-    }
-}
-
 fn result(e: &Expect, line: usize, what: String, bound: &Bound, got: f64) -> Checked {
     Checked {
         span: e.span.clone(),
@@ -135,12 +128,12 @@ pub fn check(w: &World, sc: &Scenario, g: &Game, traces: &[StepTrace], e: &Expec
             }
         }
         ExpectKind::HasItem { item, who: a, count } => {
-            let n = g.item_count(who(*a), &item.value) as f64;
+            let n = g.item_count(CreatureRef::from(*a), &item.value) as f64;
             let bound = count.clone().unwrap_or_else(|| at_least_once(&e.span));
             result(e, line, format!("{} carried by {a}", item.value), &bound, n)
         }
         ExpectKind::Health { who: a, bound } => {
-            let h = g.creature(who(*a)).map_or(0, |c| c.health) as f64;
+            let h = g.creature(CreatureRef::from(*a)).map_or(0, |c| c.health) as f64;
             result(e, line, format!("the health of {a}"), bound, h)
         }
         ExpectKind::Event { event, count } => {
