@@ -86,6 +86,11 @@ pub struct StepTrace {
     /// Every event handled in the step, in order; `cause` is the index of the event whose
     /// trigger raised it.
     pub events: Vec<TraceEvent>,
+    /// How many of `events` were handled before the act (the turn's start, a fight that began
+    /// with it, and what they caused): the act's effects happened after them. Not part of the
+    /// trace's JSON, whose events tell it by their order.
+    #[serde(skip)]
+    pub before_act: usize,
 }
 
 impl TraceTrigger {

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use rustkeep_data::vocab::{damage, field, outcome, ActionKind, EventKind, Registry};
-use rustkeep_engine::effect::{Effect, Outcome, Reason};
+use rustkeep_engine::effect::{Effect, Outcome};
 use rustkeep_engine::game::{CreatureRef, World};
 use rustkeep_engine::payload::Payload;
 use rustkeep_engine::trace::{StepTrace, TraceEvent};
@@ -82,34 +82,6 @@ impl Names<'_> {
         }
         format!(" ({})", affixes.iter().map(|a| self.name(Registry::Affixes, a)).collect::<Vec<_>>().join(", "))
     }
-
-    /// Why nothing happened, in words.
-    fn reason(&self, r: &Reason) -> String {
-        match r {
-            Reason::NothingToAttack => "there is nothing to attack".into(),
-            Reason::AttackerDown(who) | Reason::DeadOrGone(who) => format!("{} is dead or gone", self.who(*who)),
-            Reason::Gone(who) => format!("{} is gone", self.who(*who)),
-            Reason::Dead(who) | Reason::AlreadyDead(who) => format!("{} is dead", self.who(*who)),
-            Reason::NotA { id, noun } => format!("{id} is not {noun}"),
-            Reason::NotARoom(id) => format!("{id} is neither a room nor a floor"),
-            Reason::HoldsNo { who, item } => format!("{} {} no {}", self.who(*who), holds(*who), self.item(item)),
-            Reason::HoldsNoUnequipped { who, item } => format!("{} {} no unequipped {}", self.who(*who), holds(*who), self.item(item)),
-            Reason::NoSlot(item) => format!("{} cannot be equipped", self.item(item)),
-            Reason::NoMap => "there is no map".into(),
-            Reason::NoInventoryEntry(i) => format!("you carry no item number {}", i + 1),
-            Reason::NoStockEntry { shop, index } => format!("{} sells no item number {}", self.name(Registry::Shops, shop), index + 1),
-            Reason::Currency(currency) => format!("{} is what shops pay with", self.item(currency)),
-            Reason::TooManyEnemies(_) => r.to_string(),
-        }
-    }
-}
-
-fn holds(who: CreatureRef) -> &'static str {
-    if who == CreatureRef::Player {
-        "hold"
-    } else {
-        "holds"
-    }
 }
 
 /// A damage type in a sentence: nothing for physical damage.
@@ -126,7 +98,11 @@ fn kind(damage_type: &str) -> String {
 /// events.)
 fn effect_sentences(names: &Names<'_>, effect: &Effect, out: &mut Vec<String>) {
     match effect {
-        Effect::NoEffect(reason) => out.push(format!("Nothing happens: {}.", names.reason(reason))),
+        // A miss is told here: no event tells it.
+        Effect::Missed { attacker, victim, .. } => {
+            let verb = if *attacker == CreatureRef::Player { "miss" } else { "misses" };
+            out.push(format!("{} {verb} {}.", names.subject(*attacker), names.who(*victim)));
+        }
         Effect::Bumped(_) => out.push("A wall blocks the way.".into()),
         Effect::Pile(drops) if drops.is_empty() => out.push("The loot pile holds nothing and crumbles away.".into()),
         Effect::LeftBehind { then, .. } => {
@@ -163,10 +139,12 @@ fn effect_sentences(names: &Names<'_>, effect: &Effect, out: &mut Vec<String>) {
         Effect::CannotAfford { .. } => {}
         // Told by the events they raise, or not news (an enemy that cannot reach the player
         // waits every turn).
+        // Engine bookkeeping (an act or action that found nothing to do) is the trace's to
+        // tell, not the player's.
         Effect::Untraced
+        | Effect::NoEffect(_)
         | Effect::NoTarget
         | Effect::TargetDead
-        | Effect::Missed { .. }
         | Effect::Damaged { .. }
         | Effect::Died { .. }
         | Effect::Healed { .. }
@@ -211,8 +189,8 @@ fn stay(n: usize) -> String {
 fn action_sentence(names: &Names<'_>, action: ActionKind, effect: &Effect) -> Option<String> {
     let sentence = match (action, effect) {
         (ActionKind::Damage | ActionKind::GiveItem, _) => return None,
-        (_, Effect::Untraced | Effect::NoEffect(_) | Effect::NothingGiven | Effect::TargetDead) => return None,
-        (_, Effect::NoTarget) => "Skipped: there is no target".to_string(),
+        // Bookkeeping: the trace tells it.
+        (_, Effect::Untraced | Effect::NoEffect(_) | Effect::NothingGiven | Effect::TargetDead | Effect::NoTarget) => return None,
         (_, Effect::Healed { who, amount, now, max }) => format!("{} healed {amount} ({now} / {max})", names.subject(*who)),
         (_, Effect::Lost { who, item, count }) => format!("{} lost {count} × {}", names.subject(*who), names.item(item)),
         (_, Effect::Status { who, status, turns: n, refreshed }) => {
@@ -283,14 +261,25 @@ fn outcome_sentences(names: &Names<'_>, o: &Outcome, out: &mut Vec<String>) {
     }
 }
 
+/// An `attack_hit` told together with the `damage_taken` it causes.
+#[derive(Clone, Copy)]
+struct Blow {
+    attacker: CreatureRef,
+    victim: CreatureRef,
+    critical: bool,
+}
+
 /// The sentence of one event, if it tells the player something (an `attack_hit` waits for its
 /// `damage_taken`).
-fn event_sentence(names: &Names<'_>, e: &TraceEvent, hit: &mut Option<(CreatureRef, CreatureRef)>, out: &mut Vec<String>) {
+fn event_sentence(names: &Names<'_>, e: &TraceEvent, hit: &mut Option<Blow>, out: &mut Vec<String>) {
     match (e.event, &e.payload) {
         (EventKind::CombatStarted, _) => out.push("A fight begins!".into()),
         (EventKind::CombatEnded, Payload::CombatEnded { outcome }) if *outcome == outcome::VICTORY => out.push("The fight is won.".into()),
         (EventKind::CombatEnded, _) => out.push("The fight is over: you fled.".into()),
-        (EventKind::AttackHit, _) => *hit = e.target.map(|victim| (e.source, victim)),
+        (EventKind::AttackHit, payload) => {
+            let critical = matches!(payload, Payload::AttackHit { critical: Some(true), .. });
+            *hit = e.target.map(|victim| Blow { attacker: e.source, victim, critical });
+        }
         (EventKind::DamageTaken, payload) => {
             let (amount, dtype) = match payload {
                 Payload::DamageTaken { amount, damage_type } => (*amount, kind(damage_type)),
@@ -298,9 +287,10 @@ fn event_sentence(names: &Names<'_>, e: &TraceEvent, hit: &mut Option<(CreatureR
             };
             let victim = e.source;
             match (*hit, e.target) {
-                (Some((attacker, v)), Some(by)) if v == victim && attacker == by => {
+                (Some(Blow { attacker, victim: v, critical }), Some(by)) if v == victim && attacker == by => {
                     let verb = if attacker == CreatureRef::Player { "hit" } else { "hits" };
-                    out.push(format!("{} {verb} {} for {amount}{dtype}.", names.subject(attacker), names.who(victim)));
+                    let hard = if critical { " hard" } else { "" };
+                    out.push(format!("{} {verb} {}{hard} for {amount}{dtype}.", names.subject(attacker), names.who(victim)));
                     *hit = None;
                 }
                 _ => {
@@ -338,14 +328,10 @@ fn event_sentence(names: &Names<'_>, e: &TraceEvent, hit: &mut Option<(CreatureR
 pub fn sentences(names: &Names<'_>, steps: &[StepTrace]) -> Vec<String> {
     let mut out = Vec::new();
     for step in steps {
-        for o in &step.effects {
-            effect_sentences(names, &o.effect, &mut out);
-            outcome_sentences(names, o, &mut out);
-        }
         // What was bought is told by the purchase, not again as picked up.
         let bought = step.effects.iter().any(|o| matches!(o.effect, Effect::Bought { .. }));
-        // (attacker, victim) of the last attack_hit.
-        let mut hit: Option<(CreatureRef, CreatureRef)> = None;
+        // The last attack_hit, waiting for its damage_taken.
+        let mut hit: Option<Blow> = None;
         // In causal order, as the trace shows it: an event, what its triggers did, then the
         // events it caused.
         let mut order = Vec::with_capacity(step.events.len());
@@ -354,7 +340,14 @@ pub fn sentences(names: &Names<'_>, steps: &[StepTrace]) -> Vec<String> {
             order.push(i);
             stack.extend(step.events.iter().enumerate().filter(|(_, c)| c.cause == Some(i)).map(|(j, _)| j).rev());
         }
-        for e in order.into_iter().map(|i| &step.events[i]) {
+        // What was handled before the act (the turn's start, a fight that begins with it) is
+        // told first, then the act's own effects, then the events the act raised.
+        let act_at = order.iter().position(|&i| i >= step.before_act).unwrap_or(order.len());
+        let told_after_all = act_at == order.len();
+        for (n, e) in order.into_iter().map(|i| &step.events[i]).enumerate() {
+            if n == act_at {
+                act_sentences(names, step, &mut out);
+            }
             if !(bought && e.event == EventKind::ItemPickedUp && e.source == CreatureRef::Player) {
                 event_sentence(names, e, &mut hit, &mut out);
             }
@@ -364,14 +357,25 @@ pub fn sentences(names: &Names<'_>, steps: &[StepTrace]) -> Vec<String> {
                 }
             }
         }
+        if told_after_all {
+            act_sentences(names, step, &mut out);
+        }
     }
     out
+}
+
+/// The sentences of a step's act: what it did, and the data actions it ran.
+fn act_sentences(names: &Names<'_>, step: &StepTrace, out: &mut Vec<String>) {
+    for o in &step.effects {
+        effect_sentences(names, &o.effect, out);
+        outcome_sentences(names, o, out);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rustkeep_engine::effect::{Rejoined, Weapon};
+    use rustkeep_engine::effect::{Reason, Rejoined, Weapon};
 
     fn world() -> World {
         let project = rustkeep_data::project::Project::with_bundled_core();
@@ -404,7 +408,12 @@ mod tests {
         assert_eq!(said(ActionKind::Heal, Effect::NoEffect(Reason::Dead(rat))), None);
         assert_eq!(said(ActionKind::ApplyStatus, Effect::TargetDead), None, "a status on the dead is not news");
         let mut out = Vec::new();
+        // Bookkeeping is the trace's: nothing for the log.
         effect_sentences(&names, &Effect::NoEffect(Reason::HoldsNo { who: CreatureRef::Player, item: "core:key".into() }), &mut out);
+        assert_eq!(said(ActionKind::Heal, Effect::NoTarget), None);
+        for (attacker, victim) in [(CreatureRef::Player, rat), (rat, CreatureRef::Player)] {
+            effect_sentences(&names, &Effect::Missed { rejoined: None, attacker, victim, chance: "50 %".into() }, &mut out);
+        }
         let hit = Effect::Hit {
             rejoined: Some(Rejoined { woken: vec![rat], combat_started: false }),
             attacker: CreatureRef::Player,
@@ -426,10 +435,56 @@ mod tests {
             found: Vec::new(),
         };
         effect_sentences(&names, &woke, &mut out);
+        // A critical hit is told as one, in the sentence of its damage.
+        let event = |event, source, target, payload| TraceEvent { event, source, target: Some(target), payload, cause: None, triggers: Vec::new() };
+        for critical in [Some(true), Some(false), None] {
+            let step = StepTrace {
+                step: 1,
+                source: None,
+                act: String::new(),
+                effects: Vec::new(),
+                before_act: 0,
+                events: vec![
+                    event(EventKind::AttackHit, CreatureRef::Player, rat, Payload::AttackHit { weapon: None, damage_type: "physical".into(), critical }),
+                    event(EventKind::DamageTaken, rat, CreatureRef::Player, Payload::DamageTaken { amount: 9, damage_type: "physical".into() }),
+                ],
+            };
+            let hard = if critical == Some(true) { " hard" } else { "" };
+            assert_eq!(sentences(&names, &[step]), [format!("You hit the Rat{hard} for 9.")]);
+        }
+        // Causal order: what was handled before the act is told before it, the rest after.
+        let fight = |before_act| StepTrace {
+            step: 2,
+            source: None,
+            act: String::new(),
+            effects: vec![Outcome::act(Effect::Missed { rejoined: None, attacker: CreatureRef::Player, victim: rat, chance: "50 %".into() })],
+            events: vec![
+                TraceEvent {
+                    event: EventKind::TurnStarted,
+                    source: CreatureRef::Player,
+                    target: None,
+                    payload: Payload::None,
+                    cause: None,
+                    triggers: Vec::new(),
+                },
+                TraceEvent {
+                    event: EventKind::CombatStarted,
+                    source: CreatureRef::Player,
+                    target: None,
+                    payload: Payload::None,
+                    cause: None,
+                    triggers: Vec::new(),
+                },
+            ],
+            before_act,
+        };
+        assert_eq!(sentences(&names, &[fight(2)]), ["A fight begins!", "You miss the Rat."]);
+        assert_eq!(sentences(&names, &[fight(1)]), ["You miss the Rat.", "A fight begins!"], "a fight the act began");
         assert_eq!(
             out,
             [
-                "Nothing happens: you hold no Iron Key.",
+                "You miss the Rat.",
+                "The Rat misses you.",
                 "You take the stairs down.",
                 "You flee, leaving the enemies behind.",
                 "You take the stairs out of the deepest floor: the run is won!",

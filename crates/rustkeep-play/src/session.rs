@@ -50,10 +50,41 @@ pub enum Reply {
 /// One line of the message log.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LogLine {
-    /// The step the line belongs to.
+    /// The step the line belongs to: the step of the turn that said it (the newest, when it was
+    /// said several times in a row).
     pub step: usize,
     /// The message.
     pub text: String,
+    /// How many times in a row it was said (at least 1).
+    pub count: u32,
+}
+
+impl LogLine {
+    /// A line said once, at `step`.
+    pub fn new(step: usize, text: String) -> LogLine {
+        LogLine { step, text, count: 1 }
+    }
+
+    /// The line as shown: `A wall blocks the way. ×13` when it was said 13 times in a row.
+    pub fn shown(&self) -> String {
+        if self.count > 1 {
+            format!("{} ×{}", self.text, self.count)
+        } else {
+            self.text.clone()
+        }
+    }
+}
+
+/// Adds a line to the end of a log. A line that says what the last one says is combined with
+/// it, as DCSS and Brogue combine repeats: the count grows and the line moves to the newer step.
+pub fn push_line(log: &mut VecDeque<LogLine>, line: LogLine) {
+    match log.back_mut() {
+        Some(last) if last.text == line.text => {
+            last.count = last.count.saturating_add(line.count);
+            last.step = last.step.max(line.step);
+        }
+        _ => log.push_back(line),
+    }
 }
 
 /// A game being played: the data it plays, its state, and what the last command did.
@@ -300,25 +331,42 @@ impl Session {
         }
         let steps = self.in_sight(steps);
         let names = Names { w: &self.w, enemies: &self.enemy_kinds };
-        self.messages = if test {
-            let (own, after) = steps.split_at(steps.len().min(1));
-            let mut told: Vec<String> = sentences(&names, own).into_iter().map(|m| format!("(test) {m}")).collect();
-            if told.is_empty() {
-                told.push(format!("(test) {}", self.running));
+        // Each step's story, filed under the turn it happened: a walk's turns are told turn by
+        // turn. The log counts turns as the game does after them (the command's last step is
+        // the game's step now), whether or not the command took a turn (a trade takes none).
+        let last_step = steps.iter().map(|st| st.step).max().unwrap_or(0);
+        let mut said_all: Vec<LogLine> = Vec::new();
+        for (i, st) in steps.iter().enumerate() {
+            let said = sentences(&names, std::slice::from_ref(st));
+            let turn = self.g.step.saturating_sub(last_step - st.step);
+            if test && i == 0 {
+                let mut own: Vec<String> = said.into_iter().map(|m| format!("(test) {m}")).collect();
+                if own.is_empty() {
+                    own.push(format!("(test) {}", self.running));
+                }
+                said_all.extend(own.into_iter().map(|m| LogLine::new(turn, m)));
+            } else {
+                said_all.extend(said.into_iter().map(|m| LogLine::new(turn, m)));
             }
-            told.extend(sentences(&names, after));
-            told
-        } else {
-            sentences(&names, &steps)
-        };
+        }
+        if test && steps.is_empty() {
+            said_all.push(LogLine::new(self.g.step, format!("(test) {}", self.running)));
+        }
         if self.g.over {
-            self.messages.push(if self.g.won {
+            let end = if self.g.won {
                 "You won the run!".into()
             } else if let Some(why) = &self.g.stopped {
                 format!("The run stops: {why}.")
             } else {
                 format!("You died: {}. The run is over.", self.death.as_deref().unwrap_or("killed"))
-            });
+            };
+            said_all.push(LogLine::new(self.g.step, end));
+        }
+        // Repeats combined already in the command's own story, so that the line console and the
+        // screen say the same.
+        let mut told = VecDeque::new();
+        for line in said_all {
+            push_line(&mut told, line);
         }
         let warnings = self.g.warnings[self.warnings_seen.min(self.g.warnings.len())..].to_vec();
         let number = self.history.get(self.history.len().wrapping_sub(1)).map_or(1, |t| t.number + 1);
@@ -327,7 +375,10 @@ impl Session {
         let steps: std::sync::Arc<[StepTrace]> = steps.iter().cloned().collect();
         self.history.push(Turn { number, step: self.g.step, command: std::mem::take(&mut self.running), steps: steps.clone(), warnings });
         self.last = steps;
-        self.push_log();
+        self.messages = told.iter().map(LogLine::shown).collect();
+        for line in told {
+            self.push_log_line(line);
+        }
     }
 
     /// The turns the player could follow: every turn of its own, and each enemy's turn that the
@@ -346,11 +397,17 @@ impl Session {
             .collect()
     }
 
+    /// Files the last command's messages under the game's step (a command that took no turn).
     fn push_log(&mut self) {
-        let step = self.g.step;
-        for m in &self.messages {
-            self.log.push_back(LogLine { step, text: m.clone() });
+        for m in self.messages.clone() {
+            self.push_log_line(LogLine::new(self.g.step, m));
         }
+    }
+
+    /// Adds a line to the message log, combining repeats and letting the oldest go past
+    /// [`LOG_LINES`].
+    fn push_log_line(&mut self, line: LogLine) {
+        push_line(&mut self.log, line);
         while self.log.len() > LOG_LINES {
             self.log.pop_front();
         }

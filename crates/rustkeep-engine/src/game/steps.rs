@@ -40,11 +40,11 @@ impl Game {
                 "the player died"
             };
             self.warnings.push(format!("step {step}: the run is over ({why}); step skipped"));
-            return StepTrace { step, source: None, act: description, effects, events: Vec::new() };
+            return StepTrace { step, source: None, act: description, effects, events: Vec::new(), before_act: 0 };
         }
         if self.creature(source).is_none() {
             self.warnings.push(format!("step {step}: {source} does not exist (or was removed); step skipped"));
-            return StepTrace { step, source: None, act: description, effects, events: Vec::new() };
+            return StepTrace { step, source: None, act: description, effects, events: Vec::new(), before_act: 0 };
         }
         // (1)
         self.push(EventKind::TurnStarted, source, None, Payload::None);
@@ -53,6 +53,7 @@ impl Game {
             self.push(EventKind::CombatStarted, CreatureRef::Player, None, Payload::None);
         }
         self.work_off(w);
+        let before_act = self.trace.events.len();
         // (2)
         let effect = self.apply(w, act, source, target);
         if self.tracing {
@@ -72,7 +73,7 @@ impl Game {
             self.warnings.push(format!("the player took the stairs of the deepest floor in step {step}; the run is won"));
         }
         let events = std::mem::take(&mut self.trace.events);
-        StepTrace { step, source: None, act: description, effects, events }
+        StepTrace { step, source: None, act: description, effects, events, before_act }
     }
 
     fn end_of_step(&mut self, w: &World) {
@@ -125,7 +126,7 @@ impl Game {
             self.warnings.push(format!("event cap ({EVENT_CAP}) reached in setup: {} events dropped", self.trace.dropped));
         }
         let events = std::mem::take(&mut self.trace.events);
-        StepTrace { step: 0, source: None, act: "character creation".into(), effects, events }
+        StepTrace { step: 0, source: None, act: "character creation".into(), effects, events, before_act: 0 }
     }
 
     /// Character creation of a new game (`play`, the arena's matrix): [`Game::setup`], during

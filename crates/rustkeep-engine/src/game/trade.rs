@@ -78,7 +78,7 @@ impl Game {
             Trade::Sell(i) => format!("player sells inventory entry {i} at {shop}"),
         };
         let events = std::mem::take(&mut self.trace.events);
-        StepTrace { step: self.step, source: None, act, effects: vec![effect], events }
+        StepTrace { step: self.step, source: None, act, effects: vec![effect], events, before_act: 0 }
     }
 
     fn trade_effect(&mut self, w: &World, shop: &str, t: Trade) -> Outcome {

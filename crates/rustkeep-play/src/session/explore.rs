@@ -181,7 +181,7 @@ impl Session {
             _ => return,
         };
         self.messages.push(text.to_string());
-        self.log.push_back(super::LogLine { step: self.g.step, text: text.to_string() });
+        self.push_log_line(super::LogLine::new(self.g.step, text.to_string()));
     }
 }
 

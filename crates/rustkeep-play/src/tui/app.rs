@@ -12,7 +12,7 @@ use rustkeep_engine::game::World;
 
 use super::keys::{self, Action};
 use crate::command::{Command, Pick};
-use crate::session::{LogLine, Reply, Session};
+use crate::session::{push_line, LogLine, Reply, Session};
 
 /// Whether the game goes on after a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -579,8 +579,10 @@ impl App {
     /// The lines of the message log to show, newest last: the log, then the app's notes.
     pub fn log_lines(&self) -> Vec<LogLine> {
         let Some(s) = self.session() else { return Vec::new() };
-        let mut out: Vec<LogLine> = s.log.iter().cloned().collect();
-        out.extend(self.notes.iter().filter(|_| self.notes_step == s.g.step).map(|n| LogLine { step: s.g.step, text: n.clone() }));
-        out
+        let mut out = s.log.clone();
+        for n in self.notes.iter().filter(|_| self.notes_step == s.g.step) {
+            push_line(&mut out, LogLine::new(s.g.step, n.clone()));
+        }
+        out.into()
     }
 }

@@ -344,3 +344,36 @@ fn the_side_panel_and_status_read_the_sheet_against_enemies_in_view_only() {
     let text = screen(&mut app, 120, 40);
     assert!(text.contains(" vs Rat)"), "{text}");
 }
+
+/// Every attack that missed the player is in the message history (as many times as the trace
+/// shows it), and no line of the history is the engine's bookkeeping.
+#[test]
+fn misses_are_told_and_bookkeeping_is_not() {
+    use rustkeep_engine::effect::Effect;
+    // A rogue (evasion 2): rats miss it now and then.
+    let rogue = crate::session::Session::new_game(super::testing::world(), 11, vec!["core:rogue".into()], None).expect("a new game");
+    let mut app = App::playing(rogue, false);
+    command_line(&mut app, "enter core:library");
+    command_line(&mut app, "spawn core:rat 3");
+    for _ in 0..40 {
+        if session(&app).g.over {
+            break;
+        }
+        press(&mut app, KeyCode::Char('.'));
+    }
+    let s = session(&app);
+    let missed: u32 = (0..s.history.len())
+        .filter_map(|i| s.history.get(i))
+        .flat_map(|t| t.steps.iter())
+        .flat_map(|st| &st.effects)
+        .filter(|o| matches!(o.effect, Effect::Missed { victim: CreatureRef::Player, .. }))
+        .map(|_| 1)
+        .sum();
+    assert!(missed > 0, "the rats never missed: the test would prove nothing");
+    let log = app.log_lines();
+    let told: u32 = log.iter().filter(|l| l.text.ends_with("misses you.")).map(|l| l.count).sum();
+    assert_eq!(told, missed, "{log:?}");
+    for l in &log {
+        assert!(!["Nothing happens", "Skipped", "no target"].iter().any(|b| l.text.contains(b)), "bookkeeping in the log: {l:?}");
+    }
+}

@@ -325,7 +325,8 @@ fn draw_log(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint) {
     let mut rows = 0usize;
     let mut shown = Vec::new();
     for l in lines.iter().rev() {
-        let need = l.text.chars().count().div_ceil(width).max(1);
+        let text = l.shown();
+        let need = text.chars().count().div_ceil(width).max(1);
         if rows + need > inner.height as usize {
             break;
         }
@@ -337,7 +338,7 @@ fn draw_log(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint) {
         } else {
             dim()
         };
-        shown.push(Line::from(Span::styled(l.text.clone(), style)));
+        shown.push(Line::from(Span::styled(text, style)));
     }
     shown.reverse();
     f.render_widget(Paragraph::new(shown).wrap(Wrap { trim: false }), inner);

@@ -76,6 +76,15 @@ fn walking_moves_the_player_one_tile_a_turn_and_walls_cost_nothing() {
     press(&mut app, KeyCode::Char('l'));
     assert_eq!((in_room(&app), step(&app)), (Pos::new(7, 4), turn + 3));
     assert!(app.log_lines().last().is_some_and(|l| l.text.contains("wall")), "{:?}", app.log_lines().last());
+    // Twelve more bumps: one line that counts them, not thirteen.
+    let before = app.log_lines().len();
+    for _ in 0..12 {
+        press(&mut app, KeyCode::Char('l'));
+    }
+    let lines = app.log_lines();
+    assert_eq!(lines.len(), before, "{lines:?}");
+    let bumps = lines.last().expect("a line");
+    assert_eq!((bumps.count, bumps.shown().as_str()), (13, "a wall blocks the way ×13"), "{bumps:?}");
     // Diagonals and the rest: y (north-west), Up, h, the numpad's 1 (south-west).
     press(&mut app, KeyCode::Char('y'));
     assert_eq!(in_room(&app), Pos::new(6, 3));

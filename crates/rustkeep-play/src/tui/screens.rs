@@ -54,7 +54,7 @@ fn view_lines(app: &App, s: &Session, view: View, paint: &Paint) -> (&'static st
                 let head = if last == Some(l.step) { "".to_string() } else { format!("turn {}", l.step) };
                 last = Some(l.step);
                 let style = if l.text.starts_with("error") || l.text.starts_with("warning") { paint.fg(Color::Red) } else { Style::default() };
-                lines.push(Line::from(vec![Span::styled(format!("{head:<10}"), dim()), Span::styled(l.text, style)]));
+                lines.push(Line::from(vec![Span::styled(format!("{head:<10}"), dim()), Span::styled(l.shown(), style)]));
             }
             if lines.is_empty() {
                 lines.push(Line::from("No messages yet."));
