@@ -153,6 +153,7 @@ Register-ArgumentCompleter -Native -CommandName 'rustkeep' -ScriptBlock {
             [CompletionResult]::new('--floor', '--floor', [CompletionResultType]::ParameterName, 'Start the run on this floor instead of the first')
             [CompletionResult]::new('--load', '--load', [CompletionResultType]::ParameterName, 'Start from a save instead of a new character')
             [CompletionResult]::new('--record', '--record', [CompletionResultType]::ParameterName, 'Write a recording of the game: the seed, the mods with a hash of their data, every input')
+            [CompletionResult]::new('--dump', '--dump', [CompletionResultType]::ParameterName, 'Where to write the character dump when the run ends (default: a new file in `rustkeep-play/dumps/` under the current folder)')
             [CompletionResult]::new('--replay', '--replay', [CompletionResultType]::ParameterName, 'Play a recording back without a terminal and print the final state')
             [CompletionResult]::new('--save', '--save', [CompletionResultType]::ParameterName, 'With `--replay`: write the final state as a save')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'With `--replay`: `human` (a summary) or `json` (the final state, as `simulate` prints it)')

@@ -830,7 +830,7 @@ _rustkeep() {
             return 0
             ;;
         rustkeep__subcmd__play)
-            opts="-h --mods --no-color --seed --option --floor --load --line --record --replay --save --force --format --watch --speed --help"
+            opts="-h --mods --no-color --seed --option --floor --load --line --record --dump --replay --save --force --format --watch --speed --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -857,6 +857,10 @@ _rustkeep() {
                     return 0
                     ;;
                 --record)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dump)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -139,6 +139,7 @@ set edit:completion:arg-completer[rustkeep] = {|@words|
             cand --floor 'Start the run on this floor instead of the first'
             cand --load 'Start from a save instead of a new character'
             cand --record 'Write a recording of the game: the seed, the mods with a hash of their data, every input'
+            cand --dump 'Where to write the character dump when the run ends (default: a new file in `rustkeep-play/dumps/` under the current folder)'
             cand --replay 'Play a recording back without a terminal and print the final state'
             cand --save 'With `--replay`: write the final state as a save'
             cand --format 'With `--replay`: `human` (a summary) or `json` (the final state, as `simulate` prints it)'

@@ -122,6 +122,7 @@ complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l option -d 'A 
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l floor -d 'Start the run on this floor instead of the first' -r
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l load -d 'Start from a save instead of a new character' -r -F
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l record -d 'Write a recording of the game: the seed, the mods with a hash of their data, every input' -r -F
+complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l dump -d 'Where to write the character dump when the run ends (default: a new file in `rustkeep-play/dumps/` under the current folder)' -r -F
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l replay -d 'Play a recording back without a terminal and print the final state' -r -F
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l save -d 'With `--replay`: write the final state as a save' -r -F
 complete -c rustkeep -n "__fish_rustkeep_using_subcommand play" -l format -d 'With `--replay`: `human` (a summary) or `json` (the final state, as `simulate` prints it)' -r -f -a "human\t''

@@ -33,8 +33,12 @@ pub struct Args {
     /// Write a recording of the game: the seed, the mods with a hash of their data, every input.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// Where to write the character dump when the run ends (default: a new file in
+    /// `rustkeep-play/dumps/` under the current folder).
+    #[arg(long, value_name = "FILE")]
+    pub dump: Option<PathBuf>,
     /// Play a recording back without a terminal and print the final state.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["load", "record", "options", "floor", "seed", "line"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["load", "record", "options", "floor", "seed", "line", "dump"])]
     pub replay: Option<PathBuf>,
     /// With `--replay`: write the final state as a save.
     #[arg(long, value_name = "SAVE", requires = "replay")]
@@ -74,5 +78,5 @@ pub fn run(args: Args) -> Result<u8, String> {
         Some(save) => Start::Load(save),
         None => Start::New { seed: args.seed, options: args.options, floor: args.floor, record: args.record },
     };
-    rustkeep_play::play(w, PlayOptions { start, line: args.line, no_color: args.common.no_color })
+    rustkeep_play::play(w, PlayOptions { start, line: args.line, no_color: args.common.no_color, dump: args.dump })
 }

@@ -75,6 +75,19 @@ pub struct PlayOptions {
     pub line: bool,
     /// No colours (as with a non-empty `NO_COLOR`).
     pub no_color: bool,
+    /// Where the character dump goes when the run ends (`--dump FILE`); `None`: a new file in
+    /// [`session::DUMP_FOLDER`].
+    pub dump: Option<PathBuf>,
+}
+
+impl PlayOptions {
+    /// Where the character dump goes.
+    pub fn dump_to(&self) -> session::DumpTo {
+        match &self.dump {
+            Some(file) => session::DumpTo::File(file.clone()),
+            None => session::DumpTo::Folder(PathBuf::from(session::DUMP_FOLDER)),
+        }
+    }
 }
 
 /// What [`replay()`] prints.
@@ -113,6 +126,7 @@ pub fn play(w: World, o: PlayOptions) -> Result<u8, String> {
     }
     // What a save, a recording or a mod says is echoed inert (rustkeep_data::echo).
     let mut out = InertWriter::new(std::io::stdout().lock());
+    let dump = o.dump_to();
     let session = match o.start {
         Start::Load(path) => {
             let (s, warnings) = Session::from_save(w, &path)?;
@@ -131,6 +145,7 @@ pub fn play(w: World, o: PlayOptions) -> Result<u8, String> {
         }
     };
     let mut console = line::Console::new(session);
+    console.dump = Some(dump);
     console.start(&mut out)?;
     console.run(&mut out)
 }
@@ -226,6 +241,9 @@ pub(crate) fn summary(s: &Session) -> String {
     if let Some(t) = s.testing_used() {
         text.push_str(&t);
         text.push('\n');
+    }
+    if let Some(p) = &s.dumped {
+        text.push_str(&format!("character dump: {}\n", p.display()));
     }
     text
 }

@@ -13,6 +13,8 @@ use crate::session::{Reply, Session};
 pub struct Console {
     pub s: Session,
     trace: bool,
+    /// Where the character dump goes when the run ends; `None`: no dump.
+    pub dump: Option<crate::session::DumpTo>,
 }
 
 fn io(e: std::io::Error) -> String {
@@ -21,7 +23,7 @@ fn io(e: std::io::Error) -> String {
 
 impl Console {
     pub fn new(s: Session) -> Console {
-        Console { s, trace: true }
+        Console { s, trace: true, dump: None }
     }
 
     /// Prints what the session did so far (character creation and the way into the dungeon).
@@ -113,6 +115,11 @@ impl Console {
                     }
                 }
                 self.print(out, &text)?;
+                match self.dump.as_ref().and_then(|to| self.s.write_dump(to)) {
+                    Some(Ok(path)) => writeln!(out, "character dump written to {}", path.display()).map_err(io)?,
+                    Some(Err(e)) => writeln!(out, "error: {e}").map_err(io)?,
+                    None => {}
+                }
             }
             Err(e) => writeln!(out, "error: {e}").map_err(io)?,
         }

@@ -23,11 +23,13 @@ use crate::narrate::{entry_name, sentences, Names};
 use crate::record::Recorder;
 
 mod describe;
+mod dump;
 mod explore;
 mod history;
 mod views;
 
 pub use describe::{QuestRow, SheetRow};
+pub use dump::{DumpTo, DUMP_FOLDER, DUMP_MESSAGES, DUMP_TURNS};
 pub use explore::{first_step, first_step_to_explore, first_step_to_stairs, WALK_LIMIT};
 pub use history::{step_title, History, Turn, Watched, HISTORY_TURNS};
 
@@ -112,6 +114,8 @@ pub struct Session {
     running: String,
     /// How the player died, once it has: the blow and who dealt it.
     pub death: Option<String>,
+    /// Where the run's character dump was written, once it was.
+    pub dumped: Option<std::path::PathBuf>,
 }
 
 impl Session {
@@ -162,6 +166,7 @@ impl Session {
             history: History::default(),
             running: "setup".into(),
             death: None,
+            dumped: None,
         }
     }
 
@@ -278,6 +283,7 @@ impl Session {
                 self.last = std::sync::Arc::new([]);
                 self.history.clear();
                 self.death = None;
+                self.dumped = None;
                 let mut s = format!("loaded {}", p.display());
                 for x in warnings {
                     s.push_str(&format!("\nwarning: {x}"));

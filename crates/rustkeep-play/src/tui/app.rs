@@ -152,6 +152,8 @@ pub struct App {
     pub notes_step: usize,
     /// The recording being played on screen (`--replay FILE --watch`).
     pub replay: Option<super::playback::Replay>,
+    /// Where the character dump goes when the run ends; `None`: no dump (a replay, a test).
+    pub dump: Option<crate::session::DumpTo>,
 }
 
 /// The map's symbols, for the help overlay.
@@ -188,6 +190,7 @@ impl App {
             warnings: Vec::new(),
             failed: None,
             replay: None,
+            dump: None,
         }
     }
 
@@ -327,10 +330,22 @@ impl App {
     /// trade screen of a shop that opened (or closed).
     pub(super) fn after_command(&mut self, cmd: &Command) {
         self.trace_scroll = 0;
+        let dumped = match &self.dump {
+            Some(to) => match &mut self.phase {
+                Phase::Play(s) => s.write_dump(to),
+                _ => None,
+            },
+            None => None,
+        };
         let Some(s) = self.session_mut() else { return };
         let warnings = s.new_warnings();
         let shop_open = s.shop().is_some();
         self.warnings = warnings;
+        match dumped {
+            Some(Ok(path)) => self.note(format!("Character dump written to {}.", path.display())),
+            Some(Err(e)) => self.note(format!("error: {e}")),
+            None => {}
+        }
         if let Command::Load(_) = cmd {
             self.overlay = Overlay::None;
         }

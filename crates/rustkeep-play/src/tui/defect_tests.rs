@@ -377,3 +377,25 @@ fn misses_are_told_and_bookkeeping_is_not() {
         assert!(!["Nothing happens", "Skipped", "no target"].iter().any(|b| l.text.contains(b)), "bookkeeping in the log: {l:?}");
     }
 }
+
+/// A death in the full-screen game writes the character dump once, says where in the messages
+/// and on the death screen, and the summary printed at exit names it.
+#[test]
+fn a_death_writes_the_dump_and_the_summary_names_it() {
+    let dir = rustkeep_testutil::TempDir::new("tui-dump");
+    let file = dir.join("dump.txt");
+    let mut app = warrior_in("core:library");
+    app.dump = Some(crate::session::DumpTo::File(file.clone()));
+    wait_among_three_liches(&mut app, 300);
+    assert!(session(&app).g.over);
+    let dump = std::fs::read_to_string(&file).expect("the dump was written");
+    assert!(dump.contains("Seed:      11") && dump.contains("Outcome:   died: "), "{dump}");
+    let written = format!("Character dump written to {}.", file.display());
+    assert!(app.log_lines().iter().any(|l| l.text == written), "{:?}", app.log_lines());
+    assert!(crate::summary(session(&app)).contains(&format!("character dump: {}", file.display())), "{}", crate::summary(session(&app)));
+    assert!(screen(&mut app, 120, 40).contains("dump "), "the death screen names the dump");
+    // Written once: keys after the death do not write it again.
+    std::fs::remove_file(&file).expect("remove the dump");
+    press(&mut app, KeyCode::Char('.'));
+    assert!(!file.exists());
+}

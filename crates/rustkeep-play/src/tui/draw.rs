@@ -579,10 +579,14 @@ fn draw_summary(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
     ];
     // A run that bent the rules is no proof of what the rules allow: the screen says so.
     let tested = s.testing_used();
-    let height = if tested.is_some() { 16 } else { 14 };
+    let mut height = if tested.is_some() { 16 } else { 14 };
     if let Some(t) = tested {
         lines.push(Line::from(""));
         lines.push(Line::from(Span::styled(t, paint.fg(Color::Yellow))));
+    }
+    if let Some(p) = &s.dumped {
+        lines.push(Line::from(format!("dump        {}", p.display())));
+        height += 1;
     }
     popup(f, centered(area, 64, height), "The run is over", Text::from(lines), "T trace · m messages · L load · q quit");
 }

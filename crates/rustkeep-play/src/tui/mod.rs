@@ -121,7 +121,8 @@ impl Drop for Restorer {
 
 /// Plays the full-screen game on the terminal until the player quits or a signal ends it.
 pub fn run(w: World, o: &PlayOptions) -> Result<u8, String> {
-    let app = app_for(w, &o.start, colour_wanted(o.no_color))?;
+    let mut app = app_for(w, &o.start, colour_wanted(o.no_color))?;
+    app.dump = Some(o.dump_to());
     run_app(app, App::close)
 }
 
