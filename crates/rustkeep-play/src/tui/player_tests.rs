@@ -354,3 +354,27 @@ fn the_start_screen_takes_one_class_and_one_background() {
     let groups: Vec<Option<String>> = s.g.player.options.iter().map(|o| rustkeep_engine::game::option_group(&s.w, o)).collect();
     assert!(groups.contains(&Some("class".into())) && groups.contains(&Some("background".into())), "{groups:?}");
 }
+
+/// A watched replay that ended in death: `q` asks to quit in plain sight, over the box that says
+/// the run is over, and `y` quits.
+#[test]
+fn quitting_a_watched_replay_that_ended_in_death_asks_in_plain_sight() {
+    let (mut app, rec_path, _dir) = recorded_warrior(11);
+    super::testing::wait_among_three_liches(&mut app, 300);
+    assert!(session(&app).g.over);
+    app.close();
+    let rec = crate::record::read(&rec_path).unwrap();
+    let mut w = App::watching(world(), &rec, "run.jsonl", false, 1000, false).unwrap();
+    while w.replay_step() {}
+    assert!(session(&w).g.over);
+    for (width, height) in [(80, 24), (120, 40)] {
+        let before = screen(&mut w, width, height);
+        assert!(before.contains("┌ The run is over"), "{before}");
+        press(&mut w, KeyCode::Char('q'));
+        let asked = screen(&mut w, width, height);
+        assert!(asked.contains("Quit the game?") && !asked.contains("┌ The run is over"), "{asked}");
+        press(&mut w, KeyCode::Char('n'));
+    }
+    press(&mut w, KeyCode::Char('q'));
+    assert!(matches!(press(&mut w, KeyCode::Char('y')), super::app::Flow::Quit), "y quits");
+}
