@@ -43,12 +43,20 @@ pub struct Balance {
     pub min_hit: f64,
     /// What a critical hit multiplies the attack's amount by.
     pub crit_multiplier: f64,
+    /// Out of combat, the player regains 1 health every this many of its turns (0: never).
+    pub regen_every: u32,
 }
 
 impl Default for Balance {
     fn default() -> Self {
-        use crate::vocab::{CRIT_MULTIPLIER_DEFAULT, HIT_PER_POINT_DEFAULT, LUCK_FACTOR_DEFAULT, MIN_HIT_DEFAULT};
-        Balance { luck_factor: LUCK_FACTOR_DEFAULT, hit_per_point: HIT_PER_POINT_DEFAULT, min_hit: MIN_HIT_DEFAULT, crit_multiplier: CRIT_MULTIPLIER_DEFAULT }
+        use crate::vocab::{CRIT_MULTIPLIER_DEFAULT, HIT_PER_POINT_DEFAULT, LUCK_FACTOR_DEFAULT, MIN_HIT_DEFAULT, REGEN_EVERY_DEFAULT};
+        Balance {
+            luck_factor: LUCK_FACTOR_DEFAULT,
+            hit_per_point: HIT_PER_POINT_DEFAULT,
+            min_hit: MIN_HIT_DEFAULT,
+            crit_multiplier: CRIT_MULTIPLIER_DEFAULT,
+            regen_every: REGEN_EVERY_DEFAULT,
+        }
     }
 }
 
@@ -61,6 +69,8 @@ impl Balance {
             field::HIT_PER_POINT => self.hit_per_point = value,
             field::MIN_HIT => self.min_hit = value,
             field::CRIT_MULTIPLIER => self.crit_multiplier = value,
+            // Lowering let only whole numbers from 0 to u32::MAX through.
+            field::REGEN_EVERY => self.regen_every = value as u32,
             _ => {}
         }
     }

@@ -92,6 +92,8 @@ pub struct Step {
 pub struct Scenario {
     pub seed: u64,
     pub enemies_act: bool,
+    /// Whether the player regenerates out of combat (`regen = true`).
+    pub regen: bool,
     /// `mods`, as written (relative to the scenario file).
     pub mods: Vec<Sp<String>>,
     pub options: Vec<Sp<String>>,

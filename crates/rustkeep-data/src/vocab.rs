@@ -63,6 +63,9 @@ pub const MIN_HIT_DEFAULT: f64 = 0.05;
 /// The default of `[balance] crit_multiplier`: a critical hit multiplies the attack's amount by this.
 pub const CRIT_MULTIPLIER_DEFAULT: f64 = 1.5;
 
+/// The default of `[balance] regen_every`: no regeneration (the core sets its own).
+pub const REGEN_EVERY_DEFAULT: u32 = 0;
+
 /// Declares a closed set of kinds and `ALL`, its variants in declaration order, from one list, so
 /// that `vocab::tests` can demand exactly one row for every variant.
 macro_rules! kinds {

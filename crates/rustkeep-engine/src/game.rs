@@ -269,6 +269,13 @@ pub struct Game {
     /// that bent the rules still says so after a save and a load.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub testing: Vec<String>,
+    /// Whether the player regains health out of combat (`[balance] regen_every`): on in played
+    /// games, in a scenario only with `regen = true`, so that scenarios without it run as before.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub regen: bool,
+    /// The player's turns out of combat since it last regained health (with `regen`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rested: u64,
     /// How many events the game has handled since it was made or loaded (for the bound on a
     /// scenario run's work).
     #[serde(skip)]
@@ -298,6 +305,10 @@ fn tracing_on() -> bool {
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Game {
@@ -330,6 +341,8 @@ impl Game {
             kills: 0,
             escapes: 0,
             testing: Vec::new(),
+            regen: false,
+            rested: 0,
             events_handled: 0,
             tracing: true,
             creating: false,

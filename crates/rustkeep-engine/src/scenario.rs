@@ -56,6 +56,8 @@ pub struct Scenario {
     pub seed: u64,
     /// Whether every living enemy takes its own turn after each step of the player.
     pub enemies_act: bool,
+    /// Whether the player regenerates out of combat (`[balance] regen_every`).
+    pub regen: bool,
     pub mods: Vec<String>,
     pub options: Vec<String>,
     pub items: Vec<ItemInstance>,
@@ -119,6 +121,7 @@ impl Scenario {
         Scenario {
             seed: m.seed,
             enemies_act: m.enemies_act,
+            regen: m.regen,
             mods: m.mods.iter().map(|p| p.value.clone()).collect(),
             options: m.options.iter().map(|o| o.value.clone()).collect(),
             items: m
@@ -153,6 +156,7 @@ impl Scenario {
     /// A new game with the scenario's player and enemies, character creation done.
     pub fn start(&self, w: &World) -> (Game, StepTrace) {
         let mut g = Game::new(self.seed, self.options.clone(), &self.attributes);
+        g.regen = self.regen;
         // The starting kit is placed, not picked up: no events.
         g.player.inventory.extend(self.items.iter().cloned());
         for (c, n) in &self.enemies {

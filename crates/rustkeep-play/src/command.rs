@@ -52,6 +52,8 @@ pub enum Command {
     Descend,
     /// Walk to what has not been seen yet (auto-explore).
     Explore,
+    /// Wait until health is full, an enemy comes into view or 200 turns pass.
+    Rest,
     /// Pick up what lies here and everything on the floor.
     Pickup,
     /// Use a carried item.
@@ -109,6 +111,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("wait", "", "let a turn pass"),
     ("descend", "", "walk to the stairs you have seen and down them (stops when an enemy comes into sight)"),
     ("explore", "", "walk to what you have not seen yet, picking up what lies on the way (stops when an enemy comes into sight)"),
+    ("rest", "", "wait until your health is full, an enemy comes into sight or 200 turns pass"),
     ("pickup", "", "pick up what lies here and everything on the floor"),
     ("use", "ITEM", "use an item you carry"),
     ("equip", "ITEM", "equip an item you carry"),
@@ -135,7 +138,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
 ];
 
 /// Words that take a turn, in the help text's order.
-pub const TURN_WORDS: &[&str] = &["move", "wait", "descend", "explore", "pickup", "use", "equip", "drop", "talk", "attack", "enter", "spawn", "give"];
+pub const TURN_WORDS: &[&str] = &["move", "wait", "descend", "explore", "rest", "pickup", "use", "equip", "drop", "talk", "attack", "enter", "spawn", "give"];
 
 /// Words of the testing commands: they do what a player could not (make creatures and items
 /// appear, jump to any room, see a loot table's roll before it happens). The help lists them
@@ -201,6 +204,7 @@ impl Command {
             "wait" => Command::Wait,
             "descend" => Command::Descend,
             "explore" => Command::Explore,
+            "rest" => Command::Rest,
             "pickup" => Command::Pickup,
             "use" => Command::Use(arg(1)?.to_string()),
             "equip" => Command::Equip(arg(1)?.to_string()),
@@ -247,6 +251,7 @@ impl Command {
             Command::Wait => "wait".into(),
             Command::Descend => "descend".into(),
             Command::Explore => "explore".into(),
+            Command::Rest => "rest".into(),
             Command::Pickup => "pickup".into(),
             Command::Use(i) => format!("use {i}"),
             Command::Equip(i) => format!("equip {i}"),
@@ -298,6 +303,7 @@ impl Command {
                 | Command::Wait
                 | Command::Descend
                 | Command::Explore
+                | Command::Rest
                 | Command::Pickup
                 | Command::Use(_)
                 | Command::Equip(_)
@@ -322,6 +328,7 @@ mod tests {
             Command::Wait,
             Command::Descend,
             Command::Explore,
+            Command::Rest,
             Command::Pickup,
             Command::Use("core:health_potion".into()),
             Command::Equip("core:iron_sword".into()),

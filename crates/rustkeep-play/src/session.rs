@@ -130,6 +130,8 @@ impl Session {
             need(&w, &[Registry::Floors], f)?;
         }
         let mut g = Game::new(seed, options, &Default::default());
+        // A played game regenerates out of combat (`[balance] regen_every`).
+        g.regen = true;
         let setup = g.create_character(&w, &[]);
         let start = g.run_step(&w, Act::StartRun(floor), CreatureRef::Player, None);
         let mut s = Session::around(w, g);
@@ -145,7 +147,9 @@ impl Session {
     }
 
     /// A game read from a save ([`save::from_json`]), ready to play on.
-    pub fn loaded(w: World, g: Game) -> Session {
+    pub fn loaded(w: World, mut g: Game) -> Session {
+        // A played game regenerates, a loaded one too (a save of a scenario's state included).
+        g.regen = true;
         let mut s = Session::around(w, g);
         keep_known_testing(&mut s.g);
         s.warnings_seen = s.g.warnings.len();
@@ -212,6 +216,7 @@ impl Session {
         let reply = match cmd {
             Command::Descend => self.descend()?,
             Command::Explore => self.explore()?,
+            Command::Rest => self.rest()?,
             c if c.takes_a_turn() => {
                 let act = self.act_of(c)?;
                 let step = self.g.step;
@@ -276,6 +281,7 @@ impl Session {
                 }
                 let (g, warnings) = save::read(p, &self.w)?;
                 self.g = g;
+                self.g.regen = true;
                 keep_known_testing(&mut self.g);
                 self.warnings_seen = self.g.warnings.len();
                 self.enemy_kinds.clear();

@@ -120,8 +120,10 @@ impl Lower<'_> {
             return;
         };
         for (def, key_span, v) in self.known_fields(t, BALANCE_FIELDS, Code::UnknownField, &"`[balance]`") {
-            if let Some(Value::Float(x)) = self.value(def, v, Ctx::Plain) {
-                self.balance.push(BalanceSetting { key: def.name, key_span, value: x });
+            match self.value(def, v, Ctx::Plain) {
+                Some(Value::Float(x)) => self.balance.push(BalanceSetting { key: def.name, key_span, value: x }),
+                Some(Value::Int(n)) => self.balance.push(BalanceSetting { key: def.name, key_span, value: n as f64 }),
+                _ => {}
             }
         }
     }

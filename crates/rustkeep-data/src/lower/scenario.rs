@@ -26,6 +26,7 @@ impl Lower<'_> {
                     }
                 }
                 field::ENEMIES_ACT => sc.enemies_act = matches!(self.value(def, v, Ctx::Plain), Some(Value::Bool(true))),
+                field::REGEN => sc.regen = matches!(self.value(def, v, Ctx::Plain), Some(Value::Bool(true))),
                 field::MODS => {
                     if let Some(Value::Strs(paths)) = self.value(def, v, Ctx::Plain) {
                         sc.mods = paths;

@@ -457,6 +457,12 @@ pub const BALANCE_FIELDS: &[FieldDef] = &[
         "1.5",
         "A critical hit multiplies the attack's amount by this (rounded half away from zero) before resistance and armour.",
     ),
+    dflt(
+        field::REGEN_EVERY,
+        FieldType::Int { min: 0, max: u32::MAX as i64 },
+        "0",
+        "Out of combat, the player regains 1 health every this many of its turns, up to `max_health` (0: never). Played games regenerate; a scenario only with `regen = true`.",
+    ),
 ];
 
 /// Fields of a trigger table (`triggers = [ … ]`). Quests carry the same fields flattened.

@@ -9,6 +9,12 @@ use super::{field, payload, FieldDef, FieldType, RefKind, Registry, OUTCOMES};
 pub const SCENARIO_FIELDS: &[FieldDef] = &[
     dflt(field::SEED, FieldType::Int { min: 0, max: i64::MAX }, "0", "The seed of the run's generator: the same seed, data and steps give the same trace."),
     dflt(field::ENEMIES_ACT, FieldType::Bool, "false", "After each step of the player, every living enemy takes its own turn (by its `ai`)."),
+    dflt(
+        field::REGEN,
+        FieldType::Bool,
+        "false",
+        "Out of combat, the player regains health as in a played game (`[balance] regen_every`); without it, a scenario's player never regenerates.",
+    ),
     opt(
         field::MODS,
         FieldType::Paths,

@@ -162,6 +162,8 @@ fn the_luck_factor_default_is_the_row_default() {
         let row = BALANCE_FIELDS.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("the {name} row"));
         assert_eq!(row.default.and_then(|d| d.parse::<f64>().ok()), Some(default), "{name}");
     }
+    let row = BALANCE_FIELDS.iter().find(|f| f.name == field::REGEN_EVERY).expect("the regen_every row");
+    assert_eq!(row.default.and_then(|d| d.parse::<u32>().ok()), Some(REGEN_EVERY_DEFAULT));
 }
 
 #[test]

@@ -22,7 +22,32 @@ impl Game {
     pub fn run_step(&mut self, w: &World, act: Act<'_>, source: CreatureRef, target: Option<CreatureRef>) -> StepTrace {
         let step = self.step;
         self.step += 1;
-        self.turn(w, act, source, target, step)
+        let trace = self.turn(w, act, source, target, step);
+        if source == CreatureRef::Player {
+            self.regenerate(w);
+        }
+        trace
+    }
+
+    /// The player's rest after one of its turns (`[balance] regen_every`, with [`Game::regen`]):
+    /// out of combat, every `regen_every`-th turn gives back 1 health, up to the maximum; a fight
+    /// starts the count again.
+    fn regenerate(&mut self, w: &World) {
+        let every = u64::from(w.db.resolved.balance.regen_every);
+        if !self.regen || every == 0 || self.over {
+            return;
+        }
+        if self.combat {
+            self.rested = 0;
+            return;
+        }
+        self.rested += 1;
+        if self.rested >= every {
+            self.rested = 0;
+            if self.player.health < self.max_health(w, CreatureRef::Player) {
+                self.player.health += 1;
+            }
+        }
     }
 
     /// One turn of `source`, recorded as belonging to step `step` (an enemy's turn belongs to the

@@ -1,11 +1,12 @@
-//! Walking for the player: travel to the stairs (`descend`, key `>`) and auto-explore
-//! (`explore`, key `o`). Both only choose moves: every tile is an ordinary move of the engine,
-//! with the enemies' turns after it, so a walk is the same game as the moves typed one by one,
-//! and a recording of the one command replays it.
+//! Turns the game plays for the player: travel to the stairs (`descend`, key `>`), auto-explore
+//! (`explore`, key `o`) and rest (`rest`, key `Z`). They only choose acts: every tile is an
+//! ordinary move of the engine and every rested turn an ordinary wait, with the enemies' turns
+//! after it, so such a command is the same game as the acts typed one by one, and a recording of
+//! the one command replays it.
 //!
 //! A walk plans over the tiles the player remembers (never through the unknown), around everyone
-//! standing in the way, and stops when something needs the player: an enemy comes into sight,
-//! the player is hurt, a shop opens, the floor changes or the run ends.
+//! standing in the way. Walks and rests stop when something needs the player: an enemy comes
+//! into sight, the player is hurt, a shop opens, the floor changes or the run ends.
 
 use std::collections::{BTreeSet, VecDeque};
 
@@ -18,6 +19,9 @@ use super::{Reply, Session};
 
 /// The most tiles one walk takes.
 pub const WALK_LIMIT: usize = 1_000;
+
+/// The most turns one rest takes.
+pub const REST_LIMIT: usize = 200;
 
 /// The first step of a shortest path from the player to a tile where `goal` holds, over tiles
 /// the player remembers that nobody stands on (8 directions, ties in the order N, NE, …, NW).
@@ -80,11 +84,14 @@ pub fn first_step_to_explore(map: &Map) -> Option<Dir> {
     first_step(map, |p| !map.is_stairs(p) && (has_things(map, p) || frontier(map, p)), |p| map.is_stairs(p))
 }
 
-/// Why a walk ended before its goal, told after its moves.
+/// Why a walk or a rest ended, told after its turns.
 enum Stop {
+    /// The goal was reached (the walk's end, full health).
     Arrived,
     Enemy,
     Hurt,
+    /// The most turns it may take passed.
+    Limit,
     Other,
 }
 
@@ -99,17 +106,26 @@ impl Session {
     /// Walks while `next` gives a step, stopping as the module says. Returns the steps' traces
     /// and why it stopped.
     fn walk(&mut self, next: fn(&Map) -> Option<Dir>) -> (Vec<rustkeep_engine::trace::StepTrace>, Stop) {
+        self.play_turns(WALK_LIMIT, |s| {
+            let dir = s.g.map().and_then(next).ok_or(Stop::Arrived)?;
+            s.g.move_target(dir).map(|_| Act::Move(dir)).ok_or(Stop::Other)
+        })
+    }
+
+    /// Plays the player's acts that `next` chooses, at most `limit`, each followed by the
+    /// enemies' turns, stopping as the module says. Returns the steps' traces and why it stopped.
+    fn play_turns(&mut self, limit: usize, next: impl Fn(&Self) -> Result<Act<'static>, Stop>) -> (Vec<rustkeep_engine::trace::StepTrace>, Stop) {
         let floor = self.g.dungeon.as_ref().map(|d| d.floor);
         let mut known = self.enemies_in_sight();
         let mut steps = Vec::new();
-        for _ in 0..WALK_LIMIT {
-            let Some(dir) = self.g.map().and_then(next) else { return (steps, Stop::Arrived) };
-            if self.g.move_target(dir).is_none() {
-                return (steps, Stop::Other);
-            }
+        for _ in 0..limit {
+            let act = match next(self) {
+                Ok(act) => act,
+                Err(stop) => return (steps, stop),
+            };
             let health = self.g.player.health;
             let step = self.g.step;
-            steps.push(self.g.run_step(&self.w, Act::Move(dir), CreatureRef::Player, None));
+            steps.push(self.g.run_step(&self.w, act, CreatureRef::Player, None));
             if !self.g.over {
                 steps.extend(self.g.enemy_turns(&self.w, step));
             }
@@ -125,7 +141,7 @@ impl Session {
             }
             known = now;
         }
-        (steps, Stop::Other)
+        (steps, Stop::Limit)
     }
 
     /// `descend`: walk to the stairs the player has seen and down them, a turn per tile; refused
@@ -169,13 +185,39 @@ impl Session {
         Ok(Reply::Turns)
     }
 
+    /// `rest`: wait until health is full, an enemy comes into view or [`REST_LIMIT`] turns
+    /// pass; the message says which. Refused with an enemy in sight, at full health and where
+    /// resting heals nothing (`[balance] regen_every = 0`).
+    pub(super) fn rest(&mut self) -> Result<Reply, String> {
+        if self.foes_in_sight() > 0 {
+            return Err("not with an enemy in sight".into());
+        }
+        let max = self.g.max_health(&self.w, CreatureRef::Player);
+        if self.g.player.health >= max {
+            return Err("you are at full health".into());
+        }
+        if self.w.db.resolved.balance.regen_every == 0 {
+            return Err("resting heals nothing here: the mods set `[balance] regen_every = 0`".into());
+        }
+        let (steps, stop) = self.play_turns(REST_LIMIT, |s| if s.g.player.health >= max { Err(Stop::Arrived) } else { Ok(Act::Wait) });
+        self.finish_turns(steps);
+        self.tell_stop_or(stop, "You rest until your health is full.", &format!("You rest for {REST_LIMIT} turns."));
+        Ok(Reply::Turns)
+    }
+
     /// Tells why a walk stopped (after what happened on the way), unless the run ended.
     fn tell_stop(&mut self, stop: Stop, arrived: &str) {
+        self.tell_stop_or(stop, arrived, "");
+    }
+
+    /// Tells why a walk or a rest stopped: `arrived` at its goal, `limit` after its most turns.
+    fn tell_stop_or(&mut self, stop: Stop, arrived: &str, limit: &str) {
         if self.g.over {
             return;
         }
         let text = match stop {
             Stop::Arrived if !arrived.is_empty() => arrived,
+            Stop::Limit if !limit.is_empty() => limit,
             Stop::Enemy => "You stop: an enemy comes into view.",
             Stop::Hurt => "You stop: you are hurt.",
             _ => return,

@@ -368,7 +368,7 @@ impl App {
             return Flow::Continue;
         }
         let Some(action) = keys::GAME.action(k.code) else { return Flow::Continue };
-        let turn = |a: Action| matches!(a, Action::Move(_) | Action::Wait | Action::Stairs | Action::Explore | Action::Pickup);
+        let turn = |a: Action| matches!(a, Action::Move(_) | Action::Wait | Action::Rest | Action::Stairs | Action::Explore | Action::Pickup);
         if over && turn(action) {
             return Flow::Continue;
         }
@@ -377,6 +377,7 @@ impl App {
             Action::Wait => self.run(Command::Wait),
             Action::Stairs => self.run(Command::Descend),
             Action::Explore => self.run(Command::Explore),
+            Action::Rest => self.run(Command::Rest),
             Action::Pickup => self.run(Command::Pickup),
             Action::Look => {
                 if let Some(at) = self.session().and_then(|s| s.g.map()).map(|m| m.player) {

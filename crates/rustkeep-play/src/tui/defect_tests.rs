@@ -399,3 +399,33 @@ fn a_death_writes_the_dump_and_the_summary_names_it() {
     press(&mut app, KeyCode::Char('.'));
     assert!(!file.exists());
 }
+
+/// `Z` rests until health is full or 200 turns pass, a turn at a time as waits, and says which;
+/// it is refused with an enemy in sight and at full health.
+#[test]
+fn resting_heals_out_of_combat_and_says_why_it_stopped() {
+    let mut app = in_the_hall();
+    press(&mut app, KeyCode::Char('Z'));
+    assert!(app.notes.iter().any(|n| n.contains("full health")), "{:?}", app.notes);
+    let every = session(&app).w.db.resolved.balance.regen_every as usize;
+    assert_eq!(every, 10);
+    // Five health short: fifty turns, less those rested already since the last health regained.
+    app.session_mut().expect("a game").g.player.health -= 5;
+    let (step, rested) = (session(&app).g.step, session(&app).g.rested as usize);
+    press(&mut app, KeyCode::Char('Z'));
+    assert_eq!(session(&app).g.step - step, 5 * every - rested);
+    assert_eq!(session(&app).g.player.health, 30);
+    assert_eq!(said(&app).last().map(String::as_str), Some("You rest until your health is full."));
+    // Twenty-five short: the rest ends after 200 turns, 20 health regained.
+    app.session_mut().expect("a game").g.player.health = 5;
+    let step = session(&app).g.step;
+    press(&mut app, KeyCode::Char('Z'));
+    assert_eq!((session(&app).g.step - step, session(&app).g.player.health), (200, 25));
+    assert_eq!(said(&app).last().map(String::as_str), Some("You rest for 200 turns."));
+    // Not with an enemy in sight.
+    command_line(&mut app, "spawn core:rat");
+    let step = session(&app).g.step;
+    press(&mut app, KeyCode::Char('Z'));
+    assert_eq!(session(&app).g.step, step);
+    assert!(app.log_lines().last().is_some_and(|l| l.text.contains("enemy in sight")), "{:?}", app.log_lines().last());
+}

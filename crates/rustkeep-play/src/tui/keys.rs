@@ -12,6 +12,7 @@ pub enum Action {
     Wait,
     Stairs,
     Explore,
+    Rest,
     Pickup,
     Look,
     Inventory,
@@ -97,8 +98,9 @@ macro_rules! moves {
 const GAME_MOVES: [Binding; 8] = moves!("move");
 const LOOK_MOVES: [Binding; 8] = moves!("move the cursor");
 
-const GAME_REST: [Binding; 19] = [
+const GAME_REST: [Binding; 20] = [
     b(&[K::Char('.'), K::Char('5')], ". 5", A::Wait, "wait a turn"),
+    b(&[K::Char('Z')], "Z", A::Rest, "rest until your health is full, an enemy comes into sight or 200 turns pass"),
     b(&[K::Char('o')], "o", A::Explore, "auto-explore: walk to the unseen, picking things up"),
     b(&[K::Char('>')], ">", A::Stairs, "travel to the stairs you have seen and take them"),
     b(&[K::Char('g'), K::Char(',')], "g ,", A::Pickup, "pick up what lies here"),
@@ -135,7 +137,7 @@ const fn join<const N: usize, const M: usize, const T: usize>(a: [Binding; N], c
     out
 }
 
-const GAME_ALL: [Binding; 27] = join(GAME_MOVES, GAME_REST);
+const GAME_ALL: [Binding; 28] = join(GAME_MOVES, GAME_REST);
 
 const LOOK_REST: [Binding; 2] = [
     b(&[K::Tab, K::Char('+')], "Tab +", A::NextEnemy, "the next enemy in sight"),
