@@ -186,3 +186,13 @@ fn play_refuses_to_use_an_item_without_use_actions() {
     assert!(out.contains("`core:iron_sword` has no `use` actions, so using it would only use it up; equip it instead (`equip core:iron_sword`)"), "{out}");
     assert!(out.trim_end().lines().any(|l| l.contains("core:iron_sword") && !l.contains("use")), "the sword is still carried: {out}");
 }
+
+/// The line console says why an auto-explore stopped, also while it prints traces (no trace
+/// tells it).
+#[test]
+fn the_console_says_why_a_walk_stopped() {
+    let (code, out, err) = play(&["--seed", "7", "--option", "core:warrior"], "explore\nquit\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("step 1: player moves"), "the trace is printed: {out}");
+    assert!(out.contains("\nYou stop: an enemy comes into view.\n"), "{out}");
+}

@@ -69,12 +69,12 @@ impl Console {
         let mut s = String::new();
         if self.trace {
             for st in self.s.last.iter() {
-                let title = match (&st.source, st.act.as_str()) {
-                    (_, "character creation") => "setup".to_string(),
-                    (Some(who), _) => format!("step {} ({who}'s turn)", st.step),
-                    (None, _) => format!("step {}", st.step),
-                };
-                s.push_str(&st.human(&title));
+                s.push_str(&st.human(&crate::session::step_title(st)));
+            }
+            // Why a walk or a rest ended, which no trace tells.
+            if let Some(end) = &self.s.walk_end {
+                s.push_str(end);
+                s.push('\n');
             }
         } else {
             for m in &self.s.messages {

@@ -33,6 +33,10 @@ pub use dump::{DumpTo, DUMP_FOLDER, DUMP_MESSAGES, DUMP_TURNS};
 pub use explore::{first_step, first_step_to_explore, first_step_to_stairs, WALK_LIMIT};
 pub use history::{step_title, History, Turn, Watched, HISTORY_TURNS};
 
+/// Why a game being recorded refuses to load a save.
+pub const RECORDED_CANNOT_LOAD: &str =
+    "a recorded game cannot load a save (the recording would no longer replay); quit and start `rustkeep play --load` instead";
+
 /// How many lines of earlier turns the message log keeps.
 const LOG_LINES: usize = 500;
 
@@ -116,6 +120,8 @@ pub struct Session {
     pub death: Option<String>,
     /// Where the run's character dump was written, once it was.
     pub dumped: Option<std::path::PathBuf>,
+    /// Why the last command's walk or rest ended, in words (no trace tells it).
+    pub walk_end: Option<String>,
 }
 
 impl Session {
@@ -154,7 +160,19 @@ impl Session {
         keep_known_testing(&mut s.g);
         s.warnings_seen = s.g.warnings.len();
         s.learn_enemies();
+        s.tell_loaded();
         s
+    }
+
+    /// Starts the story of a loaded game in the message log: where the run stands.
+    fn tell_loaded(&mut self) {
+        let at = match self.g.floor.as_deref() {
+            Some(f) => format!(" on {}", entry_name(&self.w, Registry::Floors, f)),
+            None => String::new(),
+        };
+        let text = format!("You go on with the run of seed {} at turn {}{at}.", self.g.seed, self.g.step);
+        self.messages = vec![text.clone()];
+        self.push_log_line(LogLine::new(self.g.step, text));
     }
 
     fn around(w: World, g: Game) -> Session {
@@ -171,6 +189,7 @@ impl Session {
             running: "setup".into(),
             death: None,
             dumped: None,
+            walk_end: None,
         }
     }
 
@@ -275,9 +294,7 @@ impl Session {
             }
             Command::Load(p) => {
                 if self.recorder.is_some() {
-                    return Err(
-                        "a recorded game cannot load a save (the recording would no longer replay); quit and start `rustkeep play --load` instead".into()
-                    );
+                    return Err(RECORDED_CANNOT_LOAD.into());
                 }
                 let (g, warnings) = save::read(p, &self.w)?;
                 self.g = g;
@@ -290,6 +307,7 @@ impl Session {
                 self.history.clear();
                 self.death = None;
                 self.dumped = None;
+                self.tell_loaded();
                 let mut s = format!("loaded {}", p.display());
                 for x in warnings {
                     s.push_str(&format!("\nwarning: {x}"));
@@ -334,6 +352,7 @@ impl Session {
     /// testing command's own step is marked `(test)`, so that the log tells what the rules did
     /// not make happen; the enemies' turns after it are played by the rules and told as usual.
     fn finish(&mut self, steps: Vec<StepTrace>, test: bool) {
+        self.walk_end = None;
         if let Some(shop) = self.g.open_shop.clone() {
             self.g.open_stock(&self.w, &shop);
         }

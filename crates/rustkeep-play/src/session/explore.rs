@@ -223,6 +223,7 @@ impl Session {
             _ => return,
         };
         self.messages.push(text.to_string());
+        self.walk_end = Some(text.to_string());
         self.push_log_line(super::LogLine::new(self.g.step, text.to_string()));
     }
 }

@@ -393,6 +393,8 @@ impl App {
             Action::Help => self.open_view(View::Help),
             Action::CommandLine => self.overlay = Overlay::CommandLine { text: String::new(), choices: Vec::new() },
             Action::Save => self.overlay = Overlay::Prompt { kind: PromptKind::Save, text: self.save_path.clone() },
+            // A recorded game cannot load: said at once, not after the file was asked for.
+            Action::Load if self.session().is_some_and(|s| s.recorder.is_some()) => self.note(crate::session::RECORDED_CANNOT_LOAD.into()),
             Action::Load => self.overlay = Overlay::Prompt { kind: PromptKind::Load, text: self.save_path.clone() },
             Action::Trace => {
                 self.trace_open = !self.trace_open;

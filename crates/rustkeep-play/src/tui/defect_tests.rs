@@ -429,3 +429,43 @@ fn resting_heals_out_of_combat_and_says_why_it_stopped() {
     assert_eq!(session(&app).g.step, step);
     assert!(app.log_lines().last().is_some_and(|l| l.text.contains("enemy in sight")), "{:?}", app.log_lines().last());
 }
+
+/// While the game is recorded, the end of the run offers no `L load` (a load would be refused),
+/// and `L` says why at once instead of asking for a file first.
+#[test]
+fn a_recorded_run_that_is_over_offers_no_load() {
+    let (mut app, _rec, _dir) = recorded_warrior(11);
+    command_line(&mut app, "enter core:library");
+    wait_among_three_liches(&mut app, 300);
+    assert!(session(&app).g.over);
+    for (w, h) in [(80, 24), (120, 40)] {
+        let text = screen(&mut app, w, h);
+        assert!(text.contains("┌ The run is over") && !text.contains("L load"), "{text}");
+    }
+    press(&mut app, KeyCode::Char('L'));
+    assert_eq!(app.overlay, Overlay::None, "no file is asked for");
+    assert!(app.notes.iter().any(|n| n == crate::session::RECORDED_CANNOT_LOAD), "{:?}", app.notes);
+    // Unrecorded, the box offers it.
+    let mut free = warrior_in("core:library");
+    wait_among_three_liches(&mut free, 300);
+    assert!(screen(&mut free, 80, 24).contains("L load"));
+}
+
+/// A loaded game's message log starts with where the run stands, not empty.
+#[test]
+fn a_loaded_game_starts_its_log_with_where_the_run_stands() {
+    let dir = rustkeep_testutil::TempDir::new("tui-load-log");
+    let save = dir.join("game.json");
+    let mut app = in_the_hall();
+    press(&mut app, KeyCode::Char('.'));
+    command_line(&mut app, &format!("save {}", save.display()));
+    press(&mut app, KeyCode::Esc); // closes the "saved to" output
+    let step = session(&app).g.step;
+    let (loaded, _) = crate::session::Session::from_save(super::testing::world(), &save).expect("the save loads");
+    let first = loaded.log.front().expect("a first line").text.clone();
+    assert_eq!(first, format!("You go on with the run of seed 11 at turn {step} on The Cellars."));
+    // Loading from inside the game says it too.
+    command_line(&mut app, &format!("load {}", save.display()));
+    assert_eq!(said(&app), std::slice::from_ref(&first));
+    assert_eq!(app.log_lines().last().map(|l| l.text.clone()), Some(first));
+}

@@ -215,7 +215,7 @@ fn draw_game(f: &mut Frame, app: &App, s: &Session, paint: &Paint) {
             f.render_widget(Paragraph::new(Span::styled(text, bold())), keys);
             None
         }
-        _ if s.g.over => Some(" T trace · m messages · L load · q quit"),
+        _ if s.g.over => Some(over_keys(s)),
         _ if area.width >= 120 => {
             Some(" hjkl move · . wait · o explore · > stairs · g get · x look · i items · C sheet · Q quests · m log · t T trace · ? help")
         }
@@ -557,6 +557,15 @@ fn draw_shop(f: &mut Frame, app: &App, s: &Session, area: Rect, side: Side, curs
     f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), sell);
 }
 
+/// The keys once the run is over: no `L load` while the game is recorded (it would be refused).
+fn over_keys(s: &Session) -> &'static str {
+    if s.recorder.is_some() {
+        " T trace · m messages · q quit"
+    } else {
+        " T trace · m messages · L load · q quit"
+    }
+}
+
 fn draw_summary(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
     let g = &s.g;
     let (title, style) = if g.won { ("Victory!", paint.fg(Color::Green)) } else { ("You died", paint.fg(Color::Red)) };
@@ -588,5 +597,5 @@ fn draw_summary(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
         lines.push(Line::from(format!("dump        {}", p.display())));
         height += 1;
     }
-    popup(f, centered(area, 64, height), "The run is over", Text::from(lines), "T trace · m messages · L load · q quit");
+    popup(f, centered(area, 64, height), "The run is over", Text::from(lines), over_keys(s).trim());
 }
