@@ -329,10 +329,10 @@ fn a_recording_plays_back_on_screen_to_the_same_state_as_headless() {
     g.wait_for("one input played", |s| s.contains(&format!("replay 1/{inputs}")) && turn(s).is_some_and(|t| t > before));
     // The views are open while watching: the trace of every turn.
     g.keys(b"T");
-    g.wait_for("the trace of every turn", |s| s.contains("Trace · turn"));
+    g.wait_for("the trace of every turn", |s| s.contains("Trace · command"));
     g.keys(b"\x1b");
     // A lone Esc: the next key must not arrive with it (it would read as Alt and a key).
-    g.wait_for("the map again", |s| !s.contains("Trace · turn"));
+    g.wait_for("the map again", |s| !s.contains("Trace · command"));
     // Fastest, then on to the end.
     for _ in 0..10 {
         g.keys(b"+");

@@ -262,7 +262,8 @@ impl Session {
             .and_then(|d| d.floors.get(d.floor))
             .map(|f| format!(" in {}", entry_name(&self.w, Registry::Floors, f)))
             .unwrap_or_default();
-        format!("{by} on turn {}{place}", st.step)
+        // Turns as the title and the log count them: step N of the trace is turn N + 1.
+        format!("{by} on turn {}{place}", st.step + 1)
     }
 }
 

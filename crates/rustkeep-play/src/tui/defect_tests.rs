@@ -469,3 +469,16 @@ fn a_loaded_game_starts_its_log_with_where_the_run_stands() {
     assert_eq!(said(&app), std::slice::from_ref(&first));
     assert_eq!(app.log_lines().last().map(|l| l.text.clone()), Some(first));
 }
+
+/// The death screen counts turns as the title does: a death in the last turn is "on turn" the
+/// title's number.
+#[test]
+fn the_death_is_on_the_turn_the_title_shows() {
+    let mut app = warrior_in("core:library");
+    wait_among_three_liches(&mut app, 300);
+    let s = session(&app);
+    assert!(s.g.over);
+    let turn = format!("on turn {} in", s.g.step);
+    assert!(s.death.as_deref().is_some_and(|d| d.contains(&turn)), "{:?} against {turn}", s.death);
+    assert!(screen(&mut app, 120, 40).contains(&format!("· turn {} ·", session(&app).g.step)));
+}

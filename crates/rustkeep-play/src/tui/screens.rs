@@ -187,7 +187,7 @@ pub(super) fn draw_history(f: &mut Frame, app: &App, s: &Session, area: Rect, pa
     let at = at.min(n.saturating_sub(1));
     let turn = s.history.get(at);
     let head = match turn {
-        Some(t) => format!(" Trace · turn {} of {} · step {} · `{}` ", at + 1, n, t.step, t.command),
+        Some(t) => format!(" Trace · command {} of {} · turn {} · `{}` ", at + 1, n, t.step, t.command),
         None => " Trace · no turn yet ".to_string(),
     };
     let kept = if s.history.dropped() > 0 { format!(" · {} older turns let go", s.history.dropped()) } else { String::new() };
