@@ -3,9 +3,9 @@
 //! folder, and holding what a bug report needs — the seed, the options, the mods with their
 //! versions, how the run ended and the last messages.
 
+mod common;
+
 use rustkeep_testutil::TempDir;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 /// Plays the line console in `cwd` (no mod there: the bundled core alone): a warrior of seed 11
 /// waits among three liches until it dies. Returns what it printed.
@@ -15,17 +15,9 @@ fn die_among_liches(cwd: &std::path::Path, extra: &[&str]) -> String {
         script.push_str("wait\n");
     }
     script.push_str("quit\n");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rustkeep"))
-        .current_dir(cwd)
-        .args(["play", "--line", "--seed", "11", "--option", "core:warrior"])
-        .args(extra)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn play");
-    child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("write script");
-    let out = child.wait_with_output().expect("play output");
+    let mut args = vec!["play", "--line", "--seed", "11", "--option", "core:warrior"];
+    args.extend_from_slice(extra);
+    let out = common::run_with_input(cwd, &args, &script);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }

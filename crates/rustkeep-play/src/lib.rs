@@ -219,14 +219,11 @@ pub fn replay(w: World, o: &ReplayOptions) -> Result<u8, String> {
 /// commands it used, if any.
 pub(crate) fn summary(s: &Session) -> String {
     let g = &s.g;
-    let how = if g.won {
-        "won".to_string()
-    } else if let Some(why) = &g.stopped {
-        format!("stopped ({why})")
-    } else if g.over {
-        format!("died ({})", s.death.as_deref().unwrap_or("killed"))
-    } else {
-        "in progress".to_string()
+    let how = match s.ending() {
+        session::Ending::Won => "won".to_string(),
+        session::Ending::Stopped(why) => format!("stopped ({why})"),
+        session::Ending::Died(cause) => format!("died ({cause})"),
+        session::Ending::Playing => "in progress".to_string(),
     };
     let floors = g.dungeon.as_ref().map(|d| format!("{} of {}", d.floor + 1, d.floors.len())).unwrap_or_else(|| "-".into());
     let done: Vec<&str> = g.quests.iter().filter(|q| q.done).map(|q| q.quest.as_str()).collect();

@@ -53,6 +53,19 @@ pub enum Reply {
     Quit,
 }
 
+/// How a run stands ([`Session::ending`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending<'a> {
+    /// The stairs of the deepest floor were taken.
+    Won,
+    /// Stopped at a limit, and why.
+    Stopped(&'a str),
+    /// The player died, and how.
+    Died(&'a str),
+    /// The run goes on.
+    Playing,
+}
+
 /// One line of the message log.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LogLine {
@@ -336,6 +349,31 @@ impl Session {
         }
     }
 
+    /// How the run stands: won, stopped at a limit, lost (with the cause of death) or going on.
+    pub fn ending(&self) -> Ending<'_> {
+        if self.g.won {
+            Ending::Won
+        } else if let Some(why) = &self.g.stopped {
+            Ending::Stopped(why)
+        } else if self.g.over {
+            Ending::Died(self.death.as_deref().unwrap_or("killed"))
+        } else {
+            Ending::Playing
+        }
+    }
+
+    /// The floor the player is on, with its depth: `The Cellars (depth 1)`; `None` outside a
+    /// dungeon.
+    pub fn floor_label(&self) -> Option<String> {
+        let d = self.g.dungeon.as_ref()?;
+        let floor = d.floors.get(d.floor)?;
+        let name = entry_name(&self.w, Registry::Floors, floor);
+        Some(match self.w.entry(Registry::Floors, floor).and_then(|e| e.int(field::DEPTH)) {
+            Some(depth) => format!("{name} (depth {depth})"),
+            None => name,
+        })
+    }
+
     /// The testing commands the run used, as its summary tells them; `None` for a run that kept
     /// the rules.
     pub fn testing_used(&self) -> Option<String> {
@@ -383,16 +421,13 @@ impl Session {
         if test && steps.is_empty() {
             said_all.push(LogLine::new(self.g.step, format!("(test) {}", self.running)));
         }
-        if self.g.over {
-            let end = if self.g.won {
-                "You won the run!".into()
-            } else if let Some(why) = &self.g.stopped {
-                format!("The run stops: {why}.")
-            } else {
-                format!("You died: {}. The run is over.", self.death.as_deref().unwrap_or("killed"))
-            };
-            said_all.push(LogLine::new(self.g.step, end));
-        }
+        let end = match self.ending() {
+            Ending::Won => Some("You won the run!".to_string()),
+            Ending::Stopped(why) => Some(format!("The run stops: {why}.")),
+            Ending::Died(cause) => Some(format!("You died: {cause}. The run is over.")),
+            Ending::Playing => None,
+        };
+        said_all.extend(end.map(|end| LogLine::new(self.g.step, end)));
         // Repeats combined already in the command's own story, so that the line console and the
         // screen say the same.
         let mut told = VecDeque::new();

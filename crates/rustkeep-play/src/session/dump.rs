@@ -5,12 +5,13 @@
 //! carried, its quests, the last messages and the trace of the last turns.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use rustkeep_data::vocab::{field, Registry};
+use rustkeep_data::vocab::Registry;
 use rustkeep_engine::game::{shown, CreatureRef};
 
-use super::Session;
+use super::{Ending, Session};
 use crate::narrate::entry_name;
 
 /// How many of the last messages a dump holds.
@@ -40,14 +41,11 @@ impl Session {
         let mut out = String::new();
         let _ = writeln!(out, "rustkeep {} character dump", env!("CARGO_PKG_VERSION"));
         out.push('\n');
-        let how = if g.won {
-            "won the run".to_string()
-        } else if let Some(why) = &g.stopped {
-            format!("stopped: {why}")
-        } else if g.over {
-            format!("died: {}", self.death.as_deref().unwrap_or("killed"))
-        } else {
-            "still playing".to_string()
+        let how = match self.ending() {
+            Ending::Won => "won the run".to_string(),
+            Ending::Stopped(why) => format!("stopped: {why}"),
+            Ending::Died(cause) => format!("died: {cause}"),
+            Ending::Playing => "still playing".to_string(),
         };
         let options: Vec<String> = g.player.options.iter().map(|o| format!("{} ({o})", entry_name(w, Registry::CharacterOptions, o))).collect();
         let _ = writeln!(out, "Character: {}", if options.is_empty() { "no character options".to_string() } else { options.join(", ") });
@@ -119,9 +117,7 @@ impl Session {
         let Some(d) = g.dungeon.as_ref() else {
             return g.room.as_deref().map_or_else(|| "-".to_string(), |r| entry_name(&self.w, Registry::Prefabs, r));
         };
-        let floor = d.floors.get(d.floor).map(String::as_str).unwrap_or("-");
-        let depth = self.w.entry(Registry::Floors, floor).and_then(|e| e.int(field::DEPTH)).map(|x| format!(" (depth {x})")).unwrap_or_default();
-        format!("{}{depth}, floor {} of {}", entry_name(&self.w, Registry::Floors, floor), d.floor + 1, d.floors.len())
+        format!("{}, floor {} of {}", self.floor_label().unwrap_or_else(|| "-".into()), d.floor + 1, d.floors.len())
     }
 
     /// Writes the dump once the run is over (won, lost or stopped), once per run: the path
@@ -130,27 +126,29 @@ impl Session {
         if !self.g.over || self.dumped.is_some() {
             return None;
         }
-        let path = match to {
-            DumpTo::File(p) => p.clone(),
-            DumpTo::Folder(dir) => match new_file_in(dir, &format!("seed-{}-turn-{}", self.g.seed, self.g.step)) {
-                Ok(p) => p,
-                Err(e) => return Some(Err(e)),
-            },
+        let text = self.dump();
+        let written = match to {
+            DumpTo::File(p) => std::fs::write(p, text).map(|()| p.clone()).map_err(|e| format!("cannot write the character dump {}: {e}", p.display())),
+            DumpTo::Folder(dir) => write_new_in(dir, &format!("seed-{}-turn-{}", self.g.seed, self.g.step), &text),
         };
-        let written = std::fs::write(&path, self.dump()).map_err(|e| format!("cannot write the character dump {}: {e}", path.display()));
-        Some(written.map(|()| {
-            self.dumped = Some(path.clone());
-            path
-        }))
+        Some(written.inspect(|path| self.dumped = Some(path.clone())))
     }
 }
 
-/// A path in `dir` (created if missing) named `stem.txt`, or `stem-2.txt` and on when that is
-/// taken: a dump never replaces an earlier one.
-fn new_file_in(dir: &Path, stem: &str) -> Result<PathBuf, String> {
+/// Writes `text` to a new file in `dir` (created if missing) named `stem.txt`, or `stem-2.txt`
+/// and on when that is taken: a dump never replaces an earlier one (the file is created only if
+/// it does not exist, so two games ending at once do not write over each other).
+fn write_new_in(dir: &Path, stem: &str, text: &str) -> Result<PathBuf, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    (1..1000)
-        .map(|n| if n == 1 { dir.join(format!("{stem}.txt")) } else { dir.join(format!("{stem}-{n}.txt")) })
-        .find(|p| !p.exists())
-        .ok_or_else(|| format!("{} holds too many dumps named {stem}", dir.display()))
+    for n in 1..1000 {
+        let path = if n == 1 { dir.join(format!("{stem}.txt")) } else { dir.join(format!("{stem}-{n}.txt")) };
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(mut file) => {
+                return file.write_all(text.as_bytes()).map(|()| path.clone()).map_err(|e| format!("cannot write the character dump {}: {e}", path.display()))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(format!("cannot write the character dump {}: {e}", path.display())),
+        }
+    }
+    Err(format!("{} holds too many dumps named {stem}", dir.display()))
 }

@@ -330,12 +330,9 @@ impl App {
     /// trade screen of a shop that opened (or closed).
     pub(super) fn after_command(&mut self, cmd: &Command) {
         self.trace_scroll = 0;
-        let dumped = match &self.dump {
-            Some(to) => match &mut self.phase {
-                Phase::Play(s) => s.write_dump(to),
-                _ => None,
-            },
-            None => None,
+        let dumped = match (&self.dump, &mut self.phase) {
+            (Some(to), Phase::Play(s)) => s.write_dump(to),
+            _ => None,
         };
         let Some(s) = self.session_mut() else { return };
         let warnings = s.new_warnings();

@@ -117,12 +117,7 @@ fn title_line(s: &Session, width: u16) -> Line<'static> {
     let mut place: Vec<String> = Vec::new();
     let mut room_short = None;
     if let Some(d) = &g.dungeon {
-        let floor = d.floors.get(d.floor).map(|f| entry_name(&s.w, Registry::Floors, f)).unwrap_or_default();
-        let depth = d.floors.get(d.floor).and_then(|f| s.w.entry(Registry::Floors, f)).and_then(|e| e.int(field::DEPTH));
-        place.push(match depth {
-            Some(dp) => format!("{floor} (depth {dp})"),
-            None => floor,
-        });
+        place.push(s.floor_label().unwrap_or_default());
         match d.room.and_then(|r| d.map.rooms.get(r).map(|room| (r, room))) {
             Some((r, room)) => {
                 let name = room.prefab.as_deref().map_or_else(|| "a bare room".to_string(), |p| entry_name(&s.w, Registry::Prefabs, p));
