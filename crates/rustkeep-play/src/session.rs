@@ -32,6 +32,7 @@ pub use describe::{QuestRow, SheetRow};
 pub use dump::{DumpTo, DUMP_FOLDER, DUMP_MESSAGES, DUMP_TURNS};
 pub use explore::{first_step, first_step_to_explore, first_step_to_stairs, WALK_LIMIT};
 pub use history::{step_title, History, Turn, Watched, HISTORY_TURNS};
+pub use views::Ending;
 
 /// Why a game being recorded refuses to load a save.
 pub const RECORDED_CANNOT_LOAD: &str =
@@ -51,19 +52,6 @@ pub enum Reply {
     Text(String),
     /// The game is to end.
     Quit,
-}
-
-/// How a run stands ([`Session::ending`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending<'a> {
-    /// The stairs of the deepest floor were taken.
-    Won,
-    /// Stopped at a limit, and why.
-    Stopped(&'a str),
-    /// The player died, and how.
-    Died(&'a str),
-    /// The run goes on.
-    Playing,
 }
 
 /// One line of the message log.
@@ -347,31 +335,6 @@ impl Session {
         if cmd.is_testing() && !self.g.testing.contains(&word) {
             self.g.testing.push(word);
         }
-    }
-
-    /// How the run stands: won, stopped at a limit, lost (with the cause of death) or going on.
-    pub fn ending(&self) -> Ending<'_> {
-        if self.g.won {
-            Ending::Won
-        } else if let Some(why) = &self.g.stopped {
-            Ending::Stopped(why)
-        } else if self.g.over {
-            Ending::Died(self.death.as_deref().unwrap_or("killed"))
-        } else {
-            Ending::Playing
-        }
-    }
-
-    /// The floor the player is on, with its depth: `The Cellars (depth 1)`; `None` outside a
-    /// dungeon.
-    pub fn floor_label(&self) -> Option<String> {
-        let d = self.g.dungeon.as_ref()?;
-        let floor = d.floors.get(d.floor)?;
-        let name = entry_name(&self.w, Registry::Floors, floor);
-        Some(match self.w.entry(Registry::Floors, floor).and_then(|e| e.int(field::DEPTH)) {
-            Some(depth) => format!("{name} (depth {depth})"),
-            None => name,
-        })
     }
 
     /// The testing commands the run used, as its summary tells them; `None` for a run that kept

@@ -11,7 +11,45 @@ use super::Session;
 use crate::look;
 use crate::narrate::entry_name;
 
+/// How a run stands ([`Session::ending`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending<'a> {
+    /// The stairs of the deepest floor were taken.
+    Won,
+    /// Stopped at a limit, and why.
+    Stopped(&'a str),
+    /// The player died, and how.
+    Died(&'a str),
+    /// The run goes on.
+    Playing,
+}
+
 impl Session {
+    /// How the run stands: won, stopped at a limit, lost (with the cause of death) or going on.
+    pub fn ending(&self) -> Ending<'_> {
+        if self.g.won {
+            Ending::Won
+        } else if let Some(why) = &self.g.stopped {
+            Ending::Stopped(why)
+        } else if self.g.over {
+            Ending::Died(self.death.as_deref().unwrap_or("killed"))
+        } else {
+            Ending::Playing
+        }
+    }
+
+    /// The floor the player is on, with its depth: `The Cellars (depth 1)`; `None` outside a
+    /// dungeon.
+    pub fn floor_label(&self) -> Option<String> {
+        let d = self.g.dungeon.as_ref()?;
+        let floor = d.floors.get(d.floor)?;
+        let name = entry_name(&self.w, Registry::Floors, floor);
+        Some(match self.w.entry(Registry::Floors, floor).and_then(|e| e.int(rustkeep_data::vocab::field::DEPTH)) {
+            Some(depth) => format!("{name} (depth {depth})"),
+            None => name,
+        })
+    }
+
     /// The character sheet as the player knows it: every attribute without an opponent and,
     /// where a condition makes it differ, its value against each kind of enemy in view (the
     /// first one in view of each kind stands for it). The engine's sheet ([`Game::sheet`]) reads
