@@ -209,7 +209,7 @@ impl Game {
         let depth = entry.and_then(|e| e.int(field::DEPTH));
         self.floor = Some(id.clone());
         self.push(EventKind::FloorEntered, CreatureRef::Player, None, Payload::FloorEntered { floor: id.clone(), depth });
-        let map = self.build_floor(w, &id, &prefabs, &first_rooms);
+        let map = self.build_floor(w, &id, &prefabs, &first_rooms, Arrival::Safe);
         let d = self.dungeon.as_mut().expect("a played run");
         d.floor = index;
         d.room = None;
@@ -222,8 +222,9 @@ impl Game {
     /// names in front, when it names any) and puts the creatures, piles and NPCs of every room on
     /// it. A room that cannot be laid out (no door on its border, too large) is left out with a
     /// warning (the checker reports it as `floor-without-exit`), and the first room is found again
-    /// among the rest; a floor left with no room is a single tile with the stairs beside it.
-    fn build_floor(&mut self, w: &World, floor_id: &str, prefabs: &[String], first_rooms: &[String]) -> Map {
+    /// among the rest; a floor left with no room is a single tile with the stairs beside it. On a
+    /// safe arrival the first room gets no residents: its `e` glyphs stay floor and draw nothing.
+    fn build_floor(&mut self, w: &World, floor_id: &str, prefabs: &[String], first_rooms: &[String], arrival: Arrival) -> Map {
         let mut rooms: Vec<(String, &Grid)> = Vec::new();
         for p in prefabs {
             match w.entry(Registry::Prefabs, p).and_then(|e| e.grid()) {
@@ -269,7 +270,8 @@ impl Game {
                     placed.enemies.len()
                 ));
             }
-            for (k, pos) in placed.enemies.iter().enumerate().filter(|_| !fauna.is_empty()) {
+            let peopled = at > 0 || arrival == Arrival::Peopled;
+            for (k, pos) in placed.enemies.iter().enumerate().filter(|_| !fauna.is_empty() && peopled) {
                 // At most so many enemies live at once: the floor's other `e` glyphs stay floor.
                 if self.enemies.len() >= MAX_LIVING_ENEMIES {
                     self.warnings.push(format!(
@@ -362,7 +364,7 @@ impl Game {
     pub(super) fn enter_prefab_in_dungeon(&mut self, w: &World, id: &str) -> Effect {
         let fled = self.leave_floor();
         let floor_id = self.floor.clone().unwrap_or_default();
-        let map = self.build_floor(w, &floor_id, &[id.to_string()], &[]);
+        let map = self.build_floor(w, &floor_id, &[id.to_string()], &[], Arrival::Peopled);
         let d = self.dungeon.as_mut().expect("a played run");
         d.room = None;
         d.map = map;
@@ -460,6 +462,15 @@ impl Game {
         }
         out
     }
+}
+
+/// Whether the room the player arrives in gets its residents: not when a floor is entered (a safe
+/// arrival; an ambush puts its monsters one room further), but when `enter PREFAB` lays out a
+/// floor of that one room to test it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Arrival {
+    Safe,
+    Peopled,
 }
 
 /// What leaving a floor did: the flight from the enemies left behind, if any, then what came next.
