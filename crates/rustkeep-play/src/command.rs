@@ -47,8 +47,8 @@ pub enum Command {
     Move(Dir),
     /// Let a turn pass.
     Wait,
-    /// Walk to the nearest door and through it, one turn per tile, stopping when something
-    /// happens on the way.
+    /// Walk to the stairs seen and down them, one turn per tile, stopping when something
+    /// happens on the way (or, below half health, before a room not entered yet).
     Descend,
     /// Walk to what has not been seen yet (auto-explore).
     Explore,
@@ -109,8 +109,8 @@ pub enum Command {
 pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("move", "DIR", "move one tile: n ne e se s sw w nw (into an enemy attacks, into an NPC talks, onto the stairs goes down)"),
     ("wait", "", "let a turn pass"),
-    ("descend", "", "walk to the stairs you have seen and down them (stops when an enemy comes into sight)"),
-    ("explore", "", "walk to what you have not seen yet, picking up what lies on the way (stops when an enemy comes into sight)"),
+    ("descend", "", "walk to the stairs you have seen and down them (stops when an enemy comes into sight or, below half health, before a room not entered yet)"),
+    ("explore", "", "walk to what you have not seen yet, picking up what lies on the way (stops when an enemy comes into sight or, below half health, before a room not entered yet)"),
     ("rest", "", "wait until your health is full, an enemy comes into sight or 200 turns pass"),
     ("pickup", "", "pick up what lies here and everything on the floor"),
     ("use", "ITEM", "use an item you carry"),

@@ -6,7 +6,9 @@
 //!
 //! A walk plans over the tiles the player remembers (never through the unknown), around everyone
 //! standing in the way. Walks and rests stop when something needs the player: an enemy comes
-//! into sight, the player is hurt, a shop opens, the floor changes or the run ends.
+//! into sight, the player is hurt, a shop opens, the floor changes or the run ends. Below half
+//! health a walk also stops before it steps into a room the player has not entered yet (its
+//! residents and its `room_entered` triggers are still to come): rest first, or step in by hand.
 
 use std::collections::{BTreeSet, VecDeque};
 
@@ -84,6 +86,12 @@ pub fn first_step_to_explore(map: &Map) -> Option<Dir> {
     first_step(map, |p| !map.is_stairs(p) && (has_things(map, p) || frontier(map, p)), |p| map.is_stairs(p))
 }
 
+/// Whether stepping onto `to` enters a room the player has not entered yet on this floor (a
+/// room's doors are its own tiles).
+fn enters_a_new_room(map: &Map, to: Pos) -> bool {
+    map.room_at(to).is_some_and(|r| map.room_at(map.player) != Some(r) && map.rooms.get(r).is_some_and(|room| !room.entered))
+}
+
 /// Why a walk or a rest ended, told after its turns.
 enum Stop {
     /// The goal was reached (the walk's end, full health).
@@ -92,6 +100,8 @@ enum Stop {
     Hurt,
     /// The most turns it may take passed.
     Limit,
+    /// Below half health, the next step would enter a room not entered yet.
+    Unexplored,
     Other,
 }
 
@@ -107,9 +117,19 @@ impl Session {
     /// and why it stopped.
     fn walk(&mut self, next: fn(&Map) -> Option<Dir>) -> (Vec<rustkeep_engine::trace::StepTrace>, Stop) {
         self.play_turns(WALK_LIMIT, |s| {
-            let dir = s.g.map().and_then(next).ok_or(Stop::Arrived)?;
-            s.g.move_target(dir).map(|_| Act::Move(dir)).ok_or(Stop::Other)
+            let map = s.g.map().ok_or(Stop::Other)?;
+            let dir = next(map).ok_or(Stop::Arrived)?;
+            let to = s.g.move_target(dir).ok_or(Stop::Other)?;
+            if s.below_half_health() && enters_a_new_room(map, to) {
+                return Err(Stop::Unexplored);
+            }
+            Ok(Act::Move(dir))
         })
+    }
+
+    /// Whether the player's health is below half its maximum.
+    fn below_half_health(&self) -> bool {
+        self.g.player.health * 2 < self.g.max_health(&self.w, CreatureRef::Player)
     }
 
     /// Plays the player's acts that `next` chooses, at most `limit`, each followed by the
@@ -220,6 +240,7 @@ impl Session {
             Stop::Limit if !limit.is_empty() => limit,
             Stop::Enemy => "You stop: an enemy comes into view.",
             Stop::Hurt => "You stop: you are hurt.",
+            Stop::Unexplored => "You stop before a room you have not entered: you are below half health (Z rests).",
             _ => return,
         };
         self.messages.push(text.to_string());

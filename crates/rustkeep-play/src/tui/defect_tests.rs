@@ -482,3 +482,32 @@ fn the_death_is_on_the_turn_the_title_shows() {
     assert!(s.death.as_deref().is_some_and(|d| d.contains(&turn)), "{:?} against {turn}", s.death);
     assert!(screen(&mut app, 120, 40).contains(&format!("· turn {} ·", session(&app).g.step)));
 }
+
+/// Below half health, auto-explore and travel stop before a room the player has not entered yet
+/// (its residents and its triggers are still to come) and say so; rested, they walk in.
+#[test]
+fn below_half_health_a_walk_stops_before_a_room_not_entered_yet() {
+    const STOPPED: &str = "You stop before a room you have not entered: you are below half health (Z rests).";
+    let entered = |app: &App| session(app).g.map().map_or(0, |m| m.rooms.iter().filter(|r| r.entered).count());
+    for seed in 1..=12 {
+        let mut app = warrior(seed);
+        app.session_mut().expect("a game").g.player.health = 5;
+        let (step, rooms) = (session(&app).g.step, entered(&app));
+        press(&mut app, KeyCode::Char('o'));
+        assert_eq!(said(&app).last().map(String::as_str), Some(STOPPED), "seed {seed}");
+        assert!(session(&app).g.step > step, "seed {seed}: it walked up to the room");
+        assert_eq!(entered(&app), rooms, "seed {seed}: no new room entered");
+        // Again: not a step further.
+        let step = session(&app).g.step;
+        press(&mut app, KeyCode::Char('o'));
+        assert_eq!(session(&app).g.step, step, "seed {seed}");
+        if seed == 1 {
+            // Rested to full health, the walk goes in.
+            while session(&app).g.player.health < 30 {
+                press(&mut app, KeyCode::Char('Z'));
+            }
+            press(&mut app, KeyCode::Char('o'));
+            assert_eq!(entered(&app), rooms + 1, "{:?}", said(&app).last());
+        }
+    }
+}
