@@ -254,6 +254,7 @@ pub struct ExtraFigure {
     pub json: serde_json::Value,
 }
 
+pub mod careful;
 pub mod doc_figures;
 pub mod engine_figures;
 pub mod play;
@@ -278,6 +279,9 @@ pub fn extra_figures(root: &Path, exe: &Path, runs: usize, wanted: &dyn Fn(&str)
     }
     if wanted("arena") {
         out.extend(engine_figures::arena_figures(runs));
+    }
+    if wanted("careful") {
+        out.extend(careful::careful_figures());
     }
     // The groups below time the `rustkeep` binary as a whole command.
     if !exe.is_file() {

@@ -9,7 +9,7 @@
 //! Options: `--runs N` (default 5), `--sizes small,medium,large`, `--out FILE` (default
 //! `target/bench/report.json`), `--rustkeep PATH` (default: the `rustkeep` binary next to this one),
 //! `--baseline FILE` (an earlier report: its value of each figure is printed beside the new one),
-//! `--only GROUPS` (a comma list of `packs`, `lsp`, `loot`, `engine`, `floor`, `arena`, `play`, `test`, `doc`, `diff`, `hostile`: measure only
+//! `--only GROUPS` (a comma list of `packs`, `lsp`, `loot`, `engine`, `floor`, `arena`, `careful`, `play`, `test`, `doc`, `diff`, `hostile`: measure only
 //! those; the packs are written for `lsp` and `loot` too, but only `packs` measures `check` on them).
 
 use std::path::{Path, PathBuf};
