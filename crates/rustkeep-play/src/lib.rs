@@ -215,8 +215,8 @@ pub fn replay(w: World, o: &ReplayOptions) -> Result<u8, String> {
     Ok(0)
 }
 
-/// The run in numbers: how it ended, turns, floors, kills, quests done, seed; and the testing
-/// commands it used, if any.
+/// The run in numbers: how it ended, the character, turns, floors, kills, quests done, seed; and
+/// the testing commands it used, if any.
 pub(crate) fn summary(s: &Session) -> String {
     let g = &s.g;
     let how = match s.ending() {
@@ -228,7 +228,8 @@ pub(crate) fn summary(s: &Session) -> String {
     let floors = g.dungeon.as_ref().map(|d| format!("{} of {}", d.floor + 1, d.floors.len())).unwrap_or_else(|| "-".into());
     let done: Vec<&str> = g.quests.iter().filter(|q| q.done).map(|q| q.quest.as_str()).collect();
     let mut text = format!(
-        "run {how}: {} turns, floor {floors}, {} kills, {} quest(s) done{}, seed {}\n",
+        "run {how}: {}, {} turns, floor {floors}, {} kills, {} quest(s) done{}, seed {}\n",
+        s.character_label(),
         g.step,
         g.kills,
         done.len(),

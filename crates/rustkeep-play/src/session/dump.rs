@@ -47,8 +47,7 @@ impl Session {
             Ending::Died(cause) => format!("died: {cause}"),
             Ending::Playing => "still playing".to_string(),
         };
-        let options: Vec<String> = g.player.options.iter().map(|o| format!("{} ({o})", entry_name(w, Registry::CharacterOptions, o))).collect();
-        let _ = writeln!(out, "Character: {}", if options.is_empty() { "no character options".to_string() } else { options.join(", ") });
+        let _ = writeln!(out, "Character: {}", self.character_label());
         let _ = writeln!(out, "Outcome:   {how}");
         let _ = writeln!(out, "Turns:     {}", g.step);
         let _ = writeln!(out, "Where:     {}", self.whereabouts());

@@ -25,6 +25,17 @@ pub enum Ending<'a> {
 }
 
 impl Session {
+    /// The character: each option's name with its ID ("Warrior (core:warrior)"), or "no character
+    /// options" — the same words on the death screen, in the exit summary and in the dump.
+    pub fn character_label(&self) -> String {
+        let options: Vec<String> = self.g.player.options.iter().map(|o| format!("{} ({o})", entry_name(&self.w, Registry::CharacterOptions, o))).collect();
+        if options.is_empty() {
+            "no character options".to_string()
+        } else {
+            options.join(", ")
+        }
+    }
+
     /// How the run stands: won, stopped at a limit, lost (with the cause of death) or going on.
     pub fn ending(&self) -> Ending<'_> {
         if self.g.won {
@@ -213,6 +224,23 @@ impl Session {
         s.trim_end().to_string()
     }
 
+    /// The glyph of what lies or stands on a tile the player has seen, drawn also out of sight:
+    /// an NPC, a loot pile, else the item dropped there last. NPCs and piles never move and were
+    /// there when the tile was seen; enemies move, and are drawn only in sight.
+    pub fn remembered_thing(&self, p: Pos) -> Option<char> {
+        let m = self.g.map()?;
+        if !m.remembered(p) {
+            return None;
+        }
+        if let Some(n) = m.npc_at(p) {
+            return Some(look::npc(&self.w, n).glyph);
+        }
+        if m.piles.iter().any(|x| x.pos == p) {
+            return Some('*');
+        }
+        m.loot.iter().rev().find(|x| x.pos == p).map(|x| look::item(&self.w, &x.item.item).glyph)
+    }
+
     /// The floor as text: what the player sees with everyone on it, the tiles it remembers, and
     /// a key; nothing of what it has not seen.
     pub fn map_text(&self) -> String {
@@ -224,6 +252,14 @@ impl Session {
             .enumerate()
             .map(|(y, r)| r.chars().enumerate().map(|(x, c)| if m.remembered(Pos::new(x as i32, y as i32)) { c } else { ' ' }).collect())
             .collect();
+        // What stays where it was seen; then everything in sight as it is now.
+        for (y, row) in grid.iter_mut().enumerate() {
+            for (x, cell) in row.iter_mut().enumerate() {
+                if let Some(c) = self.remembered_thing(Pos::new(x as i32, y as i32)).filter(|_| *cell != ' ') {
+                    *cell = c;
+                }
+            }
+        }
         let mut put = |p: Pos, c: char| {
             if !sight.contains(p) {
                 return;
@@ -232,15 +268,6 @@ impl Session {
                 *cell = c;
             }
         };
-        for l in &m.loot {
-            put(l.pos, look::item(&self.w, &l.item.item).glyph);
-        }
-        for p in &m.piles {
-            put(p.pos, '*');
-        }
-        for n in &m.npcs {
-            put(n.pos, look::npc(&self.w, &n.npc).glyph);
-        }
         let letters: BTreeMap<usize, char> = self.living().into_iter().map(|(i, c, _)| (i, c)).collect();
         for (i, p) in m.enemies() {
             if let Some(c) = letters.get(i) {

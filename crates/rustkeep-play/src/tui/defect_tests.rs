@@ -212,6 +212,21 @@ fn the_title_and_the_key_line_fit_and_name_the_mods() {
     let _ = CreatureRef::Player;
 }
 
+/// A fresh seed of the full-screen game has up to twenty digits: at 80 columns, in the largest
+/// room of the second floor, the title cuts the place names, never the turn, the seed or the mods.
+#[test]
+fn the_title_keeps_a_long_seed_whole_at_80_columns() {
+    let mut app = warrior(u64::MAX);
+    command_line(&mut app, "enter core:rat_kings_throne");
+    for (w, h) in [(80u16, 24u16), (60, 24)] {
+        let text = screen(&mut app, w, h);
+        let title = text.lines().next().expect("a title").trim_end().to_string();
+        assert!(title.chars().count() <= w as usize, "{w}: {title}");
+        assert!(title.contains(&format!("turn {} · seed {} · 1 mod", session(&app).g.step, u64::MAX)), "{w}: {title}");
+        assert!(title.contains('…'), "{w}: the place was cut: {title}");
+    }
+}
+
 #[test]
 fn talk_reaches_only_an_npc_next_to_the_player() {
     let mut app = in_the_hall();
@@ -510,4 +525,32 @@ fn below_half_health_a_walk_stops_before_a_room_not_entered_yet() {
             assert_eq!(entered(&app), rooms + 1, "{:?}", said(&app).last());
         }
     }
+}
+
+/// NPCs and loot piles stay on the map where they were seen once they are out of sight (dimmed),
+/// as the tiles do; enemies, who move, show only in sight.
+#[test]
+fn npcs_and_piles_stay_on_the_map_out_of_sight() {
+    // Seed 7 starts in the elder's hall: the elder and two piles.
+    let mut app = warrior(7);
+    let (npc, piles) = {
+        let m = session(&app).g.map().expect("a map");
+        (m.npcs[0].pos, m.piles.iter().map(|p| p.pos).filter(|p| m.sight().contains(*p)).collect::<Vec<_>>())
+    };
+    assert_eq!(piles.len(), 2, "the hall's piles are in sight");
+    for _ in 0..20 {
+        if !session(&app).g.map().expect("a map").sight().contains(npc) {
+            break;
+        }
+        press(&mut app, KeyCode::Char('o'));
+    }
+    let s = session(&app);
+    let m = s.g.map().expect("a map");
+    assert!(!m.sight().contains(npc), "walked out of the elder's sight");
+    assert_eq!(s.remembered_thing(npc), Some('E'));
+    let still: Vec<_> = piles.iter().filter(|p| m.piles.iter().any(|x| x.pos == **p)).collect();
+    assert!(still.iter().all(|p| s.remembered_thing(**p) == Some('*')), "{still:?}");
+    // The line console's map draws them too.
+    let text = s.map_text();
+    assert!(text.lines().any(|l| l.contains('E')), "{text}");
 }

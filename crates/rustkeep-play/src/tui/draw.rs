@@ -147,16 +147,33 @@ fn title_line(s: &Session, width: u16) -> Line<'static> {
             parts[1] = name.clone();
         }
     }
-    let mut text = format!("· {}{mods_text}", parts.join(" · "));
+    // The turn, the seed and the mods stay whole; the place is cut to what is left.
     let room = (width as usize).saturating_sub(head.chars().count() + recording.len());
+    let (place_parts, tail_parts) = parts.split_at(place.len());
+    let tail_text = format!("{}{mods_text}", tail_parts.join(" · "));
+    let budget = room.saturating_sub("· ".chars().count() + " · ".chars().count() + tail_text.chars().count());
+    let place_text = cut(&place_parts.join(" · "), budget);
+    let mut text = if place_text.is_empty() { format!("· {tail_text}") } else { format!("· {place_text} · {tail_text}") };
     if text.chars().count() > room {
-        text = text.chars().take(room.saturating_sub(1)).collect::<String>() + "…";
+        text = cut(&text, room);
     }
     let mut spans = vec![Span::styled(head, bold()), Span::raw(text)];
     if s.recorder.is_some() {
         spans.push(Span::styled(recording, dim()));
     }
     Line::from(spans)
+}
+
+/// `text` in at most `width` characters: whole when it fits, else cut with `…` (nothing when
+/// even that does not fit).
+fn cut(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        text.to_string()
+    } else if width < 2 {
+        String::new()
+    } else {
+        text.chars().take(width - 1).collect::<String>() + "…"
+    }
 }
 
 fn draw_game(f: &mut Frame, app: &App, s: &Session, paint: &Paint) {
@@ -250,7 +267,7 @@ fn draw_map(f: &mut Frame, s: &Session, area: Rect, cursor: Option<Pos>, paint: 
             let (c, mut style) = if sight.contains(p) {
                 tile(s, m, p, &letters, paint)
             } else if m.remembered(p) {
-                remembered(m, p, paint)
+                remembered(s, m, p, paint)
             } else {
                 (' ', Style::default())
             };
@@ -270,9 +287,13 @@ fn draw_map(f: &mut Frame, s: &Session, area: Rect, cursor: Option<Pos>, paint: 
     f.render_widget(Paragraph::new(lines), Rect { x, y, width: used_w, height: visible_h });
 }
 
-/// A tile the player remembers but does not see: its ground only, dimmed.
-fn remembered(m: &Map, p: Pos, paint: &Paint) -> (char, Style) {
-    let c = m.tile(p).unwrap_or(' ');
+/// A tile the player remembers but does not see, dimmed: the NPC, pile or item on it (they stay
+/// where they were seen; enemies move and are not drawn), else its ground.
+fn remembered(s: &Session, m: &Map, p: Pos, paint: &Paint) -> (char, Style) {
+    let c = match s.remembered_thing(p) {
+        Some(c) => c,
+        None => m.tile(p).unwrap_or(' '),
+    };
     (c, dim().patch(paint.fg(Color::DarkGray)))
 }
 
@@ -574,6 +595,7 @@ fn draw_summary(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
             (Some(d), false) => format!("{}{}.", d[..1].to_uppercase(), &d[1..]),
             _ => String::new(),
         }),
+        Line::from(format!("character   {}", s.character_label())),
         Line::from(format!("turns       {}", g.step)),
         Line::from(format!("floor       {floors}")),
         Line::from(format!("kills       {}", g.kills)),
@@ -583,7 +605,7 @@ fn draw_summary(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
     ];
     // A run that bent the rules is no proof of what the rules allow: the screen says so.
     let tested = s.testing_used();
-    let mut height = if tested.is_some() { 16 } else { 14 };
+    let mut height = if tested.is_some() { 17 } else { 15 };
     if let Some(t) = tested {
         lines.push(Line::from(""));
         lines.push(Line::from(Span::styled(t, paint.fg(Color::Yellow))));
