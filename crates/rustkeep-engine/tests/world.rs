@@ -607,3 +607,22 @@ fn random_walks_keep_the_rules_of_the_floor_map() {
     }
     assert!(entered_rooms > 120 && woke > 20 && floors_seen.len() >= 2, "{entered_rooms} rooms entered, {woke} residents woke, floors {floors_seen:?}");
 }
+
+/// A stackable item taken off (by equipping another in its slot) joins its unequipped stack
+/// again, so that three identical charms read "3 ×", not "2 ×" beside a lone one.
+#[test]
+fn a_stackable_item_taken_off_stacks_again() {
+    let items = "[[items]]\nid = \"t:charm\"\nname = \"Charm\"\nstackable = true\nslot = \"amulet\"\n\n[[items]]\nid = \"t:pendant\"\nname = \"Pendant\"\nslot = \"amulet\"\n";
+    let w = world_with(&[("items.toml", items)]);
+    let mut g = Game::new(1, Vec::new(), &BTreeMap::new());
+    g.player.inventory.push(ItemInstance { item: "t:charm".into(), count: 3, affixes: Vec::new(), equipped: false });
+    g.player.inventory.push(ItemInstance { item: "t:pendant".into(), count: 1, affixes: Vec::new(), equipped: false });
+    g.setup(&w, &[]);
+    let charm = "t:charm".to_string();
+    g.run_step(&w, Act::Equip(&charm), CreatureRef::Player, None);
+    let held = |g: &Game| g.player.inventory.iter().map(|i| (i.item.clone(), i.count, i.equipped)).collect::<Vec<_>>();
+    assert_eq!(held(&g), [("t:charm".into(), 2, false), ("t:pendant".into(), 1, false), ("t:charm".into(), 1, true)]);
+    let pendant = "t:pendant".to_string();
+    g.run_step(&w, Act::Equip(&pendant), CreatureRef::Player, None);
+    assert_eq!(held(&g), [("t:charm".into(), 3, false), ("t:pendant".into(), 1, true)]);
+}

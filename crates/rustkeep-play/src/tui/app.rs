@@ -137,6 +137,9 @@ pub struct App {
     /// The owner whose triggers the trace marks, and the last search of the trace history.
     pub watch: Option<String>,
     pub search: Option<String>,
+    /// Whether the text of the trace history's input is the owner watched until now, offered
+    /// whole: the first character typed replaces it, Backspace clears it.
+    pub input_offered: bool,
     /// The file `S` and `L` offer.
     pub save_path: String,
     pub(super) record: Option<(PathBuf, Option<String>)>,
@@ -182,6 +185,7 @@ impl App {
             trace_max: std::cell::Cell::new(u16::MAX),
             view_max: std::cell::Cell::new(u16::MAX),
             watch: None,
+            input_offered: false,
             search: None,
             save_path: "rustkeep-save.json".into(),
             record: None,

@@ -59,13 +59,18 @@ impl App {
 
     /// A key in the trace of every turn.
     pub(super) fn history_key(&mut self, k: KeyEvent, at: usize, scroll: u16, input: Option<(Input, String)>) {
+        let offered = std::mem::take(&mut self.input_offered);
         let Some(s) = self.session() else { return };
         let n = s.history.len();
         let last = n.saturating_sub(1);
         let at = at.min(last);
         if let Some((kind, mut text)) = input {
+            let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
             match k.code {
                 KeyCode::Esc => self.overlay = Overlay::History { at, scroll, input: None },
+                // Backspace clears the offered name whole; Ctrl-U clears any line.
+                KeyCode::Backspace if offered => self.overlay = Overlay::History { at, scroll, input: Some((kind, String::new())) },
+                KeyCode::Char('u') if ctrl => self.overlay = Overlay::History { at, scroll, input: Some((kind, String::new())) },
                 KeyCode::Backspace => {
                     text.pop();
                     self.overlay = Overlay::History { at, scroll, input: Some((kind, text)) };
@@ -82,7 +87,10 @@ impl App {
                     }
                     self.overlay = Overlay::History { at, scroll, input: Some((kind, text)) };
                 }
-                KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => {
+                KeyCode::Char(c) if !ctrl => {
+                    if offered {
+                        text.clear();
+                    }
                     text.push(c);
                     self.overlay = Overlay::History { at, scroll, input: Some((kind, text)) };
                 }
@@ -99,12 +107,13 @@ impl App {
                             self.search = Some(text);
                         }
                         Input::Watch if text.is_empty() => self.watch = None,
-                        Input::Watch => {
-                            if s.history.watched_turns(&text).is_empty() && !self.owners().contains(&text) {
-                                self.note(format!("no data entry `{text}` owns triggers; watching it anyway"));
-                            }
-                            self.watch = Some(text);
+                        Input::Watch if !self.owners().contains(&text) => {
+                            // Refused, the prompt stays for a correction.
+                            self.note(format!("no entry `{text}` in the loaded mods; Tab completes IDs"));
+                            self.overlay = Overlay::History { at, scroll, input: Some((kind, text)) };
+                            return;
                         }
+                        Input::Watch => self.watch = Some(text),
                     }
                     self.overlay = Overlay::History { at: to, scroll: 0, input: None };
                 }
@@ -146,6 +155,7 @@ impl App {
             }
             Some(Action::Watch) => {
                 let text = self.watch.clone().unwrap_or_default();
+                self.input_offered = !text.is_empty();
                 self.overlay = Overlay::History { at, scroll, input: Some((Input::Watch, text)) };
                 return;
             }

@@ -6,7 +6,7 @@ use rustkeep_data::vocab::CURRENCY;
 use rustkeep_engine::game::{sell_price, CreatureRef, ItemInstance};
 
 use super::app::{App, Overlay};
-use super::testing::{command_line, press, recorded_warrior, screen, session, wait_among_three_liches, walk_next_to, warrior, warrior_in};
+use super::testing::{command_line, press, recorded_warrior, screen, screen_buffer, session, wait_among_three_liches, walk_next_to, warrior, warrior_in};
 
 fn carried(app: &App, item: &str) -> u64 {
     session(app).g.player.inventory.iter().filter(|i| i.item == item).map(|i| u64::from(i.count)).sum()
@@ -553,4 +553,36 @@ fn npcs_and_piles_stay_on_the_map_out_of_sight() {
     // The line console's map draws them too.
     let text = s.map_text();
     assert!(text.lines().any(|l| l.contains('E')), "{text}");
+}
+
+/// The side panel says what each status does, under its name and the turns it has left.
+#[test]
+fn statuses_say_what_they_do() {
+    // The shrine blesses whoever enters it.
+    let mut app = warrior_in("core:shrine");
+    assert!(session(&app).g.player.statuses.iter().any(|s| s.status == "core:blessed"));
+    let text = screen(&mut app, 120, 40);
+    let blessed = rustkeep_engine::words::status(&session(&app).w, "core:blessed", rustkeep_engine::words::Bearer::Player);
+    assert!(text.contains("Blessed ("), "{text}");
+    let first = blessed.get(1).expect("the blessing's first modifier");
+    assert!(text.contains(&first[..first.len().min(20)]), "{first:?} in\n{text}");
+}
+
+/// A box drawn over the game (here the end of the run) dims everything behind it, so that the
+/// panels beside it do not read as part of it; the box itself is not dimmed.
+#[test]
+fn a_popup_dims_the_screen_behind_it() {
+    let mut app = warrior_in("core:library");
+    wait_among_three_liches(&mut app, 300);
+    assert!(session(&app).g.over);
+    for (w, h) in [(80u16, 24u16), (120, 40)] {
+        let buf = screen_buffer(&mut app, w, h);
+        let dim = |x: u16, y: u16| buf[(x, y)].modifier.contains(ratatui::style::Modifier::DIM);
+        // The title line and the far right column lie behind the box.
+        assert!(dim(1, 0) && dim(w - 1, h / 2), "{w}×{h}: the game behind is dimmed");
+        let text = screen(&mut app, w, h);
+        let (y, line) = text.lines().enumerate().find(|(_, l)| l.contains("You died")).expect("the box");
+        let x = line.chars().position(|c| c == 'Y').expect("its first line") as u16;
+        assert!(!dim(x, y as u16), "{w}×{h}: the box is not dimmed");
+    }
 }

@@ -31,6 +31,10 @@ fn bar(left: i64, max: i64, width: usize) -> String {
 }
 
 fn popup<'a>(f: &mut Frame, area: Rect, title: &'a str, body: Text<'a>, footer: &'a str) {
+    // What lies behind steps back: the screen is dimmed, so that the panels beside the box do
+    // not read as part of it.
+    let whole = f.area();
+    f.buffer_mut().set_style(whole, Style::default().add_modifier(Modifier::DIM));
     f.render_widget(Clear, area);
     let block = Block::default()
         .borders(Borders::ALL)
@@ -431,6 +435,11 @@ fn draw_panel(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
         lines.push(Line::from(Span::styled("Statuses", bold())));
         for st in &g.player.statuses {
             lines.push(Line::from(format!("{} ({})", entry_name(w, Registry::Statuses, &st.status), crate::narrate::turns(st.turns))));
+            // What it does (its modifiers and triggers; how long it lasts is the line above).
+            let does = rustkeep_engine::words::status(w, &st.status, rustkeep_engine::words::Bearer::Player);
+            for line in does.into_iter().skip(1) {
+                lines.push(Line::from(Span::styled(format!("  {line}"), dim())));
+            }
         }
     }
     lines.push(Line::from(Span::styled("Sheet", bold())));

@@ -287,6 +287,28 @@ fn the_trace_of_every_turn_steps_searches_and_watches_an_owner() {
     let Overlay::History { at, .. } = &app.overlay else { panic!() };
     assert!(session(&app).history.matches(*at, "core:giant_rat"));
     assert_eq!(app.search.as_deref(), Some("core:giant_rat"));
+    // `w` offers the owner watched: typing replaces it, Ctrl-U clears the line, Backspace
+    // clears the offered name whole.
+    let input = |app: &App| match &app.overlay {
+        Overlay::History { input: Some((_, text)), .. } => Some(text.clone()),
+        _ => None,
+    };
+    press(&mut app, KeyCode::Char('w'));
+    assert_eq!(input(&app).as_deref(), Some("core:rogue"));
+    type_text(&mut app, "core:gi");
+    assert_eq!(input(&app).as_deref(), Some("core:gi"), "the first key replaced the offered name");
+    press_with(&mut app, KeyCode::Char('u'), KeyModifiers::CONTROL);
+    assert_eq!(input(&app).as_deref(), Some(""));
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('w'));
+    press(&mut app, KeyCode::Backspace);
+    assert_eq!(input(&app).as_deref(), Some(""));
+    // An ID the loaded mods do not have is refused; the prompt stays to correct it.
+    type_text(&mut app, "core:rouge");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(input(&app).as_deref(), Some("core:rouge"));
+    assert_eq!(app.watch.as_deref(), Some("core:rogue"), "still watching the rogue");
+    assert!(app.notes.iter().any(|n| n.contains("no entry `core:rouge`")), "{:?}", app.notes);
 }
 
 #[test]

@@ -139,6 +139,13 @@ pub fn walk_next_to(app: &mut App, npc: &str) {
 }
 
 /// The screen as text, one line per row with trailing blanks cut (`w` × `h`).
+/// The drawn screen's cells, styles included.
+pub fn screen_buffer(app: &mut App, w: u16, h: u16) -> ratatui::buffer::Buffer {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("a test terminal");
+    t.draw(|f| draw(f, app)).expect("drawn");
+    t.backend().buffer().clone()
+}
+
 pub fn screen(app: &mut App, w: u16, h: u16) -> String {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("a test terminal");
     t.draw(|f| draw(f, app)).expect("drawn");
