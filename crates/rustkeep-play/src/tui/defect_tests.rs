@@ -586,3 +586,70 @@ fn a_popup_dims_the_screen_behind_it() {
         assert!(!dim(x, y as u16), "{w}×{h}: the box is not dimmed");
     }
 }
+
+/// At 80 × 24 a long inventory scrolls and the selected item's details stay in view; the shop
+/// describes the selected item the same way.
+#[test]
+fn a_long_inventory_scrolls_and_keeps_the_details_in_view() {
+    let mut app = warrior(11);
+    command_line(&mut app, "give core:spear 14");
+    let n = session(&app).g.player.inventory.len();
+    assert!(n >= 16, "{n} entries");
+    press(&mut app, KeyCode::Char('i'));
+    press(&mut app, KeyCode::Up);
+    assert_eq!(app.overlay, Overlay::Inventory { cursor: n - 1 });
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains(&format!("{n}. Boar Spear")) && text.contains("(core:spear)"), "the last item and its details:\n{text}");
+    assert!(text.contains(&format!("of {n}")), "the footer says which items show:\n{text}");
+    assert!(!text.contains(" 1. Iron Sword"), "the top of the list scrolled away:\n{text}");
+    press(&mut app, KeyCode::Down);
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains(" 1. Iron Sword") && text.contains("(core:iron_sword)"), "{text}");
+}
+
+#[test]
+fn the_shop_describes_the_selected_item() {
+    let mut app = in_the_hall();
+    walk_next_to(&mut app, "core:elder");
+    command_line(&mut app, "talk core:elder");
+    assert!(matches!(app.overlay, Overlay::Shop { .. }), "{:?}", app.overlay);
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("(core:health_potion)") && text.contains("For sale"), "the first item for sale is described:\n{text}");
+    // Tab to the player's side: the first item to sell is described.
+    press(&mut app, KeyCode::Tab);
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("(core:iron_sword)"), "{text}");
+}
+
+/// `:help` at 80 columns cuts nothing off: long descriptions wrap under their own column.
+#[test]
+fn help_wraps_long_descriptions_under_their_column() {
+    let mut app = warrior(11);
+    command_line(&mut app, "help");
+    let Overlay::Output { text, .. } = &app.overlay else { panic!("{:?}", app.overlay) };
+    let descend = text.lines().find(|l| l.trim_start().starts_with("descend")).expect("descend's help").to_string();
+    let column = descend.find("walk to").expect("its description");
+    let text = screen(&mut app, 80, 24);
+    let start = text.lines().position(|l| l.contains("│  descend")).unwrap_or_else(|| panic!("{text}"));
+    let rows: Vec<&str> = text.lines().skip(start).take(3).collect();
+    // The description goes on in the next rows, indented to its column (the box's border is
+    // one character to the left of the text).
+    assert!(rows[1].chars().skip(1).take(column).all(|c| c == ' '), "{rows:#?}");
+    let joined: String = rows.iter().map(|r| r.trim_matches(|c| c == '│' || c == ' ')).collect::<Vec<_>>().join(" ");
+    assert!(joined.contains("before a room not entered yet) (takes a turn)"), "{joined}");
+}
+
+#[test]
+fn hanging_wrap_keeps_every_word_and_cuts_only_words_longer_than_a_row() {
+    use super::paint::hanging_wrap;
+    assert_eq!(hanging_wrap("short", 10), ["short"]);
+    assert_eq!(hanging_wrap("  go    walk far away now", 14), ["  go    walk", "  far away now"]);
+    assert_eq!(hanging_wrap("  go    walk far away now", 20), ["  go    walk far", "        away now"]);
+    assert_eq!(hanging_wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+    for width in 1..12 {
+        let rows = hanging_wrap("  move DIR   one tile: n ne e se s sw w nw (into an enemy attacks)", width);
+        assert!(rows.iter().all(|r| r.chars().count() <= width), "{width}: {rows:?}");
+        let words: String = rows.concat().split_whitespace().collect();
+        assert_eq!(words, "moveDIRonetile:nneesesswwnw(intoanenemyattacks)", "{width}");
+    }
+}

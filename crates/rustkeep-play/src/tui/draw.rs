@@ -17,7 +17,7 @@ use rustkeep_engine::game::{buy_price, sell_price, shown, CreatureRef};
 use rustkeep_engine::map::Map;
 
 use super::app::{App, Overlay, Phase, PromptKind, Side, Start};
-use super::paint::{bold, centered, dim, position, scrolled, Paint};
+use super::paint::{bold, centered, cut, dim, hanging_wrap, position, scrolled, Paint};
 use super::screens;
 use crate::look;
 use crate::narrate::entry_name;
@@ -166,18 +166,6 @@ fn title_line(s: &Session, width: u16) -> Line<'static> {
         spans.push(Span::styled(recording, dim()));
     }
     Line::from(spans)
-}
-
-/// `text` in at most `width` characters: whole when it fits, else cut with `…` (nothing when
-/// even that does not fit).
-fn cut(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        text.to_string()
-    } else if width < 2 {
-        String::new()
-    } else {
-        text.chars().take(width - 1).collect::<String>() + "…"
-    }
 }
 
 fn draw_game(f: &mut Frame, app: &App, s: &Session, paint: &Paint) {
@@ -492,11 +480,17 @@ fn draw_overlay(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint
         Overlay::History { .. } => screens::draw_history(f, app, s, area, paint),
         Overlay::Inventory { cursor } => {
             let inv = &s.g.player.inventory;
+            let details: Vec<String> = inv.get(*cursor).map(|i| s.describe_item(i)).unwrap_or_default();
+            // The selected item's details always show: the list scrolls in the rows left over
+            // (at least three), keeping the cursor in view.
+            let inner = area.height.saturating_sub(2) as usize;
+            let rows = inner.saturating_sub(details.len() + 1).max(3).min(inv.len().max(1));
+            let first = if inv.len() <= rows { 0 } else { cursor.saturating_sub(rows / 2).min(inv.len() - rows) };
             let mut lines = Vec::new();
             if inv.is_empty() {
                 lines.push(Line::from("You carry nothing."));
             }
-            for (n, i) in inv.iter().enumerate() {
+            for (n, i) in inv.iter().enumerate().skip(first).take(rows) {
                 let mut text = format!("{:>2}. {}", n + 1, s.item_label(i));
                 if i.equipped {
                     text.push_str(" (equipped)");
@@ -504,16 +498,16 @@ fn draw_overlay(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint
                 let style = if n == *cursor { Style::default().add_modifier(Modifier::REVERSED) } else { Style::default() };
                 lines.push(Line::from(Span::styled(text, style)));
             }
-            let mut details = 0u16;
-            if let Some(i) = inv.get(*cursor) {
+            if !details.is_empty() {
                 lines.push(Line::from(""));
-                for (n, d) in s.describe_item(i).into_iter().enumerate() {
-                    lines.push(Line::from(Span::styled(d, if n == 0 { bold() } else { Style::default() })));
-                    details += 1;
-                }
             }
-            let h = (inv.len() as u16 + details + 4).clamp(7, area.height);
-            popup(f, centered(area, 90, h), "Inventory", Text::from(lines), "u use · e equip · d drop · Enter use/equip · Esc close");
+            for (n, d) in details.iter().enumerate() {
+                lines.push(Line::from(Span::styled(d.clone(), if n == 0 { bold() } else { Style::default() })));
+            }
+            let shown = if inv.len() > rows { format!("items {}–{} of {} · ↑↓ · ", first + 1, first + rows, inv.len()) } else { String::new() };
+            let footer = format!("{shown}u use · e equip · d drop · Enter use/equip · Esc close");
+            let h = (lines.len() as u16 + 2).clamp(7, area.height);
+            popup(f, centered(area, 90, h), "Inventory", Text::from(lines), &footer);
         }
         Overlay::Shop { side, cursor } => draw_shop(f, app, s, area, *side, *cursor),
         Overlay::Prompt { kind, text } => {
@@ -523,14 +517,19 @@ fn draw_overlay(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint
             f.set_cursor_position(Position { x: r.x + 1 + 6 + text.chars().count() as u16, y: r.y + 1 });
         }
         Overlay::Output { title, text, scroll } => {
-            let lines = text.lines().count() as u16;
-            let r = centered(area, 90, (lines + 2).clamp(3, area.height));
+            // Long lines wrap (a command's help is never cut off); the box is as tall as the
+            // wrapped text, at most the screen, and scrolls.
+            let width = 90.min(area.width);
+            let inner = usize::from(width.saturating_sub(2).max(1));
+            let wrapped: Vec<String> = text.lines().flat_map(|l| hanging_wrap(l, inner)).collect();
+            let rows = u16::try_from(wrapped.len()).unwrap_or(u16::MAX);
+            let r = centered(area, width, rows.saturating_add(2).clamp(3, area.height));
             f.render_widget(Clear, r);
             let block = Block::default()
                 .borders(Borders::ALL)
                 .title(format!(" {title} "))
                 .title_bottom(Line::from(Span::styled(" ↑↓ scroll · any key closes ", dim())));
-            f.render_widget(Paragraph::new(text.as_str()).block(block).scroll((*scroll, 0)), r);
+            scrolled(f, r, block, wrapped.into_iter().map(Line::from).collect(), *scroll);
         }
         Overlay::ConfirmQuit => {
             let rec = if s.recorder.is_some() { " The recording is kept." } else { "" };
@@ -552,7 +551,18 @@ fn draw_shop(f: &mut Frame, app: &App, s: &Session, area: Rect, side: Side, curs
     f.render_widget(block, r);
     // The last word of the trade, inside the trade screen: an error (too little gold) or what
     // was bought or sold.
-    let [lists, status] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(inner);
+    // The selected item described under the lists, as the inventory does.
+    let stock = s.g.shops.get(shop).map(Vec::as_slice).unwrap_or_default();
+    let sellable = App::sellable(s);
+    let chosen = match side {
+        Side::Buy => stock.get(cursor),
+        Side::Sell => sellable.get(cursor).and_then(|i| s.g.player.inventory.get(*i)),
+    };
+    let about: Vec<String> = chosen.map(|i| s.describe_item(i)).unwrap_or_default();
+    let about_h = (about.len() as u16).min(inner.height.saturating_sub(4) / 2);
+    let [lists, about_area, status] = Layout::vertical([Constraint::Min(1), Constraint::Length(about_h), Constraint::Length(1)]).areas(inner);
+    let about_lines: Vec<Line> = about.into_iter().enumerate().map(|(n, d)| Line::from(Span::styled(d, if n == 0 { bold() } else { dim() }))).collect();
+    f.render_widget(Paragraph::new(about_lines).wrap(Wrap { trim: true }), about_area);
     match (&app.failed, s.messages.last()) {
         (Some(e), _) => f.render_widget(Paragraph::new(Span::styled(format!("error: {e}"), bold())), status),
         (None, Some(m)) => f.render_widget(Paragraph::new(Span::styled(m.clone(), dim())), status),
@@ -560,7 +570,6 @@ fn draw_shop(f: &mut Frame, app: &App, s: &Session, area: Rect, side: Side, curs
     }
     let [buy, sell] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(lists);
     let selected = |on: bool, n: usize| if on && n == cursor { Style::default().add_modifier(Modifier::REVERSED) } else { Style::default() };
-    let stock = s.g.shops.get(shop).map(Vec::as_slice).unwrap_or_default();
     let mut lines = vec![Line::from(Span::styled("For sale", bold()))];
     if stock.is_empty() {
         lines.push(Line::from("nothing"));
@@ -570,7 +579,6 @@ fn draw_shop(f: &mut Frame, app: &App, s: &Session, area: Rect, side: Side, curs
     }
     f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), buy);
     let mut lines = vec![Line::from(Span::styled("Your items", bold()))];
-    let sellable = App::sellable(s);
     if sellable.is_empty() {
         lines.push(Line::from("nothing to sell"));
     }

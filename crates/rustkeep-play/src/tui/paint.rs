@@ -83,3 +83,74 @@ pub(super) fn position(scroll: u16, max: u16, shown: u16) -> String {
     let (top, shown, max) = (u32::from(scroll.min(max)), u32::from(shown), u32::from(max));
     format!(" · rows {}–{}/{}", top + 1, top + shown, max + shown)
 }
+
+/// A line wrapped at spaces into rows of at most `width` characters, the rows after the first
+/// indented to where its text begins — after a gap of two spaces or more, as in a two-column list
+/// such as `help`'s, else after its leading spaces. A word longer than a row is cut.
+pub(super) fn hanging_wrap(line: &str, width: usize) -> Vec<String> {
+    let chars: Vec<char> = line.chars().collect();
+    if chars.len() <= width {
+        return vec![line.to_string()];
+    }
+    let lead = chars.iter().take_while(|c| **c == ' ').count();
+    let gap = (lead..chars.len().saturating_sub(1)).find(|&i| chars[i] == ' ' && chars[i + 1] == ' ' && i > lead).map(|i| {
+        let mut j = i;
+        while j < chars.len() && chars[j] == ' ' {
+            j += 1;
+        }
+        j
+    });
+    // The first row keeps the line's own spacing up to where its text begins.
+    let lead = lead.min(width / 2);
+    let prefix = gap.filter(|g| *g < width).unwrap_or(lead);
+    let indent = if prefix <= width / 2 { prefix } else { lead };
+    let mut rows = Vec::new();
+    let mut row: String = chars[..prefix].iter().collect();
+    let mut len = prefix;
+    let mut fresh = true;
+    for word in chars[prefix..].iter().collect::<String>().split(' ').filter(|w| !w.is_empty()) {
+        let mut word: String = word.to_string();
+        loop {
+            let n = word.chars().count();
+            let space = usize::from(!fresh);
+            if len + space + n <= width {
+                if !fresh {
+                    row.push(' ');
+                }
+                row.push_str(&word);
+                len += space + n;
+                fresh = false;
+                break;
+            }
+            if fresh {
+                // Alone on its row and still too long: cut it.
+                let fits = width.saturating_sub(len).max(1);
+                row.extend(word.chars().take(fits));
+                word = word.chars().skip(fits).collect();
+            }
+            rows.push(std::mem::take(&mut row));
+            row = " ".repeat(indent);
+            len = indent;
+            fresh = true;
+            if word.is_empty() {
+                break;
+            }
+        }
+    }
+    if !fresh || rows.is_empty() {
+        rows.push(row);
+    }
+    rows
+}
+
+/// `text` in at most `width` characters: whole when it fits, else cut with `…` (nothing when
+/// even that does not fit).
+pub(super) fn cut(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        text.to_string()
+    } else if width < 2 {
+        String::new()
+    } else {
+        text.chars().take(width - 1).collect::<String>() + "…"
+    }
+}
