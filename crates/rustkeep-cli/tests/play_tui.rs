@@ -348,3 +348,32 @@ fn a_recording_plays_back_on_screen_to_the_same_state_as_headless() {
     let b = std::fs::read_to_string(&watched).expect("the watched save");
     assert_eq!(a, b, "the replay on screen ends in the headless replay's state");
 }
+
+/// A watched replay that ended in death: `q` asks to quit in plain sight, over the summary box
+/// (it once opened hidden under it, and the game looked hung), and `y` ends the program.
+#[test]
+fn quitting_a_watched_replay_that_ended_in_death_asks_in_plain_sight() {
+    let dir = TempDir::new("play-tui-watch-death");
+    let rec = dir.join("death.jsonl");
+    let p = |x: &std::path::Path| x.to_str().expect("UTF-8").to_string();
+    let mut script = String::from("trace off\nspawn core:lich 3\n");
+    script.push_str(&"wait\n".repeat(300));
+    script.push_str("quit\n");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rustkeep"))
+        .current_dir(&dir)
+        .args(["play", "--line", "--seed", "11", "--option", "core:warrior", "--record", &p(&rec)])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("rustkeep starts");
+    child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("the script");
+    let out = child.wait_with_output().expect("rustkeep ends");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("You died"), "the recorded run ends in death");
+
+    let mut g = Game::start(&["--replay", &p(&rec), "--watch", "--speed", "1000"]);
+    g.wait_for("the end of the replay", |s| s.contains("replay finished") && s.contains("The run is over"));
+    g.keys(b"q");
+    g.wait_for("the question over the box", |s| s.contains("Quit the game?") && !s.contains("┌ The run is over"));
+    g.keys(b"y");
+    assert_eq!(g.exit_code(), 0, "the screen:\n{}", g.screen());
+}
