@@ -133,6 +133,38 @@ fn every_crate_depends_only_on_the_layers_below_it() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The `test-hooks` features (environment switches the tests drive the binary with: a crash
+/// before a save's rename, the language server's publication order unguarded) are enabled only
+/// by dev dependencies and never by default, so a release build does not have them.
+#[test]
+fn the_test_hooks_are_never_enabled_in_the_product() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out =
+        Command::new(cargo).args(["metadata", "--format-version", "1", "--no-deps", "--offline"]).current_dir(&root).output().expect("cargo metadata runs");
+    let meta: Value = serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON");
+    let mut hooked = Vec::new();
+    let mut problems = Vec::new();
+    for p in meta["packages"].as_array().expect("a package list") {
+        let name = p["name"].as_str().unwrap_or_default();
+        if p["features"].get("test-hooks").is_some() {
+            hooked.push(name.to_string());
+        }
+        if p["features"]["default"].as_array().is_some_and(|d| d.iter().any(|f| f.as_str().is_some_and(|f| f.contains("test-hooks")))) {
+            problems.push(format!("`{name}` enables test-hooks by default"));
+        }
+        for d in p["dependencies"].as_array().into_iter().flatten() {
+            let enables = d["features"].as_array().is_some_and(|f| f.iter().any(|f| f.as_str() == Some("test-hooks")));
+            if enables && d["kind"].as_str() != Some("dev") {
+                problems.push(format!("`{name}` enables test-hooks of `{}` outside its dev dependencies", d["name"]));
+            }
+        }
+    }
+    hooked.sort();
+    assert_eq!(hooked, ["rustkeep-engine", "rustkeep-lsp"], "the crates with test hooks");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn the_test_helpers_are_never_linked_into_the_product() {
     let graph = workspace_graph();

@@ -59,7 +59,12 @@ pub fn write(path: &Path, g: &Game) -> Result<(), String> {
 /// Test hook for the crash-safety tests (`crates/rustkeep-cli/tests/play_saves.rs`): with
 /// `RUSTKEEP_TEST_CRASH_BEFORE_RENAME` set, the process dies the way a power cut would, after the
 /// temporary file is written (its first half only when the variable is `partial`) and before the
-/// rename. Nothing else reads the variable.
+/// rename. Nothing else reads the variable, and only builds with the `test-hooks` feature (the
+/// command line's tests) read it at all.
+#[cfg(not(feature = "test-hooks"))]
+fn crash_hook(_tmp: &Path) {}
+
+#[cfg(feature = "test-hooks")]
 fn crash_hook(tmp: &Path) {
     match std::env::var("RUSTKEEP_TEST_CRASH_BEFORE_RENAME").as_deref() {
         Ok("partial") => {

@@ -1,6 +1,7 @@
 //! Hooks that exist for tests only: the switches of the stdio differential test (environment
-//! variables read at start, unset in normal use), and in test builds the word whose hover makes
-//! the handler panic, so that the panic guard is tested through the real request path.
+//! variables read at start, only in builds with the `test-hooks` feature), and in test builds the
+//! word whose hover makes the handler panic, so that the panic guard is tested through the real
+//! request path.
 
 use std::time::Duration;
 
@@ -17,11 +18,20 @@ pub(crate) struct TestHooks {
 }
 
 impl TestHooks {
+    /// The switches as the environment sets them — only in builds with the `test-hooks` feature
+    /// (the command line's tests).
+    #[cfg(feature = "test-hooks")]
     pub(crate) fn from_env() -> TestHooks {
         TestHooks {
             jitter_ms: std::env::var("RUSTKEEP_LSP_TEST_JITTER_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
             unguarded: std::env::var("RUSTKEEP_LSP_TEST_UNGUARDED").is_ok_and(|v| v == "1"),
         }
+    }
+
+    /// No switches: a build without the `test-hooks` feature (a release) ignores the variables.
+    #[cfg(not(feature = "test-hooks"))]
+    pub(crate) fn from_env() -> TestHooks {
+        TestHooks::default()
     }
 
     pub(crate) fn jitter(&self) {
