@@ -191,6 +191,8 @@ pub fn arena_figures(runs: usize) -> Vec<ExtraFigure> {
 
 /// The floor of [`one_room_world`].
 const BENCH_FLOOR: &str = "bench:hall_floor";
+/// Its one prefab.
+const BENCH_ROOM: &str = "bench:hall";
 
 /// The core and a mod of one floor ([`BENCH_FLOOR`], depth 99) of one prefab of `w × h` tiles,
 /// each the glyph `tile(x, y)` gives, whose `e` are all one creature (100 health, 1 damage).
@@ -202,7 +204,7 @@ fn one_room_world(w: i32, h: i32, tile: impl Fn(i32, i32) -> char) -> World {
     }
     grid.push_str("\"\"\"\n");
     let data = format!(
-        "[[creatures]]\nid = \"bench:walker\"\nname = \"Walker\"\nattributes = {{ max_health = 100, damage = 1 }}\n\n[[floors]]\nid = \"{BENCH_FLOOR}\"\ndepth = 99\nprefabs = [\"bench:hall\"]\ncreatures = [\"bench:walker\"]\n\n[[prefabs]]\nid = \"bench:hall\"\n{grid}"
+        "[[creatures]]\nid = \"bench:walker\"\nname = \"Walker\"\nattributes = {{ max_health = 100, damage = 1 }}\n\n[[floors]]\nid = \"{BENCH_FLOOR}\"\ndepth = 99\nprefabs = [\"{BENCH_ROOM}\"]\ncreatures = [\"bench:walker\"]\n\n[[prefabs]]\nid = \"{BENCH_ROOM}\"\n{grid}"
     );
     let mut project = Project::with_bundled_core();
     project.add_memory_mod("bench", &[("mod.toml", "[mod]\nid = \"bench\"\nname = \"Bench\"\nversion = \"1.0.0\"\n"), ("hall.toml", &data)]);
@@ -236,6 +238,9 @@ pub fn enemy_turn_figure(runs: usize) -> Vec<ExtraFigure> {
         g.setup(&world, &[]);
         g.tracing = false;
         g.run_step(&world, Act::StartRun(Some(BENCH_FLOOR)), rustkeep_engine::game::CreatureRef::Player, None);
+        // The arrival room stays empty (a safe arrival); `enter` lays the room out again with
+        // its residents, as the testing command does.
+        g.run_step(&world, Act::Enter(BENCH_ROOM), rustkeep_engine::game::CreatureRef::Player, None);
         enemies = g.living_enemies();
         // Several rounds, so that the walkers spread out along their paths.
         for _ in 0..5 {
@@ -252,7 +257,7 @@ pub fn enemy_turn_figure(runs: usize) -> Vec<ExtraFigure> {
         figure: format!("engine: one enemy turn, {enemies} enemies in a 30 × 30 room"),
         value: format!("{:.4} ms (median of {})", p50 * 1e3, times.len()),
         target: "≤ 0.1 ms".into(),
-        ok: Some(p50 <= 1e-4),
+        ok: Some(p50 <= 1e-4 && enemies == 20), // a turn of fewer enemies would measure less than it says
         json: json!({ "enemies": enemies, "median_s": p50 }),
     }]
 }
@@ -362,6 +367,7 @@ fn pursuit_figure(runs: usize) -> Vec<ExtraFigure> {
         g.setup(&world, &[]);
         g.tracing = false;
         g.run_step(&world, Act::StartRun(Some(BENCH_FLOOR)), player, None);
+        g.run_step(&world, Act::Enter(BENCH_ROOM), player, None);
         pursuers = g.fighting_enemies();
         size = g.map().map_or((0, 0), |m| (m.width(), m.height()));
         // The player waits while the pursuers cross the floor towards it.
@@ -378,7 +384,7 @@ fn pursuit_figure(runs: usize) -> Vec<ExtraFigure> {
         figure: format!("engine: a round of {pursuers} pursuers on a {} × {} floor", size.0, size.1),
         value: format!("{:.3} ms p50, {:.3} ms p95 (of {})", p50 * 1e3, p95 * 1e3, times.len()),
         target: "≤ 1 ms".into(),
-        ok: Some(p95 <= 1e-3),
+        ok: Some(p95 <= 1e-3 && pursuers == 20),
         json: json!({ "pursuers": pursuers, "width": size.0, "height": size.1, "p50_s": p50, "p95_s": p95 }),
     }]
 }
