@@ -293,6 +293,20 @@ fn a_terminal_that_hangs_up_without_a_signal_ends_the_game_too() {
     assert_eq!(code.trim(), "129", "the game's exit code, as after SIGHUP");
 }
 
+/// A warrior's line-console game of `seed` in `dir`, playing `script`, recorded to `rec`: how it
+/// ended and what it printed.
+fn record_line_game(dir: &std::path::Path, seed: &str, script: &str, rec: &std::path::Path) -> std::process::Output {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rustkeep"))
+        .current_dir(dir)
+        .args(["play", "--line", "--seed", seed, "--option", "core:warrior", "--record", rec.to_str().expect("UTF-8")])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("rustkeep starts");
+    child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("the script");
+    child.wait_with_output().expect("rustkeep ends")
+}
+
 /// `--replay FILE --watch` plays a recording on screen in a real terminal: it starts paused
 /// with Space, steps with `.`, plays to the end at the top speed, and leaves the same save as the
 /// headless replay of the same recording.
@@ -303,15 +317,8 @@ fn a_recording_plays_back_on_screen_to_the_same_state_as_headless() {
     let (rec, headless, watched) = (dir.join("run.jsonl"), dir.join("headless.json"), dir.join("watched.json"));
     let p = |x: &std::path::Path| x.to_str().expect("UTF-8").to_string();
     // The recording: a line-console game of explores and waits.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rustkeep"))
-        .current_dir(&dir)
-        .args(["play", "--line", "--seed", "7", "--option", "core:warrior", "--record", &p(&rec)])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("rustkeep starts");
-    child.stdin.take().expect("stdin").write_all(b"explore\nwait\nwait\nexplore\nwait\nquit\n").expect("the script");
-    assert!(child.wait().expect("rustkeep ends").success());
+    let out = record_line_game(&dir, "7", "explore\nwait\nwait\nexplore\nwait\nquit\n", &rec);
+    assert!(out.status.success());
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_rustkeep"))
         .current_dir(&dir)
         .args(["play", "--replay", &p(&rec), "--save", &p(&headless)])
@@ -359,15 +366,7 @@ fn quitting_a_watched_replay_that_ended_in_death_asks_in_plain_sight() {
     let mut script = String::from("trace off\nspawn core:lich 3\n");
     script.push_str(&"wait\n".repeat(300));
     script.push_str("quit\n");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rustkeep"))
-        .current_dir(&dir)
-        .args(["play", "--line", "--seed", "11", "--option", "core:warrior", "--record", &p(&rec)])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("rustkeep starts");
-    child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("the script");
-    let out = child.wait_with_output().expect("rustkeep ends");
+    let out = record_line_game(&dir, "11", &script, &rec);
     assert!(String::from_utf8_lossy(&out.stdout).contains("You died"), "the recorded run ends in death");
 
     let mut g = Game::start(&["--replay", &p(&rec), "--watch", "--speed", "1000"]);

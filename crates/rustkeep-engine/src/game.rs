@@ -131,6 +131,11 @@ impl World {
         v
     }
 
+    /// Whether copies of an item stack in one inventory entry (`stackable`, default false).
+    pub fn stackable(&self, item: &str) -> bool {
+        self.entry(Registry::Items, item).and_then(|e| e.bool(field::STACKABLE)).unwrap_or(false)
+    }
+
     pub fn quest_count(&self, quest: &str) -> u32 {
         self.entry(Registry::Quests, quest).and_then(|e| e.int(field::COUNT)).map(|c| c.clamp(1, u32::MAX as i64) as u32).unwrap_or(1)
     }

@@ -117,7 +117,7 @@ impl Game {
             return Effect::NothingGiven;
         }
         let entry = w.entry(Registry::Items, item);
-        let stackable = entry.and_then(|e| e.bool(field::STACKABLE)).unwrap_or(false);
+        let stackable = w.stackable(item);
         // Character creation equips what the options give into empty slots (first come, first
         // equipped), without an event of its own.
         let equip_slot = if self.creating && t == CreatureRef::Player { entry.and_then(|e| e.str(field::SLOT)) } else { None };

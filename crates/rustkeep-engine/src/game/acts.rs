@@ -202,11 +202,10 @@ impl Game {
             c.inventory[pos].equipped = true;
         }
         // A stackable item taken off joins an unequipped stack of its kind again.
-        let stackable = |id: &str| w.entry(Registry::Items, id).and_then(|e| e.bool(field::STACKABLE)).unwrap_or(false);
         let mut i = 0;
         while i < c.inventory.len() {
             let inst = &c.inventory[i];
-            let joins = !inst.equipped && stackable(&inst.item);
+            let joins = !inst.equipped && w.stackable(&inst.item);
             match c.inventory[..i].iter().position(|o| joins && !o.equipped && o.item == inst.item && o.affixes == inst.affixes) {
                 Some(into) => {
                     let n = c.inventory.remove(i).count;

@@ -115,7 +115,7 @@ pub(super) fn objective(w: &World, t: &Trigger, n: u32) -> String {
         },
         EventKind::ItemPickedUp => match when_value(&t.when, WhenField::Item) {
             Some(i) => {
-                let stacks = w.entry(Registry::Items, i).and_then(|e| e.bool(field::STACKABLE)).unwrap_or(false);
+                let stacks = w.stackable(i);
                 let name = entry_name(w, Registry::Items, i);
                 format!("Pick up {}{x}", if stacks { plural(&name) } else { a(&name) })
             }
