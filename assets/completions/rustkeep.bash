@@ -318,7 +318,7 @@ _rustkeep() {
             return 0
             ;;
         rustkeep__subcmd__diff)
-            opts="-h --format --threshold --arena --seed --help"
+            opts="-h --format --threshold --arena --seed --check-semver --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -111,9 +111,11 @@ pub fn doc_figures(exe: &Path, packs: &Path, runs: usize) -> Vec<ExtraFigure> {
     out
 }
 
-/// `rustkeep diff` between the large pack and a copy of it with 10 entries changed (a weight in
-/// each of ten mods' first loot table): the whole command, both versions loaded, checked and
-/// analysed (median / max).
+/// `rustkeep diff --check-semver` between the large pack and a copy of it with 10 entries changed
+/// (a weight in each of ten mods' first loot table, and those ten mods' versions bumped by a patch,
+/// as a release would): the whole command as a CI job runs it — the default arena, the semver
+/// verdict of all 200 mods — both versions loaded, checked and analysed (median / max). The
+/// verdict is checked too: ten mods changed, each a change its patch release covers.
 pub fn diff_figures(exe: &Path, packs: &Path, runs: usize) -> Vec<ExtraFigure> {
     let large = packs.join("large");
     if !large.is_dir() && crate::generate(&large, crate::LARGE).is_err() {
@@ -132,6 +134,9 @@ pub fn diff_figures(exe: &Path, packs: &Path, runs: usize) -> Vec<ExtraFigure> {
             let file = edited.join(format!("mods/m{:03}/content_00.toml", k * 20));
             let text = std::fs::read_to_string(&file)?;
             std::fs::write(&file, text.replacen("weight = 5, count = \"0-2\"", "weight = 50, count = \"0-2\"", 1))?;
+            let manifest = edited.join(format!("mods/m{:03}/mod.toml", k * 20));
+            let text = std::fs::read_to_string(&manifest)?;
+            std::fs::write(&manifest, text.replacen(&format!("version = \"1.0.{}\"", k * 20), &format!("version = \"1.0.{}\"", k * 20 + 1), 1))?;
         }
         Ok(())
     })();
@@ -143,10 +148,15 @@ pub fn diff_figures(exe: &Path, packs: &Path, runs: usize) -> Vec<ExtraFigure> {
     let mut times = Vec::new();
     for _ in 0..runs.clamp(3, 5) {
         let t = Instant::now();
-        let o = Command::new(exe).args(["diff", &old, &new, "--format", "json"]).output();
+        let o = Command::new(exe).args(["diff", &old, &new, "--format", "json", "--check-semver"]).output();
         times.push(t.elapsed().as_secs_f64() * 1e3);
         match o {
-            Ok(o) if o.status.success() => {}
+            Ok(o) if o.status.success() => {
+                if let Err(e) = verdict_of_ten(&o.stdout) {
+                    eprintln!("diff on the large pack: {e}");
+                    return Vec::new();
+                }
+            }
             Ok(o) => {
                 eprintln!("diff on the large pack exited {:?}: {}", o.status.code(), String::from_utf8_lossy(&o.stderr));
                 return Vec::new();
@@ -161,12 +171,25 @@ pub fn diff_figures(exe: &Path, packs: &Path, runs: usize) -> Vec<ExtraFigure> {
     times.sort_by(|a, b| a.total_cmp(b));
     let (p50, max) = (times[times.len() / 2], times[times.len() - 1]);
     vec![ExtraFigure {
-        figure: "diff: the large pack against a copy with 10 entries changed, whole command (median / max)".into(),
+        figure: "diff --check-semver: the large pack against a copy with 10 entries changed, whole command (median / max)".into(),
         value: format!("{:.2} s / {:.2} s", p50 / 1e3, max / 1e3),
         target: "≤ 3 s".into(),
         ok: Some(max <= 3000.0),
         json: json!({ "p50_ms": p50, "max_ms": max }),
     }]
+}
+
+/// The semver verdict of the large pack's diff: one per mod, the ten edited mods a `change` whose
+/// patch release is enough, every other mod `none`.
+fn verdict_of_ten(json: &[u8]) -> Result<(), String> {
+    let v: serde_json::Value = serde_json::from_slice(json).map_err(|e| format!("not JSON: {e}"))?;
+    let list = v["semver"].as_array().ok_or("no `semver` list")?;
+    let changed: Vec<&str> = list.iter().filter(|s| s["class"] != "none").filter_map(|s| s["mod"].as_str()).collect();
+    let expected: Vec<String> = (0..10).map(|k| format!("m{:03}", k * 20)).collect();
+    if list.len() != 200 || changed != expected || list.iter().any(|s| s["ok"] != true) || list.iter().any(|s| s["class"] != "none" && s["class"] != "change") {
+        return Err(format!("unexpected semver verdict: {} mods, changed {changed:?}", list.len()));
+    }
+    Ok(())
 }
 
 /// The size of a site (`total`, also written as `total_text`) and its largest file, which must

@@ -259,6 +259,36 @@ docs! {
         "# a/mod.toml: depends = [\"b\"]\n# b/mod.toml: depends = [\"a\"]",
         "Remove one dependency, or turn it into `load_after` on one side only."
     }
+    DependencyVersion => {
+        "A `depends` entry sets a version requirement (`\"sewers >= 1.2\"`, as Cargo writes one) and the loaded mod's `version` does not meet it; for an optional entry (`? `) only when that mod is loaded. A mod without `version` meets only `*`. The related span is the other mod's `version`.",
+        "# rat_catcher/mod.toml\n[mod]\nid = \"rat_catcher\"\ndepends = [\"sewers >= 1.2\"]\n\n# sewers/mod.toml\n[mod]\nid = \"sewers\"\nversion = \"1.1.0\"",
+        "Update the other mod to a version the requirement allows, or, if this mod works with the loaded version, widen the requirement (`>= 1.1`)."
+    }
+    IncompatibleMod => {
+        "A mod declares another incompatible (`\"! old_rats\"` in `depends`; with a requirement, only the versions it allows) and both are loaded. The related span is the other mod's `id`.",
+        "[mod]\nid = \"rat_catcher\"\ndepends = [\"core\", \"! old_rats\"]",
+        "Remove one of the two mods from the workspace (or from the scenario's `mods`)."
+    }
+    InvalidVersionReq => {
+        "A `depends` entry whose version requirement does not parse. Requirements are written as Cargo writes them: `^1.2`, `~1.2.3`, `>= 1.2, < 2`, `=1.0.0`, `*`; a bare `1.2` means `^1.2`.",
+        "[mod]\nid = \"rat_catcher\"\ndepends = [\"sewers >= one\"]",
+        "Write the requirement with numbers and an operator, e.g. `\"sewers >= 1.2\"`."
+    }
+    RenamedReference => {
+        "A reference names an old ID that its mod's `[renamed]` maps to a new one. It still resolves (to the new ID), so the data works, but the old name is kept only for mods and saves made before the rename.",
+        "# sewers/mod.toml\n[renamed]\n\"sewers:cheese\" = \"sewers:cheese_wedge\"\n\n# rat_catcher/items.toml\n[[loot_tables]]\nid = \"rat_catcher:drops\"\nentries = [{ item = \"sewers:cheese\", weight = 1 }]",
+        "Write the new ID; the fix does it and is safe, as both IDs name the same entry."
+    }
+    RenameCycle => {
+        "`[renamed]` lines that lead back to where they start (`a → b → a`), or an ID renamed to itself: no ID is in force at the end, so references to them lead nowhere. Reported once, on the cycle's first old ID in ID order, with the other lines as related spans.",
+        "[renamed]\n\"my_mod:cheese\" = \"my_mod:wedge\"\n\"my_mod:wedge\" = \"my_mod:cheese\"",
+        "Keep the lines that lead from old IDs to the ID the mod defines now, and remove the one that leads back."
+    }
+    RenamedIdExists => {
+        "`[renamed]` maps an old ID that is still defined: a defined ID always wins, so the rename never applies. The related span is the entry.",
+        "# mod.toml\n[renamed]\n\"my_mod:cheese\" = \"my_mod:cheese_wedge\"\n\n# items.toml still has\n[[items]]\nid = \"my_mod:cheese\"",
+        "Rename the entry itself (its `id`) to the new ID, or remove the `[renamed]` line if the old ID stays."
+    }
     InvalidManifest => {
         "A `mod.toml` that is missing or malformed: a mod folder without manifest, an `id` that is `core` or not `[a-z][a-z0-9_]*`, a version that is not semver, two mods with one id, or a workspace glob that reaches outside the workspace.",
         "[mod]\nid = \"My Mod\"",

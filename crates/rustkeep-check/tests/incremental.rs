@@ -403,3 +403,31 @@ fn the_absences_come_and_go_with_each_edit() {
         assert_eq!(found(&fresh.diagnostics), want, "{text}\n{:#?}", show(&project, &fresh.diagnostics));
     }
 }
+
+/// `renamed-reference` follows the entries the renames lead to: a reference written with an old
+/// ID of `[renamed]` (an item, a loot table), the new ID taken away (the reference is unknown) and
+/// given back, the old ID defined again (`renamed-id-exists`: the reference names it directly);
+/// the incremental analysis agrees with a fresh check at every step.
+#[test]
+fn references_to_renamed_ids_follow_the_ids_they_lead_to() {
+    let manifest = "[mod]\nid = \"m\"\nversion = \"1.0.0\"\n\n[renamed]\n\"m:cheese\" = \"m:wedge\"\n\"m:old_drops\" = \"m:drops\"\n";
+    let items = "[[items]]\nid = \"m:wedge\"\nname = \"Wedge\"\n";
+    let loot = "[[loot_tables]]\nid = \"m:drops\"\nentries = [ { item = \"m:wedge\", weight = 1 } ]\n\n\
+                [[creatures]]\nid = \"m:rat\"\nname = \"Rat\"\nloot = \"m:drops\"\n\n\
+                [[floors]]\nid = \"m:den\"\nname = \"Den\"\ndepth = 1\ncreatures = [\"m:rat\"]\n";
+    let files = [("m/mod.toml", manifest), ("m/items.toml", items), ("m/loot.toml", loot)];
+    let old_item = loot.replace("item = \"m:wedge\"", "item = \"m:cheese\"");
+    let both_old = old_item.replace("loot = \"m:drops\"", "loot = \"m:old_drops\"");
+    let steps = vec![
+        ("loot.toml", old_item.clone(), 1),
+        ("loot.toml", both_old.clone(), 2),
+        // The item the old ID leads to is gone: that reference is unknown, the table's is not.
+        ("items.toml", items.replace("\"m:wedge\"", "\"m:wedge2\""), 1),
+        ("items.toml", items.to_string(), 2),
+        // The old ID is defined again: the reference names that entry.
+        ("items.toml", format!("{items}\n[[items]]\nid = \"m:cheese\"\nname = \"Cheese\"\n"), 1),
+        ("items.toml", items.to_string(), 2),
+        ("loot.toml", loot.to_string(), 0),
+    ];
+    step_through(&files, "renamed-reference", &steps);
+}

@@ -1,7 +1,10 @@
 //! `rustkeep diff OLD NEW` and `rustkeep diff REVISION`: what a change does to the mods' meaning
 //! (docs/balance.md) — entries added, removed and changed field by field, exact drop chances that
 //! moved, arena win rates that moved beyond their 95 % intervals, diagnostics introduced and
-//! fixed — as text, JSON (with its schema) or markdown for a pull-request comment.
+//! fixed — as text, JSON (with its schema) or markdown for a pull-request comment. Every output
+//! opens with the semantic-versioning verdict of each mod in both versions ([`semver`]): the
+//! largest class of its changes against the bump of its manifest's `version`, and what saves of
+//! the old version lose.
 //!
 //! A revision is read with the git command line (`git archive`, unpacked by `tar` into a temporary
 //! folder), so the working tree is never touched; the same discovery rule then loads both sides.
@@ -19,6 +22,10 @@ use rustkeep_engine::game::World;
 use rustkeep_engine::stats::{wilson, Z_95};
 use schemars::JsonSchema;
 use serde::Serialize;
+
+mod semver;
+
+use self::semver::SemverJson;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -39,6 +46,11 @@ pub struct Args {
     /// The seed of those fights (both versions fight the same seeded fights).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Exit with 1 (after the report) when a mod's new `version` is smaller than its changes
+    /// need: a breaking change a major release, an addition a minor one, any other change a patch
+    /// (one step less while the major version is 0).
+    #[arg(long)]
+    pub check_semver: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -56,8 +68,15 @@ pub struct DiffJson {
     pub old: String,
     /// The new version as given (a folder, or `working tree`).
     pub new: String,
+    /// The semantic-versioning verdict of each mod present in both versions (by mod id, the core
+    /// aside), in id order: one object for a single mod, none when no mod is in both.
+    pub semver: Vec<SemverJson>,
     /// Entries in force added, removed and changed.
     pub entries: EntriesJson,
+    /// What saves of the old version lose: the IDs of the old version (of every registry a save
+    /// holds) that the new version neither defines nor leads to an ID in force through
+    /// `[renamed]`.
+    pub saves_lose: Vec<EntryJson>,
     /// Drop chances (of at least one per evaluation, luck 0) that moved by at least the threshold,
     /// the biggest moves first.
     pub chances: Vec<ChanceMove>,
@@ -190,7 +209,7 @@ pub fn run(args: Args) -> Result<u8, String> {
         DiffFormat::Markdown => markdown(&report),
     };
     crate::out::print(&text, args.format == DiffFormat::Json)?;
-    Ok(0)
+    Ok(if args.check_semver && !semver::all_ok(&report.semver) { 1 } else { 0 })
 }
 
 /// The current folder as it is at `revision`, unpacked into a temporary folder: the folder to
@@ -267,10 +286,13 @@ fn compare(old: &Side, new: &Side, old_name: String, new_name: String, args: &Ar
             .collect()
     };
     let (ko, kn) = (key(old), key(new));
+    let entries = EntriesJson { added, removed, changed };
     DiffJson {
         old: old_name,
         new: new_name,
-        entries: EntriesJson { added, removed, changed },
+        semver: semver::assess(ow, nw, &entries),
+        saves_lose: semver::saves_lose(nw, &entries),
+        entries,
         chances,
         arena,
         diagnostics: DiagnosticsJson { introduced: kn.difference(&ko).cloned().collect(), fixed: ko.difference(&kn).cloned().collect() },
@@ -356,7 +378,7 @@ fn summary(r: &DiffJson) -> String {
 }
 
 fn human(r: &DiffJson) -> String {
-    let mut out = format!("{} → {}\n{}\n", r.old, r.new, summary(r));
+    let mut out = format!("{}\n{} → {}\n{}\n", semver::human(&r.semver), r.old, r.new, summary(r));
     let e = &r.entries;
     for x in &e.added {
         out.push_str(&format!("\n+ {} {}", x.registry, x.id));
@@ -368,6 +390,12 @@ fn human(r: &DiffJson) -> String {
         out.push_str(&format!("\n~ {} {}", x.registry, x.id));
         for f in &x.fields {
             out.push_str(&format!("\n    {}: {} → {}", f.path, f.old.as_deref().unwrap_or("(absent)"), f.new.as_deref().unwrap_or("(absent)")));
+        }
+    }
+    if !r.saves_lose.is_empty() {
+        out.push_str("\n\nSaves of the old version lose (the new version neither loads nor renames them):");
+        for x in &r.saves_lose {
+            out.push_str(&format!("\n  {} {}", x.registry, x.id));
         }
     }
     if !r.chances.is_empty() {
@@ -400,7 +428,7 @@ fn cell(s: &str) -> String {
 }
 
 fn markdown(r: &DiffJson) -> String {
-    let mut out = format!("### rustkeep diff: `{}` → `{}`\n\n**{}**\n", cell(&r.old), cell(&r.new), summary(r));
+    let mut out = format!("{}### rustkeep diff: `{}` → `{}`\n\n**{}**\n", semver::markdown(&r.semver), cell(&r.old), cell(&r.new), summary(r));
     let details = |out: &mut String, title: String, head: &str, rows: Vec<String>| {
         if rows.is_empty() {
             return;
@@ -436,6 +464,12 @@ fn markdown(r: &DiffJson) -> String {
         rows.push(format!("| changed | {} | `{}` | {} |", x.registry, x.id, fields.join("<br>")));
     }
     details(&mut out, format!("Entries ({})", rows.len()), "| | registry | ID | fields |\n|---|---|---|---|", rows);
+    details(
+        &mut out,
+        format!("What saves of the old version lose ({})", r.saves_lose.len()),
+        "| registry | ID |\n|---|---|",
+        r.saves_lose.iter().map(|x| format!("| {} | `{}` |", x.registry, x.id)).collect(),
+    );
     let mut rows: Vec<String> = r
         .diagnostics
         .introduced

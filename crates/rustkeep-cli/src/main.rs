@@ -113,7 +113,8 @@ enum Command {
     /// exact drop chances, where each item drops, quest chains, trigger graphs (docs/doc.md).
     Doc(doc::Args),
     /// What a change does to the mods' meaning: entries added, removed and changed, drop chances
-    /// and arena win rates that moved, diagnostics introduced and fixed (docs/balance.md).
+    /// and arena win rates that moved, diagnostics introduced and fixed, and the version bump it
+    /// needs (docs/balance.md).
     Diff(diff::Args),
     /// Play the loaded mods: a full-screen roguelike at a terminal, a line console otherwise;
     /// recordings and replays (docs/play.md).

@@ -67,10 +67,29 @@ fn a_diff_of_two_versions_names_what_changed_in_meaning() {
     let text = ok(&run(&t.0, &["diff", "old", "new", "--format", "json", "--arena", "100"]));
     let v: Value = serde_json::from_str(&text).unwrap();
     let ids = |key: &str| -> Vec<String> {
-        v["entries"][key].as_array().unwrap().iter().map(|e| format!("{} {}", e["registry"].as_str().unwrap(), e["id"].as_str().unwrap())).collect()
+        v["entries"]
+            .get(key)
+            .unwrap_or(&v[key])
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| format!("{} {}", e["registry"].as_str().unwrap(), e["id"].as_str().unwrap()))
+            .collect()
     };
     assert_eq!(ids("added"), ["items rat_catcher:ratsbane_tonic"]);
     assert_eq!(ids("removed"), ["items rat_catcher:ratsbane_oil"]);
+    // Renamed without `[renamed]`: saves of the old version lose the old ID, and the mod's
+    // version (0.1.0 on both sides) is too small for a breaking change.
+    assert_eq!(ids("saves_lose"), ["items rat_catcher:ratsbane_oil"]);
+    let semver = &v["semver"][0];
+    assert_eq!(
+        (&semver["mod"], &semver["class"], &semver["required"], &semver["ok"]),
+        (&"rat_catcher".into(), &"breaking".into(), &"0.2.0".into(), &false.into())
+    );
+    let reasons: Vec<&str> = semver["reasons"].as_array().unwrap().iter().map(|r| r["text"].as_str().unwrap()).collect();
+    assert!(reasons.contains(&"item `rat_catcher:ratsbane_oil` removed (a save or a mod that names it loses it)"), "{reasons:?}");
+    // The override of the core's potion is the mod's change.
+    assert!(reasons.iter().any(|r| r.starts_with("item `core:health_potion` changed: ")), "{reasons:?}");
     let changed = ids("changed");
     for e in [
         "items core:health_potion",
@@ -139,7 +158,8 @@ fn a_diff_of_two_versions_names_what_changed_in_meaning() {
 fn the_markdown_comment_is_the_snapshot() {
     let t = two_versions();
     let text = ok(&run(&t.0, &["diff", "old", "new", "--format", "markdown", "--arena", "100"]));
-    assert!(text.starts_with("### rustkeep diff: `old` → `new`\n\n**7 entries (1 added, 1 removed, 5 changed) · "), "{text}");
+    assert!(text.starts_with("semver: breaking — needs 0.2.0, the manifest says 0.1.0\n\n- breaking: item `rat_catcher:ratsbane_oil` removed"), "{text}");
+    assert!(text.contains("\n### rustkeep diff: `old` → `new`\n\n**7 entries (1 added, 1 removed, 5 changed) · "), "{text}");
     assert!(text.contains("<details><summary>Drop chances ("), "{text}");
     ensure_file_contents(&repo_path("crates/rustkeep-cli/tests/snapshots/diff.md"), &text);
     // docs/balance.md shows the same comment, a level of heading down.
@@ -147,6 +167,8 @@ fn the_markdown_comment_is_the_snapshot() {
     ensure_block_contents(&repo_path("docs/balance.md"), "the diff of the test", "diff-comment", &shown);
     // The human format says the same in lines.
     let human = ok(&run(&t.0, &["diff", "old", "new", "--arena", "0"]));
+    assert!(human.starts_with("semver: breaking — needs 0.2.0, the manifest says 0.1.0\n  breaking: "), "{human}");
+    assert!(human.contains("\nSaves of the old version lose (the new version neither loads nor renames them):\n  items rat_catcher:ratsbane_oil\n"), "{human}");
     assert!(human.contains("+ items rat_catcher:ratsbane_tonic") && human.contains("- items rat_catcher:ratsbane_oil"), "{human}");
     assert!(human.contains("rat_catcher:cheese_wedge from rat_catcher:sewer_rat_loot: 11.11 % → 42.86 % (+31.75 pp)"), "{human}");
     assert!(human.contains("\n~ creatures rat_catcher:sewer_rat\n    attributes.max_health: 6 → 60\n    attributes.damage: 2 → 12\n"), "{human}");
@@ -171,7 +193,13 @@ fn a_change_to_the_core_is_the_documented_comment() {
     edit("loot_tables.toml", "{ item = \"core:rat_tail\", weight = 6 },", "{ item = \"core:rat_tail\", weight = 2 },");
     edit("creatures.toml", "level = 2, max_health = 9, damage = 3,", "level = 2, max_health = 14, damage = 4,");
     let text = ok(&run(&t.0, &["diff", "old", "new", "--format", "markdown"]));
-    assert!(text.starts_with("### rustkeep diff: `old` → `new`\n\n**2 entries (0 added, 0 removed, 2 changed) · "), "{text}");
+    // Only the core changed: no mod's version to weigh.
+    assert!(
+        text.starts_with(
+            "semver: nothing to version (no mod is in both versions)\n\n### rustkeep diff: `old` → `new`\n\n**2 entries (0 added, 0 removed, 2 changed) · "
+        ),
+        "{text}"
+    );
     // The chances are rustkeep loot's of each version, as the comment rounds them.
     for (version, table) in [("old", "core:rat_loot"), ("new", "core:rat_loot")] {
         let tail = loot(&t, version, table).into_iter().find(|(id, _)| id == "core:rat_tail").unwrap().1;

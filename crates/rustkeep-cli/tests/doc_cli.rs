@@ -359,3 +359,26 @@ fn source_links_follow_the_template() {
     let core = std::fs::read_to_string(t.path("site/mods/core/items.html")).unwrap();
     assert!(!core.contains("https://example.org"));
 }
+
+/// A mod's overview says what its manifest says of versions: each dependency with its
+/// requirement, optional and incompatible ones marked, and the IDs it renamed.
+#[test]
+fn a_mods_overview_shows_requirements_and_renames() {
+    let t = TempDir::new("doc-versions");
+    let out = t.path("site");
+    let o = run(repo_root(), &["doc", "tests/fixtures/versions", "--out", out.to_str().unwrap()]);
+    ok(&o);
+    let page = |m: &str| std::fs::read_to_string(out.join(format!("mods/{m}/index.html"))).unwrap();
+    let rat_catcher = page("rat_catcher");
+    for shown in [
+        "<code>sewers</code></a> &gt;= 1.2",
+        "<code>bestiary</code></a> ^2 (optional)",
+        "<code>old_rats</code></a> (incompatible)",
+        "<code>lantern</code> ^1 (optional)",
+    ] {
+        assert!(rat_catcher.contains(shown), "{shown} in:\n{rat_catcher}");
+    }
+    let sewers = page("sewers");
+    assert!(sewers.contains("<th scope=\"row\">Renamed</th><td><code>sewers:cheese</code> → <code>sewers:cheese_wedge</code>"), "{sewers}");
+    assert!(!rat_catcher.contains(">Renamed<"), "a mod that renamed nothing has no such row");
+}

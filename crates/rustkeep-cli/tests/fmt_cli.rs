@@ -577,6 +577,52 @@ fn the_action_writes_the_documentation_site_on_request() {
     assert_eq!((code, gh.as_str()), (2, ""));
 }
 
+/// A pull request's checkout of the lamp mod: the base branch `main` on a bare remote `origin`,
+/// and the working tree, where `items.toml` gets a price; a stand-in `gh` in `bin/` that logs its
+/// calls to `gh.log` and lists a comment only once one was posted.
+fn pull_request_checkout() -> TempDir {
+    let t = lamp_mod();
+    let git = |dir: &str, args: &[&str]| rustkeep_testutil::git(&t.path(dir), args);
+    git(".", &["init", "-q", "-b", "main"]);
+    git(".", &["add", "lamp"]);
+    git(".", &["commit", "-q", "-m", "base"]);
+    git(".", &["clone", "-q", "--bare", ".", "origin.git"]);
+    git(".", &["remote", "add", "origin", "origin.git"]);
+    t.write("lamp/items.toml", ITEMS.replace("id = \"lamp:oil_lamp\"", "id = \"lamp:oil_lamp\"\nprice = 9"));
+    t.write(
+        "bin/gh",
+        "#!/bin/sh\necho \"$*\" >> \"$GH_LOG\"\ncase \"$*\" in\n  *--paginate*) [ -f \"$GH_LOG.posted\" ] && echo 4242 ;;\n  *POST*) touch \"$GH_LOG.posted\" ;;\nesac\nexit 0\n",
+    );
+    std::fs::set_permissions(t.path("bin/gh"), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    t
+}
+
+/// The environment the diff step gets on a pull request into `main`, with the inputs `diff` and
+/// `semver`.
+fn diff_step_env(t: &TempDir, diff: &str, semver: &str) -> Vec<(String, String)> {
+    let rustkeep_dir = Path::new(env!("CARGO_BIN_EXE_rustkeep")).parent().unwrap().to_path_buf();
+    let path = format!("{}:{}:{}", t.path("bin").display(), rustkeep_dir.display(), std::env::var("PATH").unwrap_or_default());
+    [
+        ("RK_PATH", "."),
+        ("RK_DIFF", diff),
+        ("RK_SEMVER", semver),
+        ("RK_DIFF_BASE", ""),
+        ("RK_PR", "7"),
+        ("GITHUB_BASE_REF", "main"),
+        ("GITHUB_REPOSITORY", "me/lamp"),
+        ("GH_LOG", t.path("gh.log").to_str().unwrap()),
+        ("GITHUB_STEP_SUMMARY", t.path("step-summary.txt").to_str().unwrap()),
+        ("PATH", path.as_str()),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect()
+}
+
+fn pairs(env: &[(String, String)]) -> Vec<(&str, &str)> {
+    env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
+}
+
 /// `diff: true` of the action on a pull request: the diff step fetches the base branch, writes
 /// `rustkeep diff` of it against the pull request's tree as markdown, and posts one comment — then
 /// updates that comment, found by its first line, on the next push (`gh` is a stand-in here that
@@ -592,51 +638,94 @@ fn the_action_posts_the_diff_as_one_comment_and_updates_it() {
     let step = steps.iter().find(|s| s["id"] == "diff").expect("a step with id `diff`");
     assert!(step["if"].as_str().unwrap().contains("inputs.diff == 'true'") && step["if"].as_str().unwrap().contains("pull_request"));
     assert_eq!(step["env"]["GH_TOKEN"], "${{ github.token }}");
+    assert_eq!((&step["env"]["RK_DIFF"], &step["env"]["RK_SEMVER"]), (&"${{ inputs.diff }}".into(), &"${{ inputs.semver }}".into()));
     let script = step["run"].as_str().unwrap();
 
-    let t = lamp_mod();
-    let git = |dir: &str, args: &[&str]| rustkeep_testutil::git(&t.path(dir), args);
-    // The base branch `main` on a remote, and a pull request's checkout that raises a price.
-    git(".", &["init", "-q", "-b", "main"]);
-    git(".", &["add", "lamp"]);
-    git(".", &["commit", "-q", "-m", "base"]);
-    git(".", &["clone", "-q", "--bare", ".", "origin.git"]);
-    git(".", &["remote", "add", "origin", "origin.git"]);
-    t.write("lamp/items.toml", ITEMS.replace("id = \"lamp:oil_lamp\"", "id = \"lamp:oil_lamp\"\nprice = 9"));
-    // The stand-in for `gh`: logs each call; lists a comment only once one was posted.
-    t.write(
-        "bin/gh",
-        "#!/bin/sh\necho \"$*\" >> \"$GH_LOG\"\ncase \"$*\" in\n  *--paginate*) [ -f \"$GH_LOG.posted\" ] && echo 4242 ;;\n  *POST*) touch \"$GH_LOG.posted\" ;;\nesac\nexit 0\n",
-    );
-    let gh = t.path("bin/gh");
-    std::fs::set_permissions(&gh, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let log = t.path("gh.log");
-    let summary = t.path("step-summary.txt");
-    let rustkeep_dir = Path::new(env!("CARGO_BIN_EXE_rustkeep")).parent().unwrap().to_path_buf();
-    let path = format!("{}:{}:{}", t.path("bin").display(), rustkeep_dir.display(), std::env::var("PATH").unwrap_or_default());
-    let env = [
-        ("RK_PATH", "."),
-        ("RK_DIFF_BASE", ""),
-        ("RK_PR", "7"),
-        ("GITHUB_BASE_REF", "main"),
-        ("GITHUB_REPOSITORY", "me/lamp"),
-        ("GH_LOG", log.to_str().unwrap()),
-        ("GITHUB_STEP_SUMMARY", summary.to_str().unwrap()),
-        ("PATH", path.as_str()),
-    ];
+    let t = pull_request_checkout();
+    let env = diff_step_env(&t, "true", "false");
     for _ in 0..2 {
-        let (code, out, gh_out) = run_step(&t, script, &env);
+        let (code, out, gh_out) = run_step(&t, script, &pairs(&env));
         assert_eq!(code, 0, "{out}");
-        assert!(gh_out.starts_with("file="), "{gh_out}");
+        // The version is too small for the change, but `semver` is off: no failure recorded.
+        assert!(gh_out.starts_with("file=") && !gh_out.contains("semver-failed"), "{gh_out}");
     }
     let body = std::fs::read_to_string(t.path("rustkeep-diff-comment.txt")).unwrap();
-    assert!(body.starts_with("<!-- rustkeep diff -->\n### rustkeep diff: `origin/main` → `working tree`"), "{body}");
+    // The comment opens with the semver verdict (a new price is a change: a patch release).
+    assert!(
+        body.starts_with("<!-- rustkeep diff -->\nsemver: change — needs 0.1.1, the manifest says 0.1.0\n\n- change: item `lamp:oil_lamp` changed: `price`\n"),
+        "{body}"
+    );
+    assert!(body.contains("\n### rustkeep diff: `origin/main` → `working tree`\n"), "{body}");
     assert!(body.contains("`price`: `(absent)` → `9`"), "{body}");
-    assert!(std::fs::read_to_string(&summary).unwrap().contains("### rustkeep diff"));
-    let calls = std::fs::read_to_string(&log).unwrap();
+    let summary = std::fs::read_to_string(t.path("step-summary.txt")).unwrap();
+    assert!(summary.contains("semver: change — needs 0.1.1") && summary.contains("### rustkeep diff"), "{summary}");
+    let calls = std::fs::read_to_string(t.path("gh.log")).unwrap();
     let calls: Vec<&str> = calls.lines().collect();
     assert_eq!(calls.len(), 4, "{calls:?}");
     assert!(calls[0].starts_with("api repos/me/lamp/issues/7/comments --paginate"), "{calls:?}");
     assert!(calls[1].starts_with("api --silent -X POST repos/me/lamp/issues/7/comments -F body=@"), "{calls:?}");
     assert!(calls[3].starts_with("api --silent -X PATCH repos/me/lamp/issues/comments/4242 -F body=@"), "{calls:?}");
+}
+
+/// `semver: true` of the action: the diff step runs `rustkeep diff --check-semver`, annotates a
+/// version too small for the pull request's changes with the verdict and records it; the check
+/// step then fails the job after the check has run. A version bumped enough passes; without
+/// `diff`, nothing is posted.
+#[test]
+fn the_action_fails_a_version_too_small_for_the_changes_on_request() {
+    if !rustkeep_testutil::tools::pyyaml() || !rustkeep_testutil::require("git", rustkeep_testutil::tools::runs("git", &["--version"]), "apt-get install git") {
+        return;
+    }
+    let action = yaml("action.yml");
+    assert_eq!(action["inputs"]["semver"]["default"], "false", "the input `semver` is off by default");
+    let steps = action["runs"]["steps"].as_array().unwrap();
+    let step = steps.iter().find(|s| s["id"] == "diff").expect("a step with id `diff`");
+    assert!(step["if"].as_str().unwrap().contains("inputs.semver == 'true'"), "{}", step["if"]);
+    let script = step["run"].as_str().unwrap();
+    let check = steps.last().unwrap();
+    assert_eq!(check["env"]["RK_SEMVER_FAILED"], "${{ steps.diff.outputs.semver-failed }}");
+    let check_script = check["run"].as_str().unwrap();
+    let check_env = |failed: &'static str| {
+        [("RK_PATH", "lamp"), ("RK_DENY_WARNINGS", "false"), ("RK_UNFORMATTED", ""), ("RK_TEST_FAILED", ""), ("RK_SEMVER_FAILED", failed)]
+    };
+
+    // A price added with the version left at 0.1.0: the patch release 0.1.1 is needed.
+    let t = pull_request_checkout();
+    let env = diff_step_env(&t, "true", "true");
+    let (code, out, gh_out) = run_step(&t, script, &pairs(&env));
+    assert_eq!(code, 0, "the step records the verdict and lets the check run: {out}");
+    assert!(out.contains("::error title=rustkeep diff::semver: change — needs 0.1.1, the manifest says 0.1.0 (semver: true)"), "{out}");
+    assert!(gh_out.starts_with("file=") && gh_out.ends_with("semver-failed=true\n"), "{gh_out}");
+    let body = std::fs::read_to_string(t.path("rustkeep-diff-comment.txt")).unwrap();
+    assert!(body.starts_with("<!-- rustkeep diff -->\nsemver: change — needs 0.1.1, the manifest says 0.1.0\n"), "the comment is posted all the same: {body}");
+    let (code, out, _) = run_step(&t, check_script, &check_env("true"));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("a mod's version is too small for its changes (semver: true)"), "{out}");
+
+    // Removing an item is breaking: 0.1.1 is too small now, 0.2.0 is enough.
+    t.write("lamp/npcs.toml", "");
+    t.write("lamp/mod.toml", MANIFEST.replace("0.1.0", "0.1.1"));
+    let (code, out, gh_out) = run_step(&t, script, &pairs(&env));
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("::error title=rustkeep diff::semver: breaking — needs 0.2.0, the manifest says 0.1.1 (semver: true)"), "{out}");
+    assert!(gh_out.contains("semver-failed=true"), "{gh_out}");
+    t.write("lamp/mod.toml", MANIFEST.replace("0.1.0", "0.2.0"));
+    let (code, out, gh_out) = run_step(&t, script, &pairs(&env));
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("::error") && !gh_out.contains("semver-failed"), "{out}\n{gh_out}");
+    let body = std::fs::read_to_string(t.path("rustkeep-diff-comment.txt")).unwrap();
+    assert!(
+        body.starts_with("<!-- rustkeep diff -->\nsemver: breaking — needs 0.2.0, the manifest says 0.2.0\n\n- breaking: NPC `lamp:keeper` removed"),
+        "{body}"
+    );
+    let (code, out, _) = run_step(&t, check_script, &check_env(""));
+    assert_eq!(code, 0, "{out}");
+
+    // `semver` without `diff`: the verdict decides, and no comment is posted.
+    t.write("lamp/mod.toml", MANIFEST);
+    std::fs::remove_file(t.path("gh.log")).ok();
+    let env = diff_step_env(&t, "false", "true");
+    let (code, out, gh_out) = run_step(&t, script, &pairs(&env));
+    assert_eq!((code, gh_out.as_str()), (0, "semver-failed=true\n"), "{out}");
+    assert!(!t.path("gh.log").exists(), "no call to gh without `diff`");
 }

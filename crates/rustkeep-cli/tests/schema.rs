@@ -438,3 +438,44 @@ fn output_schemas_refuse_what_the_commands_never_print() {
         }
     }
 }
+
+/// The schema's pattern for a `depends` entry accepts exactly the entries the manifest reader
+/// reads without a problem (the requirement grammar is the `semver` crate's, as Cargo's).
+#[test]
+fn the_dependency_pattern_reads_entries_as_the_reader_does() {
+    let pattern = regex::Regex::new(rustkeep_data::vocab::DEPENDENCY_PATTERN).unwrap();
+    let entries = [
+        "core",
+        "sewers >= 1.2",
+        "? bestiary ^2",
+        "! old_rats",
+        "!old_rats < 2",
+        "?lantern",
+        "b>=1,<2",
+        "b >= 1, < 2",
+        "c 1.2",
+        "c =1.0.0",
+        "c ~1.2.3",
+        "c *",
+        "c 1.*",
+        "c ^0.1.0-rc.1",
+        "c >=1.0.0+build.5",
+        "c 1.x",
+        "sewers >= one",
+        "Sewers",
+        "",
+        "? ",
+        "c >= 01.2",
+        "c 1.2.3.4",
+        "c ^",
+        "c 1.2 3",
+        "c ==1",
+        "c >=1 <2",
+        "a b",
+    ];
+    for e in entries {
+        let text = format!("[mod]\nid = \"a\"\ndepends = [{}]\n", rustkeep_data::diag::toml_string(e));
+        let reader = read_manifest(FileId(0), &text, None).1.is_empty();
+        assert_eq!(pattern.is_match(e), reader, "{e:?}: the schema says {}, the reader {}", pattern.is_match(e), reader);
+    }
+}

@@ -129,6 +129,45 @@ impl Database {
         crate::resolve::entry(&self.facts, r)
     }
 
+    /// Rewrites every old ID of `[renamed]` that an entry names to the ID it stands for (the
+    /// end of its chain), so that the model names only IDs in force: what the engine runs. The
+    /// files that name none are shared as they are; the references as written (`refs`) stay,
+    /// for the places a front end shows.
+    pub fn follow_renames(&mut self) {
+        let renamed = &self.resolved.renamed;
+        if renamed.is_empty() {
+            return;
+        }
+        let to = |id: &str| renamed.get(id).map(|r| r.to.clone());
+        for slot in self.facts.iter_mut() {
+            let Some(ff) = slot else { continue };
+            let names_old = ff.refs.iter().any(|r| renamed.contains_key(&r.id))
+                || ff.given_items.iter().chain(&ff.started_quests).any(|id| renamed.contains_key(id))
+                || ff.whens.iter().any(|(_, w)| renamed.contains_key(&w.value.value));
+            if !names_old {
+                continue;
+            }
+            let ff = Arc::make_mut(ff);
+            for e in &mut ff.entries {
+                e.ids_mut(&mut |id| {
+                    if let Some(new) = to(&id.value) {
+                        id.value = new;
+                    }
+                });
+            }
+            for id in ff.given_items.iter_mut().chain(&mut ff.started_quests) {
+                if let Some(new) = to(id) {
+                    *id = new;
+                }
+            }
+            for (_, w) in &mut ff.whens {
+                if let Some(new) = to(&w.value.value) {
+                    w.value.value = new;
+                }
+            }
+        }
+    }
+
     /// The entry in force for an ID of a registry.
     pub fn get(&self, registry: Registry, id: &str) -> Option<&Entry> {
         self.resolved.get(registry, id).map(|d| self.entry(d.current))

@@ -84,6 +84,12 @@ codes! {
     OverrideConflict = "override-conflict", Warning, "two mods override the same ID (or set the same balance key)";
     UnknownDependency = "unknown-dependency", Error, "`depends` names a mod that is not there";
     DependencyCycle = "dependency-cycle", Error, "mods depend on each other in a cycle";
+    DependencyVersion = "dependency-version", Error, "the loaded version of a mod fails the requirement a `depends` entry sets";
+    IncompatibleMod = "incompatible-mod", Error, "a mod declared incompatible (`! id` in `depends`) is loaded too";
+    InvalidVersionReq = "invalid-version-req", Error, "a `depends` entry whose version requirement does not parse";
+    RenamedReference = "renamed-reference", Warning, "a reference to an old ID that its mod's `[renamed]` maps to a new one";
+    RenameCycle = "rename-cycle", Error, "`[renamed]` entries that lead back to where they start";
+    RenamedIdExists = "renamed-id-exists", Error, "`[renamed]` maps an old ID that is still defined";
     InvalidManifest = "invalid-manifest", Error, "`mod.toml` missing or malformed";
     QuestNeverStarted = "quest-never-started", Warning, "no `start_quest` anywhere names this quest";
     UnknownTag = "unknown-tag", Warning, "a `has_tag` check names a tag no entry carries";

@@ -21,10 +21,160 @@ pub struct Manifest {
     pub id: Option<Sp<String>>,
     pub name: Option<String>,
     pub version: Option<String>,
-    pub depends: Vec<Sp<String>>,
+    /// The span of the `version` value.
+    pub version_span: Option<Span>,
+    pub depends: Vec<Dependency>,
     pub load_after: Vec<Sp<String>>,
     /// `library = true`: a content pack, whose entries other mods place and use.
     pub library: bool,
+    /// `[renamed]`: old ID → new ID, both of this mod, each with the span of its key or value.
+    pub renamed: Vec<(Sp<String>, Sp<String>)>,
+}
+
+impl Manifest {
+    /// The mods this one must load after when they are present: its required and optional
+    /// dependencies and `load_after` (an incompatible mod orders nothing).
+    pub fn loads_after(&self) -> impl Iterator<Item = &Sp<String>> {
+        self.depends.iter().filter(|d| d.kind != DependencyKind::Incompatible).map(|d| &d.id).chain(&self.load_after)
+    }
+}
+
+/// How a `depends` entry relates this mod to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DependencyKind {
+    /// `"sewers >= 1.2"`: the mod must be loaded, before this one, in a version the requirement
+    /// allows.
+    Required,
+    /// `"? bestiary ^2"`: when the mod is loaded, it loads first and must meet the requirement.
+    Optional,
+    /// `"! old_rats"`: loading both is an error (with a requirement: only the versions it allows).
+    Incompatible,
+}
+
+impl DependencyKind {
+    /// The sign that leads the entry (`""` for a required mod).
+    pub fn sign(self) -> &'static str {
+        match self {
+            DependencyKind::Required => "",
+            DependencyKind::Optional => "? ",
+            DependencyKind::Incompatible => "! ",
+        }
+    }
+}
+
+/// One entry of `depends`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dependency {
+    pub kind: DependencyKind,
+    /// The mod ID, with its span: the whole string for a bare ID (`"core"`); otherwise inside
+    /// the string where the string holds its text verbatim (no escapes), else the whole string.
+    pub id: Sp<String>,
+    /// The version requirement, if the entry sets one; its span as the ID's.
+    pub req: Option<Sp<semver::VersionReq>>,
+    /// The requirement as written (for messages).
+    pub req_text: Option<String>,
+    /// The whole string, quotes included.
+    pub span: Span,
+    /// Whether `id` and `req` point inside the string (so a fix may replace only the ID).
+    pub exact: bool,
+}
+
+impl Dependency {
+    /// Whether the entry is a bare mod ID, as `depends` held before requirements existed.
+    pub fn is_bare(&self) -> bool {
+        self.kind == DependencyKind::Required && self.req.is_none()
+    }
+
+    /// Whether a mod of `version` (`None`: the mod has no `version`) meets the requirement. A
+    /// mod without a version meets only `*` (and an entry without requirement).
+    pub fn allows(&self, version: Option<&semver::Version>) -> bool {
+        match (&self.req, version) {
+            (None, _) => true,
+            (Some(r), Some(v)) => r.value.matches(v),
+            (Some(r), None) => r.value.comparators.is_empty(),
+        }
+    }
+}
+
+/// The parts of a `depends` string as written (or as being typed), as byte ranges of it: the
+/// sign, the ID (empty when there is none) and the requirement (after the ID and the spaces
+/// after it, trailing spaces left out; empty when there is none). The manifest reader and the
+/// language server's completion and hover read entries through it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DependencyParts {
+    pub kind: DependencyKind,
+    pub id: std::ops::Range<usize>,
+    pub req: std::ops::Range<usize>,
+}
+
+pub fn split_dependency(s: &str) -> DependencyParts {
+    let mut at = s.len() - s.trim_start().len();
+    let kind = match s[at..].chars().next() {
+        Some('?') => DependencyKind::Optional,
+        Some('!') => DependencyKind::Incompatible,
+        _ => DependencyKind::Required,
+    };
+    if kind != DependencyKind::Required {
+        at += 1;
+        at += s[at..].len() - s[at..].trim_start().len();
+    }
+    let id = at..at + s[at..].bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+    let rest = &s[id.end..];
+    let start = id.end + (rest.len() - rest.trim_start().len());
+    let end = start + s[start..].trim_end().len();
+    DependencyParts { kind, id, req: start..end }
+}
+
+/// Reads `depends`: each string is `ID` or `ID REQ`, optionally led by `? ` or `! `.
+fn dependencies(out: &mut Vec<Diagnostic>, file: FileId, text: &str, v: &toml::Spanned<DeValue<'_>>) -> Vec<Dependency> {
+    let DeValue::Array(items) = v.get_ref() else {
+        diag(out, file, Code::WrongType, v.span(), "`depends` must be a list of mod ids, e.g. `[\"core\", \"sewers >= 1.2\"]`");
+        return Vec::new();
+    };
+    let mut list = Vec::new();
+    for item in items.iter() {
+        let DeValue::String(s) = item.get_ref() else {
+            diag(out, file, Code::WrongType, item.span(), "`depends` must hold strings such as `\"core\"` or `\"sewers >= 1.2\"`");
+            continue;
+        };
+        let span = item.span();
+        // The string's text starts one byte after its quote when the source holds it verbatim.
+        let inner = text.get(span.clone()).filter(|raw| raw.len() == s.len() + 2 && &raw[1..raw.len() - 1] == s.as_ref()).map(|_| span.start + 1);
+        let at = |r: &std::ops::Range<usize>| inner.map_or(span.clone(), |i| i + r.start..i + r.end);
+        let parts = split_dependency(s);
+        let id = &s[parts.id.clone()];
+        if !vocab::is_valid_namespace(id) {
+            let msg = format!(
+                "`{s}` is not a dependency: write a mod id (`[a-z][a-z0-9_]*`), optionally led by `? ` (optional) or `! ` (incompatible) and followed by a version requirement, e.g. `\"sewers >= 1.2\"`"
+            );
+            diag(out, file, Code::InvalidManifest, span.clone(), msg);
+            continue;
+        }
+        let mut dep =
+            Dependency { kind: parts.kind, id: Sp::new(at(&parts.id), id.to_string()), req: None, req_text: None, span: span.clone(), exact: inner.is_some() };
+        if parts.kind == DependencyKind::Required && parts.req.is_empty() {
+            // A bare ID is the whole string, as `depends` was before requirements.
+            dep.id.span = span.clone();
+        }
+        if !parts.req.is_empty() {
+            let (range, req) = (parts.req.clone(), &s[parts.req.clone()]);
+            match semver::VersionReq::parse(req) {
+                Ok(r) => {
+                    dep.req = Some(Sp::new(at(&range), r));
+                    dep.req_text = Some(req.to_string());
+                }
+                Err(e) => {
+                    let msg = format!(
+                        "`{req}` is not a version requirement ({e}); write one as Cargo does: `^1.2`, `~1.2.3`, `>= 1.2, < 2`, `=1.0.0` or `*` (a bare `1.2` means `^1.2`)"
+                    );
+                    diag(out, file, Code::InvalidVersionReq, at(&range), msg);
+                    continue;
+                }
+            }
+        }
+        list.push(dep);
+    }
+    list
 }
 
 fn diag(out: &mut Vec<Diagnostic>, file: FileId, code: Code, span: Span, msg: impl Into<String>) {
@@ -95,11 +245,18 @@ pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -
         )
         .with_fix_at(line_start..line_start, "insert `[mod]`", "[mod]\n", crate::diag::Applicability::Safe);
         out.push(d);
-        mod_table(&mut out, file, root.get_ref(), &mut m);
+        mod_table(&mut out, file, text, root.get_ref(), &mut m);
         return (m, out);
     }
     let mut saw_mod = false;
     for (name, value) in root.get_ref().iter() {
+        if name.get_ref().as_ref() == key::RENAMED {
+            match value.get_ref() {
+                DeValue::Table(t) => renamed_table(&mut out, file, t, &mut m),
+                _ => diag(&mut out, file, Code::WrongType, value.span(), "`renamed` must be a table: `[renamed]` with lines `\"my_mod:old\" = \"my_mod:new\"`"),
+            }
+            continue;
+        }
         if name.get_ref().as_ref() != key::MOD {
             unknown_key(&mut out, file, name.get_ref(), name.span(), &vocab::config_key_names(vocab::MANIFEST_TABLES), "`mod.toml`");
             continue;
@@ -110,7 +267,7 @@ pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -
             continue;
         };
         m.span = value.span();
-        mod_table(&mut out, file, t, &mut m);
+        mod_table(&mut out, file, text, t, &mut m);
         if !t.iter().any(|(k, _)| k.get_ref().as_ref() == key::ID) {
             diag(&mut out, file, Code::MissingField, value.span(), "`[mod]` is missing the required field `id` (the mod's namespace)");
         }
@@ -118,11 +275,12 @@ pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -
     if !saw_mod {
         diag(&mut out, file, Code::InvalidManifest, 0..0, "`mod.toml` has no `[mod]` table: add `[mod]` with `id`, `name`, `version`");
     }
+    renamed_namespaces(&mut out, file, &mut m);
     (m, out)
 }
 
 /// The keys of `[mod]`.
-fn mod_table(out: &mut Vec<Diagnostic>, file: FileId, t: &toml::de::DeTable<'_>, m: &mut Manifest) {
+fn mod_table(out: &mut Vec<Diagnostic>, file: FileId, text: &str, t: &toml::de::DeTable<'_>, m: &mut Manifest) {
     for (k, v) in t.iter() {
         match k.get_ref().as_ref() {
             key::ID => match v.get_ref() {
@@ -144,11 +302,14 @@ fn mod_table(out: &mut Vec<Diagnostic>, file: FileId, t: &toml::de::DeTable<'_>,
                 _ => diag(out, file, Code::WrongType, v.span(), "`name` must be a string"),
             },
             key::VERSION => match v.get_ref() {
-                DeValue::String(s) if is_semver(s) => m.version = Some(s.to_string()),
+                DeValue::String(s) if semver::Version::parse(s).is_ok() => {
+                    m.version = Some(s.to_string());
+                    m.version_span = Some(v.span());
+                }
                 DeValue::String(s) => diag(out, file, Code::InvalidManifest, v.span(), format!("`{s}` is not a semantic version such as `0.1.0`")),
                 _ => diag(out, file, Code::WrongType, v.span(), "`version` must be a string such as \"0.1.0\""),
             },
-            key::DEPENDS => m.depends = string_list(out, file, key::DEPENDS, v),
+            key::DEPENDS => m.depends = dependencies(out, file, text, v),
             key::LOAD_AFTER => m.load_after = string_list(out, file, key::LOAD_AFTER, v),
             key::LIBRARY => match v.get_ref() {
                 DeValue::Boolean(b) => m.library = *b,
@@ -159,10 +320,36 @@ fn mod_table(out: &mut Vec<Diagnostic>, file: FileId, t: &toml::de::DeTable<'_>,
     }
 }
 
-fn is_semver(s: &str) -> bool {
-    let core = s.split(['-', '+']).next().unwrap_or("");
-    let parts: Vec<&str> = core.split('.').collect();
-    parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+/// Reads `[renamed]`: `"ns:old" = "ns:new"`, both IDs of this mod (checked once the whole file
+/// is read, as `[mod] id` may come later).
+fn renamed_table(out: &mut Vec<Diagnostic>, file: FileId, t: &toml::de::DeTable<'_>, m: &mut Manifest) {
+    for (k, v) in t.iter() {
+        let old = k.get_ref().as_ref();
+        if !vocab::is_valid_id(old) {
+            diag(out, file, Code::InvalidId, k.span(), format!("`{old}` is not an ID: a key of `[renamed]` is an old ID such as `\"my_mod:cheese\"`"));
+            continue;
+        }
+        match v.get_ref() {
+            DeValue::String(new) if vocab::is_valid_id(new) => m.renamed.push((Sp::new(k.span(), old.to_string()), Sp::new(v.span(), new.to_string()))),
+            DeValue::String(new) => diag(out, file, Code::InvalidId, v.span(), format!("`{new}` is not an ID: `[renamed]` maps an old ID to its new ID")),
+            _ => diag(out, file, Code::WrongType, v.span(), "a `[renamed]` value is the new ID, a string such as `\"my_mod:cheese_wedge\"`"),
+        }
+    }
+}
+
+/// Both IDs of every `[renamed]` line must be of the mod's own namespace.
+fn renamed_namespaces(out: &mut Vec<Diagnostic>, file: FileId, m: &mut Manifest) {
+    let Some(id) = m.id.as_ref().map(|i| i.value.clone()) else { return };
+    m.renamed.retain(|(old, new)| {
+        for side in [old, new] {
+            if vocab::namespace_of(&side.value) != id {
+                let msg = format!("`{}` is not an ID of this mod: `[renamed]` renames the mod's own IDs (`{id}:…`) only", side.value);
+                out.push(Diagnostic::new(Code::NamespaceMismatch, Loc { file, span: side.span.clone() }, msg));
+                return false;
+            }
+        }
+        true
+    });
 }
 
 /// A lint level from `rustkeep.toml [lints]`.
@@ -327,4 +514,84 @@ pub fn read_workspace(file: FileId, text: &str) -> (WorkspaceConfig, Vec<Diagnos
         }
     }
     (cfg, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn depends(list: &str) -> (Vec<Dependency>, Vec<Diagnostic>, String) {
+        let text = format!("[mod]\nid = \"a\"\ndepends = [{list}]\n");
+        let (m, d) = read_manifest(FileId(0), &text, None);
+        (m.depends, d, text)
+    }
+
+    #[test]
+    fn a_dependency_is_an_id_with_an_optional_sign_and_requirement() {
+        let (deps, diags, text) = depends(r#""core", "sewers >= 1.2", "? bestiary ^2", "! old_rats", "?lantern", "b>=1,<2", "c 1.2", "!d < 2""#);
+        assert!(diags.is_empty(), "{diags:?}");
+        let shown: Vec<(DependencyKind, &str, Option<&str>, &str)> = deps
+            .iter()
+            .map(|d| (d.kind, d.id.value.as_str(), d.req_text.as_deref(), &text[d.req.as_ref().map_or(d.id.span.clone(), |r| r.span.clone())]))
+            .collect();
+        use DependencyKind::*;
+        assert_eq!(
+            shown,
+            [
+                (Required, "core", None, "\"core\""),
+                (Required, "sewers", Some(">= 1.2"), ">= 1.2"),
+                (Optional, "bestiary", Some("^2"), "^2"),
+                (Incompatible, "old_rats", None, "old_rats"),
+                (Optional, "lantern", None, "lantern"),
+                (Required, "b", Some(">=1,<2"), ">=1,<2"),
+                (Required, "c", Some("1.2"), "1.2"),
+                (Incompatible, "d", Some("< 2"), "< 2"),
+            ]
+        );
+        let v = |s: &str| semver::Version::parse(s).unwrap();
+        assert!(deps[6].allows(Some(&v("1.9.0"))) && !deps[6].allows(Some(&v("2.0.0"))), "a bare 1.2 is ^1.2");
+        assert!(!deps[1].allows(None) && deps[0].allows(None), "a mod without a version meets no requirement but none");
+        let star = depends(r#""x *""#).0;
+        assert!(star[0].allows(None), "`*` is met by a mod without a version");
+    }
+
+    #[test]
+    fn entries_split_as_they_are_typed() {
+        let s = "? sewers >= 1.2 ";
+        let p = split_dependency(s);
+        assert_eq!((p.kind, &s[p.id.clone()], &s[p.req.clone()]), (DependencyKind::Optional, "sewers", ">= 1.2"));
+        for s in ["", "?", "! ", "sewers ", "sewers", " é", "!é>=", "core^1"] {
+            let p = split_dependency(s);
+            assert!(p.id.start <= p.id.end && p.id.end <= p.req.start && p.req.start <= p.req.end && p.req.end <= s.len(), "{s:?}: {p:?}");
+            assert!(s.is_char_boundary(p.req.start) && s.is_char_boundary(p.req.end), "{s:?}");
+        }
+        assert_eq!(split_dependency("core^1").req, 4..6);
+        assert_eq!(split_dependency("sewers ").req, 7..7);
+    }
+
+    #[test]
+    fn a_malformed_dependency_is_one_diagnostic_at_its_place() {
+        let (deps, diags, text) = depends(r#""sewers >= one", "Sewers", "", "? ", "ok""#);
+        let found: Vec<(Code, &str)> = diags.iter().map(|d| (d.code, &text[d.loc.span.clone()])).collect();
+        assert_eq!(
+            found,
+            [(Code::InvalidVersionReq, ">= one"), (Code::InvalidManifest, "\"Sewers\""), (Code::InvalidManifest, "\"\""), (Code::InvalidManifest, "\"? \"")]
+        );
+        assert_eq!(deps.iter().map(|d| d.id.value.as_str()).collect::<Vec<_>>(), ["ok"]);
+        // An escaped string cannot be pointed into: the diagnostic takes the whole string.
+        let (_, diags, text) = depends(r#""sewers >= \u006fne""#);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(&text[diags[0].loc.span.clone()], r#""sewers >= \u006fne""#);
+        let (_, diags, _) = depends("3");
+        assert_eq!(diags.iter().map(|d| d.code).collect::<Vec<_>>(), [Code::WrongType]);
+    }
+
+    #[test]
+    fn renamed_maps_ids_of_the_mods_own_namespace() {
+        let text = "[mod]\nid = \"a\"\n\n[renamed]\n\"a:old\" = \"a:new\"\n\"b:x\" = \"a:y\"\n\"a:z\" = \"b:z\"\n\"bad\" = \"a:q\"\n\"a:n\" = 3\n";
+        let (m, diags) = read_manifest(FileId(0), text, None);
+        assert_eq!(m.renamed.iter().map(|(o, n)| (o.value.as_str(), n.value.as_str())).collect::<Vec<_>>(), [("a:old", "a:new")]);
+        let found: Vec<(Code, &str)> = diags.iter().map(|d| (d.code, &text[d.loc.span.clone()])).collect();
+        assert_eq!(found, [(Code::InvalidId, "\"bad\""), (Code::WrongType, "3"), (Code::NamespaceMismatch, "\"b:x\""), (Code::NamespaceMismatch, "\"b:z\"")]);
+    }
 }

@@ -6,6 +6,8 @@
 //! of the model and the trigger or entry that held them is marked `broken`, so the engine never
 //! runs half-understood data.
 
+mod renamed;
+
 use crate::source::FileId;
 use crate::text::Span;
 use crate::vocab::{field, who, ActionKind, CheckKind, EventKind, FieldDef, RefKind, Registry, WhenField};

@@ -44,6 +44,17 @@ pub struct ModInfo {
     pub bundled: bool,
 }
 
+impl ModInfo {
+    /// The mod's version: its manifest's `version`; the core's is the toolkit's own.
+    pub fn version(&self) -> Option<&str> {
+        match &self.manifest.version {
+            Some(v) => Some(v),
+            None if self.is_core => Some(env!("CARGO_PKG_VERSION")),
+            None => None,
+        }
+    }
+}
+
 /// Open buffers that shadow files on disk (keyed by absolute path).
 pub type Overlay = HashMap<PathBuf, Arc<str>>;
 

@@ -6,9 +6,15 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+mod renames;
+mod requirements;
+
+pub use renames::{renames, Rename};
+
 use crate::diag::{Applicability, Code, Diagnostic, Loc};
 use crate::hash::FxHashMap;
 use crate::lower::FileFacts;
+use crate::manifest::DependencyKind;
 use crate::model::{Entry, Sp};
 use crate::project::Project;
 use crate::source::FileId;
@@ -84,6 +90,8 @@ pub struct Resolved {
     pub defs: Vec<FxHashMap<String, Def>>,
     pub balance: Balance,
     pub diagnostics: Vec<Diagnostic>,
+    /// `[renamed]`: old ID → where its chain of renames ends ([`renames`]).
+    pub renamed: FxHashMap<String, Rename>,
 }
 
 /// Per-file facts, indexed by [`FileId`]; `None` for manifests and workspace files.
@@ -94,12 +102,27 @@ pub fn entry(facts: &FactsTable, r: EntryRef) -> &Entry {
 }
 
 impl Resolved {
+    /// The definition in force for `id` in `registry`; an old ID of `[renamed]` gives the
+    /// definition of the ID it was renamed to.
     pub fn get(&self, registry: Registry, id: &str) -> Option<&Def> {
-        self.defs.get(registry.index())?.get(id)
+        let defs = self.defs.get(registry.index())?;
+        defs.get(id).or_else(|| if self.renamed.is_empty() { None } else { defs.get(self.renamed.get(id)?.to.as_str()) })
     }
-    /// Registries that define `id`.
+    /// The ID `id` stands for: itself, or for an old ID of `[renamed]` the end of its chain of
+    /// renames (an old ID that is still defined is `renamed-id-exists`, an error).
+    pub fn canonical<'a>(&'a self, id: &'a str) -> &'a str {
+        self.renamed.get(id).map_or(id, |r| r.to.as_str())
+    }
+    /// The rename that makes `id` name something in `registry`: `id` is not defined there, and
+    /// `[renamed]` leads it to an ID that is.
+    pub fn renamed_in(&self, registry: Registry, id: &str) -> Option<&Rename> {
+        let defs = self.defs.get(registry.index())?;
+        let r = self.renamed.get(id)?;
+        (!defs.contains_key(id) && defs.contains_key(r.to.as_str())).then_some(r)
+    }
+    /// Registries that define `id` (through `[renamed]` for an old ID).
     pub fn registries_of(&self, id: &str) -> Vec<Registry> {
-        Registry::ALL.into_iter().filter(|r| self.defs[r.index()].contains_key(id)).collect()
+        Registry::ALL.into_iter().filter(|r| self.get(*r, id).is_some()).collect()
     }
 }
 
@@ -131,32 +154,40 @@ pub fn load_order(project: &Project, diags: &mut Vec<Diagnostic>) -> Vec<usize> 
         if let Some(c) = core {
             preds[i].push((c, None));
         }
-        for (hard, list) in [(true, &m.manifest.depends), (false, &m.manifest.load_after)] {
-            for dep in list {
-                if dep.value == CORE_NAMESPACE {
-                    continue;
-                }
-                match by_id.get(dep.value.as_str()) {
-                    Some(&j) => preds[i].push((j, m.manifest_file.map(|f| (f, dep.clone())))),
-                    None if hard => {
-                        let Some(f) = m.manifest_file else { continue };
-                        let known: Vec<&str> = by_id.keys().copied().collect();
-                        let mut msg = format!("`{}` depends on `{}`, which is not among the loaded mods", m.id, dep.value);
-                        let sug = suggest::closest(&dep.value, known.iter().copied());
-                        if let Some(s) = sug {
-                            msg.push_str(&format!("; did you mean `{s}`?"));
-                        }
-                        let mut d = Diagnostic::new(Code::UnknownDependency, Loc { file: f, span: dep.span.clone() }, msg);
-                        if let Some(s) = sug {
-                            d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s), suggest::judge(&dep.value, s, known.iter().copied()));
-                        }
-                        diags.push(d);
+        let depends =
+            m.manifest.depends.iter().filter(|d| d.kind != DependencyKind::Incompatible).map(|d| (d.kind == DependencyKind::Required, &d.id, Some(d)));
+        for (hard, dep, entry) in depends.chain(m.manifest.load_after.iter().map(|l| (false, l, None))) {
+            if dep.value == CORE_NAMESPACE {
+                continue;
+            }
+            match by_id.get(dep.value.as_str()) {
+                Some(&j) => preds[i].push((j, m.manifest_file.map(|f| (f, dep.clone())))),
+                None if hard => {
+                    let Some(f) = m.manifest_file else { continue };
+                    let known: Vec<&str> = by_id.keys().copied().collect();
+                    let mut msg = format!("`{}` depends on `{}`, which is not among the loaded mods", m.id, dep.value);
+                    let sug = suggest::closest(&dep.value, known.iter().copied());
+                    if let Some(s) = sug {
+                        msg.push_str(&format!("; did you mean `{s}`?"));
                     }
-                    None => {}
+                    let mut d = Diagnostic::new(Code::UnknownDependency, Loc { file: f, span: dep.span.clone() }, msg);
+                    if let (Some(s), Some(entry)) = (sug, entry) {
+                        // A bare ID is replaced whole (the string); in `"sewers >= 1.2"` only the
+                        // ID is, where the string holds it verbatim.
+                        let safety = suggest::judge(&dep.value, s, known.iter().copied());
+                        if entry.is_bare() {
+                            d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s), safety);
+                        } else if entry.exact {
+                            d = d.with_fix(format!("replace with `{s}`"), s, safety);
+                        }
+                    }
+                    diags.push(d);
                 }
+                None => {}
             }
         }
     }
+    requirements::check(mods, &by_id, diags);
     let live: Vec<usize> = by_id.values().copied().collect();
     let mut indeg: HashMap<usize, usize> = live.iter().map(|&i| (i, 0)).collect();
     let mut succs: HashMap<usize, Vec<usize>> = HashMap::new();
@@ -251,7 +282,7 @@ pub fn declared_after(project: &Project, later: usize, earlier: usize) -> bool {
             continue;
         }
         let m = &mods[i];
-        for dep in m.manifest.depends.iter().chain(&m.manifest.load_after) {
+        for dep in m.manifest.loads_after() {
             if dep.value == target {
                 return true;
             }
@@ -300,7 +331,8 @@ pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
         found[i] = d;
     }
     diags.extend(found.into_iter().flatten());
-    Resolved { order, defs, balance, diagnostics: diags }
+    let renamed = renames(project, &order, &mut diags);
+    Resolved { order, defs, balance, diagnostics: diags, renamed }
 }
 
 /// The `[balance]` settings in force (the last mod in load order wins each key), and an

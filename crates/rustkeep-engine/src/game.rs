@@ -80,7 +80,9 @@ impl World {
     /// The world of a project's model. The engine runs what it is given and validates nothing:
     /// callers refuse data with validation errors first (the command line does, through the
     /// validator's analysis), because broken data would run only half.
-    pub fn new(project: Project, db: Database) -> World {
+    /// References to old IDs of `[renamed]` run as the IDs they stand for.
+    pub fn new(project: Project, mut db: Database) -> World {
+        db.follow_renames();
         let loot = LootDb::new(&db);
         World { project, db, loot, places: Mutex::default(), tagged: OnceLock::new() }
     }

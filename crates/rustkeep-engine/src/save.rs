@@ -130,7 +130,11 @@ pub fn from_json(text: &str, w: &World) -> Result<(Game, Vec<String>), String> {
         return Err(format!("not a valid save: {} enemies, more than the {MAX_LIVING_ENEMIES} a game holds", g.enemies.len()));
     }
     let mut warnings = Vec::new();
-    g.quests.retain(|q| {
+    g.quests.retain_mut(|q| {
+        if let Some(r) = w.db.resolved.renamed_in(Registry::Quests, &q.quest) {
+            warnings.push(format!("quest {} was renamed to {}; its progress is kept under the new ID", q.quest, r.to));
+            q.quest = r.to.clone();
+        }
         let keep = w.exists(Registry::Quests, &q.quest);
         if !keep {
             warnings.push(format!("quest {} no longer exists; its progress ({} counted{}) is dropped", q.quest, q.count, if q.done { ", done" } else { "" }));
@@ -142,40 +146,54 @@ pub fn from_json(text: &str, w: &World) -> Result<(Game, Vec<String>), String> {
         bodies.push((format!("enemy:{}", e.index), &mut e.body));
     }
     for (who, c) in bodies {
-        c.options.retain(|o| keep(w, Registry::CharacterOptions, o, &who, "character option", &mut warnings));
-        c.statuses.retain(|s| keep(w, Registry::Statuses, &s.status, &who, "status", &mut warnings));
-        c.inventory.retain(|i| keep(w, Registry::Items, &i.item, &who, "item", &mut warnings));
+        c.options.retain_mut(|o| keep(w, Registry::CharacterOptions, o, &who, "character option", &mut warnings));
+        c.statuses.retain_mut(|s| keep(w, Registry::Statuses, &mut s.status, &who, "status", &mut warnings));
+        c.inventory.retain_mut(|i| keep(w, Registry::Items, &mut i.item, &who, "item", &mut warnings));
         for i in c.inventory.iter_mut() {
-            i.affixes.retain(|a| keep(w, Registry::Affixes, a, &who, "affix", &mut warnings));
+            i.affixes.retain_mut(|a| keep(w, Registry::Affixes, a, &who, "affix", &mut warnings));
         }
     }
-    g.enemies.retain(|e| match &e.body.creature {
-        Some(c) if !w.exists(Registry::Creatures, c) => {
-            warnings.push(format!("creature {c} (enemy:{}) no longer exists; it is removed", e.index));
-            false
+    g.enemies.retain_mut(|e| {
+        let who = format!("enemy:{}", e.index);
+        match &mut e.body.creature {
+            Some(c) if w.db.resolved.renamed_in(Registry::Creatures, c).is_some() => keep(w, Registry::Creatures, c, &who, "creature", &mut warnings),
+            Some(c) if !w.exists(Registry::Creatures, c) => {
+                warnings.push(format!("creature {c} ({who}) no longer exists; it is removed"));
+                false
+            }
+            _ => true,
         }
-        _ => true,
     });
-    g.floor_loot.retain(|i| keep(w, Registry::Items, &i.item, "floor", "item", &mut warnings));
-    g.piles.retain(|t| keep(w, Registry::LootTables, t, "room", "loot table", &mut warnings));
-    if let Some(f) = g.floor.clone() {
-        if !keep(w, Registry::Floors, &f, "the game", "floor", &mut warnings) {
-            g.floor = None;
+    g.floor_loot.retain_mut(|i| keep(w, Registry::Items, &mut i.item, "floor", "item", &mut warnings));
+    g.piles.retain_mut(|t| keep(w, Registry::LootTables, t, "room", "loot table", &mut warnings));
+    if let Some(mut f) = g.floor.take() {
+        if keep(w, Registry::Floors, &mut f, "the game", "floor", &mut warnings) {
+            g.floor = Some(f);
         }
     }
-    if let Some(r) = g.room.clone() {
-        if !keep(w, Registry::Prefabs, &r, "the game", "prefab", &mut warnings) {
-            g.room = None;
+    if let Some(mut r) = g.room.take() {
+        if keep(w, Registry::Prefabs, &mut r, "the game", "prefab", &mut warnings) {
+            g.room = Some(r);
         }
     }
-    for (shop, stock) in g.shops.iter_mut() {
-        stock.retain(|i| keep(w, Registry::Items, &i.item, shop, "item", &mut warnings));
+    // A shop's stock is kept under the shop's ID in force.
+    for (mut shop, mut stock) in std::mem::take(&mut g.shops) {
+        if !keep(w, Registry::Shops, &mut shop, "the game", "shop", &mut warnings) {
+            continue;
+        }
+        stock.retain_mut(|i| keep(w, Registry::Items, &mut i.item, &shop, "item", &mut warnings));
+        g.shops.entry(shop).or_default().extend(stock);
+    }
+    if let Some(shop) = &mut g.open_shop {
+        if let Some(r) = w.db.resolved.renamed_in(Registry::Shops, shop) {
+            *shop = r.to.clone();
+        }
     }
     if let Some(d) = &mut g.dungeon {
         let where_ = "the floor";
-        d.map.loot.retain(|l| keep(w, Registry::Items, &l.item.item, where_, "item", &mut warnings));
-        d.map.npcs.retain(|n| keep(w, Registry::Npcs, &n.npc, where_, "NPC", &mut warnings));
-        d.map.piles.retain(|p| p.table.as_ref().is_none_or(|t| keep(w, Registry::LootTables, t, where_, "loot table", &mut warnings)));
+        d.map.loot.retain_mut(|l| keep(w, Registry::Items, &mut l.item.item, where_, "item", &mut warnings));
+        d.map.npcs.retain_mut(|n| keep(w, Registry::Npcs, &mut n.npc, where_, "NPC", &mut warnings));
+        d.map.piles.retain_mut(|p| p.table.as_mut().is_none_or(|t| keep(w, Registry::LootTables, t, where_, "loot table", &mut warnings)));
         // In ref order: the enemies were sorted above.
         let alive: Vec<usize> = g.enemies.iter().map(|e| e.index).collect();
         d.map.retain_enemies(|i, _| alive.binary_search(&i).is_ok());
@@ -183,16 +201,24 @@ pub fn from_json(text: &str, w: &World) -> Result<(Game, Vec<String>), String> {
         // A room whose prefab vanished keeps its tiles (they are in the save) but no longer
         // raises `room_entered`.
         for r in d.map.rooms.iter_mut() {
-            if r.prefab.as_ref().is_some_and(|p| !keep(w, Registry::Prefabs, p, where_, "prefab", &mut warnings)) {
+            if r.prefab.as_mut().is_some_and(|p| !keep(w, Registry::Prefabs, p, where_, "prefab", &mut warnings)) {
                 r.prefab = None;
             }
         }
         // Floors still to come: the ones that vanished are skipped.
         let floor = d.floor;
         let mut k = 0;
-        d.floors.retain(|f| {
+        d.floors.retain_mut(|f| {
             k += 1;
-            k - 1 <= floor || keep(w, Registry::Floors, f, "the dungeon", "floor", &mut warnings)
+            if k - 1 <= floor {
+                // Floors behind the player and the one it is on stay, under their IDs in force.
+                if let Some(r) = w.db.resolved.renamed_in(Registry::Floors, f) {
+                    warnings.push(format!("floor {f} (the dungeon) was renamed to {}; it is kept under the new ID", r.to));
+                    *f = r.to.clone();
+                }
+                return true;
+            }
+            keep(w, Registry::Floors, f, "the dungeon", "floor", &mut warnings)
         });
     }
     g.warnings.extend(warnings.iter().cloned());
@@ -310,7 +336,14 @@ impl DungeonV2 {
     }
 }
 
-fn keep(w: &World, reg: Registry, id: &str, who: &str, noun: &str, warnings: &mut Vec<String>) -> bool {
+/// Whether the save's `id` is still in force; an old ID of `[renamed]` is rewritten to the ID it
+/// stands for (and kept). Both what is renamed and what is dropped are said in `warnings`.
+fn keep(w: &World, reg: Registry, id: &mut String, who: &str, noun: &str, warnings: &mut Vec<String>) -> bool {
+    if let Some(r) = w.db.resolved.renamed_in(reg, id) {
+        warnings.push(format!("{noun} {id} ({who}) was renamed to {}; it is kept under the new ID", r.to));
+        *id = r.to.clone();
+        return true;
+    }
     let ok = w.exists(reg, id);
     if !ok {
         warnings.push(format!("{noun} {id} ({who}) no longer exists; it is dropped"));

@@ -154,36 +154,51 @@ impl Scenario {
     }
 
     /// A new game with the scenario's player and enemies, character creation done.
+    /// An old ID of `[renamed]` the scenario names plays as the ID it stands for.
     pub fn start(&self, w: &World) -> (Game, StepTrace) {
-        let mut g = Game::new(self.seed, self.options.clone(), &self.attributes);
+        let id = |s: &String| w.db.resolved.canonical(s).to_string();
+        let mut g = Game::new(self.seed, self.options.iter().map(id).collect(), &self.attributes);
         g.regen = self.regen;
         // The starting kit is placed, not picked up: no events.
-        g.player.inventory.extend(self.items.iter().cloned());
+        g.player.inventory.extend(self.items.iter().map(|i| ItemInstance { item: id(&i.item), affixes: i.affixes.iter().map(id).collect(), ..i.clone() }));
         for (c, n) in &self.enemies {
             if !g.room_for_enemies(*n) {
                 break;
             }
-            g.add_enemies(w, c, *n);
+            g.add_enemies(w, &id(c), *n);
         }
-        let setup = g.setup(w, &self.quests);
+        let quests: Vec<String> = self.quests.iter().map(id).collect();
+        let setup = g.setup(w, &quests);
         (g, setup)
     }
 }
 
-/// Runs one step of a scenario.
+/// Runs one step of a scenario; an old ID of `[renamed]` it names plays as the ID it stands for.
 pub fn run_step(g: &mut Game, w: &World, s: &Step) -> StepTrace {
+    let id = |n: &str| w.db.resolved.canonical(n).to_string();
+    let named = match &s.kind {
+        StepKind::Talk(n) | StepKind::Enter(n) | StepKind::Use(n) | StepKind::Equip(n) => id(n),
+        StepKind::Start(Some(f)) => id(f),
+        _ => String::new(),
+    };
+    let mut action = None;
+    if let StepKind::Action(a) = &s.kind {
+        let mut a = a.clone();
+        a.ids_mut(&mut |n| n.value = id(&n.value));
+        action = Some(a);
+    }
     let act = match &s.kind {
         StepKind::Attack => Act::Attack,
         StepKind::Event(ev, payload) => {
             Act::Inject(Event { kind: *ev, source: s.source, target: s.target, payload: Payload::Raw(payload.clone()), cause: None })
         }
-        StepKind::Action(a) => Act::Action(a),
+        StepKind::Action(_) => Act::Action(action.as_ref().expect("set above for an action step")),
         StepKind::Pickup => Act::Pickup,
-        StepKind::Talk(n) => Act::Talk(n),
-        StepKind::Enter(n) => Act::Enter(n),
-        StepKind::Use(n) => Act::Use(n),
-        StepKind::Equip(n) => Act::Equip(n),
-        StepKind::Start(f) => Act::StartRun(f.as_deref()),
+        StepKind::Talk(_) => Act::Talk(&named),
+        StepKind::Enter(_) => Act::Enter(&named),
+        StepKind::Use(_) => Act::Use(&named),
+        StepKind::Equip(_) => Act::Equip(&named),
+        StepKind::Start(f) => Act::StartRun(f.as_ref().map(|_| named.as_str())),
         StepKind::Move(d) => Act::Move(*d),
         StepKind::Wait => Act::Wait,
     };

@@ -40,7 +40,9 @@
 //!   state thread that give way to any other job; `balance_task`: the scheduler that makes the
 //!   jobs and runs their turns, and asks the client for the lenses again when figures arrive.
 //! - [`context`]: a tolerant scanner that tells what the cursor is on while the buffer is being typed.
-//! - [`ids`]: every place that defines or names an ID or tag (definition, references, rename, tokens).
+//! - [`ids`]: every place that defines or names an ID or tag (definition, references, rename, tokens),
+//!   the `[renamed]` lines of the manifests among them; `renamed_table`: the lines a rename adds
+//!   to or takes from a `[renamed]` table, as text.
 //! - [`handlers`]: one file per LSP method, each a plain function `(&State, params) -> result`, so
 //!   that tests drive them in-process without a client.
 
@@ -66,6 +68,7 @@ pub mod loot_cache;
 pub mod outline;
 pub mod publish;
 mod publish_task;
+mod renamed_table;
 mod run_task;
 pub mod scenario_runs;
 pub mod server;

@@ -224,7 +224,10 @@ fn renames_an_id_everywhere_and_refuses_vocabulary_and_core() {
     let r = rename::prepare(&f.state, &p).unwrap();
     assert_eq!((r.start.character, r.end.character), (6, 19), "inside the quotes");
     let edit = rename::rename(&f.state, &p, "testmod:sword").unwrap();
-    let changes = edit.changes.unwrap();
+    let mut changes = edit.changes.unwrap();
+    // The mod has a `version`: its manifest keeps the old ID working (tests/versions_and_renames.rs).
+    let manifest = changes.remove(&f.uri("mod.toml")).expect("a `[renamed]` line");
+    assert_eq!(manifest[0].new_text, "\n[renamed]\n\"testmod:blade\" = \"testmod:sword\"\n");
     assert_eq!(changes.len(), 2, "both files");
     assert_eq!(changes[&f.uri("items.toml")].len(), 2);
     assert!(changes.values().flatten().all(|e| e.new_text == "\"testmod:sword\""));

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use rustkeep_data::hash::{FxHashMap, FxHashSet};
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::model::{Entry, Sp};
-use rustkeep_data::resolve::EntryRef;
+use rustkeep_data::resolve::{EntryRef, Rename};
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::Registry;
 
@@ -216,7 +216,10 @@ impl Index {
     }
 
     /// Adds (`add`) or takes out what one file contributes, noting in `w` what that touches.
-    pub fn file(&mut self, fid: FileId, ff: &FileFacts, add: bool, w: &mut Work) {
+    /// `renamed` is the load set's `[renamed]` ([`rustkeep_data::resolve::Resolved::renamed`]): a
+    /// use of an old ID counts for the ID it was renamed to, as in the batch check.
+    pub fn file(&mut self, fid: FileId, ff: &FileFacts, add: bool, renamed: &FxHashMap<String, Rename>, w: &mut Work) {
+        let to = |id: &str| -> String { renamed.get(id).map_or(id, |r| r.to.as_str()).to_string() };
         let f = fid.0 as usize;
         if let Some(_rank) = self.rank.get(f).copied().flatten() {
             for (idx, e) in ff.entries.iter().enumerate() {
@@ -262,14 +265,14 @@ impl Index {
         }
         let syms = if add { self.ref_syms[f].clone() } else { std::mem::take(&mut self.ref_syms[f]) };
         for (r, &s) in ff.refs.iter().zip(&syms) {
-            let info = &mut self.syms[s as usize];
-            bump(&mut info.referrers, fid, add);
+            bump(&mut self.syms[s as usize].referrers, fid, add);
             if uses_table(r) {
-                count(&mut info.used, add, s, &mut w.used_crossed);
+                let s = if renamed.is_empty() { s } else { self.intern(&to(&r.id)) };
+                count(&mut self.syms[s as usize].used, add, s, &mut w.used_crossed);
             }
         }
         for m in &ff.mentions {
-            let s = self.intern(m);
+            let s = self.intern(&to(m));
             count(&mut self.syms[s as usize].used, add, s, &mut w.used_crossed);
         }
         for t in &ff.tag_defs {
@@ -282,7 +285,7 @@ impl Index {
             }
         }
         for q in &ff.started_quests {
-            let s = self.intern(q);
+            let s = self.intern(&to(q));
             count(&mut self.syms[s as usize].started, add, s, &mut w.started_crossed);
         }
         if !ff.balance.is_empty() {

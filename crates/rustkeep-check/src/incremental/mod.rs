@@ -11,7 +11,8 @@
 //!   checks of the tables that nest a table whose kind changed;
 //! - **usage**: quests and tables whose definition or start/use count changed;
 //! - **references**: every reference of a changed file, and elsewhere only the references naming an
-//!   ID whose presence, kind or did-you-mean ([`suggest`]) changed;
+//!   ID whose presence, kind or did-you-mean ([`suggest`]) changed (for an old ID of `[renamed]`,
+//!   the presence of the ID it leads to);
 //! - **overrides** (`override-drops-field`), per touched ID: each override against the entry it
 //!   replaced;
 //! - **floors** (`floor-without-exit`, `first-room-not-in-prefabs`): all of them, when a changed
@@ -199,6 +200,7 @@ impl Incremental {
         facts.resize(n, None);
         let mut order_diags = Vec::new();
         let order = load_order(project, &mut order_diags);
+        let renamed = rustkeep_data::resolve::renames(project, &order, &mut order_diags);
         let mut rank = vec![None; n];
         let mut file_mod = vec![None; n];
         let mut ranked = Vec::new();
@@ -223,7 +225,7 @@ impl Incremental {
         let mut inc = Incremental {
             db: Database {
                 facts: vec![None; n],
-                resolved: Resolved { order, defs: vec![FxHashMap::default(); Registry::ALL.len()], ..Resolved::default() },
+                resolved: Resolved { order, defs: vec![FxHashMap::default(); Registry::ALL.len()], renamed, ..Resolved::default() },
                 table_kinds: FxHashMap::default(),
                 misfiled: FxHashMap::default(),
             },
@@ -381,11 +383,11 @@ impl Incremental {
                 }
             }
             if let Some(old) = &old {
-                self.ix.file(fid, old, false, &mut w);
+                self.ix.file(fid, old, false, &self.db.resolved.renamed, &mut w);
                 self.sugg.missing.retain(|r, _| r.file != fid);
             }
             if let Some(new) = &new {
-                self.ix.file(fid, new, true, &mut w);
+                self.ix.file(fid, new, true, &self.db.resolved.renamed, &mut w);
             }
             self.slots.clear_file_keeping(fid, &keep);
             if !w.changed[f] {

@@ -248,6 +248,14 @@ impl Incremental {
         for &(_, s) in &w.present {
             w.ref_syms.insert(s);
         }
+        // A reference to an old ID of `[renamed]` stands or falls with the ID it was renamed to.
+        for (old, r) in &self.db.resolved.renamed {
+            if let (Some(to), Some(o)) = (self.ix.sym(&r.to), self.ix.sym(old)) {
+                if w.present.iter().any(|&(_, s)| s == to) {
+                    w.ref_syms.insert(o);
+                }
+            }
+        }
         let files = std::mem::take(&mut w.files);
         self.check_files(&files);
         w.files = files;

@@ -117,13 +117,15 @@ pub fn unnamed(
     // A name written without its namespace (`creature = "rat"`, an `invalid-id`) means the entry
     // of that name: one mistake, one diagnostic.
     let bare: FxHashSet<&str> = named.iter().copied().filter(|id| !id.contains(':')).collect();
+    // An old ID of `[renamed]` names the ID it was renamed to.
+    let renamed: FxHashSet<&str> = named.iter().filter_map(|id| db.resolved.renamed.get(*id)).map(|r| r.to.as_str()).collect();
     // Every mod is asked, whatever it holds of its own; only a content pack (`library = true`)
     // is not: the mods built on it bring its entries into play.
     let packs = super::content_packs(project);
     let mut ids: Vec<&String> = defs
         .keys()
         .filter(|id| !super::in_pack(&packs, id))
-        .filter(|id| !named.contains(id.as_str()) && !id.split_once(':').is_some_and(|(_, name)| bare.contains(name)))
+        .filter(|id| !named.contains(id.as_str()) && !renamed.contains(id.as_str()) && !id.split_once(':').is_some_and(|(_, name)| bare.contains(name)))
         .collect();
     ids.sort();
     for id in ids {

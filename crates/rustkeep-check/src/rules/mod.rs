@@ -24,6 +24,7 @@ pub mod obtainable;
 pub mod overrides;
 pub mod prefabs;
 pub mod references;
+pub mod renames;
 pub mod scenario;
 pub mod shops;
 pub mod statuses;
@@ -57,7 +58,7 @@ pub struct Whole {
 }
 
 /// The [`Whole`] rules, in the order a fresh check gathers their findings.
-pub const WHOLE: &[Whole] = &[npcs::RULE, obtainable::RULE, whens::RULE, prefabs::RULE, creatures::RULE, shops::RULE, statuses::RULE];
+pub const WHOLE: &[Whole] = &[npcs::RULE, obtainable::RULE, whens::RULE, prefabs::RULE, creatures::RULE, shops::RULE, statuses::RULE, renames::RULE];
 
 /// The hash of a rule's view of a file ([`Whole::view`]): what `write` feeds it.
 pub fn view_hash(write: impl FnOnce(&mut std::collections::hash_map::DefaultHasher)) -> u64 {

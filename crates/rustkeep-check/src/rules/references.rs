@@ -1,8 +1,9 @@
-//! `unknown-reference` and `reference-kind-mismatch` (wrong registry) for every ID-valued field.
+//! `unknown-reference`, `reference-kind-mismatch` (wrong registry) and `renamed-reference` (an
+//! old ID of `[renamed]`) for every ID-valued field.
 //! Loot-table kinds (item vs affix tables) are checked in [`super::loot`].
 
 use rustkeep_data::db::Database;
-use rustkeep_data::diag::{toml_string, Code, Diagnostic, Loc};
+use rustkeep_data::diag::{toml_string, Applicability, Code, Diagnostic, Loc};
 use rustkeep_data::model::Reference;
 use rustkeep_data::resolve::Resolved;
 use rustkeep_data::source::FileId;
@@ -22,10 +23,13 @@ pub fn check<'a, 'b>(
     rivals: impl FnOnce(Registry) -> &'b did_you_mean::Rivals,
 ) -> Option<Diagnostic> {
     let registry = r.kind.registry()?;
+    let loc = Loc { file, span: r.span.clone() };
+    if let Some(rename) = resolved.renamed_in(registry, &r.id) {
+        return Some(renamed(loc, &r.id, rename));
+    }
     if resolved.get(registry, &r.id).is_some() {
         return None;
     }
-    let loc = Loc { file, span: r.span.clone() };
     if !r.id.contains(':') {
         // A name without its namespace: the ID of that name is meant (`suggest` finds it).
         let ids = resolved.defs[registry.index()].keys().map(String::as_str);
@@ -46,6 +50,15 @@ pub fn check<'a, 'b>(
         d = d.with_fix(format!("replace with `{s}`"), toml_string(s), rivals(registry).judge(&r.id, s));
     }
     Some(d)
+}
+
+/// `renamed-reference`: the reference names an old ID; it resolves to the new one, and the fix
+/// writes that (safe: the reference means the same entry before and after).
+pub fn renamed(loc: Loc, old: &str, rename: &rustkeep_data::resolve::Rename) -> Diagnostic {
+    let msg = format!("`{old}` was renamed to `{}`: this reference still works, but write the new ID", rename.to);
+    Diagnostic::new(Code::RenamedReference, loc, msg)
+        .with_related(Loc { file: rename.file, span: rename.old_span.clone() }, format!("`{old}` is renamed to `{}` here", rename.next))
+        .with_fix(format!("replace with `{}`", rename.to), toml_string(&rename.to), Applicability::Safe)
 }
 
 /// An `unknown-reference` to an ID that is written under a top-level key that is no registry

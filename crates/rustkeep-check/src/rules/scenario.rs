@@ -49,10 +49,14 @@ pub fn check(file: FileId, refs: &[rustkeep_data::model::Reference], sc: &Scenar
     for r in refs {
         let Some(registry) = r.kind.registry() else { continue };
         let regs = registries_for(r.context, registry);
+        let loc = Loc { file, span: r.span.clone() };
         if regs.iter().any(|reg| known(*reg, &r.id)) {
+            // An old ID of `[renamed]` runs as the new one, and is said to be old as in data.
+            if let Some(rename) = regs.iter().find_map(|reg| db.resolved.renamed_in(*reg, &r.id)) {
+                out.push(super::references::renamed(loc, &r.id, rename));
+            }
             continue;
         }
-        let loc = Loc { file, span: r.span.clone() };
         let nouns = regs.iter().map(|r| r.noun()).collect::<Vec<_>>().join(" or ");
         if !r.id.contains(':') {
             let ids = regs.iter().flat_map(|reg| db.resolved.defs[reg.index()].iter().filter(|(_, d)| visible(d)).map(|(id, _)| id.as_str()));

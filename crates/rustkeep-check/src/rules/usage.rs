@@ -18,9 +18,12 @@ pub fn uses_table(r: &Reference) -> bool {
 
 pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     let packs = super::content_packs(project);
+    let resolved = &db.resolved;
+    // A use of an old ID of `[renamed]` counts for the ID it was renamed to.
+    let to = |id| resolved.canonical(id);
     let mut started: FxHashSet<&str> = FxHashSet::default();
     for ff in db.facts.iter().flatten() {
-        started.extend(ff.started_quests.iter().map(String::as_str));
+        started.extend(ff.started_quests.iter().map(|q| to(q)));
     }
     let mut carried: FxHashSet<&str> = FxHashSet::default();
     let mut used_tables: FxHashSet<&str> = FxHashSet::default();
@@ -28,14 +31,13 @@ pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
         carried.extend(ff.tag_defs.iter().map(|t| t.value.as_str()));
         for r in &ff.refs {
             if uses_table(r) {
-                used_tables.insert(r.id.as_str());
+                used_tables.insert(to(&r.id));
             }
         }
         // What a part that could not be read names may well be a use.
-        used_tables.extend(ff.mentions.iter().map(String::as_str));
+        used_tables.extend(ff.mentions.iter().map(|m| to(m)));
     }
 
-    let resolved = &db.resolved;
     // A table named without its namespace (`loot = "moth_loot"`, an `invalid-id`) is the one
     // meant, not an unused one: one mistake, one diagnostic.
     let bare: Vec<&str> = used_tables.iter().copied().filter(|id| !id.contains(':')).collect();

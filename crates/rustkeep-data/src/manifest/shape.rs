@@ -26,6 +26,9 @@ use crate::vocab::{self, ConfigKey};
 pub struct ModToml {
     #[serde(rename = "mod")]
     pub mod_: ModSection,
+    #[serde(default)]
+    #[schemars(extend("propertyNames" = { "pattern": vocab::ID_PATTERN }), inner(regex(pattern = vocab::ID_PATTERN)))]
+    pub renamed: BTreeMap<String, String>,
 }
 
 /// The `[mod]` table of `mod.toml`.
@@ -39,7 +42,7 @@ pub struct ModSection {
     #[schemars(regex(pattern = vocab::SEMVER_PATTERN))]
     pub version: Option<String>,
     #[serde(default)]
-    #[schemars(inner(regex(pattern = vocab::NAMESPACE_PATTERN)))]
+    #[schemars(inner(regex(pattern = vocab::DEPENDENCY_PATTERN)))]
     pub depends: Vec<String>,
     #[serde(default)]
     #[schemars(inner(regex(pattern = vocab::NAMESPACE_PATTERN)))]
@@ -220,6 +223,7 @@ mod tests {
             "[mod]\nid = \"a\"\n",
             "[mod]\nid = \"rat_catcher\"\nname = \"The Rat-Catcher\"\nversion = \"1.2.3-beta+7\"\ndepends = [\"core\"]\nload_after = [\"b\"]\n",
             "[mod]\nid = \"bestiary\"\nlibrary = true\n",
+            "[mod]\nid = \"rat_catcher\"\nversion = \"1.3.0\"\ndepends = [\"core\", \"sewers >= 1.2\", \"? bestiary ^2\", \"! old_rats\"]\n\n[renamed]\n\"rat_catcher:cheese\" = \"rat_catcher:cheese_wedge\"\n",
         ];
         for text in good_manifests {
             assert!(read_manifest(file, text, None).1.is_empty(), "{text}");

@@ -28,14 +28,28 @@ const fn config_table(name: &'static str, value: &'static str, required: bool, k
 }
 
 /// The tables of a `mod.toml`.
-pub const MANIFEST_TABLES: &[ConfigKey] = &[config_table(key::MOD, "a table", true, MOD_KEYS, "The mod's identity and its place in the load order.")];
+pub const MANIFEST_TABLES: &[ConfigKey] = &[
+    config_table(key::MOD, "a table", true, MOD_KEYS, "The mod's identity and its place in the load order."),
+    config_table(
+        key::RENAMED,
+        "old ID = new ID, both IDs of this mod (`\"rat_catcher:cheese\" = \"rat_catcher:cheese_wedge\"`)",
+        false,
+        &[],
+        "IDs this mod renamed: references from any mod to an old ID resolve to the new one (with the warning `renamed-reference` and a safe fix), and players' saves holding an old ID load with the new one.",
+    ),
+];
 
 /// The keys of `[mod]`.
 pub const MOD_KEYS: &[ConfigKey] = &[
     ConfigKey { required: true, ..config_key(key::ID, "a mod id `[a-z][a-z0-9_]*`", None, "The mod's namespace; `core` is reserved for the base game.") },
     config_key(key::NAME, "a string", None, "Display name."),
     config_key(key::VERSION, "a semantic version such as `\"0.1.0\"`", None, "The mod's version."),
-    config_key(key::DEPENDS, "a list of mod ids", Some("[]"), "Mods that must be present and load before this one (`core` is implied)."),
+    config_key(
+        key::DEPENDS,
+        "a list of `\"ID\"` or `\"ID REQ\"` strings, each optionally led by `? ` or `! `",
+        Some("[]"),
+        "Mods that must be present and load before this one (`core` is implied). `REQ` is a version requirement as Cargo writes it (`^1.2`, `~1.2.3`, `>= 1.2, < 2`, `=1.0.0`, `*`; a bare `1.2` means `^1.2`). `? ID` is optional: it orders the load and its requirement is checked only when that mod is loaded. `! ID` declares an incompatible mod: loading both is an error.",
+    ),
     config_key(key::LOAD_AFTER, "a list of mod ids", Some("[]"), "Mods this one loads after when they are present, without depending on them."),
     config_key(
         key::LIBRARY,
@@ -89,6 +103,19 @@ pub const FORMAT_KEYS: &[ConfigKey] = &[
 /// A semantic version as `[mod] version` accepts it: three numbers, then optionally `-pre` or
 /// `+build` (anything after the sign), as an anchored regular expression.
 pub const SEMVER_PATTERN: &str = r"^[0-9]+\.[0-9]+\.[0-9]+([-+][\s\S]*)?$";
+
+/// One comparator of a version requirement (see [`DEPENDENCY_PATTERN`]).
+macro_rules! dependency_comparator {
+    () => {
+        r"(=|>=?|<=?|~|\^)? *(0|[1-9][0-9]*|\*|x|X)(\.(0|[1-9][0-9]*|\*|x|X)(\.(0|[1-9][0-9]*|\*|x|X)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?)?)?"
+    };
+}
+
+/// A `depends` entry as the schema checks it: an optional `? ` or `! `, a mod id, then optionally a
+/// version requirement as Cargo writes one — comparators (`=`, `>`, `>=`, `<`, `<=`, `~`, `^` or
+/// none, then a version whose parts may be `*`) joined by commas. The manifest reader parses the
+/// requirement with the `semver` crate; this is the same grammar as a regular expression.
+pub const DEPENDENCY_PATTERN: &str = concat!(r"^([?!] *)?[a-z][a-z0-9_]*( *", dependency_comparator!(), r"( *, *", dependency_comparator!(), r")* *)?$");
 
 /// The bounds of `[format] line_width`.
 pub const LINE_WIDTH_RANGE: std::ops::RangeInclusive<i64> = 20..=1000;

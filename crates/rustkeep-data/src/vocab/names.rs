@@ -234,6 +234,7 @@ names! {
         DEPENDS = "depends",
         LOAD_AFTER = "load_after",
         LIBRARY = "library",
+        RENAMED = "renamed",
         WORKSPACE = "workspace",
         LINTS = "lints",
         FORMAT = "format",

@@ -43,7 +43,7 @@ pub fn page(site: &Site) -> String {
         let info = &site.w.project.mods[m.index];
         let name = info.manifest.name.as_deref().unwrap_or(&info.id);
         let badge = if info.is_core { " <span class=\"badge\">base game</span>" } else { "" };
-        let depends = super::module::mod_links(site, &info.manifest.depends, "");
+        let depends = super::module::mod_links(site, &super::module::dependency_links(&info.manifest), "");
         main.push_str(&format!(
             "<tr><td>{}</td><th scope=\"row\"><a href=\"mods/{}/index.html\">{}</a> <code>{}</code>{badge}</th><td>{}</td><td>{}</td>",
             i + 1,

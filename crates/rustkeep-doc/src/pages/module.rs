@@ -48,6 +48,24 @@ pub fn page(site: &Site, module: usize) -> (String, String) {
     (path, html)
 }
 
+/// A manifest's `depends` for [`mod_links`]: each mod with its requirement and kind
+/// (`sewers` `>= 1.2`, `bestiary` `^2 (optional)`, `old_rats` `(incompatible)`).
+pub fn dependency_links(m: &rustkeep_data::manifest::Manifest) -> Vec<(&str, String)> {
+    use rustkeep_data::manifest::DependencyKind;
+    m.depends
+        .iter()
+        .map(|d| {
+            let kind = match d.kind {
+                DependencyKind::Required => "",
+                DependencyKind::Optional => "(optional)",
+                DependencyKind::Incompatible => "(incompatible)",
+            };
+            let note = [d.req_text.as_deref().unwrap_or(""), kind].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ");
+            (d.id.value.as_str(), note)
+        })
+        .collect()
+}
+
 /// A link to a mod's overview by its ID (cut to [`html::SHOWN`] characters), or its ID alone
 /// when it is not loaded.
 pub fn mod_link(site: &Site, id: &str, root: &str) -> String {
@@ -57,13 +75,18 @@ pub fn mod_link(site: &Site, id: &str, root: &str) -> String {
     }
 }
 
-/// Mods a manifest names (`depends`, `load_after`), linked, at most [`MAX_DEPENDS`] of them and
-/// the rest counted; `None` for none.
-pub fn mod_links(site: &Site, ids: &[rustkeep_data::model::Sp<String>], root: &str) -> Option<String> {
+/// Mods a manifest names (`depends`, `load_after`), linked, each with what the entry says of it
+/// (a version requirement, optional, incompatible), at most [`MAX_DEPENDS`] of them and the rest
+/// counted; `None` for none.
+pub fn mod_links(site: &Site, ids: &[(&str, String)], root: &str) -> Option<String> {
     if ids.is_empty() {
         return None;
     }
-    let mut links: Vec<String> = ids.iter().take(MAX_DEPENDS).map(|d| mod_link(site, &d.value, root)).collect();
+    let mut links: Vec<String> = ids
+        .iter()
+        .take(MAX_DEPENDS)
+        .map(|(id, note)| if note.is_empty() { mod_link(site, id, root) } else { format!("{} {}", mod_link(site, id, root), esc(note)) })
+        .collect();
     if ids.len() > MAX_DEPENDS {
         links.push(format!("and {} more", ids.len() - MAX_DEPENDS));
     }
@@ -82,10 +105,22 @@ fn about(site: &Site, module: usize, root: &str) -> String {
         (None, false) => "not given".into(),
     };
     rows.push(("Version", version));
-    let list = |ids: &[rustkeep_data::model::Sp<String>]| mod_links(site, ids, root).unwrap_or_else(|| "none".to_string());
-    rows.push(("Depends on", list(&info.manifest.depends)));
+    let list = |ids: &[(&str, String)]| mod_links(site, ids, root).unwrap_or_else(|| "none".to_string());
+    rows.push(("Depends on", list(&dependency_links(&info.manifest))));
     if !info.manifest.load_after.is_empty() {
-        rows.push(("Loads after", list(&info.manifest.load_after)));
+        rows.push(("Loads after", list(&info.manifest.load_after.iter().map(|d| (d.value.as_str(), String::new())).collect::<Vec<_>>())));
+    }
+    if !info.manifest.renamed.is_empty() {
+        let shown: Vec<String> = info
+            .manifest
+            .renamed
+            .iter()
+            .take(MAX_DEPENDS)
+            .map(|(old, new)| format!("<code>{}</code> → <code>{}</code>", esc(&short(&old.value)), esc(&short(&new.value))))
+            .collect();
+        let more = info.manifest.renamed.len().saturating_sub(MAX_DEPENDS);
+        let rest = if more > 0 { format!(", and {more} more") } else { String::new() };
+        rows.push(("Renamed", format!("{}{rest} (references and saves that name an old ID use the new one)", shown.join(", "))));
     }
     rows.push(("Load order", format!("{} of {}", module + 1, site.mods.len())));
     let mut out = String::from("<table class=\"about\">\n");

@@ -91,10 +91,12 @@ fn result(e: &Expect, line: usize, what: String, bound: &Bound, got: f64) -> Che
 /// `traces`.
 pub fn check(w: &World, sc: &Scenario, g: &Game, traces: &[StepTrace], e: &Expect, line: usize) -> Checked {
     let so_far = SoFar { traces };
+    // An old ID of `[renamed]` means the ID it stands for, as in the data.
+    let id = |written: &str| w.db.resolved.canonical(written).to_string();
     let at_least_once = |span: &Span| Bound::at_least(span.clone(), 1.0);
     match &e.kind {
         ExpectKind::Quest { quest, state, count } => {
-            let progress = g.quests.iter().find(|q| q.quest == quest.value);
+            let progress = g.quests.iter().find(|q| q.quest == id(&quest.value));
             let now = match progress {
                 None => "not_started",
                 Some(q) if q.done => "done",
@@ -128,7 +130,7 @@ pub fn check(w: &World, sc: &Scenario, g: &Game, traces: &[StepTrace], e: &Expec
             }
         }
         ExpectKind::HasItem { item, who: a, count } => {
-            let n = g.item_count(CreatureRef::from(*a), &item.value) as f64;
+            let n = g.item_count(CreatureRef::from(*a), &id(&item.value)) as f64;
             let bound = count.clone().unwrap_or_else(|| at_least_once(&e.span));
             result(e, line, format!("{} carried by {a}", item.value), &bound, n)
         }
@@ -146,7 +148,7 @@ pub fn check(w: &World, sc: &Scenario, g: &Game, traces: &[StepTrace], e: &Expec
                 (Some(c), false) => c.clone(),
                 (None, false) => at_least_once(&e.span),
             };
-            result(e, line, format!("triggers of {} fired", owner.value), &bound, so_far.fired(&owner.value) as f64)
+            result(e, line, format!("triggers of {} fired", owner.value), &bound, so_far.fired(&id(&owner.value)) as f64)
         }
         ExpectKind::Outcome { outcome } => {
             let got = so_far.outcome();
@@ -163,8 +165,9 @@ pub fn check(w: &World, sc: &Scenario, g: &Game, traces: &[StepTrace], e: &Expec
             }
         }
         ExpectKind::Loot { table, item, chance, expected } => {
-            let report = w.loot.analyze(&table.value, 0.0);
-            let stat = report.as_ref().ok().and_then(|r| r.drops.iter().find(|d| &*d.id == item.value.as_str()));
+            let report = w.loot.analyze(&id(&table.value), 0.0);
+            let item_id = id(&item.value);
+            let stat = report.as_ref().ok().and_then(|r| r.drops.iter().find(|d| *d.id == *item_id));
             let (p, mean) = stat.map_or((0.0, 0.0), |d| (d.p_any, d.expected));
             let mut parts_want = Vec::new();
             let mut parts_got = Vec::new();
@@ -197,7 +200,7 @@ pub fn check(w: &World, sc: &Scenario, g: &Game, traces: &[StepTrace], e: &Expec
         }
         ExpectKind::Arena { option, runs, win_rate } => {
             let lineup = Lineup {
-                options: option.as_ref().map_or_else(|| sc.options.clone(), |o| vec![o.value.clone()]),
+                options: option.as_ref().map_or_else(|| sc.options.clone(), |o| vec![id(&o.value)]),
                 items: if option.is_some() { Vec::new() } else { sc.items.clone() },
                 attributes: if option.is_some() { Default::default() } else { sc.attributes.clone() },
                 quests: if option.is_some() { Vec::new() } else { sc.quests.clone() },

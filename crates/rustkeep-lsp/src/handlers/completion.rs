@@ -1,7 +1,8 @@
 //! `textDocument/completion` (docs/editors/lsp.md): registry names after `[[`, the fields of the table being
 //! written (missing ones only, required first), and values by the field's type: events, `when`
 //! fields of the trigger's event, checks, `who`, attributes, damage types, actions (with a snippet
-//! of their required fields), and IDs of the right registry and loot-table kind.
+//! of their required fields), and IDs of the right registry and loot-table kind; in a `mod.toml`,
+//! mods and version requirements in `depends` ([`super::depends`]).
 
 use std::collections::BTreeSet;
 use std::ops::Bound;
@@ -205,6 +206,9 @@ fn values(state: &State, fid: FileId, offset: usize, ctx: &Context, string: Opti
         Pos::Value { string: None, token: Some(t), .. } if t.end == offset && state.text(fid)[t.clone()].ends_with(['"', '\'']) => Some(t.clone()),
         _ => None,
     };
+    if let Some(list) = super::depends::list_at(state, fid, ctx) {
+        return (super::depends::complete(state, fid, offset, list, string, after_string), false);
+    }
     let Some((scope, key)) = ctx.value_field() else { return (Vec::new(), false) };
     let want = match scope {
         Scope::When(_) => match vocab::WhenField::from_name(key).map(|w| w.def().value) {

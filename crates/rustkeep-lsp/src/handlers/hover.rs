@@ -1,7 +1,9 @@
 //! `textDocument/hover`: docs of the vocabulary (events with source, target, payload and `when`
 //! fields; checks; actions; attributes; damage types; `who`), field docs on keys, and for an ID its
-//! definition (registry, name, mod, file, overrides) — for a loot table also its exact drop chances
-//! from the engine; for a creature of an open document its arena row ([`crate::balance`]).
+//! definition (registry, name, mod, file, overrides; for an old ID of `[renamed]`, the rename) — for
+//! a loot table also its exact drop chances from the engine; for a creature of an open document its
+//! arena row ([`crate::balance`]). In a `mod.toml`, a `depends` or `load_after` entry shows the mod
+//! it names and its loaded version ([`super::depends`]).
 //!
 //! Drop chances come from the engine's exact analysis of the tables the hovered table reaches
 //! (nested tables and affix tables, transitively): a table's chances depend on nothing else, so
@@ -42,6 +44,9 @@ pub fn hover_at(state: &State, fid: FileId, offset: usize) -> Option<(String, Sp
     match &ctx.pos {
         Pos::Value { key, token: Some(tok), .. } => {
             let value = text[ids::inner(text, tok)].to_string();
+            if let Some(list) = super::depends::list_at(state, fid, &ctx) {
+                return Some((super::depends::hover(state, list, &value)?, tok.clone()));
+            }
             let (scope, _) = ctx.value_field()?;
             let md = value_doc(scope, key, &value)?;
             Some((md, tok.clone()))
@@ -148,6 +153,12 @@ fn id_doc(state: &State, sym: Sym, name: &str) -> String {
         s.push_str(&format!(" — {n}"));
     }
     s.push('\n');
+    if let Some(r) = a.resolved.renamed_in(reg, name) {
+        let f = state.project.file(r.file);
+        let line = f.index.line_of(r.old_span.start) + 1;
+        let via = if r.next == r.to { String::new() } else { format!(" (through `{}`)", r.next) };
+        s.push_str(&format!("\nAn old ID: renamed to `{}`{via} by `[renamed]` in {}:{line}; write the new ID\n", r.to, f.path));
+    }
     let place = |r: rustkeep_data::resolve::EntryRef, m: usize| {
         let f = state.project.file(r.file);
         let line = f.index.line_of(a.entry(r).span.start) + 1;

@@ -4,6 +4,7 @@ pub mod code_action;
 pub mod code_lens;
 pub mod completion;
 pub mod definition;
+pub mod depends;
 pub mod document_highlight;
 pub mod document_symbol;
 pub mod formatting;

@@ -24,6 +24,8 @@ pub fn actions(state: &State, fid: FileId, offset: usize) -> Vec<CodeAction> {
     let Sym::Id(registry) = o.sym else { return Vec::new() };
     let db = state.db();
     let Some(def) = db.resolved.get(registry, &o.name) else { return Vec::new() };
+    // An old ID of `[renamed]` is overridden under the ID in force (the copy writes that one).
+    let name = ids::target(state, o.sym, &o.name);
     let e = db.entry(def.current);
     let source = state.project.file(e.file);
     let line = source.index.line_of(e.span.start) + 1;
@@ -40,14 +42,12 @@ pub fn actions(state: &State, fid: FileId, offset: usize) -> Vec<CodeAction> {
         if state.project.mods.get(def.mod_idx).is_some_and(|x| x.root.as_ref() == Some(root)) {
             continue;
         }
-        let target = target_file(root, &o.name);
+        let target = target_file(root, &name);
         if target.exists() || state.docs.contains_key(&target) {
             continue;
         }
-        let mut text = format!(
-            "# Overrides `{}` ({}:{line}). An override replaces the whole entry: keep what you want to keep,\n# change the rest.\n",
-            o.name, source.path
-        );
+        let mut text =
+            format!("# Overrides `{}` ({}:{line}). An override replaces the whole entry: keep what you want to keep,\n# change the rest.\n", name, source.path);
         text.push_str(&rustkeep_data::copy::override_text(&source.text, &source.index, e));
         let uri = crate::uri::from_path(&target);
         let edit = serde_json::json!({
@@ -60,10 +60,10 @@ pub fn actions(state: &State, fid: FileId, offset: usize) -> Vec<CodeAction> {
         let Ok(edit) = serde_json::from_value::<WorkspaceEdit>(edit) else { continue };
         let title = match own {
             Some(_) => {
-                format!("Override `{}` in this mod (copy it to overrides/{})", o.name, target.file_name().map(|n| n.to_string_lossy()).unwrap_or_default())
+                format!("Override `{}` in this mod (copy it to overrides/{})", name, target.file_name().map(|n| n.to_string_lossy()).unwrap_or_default())
             }
             None => {
-                format!("Override `{}` in `{}` (copy it to overrides/{})", o.name, m.id, target.file_name().map(|n| n.to_string_lossy()).unwrap_or_default())
+                format!("Override `{}` in `{}` (copy it to overrides/{})", name, m.id, target.file_name().map(|n| n.to_string_lossy()).unwrap_or_default())
             }
         };
         out.push(CodeAction { title, kind: Some(CodeActionKind::RefactorRewrite), edit: Some(edit), ..Default::default() });

@@ -24,7 +24,7 @@ pub fn full(state: &State, u: &Uri) -> Option<SemanticTokens> {
         let inner = ids::inner(text, &o.span);
         let ty = if o.sym == Sym::Tag { 1 } else { 0 };
         let mut m = 0;
-        if o.role != Role::Reference {
+        if matches!(o.role, Role::Definition | Role::Override) {
             m |= 1;
         }
         if vocab::namespace_of(&o.name) == vocab::CORE_NAMESPACE {

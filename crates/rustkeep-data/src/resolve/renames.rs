@@ -1,0 +1,95 @@
+//! `[renamed]` of the manifests: which old IDs lead to which IDs in force. References from any mod
+//! to an old ID resolve to the end of its chain of renames ([`super::Resolved::get`]); a chain that
+//! comes back to where it started is `rename-cycle`. What the renames say about the registries
+//! (an old ID still defined, a new one that is not) is the validator's to check.
+
+use std::collections::BTreeMap;
+
+use crate::diag::{Code, Diagnostic, Loc};
+use crate::hash::FxHashMap;
+use crate::project::Project;
+use crate::source::FileId;
+use crate::text::Span;
+
+/// One old ID of a `[renamed]` table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rename {
+    /// The ID at the end of the chain of renames (the one that should be in force).
+    pub to: String,
+    /// The new ID this line writes (the chain's next step).
+    pub next: String,
+    /// The mod (index into [`Project::mods`]) whose manifest holds the line.
+    pub mod_idx: usize,
+    /// The manifest, and the spans of the line's old ID (its key) and new ID (its value).
+    pub file: FileId,
+    pub old_span: Span,
+    pub new_span: Span,
+}
+
+/// The renames of every loaded mod in `order`, each old ID mapped to the end of its chain.
+/// Old IDs whose chain runs into a cycle are left out (their references are unknown); each
+/// cycle is reported once, at its first old ID in ID order.
+pub fn renames(project: &Project, order: &[usize], diags: &mut Vec<Diagnostic>) -> FxHashMap<String, Rename> {
+    let mut next: BTreeMap<&str, Rename> = BTreeMap::new();
+    for &mi in order {
+        let m = &project.mods[mi];
+        let Some(file) = m.manifest_file else { continue };
+        for (old, new) in &m.manifest.renamed {
+            if old.value == new.value {
+                let msg = format!("`{}` is renamed to itself: remove the line", old.value);
+                diags.push(Diagnostic::new(Code::RenameCycle, Loc { file, span: old.span.clone() }, msg));
+                continue;
+            }
+            next.entry(old.value.as_str()).or_insert(Rename {
+                to: new.value.clone(),
+                next: new.value.clone(),
+                mod_idx: mi,
+                file,
+                old_span: old.span.clone(),
+                new_span: new.span.clone(),
+            });
+        }
+    }
+    let mut out = FxHashMap::default();
+    let mut reported: Vec<&str> = Vec::new();
+    for (&old, r) in &next {
+        // Follow the chain; it is at most as long as the table.
+        let mut path = vec![old];
+        let mut at = r.next.as_str();
+        let mut cycle = None;
+        while let Some(step) = next.get(at) {
+            if let Some(k) = path.iter().position(|p| *p == at) {
+                cycle = Some(k);
+                break;
+            }
+            path.push(at);
+            at = step.next.as_str();
+        }
+        match cycle {
+            None => {
+                out.insert(old.to_string(), Rename { to: at.to_string(), ..r.clone() });
+            }
+            Some(k) => {
+                let members = &path[k..];
+                let first = *members.iter().min().expect("a cycle has members");
+                if reported.contains(&first) {
+                    continue;
+                }
+                reported.push(first);
+                // Start the loop at its first member, in ID order.
+                let start = members.iter().position(|m| *m == first).expect("first is a member");
+                let ring: Vec<&str> = members[start..].iter().chain(&members[..start]).copied().collect();
+                let shown: Vec<String> = ring.iter().chain([&ring[0]]).map(|s| format!("`{s}`")).collect();
+                let head = &next[ring[0]];
+                let msg = format!("`[renamed]` lines lead back to where they start: {}; no ID is in force at the end", shown.join(" → "));
+                let mut d = Diagnostic::new(Code::RenameCycle, Loc { file: head.file, span: head.old_span.clone() }, msg);
+                for m in &ring[1..] {
+                    let step = &next[*m];
+                    d = d.with_related(Loc { file: step.file, span: step.old_span.clone() }, format!("`{m}` is renamed to `{}` here", step.next));
+                }
+                diags.push(d);
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,132 @@
+//! `[renamed]` in the engine: data that still names old IDs runs as the IDs they stand for, and a
+//! save of the old version loads with the new IDs and says what was renamed and what dropped.
+
+mod common;
+
+use common::{world, world_of};
+use rustkeep_data::project::Project;
+use rustkeep_engine::game::World;
+use rustkeep_engine::save;
+use rustkeep_engine::scenario::{run_step, Scenario};
+use rustkeep_testutil::repo_root;
+
+/// The rat-catcher example released again: its cheese wedge is now `rat_catcher:cheese`, its
+/// first quest `rat_catcher:rat_tails`, its shop `rat_catcher:stall` (each with a `[renamed]`
+/// line), and its traps item gone. Only the entries' own `id`s change; every other file still
+/// names the old IDs.
+fn renamed_release() -> World {
+    let dir = repo_root().join("examples/rat_catcher");
+    let mut files: Vec<(String, String)> = Vec::new();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_some_and(|x| x == "toml") {
+            files.push((path.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&path).unwrap()));
+        }
+    }
+    for (name, text) in &mut files {
+        match name.as_str() {
+            "mod.toml" => text.push_str(
+                "\n[renamed]\n\"rat_catcher:cheese_wedge\" = \"rat_catcher:cheese\"\n\"rat_catcher:tails_for_coin\" = \"rat_catcher:rat_tails\"\n\"rat_catcher:traps_and_tonics\" = \"rat_catcher:stall\"\n",
+            ),
+            "items.toml" => *text = text.replace("id = \"rat_catcher:cheese_wedge\"", "id = \"rat_catcher:cheese\""),
+            "quests.toml" => *text = text.replace("id = \"rat_catcher:tails_for_coin\"", "id = \"rat_catcher:rat_tails\""),
+            "npcs.toml" => *text = text.replace("id = \"rat_catcher:traps_and_tonics\"", "id = \"rat_catcher:stall\""),
+            _ => {}
+        }
+    }
+    let mut project = Project::with_bundled_core();
+    let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    project.add_memory_mod("rat_catcher", &refs);
+    world(project)
+}
+
+fn scenario() -> Scenario {
+    Scenario::parse(&std::fs::read_to_string(repo_root().join("examples/scenarios/rat_catcher.toml")).unwrap()).unwrap()
+}
+
+#[test]
+fn data_naming_old_ids_runs_as_the_new_ones() {
+    let w = renamed_release();
+    let sc = scenario();
+    let (mut g, _) = sc.start(&w);
+    // Old Mags' `on_talk` still writes the old IDs of the quest, the cheese and the shop.
+    run_step(&mut g, &w, &sc.steps[0]);
+    let items: Vec<&str> = g.player.inventory.iter().map(|i| i.item.as_str()).collect();
+    assert!(items.contains(&"rat_catcher:cheese"), "{items:?}");
+    assert!(!items.contains(&"rat_catcher:cheese_wedge"), "{items:?}");
+    let quests: Vec<&str> = g.quests.iter().map(|q| q.quest.as_str()).collect();
+    assert!(quests.contains(&"rat_catcher:rat_tails") && !quests.contains(&"rat_catcher:tails_for_coin"), "{quests:?}");
+    assert_eq!(g.open_shop.as_deref(), Some("rat_catcher:stall"));
+}
+
+#[test]
+fn a_save_of_the_old_release_loads_with_the_new_ids() {
+    let old = world_of(&["examples/rat_catcher"]);
+    let sc = scenario();
+    let (mut g, _) = sc.start(&old);
+    run_step(&mut g, &old, &sc.steps[0]);
+    assert!(g.player.inventory.iter().any(|i| i.item == "rat_catcher:cheese_wedge"));
+    assert_eq!(g.open_shop.as_deref(), Some("rat_catcher:traps_and_tonics"));
+    // The stall's stock as the player saw it (a shop's stock is rolled when it first opens).
+    g.shops.entry("rat_catcher:traps_and_tonics".into()).or_default().push(rustkeep_engine::item::ItemInstance {
+        item: "rat_catcher:cheese_wedge".into(),
+        count: 2,
+        affixes: Vec::new(),
+        equipped: false,
+    });
+    let json = save::to_json(&g);
+
+    let new = renamed_release();
+    let (loaded, warnings) = save::from_json(&json, &new).unwrap();
+    let items: Vec<&str> = loaded.player.inventory.iter().map(|i| i.item.as_str()).collect();
+    assert!(items.contains(&"rat_catcher:cheese") && !items.contains(&"rat_catcher:cheese_wedge"), "{items:?}");
+    let wedges = |g: &rustkeep_engine::game::Game, id: &str| g.player.inventory.iter().filter(|i| i.item == id).map(|i| i.count).sum::<u32>();
+    assert_eq!(wedges(&loaded, "rat_catcher:cheese"), wedges(&g, "rat_catcher:cheese_wedge"), "the same count under the new ID");
+    let q = loaded.quests.iter().find(|q| q.quest == "rat_catcher:rat_tails").expect("the quest under its new ID");
+    let before = g.quests.iter().find(|q| q.quest == "rat_catcher:tails_for_coin").unwrap();
+    assert_eq!((q.count, q.done), (before.count, before.done), "its progress is kept");
+    assert!(!loaded.shops.contains_key("rat_catcher:traps_and_tonics"));
+    let stock = &loaded.shops["rat_catcher:stall"];
+    assert!(stock.iter().any(|i| i.item == "rat_catcher:cheese" && i.count == 2), "{stock:?}");
+    assert_eq!(loaded.open_shop.as_deref(), Some("rat_catcher:stall"));
+    for said in [
+        "item rat_catcher:cheese_wedge (player) was renamed to rat_catcher:cheese",
+        "quest rat_catcher:tails_for_coin was renamed to rat_catcher:rat_tails",
+        "shop rat_catcher:traps_and_tonics (the game) was renamed to rat_catcher:stall",
+        "item rat_catcher:cheese_wedge (rat_catcher:stall) was renamed to rat_catcher:cheese",
+    ] {
+        assert!(warnings.iter().any(|w| w.starts_with(said)), "{said}: {warnings:#?}");
+    }
+    // Nothing was dropped: every ID of the old save is in force or renamed.
+    assert!(!warnings.iter().any(|w| w.contains("no longer exists")), "{warnings:#?}");
+    // The loaded game plays on in the new release.
+    let mut loaded = loaded;
+    run_step(&mut loaded, &new, &sc.steps[1]);
+}
+
+/// The example scenario still names the old IDs (its expectation counts the quest by its old ID);
+/// against the renamed release it plays and passes as it does against the release it was written
+/// for, and its trace names only the IDs in force.
+#[test]
+fn a_scenario_naming_old_ids_plays_as_before() {
+    let sc = scenario();
+    let before = rustkeep_engine::scenario::run(&world_of(&["examples/rat_catcher"]), &sc);
+    let after = rustkeep_engine::scenario::run(&renamed_release(), &sc);
+    assert!(!after.expectations.is_empty());
+    assert_eq!(after.failed(), 0, "{:#?}", after.expectations);
+    assert_eq!(before.failed(), 0);
+    // The run names only the IDs in force (an expectation says what it checks as written).
+    let json = after.json();
+    let run = format!("{} {} {}", json["setup"], json["steps"], json["final"]);
+    assert!(!run.contains("rat_catcher:cheese_wedge") && !run.contains("rat_catcher:tails_for_coin"), "old IDs in the run: {run}");
+    // The same run, under the new IDs (the memory mod's files are named without `examples/`);
+    // the expectations say what they check as written.
+    let run_of = |t: &str| t.split("\nexpect ").next().unwrap_or_default().to_string();
+    let renamed = |t: &str| {
+        t.replace("rat_catcher:cheese_wedge", "rat_catcher:cheese")
+            .replace("rat_catcher:tails_for_coin", "rat_catcher:rat_tails")
+            .replace("rat_catcher:traps_and_tonics", "rat_catcher:stall")
+            .replace("examples/rat_catcher/", "rat_catcher/")
+    };
+    assert_eq!(renamed(&run_of(&before.human())), run_of(&after.human()), "the same run under the new IDs");
+}
