@@ -279,6 +279,22 @@ fn fix_repairs_typos_in_place_and_keeps_the_layout() {
     assert_eq!(code(&run(&t.0, &["check", "--unsafe-fixes"])), 2, "`--unsafe-fixes` goes with `--fix` or `--diff`");
 }
 
+/// A reference to an old ID of `[renamed]` works and is a warning; `--fix` (safe) writes the ID
+/// it leads to — the end of a chain, too — and nothing else of the file changes.
+#[test]
+fn fix_writes_the_new_id_of_a_renamed_reference() {
+    let t = TempDir::copy_of("tests/fixtures/versions");
+    let before = t.read("rat_catcher/loot.toml");
+    let o = run(&t.0, &["check", "--format", "json"]);
+    let renamed: Vec<u64> = codes_and_lines(&json(&o)).into_iter().filter(|(_, c, _)| c == "renamed-reference").map(|(_, _, l)| l).collect();
+    assert_eq!(renamed, [4, 5]);
+    run(&t.0, &["check", "--fix"]);
+    let after = t.read("rat_catcher/loot.toml");
+    assert_eq!(after, before.replace("\"sewers:cheese\"", "\"sewers:cheese_wedge\"").replace("\"sewers:rind\"", "\"sewers:cheese_wedge\""));
+    let o = run(&t.0, &["check", "--format", "json"]);
+    assert!(!codes_and_lines(&json(&o)).iter().any(|(_, c, _)| c == "renamed-reference"), "{}", stdout(&o));
+}
+
 /// The issue that made fixes safe: `core:sword` is no item, and the nearest ID by spelling
 /// (`core:gold`) is an unrelated one. `--fix` must leave it for the author.
 #[test]
