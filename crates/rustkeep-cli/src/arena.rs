@@ -70,7 +70,7 @@ pub fn run(args: Args) -> Result<u8, String> {
         match args.format {
             ArenaFormat::Human => m.human(),
             ArenaFormat::Json => pretty(&ArenaJson::Matrix(m.output())),
-            ArenaFormat::Svg => m.svg(),
+            ArenaFormat::Svg => rustkeep_present::heat_map::svg(&m),
         }
     } else {
         // `simulate::open` checked the scenario's IDs and enemies against these mods.

@@ -24,7 +24,7 @@ pub fn run(args: Args) -> Result<u8, String> {
     let w = crate::world::load_mods(&args.common.mods)?;
     let g = Graph::build(&w);
     let text = match args.format {
-        GraphFormat::Dot => g.dot(),
+        GraphFormat::Dot => rustkeep_present::graph::dot(&g),
         GraphFormat::Json => {
             let mut s = serde_json::to_string_pretty(&g.report()).map_err(|e| e.to_string())?;
             s.push('\n');

@@ -23,8 +23,17 @@ use serde_json::Value;
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The crates that are published, in dependency order (the order `cargo publish` takes them).
-const PUBLISHED: &[&str] =
-    &["rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-play", "rustkeep-doc", "rustkeep-lsp", "rustkeep-cli"];
+const PUBLISHED: &[&str] = &[
+    "rustkeep-data",
+    "rustkeep-check",
+    "rustkeep-engine",
+    "rustkeep-fmt",
+    "rustkeep-present",
+    "rustkeep-play",
+    "rustkeep-doc",
+    "rustkeep-lsp",
+    "rustkeep-cli",
+];
 
 /// Crates for the workspace's own tests, benchmarks and tasks, never published.
 const DEV_ONLY: &[&str] = &["rustkeep-testutil", "rustkeep-bench", "xtask"];

@@ -2,8 +2,8 @@
 //!
 //! ```text
 //! rustkeep-data → { rustkeep-check, rustkeep-engine, rustkeep-fmt } → rustkeep-lsp → rustkeep-cli
-//! rustkeep-data → rustkeep-engine → rustkeep-play → rustkeep-cli
-//! rustkeep-data → rustkeep-engine → rustkeep-doc → rustkeep-cli
+//! rustkeep-data → rustkeep-engine → rustkeep-present → rustkeep-play → rustkeep-cli
+//! rustkeep-data → rustkeep-engine → rustkeep-present → rustkeep-doc → rustkeep-cli
 //! ```
 //!
 //! The validator and the engine are siblings: neither may depend on the other, not even for its
@@ -32,15 +32,27 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("rustkeep-check", &["rustkeep-testutil", "rustkeep-data"]),
     ("rustkeep-engine", &["rustkeep-testutil", "rustkeep-data"]),
     ("rustkeep-fmt", &["rustkeep-testutil", "rustkeep-data"]),
+    // Presentation (words, SVG, DOT) of what the engine reads and makes; it shows, never validates.
+    ("rustkeep-present", &["rustkeep-testutil", "rustkeep-data", "rustkeep-engine"]),
     // The validator for its tests only (`the_game_never_validates`).
-    ("rustkeep-play", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine"]),
+    ("rustkeep-play", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-present"]),
     // The site of `rustkeep doc` documents data the command line has validated; like the game,
     // it never validates.
-    ("rustkeep-doc", &["rustkeep-testutil", "rustkeep-data", "rustkeep-engine"]),
+    ("rustkeep-doc", &["rustkeep-testutil", "rustkeep-data", "rustkeep-engine", "rustkeep-present"]),
     ("rustkeep-lsp", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt"]),
     (
         "rustkeep-cli",
-        &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-play", "rustkeep-lsp", "rustkeep-doc"],
+        &[
+            "rustkeep-testutil",
+            "rustkeep-data",
+            "rustkeep-check",
+            "rustkeep-engine",
+            "rustkeep-fmt",
+            "rustkeep-present",
+            "rustkeep-play",
+            "rustkeep-lsp",
+            "rustkeep-doc",
+        ],
     ),
     (
         "rustkeep-bench",
@@ -50,6 +62,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "rustkeep-check",
             "rustkeep-engine",
             "rustkeep-fmt",
+            "rustkeep-present",
             "rustkeep-play",
             "rustkeep-lsp",
             "rustkeep-doc",

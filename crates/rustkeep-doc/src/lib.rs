@@ -1,7 +1,7 @@
 //! `rustkeep doc`: a static site documenting the loaded mods (docs/doc.md).
 //!
 //! The site is made of what the toolkit already knows, so no number on it is copied by hand: the
-//! entries as the mods write them, in words (`rustkeep_engine::words`), every ID linked to its
+//! entries as the mods write them, in words (`rustkeep_present::words`), every ID linked to its
 //! entry; what overrides what and the field-by-field difference; what refers to each entry; the
 //! exact drop chances of every loot table (the analysis behind `rustkeep loot`) as a chart and a
 //! table, and for every item and affix the tables it comes from, with who rolls them; quest

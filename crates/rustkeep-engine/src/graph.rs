@@ -24,6 +24,13 @@ pub struct Node {
     pub at: Option<String>,
 }
 
+impl Node {
+    /// Whether the node is an event (else an entry bearing triggers).
+    pub fn is_event(&self) -> bool {
+        self.kind == EVENT_KIND
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Edge {
     pub from: usize,
@@ -198,24 +205,6 @@ impl Graph {
     /// [`Graph::report`] as a JSON value.
     pub fn json(&self) -> Json {
         serde_json::to_value(self.report()).expect("the graph serializes")
-    }
-
-    pub fn dot(&self) -> String {
-        let q = |s: &str| format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""));
-        let mut out = String::from("digraph triggers {\n  rankdir=LR;\n  node [fontname=\"Helvetica\"];\n");
-        for (i, n) in self.nodes.iter().enumerate() {
-            let shape = if n.kind == EVENT_KIND { "ellipse" } else { "box" };
-            let label = if n.kind == EVENT_KIND { n.id.trim_start_matches("event:").to_string() } else { format!("{}\\n({})", n.id, n.kind) };
-            let color = if self.in_cycle[i] { ", color=red, fontcolor=red" } else { "" };
-            out.push_str(&format!("  {} [shape={shape}, label={}{color}];\n", q(&n.id), q(&label).replace("\\\\n", "\\n")));
-        }
-        for e in &self.edges {
-            let style = if e.kind == EdgeKind::Listens { "style=dashed" } else { "style=solid" };
-            let color = if self.edge_in_cycle(e) { ", color=red, penwidth=2" } else { "" };
-            out.push_str(&format!("  {} -> {} [label={}, {style}{color}];\n", q(&self.nodes[e.from].id), q(&self.nodes[e.to].id), q(e.kind.as_str())));
-        }
-        out.push_str("}\n");
-        out
     }
 }
 

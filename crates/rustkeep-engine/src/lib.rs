@@ -34,4 +34,3 @@ pub mod save;
 pub mod scenario;
 pub mod stats;
 pub mod trace;
-pub mod words;

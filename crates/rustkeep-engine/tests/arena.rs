@@ -135,6 +135,4 @@ fn the_matrix_fights_every_option_against_every_creature() {
     let dummy = creatures.iter().position(|c| c == "t:dummy").unwrap();
     let warrior = options.iter().position(|o| o == "core:warrior").unwrap();
     assert_eq!(m.cells[dummy][warrior].0, 1.0);
-    let svg = m.svg();
-    assert!(svg.starts_with("<svg") && svg.contains("t:dummy") && svg.trim_end().ends_with("</svg>"));
 }

@@ -341,7 +341,7 @@ fn a_rename_adds_the_renamed_table_to_released_mods_only() {
 }
 
 #[test]
-fn old_ids_are_not_renamed_and_no_rename_takes_another_entrys_old_id() {
+fn old_ids_are_not_renamed_and_no_rename_takes_an_id_in_use() {
     let mut ws = Ws::new(MANIFEST);
     let p = ws.open("testmod/items.toml", &ITEMS.replace("item = \"testmod:cheese\"", "item = \"testmod:ch$0eese\""));
     let e = rename::prepare(&ws.state, &p).unwrap_err();
@@ -349,6 +349,9 @@ fn old_ids_are_not_renamed_and_no_rename_takes_another_entrys_old_id() {
     let p = ws.open("testmod/items.toml", &ITEMS.replace("id = \"testmod:knife\"", "id = \"testmod:kn$0ife\""));
     let e = rename::rename(&ws.state, &p, "testmod:curd").unwrap_err();
     assert!(e.contains("old ID of `testmod:wedge`"), "{e}");
+    // Onto an ID the registry defines: two entries of one ID, refused.
+    let e = rename::rename(&ws.state, &p, "testmod:wedge").unwrap_err();
+    assert!(e.contains("`testmod:wedge` is already defined") && e.contains("items.toml"), "{e}");
 }
 
 #[test]

@@ -30,7 +30,7 @@ pub fn entry_name(w: &World, registry: Registry, id: &str) -> String {
 
 /// A creature's name with its article: `the Rat`, but `The Rat King` as it is named.
 pub(crate) fn the(name: &str) -> String {
-    if rustkeep_engine::words::is_proper(name) || (name.len() > 4 && name[..4].eq_ignore_ascii_case("the ")) {
+    if rustkeep_present::words::is_proper(name) || (name.len() > 4 && name[..4].eq_ignore_ascii_case("the ")) {
         name.to_string()
     } else {
         format!("the {name}")

@@ -82,29 +82,13 @@ pub struct ReasonJson {
     pub text: String,
 }
 
-/// The registries a save holds IDs of (`rustkeep_engine::save::from_json` reconciles each of
-/// them with the data in force): an inventory's items and their affixes, the player's character
-/// options and statuses, enemies' creatures, quests, the piles' loot tables, floors, prefabs,
-/// NPCs on the map, and shops' stock by shop.
-const SAVED: [Registry; 11] = [
-    Registry::Items,
-    Registry::Affixes,
-    Registry::Creatures,
-    Registry::CharacterOptions,
-    Registry::Statuses,
-    Registry::Quests,
-    Registry::LootTables,
-    Registry::Floors,
-    Registry::Prefabs,
-    Registry::Npcs,
-    Registry::Shops,
-];
-
-/// The IDs of the old version (in force in a registry a save holds) that the new version can
-/// neither load nor rename: `entries.removed` less those a `[renamed]` line leads to an ID in
-/// force in the same registry.
+/// The IDs of the old version that the new version can neither load nor rename: `entries.removed`
+/// less those a `[renamed]` line leads to an ID in force in the same registry. A save holds IDs of
+/// every registry (`rustkeep_engine::save::from_json` reconciles each with the data in force):
+/// items and their affixes, character options, statuses, enemies' creatures, quests, piles' loot
+/// tables, floors, prefabs, NPCs on the map and shops with their stock.
 pub fn saves_lose(nw: &World, entries: &EntriesJson) -> Vec<EntryJson> {
-    entries.removed.iter().filter(|e| Registry::from_key(&e.registry).is_some_and(|r| SAVED.contains(&r) && !nw.exists(r, &e.id))).cloned().collect()
+    entries.removed.iter().filter(|e| Registry::from_key(&e.registry).is_some_and(|r| !nw.exists(r, &e.id))).cloned().collect()
 }
 
 /// One side's mods: the index of each mod (the first with its id, the core left out) and the mod

@@ -5,7 +5,7 @@
 use rustkeep_data::model::Entry;
 use rustkeep_data::resolve::EntryRef;
 use rustkeep_data::vocab::{field, Registry};
-use rustkeep_engine::words::{self, Bearer};
+use rustkeep_present::words::{self, Bearer};
 
 use crate::html::{self, esc, id_link, short, Frame};
 use crate::site::{Page, Site};

@@ -193,7 +193,7 @@ fn quest_chains(site: &Site, module: usize, root: &str) -> String {
         rows[*d] += 1;
         if columns[*d].len() < MAX_DRAWN {
             let href = site.short_link(*r, id).map(|u| format!("{root}{u}"));
-            let label = format!("{} ({})", rustkeep_engine::words::entry_name(site.w, *r, id), r.noun());
+            let label = format!("{} ({})", rustkeep_present::words::entry_name(site.w, *r, id), r.noun());
             columns[*d].push(Node { label, href, class: if *r == Registry::Quests { "quest" } else { "starter" } });
         }
     }

@@ -12,7 +12,8 @@
 //!   created at the end of `mod.toml` if need be);
 //! - renaming back to an old ID of the same entry takes that ID's line out of `[renamed]`; an old
 //!   ID that leads to another entry is refused, as an ID its references would change meaning;
-//! - an old ID itself is not renamed (it stands for the entry: rename the entry).
+//! - an old ID itself is not renamed (it stands for the entry: rename the entry), and no entry is
+//!   renamed onto an ID its registry defines already.
 
 use std::collections::HashMap;
 
@@ -72,6 +73,17 @@ pub fn rename(state: &State, p: &TextDocumentPositionParams, new_name: &str) -> 
             b.to,
             state.project.file(b.file).path
         ));
+    }
+    // Renaming onto an ID the registry defines would make two entries of one ID.
+    if let Sym::Id(reg) = o.sym {
+        if let Some(def) = resolved.defs.get(reg.index()).and_then(|d| d.get(new_name)).filter(|_| new_name != o.name) {
+            let at = def.defined.unwrap_or(def.current);
+            return Err(format!(
+                "`{new_name}` is already defined (in {}): renaming `{}` onto it would define one ID twice; choose another name",
+                state.project.file(at.file).path,
+                o.name
+            ));
+        }
     }
     let mut edits: Vec<(FileId, Span, String)> = Vec::new();
     for x in all {

@@ -6,7 +6,7 @@ use rustkeep_data::model::ModOp;
 use rustkeep_data::vocab::{field, Registry, ATTRIBUTES};
 use rustkeep_engine::floor::STAIRS;
 use rustkeep_engine::game::{neutral_base, sell_price, shown, CreatureRef, ItemInstance};
-use rustkeep_engine::words;
+use rustkeep_present::words;
 
 use super::Session;
 use crate::narrate::entry_name;

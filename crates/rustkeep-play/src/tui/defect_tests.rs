@@ -562,7 +562,7 @@ fn statuses_say_what_they_do() {
     let mut app = warrior_in("core:shrine");
     assert!(session(&app).g.player.statuses.iter().any(|s| s.status == "core:blessed"));
     let text = screen(&mut app, 120, 40);
-    let blessed = rustkeep_engine::words::status(&session(&app).w, "core:blessed", rustkeep_engine::words::Bearer::Player);
+    let blessed = rustkeep_present::words::status(&session(&app).w, "core:blessed", rustkeep_present::words::Bearer::Player);
     assert!(text.contains("Blessed ("), "{text}");
     let first = blessed.get(1).expect("the blessing's first modifier");
     assert!(text.contains(&first[..first.len().min(20)]), "{first:?} in\n{text}");

@@ -424,7 +424,7 @@ fn draw_panel(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
         for st in &g.player.statuses {
             lines.push(Line::from(format!("{} ({})", entry_name(w, Registry::Statuses, &st.status), crate::narrate::turns(st.turns))));
             // What it does (its modifiers and triggers; how long it lasts is the line above).
-            let does = rustkeep_engine::words::status(w, &st.status, rustkeep_engine::words::Bearer::Player);
+            let does = rustkeep_present::words::status(w, &st.status, rustkeep_present::words::Bearer::Player);
             for line in does.into_iter().skip(1) {
                 lines.push(Line::from(Span::styled(format!("  {line}"), dim())));
             }

@@ -7,7 +7,7 @@ use rustkeep_data::vocab::{attr, damage, field, outcome, slot, EventKind, Regist
 use super::english::{a, and_list, attribute_value, attribute_words, capitalized, counted, entry_name, numbered, percent, plural, times, turns};
 use super::triggers::{a_name, actions_in, attack_of, conditions_in, modifier, tagged, trigger, uncarried, when_value, BROKEN};
 use super::{Bearer, Mood, Party, Sides};
-use crate::game::{shown, World};
+use rustkeep_engine::game::{shown, World};
 
 // ---------------------------------------------------------------------------------------------
 // Quests

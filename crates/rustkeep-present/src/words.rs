@@ -2,7 +2,7 @@
 //! quest log of `rustkeep play`) and for generated documentation pages.
 //!
 //! Everything here reads the lowered model (triggers, conditions, actions, modifiers, quests,
-//! `ai` rules) and the names of entries through a [`World`](crate::game::World); nothing is
+//! `ai` rules) and the names of entries through a [`World`](rustkeep_engine::game::World); nothing is
 //! parsed back from text. Every function is total: an unknown ID, a missing field or an empty
 //! list gives a sentence that says so, never a panic. Every model enum is matched without a
 //! catch-all, so a new event, check, action or `when` field fails to compile here until it has

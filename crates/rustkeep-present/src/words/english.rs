@@ -3,7 +3,7 @@
 
 use rustkeep_data::vocab::{attr, Registry, RESISTANCES};
 
-use crate::game::{shown, World};
+use rustkeep_engine::game::{shown, World};
 
 /// An entry's `name`, else its ID in words (`core:rat_den` is "Rat Den"): entries of registries
 /// without names (prefabs, loot tables) and unknown IDs are called so.

@@ -6,7 +6,7 @@ use rustkeep_data::vocab::{field, outcome, EventKind, Registry, WhenField, WhenV
 
 use super::english::{a, and_list, attribute_value, attribute_words, counted, entry_name, percent, plural, turns};
 use super::{Bearer, Mood, Party, Sides};
-use crate::game::{shown, World};
+use rustkeep_engine::game::{shown, World};
 
 // ---------------------------------------------------------------------------------------------
 // Conditions

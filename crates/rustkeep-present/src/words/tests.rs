@@ -10,7 +10,7 @@ use super::english::{a, plural};
 use super::entries::{objective, reward};
 use super::triggers::other_side;
 use super::*;
-use crate::game::World;
+use rustkeep_engine::game::World;
 
 fn core() -> &'static World {
     static CORE: OnceLock<World> = OnceLock::new();
