@@ -79,7 +79,8 @@ pub fn short_name<'a>(word: &str, ids: impl IntoIterator<Item = &'a str>, noun: 
 
 pub fn run(args: Args) -> Result<u8, String> {
     if args.core_dir {
-        let dir = rustkeep_lsp::core_files::materialize(&rustkeep_lsp::core_files::cache_dir()).map_err(|e| format!("cannot write the core files: {e}"))?;
+        let dir = rustkeep_data::project::core_files::materialize(&rustkeep_data::project::core_files::cache_dir())
+            .map_err(|e| format!("cannot write the core files: {e}"))?;
         print(&format!("{}\n", dir.display()))?;
         return Ok(0);
     }

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use rustkeep_data::project::{load_scenario, Overlay};
+use rustkeep_data::project::Overlay;
 use rustkeep_engine::game::World;
 use rustkeep_engine::scenario::{self, Scenario};
 
@@ -43,18 +43,7 @@ pub fn open(path: &PathBuf, mods: &[PathBuf]) -> Result<(World, Scenario), Strin
     if let Some(missing) = mods.iter().find(|p| !cwd.join(p).exists()) {
         return Err(format!("{}: no such file or folder", missing.display()));
     }
-    let project = load_scenario(&path, mods, &cwd, &Overlay::new());
-    let info = project.scenarios.first().ok_or_else(|| format!("cannot read {}", path.display()))?;
-    let file = info.file;
-    let analysis = rustkeep_check::analyze(&project);
-    if let Some(refusal) = analysis.scenario_errors(&project, file, 5) {
-        return Err(refusal);
-    }
-    let facts = analysis.db.facts.get(file.0 as usize).cloned().flatten().ok_or_else(|| format!("cannot read {}", path.display()))?;
-    let model = facts.scenario.clone().map(|b| *b).unwrap_or_default();
-    let db = analysis.into_valid(&project)?;
-    let sc = Scenario::from_model(&model, &project.file(file).index);
-    Ok((World::new(project, db), sc))
+    rustkeep_ide::scenario::open(&path, mods, &cwd, &Overlay::new(), &|| false).unwrap_or_else(|| Err("the run was cancelled".into()))
 }
 
 pub fn run(args: Args) -> Result<u8, String> {

@@ -9,8 +9,7 @@ use rustkeep_engine::game::World;
 
 /// The world of a loaded project, or the refusal when the validator finds errors.
 pub fn open(project: Project) -> Result<World, String> {
-    let db = rustkeep_check::analyze(&project).into_valid(&project)?;
-    Ok(World::new(project, db))
+    rustkeep_ide::valid_world(project)
 }
 
 /// Loads the bundled core plus the mods found by the one discovery rule from `mods` (none: from

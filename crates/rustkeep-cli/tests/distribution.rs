@@ -29,6 +29,7 @@ const PUBLISHED: &[&str] = &[
     "rustkeep-engine",
     "rustkeep-fmt",
     "rustkeep-present",
+    "rustkeep-ide",
     "rustkeep-play",
     "rustkeep-doc",
     "rustkeep-lsp",

@@ -25,6 +25,8 @@ pub mod bundled {
     include!(concat!(env!("OUT_DIR"), "/core_files.rs"));
 }
 
+pub mod core_files;
+
 /// Display prefix of the bundled core's files.
 pub const CORE_PREFIX: &str = "<core>";
 

@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! rustkeep-data → { rustkeep-check, rustkeep-engine, rustkeep-fmt } → rustkeep-lsp → rustkeep-cli
+//! { rustkeep-check, rustkeep-engine } → rustkeep-ide → { rustkeep-lsp, rustkeep-cli }
 //! rustkeep-data → rustkeep-engine → rustkeep-present → rustkeep-play → rustkeep-cli
 //! rustkeep-data → rustkeep-engine → rustkeep-present → rustkeep-doc → rustkeep-cli
 //! ```
@@ -34,12 +35,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("rustkeep-fmt", &["rustkeep-testutil", "rustkeep-data"]),
     // Presentation (words, SVG, DOT) of what the engine reads and makes; it shows, never validates.
     ("rustkeep-present", &["rustkeep-testutil", "rustkeep-data", "rustkeep-engine"]),
+    // The pipelines the front ends share, above the validator and the engine.
+    ("rustkeep-ide", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine"]),
     // The validator for its tests only (`the_game_never_validates`).
     ("rustkeep-play", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-present"]),
     // The site of `rustkeep doc` documents data the command line has validated; like the game,
     // it never validates.
     ("rustkeep-doc", &["rustkeep-testutil", "rustkeep-data", "rustkeep-engine", "rustkeep-present"]),
-    ("rustkeep-lsp", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt"]),
+    ("rustkeep-lsp", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-ide"]),
     (
         "rustkeep-cli",
         &[
@@ -49,6 +52,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "rustkeep-engine",
             "rustkeep-fmt",
             "rustkeep-present",
+            "rustkeep-ide",
             "rustkeep-play",
             "rustkeep-lsp",
             "rustkeep-doc",
@@ -63,6 +67,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "rustkeep-engine",
             "rustkeep-fmt",
             "rustkeep-present",
+            "rustkeep-ide",
             "rustkeep-play",
             "rustkeep-lsp",
             "rustkeep-doc",

@@ -33,8 +33,8 @@
 //!   the incremental analysis, and the conversions to and from LSP types (`state/to_proto.rs`,
 //!   `state/from_proto.rs`); [`outline`]: what is kept of the files that are not open; [`disk`]:
 //!   the files on disk at the last load, so that a rescan without a file watcher reads only what
-//!   changed; [`uri`]: `file://` URIs and paths; [`core_files`]: the bundled core served from disk
-//!   for go-to-definition; [`loot_cache`]: the exact loot reports kept for hovers.
+//!   changed; [`uri`]: `file://` URIs and paths (the bundled core is served from disk for
+//!   go-to-definition by `rustkeep_data::project::core_files`); [`loot_cache`]: the exact loot reports kept for hovers.
 //! - [`balance`]: the balance figures beside the data (lenses above creatures and loot tables, a
 //!   creature's hover, `rustkeep.showBalance`), computed after the typing stops in turns on the
 //!   state thread that give way to any other job; `balance_task`: the scheduler that makes the
@@ -60,7 +60,6 @@ macro_rules! log {
 pub mod balance;
 mod balance_task;
 pub mod context;
-pub mod core_files;
 pub mod disk;
 pub mod handlers;
 pub mod ids;

@@ -12,10 +12,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use rustkeep_data::project::{load_scenario, Overlay};
+use rustkeep_data::project::Overlay;
 use rustkeep_data::text::{Encoding, LineIndex, Span};
-use rustkeep_engine::game::World;
-use rustkeep_engine::scenario::{self, expect::Checked, Scenario};
+use rustkeep_engine::scenario::{self, expect::Checked};
 
 use crate::lsp;
 
@@ -78,35 +77,14 @@ impl Outcome {
 pub const LENS: &str = "▶ run";
 
 /// Loads the scenario with its mods (the open documents shadowing the disk), analyses them and,
-/// when neither the scenario nor the data has errors, runs it: `rustkeep test` on one file (its
-/// `simulate::open`), with the editor's texts. `None` when `cancelled` says, between the phases,
+/// when neither the scenario nor the data has errors, runs it: `rustkeep test` on one file (the
+/// same `rustkeep_ide::scenario::open`), with the editor's texts. `None` when `cancelled` says, between the phases,
 /// that the result would not be wanted any more.
 pub fn run(input: &RunInput, cancelled: &dyn Fn() -> bool) -> Option<Outcome> {
-    let project = load_scenario(&input.path, &[], &input.cwd, &input.overlay);
-    if cancelled() {
-        return None;
-    }
-    let not_read = || Outcome::NotRun(format!("cannot read {}", input.path.display()));
-    let scenarios = &project.scenarios;
-    let Some(info) = scenarios.iter().find(|s| project.file(s.file).disk_path.as_ref() == Some(&input.path)).or(scenarios.first()) else {
-        return Some(not_read());
-    };
-    let file = info.file;
-    let analysis = rustkeep_check::analyze(&project);
-    if cancelled() {
-        return None;
-    }
-    if let Some(refusal) = analysis.scenario_errors(&project, file, 5) {
-        return Some(Outcome::NotRun(refusal));
-    }
-    let Some(facts) = analysis.db.facts.get(file.0 as usize).cloned().flatten() else { return Some(not_read()) };
-    let model = facts.scenario.clone().map(|b| *b).unwrap_or_default();
-    let db = match analysis.into_valid(&project) {
-        Ok(db) => db,
+    let (world, sc) = match rustkeep_ide::scenario::open(&input.path, &[], &input.cwd, &input.overlay, cancelled)? {
+        Ok(opened) => opened,
         Err(refusal) => return Some(Outcome::NotRun(refusal)),
     };
-    let sc = Scenario::from_model(&model, &project.file(file).index);
-    let world = World::new(project, db);
     if cancelled() {
         return None;
     }

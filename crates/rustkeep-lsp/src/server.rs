@@ -36,7 +36,7 @@ use crate::uri;
 pub struct Backend {
     client: Client,
     shared: Arc<Shared>,
-    /// Where the core's files are written for go-to-definition; `None`: [`crate::core_files::cache_dir`].
+    /// Where the core's files are written for go-to-definition; `None`: [`rustkeep_data::project::core_files::cache_dir`].
     core_cache: Option<PathBuf>,
     /// Whether the client may register capabilities dynamically (the file watcher needs it).
     dynamic_watch: AtomicBool,
@@ -146,8 +146,8 @@ impl LanguageServer for Backend {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
         let enc = negotiate(&params);
         let roots = roots(&params);
-        let cache = self.core_cache.clone().unwrap_or_else(crate::core_files::cache_dir);
-        let core_dir = match crate::core_files::materialize(&cache) {
+        let cache = self.core_cache.clone().unwrap_or_else(rustkeep_data::project::core_files::cache_dir);
+        let core_dir = match rustkeep_data::project::core_files::materialize(&cache) {
             Ok(d) => Some(d),
             Err(e) => {
                 log!("rustkeep-lsp: cannot write the core files for go-to-definition: {e}");
@@ -409,7 +409,7 @@ pub async fn serve_stdio() -> bool {
 }
 
 /// [`serve_stdio`] on any pair of streams (the tests' in-process clients), the bundled core's
-/// files written to `core_cache` (`None`: [`crate::core_files::cache_dir`]).
+/// files written to `core_cache` (`None`: [`rustkeep_data::project::core_files::cache_dir`]).
 pub async fn serve<I, O>(input: I, output: O, core_cache: Option<PathBuf>) -> bool
 where
     I: tokio::io::AsyncRead + Unpin,

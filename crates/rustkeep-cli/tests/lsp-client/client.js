@@ -162,7 +162,7 @@ async function main() {
   summary.inlay_hints = hints.length;
 
   // Rename an ID: one WorkspaceEdit touching exactly the files that name it; applying it leaves
-  // no trace of the old name.
+  // no trace of the old name but the `[renamed]` line that keeps it working.
   const items = path.join(mod, "items.toml");
   const itemsText = read(items);
   const at = pos(itemsText, 'id = "rat_catcher:cheese_wedge"', 'id = "rat_catcher:'.length + 2);
@@ -182,11 +182,18 @@ async function main() {
     })
     .map(uriOf)
     .sort();
-  assert.deepEqual(Object.keys(changes).sort(), naming);
+  // The mod has a `version` (it is released): the rename also keeps the old ID working for the
+  // mods and saves that hold it, with a `[renamed]` line in its mod.toml.
+  const manifest = uriOf(path.join(mod, "mod.toml"));
+  assert.deepEqual(Object.keys(changes).sort(), [...naming, manifest].sort());
   assert.ok(naming.length >= 3, `the cheese wedge is named in several files: ${naming}`);
   for (const [u, es] of Object.entries(changes)) {
     const after = apply(read(url.fileURLToPath(u)), es);
-    assert.ok(!after.includes("rat_catcher:cheese_wedge") && after.includes("rat_catcher:cheddar_wedge"), u);
+    if (u === manifest) {
+      assert.ok(after.includes('[renamed]\n"rat_catcher:cheese_wedge" = "rat_catcher:cheddar_wedge"\n'), after);
+    } else {
+      assert.ok(!after.includes("rat_catcher:cheese_wedge") && after.includes("rat_catcher:cheddar_wedge"), u);
+    }
   }
   summary.rename = { files: naming.length, edits: Object.values(changes).reduce((n, es) => n + es.length, 0) };
 

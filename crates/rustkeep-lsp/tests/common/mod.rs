@@ -45,7 +45,7 @@ pub fn rat_catcher_loaded() -> (TempDir, State) {
 /// server serves it; the folder lasts as long as the `TempDir` returned with the state.
 pub fn state_with_core(root: &Path, enc: Encoding) -> (State, TempDir) {
     let core = TempDir::new("core");
-    let core_dir = rustkeep_lsp::core_files::materialize(&core).expect("the core can be written");
+    let core_dir = rustkeep_data::project::core_files::materialize(&core).expect("the core can be written");
     (State::new(vec![root.to_path_buf()], enc, Some(core_dir)), core)
 }
 

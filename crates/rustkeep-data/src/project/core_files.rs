@@ -1,7 +1,8 @@
-//! Serving the bundled core to the editor.
+//! The bundled core as files, for the editor and `rustkeep core export`.
 //!
 //! The core's data files are compiled into the binary, so they have no path an editor could open.
-//! For go-to-definition into the core we write them once to a cache folder and point URIs there:
+//! For go-to-definition into the core the language server writes them once to a cache folder and
+//! points URIs there (`rustkeep show` names the same folder):
 //! `$XDG_CACHE_HOME/rustkeep/core-<version>/` (else `$HOME/.cache/rustkeep/core-<version>/`, else
 //! the OS temp folder). The files are marked read-only: edits belong in a mod's override, not in
 //! the core. A file is rewritten only when its content differs (a development build of the same
@@ -9,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rustkeep_data::project::bundled::CORE_FILES;
+use super::bundled::CORE_FILES;
 
 /// The folder the core files are served from.
 pub fn cache_dir() -> PathBuf {
@@ -39,7 +40,7 @@ pub fn materialize(dir: &Path) -> std::io::Result<PathBuf> {
             perms.set_readonly(false);
             let _ = std::fs::set_permissions(&path, perms);
         }
-        rustkeep_data::files::write_file(&path, text.as_bytes())?;
+        crate::files::write_file(&path, text.as_bytes())?;
         let mut perms = std::fs::metadata(&path)?.permissions();
         perms.set_readonly(true);
         std::fs::set_permissions(&path, perms)?;
