@@ -60,9 +60,7 @@ impl Analysis {
         }
         let mut msg = format!("the mods have {errors} validation {}; run `rustkeep check` for details", if errors == 1 { "error" } else { "errors" });
         for d in self.diagnostics.iter().filter(data_error).take(5) {
-            let f = project.file(d.loc.file);
-            let line = f.index.line_of(d.loc.span.start) + 1;
-            msg.push_str(&format!("\n  {}:{line}: {} [{}]", f.path, d.message, d.code.name()));
+            msg.push_str(&format!("\n  {}", located(project, d)));
         }
         Err(msg)
     }
@@ -80,11 +78,17 @@ impl Analysis {
         let mut msg =
             format!("the scenario has {} {}; run `rustkeep check {}` for details", errors.len(), if errors.len() == 1 { "error" } else { "errors" }, f.path);
         for d in errors.iter().take(max) {
-            let line = f.index.line_of(d.loc.span.start) + 1;
-            msg.push_str(&format!("\n  {}:{line}: {} [{}]", f.path, d.message, d.code.name()));
+            msg.push_str(&format!("\n  {}", located(project, d)));
         }
         Some(msg)
     }
+}
+
+/// A diagnostic in one line, as the refusals list them: `path:line: message [code]`.
+pub fn located(project: &Project, d: &Diagnostic) -> String {
+    let f = project.file(d.loc.file);
+    let line = f.index.line_of(d.loc.span.start) + 1;
+    format!("{}:{line}: {} [{}]", f.path, d.message, d.code.name())
 }
 
 /// Lowers one data file and runs the rules that need nothing but the file itself (the unit of

@@ -11,9 +11,9 @@ use rustkeep_engine::scenario::{run_step, Scenario};
 use rustkeep_testutil::repo_root;
 
 /// The rat-catcher example released again: its cheese wedge is now `rat_catcher:cheese`, its
-/// first quest `rat_catcher:rat_tails`, its shop `rat_catcher:stall` (each with a `[renamed]`
-/// line), and its traps item gone. Only the entries' own `id`s change; every other file still
-/// names the old IDs.
+/// first quest `rat_catcher:rat_tails`, its shop `rat_catcher:stall`, its sewer rat
+/// `rat_catcher:drain_rat` and Old Mags `rat_catcher:mags` (each with a `[renamed]` line). Only
+/// the entries' own `id`s change; every other file still names the old IDs.
 fn renamed_release() -> World {
     let dir = repo_root().join("examples/rat_catcher");
     let mut files: Vec<(String, String)> = Vec::new();
@@ -26,11 +26,14 @@ fn renamed_release() -> World {
     for (name, text) in &mut files {
         match name.as_str() {
             "mod.toml" => text.push_str(
-                "\n[renamed]\n\"rat_catcher:cheese_wedge\" = \"rat_catcher:cheese\"\n\"rat_catcher:tails_for_coin\" = \"rat_catcher:rat_tails\"\n\"rat_catcher:traps_and_tonics\" = \"rat_catcher:stall\"\n",
+                "\n[renamed]\n\"rat_catcher:cheese_wedge\" = \"rat_catcher:cheese\"\n\"rat_catcher:tails_for_coin\" = \"rat_catcher:rat_tails\"\n\"rat_catcher:traps_and_tonics\" = \"rat_catcher:stall\"\n\"rat_catcher:sewer_rat\" = \"rat_catcher:drain_rat\"\n\"rat_catcher:old_mags\" = \"rat_catcher:mags\"\n",
             ),
             "items.toml" => *text = text.replace("id = \"rat_catcher:cheese_wedge\"", "id = \"rat_catcher:cheese\""),
             "quests.toml" => *text = text.replace("id = \"rat_catcher:tails_for_coin\"", "id = \"rat_catcher:rat_tails\""),
-            "npcs.toml" => *text = text.replace("id = \"rat_catcher:traps_and_tonics\"", "id = \"rat_catcher:stall\""),
+            "npcs.toml" => {
+                *text = text.replace("id = \"rat_catcher:traps_and_tonics\"", "id = \"rat_catcher:stall\"").replace("id = \"rat_catcher:old_mags\"", "id = \"rat_catcher:mags\"")
+            }
+            "creatures.toml" => *text = text.replace("id = \"rat_catcher:sewer_rat\"", "id = \"rat_catcher:drain_rat\""),
             _ => {}
         }
     }
@@ -64,8 +67,13 @@ fn a_save_of_the_old_release_loads_with_the_new_ids() {
     let old = world_of(&["examples/rat_catcher"]);
     let sc = scenario();
     let (mut g, _) = sc.start(&old);
-    run_step(&mut g, &old, &sc.steps[0]);
+    // Old Mags' stall, then the sewers and the rat nest, where sewer rats are spawned.
+    for step in &sc.steps[..3] {
+        run_step(&mut g, &old, step);
+    }
     assert!(g.player.inventory.iter().any(|i| i.item == "rat_catcher:cheese_wedge"));
+    let sewer_rats = g.enemies.iter().filter(|e| e.body.creature.as_deref() == Some("rat_catcher:sewer_rat")).count();
+    assert!(sewer_rats > 0, "the nest spawned sewer rats");
     assert_eq!(g.open_shop.as_deref(), Some("rat_catcher:traps_and_tonics"));
     // The stall's stock as the player saw it (a shop's stock is rolled when it first opens).
     g.shops.entry("rat_catcher:traps_and_tonics".into()).or_default().push(rustkeep_engine::item::ItemInstance {
@@ -89,11 +97,14 @@ fn a_save_of_the_old_release_loads_with_the_new_ids() {
     let stock = &loaded.shops["rat_catcher:stall"];
     assert!(stock.iter().any(|i| i.item == "rat_catcher:cheese" && i.count == 2), "{stock:?}");
     assert_eq!(loaded.open_shop.as_deref(), Some("rat_catcher:stall"));
+    let drain_rats = loaded.enemies.iter().filter(|e| e.body.creature.as_deref() == Some("rat_catcher:drain_rat")).count();
+    assert_eq!(drain_rats, sewer_rats, "every enemy kept, under its creature's new ID");
     for said in [
         "item rat_catcher:cheese_wedge (player) was renamed to rat_catcher:cheese",
         "quest rat_catcher:tails_for_coin was renamed to rat_catcher:rat_tails",
         "shop rat_catcher:traps_and_tonics (the game) was renamed to rat_catcher:stall",
         "item rat_catcher:cheese_wedge (rat_catcher:stall) was renamed to rat_catcher:cheese",
+        "creature rat_catcher:sewer_rat (enemy:4) was renamed to rat_catcher:drain_rat",
     ] {
         assert!(warnings.iter().any(|w| w.starts_with(said)), "{said}: {warnings:#?}");
     }
@@ -101,7 +112,9 @@ fn a_save_of_the_old_release_loads_with_the_new_ids() {
     assert!(!warnings.iter().any(|w| w.contains("no longer exists")), "{warnings:#?}");
     // The loaded game plays on in the new release.
     let mut loaded = loaded;
-    run_step(&mut loaded, &new, &sc.steps[1]);
+    for step in &sc.steps[3..] {
+        run_step(&mut loaded, &new, step);
+    }
 }
 
 /// The example scenario still names the old IDs (its expectation counts the quest by its old ID);
@@ -118,7 +131,9 @@ fn a_scenario_naming_old_ids_plays_as_before() {
     // The run names only the IDs in force (an expectation says what it checks as written).
     let json = after.json();
     let run = format!("{} {} {}", json["setup"], json["steps"], json["final"]);
-    assert!(!run.contains("rat_catcher:cheese_wedge") && !run.contains("rat_catcher:tails_for_coin"), "old IDs in the run: {run}");
+    for old in ["rat_catcher:cheese_wedge", "rat_catcher:tails_for_coin", "rat_catcher:old_mags", "rat_catcher:sewer_rat\""] {
+        assert!(!run.contains(old), "{old} in the run: {run}");
+    }
     // The same run, under the new IDs (the memory mod's files are named without `examples/`);
     // the expectations say what they check as written.
     let run_of = |t: &str| t.split("\nexpect ").next().unwrap_or_default().to_string();
@@ -126,6 +141,10 @@ fn a_scenario_naming_old_ids_plays_as_before() {
         t.replace("rat_catcher:cheese_wedge", "rat_catcher:cheese")
             .replace("rat_catcher:tails_for_coin", "rat_catcher:rat_tails")
             .replace("rat_catcher:traps_and_tonics", "rat_catcher:stall")
+            .replace("rat_catcher:old_mags", "rat_catcher:mags")
+            .replace("rat_catcher:sewer_rat_loot", "LOOT")
+            .replace("rat_catcher:sewer_rat", "rat_catcher:drain_rat")
+            .replace("LOOT", "rat_catcher:sewer_rat_loot")
             .replace("examples/rat_catcher/", "rat_catcher/")
     };
     assert_eq!(renamed(&run_of(&before.human())), run_of(&after.human()), "the same run under the new IDs");
