@@ -300,11 +300,14 @@ fn compare(old: &Side, new: &Side, old_name: String, new_name: String, args: &Ar
 }
 
 /// The exact chance of every (table, item) in both versions; the moves of at least `threshold`.
+/// The old version's tables and items are named as the new version's `[renamed]` names them, so
+/// that a renamed item whose chances stay is no move.
 fn chance_moves(ow: &World, nw: &World, threshold: f64) -> Vec<ChanceMove> {
-    let chances = |w: &World| -> BTreeMap<String, BTreeMap<String, f64>> {
-        w.loot.analyze_all(0.0).into_iter().filter_map(|(t, r)| Some((t, r.ok()?.drops.iter().map(|d| (d.id.to_string(), d.p_any)).collect()))).collect()
+    let named = |id: &str| nw.db.resolved.canonical(id).to_string();
+    let chances = |w: &World, name: &dyn Fn(&str) -> String| -> BTreeMap<String, BTreeMap<String, f64>> {
+        w.loot.analyze_all(0.0).into_iter().filter_map(|(t, r)| Some((name(&t), r.ok()?.drops.iter().map(|d| (name(&d.id), d.p_any)).collect()))).collect()
     };
-    let (a, b) = rayon::join(|| chances(ow), || chances(nw));
+    let (a, b) = rayon::join(|| chances(ow, &named), || chances(nw, &|id| id.to_string()));
     let mut moves = Vec::new();
     for (table, old) in &a {
         let Some(new) = b.get(table) else { continue };

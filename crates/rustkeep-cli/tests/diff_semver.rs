@@ -174,6 +174,16 @@ fn saves_lose_the_removed_item_not_the_renamed_one() {
     let v: Value = serde_json::from_str(&text(&run(&renamed.0, &["diff", "old", "new", "--arena", "0", "--format", "json"]))).unwrap();
     assert_eq!(v["entries"]["removed"][0]["id"], "cellar:cheese");
     assert!(lost(&renamed).is_empty());
+    // A table that drops the cheese drops the same item under its new ID: no chance moved;
+    // without the line, the old ID's chance falls and the new one's rises.
+    let pantry = "\n[[loot_tables]]\nid = \"cellar:pantry\"\nentries = [ { item = \"cellar:cheese\", weight = 1 }, { nothing = true, weight = 1 } ]\n";
+    for (extra, moves) in [(RENAMED, 0), ("", 2)] {
+        let t = pair("1.3.0", "1.4.0", cheese_renamed, extra);
+        t.write("old/cellar/loot.toml", pantry);
+        t.write("new/cellar/loot.toml", cheese_renamed(pantry));
+        let v: Value = serde_json::from_str(&text(&run(&t.0, &["diff", "old", "new", "--arena", "0", "--format", "json"]))).unwrap();
+        assert_eq!(v["chances"].as_array().map(Vec::len), Some(moves), "{extra:?}: {v:#}");
+    }
     let human = text(&run(&renamed.0, &["diff", "old", "new", "--arena", "0"]));
     assert!(!human.contains("Saves of the old version lose"), "{human}");
     assert!(!human.contains("breaking"), "{human}");
