@@ -85,14 +85,19 @@ impl Dependency {
         self.kind == DependencyKind::Required && self.req.is_none()
     }
 
-    /// Whether a mod of `version` (`None`: the mod has no `version`) meets the requirement. A
-    /// mod without a version meets only `*` (and an entry without requirement).
+    /// Whether a mod of `version` (`None`: the mod has no `version`) meets the requirement.
     pub fn allows(&self, version: Option<&semver::Version>) -> bool {
-        match (&self.req, version) {
-            (None, _) => true,
-            (Some(r), Some(v)) => r.value.matches(v),
-            (Some(r), None) => r.value.comparators.is_empty(),
-        }
+        allows(self.req.as_ref().map(|r| &r.value), version)
+    }
+}
+
+/// Whether a mod of `version` (`None`: the mod has no `version`) meets `req` (`None`: no
+/// requirement). A mod without a version meets only `*` (and no requirement).
+pub fn allows(req: Option<&semver::VersionReq>, version: Option<&semver::Version>) -> bool {
+    match (req, version) {
+        (None, _) => true,
+        (Some(r), Some(v)) => r.matches(v),
+        (Some(r), None) => r.comparators.is_empty(),
     }
 }
 

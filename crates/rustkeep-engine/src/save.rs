@@ -155,14 +155,12 @@ pub fn from_json(text: &str, w: &World) -> Result<(Game, Vec<String>), String> {
     }
     g.enemies.retain_mut(|e| {
         let who = format!("enemy:{}", e.index);
-        match &mut e.body.creature {
-            Some(c) if w.db.resolved.renamed_in(Registry::Creatures, c).is_some() => keep(w, Registry::Creatures, c, &who, "creature", &mut warnings),
-            Some(c) if !w.exists(Registry::Creatures, c) => {
-                warnings.push(format!("creature {c} ({who}) no longer exists; it is removed"));
-                false
-            }
-            _ => true,
+        let Some(c) = &mut e.body.creature else { return true };
+        if renamed(w, Registry::Creatures, c, &who, "creature", &mut warnings) || w.exists(Registry::Creatures, c) {
+            return true;
         }
+        warnings.push(format!("creature {c} ({who}) no longer exists; it is removed"));
+        false
     });
     g.floor_loot.retain_mut(|i| keep(w, Registry::Items, &mut i.item, "floor", "item", &mut warnings));
     g.piles.retain_mut(|t| keep(w, Registry::LootTables, t, "room", "loot table", &mut warnings));
@@ -212,10 +210,7 @@ pub fn from_json(text: &str, w: &World) -> Result<(Game, Vec<String>), String> {
             k += 1;
             if k - 1 <= floor {
                 // Floors behind the player and the one it is on stay, under their IDs in force.
-                if let Some(r) = w.db.resolved.renamed_in(Registry::Floors, f) {
-                    warnings.push(format!("floor {f} (the dungeon) was renamed to {}; it is kept under the new ID", r.to));
-                    *f = r.to.clone();
-                }
+                renamed(w, Registry::Floors, f, "the dungeon", "floor", &mut warnings);
                 return true;
             }
             keep(w, Registry::Floors, f, "the dungeon", "floor", &mut warnings)
@@ -336,12 +331,19 @@ impl DungeonV2 {
     }
 }
 
+/// Rewrites the save's `id`, when it is an old ID of `[renamed]`, to the ID it stands for, and
+/// says so in `warnings`; whether it did.
+fn renamed(w: &World, reg: Registry, id: &mut String, who: &str, noun: &str, warnings: &mut Vec<String>) -> bool {
+    let Some(r) = w.db.resolved.renamed_in(reg, id) else { return false };
+    warnings.push(format!("{noun} {id} ({who}) was renamed to {}; it is kept under the new ID", r.to));
+    *id = r.to.clone();
+    true
+}
+
 /// Whether the save's `id` is still in force; an old ID of `[renamed]` is rewritten to the ID it
 /// stands for (and kept). Both what is renamed and what is dropped are said in `warnings`.
 fn keep(w: &World, reg: Registry, id: &mut String, who: &str, noun: &str, warnings: &mut Vec<String>) -> bool {
-    if let Some(r) = w.db.resolved.renamed_in(reg, id) {
-        warnings.push(format!("{noun} {id} ({who}) was renamed to {}; it is kept under the new ID", r.to));
-        *id = r.to.clone();
+    if renamed(w, reg, id, who, noun, warnings) {
         return true;
     }
     let ok = w.exists(reg, id);

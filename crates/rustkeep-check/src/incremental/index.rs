@@ -9,7 +9,7 @@ use std::sync::Arc;
 use rustkeep_data::hash::{FxHashMap, FxHashSet};
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::model::{Entry, Sp};
-use rustkeep_data::resolve::{EntryRef, Rename};
+use rustkeep_data::resolve::{EntryRef, Resolved};
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::Registry;
 
@@ -216,10 +216,10 @@ impl Index {
     }
 
     /// Adds (`add`) or takes out what one file contributes, noting in `w` what that touches.
-    /// `renamed` is the load set's `[renamed]` ([`rustkeep_data::resolve::Resolved::renamed`]): a
-    /// use of an old ID counts for the ID it was renamed to, as in the batch check.
-    pub fn file(&mut self, fid: FileId, ff: &FileFacts, add: bool, renamed: &FxHashMap<String, Rename>, w: &mut Work) {
-        let to = |id: &str| -> String { renamed.get(id).map_or(id, |r| r.to.as_str()).to_string() };
+    /// A use of an old ID of `[renamed]` counts for the ID it was renamed to
+    /// ([`Resolved::canonical`]), as in the batch check.
+    pub fn file(&mut self, fid: FileId, ff: &FileFacts, add: bool, resolved: &Resolved, w: &mut Work) {
+        let to = |id: &str| -> String { resolved.canonical(id).to_string() };
         let f = fid.0 as usize;
         if let Some(_rank) = self.rank.get(f).copied().flatten() {
             for (idx, e) in ff.entries.iter().enumerate() {
@@ -267,7 +267,7 @@ impl Index {
         for (r, &s) in ff.refs.iter().zip(&syms) {
             bump(&mut self.syms[s as usize].referrers, fid, add);
             if uses_table(r) {
-                let s = if renamed.is_empty() { s } else { self.intern(&to(&r.id)) };
+                let s = if resolved.renamed.is_empty() { s } else { self.intern(&to(&r.id)) };
                 count(&mut self.syms[s as usize].used, add, s, &mut w.used_crossed);
             }
         }

@@ -383,11 +383,11 @@ impl Incremental {
                 }
             }
             if let Some(old) = &old {
-                self.ix.file(fid, old, false, &self.db.resolved.renamed, &mut w);
+                self.ix.file(fid, old, false, &self.db.resolved, &mut w);
                 self.sugg.missing.retain(|r, _| r.file != fid);
             }
             if let Some(new) = &new {
-                self.ix.file(fid, new, true, &self.db.resolved.renamed, &mut w);
+                self.ix.file(fid, new, true, &self.db.resolved, &mut w);
             }
             self.slots.clear_file_keeping(fid, &keep);
             if !w.changed[f] {

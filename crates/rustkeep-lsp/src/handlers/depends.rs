@@ -10,8 +10,7 @@
 
 use std::ops::Range;
 
-use rustkeep_data::manifest::{split_dependency, Dependency, DependencyKind};
-use rustkeep_data::model::Sp;
+use rustkeep_data::manifest::{allows, split_dependency, DependencyKind};
 use rustkeep_data::project::ModInfo;
 use rustkeep_data::source::{FileId, FileKind};
 use rustkeep_data::text::Span;
@@ -209,8 +208,7 @@ pub fn hover(state: &State, list: List, value: &str) -> Option<String> {
         return Some(s);
     };
     let t = req_text.unwrap_or_default();
-    let dep = Dependency { kind, id: Sp::new(0..0, id.to_string()), req: Some(Sp::new(0..0, r)), req_text: Some(t.to_string()), span: 0..0, exact: false };
-    let meets = dep.allows(version.and_then(|v| semver::Version::parse(v).ok()).as_ref());
+    let meets = allows(Some(&r), version.and_then(|v| semver::Version::parse(v).ok()).as_ref());
     s.push_str(&match (kind, meets) {
         (DependencyKind::Incompatible, true) => format!(" — `{t}` allows it and both are loaded: an error (`incompatible-mod`)."),
         (DependencyKind::Incompatible, false) => format!(" — `{t}` does not allow it: no conflict."),
