@@ -12,7 +12,8 @@ use rustkeep_testutil::repo_root;
 
 /// The rat-catcher example released again: its cheese wedge is now `rat_catcher:cheese`, its
 /// first quest `rat_catcher:rat_tails`, its shop `rat_catcher:stall`, its sewer rat
-/// `rat_catcher:drain_rat` and Old Mags `rat_catcher:mags` (each with a `[renamed]` line). Only
+/// `rat_catcher:drain_rat`, Old Mags `rat_catcher:mags` and ratsbane `rat_catcher:plague_mark`
+/// (each with a `[renamed]` line). Only
 /// the entries' own `id`s change; every other file still names the old IDs.
 fn renamed_release() -> World {
     let dir = repo_root().join("examples/rat_catcher");
@@ -26,7 +27,7 @@ fn renamed_release() -> World {
     for (name, text) in &mut files {
         match name.as_str() {
             "mod.toml" => text.push_str(
-                "\n[renamed]\n\"rat_catcher:cheese_wedge\" = \"rat_catcher:cheese\"\n\"rat_catcher:tails_for_coin\" = \"rat_catcher:rat_tails\"\n\"rat_catcher:traps_and_tonics\" = \"rat_catcher:stall\"\n\"rat_catcher:sewer_rat\" = \"rat_catcher:drain_rat\"\n\"rat_catcher:old_mags\" = \"rat_catcher:mags\"\n",
+                "\n[renamed]\n\"rat_catcher:cheese_wedge\" = \"rat_catcher:cheese\"\n\"rat_catcher:tails_for_coin\" = \"rat_catcher:rat_tails\"\n\"rat_catcher:traps_and_tonics\" = \"rat_catcher:stall\"\n\"rat_catcher:sewer_rat\" = \"rat_catcher:drain_rat\"\n\"rat_catcher:old_mags\" = \"rat_catcher:mags\"\n\"rat_catcher:ratsbane\" = \"rat_catcher:plague_mark\"\n",
             ),
             "items.toml" => *text = text.replace("id = \"rat_catcher:cheese_wedge\"", "id = \"rat_catcher:cheese\""),
             "quests.toml" => *text = text.replace("id = \"rat_catcher:tails_for_coin\"", "id = \"rat_catcher:rat_tails\""),
@@ -34,6 +35,7 @@ fn renamed_release() -> World {
                 *text = text.replace("id = \"rat_catcher:traps_and_tonics\"", "id = \"rat_catcher:stall\"").replace("id = \"rat_catcher:old_mags\"", "id = \"rat_catcher:mags\"")
             }
             "creatures.toml" => *text = text.replace("id = \"rat_catcher:sewer_rat\"", "id = \"rat_catcher:drain_rat\""),
+            "statuses.toml" => *text = text.replace("id = \"rat_catcher:ratsbane\"", "id = \"rat_catcher:plague_mark\""),
             _ => {}
         }
     }
@@ -74,6 +76,8 @@ fn a_save_of_the_old_release_loads_with_the_new_ids() {
     assert!(g.player.inventory.iter().any(|i| i.item == "rat_catcher:cheese_wedge"));
     let sewer_rats = g.enemies.iter().filter(|e| e.body.creature.as_deref() == Some("rat_catcher:sewer_rat")).count();
     assert!(sewer_rats > 0, "the nest spawned sewer rats");
+    // The player bears ratsbane.
+    g.player.statuses.push(rustkeep_engine::game::StatusInstance { status: "rat_catcher:ratsbane".into(), turns: 3 });
     assert_eq!(g.open_shop.as_deref(), Some("rat_catcher:traps_and_tonics"));
     // The stall's stock as the player saw it (a shop's stock is rolled when it first opens).
     g.shops.entry("rat_catcher:traps_and_tonics".into()).or_default().push(rustkeep_engine::item::ItemInstance {
@@ -99,15 +103,31 @@ fn a_save_of_the_old_release_loads_with_the_new_ids() {
     assert_eq!(loaded.open_shop.as_deref(), Some("rat_catcher:stall"));
     let drain_rats = loaded.enemies.iter().filter(|e| e.body.creature.as_deref() == Some("rat_catcher:drain_rat")).count();
     assert_eq!(drain_rats, sewer_rats, "every enemy kept, under its creature's new ID");
+    assert_eq!(loaded.player.statuses, [rustkeep_engine::game::StatusInstance { status: "rat_catcher:plague_mark".into(), turns: 3 }]);
     for said in [
         "item rat_catcher:cheese_wedge (player) was renamed to rat_catcher:cheese",
         "quest rat_catcher:tails_for_coin was renamed to rat_catcher:rat_tails",
         "shop rat_catcher:traps_and_tonics (the game) was renamed to rat_catcher:stall",
         "item rat_catcher:cheese_wedge (rat_catcher:stall) was renamed to rat_catcher:cheese",
         "creature rat_catcher:sewer_rat (enemy:4) was renamed to rat_catcher:drain_rat",
+        "status rat_catcher:ratsbane (player) was renamed to rat_catcher:plague_mark",
     ] {
         assert!(warnings.iter().any(|w| w.starts_with(said)), "{said}: {warnings:#?}");
     }
+    // A resident follows too: Old Mags in her stall (laid out with its residents by `enter`).
+    let npcs = |g: &rustkeep_engine::game::Game| -> Vec<String> { g.dungeon.iter().flat_map(|d| d.map.npcs.iter().map(|n| n.npc.clone())).collect() };
+    // A run on the sewers floor, on the first seed whose floor holds her stall.
+    let at_the_stall = (1..50)
+        .find_map(|seed| {
+            let run = Scenario::parse(&format!("seed = {seed}\n\n[[steps]]\nstart = \"rat_catcher:the_sewers\"\n")).unwrap();
+            let (mut g, _) = run.start(&old);
+            run_step(&mut g, &old, &run.steps[0]);
+            npcs(&g).contains(&"rat_catcher:old_mags".to_string()).then_some(g)
+        })
+        .expect("a sewers floor with Old Mags' stall");
+    let (floor, said) = save::from_json(&save::to_json(&at_the_stall), &new).unwrap();
+    assert!(npcs(&floor).contains(&"rat_catcher:mags".to_string()) && !npcs(&floor).contains(&"rat_catcher:old_mags".to_string()), "{:?}", npcs(&floor));
+    assert!(said.iter().any(|w| w.starts_with("NPC rat_catcher:old_mags (the floor) was renamed to rat_catcher:mags")), "{said:#?}");
     // Nothing was dropped: every ID of the old save is in force or renamed.
     assert!(!warnings.iter().any(|w| w.contains("no longer exists")), "{warnings:#?}");
     // The loaded game plays on in the new release.
@@ -142,6 +162,7 @@ fn a_scenario_naming_old_ids_plays_as_before() {
             .replace("rat_catcher:tails_for_coin", "rat_catcher:rat_tails")
             .replace("rat_catcher:traps_and_tonics", "rat_catcher:stall")
             .replace("rat_catcher:old_mags", "rat_catcher:mags")
+            .replace("rat_catcher:ratsbane", "rat_catcher:plague_mark")
             .replace("rat_catcher:sewer_rat_loot", "LOOT")
             .replace("rat_catcher:sewer_rat", "rat_catcher:drain_rat")
             .replace("LOOT", "rat_catcher:sewer_rat_loot")
