@@ -97,14 +97,7 @@ pub fn lsp_figures(root: &Path, exe: &Path) -> Vec<ExtraFigure> {
             return out;
         }
     }
-    let plan = Plan {
-        label: "medium",
-        ws: medium.clone(),
-        edit: (medium.join("mods/m000/content_00.toml"), "loot = \"m000:table_0\""),
-        removal: None,
-        hovers: Vec::new(),
-        targets: Targets { keystroke: SMALL_TARGET_MS, completion: SMALL_TARGET_MS, start: None, memory: false, lenses: false },
-    };
+    let plan = Plan::keystrokes("medium", &medium, "mods/m000/content_00.toml", "loot = \"m000:table_0\"", false);
     out.extend(figures_for(exe, &plan, &cache));
 
     // The example mods beside a generated ~2,000-entry pack; the edit is in an example mod.
@@ -120,14 +113,8 @@ pub fn lsp_figures(root: &Path, exe: &Path) -> Vec<ExtraFigure> {
         out.push(skipped("lsp examples + small", &format!("cannot write the workspace: {e}")));
         return out;
     }
-    let plan = Plan {
-        label: "examples + 2,000-entry mod",
-        ws: small.clone(),
-        edit: (small.join("mods/rat_catcher/creatures.toml"), "loot = \"rat_catcher:sewer_rat_loot\""),
-        removal: None,
-        hovers: Vec::new(),
-        targets: Targets { keystroke: SMALL_TARGET_MS, completion: SMALL_TARGET_MS, start: None, memory: false, lenses: true },
-    };
+    let edited = "mods/rat_catcher/creatures.toml";
+    let plan = Plan::keystrokes("examples + 2,000-entry mod", &small, edited, "loot = \"rat_catcher:sewer_rat_loot\"", true);
     out.extend(figures_for(exe, &plan, &cache));
     out
 }
@@ -141,6 +128,21 @@ struct Plan<'a> {
     removal: Option<Removal>,
     hovers: Vec<Hover>,
     targets: Targets,
+}
+
+impl<'a> Plan<'a> {
+    /// Keystrokes and completion only, against the smaller workspaces' target: `reference` is
+    /// toggled in the file `file` of the workspace `ws`; with or without the lenses on.
+    fn keystrokes(label: &'a str, ws: &Path, file: &str, reference: &'a str, lenses: bool) -> Plan<'a> {
+        Plan {
+            label,
+            ws: ws.to_path_buf(),
+            edit: (ws.join(file), reference),
+            removal: None,
+            hovers: Vec::new(),
+            targets: Targets { keystroke: SMALL_TARGET_MS, completion: SMALL_TARGET_MS, start: None, memory: false, lenses },
+        }
+    }
 }
 
 /// A definition taken out and put back, and the file of another mod that depends on it.
@@ -455,22 +457,23 @@ struct Toggle {
 impl Toggle {
     /// The last character of an ID reference, toggled between a typo (`x`) and itself.
     fn typo(doc: Doc, text: &str, at: usize) -> Toggle {
-        let (start, end) = (position(text, at), position(text, at + 1));
-        Toggle {
-            doc,
-            forth: json!({ "range": { "start": start, "end": end }, "text": "x" }),
-            back: json!({ "range": { "start": start, "end": end }, "text": &text[at..at + 1] }),
-            count: 0,
-        }
+        Toggle::of_character(doc, text, at, "x")
     }
 
     /// The character at `at` deleted and put back.
     fn deletion(doc: Doc, text: &str, at: usize) -> Toggle {
+        Toggle::of_character(doc, text, at, "")
+    }
+
+    /// The character at `at` replaced by `with` and then written again in place of what `with`
+    /// took.
+    fn of_character(doc: Doc, text: &str, at: usize, with: &str) -> Toggle {
         let (start, end) = (position(text, at), position(text, at + 1));
+        let back_end = if with.is_empty() { start.clone() } else { end.clone() };
         Toggle {
             doc,
-            forth: json!({ "range": { "start": start, "end": end }, "text": "" }),
-            back: json!({ "range": { "start": start, "end": start }, "text": &text[at..at + 1] }),
+            forth: json!({ "range": { "start": start, "end": end }, "text": with }),
+            back: json!({ "range": { "start": start, "end": back_end }, "text": &text[at..at + 1] }),
             count: 0,
         }
     }

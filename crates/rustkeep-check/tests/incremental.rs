@@ -62,6 +62,16 @@ fn assert_same(project: &Project, inc: &Incremental, fresh: &Analysis, what: &st
     assert_eq!(inc.db().resolved.balance.luck_factor, fresh.db.resolved.balance.luck_factor, "{what}: balance");
 }
 
+/// Gives the file `fid` of `project` the text `text`, as an editor would, and tells `inc`; `inc`
+/// must then agree with a fresh analysis of the project, which is returned.
+fn edit_and_compare(project: &mut Project, inc: &mut Incremental, fid: FileId, text: &str) -> Analysis {
+    set_text(project, fid, text);
+    inc.update(project, vec![(fid, lower_source(project.file(fid)))]);
+    let fresh = analyze(project);
+    assert_same(project, inc, &fresh, text);
+    fresh
+}
+
 fn folders_below(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir).map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect()).unwrap_or_default();
     out.sort();
@@ -173,10 +183,7 @@ fn a_reference_to_an_id_under_a_misspelt_registry_names_the_header() {
     noted(&project, &analyze(&project).diagnostics);
     noted(&project, &inc.all_diagnostics(&project));
     for (text, unknown) in [(items.replace("[[item]]", "[[items]]"), false), (items.to_string(), true)] {
-        set_text(&mut project, fid, &text);
-        inc.update(&project, vec![(fid, lower_source(project.file(fid)))]);
-        let fresh = analyze(&project);
-        assert_same(&project, &inc, &fresh, &text);
+        let fresh = edit_and_compare(&mut project, &mut inc, fid, &text);
         assert_eq!(fresh.diagnostics.iter().any(|d| d.code.name() == "unknown-reference"), unknown, "{:#?}", show(&project, &fresh.diagnostics));
         if unknown {
             noted(&project, &fresh.diagnostics);
@@ -218,10 +225,7 @@ fn an_affix_reached_through_a_nested_affix_table_is_followed_link_by_link() {
         (items_id, items.replace("triggers = [", "# triggers = ["), false),
     ];
     for (fid, text, cut) in cuts {
-        set_text(&mut project, fid, &text);
-        inc.update(&project, vec![(fid, lower_source(project.file(fid)))]);
-        let fresh = analyze(&project);
-        assert_same(&project, &inc, &fresh, &text);
+        let fresh = edit_and_compare(&mut project, &mut inc, fid, &text);
         assert_eq!(never_active(&fresh.diagnostics), cut, "{text}\n{:#?}", show(&project, &fresh.diagnostics));
     }
 }
@@ -255,10 +259,7 @@ fn the_traps_of_one_entry_come_and_go_with_each_edit() {
         (creature(&[flee, fallback]), 0, 0),
     ];
     for (text, unreachable, never) in steps {
-        set_text(&mut project, fid, &text);
-        inc.update(&project, vec![(fid, lower_source(project.file(fid)))]);
-        let fresh = analyze(&project);
-        assert_same(&project, &inc, &fresh, &text);
+        let fresh = edit_and_compare(&mut project, &mut inc, fid, &text);
         assert_eq!(count(&fresh.diagnostics, "ai-rule-unreachable"), unreachable, "{text}\n{:#?}", show(&project, &fresh.diagnostics));
         assert_eq!(count(&fresh.diagnostics, "condition-never-holds"), never, "{text}\n{:#?}", show(&project, &fresh.diagnostics));
     }
@@ -275,10 +276,7 @@ fn step_through(files: &[(&str, &str)], code: &str, steps: &[(&str, String, usiz
     assert_eq!(count(&inc.all_diagnostics(&project)), 0);
     for (name, text, want) in steps {
         let fid = file(&project, name);
-        set_text(&mut project, fid, text);
-        inc.update(&project, vec![(fid, lower_source(project.file(fid)))]);
-        let fresh = analyze(&project);
-        assert_same(&project, &inc, &fresh, text);
+        let fresh = edit_and_compare(&mut project, &mut inc, fid, text);
         assert_eq!(count(&fresh.diagnostics), *want, "{text}\n{:#?}", show(&project, &fresh.diagnostics));
     }
 }
@@ -396,10 +394,7 @@ fn the_absences_come_and_go_with_each_edit() {
         (all, [0, 0, 0, 0]),
     ];
     for (text, want) in steps {
-        set_text(&mut project, fid, &text);
-        inc.update(&project, vec![(fid, lower_source(project.file(fid)))]);
-        let fresh = analyze(&project);
-        assert_same(&project, &inc, &fresh, &text);
+        let fresh = edit_and_compare(&mut project, &mut inc, fid, &text);
         assert_eq!(found(&fresh.diagnostics), want, "{text}\n{:#?}", show(&project, &fresh.diagnostics));
     }
 }

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use rustkeep_data::project::{discover, WhenNothing};
 use rustkeep_engine::scenario::{self, expect::Checked};
 
-use crate::render::junit::{Case, Outcome, Report, Suite};
+use crate::render::junit::{Case, Counts, Outcome, Report, Suite};
 use crate::simulate;
 
 #[derive(clap::Args)]
@@ -221,15 +221,14 @@ pub fn junit(ran: &[Ran]) -> String {
             }));
             Suite {
                 name: r.file.clone(),
-                tests: r.results.len().max(err),
-                failures: r.results.iter().filter(|c| !c.passed).count(),
-                errors: err,
+                counts: Counts { tests: r.results.len().max(err), failures: r.results.iter().filter(|c| !c.passed).count(), errors: err },
                 skipped: None,
                 cases,
             }
         })
         .collect();
-    Report { name: "rustkeep test".into(), tests: passed + failed, failures: failed, errors, suites }.to_xml()
+    let counts = Counts { tests: passed + failed, failures: failed, errors };
+    Report { name: "rustkeep test".into(), counts, suites }.to_xml()
 }
 
 /// GitHub Actions workflow commands: an error on each failed expectation's line, a warning on a

@@ -3,22 +3,13 @@
 //! (the bundled core as files), and `rustkeep new NAME` (a mod that checks clean, with a scenario
 //! that runs) — as a modder starting out would use them.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
+use common::{run, stderr, stdout};
 use rustkeep_testutil::{ensure_file_contents, TempDir};
-
-fn run(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).current_dir(cwd).env("NO_COLOR", "1").output().expect("the rustkeep binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 #[test]
 fn show_prints_a_core_entry_as_written_with_its_file() {

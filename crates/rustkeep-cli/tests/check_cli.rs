@@ -4,37 +4,31 @@
 //! Snapshots live in `tests/snapshots/`. When an output changes on purpose, regenerate them with
 //! `cargo xtask update` (or this test with `UPDATE_EXPECT=1`) and review the diff.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
+use common::{json, run, stderr, stdout};
 use rustkeep_testutil::{copy_dir, ensure_file_contents, repo_root, TempDir};
 use serde_json::Value;
-
-/// Runs `rustkeep ARGS` in `cwd`.
-fn run(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rustkeep"))
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .env_remove("RUSTKEEP_LOG")
-        .output()
-        .expect("the rustkeep binary runs")
-}
 
 fn code(o: &Output) -> i32 {
     o.status.code().expect("rustkeep exits normally")
 }
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+/// The report of `check --format json` in `dir`.
+fn check_json(dir: &Path) -> Value {
+    json(&run(dir, &["check", "--format", "json"]))
 }
 
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
-}
-
-fn json(o: &Output) -> Value {
-    serde_json::from_str(&stdout(o)).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", stdout(o)))
+/// `check --fix --format json` in `dir`, which must leave it clean (exit 0, no diagnostic); what
+/// it printed.
+fn fix_cleanly(dir: &Path) -> Output {
+    let o = run(dir, &["check", "--fix", "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
+    assert_eq!(json(&o)["diagnostics"], serde_json::json!([]), "{}", stderr(&o));
+    o
 }
 
 /// The codes and 1-based start lines of a `--format json` output.
@@ -175,7 +169,7 @@ fn json_columns_count_unicode_scalar_values() {
             ("items.toml", "[[items]]\nid = \"col:x\"\nname = \"X\"\ntags = [\"col:äöü\", \"🔥\"]\n"),
         ],
     );
-    let v = json(&run(&t.0, &["check", "--format", "json"]));
+    let v = check_json(&t.0);
     // Both tags are invalid (non-ASCII letters, no namespace); the first one spans `"col:äöü"`.
     let d = &v["diagnostics"][0];
     assert_eq!(d["code"], "invalid-id");
@@ -252,8 +246,7 @@ fn fix_repairs_typos_in_place_and_keeps_the_layout() {
         "rooms.toml",
         "[[prefabs]]\nid = \"fixme:porch\"\nnpcs = [\"fixme:guide\"]\ngrid = \"\"\"\n#####\n#n.@+\n#####\n\"\"\"\n\n[[floors]]\nid = \"fixme:yard\"\nname = \"Yard\"\ndepth = 1\nprefabs = [\"fixme:porch\"]\n",
     );
-    let o = run(&t.0, &["check", "--format", "json"]);
-    let found = codes_and_lines(&json(&o));
+    let found = codes_and_lines(&check_json(&t.0));
     assert_eq!(found, [("quests.toml".to_string(), "unknown-event".to_string(), 11), ("quests.toml".into(), "unknown-reference".into(), 12)]);
 
     // The event has two letters swapped and no other event is as close: safe. The prefab is
@@ -285,8 +278,7 @@ fn fix_repairs_typos_in_place_and_keeps_the_layout() {
 fn fix_writes_the_new_id_of_a_renamed_reference() {
     let t = TempDir::copy_of("tests/fixtures/versions");
     let before = t.read("rat_catcher/loot.toml");
-    let o = run(&t.0, &["check", "--format", "json"]);
-    let renamed: Vec<u64> = codes_and_lines(&json(&o)).into_iter().filter(|(_, c, _)| c == "renamed-reference").map(|(_, _, l)| l).collect();
+    let renamed: Vec<u64> = codes_and_lines(&check_json(&t.0)).into_iter().filter(|(_, c, _)| c == "renamed-reference").map(|(_, _, l)| l).collect();
     assert_eq!(renamed, [4, 5]);
     run(&t.0, &["check", "--fix"]);
     let after = t.read("rat_catcher/loot.toml");
@@ -371,8 +363,7 @@ fn a_registry_written_as_one_table_is_fixed_and_a_stray_sub_table_is_explained()
             ("b.toml", "[[npcs]]\nid = \"tables:guide\"\nname = \"Guide\"\n\n[[items.triggers]]\non = \"item_used\"\n"),
         ],
     );
-    let o = run(&t.0, &["check", "--format", "json"]);
-    let v = json(&o);
+    let v = check_json(&t.0);
     let msgs: Vec<&str> = v["diagnostics"].as_array().unwrap().iter().map(|d| d["message"].as_str().unwrap()).collect();
     assert!(msgs.iter().any(|m| m.contains("write `[[items]]`, not `[items]`")), "{msgs:?}");
     assert!(msgs.iter().any(|m| m.contains("`[[items.triggers]]` adds to the last `[[items]]` entry above it, but there is none")), "{msgs:?}");
@@ -388,16 +379,14 @@ fn a_table_header_among_entries_is_one_error_on_it_and_fix_repairs_it() {
     let items = "[[items]]\nid = \"tables:lamp\"\nname = \"Lamp\"\n\n[items]\nid = \"tables:rope\"\nname = \"Rope\"\n\n[[items]]\nid = \"tables:wick\"\nname = \"Wick\"\n";
     // A content pack: its items are given by the mods built on it.
     let t = content_pack("tables", "Tables", ("items.toml", items));
-    let v = json(&run(&t.0, &["check", "--format", "json"]));
+    let v = check_json(&t.0);
     assert_eq!(codes_and_lines(&v), [("items.toml".to_string(), "wrong-type".to_string(), 5)], "{v:#}");
     let d = &v["diagnostics"][0];
     assert_eq!((d["range"]["start"]["column"].as_u64(), d["range"]["end"]["column"].as_u64()), (Some(1), Some(8)), "on the `[items]` header: {d:#}");
     assert!(d["message"].as_str().unwrap().contains("write `[[items]]`, not `[items]`"), "{d:#}");
     assert_eq!(d["fix"]["replacement"], "[[items]]", "{d:#}");
     assert_eq!(d["fix"]["applicability"], "safe", "{d:#}");
-    let o = run(&t.0, &["check", "--fix", "--format", "json"]);
-    assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
-    assert_eq!(json(&o)["diagnostics"], serde_json::json!([]), "{}", stderr(&o));
+    fix_cleanly(&t.0);
     assert_eq!(t.read("items.toml"), items.replace("\n[items]\n", "\n[[items]]\n"));
 }
 
@@ -408,8 +397,7 @@ fn fix_repairs_misspelt_and_left_over_allow_comments() {
     let t = TempDir::with_files("fix_allows", &[("mod.toml", "[mod]\nid = \"sup\"\nname = \"Suppressions\"\nversion = \"0.1.0\"\n")]);
     let text = "[[items]]\nid = \"sup:lamp\"\nname = \"Lamp\"\n\n# rustkeep: allow(unknown-tag) -- left over from an older version\n[[items]]\nid = \"sup:wick\"\nname = \"Wick\"\n\n# rustkeep: allow(quest-never-startde) -- started by the companion mod\n[[quests]]\nid = \"sup:rats\"\nname = \"Rats\"\non = \"creature_died\"\nactions = [ { action = \"give_item\", item = \"sup:lamp\", target = \"self\" }, { action = \"give_item\", item = \"sup:wick\", target = \"self\" } ]\n";
     t.write("data.toml", text);
-    let o = run(&t.0, &["check", "--format", "json"]);
-    let found = codes_and_lines(&json(&o));
+    let found = codes_and_lines(&check_json(&t.0));
     assert_eq!(
         found,
         [
@@ -418,8 +406,7 @@ fn fix_repairs_misspelt_and_left_over_allow_comments() {
             ("data.toml".into(), "quest-never-started".into(), 12),
         ]
     );
-    let o = run(&t.0, &["check", "--fix", "--format", "json"]);
-    assert_eq!(json(&o)["diagnostics"], serde_json::json!([]), "{}", stderr(&o));
+    fix_cleanly(&t.0);
     let fixed = t.read("data.toml");
     assert!(!fixed.contains("left over"), "{fixed}");
     assert!(fixed.contains("\n\n[[items]]\nid = \"sup:wick\""), "the line went, not its neighbours: {fixed}");
@@ -435,14 +422,12 @@ fn a_hash_inside_a_string_is_no_allow_comment_and_fix_removes_the_real_one_after
     let text = "[[items]]\nid = \"sup:sign\"\nname = \"see # rustkeep: allow(unknown-field)\"\n\n[[items]]\nid = \"sup:lamp\"\nname = \"Lamp # 2\" # rustkeep: allow(unknown-tag)\n";
     // A content pack: its items are given by the mods built on it.
     let t = content_pack("sup", "Suppressions", ("data.toml", text));
-    let v = json(&run(&t.0, &["check", "--format", "json"]));
+    let v = check_json(&t.0);
     assert_eq!(codes_and_lines(&v), [("data.toml".to_string(), "unused-suppression".to_string(), 7)], "{v:#}");
     assert_eq!(v["diagnostics"][0]["range"]["start"]["column"].as_u64(), Some(37), "on the code in the real comment: {v:#}");
     let human = stdout(&run(&t.0, &["check"]));
     assert!(human.contains("= fix: remove the comment (safe: `rustkeep check --fix` applies it)"), "{human}");
-    let o = run(&t.0, &["check", "--fix", "--format", "json"]);
-    assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
-    assert_eq!(json(&o)["diagnostics"], serde_json::json!([]), "{}", stderr(&o));
+    let o = fix_cleanly(&t.0);
     assert!(stderr(&o).contains("rustkeep: applied 1 fix in 1 file"), "{}", stderr(&o));
     assert_eq!(t.read("data.toml"), text.replace(" # rustkeep: allow(unknown-tag)", ""));
 }
@@ -485,7 +470,7 @@ fn a_baseline_hides_the_same_findings_from_any_folder_of_the_workspace() {
     copy_dir(&repo_root().join("tests/fixtures/cli_small"), &t.path("mods/lamp"));
     t.write("rustkeep.toml", "[workspace]\nmods = [\"mods/*\"]\n");
     let lamp = t.path("mods/lamp");
-    let summary = json(&run(&t.0, &["check", "--format", "json"]))["summary"].clone();
+    let summary = check_json(&t.0)["summary"].clone();
     assert_eq!((summary["errors"].as_u64(), summary["warnings"].as_u64()), (Some(3), Some(3)), "{summary}");
     let baseline = t.path("baseline.json");
     let baseline = baseline.to_str().expect("a UTF-8 temporary path");
@@ -576,7 +561,7 @@ fn messages_say_what_was_meant() {
             ),
         ],
     );
-    let v = json(&run(&t.0, &["check", "--format", "json"]));
+    let v = check_json(&t.0);
     let msgs: Vec<(String, String)> =
         v["diagnostics"].as_array().unwrap().iter().map(|d| (d["code"].as_str().unwrap().to_string(), d["message"].as_str().unwrap().to_string())).collect();
     let has = |code: &str, text: &str| msgs.iter().any(|(c, m)| c == code && m.contains(text));
@@ -606,7 +591,7 @@ fn a_manifest_without_its_header_is_one_mistake() {
             ("items.toml", "[[items]]\nid = \"headless:cap\"\nname = \"Cap\"\n"),
         ],
     );
-    let v = json(&run(&t.0, &["check", "--format", "json"]));
+    let v = check_json(&t.0);
     let codes: Vec<&str> = v["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
     assert_eq!(codes, ["invalid-manifest"], "{v}");
     run(&t.0, &["check", "--fix"]);

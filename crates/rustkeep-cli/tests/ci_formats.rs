@@ -10,9 +10,12 @@
 //!
 //! Snapshots live in `tests/snapshots/`; `cargo xtask update` regenerates them.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use common::{run, stdout};
 use serde_json::Value;
 
 use rustkeep_testutil::{copy_dir, ensure_file_contents, repo_root, require, tools, TempDir};
@@ -26,14 +29,6 @@ fn broken_copy(tag: &str) -> TempDir {
     let dir = TempDir::new(&format!("ci-formats-{tag}"));
     copy_dir(&repo_root().join("examples/broken"), &dir.join("broken"));
     dir
-}
-
-fn run(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).current_dir(cwd).env("NO_COLOR", "1").output().expect("the rustkeep binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
 }
 
 /// Compares with (or, under the update variable, rewrites) `tests/snapshots/NAME`.

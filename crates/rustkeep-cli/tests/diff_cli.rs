@@ -4,15 +4,13 @@
 //! beyond their intervals and the diagnostic the override introduces; the markdown comment is
 //! kept as a snapshot; a revision of a git repository compares with its working tree.
 
-use std::path::Path;
+mod common;
+
 use std::process::{Command, Output};
 
+use common::run;
 use rustkeep_testutil::{ensure_block_contents, ensure_file_contents, repo_path, repo_root, require, tools, TempDir};
 use serde_json::Value;
-
-fn run(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).current_dir(cwd).env("NO_COLOR", "1").output().expect("the rustkeep binary runs")
-}
 
 fn ok(o: &Output) -> String {
     assert_eq!(o.status.code(), Some(0), "stdout:\n{}\nstderr:\n{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));

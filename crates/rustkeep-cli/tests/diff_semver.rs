@@ -7,18 +7,18 @@
 //! docs/ci.md, run as GitLab runs it. (The GitHub Action's `semver` input is tested with its other
 //! steps, in fmt_cli.rs.)
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
+use common::{json, run, stdout};
 use rustkeep_testutil::TempDir;
-use serde_json::Value;
 
-fn run(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).current_dir(cwd).env("NO_COLOR", "1").output().expect("the rustkeep binary runs")
-}
-
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
+/// `rustkeep diff old new ARGS` in `t`, without the arena's fights (these tests are about
+/// versions, not balance).
+fn diff(t: &TempDir, args: &[&str]) -> Output {
+    run(&t.0, &[&["diff", "old", "new", "--arena", "0"], args].concat())
 }
 
 const ITEMS: &str = r#"[[items]]
@@ -112,9 +112,9 @@ fn each_kind_of_change_needs_its_bump_in_every_format() {
         for (new, ok) in [("1.3.0", false), (case.required, true), ("3.0.0", true)] {
             let t = pair("1.3.0", new, case.edit, case.extra);
             let what = format!("{} at {new}", case.name);
-            let json = run(&t.0, &["diff", "old", "new", "--arena", "0", "--format", "json"]);
-            assert_eq!(json.status.code(), Some(0), "{what}: without --check-semver, diff exits 0: {}", String::from_utf8_lossy(&json.stderr));
-            let v: Value = serde_json::from_str(&text(&json)).unwrap();
+            let json_out = diff(&t, &["--format", "json"]);
+            assert_eq!(json_out.status.code(), Some(0), "{what}: without --check-semver, diff exits 0: {}", String::from_utf8_lossy(&json_out.stderr));
+            let v = json(&json_out);
             let s = &v["semver"];
             assert_eq!(s.as_array().map(Vec::len), Some(1), "{what}: one mod, one verdict: {s}");
             let s = &s[0];
@@ -130,24 +130,24 @@ fn each_kind_of_change_needs_its_bump_in_every_format() {
             assert_eq!(s["reasons"][0]["class"], case.class, "{what}: {s}");
 
             let line = format!("semver: {} — needs {}, the manifest says {new}", case.class, case.required);
-            let human = text(&run(&t.0, &["diff", "old", "new", "--arena", "0"]));
+            let human = stdout(&diff(&t, &[]));
             assert_eq!(human.lines().next(), Some(line.as_str()), "{what}:\n{human}");
             assert!(human.contains(&format!("\n  {}\n", case.reason)), "{what}:\n{human}");
-            let markdown = text(&run(&t.0, &["diff", "old", "new", "--arena", "0", "--format", "markdown"]));
+            let markdown = stdout(&diff(&t, &["--format", "markdown"]));
             assert_eq!(markdown.lines().next(), Some(line.as_str()), "{what}:\n{markdown}");
             assert!(markdown.contains(&format!("\n- {}\n", case.reason)), "{what}:\n{markdown}");
             assert!(markdown.contains("\n### rustkeep diff: `old` → `new`\n"), "{what}:\n{markdown}");
 
             // `--check-semver`: the same report, and 1 when the version is too small.
             for format in ["human", "json", "markdown"] {
-                let o = run(&t.0, &["diff", "old", "new", "--arena", "0", "--format", format, "--check-semver"]);
+                let o = diff(&t, &["--format", format, "--check-semver"]);
                 assert_eq!(o.status.code(), Some(if ok { 0 } else { 1 }), "{what}, {format}: {}", String::from_utf8_lossy(&o.stderr));
                 let expected = match format {
                     "human" => &human,
                     "markdown" => &markdown,
-                    _ => &text(&json),
+                    _ => &stdout(&json_out),
                 };
-                assert_eq!(&text(&o), expected, "{what}, {format}: --check-semver changes the exit code only");
+                assert_eq!(&stdout(&o), expected, "{what}, {format}: --check-semver changes the exit code only");
             }
         }
     }
@@ -156,14 +156,14 @@ fn each_kind_of_change_needs_its_bump_in_every_format() {
 #[test]
 fn saves_lose_the_removed_item_not_the_renamed_one() {
     let lost = |t: &TempDir| -> Vec<String> {
-        let v: Value = serde_json::from_str(&text(&run(&t.0, &["diff", "old", "new", "--arena", "0", "--format", "json"]))).unwrap();
+        let v = json(&diff(t, &["--format", "json"]));
         v["saves_lose"].as_array().unwrap().iter().map(|e| format!("{} {}", e["registry"].as_str().unwrap(), e["id"].as_str().unwrap())).collect()
     };
     let removed = pair("1.3.0", "2.0.0", cheese_removed, "");
     assert_eq!(lost(&removed), ["items cellar:cheese"]);
-    let human = text(&run(&removed.0, &["diff", "old", "new", "--arena", "0"]));
+    let human = stdout(&diff(&removed, &[]));
     assert!(human.contains("\nSaves of the old version lose (the new version neither loads nor renames them):\n  items cellar:cheese\n"), "{human}");
-    let markdown = text(&run(&removed.0, &["diff", "old", "new", "--arena", "0", "--format", "markdown"]));
+    let markdown = stdout(&diff(&removed, &["--format", "markdown"]));
     assert!(
         markdown.contains("<details><summary>What saves of the old version lose (1)</summary>\n\n| registry | ID |\n|---|---|\n| items | `cellar:cheese` |\n"),
         "{markdown}"
@@ -171,7 +171,7 @@ fn saves_lose_the_removed_item_not_the_renamed_one() {
 
     // Renamed with `[renamed]`: the entry is still one removed and one added, but a save keeps it.
     let renamed = pair("1.3.0", "1.4.0", cheese_renamed, RENAMED);
-    let v: Value = serde_json::from_str(&text(&run(&renamed.0, &["diff", "old", "new", "--arena", "0", "--format", "json"]))).unwrap();
+    let v = json(&diff(&renamed, &["--format", "json"]));
     assert_eq!(v["entries"]["removed"][0]["id"], "cellar:cheese");
     assert!(lost(&renamed).is_empty());
     // A table that drops the cheese drops the same item under its new ID: no chance moved;
@@ -181,17 +181,17 @@ fn saves_lose_the_removed_item_not_the_renamed_one() {
         let t = pair("1.3.0", "1.4.0", cheese_renamed, extra);
         t.write("old/cellar/loot.toml", pantry);
         t.write("new/cellar/loot.toml", cheese_renamed(pantry));
-        let v: Value = serde_json::from_str(&text(&run(&t.0, &["diff", "old", "new", "--arena", "0", "--format", "json"]))).unwrap();
+        let v = json(&diff(&t, &["--format", "json"]));
         assert_eq!(v["chances"].as_array().map(Vec::len), Some(moves), "{extra:?}: {v:#}");
     }
-    let human = text(&run(&renamed.0, &["diff", "old", "new", "--arena", "0"]));
+    let human = stdout(&diff(&renamed, &[]));
     assert!(!human.contains("Saves of the old version lose"), "{human}");
     assert!(!human.contains("breaking"), "{human}");
 
     // Renamed without `[renamed]`: a removal (breaking) and an addition, and saves lose the old ID.
     let bare = pair("1.3.0", "1.4.0", cheese_renamed, "");
     assert_eq!(lost(&bare), ["items cellar:cheese"]);
-    let v: Value = serde_json::from_str(&text(&run(&bare.0, &["diff", "old", "new", "--arena", "0", "--format", "json"]))).unwrap();
+    let v = json(&diff(&bare, &["--format", "json"]));
     assert_eq!(
         (v["semver"][0]["class"].as_str(), v["semver"][0]["required"].as_str(), v["semver"][0]["ok"].as_bool()),
         (Some("breaking"), Some("2.0.0"), Some(false))
@@ -203,9 +203,9 @@ fn saves_lose_the_removed_item_not_the_renamed_one() {
 
 /// The verdict of the single mod of a pair, as (class, required, ok), and its reasons.
 fn verdict(t: &TempDir) -> ((String, Option<String>, bool), Vec<String>) {
-    let o = run(&t.0, &["diff", "old", "new", "--arena", "0", "--format", "json"]);
+    let o = diff(t, &["--format", "json"]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: Value = serde_json::from_str(&text(&o)).unwrap();
+    let v = json(&o);
     let s = &v["semver"][0];
     let reasons = s["reasons"].as_array().unwrap().iter().map(|r| format!("{}: {}", r["class"].as_str().unwrap(), r["text"].as_str().unwrap())).collect();
     ((s["class"].as_str().unwrap().to_string(), s["required"].as_str().map(String::from), s["ok"].as_bool().unwrap()), reasons)
@@ -254,8 +254,8 @@ fn dependencies(old_depends: &str, new_depends: &str, new: &str) -> TempDir {
 }
 
 fn cellar(t: &TempDir) -> ((String, Option<String>, bool), Vec<String>) {
-    let o = run(&t.0, &["diff", "old", "new", "--arena", "0", "--format", "json"]);
-    let v: Value = serde_json::from_str(&text(&o)).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+    let o = diff(t, &["--format", "json"]);
+    let v = json(&o);
     let mods: Vec<&str> = v["semver"].as_array().unwrap().iter().map(|s| s["mod"].as_str().unwrap()).collect();
     assert_eq!(mods, ["cellar", "sewers"], "one verdict per mod, by id");
     assert_eq!((v["semver"][1]["class"].as_str(), v["semver"][1]["ok"].as_bool()), (Some("none"), Some(true)));
@@ -290,11 +290,11 @@ fn dependencies_added_narrowed_or_loosened_are_classified() {
 
     // Several mods: the line counts them, and the mods that changed follow with their reasons.
     let t = dependencies(core, "\"core\", \"sewers >= 1.2\"", "1.4.0");
-    let human = text(&run(&t.0, &["diff", "old", "new", "--arena", "0"]));
+    let human = stdout(&diff(&t, &[]));
     assert!(human.starts_with("semver: 1 of 2 mods changed; 1 needs a bigger version\n  cellar: breaking — needs 2.0.0, the manifest says 1.4.0\n    breaking: required dependency `sewers >= 1.2` added\n\n"), "{human}");
-    let markdown = text(&run(&t.0, &["diff", "old", "new", "--arena", "0", "--format", "markdown"]));
+    let markdown = stdout(&diff(&t, &["--format", "markdown"]));
     assert!(markdown.starts_with("semver: 1 of 2 mods changed; 1 needs a bigger version\n\n- `cellar`: breaking — needs 2.0.0, the manifest says 1.4.0\n  - breaking: required dependency `sewers >= 1.2` added\n\n### rustkeep diff"), "{markdown}");
-    assert_eq!(run(&t.0, &["diff", "old", "new", "--arena", "0", "--check-semver"]).status.code(), Some(1));
+    assert_eq!(diff(&t, &["--check-semver"]).status.code(), Some(1));
 }
 
 #[test]
@@ -303,16 +303,16 @@ fn manifests_without_a_valid_version_or_broken_ones_do_not_stop_the_diff() {
     let t = pair("1.3.0", "0.1.0", price_raised, "");
     t.write("old/cellar/mod.toml", manifest(None, ""));
     assert_eq!(verdict(&t).0, c("change", None, true));
-    let human = text(&run(&t.0, &["diff", "old", "new", "--arena", "0"]));
+    let human = stdout(&diff(&t, &[]));
     assert!(human.starts_with("semver: change — the old manifest has no version, so any is a first release; the manifest says 0.1.0\n"), "{human}");
     // No new version, or one that is no semantic version: a change cannot be released.
     for new in [manifest(None, ""), manifest(Some("one point four"), "")] {
         t.write("old/cellar/mod.toml", manifest(Some("1.3.0"), ""));
         t.write("new/cellar/mod.toml", &new);
         assert_eq!(verdict(&t).0, c("change", Some("1.3.1"), false));
-        let o = run(&t.0, &["diff", "old", "new", "--arena", "0", "--check-semver"]);
+        let o = diff(&t, &["--check-semver"]);
         assert_eq!(o.status.code(), Some(1));
-        assert!(text(&o).starts_with("semver: change — needs 1.3.1, the manifest has no version\n"), "{}", text(&o));
+        assert!(stdout(&o).starts_with("semver: change — needs 1.3.1, the manifest has no version\n"), "{}", stdout(&o));
     }
     // Manifests that are not TOML, or lack `[mod]`, on either side: a report, never a crash.
     for broken in [
@@ -325,10 +325,10 @@ fn manifests_without_a_valid_version_or_broken_ones_do_not_stop_the_diff() {
             let t = pair("1.3.0", "1.3.1", price_raised, "");
             t.write(&format!("{side}/cellar/mod.toml"), broken);
             for format in ["human", "json", "markdown"] {
-                let o = run(&t.0, &["diff", "old", "new", "--arena", "0", "--format", format, "--check-semver"]);
+                let o = diff(&t, &["--format", format, "--check-semver"]);
                 let code = o.status.code();
                 assert!(matches!(code, Some(0 | 1)), "{side} {broken:?} {format}: {code:?} {}", String::from_utf8_lossy(&o.stderr));
-                assert!(text(&o).starts_with(if format == "json" { "{" } else { "semver: " }), "{side} {broken:?}: {}", text(&o));
+                assert!(stdout(&o).starts_with(if format == "json" { "{" } else { "semver: " }), "{side} {broken:?}: {}", stdout(&o));
             }
         }
     }
@@ -341,15 +341,15 @@ fn a_diff_without_a_mod_in_both_versions_says_so_and_passes_the_check() {
     t.write("old/cellar/items.toml", ITEMS);
     t.write("new/cellar/mod.toml", manifest(Some("1.3.0"), "").replace("id = \"cellar\"", "id = \"basement\""));
     t.write("new/cellar/items.toml", ITEMS.replace("cellar:", "basement:"));
-    let o = run(&t.0, &["diff", "old", "new", "--arena", "0", "--check-semver"]);
+    let o = diff(&t, &["--check-semver"]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(text(&o).starts_with("semver: nothing to version (no mod is in both versions)\n"), "{}", text(&o));
+    assert!(stdout(&o).starts_with("semver: nothing to version (no mod is in both versions)\n"), "{}", stdout(&o));
     // Saves lose every ID of the mod that is gone, whichever mod it was.
     assert!(
-        text(&o)
+        stdout(&o)
             .contains("Saves of the old version lose (the new version neither loads nor renames them):\n  items cellar:cheese\n  items cellar:lucky_charm\n"),
         "{}",
-        text(&o)
+        stdout(&o)
     );
 }
 

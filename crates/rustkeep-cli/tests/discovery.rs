@@ -28,6 +28,21 @@ fn write_mod(t: &TempDir, folder: &str, id: &str) {
 
 const IDS: [&str; 3] = ["solo", "alpha", "beta"];
 
+/// The mods of [`IDS`] whose imp `rustkeep COMMAND SCENARIO --mods . EXTRA`, run in `cwd`, can
+/// fight: the scenario (written in `t`, then removed) sets the imp against the player, followed by
+/// `steps`.
+fn fights_that_run(t: &TempDir, cwd: &Path, command: &str, steps: &str, extra: &[&str]) -> BTreeSet<String> {
+    let runs = |id: &str| {
+        let scenario = t.0.join(format!("{id}.{command}.scenario.toml"));
+        std::fs::write(&scenario, format!("[[enemies]]\ncreature = \"{id}:imp\"\n{steps}")).expect("write the scenario");
+        let args = [&[command, scenario.to_str().expect("UTF-8"), "--mods", "."], extra].concat();
+        let ok = run_with_input(cwd, &args, "").status.code() == Some(0);
+        std::fs::remove_file(&scenario).expect("remove the scenario");
+        ok
+    };
+    IDS.iter().filter(|id| runs(id)).map(|id| id.to_string()).collect()
+}
+
 /// The mods each command loads from `cwd`, as observed from its output.
 fn loaded_by_every_command(t: &TempDir, cwd: &Path) -> Vec<(&'static str, BTreeSet<String>)> {
     let mut out = Vec::new();
@@ -62,18 +77,7 @@ fn loaded_by_every_command(t: &TempDir, cwd: &Path) -> Vec<(&'static str, BTreeS
     out.push(("play", play));
 
     // simulate with `--mods .`: a scenario naming a mod's creature runs exactly when it is loaded.
-    let simulate = IDS
-        .iter()
-        .filter(|id| {
-            let scenario = t.0.join(format!("{id}.scenario.toml"));
-            std::fs::write(&scenario, format!("[[enemies]]\ncreature = \"{id}:imp\"\n[[steps]]\nattack = \"enemy:0\"\n")).expect("write the scenario");
-            let ok = run_with_input(cwd, &["simulate", scenario.to_str().expect("UTF-8"), "--mods", "."], "").status.code() == Some(0);
-            std::fs::remove_file(&scenario).expect("remove the scenario");
-            ok
-        })
-        .map(|id| id.to_string())
-        .collect();
-    out.push(("simulate", simulate));
+    out.push(("simulate", fights_that_run(t, cwd, "simulate", "[[steps]]\nattack = \"enemy:0\"\n", &[])));
 
     // arena --matrix: every loaded creature is a row of the matrix.
     let o = run_with_input(cwd, &["arena", "--matrix", "--runs", "1", "--format", "json"], "");
@@ -82,18 +86,7 @@ fn loaded_by_every_command(t: &TempDir, cwd: &Path) -> Vec<(&'static str, BTreeS
     out.push(("arena --matrix", arena));
 
     // arena with a scenario and `--mods .`: the fight runs exactly when the creature is loaded.
-    let arena = IDS
-        .iter()
-        .filter(|id| {
-            let scenario = t.0.join(format!("{id}.arena.scenario.toml"));
-            std::fs::write(&scenario, format!("[[enemies]]\ncreature = \"{id}:imp\"\n")).expect("write the scenario");
-            let ok = run_with_input(cwd, &["arena", scenario.to_str().expect("UTF-8"), "--mods", ".", "--runs", "1"], "").status.code() == Some(0);
-            std::fs::remove_file(&scenario).expect("remove the scenario");
-            ok
-        })
-        .map(|id| id.to_string())
-        .collect();
-    out.push(("arena", arena));
+    out.push(("arena", fights_that_run(t, cwd, "arena", "", &["--runs", "1"])));
 
     // The language server, opened on the folder.
     let state = rustkeep_lsp::state::State::new(vec![cwd.to_path_buf()], Encoding::Utf16, None);

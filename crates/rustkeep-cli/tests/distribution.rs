@@ -17,24 +17,13 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-use rustkeep_testutil::{repo_path, repo_root, require, tools};
+use rustkeep_testutil::{cargo_metadata, repo_path, repo_root, require, tools, PRODUCT_CRATES};
 use serde_json::Value;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The crates that are published, in dependency order (the order `cargo publish` takes them).
-const PUBLISHED: &[&str] = &[
-    "rustkeep-data",
-    "rustkeep-check",
-    "rustkeep-engine",
-    "rustkeep-fmt",
-    "rustkeep-present",
-    "rustkeep-ide",
-    "rustkeep-play",
-    "rustkeep-doc",
-    "rustkeep-lsp",
-    "rustkeep-cli",
-];
+const PUBLISHED: &[&str] = PRODUCT_CRATES;
 
 /// Crates for the workspace's own tests, benchmarks and tasks, never published.
 const DEV_ONLY: &[&str] = &["rustkeep-testutil", "rustkeep-bench", "xtask"];
@@ -45,17 +34,6 @@ const CATEGORIES: &[&str] = &["command-line-utilities", "development-tools", "ga
 
 fn read(rel: &str) -> String {
     std::fs::read_to_string(repo_path(rel)).unwrap_or_else(|e| panic!("read {rel}: {e}"))
-}
-
-/// `cargo metadata` of the workspace (no dependencies resolved: fast and offline).
-fn metadata() -> Value {
-    let out = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
-        .current_dir(repo_root())
-        .output()
-        .expect("run cargo metadata");
-    assert!(out.status.success(), "cargo metadata failed: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON")
 }
 
 /// A `key = "value"` line of a TOML file (the files read here keep such keys on one line).
@@ -157,7 +135,7 @@ fn dist_plan() -> Option<Value> {
 
 #[test]
 fn publishable_crates_carry_what_crates_io_needs() {
-    let meta = metadata();
+    let meta = cargo_metadata();
     let packages = meta["packages"].as_array().expect("packages");
     let by_name: BTreeMap<&str, &Value> = packages.iter().map(|p| (p["name"].as_str().expect("a name"), p)).collect();
     let published: Vec<&str> = by_name.iter().filter(|(_, p)| p["publish"].is_null()).map(|(n, _)| *n).collect();

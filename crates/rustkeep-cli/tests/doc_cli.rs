@@ -6,17 +6,16 @@
 //!
 //! The site in a real browser (search, charts, dark mode, accessibility) is tests/doc_browser.rs.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
+use common::run;
 use rustkeep_data::number::percent;
 use rustkeep_testutil::{repo_root, TempDir};
 use serde_json::Value;
-
-fn run(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).current_dir(cwd).env("NO_COLOR", "1").output().expect("the rustkeep binary runs")
-}
 
 fn ok(o: &Output) {
     assert_eq!(o.status.code(), Some(0), "stdout:\n{}\nstderr:\n{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));

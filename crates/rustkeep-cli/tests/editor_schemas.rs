@@ -20,7 +20,7 @@ use regex::Regex;
 use rustkeep_data::manifest::{read_manifest, read_workspace};
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::{BALANCE_KEY, REGISTRIES};
-use rustkeep_testutil::{copy_dir, ensure_file_contents, ensure_folder_contents, file_uri, files_below, repo_path, repo_root, tools, TempDir};
+use rustkeep_testutil::{copy_dir, ensure_file_contents, ensure_folder_contents, file_uri, files_below, repo_path, repo_root, Taplo, TempDir};
 use serde_json::{json, Value};
 
 /// A kind of TOML file and the schema editors give it: `stem` names the schema
@@ -243,32 +243,6 @@ fn other_than_refuses_exactly_its_words() {
     }
 }
 
-/// Taplo's command line, installed in `tests/taplo` (`npm ci`, done by `.ci/run`).
-fn taplo() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/taplo");
-    tools::node_project(&dir, "@taplo/cli").then(|| dir.join("node_modules/@taplo/cli/dist/cli.js"))
-}
-
-/// Runs `taplo lint` in `dir` on `files` with `extra` options; the files it found invalid, and
-/// what it printed. Files go in one run (Taplo takes seconds to start), and Taplo names every
-/// invalid file in a line `ERROR invalid file error=… path="…"`.
-fn taplo_lint(cli: &Path, dir: &Path, files: &[PathBuf], extra: &[&str]) -> (BTreeSet<PathBuf>, String) {
-    let out = Command::new("node")
-        .arg(cli)
-        .args(["lint", "--no-auto-config", "--colors", "never"])
-        .args(extra)
-        .args(files)
-        .current_dir(dir)
-        .env("RUST_LOG", "warn")
-        .output()
-        .unwrap();
-    let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    let invalid: BTreeSet<PathBuf> =
-        said.lines().filter(|l| l.contains("invalid file")).filter_map(|l| l.split("path=\"").nth(1)?.strip_suffix('"')).map(PathBuf::from).collect();
-    assert_eq!(out.status.success(), invalid.is_empty(), "taplo's exit status and its list of invalid files disagree:\n{said}");
-    (invalid, said)
-}
-
 /// The manifests of the examples and the workspace files of the fixtures, each with whether the
 /// toolkit's own reader finds a problem in it.
 fn manifests_and_workspaces() -> Vec<(PathBuf, bool)> {
@@ -289,7 +263,7 @@ fn manifests_and_workspaces() -> Vec<(PathBuf, bool)> {
 
 #[test]
 fn taplo_with_the_extensions_mapping_passes_good_manifests_and_flags_a_misspelled_key() {
-    let Some(cli) = taplo() else { return };
+    let Some(taplo) = Taplo::installed() else { return };
     let mapping = mapping();
     // The extension's schemas, as the test above keeps them in editors/vscode/schemas/.
     let dir = TempDir::new("taplo");
@@ -313,7 +287,7 @@ fn taplo_with_the_extensions_mapping_passes_good_manifests_and_flags_a_misspelle
     assert_eq!(by_schema.len(), 2, "mod.toml and rustkeep.toml map to two schemas: {:?}", by_schema.keys());
     for (schema, group) in &by_schema {
         let paths: Vec<PathBuf> = group.iter().map(|(p, _)| p.clone()).collect();
-        let (invalid, said) = taplo_lint(&cli, repo_root(), &paths, &["--schema", schema]);
+        let (invalid, said) = taplo.lint(repo_root(), &paths, &["--schema", schema]);
         let expected: BTreeSet<PathBuf> = group.iter().filter(|(_, good)| !good).map(|(p, _)| p.clone()).collect();
         assert_eq!(invalid, expected, "{schema}: Taplo's verdicts (left) differ from the toolkit's reader's (right):\n{said}");
         // Taplo names the file of every message it prints: the good ones get none.
@@ -326,7 +300,7 @@ fn taplo_with_the_extensions_mapping_passes_good_manifests_and_flags_a_misspelle
     std::fs::create_dir_all(manifest.parent().unwrap()).unwrap();
     let text = std::fs::read_to_string(repo_path("examples/rat_catcher/mod.toml")).unwrap();
     std::fs::write(&manifest, text.replacen("name =", "nmae =", 1)).unwrap();
-    let (invalid, said) = taplo_lint(&cli, &dir, std::slice::from_ref(&manifest), &["--schema", &schema_of(&manifest)]);
+    let (invalid, said) = taplo.lint(&dir, std::slice::from_ref(&manifest), &["--schema", &schema_of(&manifest)]);
     assert!(invalid.contains(&manifest) && said.contains("'nmae' was unexpected"), "{said}");
 }
 
@@ -336,7 +310,7 @@ fn taplo_with_the_extensions_mapping_passes_good_manifests_and_flags_a_misspelle
 /// and on data keys in a manifest (the data schema stays off `mod.toml`).
 #[test]
 fn the_documented_taplo_configuration_works() {
-    let Some(cli) = taplo() else { return };
+    let Some(taplo) = Taplo::installed() else { return };
     let docs = std::fs::read_to_string(repo_path("docs/editors/README.md")).unwrap();
     let config = docs
         .split("```toml\n")
@@ -369,7 +343,7 @@ fn the_documented_taplo_configuration_works() {
         ws.join("mods/rat_catcher/quests.toml"),
         ws.join("mods/rat_catcher/npcs.toml"),
     ];
-    let (invalid, said) = taplo_lint(&cli, &ws, &good, &["--config", config_arg]);
+    let (invalid, said) = taplo.lint(&ws, &good, &["--config", config_arg]);
     assert!(invalid.is_empty(), "{said}");
 
     let misspelled = ws.join("mods/rat_catcher/mod.toml");
@@ -377,7 +351,7 @@ fn the_documented_taplo_configuration_works() {
     std::fs::write(&misspelled, text.replacen("version =", "verison =", 1)).unwrap();
     let data_keys = ws.join("mods/fire_and_thorns/mod.toml");
     std::fs::write(&data_keys, "[[items]]\nid = \"fire_and_thorns:x\"\nname = \"X\"\n").unwrap();
-    let (invalid, said) = taplo_lint(&cli, &ws, &[misspelled.clone(), data_keys.clone()], &["--config", config_arg]);
+    let (invalid, said) = taplo.lint(&ws, &[misspelled.clone(), data_keys.clone()], &["--config", config_arg]);
     assert_eq!(invalid, BTreeSet::from([misspelled, data_keys]), "{said}");
     assert!(said.contains("'verison' was unexpected") && said.contains("'items' was unexpected"), "{said}");
 }

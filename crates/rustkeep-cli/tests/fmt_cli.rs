@@ -6,19 +6,8 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use common::{output_with_input, run_with_input, rustkeep_in};
+use common::{output_with_input, run, run_with_input, rustkeep_in, stderr, stdout};
 use rustkeep_testutil::TempDir;
-
-fn rustkeep(dir: &Path, args: &[&str]) -> Output {
-    rustkeep_in(dir).args(args).output().expect("rustkeep runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 const MANIFEST: &str = "[mod]\nversion = \"0.1.0\"\nname = \"Lamp\"\nid = \"lamp\"\n";
 const MANIFEST_FORMATTED: &str = "[mod]\nid = \"lamp\"\nname = \"Lamp\"\nversion = \"0.1.0\"\n";
@@ -33,7 +22,7 @@ fn lamp_mod() -> TempDir {
 #[test]
 fn formats_every_file_of_the_mods_in_place() {
     let t = lamp_mod();
-    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    let o = run(&t.0, &["fmt", "lamp"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(t.read("lamp/mod.toml"), MANIFEST_FORMATTED);
     assert_eq!(t.read("lamp/items.toml"), ITEMS_FORMATTED);
@@ -41,7 +30,7 @@ fn formats_every_file_of_the_mods_in_place() {
     assert!(stderr(&o).contains("2 files reformatted, 1 file already formatted"), "{}", stderr(&o));
     // Nothing left behind, and a second run changes nothing.
     assert_eq!(t.names(), vec!["items.toml", "mod.toml", "npcs.toml"]);
-    let o = rustkeep(&t.0, &["fmt"]);
+    let o = run(&t.0, &["fmt"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(stderr(&o).contains("0 files reformatted, 3 files already formatted"), "{}", stderr(&o));
 }
@@ -54,15 +43,15 @@ fn the_scenarios_of_a_mod_are_formatted_with_it() {
     let scenario = "seed = 1\nmods = [\"..\"]\n[player]\nitems=[{item=\"lamp:oil_lamp\"},]\n[[expect]]\nhas_item = \"lamp:oil_lamp\"\n";
     let formatted = "seed = 1\nmods = [\"..\"]\n\n[player]\nitems = [\n  { item = \"lamp:oil_lamp\" },\n]\n\n[[expect]]\nhas_item = \"lamp:oil_lamp\"\n";
     t.write("lamp/scenarios/smoke.toml", scenario);
-    let o = rustkeep(&t.0, &["fmt", "--check", "lamp"]);
+    let o = run(&t.0, &["fmt", "--check", "lamp"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stdout(&o).lines().any(|l| l == "lamp/scenarios/smoke.toml"), "{}", stdout(&o));
     assert_eq!(t.read("lamp/scenarios/smoke.toml"), scenario, "--check changes nothing");
-    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    let o = run(&t.0, &["fmt", "lamp"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(t.read("lamp/scenarios/smoke.toml"), formatted);
     // From inside the mod too, and formatted it stays as it is.
-    let o = rustkeep(&t.path("lamp"), &["fmt", "--check"]);
+    let o = run(&t.path("lamp"), &["fmt", "--check"]);
     assert_eq!(o.status.code(), Some(0), "{}\n{}", stdout(&o), stderr(&o));
     assert!(stderr(&o).contains("4 files already formatted"), "{}", stderr(&o));
 }
@@ -77,31 +66,31 @@ fn the_scenarios_of_a_workspace_are_formatted_with_every_comment_kept() {
     let scenario = "# The lamp is carried.\nseed = 1 # any seed\nmods = [\"../lamp\"]\n[player]\nitems=[\n  # the lamp\n  {item=\"lamp:oil_lamp\"} # lit\n  , # after the comma\n]\n[[expect]] # at the end\nhas_item = \"lamp:oil_lamp\"\n";
     let formatted = "# The lamp is carried.\nseed = 1 # any seed\nmods = [\"../lamp\"]\n\n[player]\nitems = [\n  # the lamp\n  { item = \"lamp:oil_lamp\" }, # lit\n  # after the comma\n]\n\n[[expect]] # at the end\nhas_item = \"lamp:oil_lamp\"\n";
     t.write("scenarios/lamp.toml", scenario);
-    let o = rustkeep(&t.0, &["fmt", "--check"]);
+    let o = run(&t.0, &["fmt", "--check"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stdout(&o).lines().any(|l| l == "scenarios/lamp.toml"), "{}", stdout(&o));
     assert_eq!(t.read("scenarios/lamp.toml"), scenario, "--check changes nothing");
-    let o = rustkeep(&t.path("scenarios"), &["fmt"]);
+    let o = run(&t.path("scenarios"), &["fmt"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(t.read("scenarios/lamp.toml"), formatted);
-    let o = rustkeep(&t.0, &["fmt", "--check"]);
+    let o = run(&t.0, &["fmt", "--check"]);
     assert_eq!(o.status.code(), Some(0), "{}\n{}", stdout(&o), stderr(&o));
     assert!(stderr(&o).contains("0 files would be reformatted, 5 files already formatted"), "{}", stderr(&o));
     // It still runs as it did.
-    let o = rustkeep(&t.0, &["test"]);
+    let o = run(&t.0, &["test"]);
     assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "1 passed, 0 failed (1 scenario)\n"));
 }
 
 #[test]
 fn check_lists_the_files_that_would_change_and_changes_nothing() {
     let t = lamp_mod();
-    let o = rustkeep(&t.0, &["fmt", "--check", "lamp"]);
+    let o = run(&t.0, &["fmt", "--check", "lamp"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert_eq!(stdout(&o), "lamp/items.toml\nlamp/mod.toml\n");
     assert_eq!(t.read("lamp/items.toml"), ITEMS);
     assert_eq!(t.read("lamp/mod.toml"), MANIFEST);
-    rustkeep(&t.0, &["fmt", "lamp"]);
-    let o = rustkeep(&t.0, &["fmt", "--check", "lamp"]);
+    run(&t.0, &["fmt", "lamp"]);
+    let o = run(&t.0, &["fmt", "--check", "lamp"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "");
 }
@@ -109,7 +98,7 @@ fn check_lists_the_files_that_would_change_and_changes_nothing() {
 #[test]
 fn diff_prints_a_unified_diff_and_changes_nothing() {
     let t = lamp_mod();
-    let o = rustkeep(&t.0, &["fmt", "--diff", "lamp"]);
+    let o = run(&t.0, &["fmt", "--diff", "lamp"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let d = stdout(&o);
     assert!(d.contains("--- a/lamp/items.toml\n+++ b/lamp/items.toml\n@@ -1,4 +1,6 @@\n [[items]]\n-name = \"Oil Lamp\"\n id = \"lamp:oil_lamp\"\n"), "{d}");
@@ -153,7 +142,7 @@ fn a_file_with_a_syntax_error_is_reported_untouched_and_the_others_are_formatted
     let t = lamp_mod();
     let broken = "[[items]]\nid = \"lamp:wick\"\nname = \"Wick\" price = 3\n";
     t.write("lamp/broken.toml", broken);
-    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    let o = run(&t.0, &["fmt", "lamp"]);
     assert_eq!(o.status.code(), Some(2));
     let e = stderr(&o);
     assert!(e.contains("error[toml-syntax]") && e.contains("lamp/broken.toml:3:15") && e.contains("the file was not formatted"), "{e}");
@@ -161,13 +150,13 @@ fn a_file_with_a_syntax_error_is_reported_untouched_and_the_others_are_formatted
     assert_eq!(t.read("lamp/items.toml"), ITEMS_FORMATTED);
     // --check reports it the same way, with exit 2 winning over 1.
     t.write("lamp/items.toml", ITEMS);
-    let o = rustkeep(&t.0, &["fmt", "--check", "lamp"]);
+    let o = run(&t.0, &["fmt", "--check", "lamp"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("lamp/broken.toml:3:15"), "{}", stderr(&o));
     // An unclosed bracket is one error at its opening, with where reading gave up, as in `check`.
     let unclosed = "[[items]]\nid = \"lamp:wick\"\nname = \"Wick\"\ntags = [\"lamp:light\"\n\n[[items]]\nid = \"lamp:oil\"\nname = \"Oil\"\n";
     t.write("lamp/broken.toml", unclosed);
-    let o = rustkeep(&t.0, &["fmt", "--check", "lamp/broken.toml"]);
+    let o = run(&t.0, &["fmt", "--check", "lamp/broken.toml"]);
     assert_eq!(o.status.code(), Some(2));
     let e = stderr(&o);
     assert_eq!(e.matches("error[toml-syntax]").count(), 1, "{e}");
@@ -176,7 +165,7 @@ fn a_file_with_a_syntax_error_is_reported_untouched_and_the_others_are_formatted
     // Bytes that are not UTF-8 are a syntax error too.
     t.write("lamp/broken.toml", "");
     std::fs::write(t.path("lamp/broken.toml"), b"a = \"\xff\"\n").unwrap();
-    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    let o = run(&t.0, &["fmt", "lamp"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("invalid UTF-8"), "{}", stderr(&o));
     assert_eq!(std::fs::read(t.path("lamp/broken.toml")).unwrap(), b"a = \"\xff\"\n");
@@ -191,7 +180,7 @@ const TWO_COMMENTS_FORMATTED: &str = "[[items]]\nid = \"lamp:wick\"\nname = \"Wi
 fn a_comment_before_a_separating_comma_is_kept() {
     let t = lamp_mod();
     t.write("lamp/wick.toml", TWO_COMMENTS);
-    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    let o = run(&t.0, &["fmt", "lamp"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(t.read("lamp/wick.toml"), TWO_COMMENTS_FORMATTED);
     let o = run_with_input(&t.0, &["fmt", "-"], TWO_COMMENTS);
@@ -237,18 +226,27 @@ fn a_file_whose_formatting_would_lose_a_comment_is_left_alone_with_one_message()
 fn line_endings_and_byte_order_marks_are_kept_on_disk() {
     let t = lamp_mod();
     t.write("lamp/items.toml", format!("\u{feff}{}", ITEMS.replace('\n', "\r\n")));
-    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    let o = run(&t.0, &["fmt", "lamp"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(t.read("lamp/items.toml"), format!("\u{feff}{}", ITEMS_FORMATTED.replace('\n', "\r\n")));
+}
+
+/// `fmt lamp` on the lamp mod with its items file given the permissions `mode`: the mod, and what
+/// the command printed.
+#[cfg(unix)]
+fn fmt_with_items_mode(mode: u32) -> (TempDir, Output) {
+    use std::os::unix::fs::PermissionsExt;
+    let t = lamp_mod();
+    std::fs::set_permissions(t.path("lamp/items.toml"), std::fs::Permissions::from_mode(mode)).unwrap();
+    let o = run(&t.0, &["fmt", "lamp"]);
+    (t, o)
 }
 
 #[cfg(unix)]
 #[test]
 fn writes_keep_permissions_and_leave_nothing_behind() {
     use std::os::unix::fs::PermissionsExt;
-    let t = lamp_mod();
-    std::fs::set_permissions(t.path("lamp/items.toml"), std::fs::Permissions::from_mode(0o640)).unwrap();
-    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    let (t, o) = fmt_with_items_mode(0o640);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(t.read("lamp/items.toml"), ITEMS_FORMATTED);
     assert_eq!(std::fs::metadata(t.path("lamp/items.toml")).unwrap().permissions().mode() & 0o777, 0o640);
@@ -258,12 +256,9 @@ fn writes_keep_permissions_and_leave_nothing_behind() {
 #[cfg(unix)]
 #[test]
 fn a_file_that_cannot_be_written_is_left_as_it_was_with_exit_2() {
-    use std::os::unix::fs::PermissionsExt;
-    let t = lamp_mod();
     // A read-only file is refused even where the folder would allow replacing it (and even for
     // root, who may write anything).
-    std::fs::set_permissions(t.path("lamp/items.toml"), std::fs::Permissions::from_mode(0o444)).unwrap();
-    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    let (t, o) = fmt_with_items_mode(0o444);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("cannot write lamp/items.toml") && stderr(&o).contains("left as it was"), "{}", stderr(&o));
     assert_eq!(t.read("lamp/items.toml"), ITEMS);
@@ -274,7 +269,7 @@ fn a_file_that_cannot_be_written_is_left_as_it_was_with_exit_2() {
 #[test]
 fn a_missing_path_is_an_error() {
     let t = TempDir::new("missing");
-    let o = rustkeep(&t.0, &["fmt", "nowhere"]);
+    let o = run(&t.0, &["fmt", "nowhere"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("nowhere: no such file or folder"), "{}", stderr(&o));
 }
@@ -282,7 +277,7 @@ fn a_missing_path_is_an_error() {
 #[test]
 fn a_single_file_is_formatted_alone() {
     let t = lamp_mod();
-    let o = rustkeep(&t.0, &["fmt", "lamp/items.toml"]);
+    let o = run(&t.0, &["fmt", "lamp/items.toml"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(t.read("lamp/items.toml"), ITEMS_FORMATTED);
     assert_eq!(t.read("lamp/mod.toml"), MANIFEST, "only the file named");
@@ -293,19 +288,19 @@ fn the_workspace_format_table_applies() {
     let t = lamp_mod();
     t.write("rustkeep.toml", "[workspace]\nmods = [\"lamp\"]\n\n[format]\nline_width = 30\nreorder_keys = false\n");
     t.write("lamp/items.toml", "[[items]]\nname = \"Oil Lamp\"\nid = \"lamp:oil_lamp\"\ntags = [\"lamp:light\", \"lamp:oil\"]\n");
-    let o = rustkeep(&t.0, &["fmt"]);
+    let o = run(&t.0, &["fmt"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(t.read("lamp/items.toml"), "[[items]]\nname = \"Oil Lamp\"\nid = \"lamp:oil_lamp\"\ntags = [\n  \"lamp:light\",\n  \"lamp:oil\",\n]\n");
     // The same for a single file below the workspace, and for standard input named into it.
     t.write("lamp/npcs.toml", "[[npcs]]\nname = \"Keeper\"\nid = \"lamp:keeper\"\non_talk = [{ action = \"open_shop\", shop = \"lamp:shop\" }]\n");
-    let o = rustkeep(&t.0, &["fmt", "lamp/npcs.toml"]);
+    let o = run(&t.0, &["fmt", "lamp/npcs.toml"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(t.read("lamp/npcs.toml").starts_with("[[npcs]]\nname = \"Keeper\"\nid = \"lamp:keeper\"\non_talk = [\n"), "{}", t.read("lamp/npcs.toml"));
     let o = run_with_input(&t.0, &["fmt", "-", "--stdin-filename", "lamp/x.toml"], "tags = [\"lamp:light\", \"lamp:oil\"]\n");
     assert_eq!(stdout(&o), "tags = [\n  \"lamp:light\",\n  \"lamp:oil\",\n]\n");
     // A wrong [format] value is a finding of `check`, and `fmt` keeps the default.
     t.write("rustkeep.toml", "[workspace]\nmods = [\"lamp\"]\n\n[format]\nline_width = \"wide\"\n");
-    let o = rustkeep(&t.0, &["check", "--format", "json"]);
+    let o = run(&t.0, &["check", "--format", "json"]);
     assert!(stdout(&o).contains("`line_width` must be an integer"), "{}", stdout(&o));
 }
 
@@ -317,7 +312,7 @@ fn a_file_using_toml_1_1_syntax_gets_one_note_and_no_more_of_it() {
     let t = lamp_mod();
     let items = "[[items]]\nid = \"lamp:oil_lamp\"\nname = \"Oil Lamp\"\nmodifiers = [ { attribute = \"damage\",\n  add = 1 } ]\n\n[[items]]\nid = \"lamp:wick\"\nname = \"Wick\\e\"\nmodifiers = [ { attribute = \"damage\", add = 5, condition = [ { check = \"health_below\", who = \"self\", value = 0.5 } ] } ]\n";
     t.write("lamp/items.toml", items);
-    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    let o = run(&t.0, &["fmt", "lamp"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let err = stderr(&o);
     let notes: Vec<&str> = err.lines().filter(|l| l.starts_with("rustkeep: note: ")).collect();
@@ -338,7 +333,7 @@ fn a_file_using_toml_1_1_syntax_gets_one_note_and_no_more_of_it() {
     // Chosen in the workspace: no note.
     t.write("rustkeep.toml", "[workspace]\nmods = [\"lamp\"]\n\n[format]\ntoml_version = \"1.1\"\n");
     t.write("lamp/items.toml", items);
-    let o = rustkeep(&t.0, &["fmt", "lamp"]);
+    let o = run(&t.0, &["fmt", "lamp"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(!stderr(&o).contains("note:"), "{}", stderr(&o));
 }
@@ -357,13 +352,13 @@ fn check_fix_keeps_a_formatted_file_formatted() {
     let formatted = rustkeep_fmt::format_document(&naive, &opts).unwrap();
     assert_ne!(naive, formatted, "the fix alone would leave it unformatted");
     t.write("lamp/items.toml", &text);
-    let o = rustkeep(&t.0, &["check", "--fix", "--unsafe-fixes", "lamp"]);
+    let o = run(&t.0, &["check", "--fix", "--unsafe-fixes", "lamp"]);
     assert!(stderr(&o).contains("applied 1 fix"), "{}", stderr(&o));
     assert_eq!(t.read("lamp/items.toml"), formatted);
     // A file that was not formatted gets the fix only.
     let unformatted = text.replace("name = \"Oil Lamp\"", "name   =   \"Oil Lamp\"");
     t.write("lamp/items.toml", &unformatted);
-    rustkeep(&t.0, &["check", "--fix", "--unsafe-fixes", "lamp"]);
+    run(&t.0, &["check", "--fix", "--unsafe-fixes", "lamp"]);
     assert_eq!(t.read("lamp/items.toml"), unformatted.replace("room_entred", "room_entered"));
 }
 
@@ -431,7 +426,7 @@ fn the_action_checks_formatting_on_request_and_fails_after_the_check() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("files are not formatted"), "{out}");
     // Formatted: nothing to say, the check decides alone.
-    rustkeep(&t.0, &["fmt", "lamp"]);
+    run(&t.0, &["fmt", "lamp"]);
     let (code, out, gh) = run_step(&t, format_script, &[("RK_PATH", "lamp")]);
     assert_eq!((code, gh.as_str()), (0, ""), "{out}");
     assert!(!out.contains("::error"), "{out}");
@@ -462,7 +457,7 @@ fn the_core_the_examples_and_a_generated_pack_format_to_toml_1_0() {
         return;
     }
     let t = TempDir::new("fmt-toml-1-0");
-    assert_eq!(rustkeep(&t.0, &["core", "export", "core"]).status.code(), Some(0));
+    assert_eq!(run(&t.0, &["core", "export", "core"]).status.code(), Some(0));
     let examples = rustkeep_testutil::repo_path("examples");
     for m in ["fire_and_thorns", "rat_catcher"] {
         for e in std::fs::read_dir(examples.join(m)).unwrap().flatten().filter(|e| e.path().extension().is_some_and(|x| x == "toml")) {
@@ -498,7 +493,7 @@ print(json.dumps(out, sort_keys=True))
     core.sort();
     let core: Vec<&str> = core.iter().map(String::as_str).collect();
     for paths in [&core[..], &["examples/fire_and_thorns", "examples/rat_catcher", "pack"]] {
-        let o = rustkeep(&t.0, &[&["fmt"], paths].concat());
+        let o = run(&t.0, &[&["fmt"], paths].concat());
         assert_eq!(o.status.code(), Some(0), "{paths:?}: {}", stderr(&o));
         assert!(!stderr(&o).contains("note:"), "{paths:?}: no file needs a TOML 1.1 reader:\n{}", stderr(&o));
     }
@@ -509,7 +504,7 @@ print(json.dumps(out, sort_keys=True))
     }
     // The core and the examples are kept formatted; the generated pack was not.
     assert_eq!(t.read("core/affixes.toml"), before_core);
-    let o = rustkeep(&t.0, &[&["fmt", "--check", "examples/fire_and_thorns", "examples/rat_catcher"], &core[..]].concat());
+    let o = run(&t.0, &[&["fmt", "--check", "examples/fire_and_thorns", "examples/rat_catcher"], &core[..]].concat());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 

@@ -10,11 +10,13 @@
 //! takes at most 20 times the input beyond the core's, plus [`SLACK`]. Without the cuts each of
 //! them takes 3 to 30 times that (at a few megabytes, up to thousands of times its input).
 
-use std::fmt::Write as _;
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::OnceLock;
 
+use common::run;
 use rustkeep_testutil::{repo_path, TempDir};
 
 /// The size limit: the site takes at most this many bytes per byte of input …
@@ -24,10 +26,6 @@ const BASE: u64 = 10_000_000;
 /// What a small hostile mod may add to the site beyond 20 times its own bytes: its overview,
 /// the frames of its few pages, its rows on the index.
 const SLACK: u64 = 400_000;
-
-fn run(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).current_dir(cwd).env("NO_COLOR", "1").output().expect("the rustkeep binary runs")
-}
 
 fn ok(o: &Output) {
     assert_eq!(o.status.code(), Some(0), "stdout:\n{}\nstderr:\n{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
@@ -110,12 +108,12 @@ fn heavy_name(len: usize) -> String {
 
 /// `n` ordinary items of about 60 bytes each.
 fn items(n: usize) -> String {
-    let mut d = String::from("items = [\n");
-    for i in 0..n {
-        let _ = writeln!(d, "{{ id = \"h:i{i}\", name = \"Item number {i}\", price = 3 }},");
-    }
-    d.push_str("]\n");
-    d
+    format!("items = [\n{}]\n", repeated(n, |i| format!("{{ id = \"h:i{i}\", name = \"Item number {i}\", price = 3 }},\n")))
+}
+
+/// The texts `entry(0)`, `entry(1)`, … `entry(n - 1)`, one after the other.
+fn repeated(n: usize, entry: impl Fn(usize) -> String) -> String {
+    (0..n).map(entry).collect()
 }
 
 // ----- names, IDs and paths repeated ---------------------------------------------------------
@@ -124,15 +122,10 @@ fn items(n: usize) -> String {
 /// of each name it.
 fn names_in_words(n: usize, len: usize) -> Vec<(String, String)> {
     let mut d = format!("[[items]]\nid = \"h:big\"\nname = \"{}\"\n\n", heavy_name(len));
-    for i in 0..n {
-        let _ = writeln!(d, "[[npcs]]\nid = \"h:n{i}\"\non_talk = [{{ action = \"give_item\", item = \"h:big\", target = \"self\" }}]\n");
-    }
-    for i in 0..n {
-        let _ = writeln!(
-            d,
-            "[[quests]]\nid = \"h:q{i}\"\non = \"item_picked_up\"\nwhen = {{ item = \"h:big\" }}\nactions = [{{ action = \"give_item\", item = \"h:big\", target = \"self\" }}]\n"
-        );
-    }
+    d += &repeated(n, |i| format!("[[npcs]]\nid = \"h:n{i}\"\non_talk = [{{ action = \"give_item\", item = \"h:big\", target = \"self\" }}]\n\n"));
+    d += &repeated(n, |i| {
+        format!("[[quests]]\nid = \"h:q{i}\"\non = \"item_picked_up\"\nwhen = {{ item = \"h:big\" }}\nactions = [{{ action = \"give_item\", item = \"h:big\", target = \"self\" }}]\n\n")
+    });
     one_mod(d)
 }
 
@@ -149,16 +142,10 @@ fn a_huge_name_is_not_copied_into_every_sentence_naming_it() {
 /// Creatures with huge names sharing a tag, and `n` quests to kill creatures of that tag (whose
 /// words name the creatures).
 fn tagged_quest_words(n: usize, len: usize) -> Vec<(String, String)> {
-    let mut d = String::new();
-    for i in 0..3 {
-        let _ = writeln!(d, "[[creatures]]\nid = \"h:c{i}\"\nname = \"{}\"\ntags = [\"h:undead\"]\n", heavy_name(len));
-    }
-    for i in 0..n {
-        let _ = writeln!(
-            d,
-            "[[quests]]\nid = \"h:q{i}\"\non = \"creature_died\"\ncondition = [{{ check = \"has_tag\", who = \"target\", value = \"h:undead\" }}]\n"
-        );
-    }
+    let mut d = repeated(3, |i| format!("[[creatures]]\nid = \"h:c{i}\"\nname = \"{}\"\ntags = [\"h:undead\"]\n\n", heavy_name(len)));
+    d += &repeated(n, |i| {
+        format!("[[quests]]\nid = \"h:q{i}\"\non = \"creature_died\"\ncondition = [{{ check = \"has_tag\", who = \"target\", value = \"h:undead\" }}]\n\n")
+    });
     one_mod(d)
 }
 
@@ -173,15 +160,10 @@ fn a_quest_naming_the_creatures_of_a_tag_does_not_copy_their_huge_names() {
 /// to them.
 fn long_id(n: usize, len: usize) -> Vec<(String, String)> {
     let big = format!("h:{}", "a".repeat(len));
-    let mut d = format!("[[loot_tables]]\nid = \"{big}\"\nentries = [\n");
-    for i in 0..n {
-        let _ = writeln!(d, "{{ table = \"h:t{i}\", weight = 1 }},");
-    }
-    d.push_str("]\n\n");
-    for i in 0..n {
-        let _ = writeln!(d, "[[loot_tables]]\nid = \"h:t{i}\"\nentries = [{{ item = \"h:i{i}\", weight = 1 }}]\n");
-        let _ = writeln!(d, "[[items]]\nid = \"h:i{i}\"\nname = \"Item {i}\"\n");
-    }
+    let mut d = format!("[[loot_tables]]\nid = \"{big}\"\nentries = [\n{}]\n\n", repeated(n, |i| format!("{{ table = \"h:t{i}\", weight = 1 }},\n")));
+    d += &repeated(n, |i| {
+        format!("[[loot_tables]]\nid = \"h:t{i}\"\nentries = [{{ item = \"h:i{i}\", weight = 1 }}]\n\n[[items]]\nid = \"h:i{i}\"\nname = \"Item {i}\"\n\n")
+    });
     one_mod(d)
 }
 
@@ -200,11 +182,8 @@ fn a_huge_id_is_cut_in_the_links_of_the_pages_that_mention_it() {
 fn long_mod_name(n: usize, len: usize) -> Vec<(String, String)> {
     let manifest = format!("[mod]\nid = \"h\"\nname = \"{}\"\nversion = \"0.1.0\"\n", heavy_name(len));
     let core = std::fs::read_to_string(repo_path("crates/rustkeep-data/core/items.toml")).expect("the core's items");
-    let mut overrides = String::from("items = [\n");
-    for id in core.lines().filter_map(|l| l.strip_prefix("id = \"").and_then(|r| r.strip_suffix('"'))) {
-        let _ = writeln!(overrides, "{{ overrides = \"{id}\", name = \"Overridden\" }},");
-    }
-    overrides.push_str("]\n");
+    let ids = core.lines().filter_map(|l| l.strip_prefix("id = \"").and_then(|r| r.strip_suffix('"')));
+    let overrides = format!("items = [\n{}]\n", ids.map(|id| format!("{{ overrides = \"{id}\", name = \"Overridden\" }},\n")).collect::<String>());
     vec![("h/mod.toml".into(), manifest), ("h/items.toml".into(), items(n)), ("h/overrides.toml".into(), overrides)]
 }
 
@@ -271,11 +250,10 @@ fn long_lists(deps: usize, bearers: usize) -> Vec<(String, String)> {
     for i in 0..deps {
         files.push((format!("m{i}/mod.toml"), format!("[mod]\nid = \"m{i}\"\n")));
     }
-    let mut d = String::from("[[items]]\nid = \"h:i\"\nname = \"Thing\"\n\n[[creatures]]\nid = \"h:c\"\nname = \"Beast\"\n\n");
-    for i in 0..bearers {
-        let _ = writeln!(d, "[[statuses]]\nid = \"h:s{i}\"\nname = \"Status\"\ntriggers = [{{ on = \"attack_hit\", actions = [{{ action = \"spawn\", creature = \"h:c\" }}] }}]\n");
-    }
-    files.push(("h/data.toml".into(), d));
+    let statuses = repeated(bearers, |i| {
+        format!("[[statuses]]\nid = \"h:s{i}\"\nname = \"Status\"\ntriggers = [{{ on = \"attack_hit\", actions = [{{ action = \"spawn\", creature = \"h:c\" }}] }}]\n\n")
+    });
+    files.push(("h/data.toml".into(), format!("[[items]]\nid = \"h:i\"\nname = \"Thing\"\n\n[[creatures]]\nid = \"h:c\"\nname = \"Beast\"\n\n{statuses}")));
     files
 }
 
@@ -297,11 +275,7 @@ fn tiny_entries(n: usize, len: usize) -> Vec<(String, String)> {
         "[[items]]\noverrides = \"core:gold\"\nname = \"{}\"\nglyph = \"$\"\ncolor = \"bright_yellow\"\ntags = [\"core:currency\"]\nprice = 1\nstackable = true\n",
         heavy_name(len)
     );
-    let mut d = String::from("items = [\n");
-    for i in 0..n {
-        let _ = writeln!(d, "{{id=\"h:{i:x}\",price=2}},");
-    }
-    d.push_str("]\n");
+    let d = format!("items = [\n{}]\n", repeated(n, |i| format!("{{id=\"h:{i:x}\",price=2}},\n")));
     vec![("h/mod.toml".into(), MANIFEST.into()), ("h/gold.toml".into(), gold), ("h/items.toml".into(), d)]
 }
 

@@ -4,18 +4,17 @@
 //! JSON escapes in JSON and SARIF; and a reader that goes away ends the output quietly.
 #![cfg(unix)]
 
-use std::io::Read;
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use std::io::Read;
+use std::process::{Command, Stdio};
+
+use common::run;
 use rustkeep_testutil::TempDir;
 
 /// Retitles the terminal, clears the screen and rings the bell.
 const ESC_TITLE: &str = "\u{1b}]0;owned\u{7}";
 const CLEAR: &str = "\u{1b}[2J";
-
-fn run(cwd: &std::path::Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).current_dir(cwd).env("NO_COLOR", "1").output().expect("the rustkeep binary runs")
-}
 
 /// No byte of the output is a control character but tab and the line ends.
 fn assert_inert(what: &str, bytes: &[u8]) {

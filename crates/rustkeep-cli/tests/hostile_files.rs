@@ -5,19 +5,17 @@
 //! finding of a security review, rebuilt in a temporary folder.
 #![cfg(unix)]
 
+mod common;
+
 use std::os::unix::fs::symlink;
-use std::path::Path;
 use std::process::{Command, Output};
 
+use common::run;
 use rustkeep_testutil::TempDir;
 
 const MANIFEST: &str = "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n";
 /// What a link must never let out: it appears in no output of any command.
 const SECRET: &str = "aws_secret_access_key = \"hunter2-do-not-print\"\n";
-
-fn run(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).current_dir(cwd).env("NO_COLOR", "1").output().expect("the rustkeep binary runs")
-}
 
 fn all_output(o: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))

@@ -106,30 +106,56 @@ fn fake_release(dir: &Path, name: &str, checksum: Option<&str>) {
     std::fs::write(dir.join(format!("{name}.sha256")), format!("{sum} *{name}\n\n")).expect("write the checksum file");
 }
 
+/// A fresh folder with a fake release of this version in `release/` (its checksum file holding
+/// `checksum`, the archive's real one when `None`), and where an install from it goes.
+struct Release {
+    tmp: TempDir,
+    /// What `plan` decided for this version's tag.
+    decided: BTreeMap<String, String>,
+    tag: String,
+    release: PathBuf,
+    archive: String,
+    bin: PathBuf,
+    github_path: PathBuf,
+    /// The `file://` URL of `release`.
+    base: String,
+}
+
+impl Release {
+    fn new(name: &str, checksum: Option<&str>) -> Release {
+        let tmp = TempDir::new(name);
+        let tag = format!("v{VERSION}");
+        let release = tmp.0.join("release");
+        std::fs::create_dir_all(&release).unwrap();
+        let decided = plan(&[("RUSTKEEP_VERSION", &tag)]);
+        let archive = decided["archive"].clone();
+        fake_release(&release, &archive, checksum);
+        let (bin, github_path, base) = (tmp.0.join("tools/bin"), tmp.0.join("github_path"), file_uri(&release));
+        Release { tmp, decided, tag, release, archive, bin, github_path, base }
+    }
+
+    /// The environment of an install from the release into `bin` that puts it on `github_path`.
+    fn env(&self) -> Vec<(&str, &str)> {
+        vec![
+            ("RUSTKEEP_VERSION", self.tag.as_str()),
+            ("RUSTKEEP_RELEASE_BASE_URL", self.base.as_str()),
+            ("RUSTKEEP_INSTALL_DIR", self.bin.to_str().unwrap()),
+            ("GITHUB_PATH", self.github_path.to_str().unwrap()),
+        ]
+    }
+}
+
 #[test]
 fn installs_a_verified_release_binary_and_reuses_it() {
     if !tools_present() {
         return;
     }
-    let tmp = TempDir::new("ok");
-    let tag = format!("v{VERSION}");
-    let release = tmp.0.join("release");
-    std::fs::create_dir_all(&release).unwrap();
-    let decided = plan(&[("RUSTKEEP_VERSION", &tag)]);
+    let r = Release::new("ok", None);
+    let Release { tmp, decided, release, archive, bin, github_path, .. } = &r;
     assert_eq!(decided["mode"], "release");
-    let archive = &decided["archive"];
     assert_eq!(archive, &format!("rustkeep-cli-{}.tar.xz", decided["target"]), "archives are named as the release names them");
-    fake_release(&release, archive, None);
 
-    let bin = tmp.0.join("tools/bin");
-    let github_path = tmp.0.join("github_path");
-    let base = file_uri(&release);
-    let env = [
-        ("RUSTKEEP_VERSION", tag.as_str()),
-        ("RUSTKEEP_RELEASE_BASE_URL", base.as_str()),
-        ("RUSTKEEP_INSTALL_DIR", bin.to_str().unwrap()),
-        ("GITHUB_PATH", github_path.to_str().unwrap()),
-    ];
+    let env = r.env();
     let out = script("install", &env);
     let stderr = text(&out.stderr);
     assert!(out.status.success(), "install failed: {stderr}");
@@ -138,18 +164,18 @@ fn installs_a_verified_release_binary_and_reuses_it() {
     let version = Command::new(&installed).arg("--version").output().expect("the installed binary runs");
     assert!(text(&version.stdout).starts_with(&format!("rustkeep {VERSION} (")), "{}", text(&version.stdout));
     assert_eq!(text(&out.stdout), text(&version.stdout), "the step ends by showing the installed version");
-    assert_eq!(std::fs::read_to_string(&github_path).unwrap(), format!("{}\n", bin.display()), "the folder is put on PATH");
+    assert_eq!(std::fs::read_to_string(github_path).unwrap(), format!("{}\n", bin.display()), "the folder is put on PATH");
 
     // A second run (as after the cache step restored the folder) downloads nothing: the release
     // may even be gone.
-    std::fs::remove_dir_all(&release).unwrap();
+    std::fs::remove_dir_all(release).unwrap();
     let again = script("install", &env);
     assert!(again.status.success(), "the cached binary is used: {}", text(&again.stderr));
     assert!(text(&again.stderr).contains("(cached)"), "{}", text(&again.stderr));
 
     // A folder path works as the base as well as a file:// URL.
-    std::fs::create_dir_all(&release).unwrap();
-    fake_release(&release, archive, None);
+    std::fs::create_dir_all(release).unwrap();
+    fake_release(release, archive, None);
     let other = tmp.0.join("other");
     let out = script(
         "install",
@@ -164,24 +190,12 @@ fn a_wrong_checksum_fails_clearly_and_installs_nothing() {
     if !tools_present() {
         return;
     }
-    let tmp = TempDir::new("bad");
-    let tag = format!("v{VERSION}");
-    let release = tmp.0.join("release");
-    std::fs::create_dir_all(&release).unwrap();
-    let archive = plan(&[("RUSTKEEP_VERSION", &tag)])["archive"].clone();
     let wrong = "0".repeat(64);
-    fake_release(&release, &archive, Some(&wrong));
-    let actual = sha256(&release.join(&archive));
+    let r = Release::new("bad", Some(&wrong));
+    let Release { release, archive, bin, github_path, .. } = &r;
+    let actual = sha256(&release.join(archive));
 
-    let bin = tmp.0.join("bin");
-    let github_path = tmp.0.join("github_path");
-    let base = file_uri(&release);
-    let mut env = vec![
-        ("RUSTKEEP_VERSION", tag.as_str()),
-        ("RUSTKEEP_RELEASE_BASE_URL", base.as_str()),
-        ("RUSTKEEP_INSTALL_DIR", bin.to_str().unwrap()),
-        ("GITHUB_PATH", github_path.to_str().unwrap()),
-    ];
+    let mut env = r.env();
     let out = script("install", &env);
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
@@ -201,7 +215,7 @@ fn a_wrong_checksum_fails_clearly_and_installs_nothing() {
     std::fs::write(release.join(format!("{archive}.sha256")), "not a checksum\n").unwrap();
     let out = script("install", &env[..4]);
     assert!(text(&out.stderr).contains(&format!("{archive}.sha256 holds no SHA-256 checksum")), "{}", text(&out.stderr));
-    std::fs::remove_file(release.join(&archive)).unwrap();
+    std::fs::remove_file(release.join(archive)).unwrap();
     let out = script("install", &env[..4]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("install-rustkeep: error: cannot read"), "{}", text(&out.stderr));

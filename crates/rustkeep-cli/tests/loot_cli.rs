@@ -1,22 +1,16 @@
 //! End-to-end tests of `rustkeep loot`: the real binary, the JSON shape of docs/cli.md, exit codes,
 //! mod loading and the SVG plot.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
+use std::process::Output;
+
+use common::{json, run};
 use rustkeep_testutil::TempDir;
 use serde_json::Value;
 
-fn run(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(args).current_dir(cwd).env("NO_COLOR", "1").output().expect("the rustkeep binary runs")
-}
-
 fn code(o: &Output) -> i32 {
     o.status.code().expect("rustkeep exits normally")
-}
-
-fn json(o: &Output) -> Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("stdout is JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
 }
 
 fn keys(v: &Value) -> Vec<&str> {

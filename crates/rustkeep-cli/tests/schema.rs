@@ -15,7 +15,7 @@ use rustkeep_data::db::Database;
 use rustkeep_data::manifest::{read_manifest, read_workspace};
 use rustkeep_data::project::{load, Overlay};
 use rustkeep_data::source::FileId;
-use rustkeep_testutil::{ensure_folder_contents, repo_path, repo_root, tools, TempDir};
+use rustkeep_testutil::{ensure_folder_contents, repo_path, repo_root, tools, walk_files, TempDir};
 
 const DRAFTS: [&str; 2] = ["2020-12", "07"];
 
@@ -167,18 +167,6 @@ fn the_broken_example_fails_the_schema_where_it_can_see_the_mistake() {
     assert!(text.contains("2 valid, 0 invalid"), "{text}");
 }
 
-fn files_named(dir: &Path, name: &str, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            files_named(&p, name, out);
-        } else if p.file_name().is_some_and(|n| n == name) {
-            out.push(p);
-        }
-    }
-}
-
 /// Every `mod.toml` and `rustkeep.toml` of the examples and the fixtures, and a set of written
 /// ones, passes its schema exactly when the toolkit's reader finds no problem in it: the schema
 /// sees what the reader sees in one file (keys, types, the ID and version grammars, `core`
@@ -228,10 +216,11 @@ fn manifests_and_workspace_files_validate_as_the_reader_reads_them() {
         }
     }
     for (target, name) in [("mod", "mod.toml"), ("workspace", "rustkeep.toml")] {
-        let mut files = Vec::new();
-        for dir in [repo_path("examples"), repo_path("tests/fixtures"), written.to_path_buf()] {
-            files_named(&dir, name, &mut files);
-        }
+        let files: Vec<PathBuf> = [repo_path("examples"), repo_path("tests/fixtures"), written.to_path_buf()]
+            .iter()
+            .flat_map(|dir| walk_files(dir, &[]))
+            .filter(|p| p.file_name().is_some_and(|n| n == name))
+            .collect();
         let (mut good, mut bad) = (Vec::new(), Vec::new());
         for f in &files {
             let bytes = std::fs::read(f).unwrap();

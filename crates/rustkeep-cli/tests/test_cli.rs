@@ -3,9 +3,12 @@
 //! (`tests/expectations/scenarios/every_kind.toml`), the exit codes, the JUnit report read by
 //! Python's `junitparser` (the reader of many CI tools), the JSON report against its own schema.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use common::stdout;
 use rustkeep_testutil::{ensure_file_contents, TempDir};
 
 fn tests_dir() -> PathBuf {
@@ -14,10 +17,6 @@ fn tests_dir() -> PathBuf {
 
 fn rustkeep(cwd: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_rustkeep")).current_dir(cwd).args(args).env_remove("NO_COLOR").output().expect("rustkeep runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 /// Runs `rustkeep test` in `tests/` on the expectations folder.

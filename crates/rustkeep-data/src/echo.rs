@@ -117,16 +117,19 @@ mod tests {
 
     #[test]
     fn controls_are_escaped_and_offsets_follow() {
-        assert_eq!(inert("plain\ttext\r\nnext"), "plain\ttext\r\nnext");
-        assert_eq!(inert("a\u{1b}]0;x\u{7}b"), "a\\u{1b}]0;x\\u{7}b");
-        assert_eq!(inert("lone\rcr \u{7f} \u{9b}"), "lone\\u{d}cr \\u{7f} \\u{9b}");
+        for (text, escaped) in [
+            ("plain\ttext\r\nnext", "plain\ttext\r\nnext"),
+            ("a\u{1b}]0;x\u{7}b", "a\\u{1b}]0;x\\u{7}b"),
+            ("lone\rcr \u{7f} \u{9b}", "lone\\u{d}cr \\u{7f} \\u{9b}"),
+        ] {
+            assert_eq!(inert(text), escaped);
+        }
         let t = InertText::of("ab\u{1b}cd\u{7}e").expect("something to escape");
         assert_eq!(t.text, "ab\\u{1b}cd\\u{7}e");
         // `c` was at 3; it is after the 6-byte escape of a 1-byte character now.
-        assert_eq!(&t.text[t.offset(3)..t.offset(5)], "cd");
-        assert_eq!(&t.text[t.offset(0)..t.offset(2)], "ab");
-        assert_eq!(&t.text[t.offset(6)..t.offset(7)], "e");
-        assert_eq!(&t.text[t.offset(2)..t.offset(3)], "\\u{1b}");
+        for (from, to, part) in [(3, 5, "cd"), (0, 2, "ab"), (6, 7, "e"), (2, 3, "\\u{1b}")] {
+            assert_eq!(&t.text[t.offset(from)..t.offset(to)], part);
+        }
         assert!(InertText::of("nothing\nhere").is_none());
     }
 

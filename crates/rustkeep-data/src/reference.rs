@@ -61,21 +61,17 @@ pub fn reference_markdown() -> String {
         line(o, "");
         field_table(o, r.fields);
     }
-    section(
+    field_section(
         o,
         "### `[balance]`",
         "A singleton table. The core's values are defaults a mod may set; two mods (other than the core)\nsetting one key is `override-conflict` on the later.",
+        BALANCE_FIELDS,
     );
-    field_table(o, BALANCE_FIELDS);
 
-    section(o, "## Triggers", "`triggers = [ { … } ]` on items, affixes, creatures, character options, statuses, floors and prefabs;\nquests carry the same fields flattened into the entry. How they run: [triggers.md](triggers.md).");
-    field_table(o, TRIGGER_FIELDS);
-    section(o, "## Modifiers", "`modifiers = [ { … } ]`: exactly one of `add` / `multiply`. An attribute reads\n`(base + Σ add) × Π multiply` over the modifiers whose condition holds.");
-    field_table(o, MODIFIER_FIELDS);
-    section(o, "## `ai` rules", "`ai = [ { … } ]` on creatures.");
-    field_table(o, AI_FIELDS);
-    section(o, "## Loot entries", "`entries = [ { … } ]` of a loot table: exactly one of `item` / `table` / `affix` / `nothing` per entry;\nweighted entries need `weight`, guaranteed ones take none. Semantics: [loot.md](loot.md).");
-    field_table(o, LOOT_ENTRY_FIELDS);
+    field_section(o, "## Triggers", "`triggers = [ { … } ]` on items, affixes, creatures, character options, statuses, floors and prefabs;\nquests carry the same fields flattened into the entry. How they run: [triggers.md](triggers.md).", TRIGGER_FIELDS);
+    field_section(o, "## Modifiers", "`modifiers = [ { … } ]`: exactly one of `add` / `multiply`. An attribute reads\n`(base + Σ add) × Π multiply` over the modifiers whose condition holds.", MODIFIER_FIELDS);
+    field_section(o, "## `ai` rules", "`ai = [ { … } ]` on creatures.", AI_FIELDS);
+    field_section(o, "## Loot entries", "`entries = [ { … } ]` of a loot table: exactly one of `item` / `table` / `affix` / `nothing` per entry;\nweighted entries need `weight`, guaranteed ones take none. Semantics: [loot.md](loot.md).", LOOT_ENTRY_FIELDS);
 
     section(o, "## Events", "The value of `on`. Every event has a `source` creature and an optional `target`. Triggers of a\ncreature run for the events whose source it is (`self` = source, `target` = the event's target).\nPayload keys are those of the `simulate --format json` trace; `when` may filter only the listed fields.");
     line(o, "| event | source | target | payload | `when` fields |");
@@ -163,19 +159,13 @@ pub fn reference_markdown() -> String {
         field_table(o, &fields);
     }
 
-    section(o, "## Attributes", "Set in a creature's `attributes` table, changed by modifiers, read by `attribute` checks.");
-    name_table(o, "attribute", ATTRIBUTES);
-    section(o, "## Damage types", "The values of `damage_type` (items, creatures, `damage` actions, `when`).");
-    name_table(o, "damage type", DAMAGE_TYPES);
-    section(o, "## `who`", "The values of `who` in checks and `target` in actions.");
-    name_table(o, "value", WHO);
+    name_section(o, "## Attributes", "Set in a creature's `attributes` table, changed by modifiers, read by `attribute` checks.", "attribute", ATTRIBUTES);
+    name_section(o, "## Damage types", "The values of `damage_type` (items, creatures, `damage` actions, `when`).", "damage type", DAMAGE_TYPES);
+    name_section(o, "## `who`", "The values of `who` in checks and `target` in actions.", "value", WHO);
     section(o, "## Item slots", &format!("`slot` of an item: {}; omitted = not equippable.", code_list(ITEM_SLOTS)));
-    section(o, "## Colours", "The values of `color` (creatures, NPCs, items): one of these names, the ANSI terminal colours, or a hex colour `#rrggbb`. The terminal's palette decides the exact shade of a name.");
-    name_table(o, "colour", COLORS);
-    section(o, "## Map glyphs", "A `glyph` (creatures, NPCs, items) is exactly one character that takes one cell of the map: not white space, a control character or a combining mark, not two cells wide (an emoji, a CJK character), and none of the map's own glyphs:");
-    glyph_table(o, "on the map", RESERVED_GLYPHS);
-    section(o, "## Prefab glyphs", "The characters of a prefab's `grid`; rows must have equal width.");
-    glyph_table(o, "meaning", GRID_GLYPHS);
+    name_section(o, "## Colours", "The values of `color` (creatures, NPCs, items): one of these names, the ANSI terminal colours, or a hex colour `#rrggbb`. The terminal's palette decides the exact shade of a name.", "colour", COLORS);
+    glyph_section(o, "## Map glyphs", "A `glyph` (creatures, NPCs, items) is exactly one character that takes one cell of the map: not white space, a control character or a combining mark, not two cells wide (an emoji, a CJK character), and none of the map's own glyphs:", "on the map", RESERVED_GLYPHS);
+    glyph_section(o, "## Prefab glyphs", "The characters of a prefab's `grid`; rows must have equal width.", "meaning", GRID_GLYPHS);
 
     config_files(o);
     scenario_files(o);
@@ -259,18 +249,17 @@ fn config_files(o: &mut String) {
 /// The keys of a scenario file, its `[player]`, its items, enemy groups, steps and payloads.
 fn scenario_files(o: &mut String) {
     section(o, "## Scenario files", "The files of `rustkeep simulate` and `rustkeep arena`: a file whose name ends in `.scenario.toml`,\nor any `.toml` file directly in a folder named `scenarios` ([the engine](engine.md#scenario-files)).\n`rustkeep check` checks them like data files, against the core and the mods they name.");
-    section(o, "### The top level", "");
-    field_table(o, SCENARIO_FIELDS);
-    section(o, "### `[player]`", "");
-    field_table(o, SCENARIO_PLAYER_FIELDS);
-    section(o, "### `[player] items`", "");
-    field_table(o, SCENARIO_ITEM_FIELDS);
-    section(o, "### `[[enemies]]`", "");
-    field_table(o, SCENARIO_ENEMY_FIELDS);
-    section(o, "### `[[steps]]`", &format!("A step does exactly one of {}; `source` and `target` say who.", code_list(STEP_ACTS)));
-    field_table(o, SCENARIO_STEP_FIELDS);
-    section(o, "### `payload`", "An injected event carries only its own payload keys ([events](#events)); each value is checked as below.");
-    field_table(o, PAYLOAD_FIELDS);
+    field_section(o, "### The top level", "", SCENARIO_FIELDS);
+    field_section(o, "### `[player]`", "", SCENARIO_PLAYER_FIELDS);
+    field_section(o, "### `[player] items`", "", SCENARIO_ITEM_FIELDS);
+    field_section(o, "### `[[enemies]]`", "", SCENARIO_ENEMY_FIELDS);
+    field_section(o, "### `[[steps]]`", &format!("A step does exactly one of {}; `source` and `target` say who.", code_list(STEP_ACTS)), SCENARIO_STEP_FIELDS);
+    field_section(
+        o,
+        "### `payload`",
+        "An injected event carries only its own payload keys ([events](#events)); each value is checked as below.",
+        PAYLOAD_FIELDS,
+    );
 }
 
 /// "a" or "an" before a noun (the registry nouns: item, affix, NPC, …).
@@ -290,6 +279,12 @@ fn section(out: &mut String, heading: &str, intro: &str) {
         line(out, intro);
         line(out, "");
     }
+}
+
+/// A [`section`] and its table of fields.
+fn field_section(out: &mut String, heading: &str, intro: &str, fields: &[FieldDef]) {
+    section(out, heading, intro);
+    field_table(out, fields);
 }
 
 fn line(out: &mut String, text: &str) {
@@ -351,8 +346,9 @@ fn type_text(ty: FieldType) -> String {
     }
 }
 
-/// A table of glyphs and what each means, under the heading `meaning`.
-fn glyph_table(out: &mut String, meaning: &str, rows: &[(char, &str)]) {
+/// A [`section`] and its table of glyphs and what each means, under the heading `meaning`.
+fn glyph_section(out: &mut String, heading: &str, intro: &str, meaning: &str, rows: &[(char, &str)]) {
+    section(out, heading, intro);
     line(out, &format!("| glyph | {meaning} |"));
     line(out, "|---|---|");
     for (glyph, text) in rows {
@@ -361,7 +357,9 @@ fn glyph_table(out: &mut String, meaning: &str, rows: &[(char, &str)]) {
     line(out, "");
 }
 
-fn name_table(out: &mut String, header: &str, rows: &[(&str, &str)]) {
+/// A [`section`] and its table of names and what each is, under the heading `header`.
+fn name_section(out: &mut String, heading: &str, intro: &str, header: &str, rows: &[(&str, &str)]) {
+    section(out, heading, intro);
     line(out, &format!("| {header} | description |"));
     line(out, "|---|---|");
     for (name, doc) in rows {

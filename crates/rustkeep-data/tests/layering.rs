@@ -15,65 +15,37 @@
 //! needs two siblings lives in a crate above both. The benchmark crate sits on top
 //! and may use every other. A workspace crate missing from the table is a tool on top of
 //! everything (it may use any crate), and no crate of the table may depend on it: a shared test
-//! helper used by a lower crate must be given its place here, below the crates that use it.
+//! helper used by a lower crate must be given its place here, below everything, and be named a
+//! test-only crate, which every crate may use for its tests.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
-use std::process::Command;
 
-use serde_json::Value;
+use rustkeep_testutil::{cargo_metadata, PRODUCT_CRATES};
 
-/// Every workspace crate with the workspace crates it may depend on.
+/// Every workspace crate with the workspace crates it may depend on, lowest first; every crate
+/// may also use the test-only crates ([`TEST_ONLY`]) for its tests.
 /// `rustkeep-testutil` (repository paths, generated-file checks, required tools) sits below
 /// everything and depends on nothing of the workspace; the product crates may use it only for
 /// their tests (`the_test_helpers_are_never_linked_into_the_product`).
 const ALLOWED: &[(&str, &[&str])] = &[
     ("rustkeep-testutil", &[]),
-    ("rustkeep-data", &["rustkeep-testutil"]),
-    ("rustkeep-check", &["rustkeep-testutil", "rustkeep-data"]),
-    ("rustkeep-engine", &["rustkeep-testutil", "rustkeep-data"]),
-    ("rustkeep-fmt", &["rustkeep-testutil", "rustkeep-data"]),
+    ("rustkeep-data", &[]),
+    ("rustkeep-check", &["rustkeep-data"]),
+    ("rustkeep-engine", &["rustkeep-data"]),
+    ("rustkeep-fmt", &["rustkeep-data"]),
     // Presentation (words, SVG, DOT) of what the engine reads and makes; it shows, never validates.
-    ("rustkeep-present", &["rustkeep-testutil", "rustkeep-data", "rustkeep-engine"]),
+    ("rustkeep-present", &["rustkeep-data", "rustkeep-engine"]),
     // The pipelines the front ends share, above the validator and the engine.
-    ("rustkeep-ide", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine"]),
+    ("rustkeep-ide", &["rustkeep-data", "rustkeep-check", "rustkeep-engine"]),
     // The validator for its tests only (`the_game_never_validates`).
-    ("rustkeep-play", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-present"]),
+    ("rustkeep-play", &["rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-present"]),
     // The site of `rustkeep doc` documents data the command line has validated; like the game,
     // it never validates.
-    ("rustkeep-doc", &["rustkeep-testutil", "rustkeep-data", "rustkeep-engine", "rustkeep-present"]),
-    ("rustkeep-lsp", &["rustkeep-testutil", "rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-ide"]),
-    (
-        "rustkeep-cli",
-        &[
-            "rustkeep-testutil",
-            "rustkeep-data",
-            "rustkeep-check",
-            "rustkeep-engine",
-            "rustkeep-fmt",
-            "rustkeep-present",
-            "rustkeep-ide",
-            "rustkeep-play",
-            "rustkeep-lsp",
-            "rustkeep-doc",
-        ],
-    ),
-    (
-        "rustkeep-bench",
-        &[
-            "rustkeep-testutil",
-            "rustkeep-data",
-            "rustkeep-check",
-            "rustkeep-engine",
-            "rustkeep-fmt",
-            "rustkeep-present",
-            "rustkeep-ide",
-            "rustkeep-play",
-            "rustkeep-lsp",
-            "rustkeep-doc",
-            "rustkeep-cli",
-        ],
-    ),
+    ("rustkeep-doc", &["rustkeep-data", "rustkeep-engine", "rustkeep-present"]),
+    ("rustkeep-lsp", &["rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-ide"]),
+    // The command line, the last of the product's crates, uses the others.
+    ("rustkeep-cli", PRODUCT_CRATES.split_last().expect("the product has crates").1),
+    ("rustkeep-bench", PRODUCT_CRATES),
 ];
 
 /// Crates that only tests may use: never a normal or build dependency of a product crate.
@@ -92,12 +64,7 @@ struct Edge {
 }
 
 fn workspace_graph() -> BTreeMap<String, Vec<Edge>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out =
-        Command::new(cargo).args(["metadata", "--format-version", "1", "--no-deps", "--offline"]).current_dir(&root).output().expect("cargo metadata runs");
-    assert!(out.status.success(), "cargo metadata failed: {}", String::from_utf8_lossy(&out.stderr));
-    let meta: Value = serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON");
+    let meta = cargo_metadata();
     let packages = meta["packages"].as_array().expect("a package list");
     let names: BTreeSet<String> = packages.iter().filter_map(|p| p["name"].as_str()).map(String::from).collect();
     packages
@@ -142,7 +109,7 @@ fn every_crate_depends_only_on_the_layers_below_it() {
         // A crate outside the table is a tool on top of everything.
         let Some(ok) = allowed.get(krate.as_str()) else { continue };
         for dep in reachable(&graph, krate) {
-            if !ok.contains(&dep.as_str()) {
+            if !ok.contains(&dep.as_str()) && !TEST_ONLY.contains(&dep.as_str()) {
                 problems
                     .push(format!("`{krate}` depends on `{dep}` (directly or through another crate), which the layering forbids; see ALLOWED in {}", file!()));
             }
@@ -156,11 +123,7 @@ fn every_crate_depends_only_on_the_layers_below_it() {
 /// by dev dependencies and never by default, so a release build does not have them.
 #[test]
 fn the_test_hooks_are_never_enabled_in_the_product() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out =
-        Command::new(cargo).args(["metadata", "--format-version", "1", "--no-deps", "--offline"]).current_dir(&root).output().expect("cargo metadata runs");
-    let meta: Value = serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON");
+    let meta = cargo_metadata();
     let mut hooked = Vec::new();
     let mut problems = Vec::new();
     for p in meta["packages"].as_array().expect("a package list") {

@@ -301,6 +301,14 @@ fn list<T: fmt::Display>(items: &[T], sep: &str) -> String {
     items.iter().map(ToString::to_string).collect::<Vec<_>>().join(sep)
 }
 
+/// Writes `items` joined by `sep` between `before` and `after`; nothing at all for no items.
+fn write_list<T: fmt::Display>(f: &mut fmt::Formatter<'_>, before: &str, items: &[T], sep: &str, after: &str) -> fmt::Result {
+    if items.is_empty() {
+        return Ok(());
+    }
+    write!(f, "{before}{}{after}", list(items, sep))
+}
+
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -370,10 +378,7 @@ impl fmt::Display for Effect {
             Effect::NothingGiven => f.write_str("nothing given"),
             Effect::Received { who, item, count, affixes } => {
                 write!(f, "{who} received {count} × {item}")?;
-                if !affixes.is_empty() {
-                    write!(f, " [{}]", affixes.join(", "))?;
-                }
-                Ok(())
+                write_list(f, " [", affixes, ", ", "]")
             }
             Effect::Lost { who, item, count } => write!(f, "{who} lost {count} × {item}"),
             Effect::Status { who, status, turns, refreshed: true } => write!(f, "{who}: {status} refreshed to {turns} turns"),
@@ -408,29 +413,20 @@ impl fmt::Display for Effect {
                 if let Some((n, table)) = piles {
                     write!(f, "; {n} loot pile(s) from {table}")?;
                 }
-                if !appeared.is_empty() {
-                    let shown: Vec<String> = appeared.iter().map(|(r, c)| format!("{r} ({c})")).collect();
-                    write!(f, "; enemies appear: {}", shown.join(", "))?;
-                }
-                Ok(())
+                let shown: Vec<String> = appeared.iter().map(|(r, c)| format!("{r} ({c})")).collect();
+                write_list(f, "; enemies appear: ", &shown, ", ", "")
             }
             Effect::ReachedRoom { room, first, joined } => {
                 write!(f, "entered room {room}{}", if *first { "" } else { " again" })?;
-                if !joined.is_empty() {
-                    let shown: Vec<String> = joined.iter().map(|(r, c)| format!("{r} ({c})")).collect();
-                    write!(f, "; enemies join: {}", shown.join(", "))?;
-                }
-                Ok(())
+                let shown: Vec<String> = joined.iter().map(|(r, c)| format!("{r} ({c})")).collect();
+                write_list(f, "; enemies join: ", &shown, ", ", "")
             }
             Effect::EnteredFloor { floor, room: None } => write!(f, "entered floor {floor}"),
             Effect::EnteredFloor { floor, room: Some(room) } => write!(f, "entered floor {floor}; {room}"),
             Effect::Used { who, item } => write!(f, "{who} used {item}"),
             Effect::Equipped { who, item, slot, off } => {
                 write!(f, "{who} equipped {item} ({slot})")?;
-                if !off.is_empty() {
-                    write!(f, ", unequipped {}", off.join(", "))?;
-                }
-                Ok(())
+                write_list(f, ", unequipped ", off, ", ", "")
             }
             Effect::EnemyMoved { who, from, to } => write!(f, "{who} moves from {from} to {to}"),
             Effect::PlayerMoved { to, entered, found } => {
@@ -438,10 +434,7 @@ impl fmt::Display for Effect {
                 if let Some(room) = entered {
                     write!(f, "; {room}")?;
                 }
-                if !found.is_empty() {
-                    write!(f, "; {}", list(found, "; "))?;
-                }
-                Ok(())
+                write_list(f, "; ", found, "; ", "")
             }
             Effect::Pile(drops) if drops.is_empty() => f.write_str("the loot pile holds nothing and crumbles away"),
             Effect::Pile(drops) => write!(f, "the loot pile holds {}", describe_items(drops)),
@@ -466,7 +459,7 @@ impl fmt::Display for Effect {
 }
 
 /// `1 enemy stays`, `3 enemies stay`.
-fn enemies_stay(n: usize) -> String {
+pub fn enemies_stay(n: usize) -> String {
     if n == 1 {
         "1 enemy stays".into()
     } else {

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use rustkeep_data::vocab::{damage, field, outcome, ActionKind, EventKind, Registry};
-use rustkeep_engine::effect::{Effect, Outcome};
+use rustkeep_engine::effect::{enemies_stay, Effect, Outcome};
 use rustkeep_engine::game::{CreatureRef, World};
 use rustkeep_engine::payload::Payload;
 use rustkeep_engine::trace::{StepTrace, TraceEvent};
@@ -175,15 +175,6 @@ fn effect_sentences(names: &Names<'_>, effect: &Effect, out: &mut Vec<String>) {
     }
 }
 
-/// `1 enemy stays`, `3 enemies stay`.
-fn stay(n: usize) -> String {
-    if n == 1 {
-        "1 enemy stays".into()
-    } else {
-        format!("{n} enemies stay")
-    }
-}
-
 /// The sentence of a data action that ran, when no event tells its result (heal, statuses,
 /// spawns, quests, flight, shops, items taken; damage and items given are told by their events).
 fn action_sentence(names: &Names<'_>, action: ActionKind, effect: &Effect) -> Option<String> {
@@ -211,8 +202,8 @@ fn action_sentence(names: &Names<'_>, action: ActionKind, effect: &Effect) -> Op
         (_, Effect::QuestStarted(q)) => format!("Started {}", names.name(Registry::Quests, q)),
         (_, Effect::QuestAlreadyStarted(q)) => format!("{} already started", names.name(Registry::Quests, q)),
         (_, Effect::Escaped(who)) => format!("{} escaped", names.subject(*who)),
-        (_, Effect::Fled { left, combat: true }) => format!("Fled; {} behind", stay(*left)),
-        (_, Effect::Fled { left, combat: false }) => format!("Fled (no combat was running; {} behind)", stay(*left)),
+        (_, Effect::Fled { left, combat: true }) => format!("Fled; {} behind", enemies_stay(*left)),
+        (_, Effect::Fled { left, combat: false }) => format!("Fled (no combat was running; {} behind)", enemies_stay(*left)),
         (_, Effect::ShopOpened(shop)) => format!("Opened shop {}", names.name(Registry::Shops, shop)),
         // What an act does is told by `effect_sentences`; an action never has these effects.
         (

@@ -25,6 +25,10 @@
 //! - [`toml_corpus`], [`toml_mutations`] and [`compare_mutations`]: every TOML file of the
 //!   repository and of the official suite, and seeded mutations of them (counting those compared),
 //!   for the tests of the single-pass readers.
+//! - [`PRODUCT_CRATES`] and [`cargo_metadata`]: the workspace's crates as its crate map and its
+//!   distribution are checked against.
+//! - [`Taplo`]: Taplo's command line, the independent TOML reader and schema checker of the
+//!   editor and formatter tests.
 
 #![forbid(unsafe_code)]
 
@@ -34,14 +38,18 @@ pub mod modpack;
 pub mod nvim;
 pub mod shared;
 mod shell;
+mod taplo;
 mod temp;
 pub mod toml_value;
+mod workspace;
 
 pub use corpus::{compare_mutations, toml_corpus, toml_mutations};
 pub use lsp::{file_uri, LspClient};
 pub use shared::{shared_folder, SHARED_DIR_VAR};
 pub use shell::{shell_line, ShellLine};
+pub use taplo::Taplo;
 pub use temp::TempDir;
+pub use workspace::{cargo_metadata, PRODUCT_CRATES};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

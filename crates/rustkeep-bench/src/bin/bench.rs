@@ -165,6 +165,11 @@ impl Row {
     fn measured(figure: String, value: String) -> Row {
         Row { figure, value, target: "—".into(), ok: None }
     }
+
+    /// A ratio with the bound it must keep: `value` as "1.23 ×", the target as "≤ 1.3 ×".
+    fn ratio(figure: impl Into<String>, value: String, target: &str, ok: bool) -> Row {
+        Row { figure: figure.into(), value, target: target.into(), ok: Some(ok) }
+    }
 }
 
 /// The value of every figure of an earlier report, by figure.
@@ -225,32 +230,16 @@ fn main() {
         rows.push(Row::measured(format!("{}: peak memory", size.name), format!("{:.0} MB ({:.1} × input)", rss_n as f64 / 1e6, rss_n as f64 / bytes as f64)));
         if size.name == "large" {
             let ratio = wall1 / floor;
-            rows.push(Row {
-                figure: "large: check 1 thread ÷ parse floor".into(),
-                value: format!("{ratio:.2} ×"),
-                target: "≤ 1.3 ×".into(),
-                ok: Some(ratio <= 1.3),
-            });
+            rows.push(Row::ratio("large: check 1 thread ÷ parse floor", format!("{ratio:.2} ×"), "≤ 1.3 ×", ratio <= 1.3));
             let speedup = wall1 / wall_n;
-            rows.push(Row {
-                figure: format!("large: speed-up on {cores} cores"),
-                value: format!("{speedup:.2} ×"),
-                target: "≥ 1.6 ×".into(),
-                ok: Some(speedup >= 1.6),
-            });
+            rows.push(Row::ratio(format!("large: speed-up on {cores} cores"), format!("{speedup:.2} ×"), "≥ 1.6 ×", speedup >= 1.6));
             let mem = rss_n.max(rss1) as f64 / bytes as f64;
-            rows.push(Row {
-                figure: "large: peak memory ÷ input size".into(), value: format!("{mem:.1} ×"), target: "≤ 10 ×".into(), ok: Some(mem <= 10.0)
-            });
+            rows.push(Row::ratio("large: peak memory ÷ input size", format!("{mem:.1} ×"), "≤ 10 ×", mem <= 10.0));
             // The formatter must not be the slow step of a CI job: `fmt --check` on the pack takes no
             // longer than `check` on it, single-threaded and on every core.
             let fmt_vs_check = (fmt_wall1 / wall1).max(fmt_wall_n / wall_n);
-            rows.push(Row {
-                figure: "large: fmt --check ÷ check (worse of 1 thread and all cores)".into(),
-                value: format!("{fmt_vs_check:.2} ×"),
-                target: "≤ 1.0 ×".into(),
-                ok: Some(fmt_vs_check <= 1.0),
-            });
+            let figure = "large: fmt --check ÷ check (worse of 1 thread and all cores)";
+            rows.push(Row::ratio(figure, format!("{fmt_vs_check:.2} ×"), "≤ 1.0 ×", fmt_vs_check <= 1.0));
             report["targets"]["fmt_check_vs_check"] = json!(fmt_vs_check);
             report["targets"]["check_vs_floor"] = json!(ratio);
             report["targets"]["speedup"] = json!(speedup);
@@ -262,12 +251,7 @@ fn main() {
     let large = per_size.iter().find(|s| s.0.name == "large");
     if let (Some(m), Some(l)) = (medium, large) {
         let growth = (l.1 / m.1) / (l.2 as f64 / m.2 as f64);
-        rows.push(Row {
-            figure: "scaling medium → large (time ratio ÷ size ratio)".into(),
-            value: format!("{growth:.2} ×"),
-            target: "≤ 1.1 ×".into(),
-            ok: Some(growth <= 1.1),
-        });
+        rows.push(Row::ratio("scaling medium → large (time ratio ÷ size ratio)", format!("{growth:.2} ×"), "≤ 1.1 ×", growth <= 1.1));
         report["targets"]["scaling"] = json!(growth);
     }
 

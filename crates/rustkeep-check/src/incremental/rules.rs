@@ -22,7 +22,7 @@ use super::slots::Slot;
 use super::suggest;
 use super::tables::{KindChange, Shape, TableInfo, Tables};
 use super::{Incremental, Work};
-use crate::rules::{active, loot, overrides, references, scenario, usage, world};
+use crate::rules::{absent, active, loot, overrides, references, scenario, usage, world};
 
 /// A reference (by index) and its diagnostics under the three rules about it.
 type RefDiagnostics = (usize, [Option<Diagnostic>; 3]);
@@ -427,7 +427,7 @@ impl Incremental {
     /// workspace holds.
     pub(super) fn affixes(&mut self) {
         let mut diags = Vec::new();
-        if active::reads_whole(&self.db) {
+        if absent::reads_whole(&self.db) {
             let mut unreached: Vec<&str> = self
                 .affix_reach
                 .triggered

@@ -16,6 +16,19 @@ use rustkeep_data::model::Reference;
 use rustkeep_data::project::Project;
 use rustkeep_data::vocab::{RefKind, Registry};
 
+/// Whether a rule may claim an absence: while some text could not be read, the place or table
+/// that would answer may sit in it, so an absence is claimed only over data that was read whole
+/// (one mistake, one diagnostic).
+pub fn reads_whole(db: &Database) -> bool {
+    !db.facts.iter().flatten().any(|ff| !ff.unreadable.is_empty())
+}
+
+/// Whether a rule may claim that entries of `registry` are never brought into play: the data was
+/// read whole ([`reads_whole`]) and some entry of the registry is in force.
+pub fn any_to_claim(db: &Database, registry: Registry) -> bool {
+    reads_whole(db) && !db.resolved.defs[registry.index()].is_empty()
+}
+
 /// Where the names that bring entries of one registry into play are written.
 pub struct Sources {
     /// The registry whose entries the rule asks about.
@@ -42,7 +55,7 @@ impl Sources {
     /// it, and an absence is claimed only over data that was read whole (one mistake, one
     /// diagnostic).
     fn names<'a>(&self, db: &'a Database) -> Option<FxHashSet<&'a str>> {
-        if db.facts.iter().flatten().any(|ff| !ff.unreadable.is_empty()) {
+        if !reads_whole(db) {
             return None;
         }
         let mut named: FxHashSet<&str> = FxHashSet::default();

@@ -44,7 +44,7 @@ pub fn run_entry(file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
 /// on, so on a clean workspace the scan ends early (in the core, for the core's affixes), and
 /// only a workspace with an affix to report reads every table.
 pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
-    if !reads_whole(db) {
+    if !super::absent::reads_whole(db) {
         return;
     }
     let resolved = &db.resolved;
@@ -124,13 +124,6 @@ impl<'a> Walk<'a> {
             }
         }
     }
-}
-
-/// Whether the rule may claim an absence: while some text could not be read, the place or table
-/// that would answer may sit in it, so an absence is claimed only over data that was read whole
-/// (one mistake, one diagnostic).
-pub fn reads_whole(db: &Database) -> bool {
-    !db.facts.iter().flatten().any(|ff| !ff.unreadable.is_empty())
 }
 
 /// Whether an affix entry has triggers (what the cross-file half asks of each affix).

@@ -15,16 +15,10 @@ pub const RULE: super::Whole = super::Whole { name: "npc-never-placed", run, vie
 
 /// Every NPC in force that no prefab in force names in `npcs`, but those of content packs.
 pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
-    // While some text could not be read, the place or table that would answer may sit in it:
-    // an absence is claimed only over data that was read whole (one mistake, one diagnostic).
-    if db.facts.iter().flatten().any(|ff| !ff.unreadable.is_empty()) {
+    if !super::absent::any_to_claim(db, Registry::Npcs) {
         return;
     }
     let resolved = &db.resolved;
-    let npcs = &resolved.defs[Registry::Npcs.index()];
-    if npcs.is_empty() {
-        return;
-    }
     let mut placed: FxHashSet<&str> = FxHashSet::default();
     for def in resolved.defs[Registry::Prefabs.index()].values() {
         placed.extend(db.entry(def.current).ref_list(field::NPCS).iter().map(|r| r.value.as_str()));

@@ -20,13 +20,7 @@ pub const RULE: super::Whole = super::Whole { name: "item-never-obtainable", run
 /// Every item in force that no loot table and no `give_item` of a data file names, but those of
 /// content packs.
 pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
-    // An absence is claimed only over data that was read whole (one mistake, one diagnostic).
-    if db.facts.iter().flatten().any(|ff| !ff.unreadable.is_empty()) {
-        return;
-    }
-    let resolved = &db.resolved;
-    let items = &resolved.defs[Registry::Items.index()];
-    if items.is_empty() {
+    if !super::absent::any_to_claim(db, Registry::Items) {
         return;
     }
     let mut given: FxHashSet<&str> = FxHashSet::default();

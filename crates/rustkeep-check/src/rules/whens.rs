@@ -49,8 +49,7 @@ impl<'a> Named<'a> {
 /// Every judged `when` value (of every trigger read whole, in every data file) that names an
 /// entry in force its event never carries.
 pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
-    // An absence is claimed only over data that was read whole (one mistake, one diagnostic).
-    if db.facts.iter().flatten().any(|ff| !ff.unreadable.is_empty()) {
+    if !super::absent::reads_whole(db) {
         return;
     }
     if !db.facts.iter().flatten().any(|ff| ff.whens.iter().any(|(on, w)| judged(*on, w.field).is_some())) {

@@ -23,20 +23,30 @@ use super::line_col;
 /// A whole report: `<testsuites>` with its counts.
 pub struct Report {
     pub name: String,
-    pub tests: usize,
-    pub failures: usize,
-    pub errors: usize,
+    pub counts: Counts,
     pub suites: Vec<Suite>,
 }
 
 /// One `<testsuite>`; `skipped` is written when it is given.
 pub struct Suite {
     pub name: String,
+    pub counts: Counts,
+    pub skipped: Option<usize>,
+    pub cases: Vec<Case>,
+}
+
+/// The `tests`, `failures` and `errors` attributes of a report or a suite.
+#[derive(Clone, Copy)]
+pub struct Counts {
     pub tests: usize,
     pub failures: usize,
     pub errors: usize,
-    pub skipped: Option<usize>,
-    pub cases: Vec<Case>,
+}
+
+impl Counts {
+    fn attributes(self) -> [(&'static str, String); 3] {
+        [("tests", self.tests.to_string()), ("failures", self.failures.to_string()), ("errors", self.errors.to_string())]
+    }
 }
 
 /// One `<testcase>`; `file` and `line` are written when they are given.
@@ -69,11 +79,10 @@ impl Report {
 
     fn write(&self, w: &mut Writer<Vec<u8>>) -> std::io::Result<()> {
         w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
-        let counts = |s: usize, f: usize, e: usize| [("tests", s.to_string()), ("failures", f.to_string()), ("errors", e.to_string())];
-        let root = start("testsuites", &self.name, counts(self.tests, self.failures, self.errors));
+        let root = start("testsuites", &self.name, self.counts.attributes());
         w.write_event(Event::Start(root))?;
         for suite in &self.suites {
-            let mut tag = start("testsuite", &suite.name, counts(suite.tests, suite.failures, suite.errors));
+            let mut tag = start("testsuite", &suite.name, suite.counts.attributes());
             if let Some(skipped) = suite.skipped {
                 push(&mut tag, "skipped", &skipped.to_string());
             }
@@ -161,6 +170,7 @@ pub fn render(project: &Project, diags: &[Diagnostic]) -> String {
         })
         .collect();
     let name = "rustkeep check".to_string();
-    let suite = Suite { name: name.clone(), tests, failures, errors: 0, skipped: Some(0), cases };
-    Report { name, tests, failures, errors: 0, suites: vec![suite] }.to_xml()
+    let counts = Counts { tests, failures, errors: 0 };
+    let suite = Suite { name: name.clone(), counts, skipped: Some(0), cases };
+    Report { name, counts, suites: vec![suite] }.to_xml()
 }

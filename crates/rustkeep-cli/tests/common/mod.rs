@@ -13,6 +13,35 @@ pub fn rustkeep_in(cwd: &Path) -> Command {
     command
 }
 
+/// `rustkeep ARGS` in `cwd`, without colours: what it printed and how it ended.
+pub fn run(cwd: &Path, args: &[&str]) -> Output {
+    rustkeep_in(cwd).args(args).output().expect("the rustkeep binary runs")
+}
+
+/// What `o` printed on its standard output, which must be UTF-8.
+#[track_caller]
+pub fn stdout(o: &Output) -> String {
+    utf8("stdout", &o.stdout)
+}
+
+/// What `o` printed on its standard error, which must be UTF-8.
+#[track_caller]
+pub fn stderr(o: &Output) -> String {
+    utf8("stderr", &o.stderr)
+}
+
+#[track_caller]
+fn utf8(stream: &str, bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap_or_else(|e| panic!("{stream} is not UTF-8 ({e}):\n{}", String::from_utf8_lossy(bytes)))
+}
+
+/// The JSON document `o` printed on its standard output.
+#[track_caller]
+pub fn json(o: &Output) -> serde_json::Value {
+    let text = stdout(o);
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{text}\nstderr:\n{}", String::from_utf8_lossy(&o.stderr)))
+}
+
 /// `rustkeep ARGS` in `cwd` with `input` on its standard input; what it printed and how it ended.
 pub fn run_with_input(cwd: &Path, args: &[&str], input: &str) -> Output {
     let mut command = rustkeep_in(cwd);

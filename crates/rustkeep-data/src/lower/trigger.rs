@@ -8,7 +8,8 @@ use crate::diag::{toml_string, Code};
 use crate::model::*;
 use crate::suggest;
 use crate::text::Span;
-use crate::vocab::{self, *};
+use crate::vocab::*;
+use std::sync::OnceLock;
 
 impl Lower<'_> {
     pub(super) fn modifier(&mut self, table: &Table<'_>, span: Span) -> Option<Modifier> {
@@ -98,14 +99,7 @@ impl Lower<'_> {
             };
             let Some(s) = self.string(name, val) else { continue };
             let ok = match field.def().value {
-                WhenValue::DamageType => {
-                    if vocab::is_damage_type(s) {
-                        true
-                    } else {
-                        self.unknown_name(Code::UnknownDamageType, "damage type", s, val.span(), DAMAGE_TYPES.iter().map(|d| d.0), &[], None);
-                        false
-                    }
-                }
+                WhenValue::DamageType => self.known_name(Code::UnknownDamageType, "damage type", s, val.span(), DAMAGE_TYPES),
                 WhenValue::Outcome => {
                     if OUTCOMES.contains(&s) {
                         true
@@ -194,7 +188,7 @@ impl Lower<'_> {
             let value = self.value(def, v, Ctx::Condition);
             match (def.name, value) {
                 (field::WHO, Some(Value::Str(s))) => {
-                    who = Some(if s == who::SELF { Who::SelfBearer } else { Who::Target });
+                    who = Some(who_of(&s));
                     who_span = v.span();
                 }
                 (field::NOT, Some(Value::Bool(b))) => not = b,
@@ -246,7 +240,7 @@ impl Lower<'_> {
             let value = self.value(def, v, Ctx::Action);
             match (def.name, value) {
                 (field::TARGET, Some(Value::Str(s))) => {
-                    target = Some(if s == who::SELF { Who::SelfBearer } else { Who::Target });
+                    target = Some(who_of(&s));
                     target_span = Some(v.span());
                 }
                 (field::AMOUNT, Some(Value::Int(n))) => amount = n.min(u32::MAX as i64) as u32,
@@ -273,6 +267,15 @@ impl Lower<'_> {
             ActionKind::OpenShop => ActionData::OpenShop { shop: id? },
         };
         Some(Action { span, kind, target_span, data })
+    }
+}
+
+/// The creature a `who` (of a check) or a `target` (of an action) names.
+fn who_of(s: &str) -> Who {
+    if s == who::SELF {
+        Who::SelfBearer
+    } else {
+        Who::Target
     }
 }
 
@@ -308,58 +311,34 @@ trait Kind: Copy + 'static {
     fn names() -> impl Iterator<Item = &'static str> + Clone;
 }
 
-impl Kind for CheckKind {
-    const KEY: &'static str = field::CHECK;
-    const NOUN: &'static str = "check";
-    const UNKNOWN: Code = Code::UnknownCheck;
-    const ALIASES: &'static [(&'static str, &'static str)] = CHECK_ALIASES;
-    fn from_name(name: &str) -> Option<Self> {
-        CheckKind::from_name(name)
-    }
-    fn name(self) -> &'static str {
-        self.def().name
-    }
-    fn fields(self) -> &'static [FieldDef] {
-        condition_fields(self)
-    }
-    fn names() -> impl Iterator<Item = &'static str> + Clone {
-        CHECKS.iter().map(|c| c.name)
-    }
+/// Implements [`Kind`] for a kind from its rows (each with a `kind`, a `name` and its own
+/// `fields`): `key` is the field that names the kind and comes first among its fields, `tail` the
+/// fields every table of the kind takes after its own.
+macro_rules! impl_kind {
+    ($kind:ty, $rows:expr, key: $key:expr, noun: $noun:literal, unknown: $unknown:expr, aliases: $aliases:expr, tail: $tail:expr) => {
+        impl Kind for $kind {
+            const KEY: &'static str = $key.name;
+            const NOUN: &'static str = $noun;
+            const UNKNOWN: Code = $unknown;
+            const ALIASES: &'static [(&'static str, &'static str)] = $aliases;
+            fn from_name(name: &str) -> Option<Self> {
+                <$kind>::from_name(name)
+            }
+            fn name(self) -> &'static str {
+                self.def().name
+            }
+            fn fields(self) -> &'static [FieldDef] {
+                static CACHE: OnceLock<Vec<Vec<FieldDef>>> = OnceLock::new();
+                let all = CACHE.get_or_init(|| $rows.iter().map(|r| [$key].iter().chain(r.fields).chain($tail).copied().collect()).collect());
+                let i = $rows.iter().position(|r| r.kind == self).expect(concat!($noun, " row"));
+                &all[i]
+            }
+            fn names() -> impl Iterator<Item = &'static str> + Clone {
+                $rows.iter().map(|r| r.name)
+            }
+        }
+    };
 }
 
-impl Kind for ActionKind {
-    const KEY: &'static str = field::ACTION;
-    const NOUN: &'static str = "action";
-    const UNKNOWN: Code = Code::UnknownAction;
-    const ALIASES: &'static [(&'static str, &'static str)] = ACTION_ALIASES;
-    fn from_name(name: &str) -> Option<Self> {
-        ActionKind::from_name(name)
-    }
-    fn name(self) -> &'static str {
-        self.def().name
-    }
-    fn fields(self) -> &'static [FieldDef] {
-        action_fields(self)
-    }
-    fn names() -> impl Iterator<Item = &'static str> + Clone {
-        ACTIONS.iter().map(|a| a.name)
-    }
-}
-
-/// Every field a check takes, `check` and `not` included.
-fn condition_fields(kind: CheckKind) -> &'static [FieldDef] {
-    use std::sync::OnceLock;
-    static CACHE: OnceLock<Vec<Vec<FieldDef>>> = OnceLock::new();
-    let all = CACHE.get_or_init(|| CHECKS.iter().map(|c| [CHECK_FIELD].iter().chain(c.fields).chain([&NOT_FIELD]).copied().collect()).collect());
-    let i = CHECKS.iter().position(|c| c.kind == kind).expect("check row");
-    &all[i]
-}
-
-/// Every field an action takes, `action` included.
-fn action_fields(kind: ActionKind) -> &'static [FieldDef] {
-    use std::sync::OnceLock;
-    static CACHE: OnceLock<Vec<Vec<FieldDef>>> = OnceLock::new();
-    let all = CACHE.get_or_init(|| ACTIONS.iter().map(|a| [ACTION_FIELD].iter().chain(a.fields).copied().collect()).collect());
-    let i = ACTIONS.iter().position(|a| a.kind == kind).expect("action row");
-    &all[i]
-}
+impl_kind!(CheckKind, CHECKS, key: CHECK_FIELD, noun: "check", unknown: Code::UnknownCheck, aliases: CHECK_ALIASES, tail: &[NOT_FIELD]);
+impl_kind!(ActionKind, ACTIONS, key: ACTION_FIELD, noun: "action", unknown: Code::UnknownAction, aliases: ACTION_ALIASES, tail: &[]);

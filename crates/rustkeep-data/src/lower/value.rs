@@ -1,7 +1,8 @@
 //! One field value, lowered by its [`FieldType`]: scalars with their bounds, names of the closed
 //! vocabularies, references, ranges, and the lists that hold structure (handed to the other parts).
 
-use crate::tree::Val;
+use crate::text::Span;
+use crate::tree::{Table, Val};
 
 use super::{int_of, num_of, type_name};
 use super::{Ctx, Lower, DV};
@@ -11,6 +12,26 @@ use crate::suggest;
 use crate::vocab::{self, *};
 
 impl Lower<'_> {
+    /// What `f` makes of each table of the list `v`, in a vector of exactly their number (when
+    /// none is dropped): `filter_map` cannot tell its length ahead, and a grown vector keeps up to
+    /// half its room empty. The model holds hundreds of thousands of these short lists.
+    /// Whether `s` is one of the names of `rows`, a closed list of the vocabulary (of `noun`s);
+    /// reported as `code` when it is not.
+    pub(super) fn known_name(&mut self, code: Code, noun: &str, s: &str, span: Span, rows: &'static [(&'static str, &'static str)]) -> bool {
+        if rows.iter().any(|r| r.0 == s) {
+            return true;
+        }
+        self.unknown_name(code, noun, s, span, rows.iter().map(|r| r.0), &[], None);
+        false
+    }
+
+    fn each_table<T>(&mut self, name: &str, v: &DV<'_>, mut f: impl FnMut(&mut Self, &Table<'_>, Span) -> Option<T>) -> Vec<T> {
+        let tables = self.tables(name, v);
+        let mut out = Vec::with_capacity(tables.len());
+        out.extend(tables.into_iter().filter_map(|(t, s)| f(self, t, s)));
+        out
+    }
+
     /// Lowers one field value by its type. `None` means it was reported.
     pub(super) fn value(&mut self, def: &'static FieldDef, v: &DV<'_>, ctx: Ctx) -> Option<Value> {
         let name = def.name;
@@ -139,19 +160,11 @@ impl Lower<'_> {
             }
             FieldType::DamageType => {
                 let s = self.string(name, v)?;
-                if vocab::is_damage_type(s) {
-                    return Some(Value::Str(s.to_string()));
-                }
-                self.unknown_name(Code::UnknownDamageType, "damage type", s, span, DAMAGE_TYPES.iter().map(|d| d.0), &[], None);
-                None
+                self.known_name(Code::UnknownDamageType, "damage type", s, span, DAMAGE_TYPES).then(|| Value::Str(s.to_string()))
             }
             FieldType::Attribute => {
                 let s = self.string(name, v)?;
-                if vocab::is_attribute(s) {
-                    return Some(Value::Str(s.to_string()));
-                }
-                self.unknown_name(Code::UnknownAttribute, "attribute", s, span, ATTRIBUTES.iter().map(|d| d.0), &[], None);
-                None
+                self.known_name(Code::UnknownAttribute, "attribute", s, span, ATTRIBUTES).then(|| Value::Str(s.to_string()))
             }
             FieldType::Who => {
                 let s = self.string(name, v)?;
@@ -217,8 +230,7 @@ impl Lower<'_> {
                 let mut out = Vec::with_capacity(t.len());
                 for (key, val) in t.iter() {
                     let attr = key.get_ref().as_ref();
-                    if !vocab::is_attribute(attr) {
-                        self.unknown_name(Code::UnknownAttribute, "attribute", attr, key.span(), ATTRIBUTES.iter().map(|d| d.0), &[], None);
+                    if !self.known_name(Code::UnknownAttribute, "attribute", attr, key.span(), ATTRIBUTES) {
                         continue;
                     }
                     match num_of(val.get_ref()) {
@@ -228,26 +240,11 @@ impl Lower<'_> {
                 }
                 Some(Value::Attributes(out))
             }
-            FieldType::Modifiers => {
-                let tables = self.tables(name, v);
-                Some(Value::Modifiers(exact(tables, |(t, s)| self.modifier(t, s))))
-            }
-            FieldType::Triggers => {
-                let tables = self.tables(name, v);
-                Some(Value::Triggers(tables.into_iter().map(|(t, s)| self.trigger(t, s)).collect()))
-            }
-            FieldType::Actions => {
-                let tables = self.tables(name, v);
-                Some(Value::Actions(exact(tables, |(t, s)| self.action(t, s))))
-            }
-            FieldType::Ai => {
-                let tables = self.tables(name, v);
-                Some(Value::Ai(tables.into_iter().map(|(t, s)| self.ai_rule(t, s)).collect()))
-            }
-            FieldType::Conditions => {
-                let tables = self.tables(name, v);
-                Some(Value::Conditions(exact(tables, |(t, s)| self.condition(t, s))))
-            }
+            FieldType::Modifiers => Some(Value::Modifiers(self.each_table(name, v, Self::modifier))),
+            FieldType::Triggers => Some(Value::Triggers(self.each_table(name, v, |l, t, s| Some(l.trigger(t, s))))),
+            FieldType::Actions => Some(Value::Actions(self.each_table(name, v, Self::action))),
+            FieldType::Ai => Some(Value::Ai(self.each_table(name, v, |l, t, s| Some(l.ai_rule(t, s))))),
+            FieldType::Conditions => Some(Value::Conditions(self.each_table(name, v, Self::condition))),
             FieldType::Event => {
                 let s = self.string(name, v)?;
                 match EventKind::from_name(s) {
@@ -292,8 +289,7 @@ impl Lower<'_> {
                 None
             }
             FieldType::LootEntries => {
-                let tables = self.tables(name, v);
-                let entries: Vec<LootEntry> = exact(tables, |(t, s)| self.loot_entry(t, s));
+                let entries: Vec<LootEntry> = self.each_table(name, v, Self::loot_entry);
                 // The draw needs the total weight in 64 bits; past that the table cannot be rolled
                 // (found by the hostile-input tests: `check` was silent while `loot` refused).
                 let mut total: u64 = 0;
@@ -443,15 +439,6 @@ fn parse_range(s: &str) -> Result<Range, String> {
         return Err(format!("the minimum {min} is greater than the maximum {max}"));
     }
     Ok(Range { min, max })
-}
-
-/// The values that `f` makes of `items`, in a vector of exactly their number (when none is
-/// dropped): `filter_map` cannot tell its length ahead, and a grown vector keeps up to half its
-/// room empty. The model holds hundreds of thousands of these short lists.
-fn exact<T, U>(items: Vec<U>, f: impl FnMut(U) -> Option<T>) -> Vec<T> {
-    let mut out = Vec::with_capacity(items.len());
-    out.extend(items.into_iter().filter_map(f));
-    out
 }
 
 #[cfg(test)]

@@ -185,30 +185,23 @@ fn digits(b: &[u8], i: &mut usize) -> bool {
 pub fn basic_string(text: &str, pos: usize) -> Option<(Cow<'_, str>, usize)> {
     let b = text.as_bytes();
     let start = pos + 1;
-    let mut at = start;
-    loop {
-        match *b.get(at)? {
-            b'"' => return Some((Cow::Borrowed(&text[start..at]), at + 1)),
-            b'\\' => break,
-            c if is_control(c) => return None,
-            _ => at += 1,
-        }
+    let mut at = plain_run_end(b, start, b"\"\\")?;
+    let mut value = Cow::Borrowed(&text[start..at]);
+    while b[at] == b'\\' {
+        let out = value.to_mut();
+        at = escape(text, at, out)?;
+        let run = at;
+        at = plain_run_end(b, run, b"\"\\")?;
+        out.push_str(&text[run..at]);
     }
-    let mut out = String::from(&text[start..at]);
-    loop {
-        match *b.get(at)? {
-            b'"' => return Some((Cow::Owned(out), at + 1)),
-            b'\\' => at = escape(text, at, &mut out)?,
-            c if is_control(c) => return None,
-            _ => {
-                let run = at;
-                while b.get(at).is_some_and(|&c| c != b'"' && c != b'\\' && !is_control(c)) {
-                    at += 1;
-                }
-                out.push_str(&text[run..at]);
-            }
-        }
-    }
+    (b[at] == b'"').then_some((value, at + 1))
+}
+
+/// Where the run of plain characters of a one-line string that starts at `at` ends: at the first
+/// of the `stops` (its closing quote, and a backslash in a basic string) or control character;
+/// `None` when the text ends first.
+fn plain_run_end(b: &[u8], at: usize, stops: &[u8]) -> Option<usize> {
+    b.get(at..)?.iter().position(|&c| stops.contains(&c) || is_control(c)).map(|n| at + n)
 }
 
 /// One escape, from its backslash at `pos`, onto `out`: where it ends.
@@ -241,14 +234,8 @@ fn escape(text: &str, pos: usize, out: &mut String) -> Option<usize> {
 pub fn literal_string(text: &str, pos: usize) -> Option<(Cow<'_, str>, usize)> {
     let b = text.as_bytes();
     let start = pos + 1;
-    let mut at = start;
-    loop {
-        match *b.get(at)? {
-            b'\'' => return Some((Cow::Borrowed(&text[start..at]), at + 1)),
-            c if is_control(c) => return None,
-            _ => at += 1,
-        }
-    }
+    let end = plain_run_end(b, start, b"'")?;
+    (b[end] == b'\'').then(|| (Cow::Borrowed(&text[start..end]), end + 1))
 }
 
 /// A `"""…"""` or `'''…'''` string (`quote` says which) from its opening quotes at `pos`: its

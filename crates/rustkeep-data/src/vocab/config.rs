@@ -23,18 +23,19 @@ const fn config_key(name: &'static str, value: &'static str, default: Option<&'s
     ConfigKey { name, value, required: false, default, doc, keys: &[] }
 }
 
-const fn config_table(name: &'static str, value: &'static str, required: bool, keys: &'static [ConfigKey], doc: &'static str) -> ConfigKey {
-    ConfigKey { name, value, required, default: None, doc, keys }
+/// A table whose keys are listed (a table whose keys are free is a [`config_key`] that says what
+/// they are).
+const fn config_table(name: &'static str, keys: &'static [ConfigKey], doc: &'static str) -> ConfigKey {
+    ConfigKey { keys, ..config_key(name, "a table", None, doc) }
 }
 
 /// The tables of a `mod.toml`.
 pub const MANIFEST_TABLES: &[ConfigKey] = &[
-    config_table(key::MOD, "a table", true, MOD_KEYS, "The mod's identity and its place in the load order."),
-    config_table(
+    ConfigKey { required: true, ..config_table(key::MOD, MOD_KEYS, "The mod's identity and its place in the load order.") },
+    config_key(
         key::RENAMED,
         "old ID = new ID, both IDs of this mod (`\"rat_catcher:cheese\" = \"rat_catcher:cheese_wedge\"`)",
-        false,
-        &[],
+        None,
         "IDs this mod renamed: references from any mod to an old ID resolve to the new one (with the warning `renamed-reference` and a safe fix), and players' saves holding an old ID load with the new one.",
     ),
 ];
@@ -61,15 +62,14 @@ pub const MOD_KEYS: &[ConfigKey] = &[
 
 /// The tables of a `rustkeep.toml`.
 pub const WORKSPACE_TABLES: &[ConfigKey] = &[
-    config_table(key::WORKSPACE, "a table", false, WORKSPACE_KEYS, "Where the mods and the core are."),
-    config_table(
+    config_table(key::WORKSPACE, WORKSPACE_KEYS, "Where the mods and the core are."),
+    config_key(
         key::LINTS,
         "any diagnostic code but `toml-syntax` (a file that does not parse is always an error), set to `\"allow\"`, `\"warn\"` or `\"deny\"`",
-        false,
-        &[],
+        None,
         "Lint levels for the whole workspace.",
     ),
-    config_table(key::FORMAT, "a table", false, FORMAT_KEYS, "Options of `rustkeep fmt` and of formatting in the editor."),
+    config_table(key::FORMAT, FORMAT_KEYS, "Options of `rustkeep fmt` and of formatting in the editor."),
 ];
 
 /// The keys of `[workspace]`.

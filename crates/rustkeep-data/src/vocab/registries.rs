@@ -431,29 +431,26 @@ pub const REGISTRIES: &[RegistryDef] = &[
     },
 ];
 
+/// A `[balance]` number that scales a rule: at least 0, with its default.
+const fn balance_factor(name: &'static str, default: &'static str, doc: &'static str) -> FieldDef {
+    dflt(name, FieldType::Float { min: 0.0, exclusive: false }, default, doc)
+}
+
 /// The singleton `[balance]` table.
 pub const BALANCE_FIELDS: &[FieldDef] = &[
-    dflt(
+    balance_factor(
         field::LUCK_FACTOR,
-        FieldType::Float { min: 0.0, exclusive: false },
         "0.05",
         "Each point of luck adds this to the chance of one extra roll on every loot table (p_extra = clamp(luck × luck_factor, 0, 0.9)).",
     ),
-    dflt(
+    balance_factor(
         field::HIT_PER_POINT,
-        FieldType::Float { min: 0.0, exclusive: false },
         "0.05",
         "Each point of the attacker's accuracy over the defender's evasion moves the chance to hit by this (p = clamp(1 + (accuracy − evasion) × hit_per_point, min_hit, 1)).",
     ),
-    dflt(
-        field::MIN_HIT,
-        FieldType::Float { min: 0.0, exclusive: false },
-        "0.05",
-        "The least chance an attack has to hit, however evasive the defender (a value above 1 makes every attack hit).",
-    ),
-    dflt(
+    balance_factor(field::MIN_HIT, "0.05", "The least chance an attack has to hit, however evasive the defender (a value above 1 makes every attack hit)."),
+    balance_factor(
         field::CRIT_MULTIPLIER,
-        FieldType::Float { min: 0.0, exclusive: false },
         "1.5",
         "A critical hit multiplies the attack's amount by this (rounded half away from zero) before resistance and armour.",
     ),

@@ -313,32 +313,23 @@ fn event_clause(w: &World, kind: EventKind, when: &[When], me: Party) -> String 
             Some(o) => format!("When a combat ends with the outcome {o}"),
             None => "When a combat ends".into(),
         },
-        EventKind::ItemPickedUp => {
-            let what = when_value(when, WhenField::Item).map_or_else(|| "an item".to_string(), |i| a_name(w, Registry::Items, i));
-            format!("When {subject} {} {what}", me.pick("receive", "receives"))
-        }
-        EventKind::ItemUsed => {
-            let what = when_value(when, WhenField::Item).map_or_else(|| "an item".to_string(), |i| a_name(w, Registry::Items, i));
-            format!("When {subject} {} {what}", me.pick("use", "uses"))
-        }
-        EventKind::FloorEntered => match when_value(when, WhenField::Floor) {
-            Some(f) => format!("When you enter {}", entry_name(w, Registry::Floors, f)),
-            None => "When you enter a floor".into(),
-        },
-        EventKind::RoomEntered => match when_value(when, WhenField::Prefab) {
-            Some(p) => format!("When you enter {}", a_name(w, Registry::Prefabs, p)),
-            None => "When you enter a room".into(),
-        },
-        EventKind::NpcTalked => match when_value(when, WhenField::Npc) {
-            Some(n) => format!("When you talk to {}", entry_name(w, Registry::Npcs, n)),
-            None => "When you talk to someone".into(),
-        },
-        EventKind::QuestCompleted => match when_value(when, WhenField::Quest) {
-            Some(q) => format!("When you complete {}", entry_name(w, Registry::Quests, q)),
-            None => "When you complete a quest".into(),
-        },
+        EventKind::ItemPickedUp => format!("When {subject} {} {}", me.pick("receive", "receives"), filtered(w, when, WhenField::Item, a_name, "an item")),
+        EventKind::ItemUsed => format!("When {subject} {} {}", me.pick("use", "uses"), filtered(w, when, WhenField::Item, a_name, "an item")),
+        EventKind::FloorEntered => format!("When you enter {}", filtered(w, when, WhenField::Floor, entry_name, "a floor")),
+        EventKind::RoomEntered => format!("When you enter {}", filtered(w, when, WhenField::Prefab, a_name, "a room")),
+        EventKind::NpcTalked => format!("When you talk to {}", filtered(w, when, WhenField::Npc, entry_name, "someone")),
+        EventKind::QuestCompleted => format!("When you complete {}", filtered(w, when, WhenField::Quest, entry_name, "a quest")),
     };
     format!("{head}{}", uncarried(w, Some(kind), when))
+}
+
+/// The entry a `when` filter on an entry field names, as `name` words it ("a Healing Potion",
+/// "Brakka the Smith"), or `anything` ("an item") when the filter names none.
+fn filtered(w: &World, when: &[When], field: WhenField, name: fn(&World, Registry, &str) -> String, anything: &str) -> String {
+    match (when_value(when, field), field.def().value) {
+        (Some(id), WhenValue::Id(registry)) => name(w, registry, id),
+        _ => anything.to_string(),
+    }
 }
 
 pub(super) const BROKEN: &str = " (It has errors, so the game never runs it.)";
