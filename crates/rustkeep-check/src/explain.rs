@@ -438,30 +438,32 @@ fn silence(code: Code) -> String {
 
 /// Plain text for `rustkeep explain CODE`.
 pub fn text(code: Code) -> String {
-    let d = doc(code);
-    format!(
-        "{name} ({sev})\n\n{meaning}\n\nExample:\n\n{example}\n\nFix: {fix}\n\nSilence: {silence}\n",
-        name = code.name(),
-        sev = severity(code),
-        meaning = d.meaning(),
-        example = d.example.lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n"),
-        fix = d.fix(),
-        silence = silence(code)
-    )
+    let p = Parts::of(code);
+    let example = p.example.lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n");
+    format!("{} ({})\n\n{}\n\nExample:\n\n{example}\n\nFix: {}\n\nSilence: {}\n", p.name, p.severity, p.meaning, p.fix, p.silence)
 }
 
 /// Markdown for the SARIF help and the docs page.
 pub fn markdown(code: Code) -> String {
-    let d = doc(code);
-    format!(
-        "### `{name}`\n\nSeverity: {sev}. {meaning}\n\n```toml\n{example}\n```\n\n**Fix:** {fix}\n\n**Silence:** {silence}\n",
-        name = code.name(),
-        sev = severity(code),
-        meaning = d.meaning(),
-        example = d.example,
-        fix = d.fix(),
-        silence = silence(code)
-    )
+    let p = Parts::of(code);
+    format!("### `{}`\n\nSeverity: {}. {}\n\n```toml\n{}\n```\n\n**Fix:** {}\n\n**Silence:** {}\n", p.name, p.severity, p.meaning, p.example, p.fix, p.silence)
+}
+
+/// What the explanation of a code says, before a format writes it.
+struct Parts {
+    name: &'static str,
+    severity: &'static str,
+    meaning: String,
+    example: &'static str,
+    fix: String,
+    silence: String,
+}
+
+impl Parts {
+    fn of(code: Code) -> Parts {
+        let d = doc(code);
+        Parts { name: code.name(), severity: severity(code), meaning: d.meaning(), example: d.example, fix: d.fix(), silence: silence(code) }
+    }
 }
 
 /// The whole `docs/diagnostics.md`.

@@ -51,6 +51,14 @@ fn a_glyph_is_one_character_that_takes_one_cell_and_is_not_reserved() {
     assert!(one("creatures", "glyph = \"\"").message.contains("it is empty"));
     assert!(one("creatures", "glyph = \" \"").message.contains("white space"));
     assert!(one("creatures", "glyph = \"🐀\"").message.contains("two cells"));
+    // Wide and zero-width by the Unicode tables the map is drawn with: an emoji of a late block,
+    // a CJK ideograph, a combining accent alone, a control character.
+    for wide in ["🪓", "漢"] {
+        assert!(one("items", &format!("glyph = \"{wide}\"")).message.contains("two cells"), "{wide}");
+    }
+    for none in ["\\u0301", "\\u0007"] {
+        assert!(one("npcs", &format!("glyph = \"{none}\"")).message.contains("takes no cell"), "{none}");
+    }
     assert_eq!(one("creatures", "glyph = \"@\"").message, "\"@\" is not a valid `glyph`: `@` is reserved for you, the player on the map");
     assert!(one("items", "glyph = \"#\"").message.contains("reserved for a wall"));
     assert!(one("items", "glyph = 7").message.contains("string"));

@@ -108,18 +108,9 @@ fn the_site_in_chromium_works_offline_is_accessible_and_shows_the_engines_chance
 
     let shots = target_dir().join("doc-browser");
     let started = std::time::Instant::now();
-    let o = Command::new("node")
-        .arg(script_dir.join("run.js"))
-        .arg("--site")
-        .arg(&site)
-        .arg("--out")
-        .arg(&shots)
-        .current_dir(&script_dir)
-        .output()
-        .expect("node runs");
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    let summary: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("run.js prints one JSON object ({e}):\n{stdout}\n{stderr}"));
+    let o = tools::node(&script_dir, "run.js", &[Path::new("--site"), &site, Path::new("--out"), &shots]);
+    let (stdout, stderr) = (&o.stdout, &o.stderr);
+    let summary: Value = serde_json::from_str(stdout).unwrap_or_else(|e| panic!("run.js prints one JSON object ({e}):\n{stdout}\n{stderr}"));
     let failures: Vec<&str> = summary["failures"].as_array().expect("failures").iter().map(|f| f.as_str().expect("a failure is text")).collect();
     assert!(
         o.status.success() && failures.is_empty(),

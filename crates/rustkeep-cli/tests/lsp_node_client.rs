@@ -8,7 +8,6 @@
 //! `RUSTKEEP_REQUIRE_TOOLS=1`.
 
 use std::path::Path;
-use std::process::Command;
 
 use rustkeep_testutil::{copy_dir, repo_path, tools, TempDir};
 
@@ -34,17 +33,9 @@ fn vscode_languageserver_protocol_client_in_utf16_and_utf8() {
         edit(&ws.join("rat_catcher/quests.toml"), "on = \"creature_died\"", "on = \"creature_dyed\"");
         edit(&ws.join("rat_catcher/loot.toml"), "{ item = \"core:rat_tail\", weight = 5", "{ item = \"core:rät_🐀tail\", weight = 5");
         let cache = TempDir::new(&format!("{encoding}-cache"));
-        let out = Command::new("node")
-            .arg(client_dir.join("client.js"))
-            .arg(env!("CARGO_BIN_EXE_rustkeep"))
-            .arg(&ws)
-            .arg(encoding)
-            .arg(&cache)
-            .current_dir(&client_dir)
-            .output()
-            .expect("node runs");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let args = [Path::new(env!("CARGO_BIN_EXE_rustkeep")), &*ws, Path::new(encoding), &*cache];
+        let out = tools::node(&client_dir, "client.js", &args);
+        let (stdout, stderr) = (&out.stdout, &out.stderr);
         assert!(out.status.success(), "the client's checks failed with {encoding}:\n{stderr}\n{stdout}");
         eprintln!("{stdout}");
         assert!(stdout.contains(&format!("\"encoding\": \"{encoding}\"")), "{stdout}");

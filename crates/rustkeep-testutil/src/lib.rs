@@ -385,6 +385,21 @@ pub mod tools {
             )
     }
 
+    /// What a Node script printed: its exit status, its standard output and its standard error.
+    pub struct NodeRun {
+        pub status: std::process::ExitStatus,
+        pub stdout: String,
+        pub stderr: String,
+    }
+
+    /// Runs the script `script` of the npm project in `dir` (its folder the current one) with
+    /// `args`; [`node_project`] has said that Node and the project's packages are there.
+    #[track_caller]
+    pub fn node<S: AsRef<std::ffi::OsStr>>(dir: &Path, script: &str, args: &[S]) -> NodeRun {
+        let out = std::process::Command::new("node").arg(dir.join(script)).args(args).current_dir(dir).output().expect("node runs");
+        NodeRun { status: out.status, stdout: String::from_utf8_lossy(&out.stdout).into(), stderr: String::from_utf8_lossy(&out.stderr).into() }
+    }
+
     /// The team's test data is reached through [`crate::shared`] only; it is listed here with
     /// the other things a test may need.
     pub use crate::shared::shared_folder;

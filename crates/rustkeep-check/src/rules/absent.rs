@@ -45,6 +45,12 @@ pub struct Sources {
 }
 
 impl Sources {
+    /// The sources of a registry whose entries only an action brings into play (`open_shop`'s
+    /// `shop`, `apply_status`'s `status`): no floor names them.
+    pub const fn actions_only(registry: Registry, action_field: &'static str, code: Code, message: fn(&str) -> String) -> Sources {
+        Sources { registry, floor_fields: &[], action_field: Some(action_field), code, message }
+    }
+
     /// Whether a reference of a data file is one of the actions that name an entry.
     fn action(&self, r: &Reference) -> bool {
         self.action_field.is_some_and(|f| r.context == f) && r.kind == RefKind::Registry(self.registry)

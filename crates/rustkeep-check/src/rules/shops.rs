@@ -10,14 +10,8 @@ use super::absent::Sources;
 pub const RULE: super::Whole = super::Whole { name: "shop-never-opened", run: |project, db, out| SOURCES.run(project, db, out), view: |ff| SOURCES.view(ff) };
 
 /// Warns on every shop in force that no `open_shop` action names, but those of content packs.
-const SOURCES: Sources = Sources {
-    registry: Registry::Shops,
-    floor_fields: &[],
-    action_field: Some(field::SHOP),
-    code: Code::ShopNeverOpened,
-    message: |id: &str| {
-        format!(
-            "no `open_shop` action names `{id}`, so this shop never opens: open it with `{{ action = \"open_shop\", shop = \"{id}\" }}`, e.g. in the `on_talk` of the NPC who keeps it"
-        )
-    },
-};
+const SOURCES: Sources = Sources::actions_only(Registry::Shops, field::SHOP, Code::ShopNeverOpened, |id: &str| {
+    format!(
+        "no `open_shop` action names `{id}`, so this shop never opens: open it with `{{ action = \"open_shop\", shop = \"{id}\" }}`, e.g. in the `on_talk` of the NPC who keeps it"
+    )
+});

@@ -11,14 +11,8 @@ pub const RULE: super::Whole =
     super::Whole { name: "status-never-applied", run: |project, db, out| SOURCES.run(project, db, out), view: |ff| SOURCES.view(ff) };
 
 /// Warns on every status in force that no `apply_status` action names, but those of content packs.
-const SOURCES: Sources = Sources {
-    registry: Registry::Statuses,
-    floor_fields: &[],
-    action_field: Some(field::STATUS),
-    code: Code::StatusNeverApplied,
-    message: |id: &str| {
-        format!(
-            "no `apply_status` action names `{id}`, so nothing ever has this status and its modifiers and triggers never act: apply it with `{{ action = \"apply_status\", status = \"{id}\", target = \"target\" }}` in a trigger, an item's `use` or an `ai` rule"
-        )
-    },
-};
+const SOURCES: Sources = Sources::actions_only(Registry::Statuses, field::STATUS, Code::StatusNeverApplied, |id: &str| {
+    format!(
+        "no `apply_status` action names `{id}`, so nothing ever has this status and its modifiers and triggers never act: apply it with `{{ action = \"apply_status\", status = \"{id}\", target = \"target\" }}` in a trigger, an item's `use` or an `ai` rule"
+    )
+});

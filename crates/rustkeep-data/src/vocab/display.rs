@@ -1,7 +1,11 @@
 //! Display data: the `glyph` and `color` of creatures, NPCs and items, how the game draws them on
 //! the map. They change no rule of the engine.
 
+use unicode_width::UnicodeWidthChar;
+
 use super::color;
+
+const NO_CELL: &str = "it takes no cell on the map: a control character or a combining mark cannot be drawn alone";
 
 /// The sixteen colour names of `color`, the ANSI terminal colours (SGR 30–37 and 90–97). The
 /// game draws them with ratatui's colours of the same place: `white` is ratatui's `Gray`,
@@ -54,33 +58,6 @@ pub fn is_color(s: &str) -> bool {
 pub const RESERVED_GLYPHS: &[(char, &str)] =
     &[('@', "you, the player"), ('#', "a wall"), ('.', "floor"), ('+', "a door"), ('*', "a loot pile not yet rolled"), ('>', "the stairs down")];
 
-/// Characters that take no cell of their own: combining marks, zero-width characters and
-/// variation selectors.
-const ZERO_WIDTH: &[std::ops::RangeInclusive<char>] = &[
-    '\u{300}'..='\u{36F}',
-    '\u{1AB0}'..='\u{1AFF}',
-    '\u{1DC0}'..='\u{1DFF}',
-    '\u{200B}'..='\u{200F}',
-    '\u{20D0}'..='\u{20FF}',
-    '\u{FE00}'..='\u{FE0F}',
-    '\u{FE20}'..='\u{FE2F}',
-];
-
-/// Characters a terminal draws two cells wide: the East Asian wide and full-width blocks and
-/// the emoji.
-const WIDE: &[std::ops::RangeInclusive<char>] = &[
-    '\u{1100}'..='\u{115F}',
-    '\u{2E80}'..='\u{A4CF}',
-    '\u{AC00}'..='\u{D7A3}',
-    '\u{F900}'..='\u{FAFF}',
-    '\u{FE30}'..='\u{FE4F}',
-    '\u{FF00}'..='\u{FF60}',
-    '\u{FFE0}'..='\u{FFE6}',
-    '\u{1F300}'..='\u{1F64F}',
-    '\u{1F900}'..='\u{1F9FF}',
-    '\u{20000}'..='\u{3FFFD}',
-];
-
 /// What an item lying on the ground looks like when it has no `glyph`.
 pub const DEFAULT_ITEM_GLYPH: &str = "%";
 /// The colour of an item on the ground without `color`.
@@ -100,11 +77,13 @@ pub fn glyph_problem(s: &str) -> Option<String> {
     if c.is_whitespace() {
         return Some("white space cannot be seen on the map".into());
     }
-    if c.is_control() || ZERO_WIDTH.iter().any(|r| r.contains(&c)) {
-        return Some("it takes no cell on the map: a control character or a combining mark cannot be drawn alone".into());
-    }
-    if WIDE.iter().any(|r| r.contains(&c)) {
-        return Some("it takes two cells on the map (a wide character or an emoji); a glyph takes one".into());
+    // The cells a terminal gives the character, by the Unicode tables (East Asian Width, emoji
+    // presentation, zero-width marks) that ratatui draws the map with.
+    let cells = if c.is_control() { None } else { c.width() };
+    match cells {
+        None | Some(0) => return Some(NO_CELL.into()),
+        Some(1) => {}
+        Some(_) => return Some("it takes two cells on the map (a wide character or an emoji); a glyph takes one".into()),
     }
     if let Some((_, what)) = RESERVED_GLYPHS.iter().find(|(g, _)| *g == c) {
         return Some(format!("`{c}` is reserved for {what} on the map"));
