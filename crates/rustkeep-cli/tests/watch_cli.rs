@@ -16,77 +16,33 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use common::rustkeep_in;
-use rustkeep_testutil::TempDir;
+use rustkeep_testutil::{copy_dir, repo_path, TempDir};
 
 /// The contract: a saved change's rerun shows within this.
 const RERUN: Duration = Duration::from_millis(500);
 /// How long the first run (and anything not measured) may take.
 const PATIENCE: Duration = Duration::from_secs(60);
 
-/// A content pack: its coin is given by the scenarios, which test it, and by no game.
-const MOD_TOML: &str = "[mod]\nid = \"watched\"\nname = \"Watched\"\nversion = \"0.1.0\"\ndepends = [\"core\"]\nlibrary = true\n";
+/// The watched mod, copied for each test (`tests/watched/`): a content pack with a coin, a
+/// scenario that loads it (`scenarios/rats.toml`, which expects one coin) and one on the core
+/// alone (`scenarios/core_only.toml`).
+const FIXTURE: &str = "crates/rustkeep-cli/tests/watched";
 
-const ITEMS: &str = r#"[[items]]
-id = "watched:lucky_coin"
-name = "Lucky Coin"
-price = 5
-slot = "amulet"
-modifiers = [ { attribute = "luck", add = 1 } ]
-"#;
+/// A file of the watched mod as the repository holds it.
+fn fixture(rel: &str) -> String {
+    std::fs::read_to_string(repo_path(FIXTURE).join(rel)).expect("the watched mod's file")
+}
 
-/// A scenario of the mod (it loads it with `mods = [".."]`), in the style of
-/// examples/scenarios/rattenplage.toml; `{count}` is the coins it expects.
-const RATS: &str = r#"# A warrior with the mod's coin against a rat.
-seed = 1
-mods = [".."]
-
-[player]
-options = ["core:warrior"]
-items = [ { item = "watched:lucky_coin", equipped = true } ]
-
-[[enemies]]
-creature = "core:rat"
-
-[[steps]]
-attack = "enemy:0"
-
-[[expect]]
-has_item = "watched:lucky_coin"
-count = {count}
-
-[[expect]]
-health = { who = "player", at_least = 1 }
-"#;
-
-/// A scenario on the core alone: a change of the mod's data does not rerun it.
-const CORE_ONLY: &str = r#"seed = 2
-
-[player]
-options = ["core:warrior"]
-
-[[enemies]]
-creature = "core:rat"
-
-[[steps]]
-attack = "enemy:0"
-
-[[expect]]
-has_item = "core:iron_sword"
-"#;
-
+/// The mod's scenario, expecting `count` coins.
 fn rats(count: u32) -> String {
-    RATS.replace("{count}", &count.to_string())
+    fixture("scenarios/rats.toml").replace("count = 1\n", &format!("count = {count}\n"))
 }
 
 /// A fresh copy of the mod in the test's own temporary folder.
 fn mod_dir(name: &str) -> (TempDir, PathBuf) {
     let tmp = TempDir::new(&format!("watch-{name}"));
     let dir = tmp.join("watched");
-    std::fs::create_dir_all(dir.join("scenarios")).unwrap();
-    std::fs::write(dir.join("mod.toml"), MOD_TOML).unwrap();
-    std::fs::write(dir.join("items.toml"), ITEMS).unwrap();
-    std::fs::write(dir.join("scenarios/rats.toml"), rats(1)).unwrap();
-    std::fs::write(dir.join("scenarios/core_only.toml"), CORE_ONLY).unwrap();
+    copy_dir(&repo_path(FIXTURE), &dir);
     (tmp, dir)
 }
 
@@ -204,14 +160,14 @@ fn test_watch_reruns_what_an_edit_touches_within_500_ms_and_survives_a_syntax_er
     w.run_end(PATIENCE);
 
     // The other scenario changes: it alone reruns (a scenario beside another is no data of it).
-    let written = write(&dir.join("scenarios/core_only.toml"), &format!("# edited\n{CORE_ONLY}"));
+    let written = write(&dir.join("scenarios/core_only.toml"), &format!("# edited\n{}", fixture("scenarios/core_only.toml")));
     let (at, lines) = w.until("the summary after the other scenario's edit", PATIENCE, is_summary);
     latencies.push(at - written);
     assert!(lines.iter().any(|l| l == "rerunning 1 of 2 scenarios: scenarios/core_only.toml (the others' results stand)"), "{lines:?}");
     w.run_end(PATIENCE);
 
     // The mod's data changes: the scenario that loads the mod reruns, the core-only one does not.
-    let written = write(&dir.join("items.toml"), &ITEMS.replace("price = 5", "price = 6"));
+    let written = write(&dir.join("items.toml"), &fixture("items.toml").replace("price = 5", "price = 6"));
     let (at, lines) = w.until("the summary after a data change", PATIENCE, is_summary);
     latencies.push(at - written);
     assert!(lines[0].starts_with("[rustkeep test --watch] change: items.toml ("), "{lines:?}");
@@ -241,7 +197,7 @@ fn check_watch_reruns_the_check_after_an_edit() {
     w.run_end(PATIENCE);
 
     // An error in the data: reported by the rerun, and watching goes on.
-    let written = write(&dir.join("items.toml"), &ITEMS.replace("price = 5", "price = \"five\""));
+    let written = write(&dir.join("items.toml"), &fixture("items.toml").replace("price = 5", "price = \"five\""));
     let (at, lines) = w.until("the rerun's summary", PATIENCE, |l| l.contains(" error, ") || l.contains(" errors, "));
     let latency = at - written;
     assert!(lines[0].starts_with("[rustkeep check --watch] change: items.toml ("), "{lines:?}");
@@ -252,7 +208,7 @@ fn check_watch_reruns_the_check_after_an_edit() {
     assert!(w.alive());
 
     // Fixed again.
-    let written = write(&dir.join("items.toml"), ITEMS);
+    let written = write(&dir.join("items.toml"), &fixture("items.toml"));
     let (at, _) = w.until("the summary after the fix", PATIENCE, |l| l.starts_with("0 errors, 0 warnings"));
     let latencies = [latency, at - written];
     eprintln!("check --watch: from the write to the rerun's summary: {latencies:?}");

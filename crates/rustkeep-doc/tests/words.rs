@@ -27,54 +27,7 @@ fn section<'a>(html: &'a str, id: &str) -> &'a str {
     &rest[..rest.find("</section>").expect("a closed section")]
 }
 
-const CRYPT: &str = r#"
-[[creatures]]
-id = "crypt:varka"
-name = "Varka"
-attributes = { max_health = 20, damage = 3 }
-loot = "crypt:bones"
-ai = [
-  { condition = [ { check = "health_below", who = "self", value = 0.5 } ], actions = [ { action = "spawn", creature = "crypt:ghoul", count = 2 } ] },
-]
-triggers = [
-  { on = "creature_died", actions = [ { action = "spawn", creature = "crypt:ghoul" } ] },
-]
-
-[[creatures]]
-id = "crypt:ghoul"
-name = "Ghoul"
-attributes = { max_health = 5, damage = 1 }
-
-[[loot_tables]]
-id = "crypt:bones"
-entries = [ { item = "crypt:bell", weight = 1 } ]
-
-[[items]]
-id = "crypt:bell"
-name = "Bell"
-triggers = [
-  { on = "item_picked_up", actions = [ { action = "give_item", item = "crypt:bell", target = "self" } ] },
-]
-
-[[npcs]]
-id = "crypt:keeper"
-name = "Keeper"
-on_talk = [ { action = "start_quest", quest = "crypt:first" } ]
-
-[[quests]]
-id = "crypt:first"
-name = "First"
-on = "quest_completed"
-when = { quest = "crypt:second" }
-actions = [ { action = "start_quest", quest = "crypt:second" } ]
-
-[[quests]]
-id = "crypt:second"
-name = "Second"
-on = "quest_completed"
-when = { quest = "crypt:first" }
-actions = [ { action = "start_quest", quest = "crypt:first" } ]
-"#;
+const CRYPT: &str = include_str!("data/words/crypt.toml");
 
 fn crypt_site() -> Vec<(String, String)> {
     let t =

@@ -9,38 +9,7 @@ use rustkeep_engine::arena::{self, Lineup, Outcome};
 use rustkeep_engine::game::World;
 use rustkeep_engine::stats::{wilson, Z_95};
 
-const FIGHTERS: &str = r#"
-# 15 health against 5 damage a round, and it cannot hurt: exactly three rounds.
-[[creatures]]
-id = "t:dummy"
-name = "Dummy"
-attributes = { max_health = 15, damage = 0 }
-
-# Kills the player on its first turn, unless the player's coin killed it first.
-[[creatures]]
-id = "t:duelist"
-name = "Duelist"
-attributes = { max_health = 500, damage = 1000 }
-
-# Neither side can hurt the other.
-[[creatures]]
-id = "t:wall"
-name = "Wall"
-attributes = { max_health = 50, damage = 0 }
-
-# A coin on every hit: heads, the hit kills.
-[[character_options]]
-id = "t:gambler"
-name = "Gambler"
-modifiers = [ { attribute = "damage", multiply = 0 } ]
-triggers = [
-  {
-    on = "attack_hit",
-    chance = 0.5,
-    actions = [ { action = "damage", amount = 1000, damage_type = "physical", target = "target" } ],
-  },
-]
-"#;
+const FIGHTERS: &str = include_str!("data/arena/fighters.toml");
 
 fn world() -> World {
     world_with(&[("fighters.toml", FIGHTERS)])

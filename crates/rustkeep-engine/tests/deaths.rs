@@ -100,44 +100,7 @@ fn the_heros_death_advances_no_quest_of_the_core_or_the_examples() {
     assert!(tried >= 20, "only {tried} deaths tried");
 }
 
-const MARKS: &str = r#"
-[[statuses]]
-id = "t:marked"
-name = "Marked"
-turns = 3
-
-[[items]]
-id = "t:marking_blade"
-name = "Marking Blade"
-slot = "weapon"
-triggers = [ { on = "attack_hit", actions = [ { action = "apply_status", status = "t:marked", target = "target" } ] } ]
-
-[[creatures]]
-id = "t:dummy"
-name = "Dummy"
-attributes = { max_health = 5, damage = 1 }
-
-[[creatures]]
-id = "t:post"
-name = "Post"
-attributes = { max_health = 50, damage = 1 }
-
-# On its own death: hurts its killer, gives itself gold, and a dummy takes its place.
-[[creatures]]
-id = "t:martyr"
-name = "Martyr"
-attributes = { max_health = 5, damage = 1 }
-triggers = [
-  {
-    on = "creature_died",
-    actions = [
-      { action = "damage", amount = 2, damage_type = "physical", target = "target" },
-      { action = "give_item", item = "core:gold", count = 3, target = "self" },
-      { action = "spawn", creature = "t:dummy" },
-    ],
-  },
-]
-"#;
+const MARKS: &str = include_str!("data/deaths/marks.toml");
 
 /// What each action of the fired triggers of `owner` did, in the step's events.
 fn effects_of(events: &[TraceEvent], owner: &str) -> Vec<String> {
@@ -182,26 +145,7 @@ fn a_creatures_own_death_triggers_still_run_but_never_reach_itself() {
     assert_eq!(g.player.health, 98);
 }
 
-const SPLITTERS: &str = r#"
-[[creatures]]
-id = "t:spawnling"
-name = "Spawnling"
-attributes = { max_health = 5, damage = 1 }
-
-# Splits in two when it dies.
-[[creatures]]
-id = "t:splitter"
-name = "Splitter"
-attributes = { max_health = 5, damage = 1 }
-triggers = [ { on = "creature_died", actions = [ { action = "spawn", creature = "t:spawnling", count = 2 } ] } ]
-
-# Calls for help whenever it is hurt (and lives on).
-[[creatures]]
-id = "t:caller"
-name = "Caller"
-attributes = { max_health = 100, damage = 1 }
-triggers = [ { on = "damage_taken", actions = [ { action = "spawn", creature = "t:spawnling" } ] } ]
-"#;
+const SPLITTERS: &str = include_str!("data/deaths/splitters.toml");
 
 /// Two rooms joined by a door; the player stands at (3, 2) in the west one, room 0.
 const ROOMS: [&str; 5] = ["#############", "#.....#.....#", "#.....+.....#", "#.....#.....#", "#############"];

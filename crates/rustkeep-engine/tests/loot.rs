@@ -11,26 +11,7 @@ use rustkeep_engine::rng::Rng;
 
 const MANIFEST: &str = "[mod]\nid = \"t\"\nname = \"Test\"\nversion = \"0.1.0\"\n";
 
-const DEFS: &str = r#"
-items = [
-  { id = "t:gold", name = "Gold" },
-  { id = "t:sword", name = "Sword" },
-  { id = "t:ring", name = "Ring" },
-  { id = "t:gem", name = "Gem" },
-  { id = "t:boss", name = "Boss blade" },
-  { id = "t:potion", name = "Potion" },
-  { id = "t:coin", name = "Coin" },
-  { id = "t:key", name = "Key" },
-]
-affixes = [
-  { id = "t:fire", name = "fire" },
-  { id = "t:ice", name = "ice" },
-  { id = "t:keen", name = "keen" },
-  { id = "t:holy", name = "holy" },
-  { id = "t:a", name = "a" },
-  { id = "t:b", name = "b" },
-]
-"#;
+const DEFS: &str = include_str!("data/loot/defs.toml");
 
 /// The model of the core plus a mod with `loot`, and its compiled loot tables. The engine does
 /// not validate; whether the validator reports what the engine refuses is tested above both, in
@@ -183,28 +164,7 @@ entries = [ { item = "t:gem", weight = 1 }, { nothing = true, weight = 999999 } 
     assert!(db.roll("t:huge", 0.0, &mut Rng::seeded(1)).is_empty());
 }
 
-const GOLDEN_FIXTURE: &str = r#"
-[[loot_tables]]
-id = "t:ring_affixes"
-rolls = "0-2"
-entries = [ { affix = "t:fire", weight = 2 }, { affix = "t:ice", weight = 1 }, { affix = "t:holy", guaranteed = true } ]
-
-[[loot_tables]]
-id = "t:chest"
-rolls = "1-3"
-entries = [
-  { item = "t:gold", weight = 6, count = "0-9" },
-  { item = "t:ring", weight = 2, affixes = "t:ring_affixes" },
-  { table = "t:gems", weight = 1 },
-  { nothing = true, weight = 3 },
-  { item = "t:key", guaranteed = true },
-]
-
-[[loot_tables]]
-id = "t:gems"
-rolls = "1-2"
-entries = [ { item = "t:gem", weight = 1, count = "1-3" } ]
-"#;
+const GOLDEN_FIXTURE: &str = include_str!("data/loot/golden.toml");
 
 fn d(item: &str, count: u32, affixes: &[&str]) -> ItemDrop {
     ItemDrop { item: item.into(), count, affixes: affixes.iter().map(|s| s.to_string()).collect() }
@@ -361,46 +321,7 @@ fn deep_chains_use_no_stack() {
 /// The agreement fixture: depth 5 (root → l1 → l2 → l3 → l4), counts from 0, guaranteed tables
 /// and items, affix tables nested in affix tables (also guaranteed), the same item with and
 /// without affixes.
-const AGREEMENT_FIXTURE: &str = r#"
-[[loot_tables]]
-id = "t:elem"
-rolls = "0-1"
-entries = [ { affix = "t:fire", weight = 3 }, { affix = "t:ice", weight = 2 }, { nothing = true, weight = 5 } ]
-
-[[loot_tables]]
-id = "t:weapon_aff"
-rolls = "1-2"
-entries = [ { table = "t:elem", weight = 2 }, { affix = "t:keen", weight = 1 }, { nothing = true, weight = 1 } ]
-
-[[loot_tables]]
-id = "t:ring_aff"
-rolls = "0-1"
-entries = [ { table = "t:elem", guaranteed = true }, { affix = "t:keen", weight = 1 }, { affix = "t:fire", weight = 1 }, { nothing = true, weight = 2 } ]
-
-[[loot_tables]]
-id = "t:l4"
-rolls = "0-2"
-entries = [ { item = "t:gem", weight = 1, count = "0-3" }, { item = "t:ring", weight = 1, affixes = "t:ring_aff" }, { nothing = true, weight = 2 } ]
-
-[[loot_tables]]
-id = "t:l3"
-rolls = "1-2"
-entries = [ { table = "t:l4", weight = 2 }, { item = "t:sword", weight = 1, affixes = "t:weapon_aff", count = "0-1" }, { nothing = true, weight = 1 } ]
-
-[[loot_tables]]
-id = "t:l2"
-rolls = "0-3"
-entries = [ { table = "t:l3", weight = 1 }, { item = "t:gold", weight = 3, count = "0-5" }, { table = "t:l4", guaranteed = true } ]
-
-[[loot_tables]]
-id = "t:l1"
-entries = [ { table = "t:l2", weight = 1 }, { item = "t:potion", weight = 1, count = "1-2" }, { table = "t:l3", guaranteed = true }, { item = "t:boss", guaranteed = true } ]
-
-[[loot_tables]]
-id = "t:root"
-rolls = "1-2"
-entries = [ { table = "t:l1", weight = 1 }, { nothing = true, weight = 1 }, { item = "t:sword", guaranteed = true, affixes = "t:weapon_aff" } ]
-"#;
+const AGREEMENT_FIXTURE: &str = include_str!("data/loot/agreement.toml");
 
 /// Sampled frequencies against exact values: p_any and item+affix chances within 5σ of a
 /// binomial proportion (σ = √(p(1−p)/n)); expected counts within 5 standard errors of the sample

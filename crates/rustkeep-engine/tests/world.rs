@@ -205,27 +205,7 @@ fn a_floors_first_room_is_one_of_its_first_rooms() {
     }
 }
 
-const FLOORS: &str = r#"
-[[floors]]
-id = "t:as_listed"
-depth = 7
-prefabs = ["core:corridor", "core:storeroom", "core:rat_den", "core:rat_kings_throne", "core:forge"]
-creatures = ["core:rat"]
-
-[[floors]]
-id = "t:throne_first"
-depth = 8
-prefabs = ["core:corridor", "core:storeroom", "core:rat_den", "core:rat_kings_throne", "core:forge"]
-first_rooms = ["core:rat_kings_throne"]
-creatures = ["core:rat"]
-
-[[floors]]
-id = "t:none_listed"
-depth = 9
-prefabs = ["core:corridor", "core:storeroom", "core:rat_den", "core:rat_kings_throne", "core:forge"]
-first_rooms = []
-creatures = ["core:rat"]
-"#;
+const FLOORS: &str = include_str!("data/world/floors.toml");
 
 #[test]
 fn without_first_rooms_the_shuffle_alone_orders_the_rooms() {
@@ -415,27 +395,7 @@ fn a_save_of_version_2_loads_its_room_as_a_one_room_floor() {
     assert_eq!(again["version"], save::VERSION);
 }
 
-const SHOP: &str = r#"
-[[items]]
-id = "t:lamp"
-name = "Lamp"
-price = 10
-
-[[affixes]]
-id = "t:gilded"
-name = "gilded"
-price_factor = 1.5
-
-[[loot_tables]]
-id = "t:stock"
-entries = [ { item = "t:lamp", count = 2, guaranteed = true } ]
-
-[[shops]]
-id = "t:stall"
-name = "Stall"
-stock = "t:stock"
-price_factor = 1.25
-"#;
+const SHOP: &str = include_str!("data/world/shop.toml");
 
 #[test]
 fn shops_roll_their_stock_once_and_price_as_documented() {
