@@ -9,37 +9,9 @@ import * as os from "os";
 import * as path from "path";
 import * as vscode from "vscode";
 import { ExecuteCommandRequest, LanguageClient, LanguageClientOptions, ServerOptions, State } from "vscode-languageclient/node";
-import {
-  BalanceReport,
-  CheckReport,
-  Host,
-  ServerBinary,
-  ServerNotFoundError,
-  SHOW_BALANCE,
-  ServerStatus,
-  balanceArguments,
-  BALANCE_SCHEME,
-  balanceDocument,
-  balancePath,
-  checkArgs,
-  checkSummary,
-  documentFilters,
-  filterPattern,
-  findServer,
-  formatCheckReport,
-  idAtPosition,
-  lootArgs,
-  modRootOf,
-  parseBalanceReport,
-  parseCheckReport,
-  schemaAssociations,
-  serverOptions,
-  simulateArgs,
-  statusText,
-  toProblemRange,
-} from "./server";
+import * as server from "./server";
 
-const nodeHost: Host = {
+const nodeHost: server.Host = {
   platform: process.platform,
   env: process.env,
   isFile(p: string): boolean {
@@ -77,7 +49,7 @@ function queued(op: () => Promise<void>): Promise<void> {
   lifecycle = next.catch((e) => output.appendLine(`rustkeep: ${(e as Error).message}`));
   return next;
 }
-let currentStatus: ServerStatus = { kind: "idle" };
+let currentStatus: server.ServerStatus = { kind: "idle" };
 let checkProblems: vscode.DiagnosticCollection;
 /** The folders whose TOML files the running server serves. */
 let servedRoots: string[] = [];
@@ -91,9 +63,9 @@ function firstFolder(): string | undefined {
 }
 
 /** The binary, or undefined after telling the user why there is none. */
-function resolveBinary(context: vscode.ExtensionContext): ServerBinary | undefined {
+function resolveBinary(context: vscode.ExtensionContext): server.ServerBinary | undefined {
   try {
-    return findServer(
+    return server.findServer(
       {
         settingPath: config().get<string>("server.path"),
         extensionPath: context.extensionPath,
@@ -103,7 +75,7 @@ function resolveBinary(context: vscode.ExtensionContext): ServerBinary | undefin
       nodeHost,
     );
   } catch (e) {
-    const message = e instanceof ServerNotFoundError ? e.message : String(e);
+    const message = e instanceof server.ServerNotFoundError ? e.message : String(e);
     output.appendLine(message);
     setStatus({ kind: "not-found" });
     void vscode.window.showErrorMessage(message, "Open settings").then((choice) => {
@@ -139,11 +111,11 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   // A TOML file opened from a mod outside the workspace brings its own mod folder.
   for (const doc of vscode.workspace.textDocuments) {
     if (doc.uri.scheme === "file" && doc.languageId === "toml") {
-      const root = modRootOf(doc.uri.fsPath, nodeHost);
+      const root = server.modRootOf(doc.uri.fsPath, nodeHost);
       if (root !== undefined) files.push(path.join(root, "mod.toml"));
     }
   }
-  const filters = documentFilters(
+  const filters = server.documentFilters(
     files,
     nodeHost,
     (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath),
@@ -159,12 +131,12 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   if (binary.source === "bundled") ensureExecutable(binary.command);
   output.appendLine(`rustkeep: starting ${binary.command} lsp (found via ${binary.source})`);
 
-  const spec = serverOptions(binary, process.env, config().get<Record<string, string>>("server.extraEnv") ?? {}, firstFolder());
+  const spec = server.serverOptions(binary, process.env, config().get<Record<string, string>>("server.extraEnv") ?? {}, firstFolder());
   // The extension spawns the process itself (rather than handing the client an executable) so
   // that it alone judges an exit: the client would log every exit as an error, also the code 0
   // of a stop the extension asked for. An exit nobody asked for is reported here, and the client
   // sees its connection close and restarts the server as usual.
-  const server: ServerOptions = async (): Promise<ChildProcess> => {
+  const spawnServer: ServerOptions = async (): Promise<ChildProcess> => {
     const child = spawn(spec.run.command, spec.run.args, { env: spec.run.options.env, cwd: spec.run.options.cwd });
     await new Promise<void>((resolve, reject) => {
       child.once("spawn", () => resolve());
@@ -181,12 +153,12 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     documentSelector: filters.map((f) => ({
       scheme: f.scheme,
       language: f.language,
-      pattern: filterPattern(f),
+      pattern: server.filterPattern(f),
     })),
     outputChannel: output,
     traceOutputChannel: trace,
   };
-  const started = new LanguageClient("rustkeep", "rustkeep language server", server, clientOptions);
+  const started = new LanguageClient("rustkeep", "rustkeep language server", spawnServer, clientOptions);
   client = started;
   setStatus({ kind: "starting" });
   started.onDidChangeState((e) => {
@@ -242,9 +214,9 @@ function restartClient(context: vscode.ExtensionContext): Promise<void> {
   });
 }
 
-function setStatus(status: ServerStatus): void {
+function setStatus(status: server.ServerStatus): void {
   currentStatus = status;
-  const shown = statusText(status);
+  const shown = server.statusText(status);
   if (shown === undefined) {
     statusItem.hide();
     return;
@@ -289,19 +261,19 @@ async function checkWorkspace(context: vscode.ExtensionContext): Promise<void> {
   const total = { errors: 0, warnings: 0, files: 0, mods: 0 };
   for (const folder of folders) {
     const cwd = folder.uri.fsPath;
-    const result = await run(binary.command, checkArgs(), cwd);
+    const result = await run(binary.command, server.checkArgs(), cwd);
     if (result.code === 2) {
       output.appendLine(`rustkeep check failed in ${cwd}:\n${result.stderr}`);
       continue;
     }
-    let report: CheckReport;
+    let report: server.CheckReport;
     try {
-      report = parseCheckReport(result.stdout);
+      report = server.parseCheckReport(result.stdout);
     } catch (e) {
       output.appendLine(`${(e as Error).message}\n${result.stderr}`);
       continue;
     }
-    for (const line of formatCheckReport(report, cwd)) output.appendLine(line);
+    for (const line of server.formatCheckReport(report, cwd)) output.appendLine(line);
     for (const k of ["errors", "warnings", "files", "mods"] as const) total[k] += report.summary[k];
     for (const d of report.diagnostics) {
       const file = path.resolve(cwd, d.file);
@@ -311,7 +283,7 @@ async function checkWorkspace(context: vscode.ExtensionContext): Promise<void> {
       } catch {
         // A diagnostic on a file that vanished still gets a place, at its line.
       }
-      const r = toProblemRange(d.range, text);
+      const r = server.toProblemRange(d.range, text);
       const diagnostic = new vscode.Diagnostic(
         new vscode.Range(r.startLine, r.startCharacter, r.endLine, r.endCharacter),
         d.message,
@@ -327,18 +299,18 @@ async function checkWorkspace(context: vscode.ExtensionContext): Promise<void> {
   if (client === undefined || !client.isRunning()) {
     for (const [file, list] of byFile) checkProblems.set(vscode.Uri.file(file), list);
   }
-  void vscode.window.showInformationMessage(`rustkeep check: ${checkSummary(total)}`);
+  void vscode.window.showInformationMessage(`rustkeep check: ${server.checkSummary(total)}`);
 }
 
 function folderOf(uri: vscode.Uri): string | undefined {
-  return vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? modRootOf(uri.fsPath, nodeHost) ?? firstFolder();
+  return vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? server.modRootOf(uri.fsPath, nodeHost) ?? firstFolder();
 }
 
 async function lootUnderCursor(context: vscode.ExtensionContext): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (editor === undefined) return;
   const pos = editor.selection.active;
-  let id = idAtPosition(editor.document.lineAt(pos.line).text, pos.character);
+  let id = server.idAtPosition(editor.document.lineAt(pos.line).text, pos.character);
   if (id === undefined) {
     id = await vscode.window.showInputBox({ prompt: "Loot table ID", placeHolder: "core:floor_3_table" });
     if (!id) return;
@@ -346,7 +318,7 @@ async function lootUnderCursor(context: vscode.ExtensionContext): Promise<void> 
   const binary = resolveBinary(context);
   if (binary === undefined) return;
   if (binary.source === "bundled") ensureExecutable(binary.command);
-  const result = await run(binary.command, lootArgs(id), folderOf(editor.document.uri));
+  const result = await run(binary.command, server.lootArgs(id), folderOf(editor.document.uri));
   showResult(`rustkeep loot ${id}`, result);
 }
 
@@ -363,7 +335,7 @@ async function simulateScenario(context: vscode.ExtensionContext): Promise<void>
   const binary = resolveBinary(context);
   if (binary === undefined) return;
   if (binary.source === "bundled") ensureExecutable(binary.command);
-  const result = await run(binary.command, simulateArgs(file), path.dirname(file));
+  const result = await run(binary.command, server.simulateArgs(file), path.dirname(file));
   showResult(`rustkeep simulate ${path.basename(file)}`, result);
 }
 
@@ -378,11 +350,11 @@ class BalanceReports implements vscode.TextDocumentContentProvider {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
 
-  set(report: BalanceReport): vscode.Uri {
-    const uri = vscode.Uri.from({ scheme: BALANCE_SCHEME, path: balancePath(report) });
+  set(report: server.BalanceReport): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: server.BALANCE_SCHEME, path: server.balancePath(report) });
     const key = uri.toString();
     const had = this.texts.has(key);
-    this.texts.set(key, balanceDocument(report));
+    this.texts.set(key, server.balanceDocument(report));
     if (had) this.changed.fire(uri);
     return uri;
   }
@@ -410,7 +382,7 @@ async function showBalance(args: unknown[]): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   const pos = editor?.selection.active;
   const cursor = editor === undefined || pos === undefined ? undefined : { uri: editor.document.uri.toString(), line: pos.line, character: pos.character };
-  const params = balanceArguments(args, cursor);
+  const params = server.balanceArguments(args, cursor);
   if (params === undefined) {
     void vscode.window.showWarningMessage("rustkeep: put the cursor on a creature or a loot table first.");
     return;
@@ -423,10 +395,10 @@ async function showBalance(args: unknown[]): Promise<void> {
     });
     return;
   }
-  let report: BalanceReport;
+  let report: server.BalanceReport;
   try {
-    const result: unknown = await running.sendRequest(ExecuteCommandRequest.type, { command: SHOW_BALANCE, arguments: params });
-    report = parseBalanceReport(result);
+    const result: unknown = await running.sendRequest(ExecuteCommandRequest.type, { command: server.SHOW_BALANCE, arguments: params });
+    report = server.parseBalanceReport(result);
   } catch (e) {
     // The server's error response (no creature or loot table there) carries the message to show.
     void vscode.window.showErrorMessage(`rustkeep: ${(e as Error).message}`);
@@ -470,7 +442,7 @@ function showResult(title: string, result: RunResult): void {
 
 /**
  * Points Even Better TOML at the shipped schemas of `mod.toml`, `rustkeep.toml`, scenario and data
- * files, by absolute URL in its user settings (see `schemaAssociations`), unless
+ * files, by absolute URL in its user settings (see `server.schemaAssociations`), unless
  * `rustkeep.tomlSchemas` is off or Even Better TOML is not installed.
  */
 async function syncTomlSchemas(context: vscode.ExtensionContext): Promise<void> {
@@ -479,7 +451,7 @@ async function syncTomlSchemas(context: vscode.ExtensionContext): Promise<void> 
   const settings = vscode.workspace.getConfiguration("evenBetterToml");
   const current = settings.inspect<Record<string, string>>("schema.associations")?.globalValue ?? {};
   const rules = context.extension.packageJSON?.contributes?.tomlValidation ?? [];
-  const next = schemaAssociations(rules, context.extensionUri.toString(), `${context.extension.id.toLowerCase()}-`, current);
+  const next = server.schemaAssociations(rules, context.extensionUri.toString(), `${context.extension.id.toLowerCase()}-`, current);
   if (next !== undefined) {
     await settings.update("schema.associations", next, vscode.ConfigurationTarget.Global);
     output.appendLine("pointed Even Better TOML at the schemas of this version (evenBetterToml.schema.associations)");
@@ -496,7 +468,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   balanceReports = new BalanceReports();
   context.subscriptions.push(
     balanceReports,
-    vscode.workspace.registerTextDocumentContentProvider(BALANCE_SCHEME, balanceReports),
+    vscode.workspace.registerTextDocumentContentProvider(server.BALANCE_SCHEME, balanceReports),
     output,
     trace,
     statusItem,
@@ -506,8 +478,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("rustkeep.lootUnderCursor", () => lootUnderCursor(context)),
     vscode.commands.registerCommand("rustkeep.simulateScenario", () => simulateScenario(context)),
     vscode.commands.registerCommand("rustkeep.restartServer", () => restartClient(context)),
-    // Client-side: the server answers it but does not announce it (see `SHOW_BALANCE`).
-    vscode.commands.registerCommand(SHOW_BALANCE, (...args: unknown[]) => showBalance(args)),
+    // Client-side: the server answers it but does not announce it (see `server.SHOW_BALANCE`).
+    vscode.commands.registerCommand(server.SHOW_BALANCE, (...args: unknown[]) => showBalance(args)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("rustkeep.server")) void restartClient(context);
     }),
@@ -525,7 +497,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     vscode.workspace.onDidOpenTextDocument((doc) => {
       if (doc.uri.scheme !== "file" || doc.languageId !== "toml") return;
-      const root = modRootOf(doc.uri.fsPath, nodeHost);
+      const root = server.modRootOf(doc.uri.fsPath, nodeHost);
       if (root === undefined) return;
       const served = servedRoots.some((r) => root === r || root.startsWith(r + path.sep));
       if (!served) later();
