@@ -13,6 +13,7 @@
 use rustkeep_check::{analyze, fix};
 use rustkeep_data::diag::Applicability;
 use rustkeep_data::project::Project;
+use rustkeep_data::vocab::Id;
 use rustkeep_testutil::modpack::Gen;
 
 const SYLLABLES: &[&str] = &["rat", "bat", "cat", "ra", "ba", "t", "s", "ab", "tar", "bar"];
@@ -54,7 +55,8 @@ fn reference(rng: &mut Gen, ids: &[String], unsure: &[String]) -> (String, Optio
 }
 
 fn written(rng: &mut Gen, id: &str) -> (String, bool) {
-    let (ns, name) = id.split_once(':').expect("generated IDs have a namespace");
+    let parsed = Id::parse(id).expect("generated IDs are IDs");
+    let (ns, name) = (parsed.namespace(), parsed.name());
     let w = match rng.below(6) {
         0 => id.to_string(),
         1 => format!("{ns}:{}", typo(rng, name)),

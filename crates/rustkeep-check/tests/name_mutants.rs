@@ -21,7 +21,7 @@ use rustkeep_data::diag::{toml_string, Applicability};
 use rustkeep_data::project::{bundled::CORE_FILES, Project};
 use rustkeep_data::source::SourceFile;
 use rustkeep_data::suggest::distance;
-use rustkeep_data::vocab::{ACTIONS, ATTRIBUTES, CHECKS, DAMAGE_TYPES, EVENTS, REGISTRIES};
+use rustkeep_data::vocab::{IdText, ACTIONS, ATTRIBUTES, CHECKS, DAMAGE_TYPES, EVENTS, REGISTRIES};
 use rustkeep_testutil::modpack::Gen;
 
 /// Where the data comes from: the core (by its index in `CORE_FILES`) or an example mod's file.
@@ -193,7 +193,7 @@ fn toward_others(name: &str, candidates: &[String]) -> Vec<String> {
     }
     edits
         .into_iter()
-        .filter(|m| m != name && m.contains(':') == name.contains(':') && !candidates.contains(m))
+        .filter(|m| m != name && IdText::of(m).is_bare() == IdText::of(name).is_bare() && !candidates.contains(m))
         .filter(|m| candidates.iter().any(|c| c != name && distance(m, c, 1).is_some()))
         .collect()
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use rustkeep_data::db::Database;
 use rustkeep_data::project::{bundled::CORE_FILES, discover, Project, WhenNothing, CORE_PREFIX};
-use rustkeep_data::vocab::Registry;
+use rustkeep_data::vocab::{IdText, Registry};
 
 use crate::Common;
 
@@ -64,10 +64,10 @@ pub fn where_is(project: &Project, file: rustkeep_data::source::FileId, line: us
 /// among `ids`, `None` when none has it (or `word` has a namespace), and an error listing them
 /// when several mods define it, as picking one would answer about an entry the user may not mean.
 pub fn short_name<'a>(word: &str, ids: impl IntoIterator<Item = &'a str>, noun: &str) -> Result<Option<String>, String> {
-    if word.contains(':') {
+    if !IdText::of(word).is_bare() {
         return Ok(None);
     }
-    let mut named: Vec<&str> = ids.into_iter().filter(|c| c.split_once(':').is_some_and(|(_, n)| n == word)).collect();
+    let mut named: Vec<&str> = ids.into_iter().filter(|c| IdText::of(c).qualified_name() == Some(word)).collect();
     named.sort_unstable();
     named.dedup();
     match named[..] {

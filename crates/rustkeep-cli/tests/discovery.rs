@@ -11,6 +11,7 @@ use std::path::Path;
 
 use common::run_with_input;
 use rustkeep_data::text::Encoding;
+use rustkeep_data::vocab::IdText;
 use rustkeep_testutil::TempDir;
 use serde_json::Value;
 
@@ -55,7 +56,7 @@ fn loaded_by_every_command(t: &TempDir, cwd: &Path) -> Vec<(&'static str, BTreeS
         .expect("diagnostics")
         .iter()
         .filter(|d| d["code"] == "unused-loot-table")
-        .filter_map(|d| d["message"].as_str()?.split('`').nth(1)?.split(':').next().map(String::from))
+        .filter_map(|d| d["message"].as_str()?.split('`').nth(1).map(|id| IdText::of(id).namespace().unwrap_or(id).to_string()))
         .collect();
     out.push(("check", check));
 

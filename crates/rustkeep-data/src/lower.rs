@@ -554,7 +554,7 @@ impl<'t> Lower<'t> {
             return None;
         };
         if !vocab::is_valid_id(s) {
-            if kind != RefKind::Tag && !s.contains(':') && vocab::is_valid_id(&format!("x:{s}")) {
+            if kind != RefKind::Tag && vocab::is_valid_name(s) {
                 // A name without its namespace: the rules know which IDs have that name, and
                 // report it (`invalid-id`, with the ID meant).
                 self.refs.push(Reference { span: v.span(), id: s.to_string(), kind, context });

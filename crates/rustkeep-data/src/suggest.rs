@@ -3,6 +3,7 @@
 //! and unsafe fixes").
 
 use crate::diag::Applicability;
+use crate::vocab::IdText;
 
 /// The optimal-string-alignment distance over Unicode scalar values, bounded: returns `None`
 /// once it exceeds `max`. It is Levenshtein's distance (one character inserted, deleted or
@@ -126,7 +127,7 @@ where
     I: IntoIterator<Item = &'a str> + Clone,
 {
     let w = word.trim();
-    if w.contains(':') {
+    if !IdText::of(w).is_bare() {
         return closest(word, candidates);
     }
     let m = Matcher::new(w);
@@ -144,7 +145,7 @@ where
 /// How close the name of the ID `candidate` (the part after its namespace) is to `name`, a word
 /// without a namespace (`m` is its matcher): the same name ranks first.
 pub fn name_closeness(m: &Matcher, name: &str, candidate: &str) -> Option<Closeness> {
-    let of = candidate.split_once(':').map_or(candidate, |(_, n)| n);
+    let of = IdText::of(candidate).name();
     if of == name.trim() {
         Some(Closeness(0, 0))
     } else {

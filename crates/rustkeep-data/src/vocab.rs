@@ -9,6 +9,7 @@
 
 mod config;
 mod display;
+mod id;
 mod ids;
 mod names;
 mod registries;
@@ -16,6 +17,7 @@ mod scenario;
 
 pub use config::*;
 pub use display::*;
+pub use id::*;
 pub use ids::*;
 pub use names::{attr, color, damage, field, glyph, key, outcome, payload, slot, who};
 pub use registries::*;

@@ -64,6 +64,52 @@ fn no_source_file_is_longer_than_a_reader_can_hold() {
     assert!(long.is_empty(), "{}", long.join("\n"));
 }
 
+/// The module that takes IDs apart (`rustkeep_data::vocab::IdText`, `Id`): the one place an
+/// ID's `:` is split off.
+const ID_MODULE: &str = "crates/rustkeep-data/src/vocab/id.rs";
+
+/// Sources that split text at a `:` by hand, each with why that text is no ID (or cannot use the
+/// ID module).
+const NON_ID_SPLITS: &[(&str, &str)] = &[
+    ("crates/rustkeep-lsp/src/stdio.rs", "a message header of the base protocol, `Name: value`"),
+    ("crates/rustkeep-cli/src/check.rs", "`--format NAME:PATH`, a report format and its file"),
+    ("crates/rustkeep-data/src/vocab/tests.rs", "the ID grammar read piece by piece, the reference the one-pass check is tested against"),
+    (
+        "crates/rustkeep-testutil/src/modpack.rs",
+        "the test helpers sit below every workspace crate (the crate map), so the generator of test workspaces cannot use the ID module",
+    ),
+];
+
+/// The ways of splitting text at a `:` by hand.
+const COLON_SPLITS: &[&str] =
+    &["split_once(':')", "rsplit_once(':')", "split(':')", "splitn(2, ':')", "rsplitn(2, ':')", "split_once(\":\")", "rsplit_once(\":\")", "split(\":\")"];
+
+#[test]
+fn ids_are_taken_apart_only_by_the_id_module() {
+    let mut found = Vec::new();
+    let mut splitting = std::collections::BTreeSet::new();
+    for f in all_sources() {
+        let rel = shown(&f).replace('\\', "/");
+        let text = std::fs::read_to_string(&f).expect("readable source");
+        for (i, line) in text.lines().enumerate() {
+            if !COLON_SPLITS.iter().any(|p| line.contains(p)) {
+                continue;
+            }
+            splitting.insert(rel.clone());
+            if rel != ID_MODULE && !NON_ID_SPLITS.iter().any(|(file, _)| *file == rel) {
+                found.push(format!("{rel}:{}: {}", i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "IDs are taken apart by `rustkeep_data::vocab::IdText` (or `Id`), not by splitting at `:` (text that is no ID goes into NON_ID_SPLITS with its reason):\n{}",
+        found.join("\n")
+    );
+    let stale: Vec<&str> = NON_ID_SPLITS.iter().map(|(file, _)| *file).filter(|file| !splitting.contains(*file)).collect();
+    assert!(stale.is_empty(), "NON_ID_SPLITS names files that split at no `:` any more: {stale:?}");
+}
+
 #[test]
 fn sources_point_at_the_projects_docs_not_at_documents_users_do_not_get() {
     let mut found = Vec::new();

@@ -15,6 +15,7 @@ use serde::{Serialize, Serializer};
 
 use crate::actor::CreatureRef;
 use crate::item::{describe_items, ItemInstance};
+use crate::place::Place;
 
 /// One act or action with what it did: an entry of a step's `effects` or of a trigger's
 /// `actions` in the trace.
@@ -292,7 +293,7 @@ pub enum Effect {
         who: CreatureRef,
         rule: usize,
         creature: String,
-        at: String,
+        at: Place,
     },
     Injected(EventKind),
 }

@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 use crate::effect::{Effect, Outcome};
 use crate::loot::LootDb;
 use crate::payload::Payload;
+use crate::place::Place;
 use crate::rng::Rng;
 use crate::trace::Trace;
 
@@ -67,9 +68,9 @@ pub struct World {
     pub project: Project,
     pub db: Database,
     pub loot: LootDb,
-    /// `file:line` of every trigger a trace has named, made once: a turn at the event cap names
-    /// the same few triggers thousands of times.
-    places: Mutex<HashMap<(FileId, usize), Arc<str>>>,
+    /// The name of every file a trace has named a place in, made once and shared by its places:
+    /// a turn at the event cap names the same few triggers thousands of times.
+    places: Mutex<HashMap<FileId, Arc<str>>>,
     /// Tag → the creatures in force carrying it, sorted; made the first time it is asked for
     /// (the words of a quest name the creatures it counts, and a documentation site asks once per
     /// quest of a pack of 100,000 entries).
@@ -96,16 +97,14 @@ impl World {
         self.db.resolved.get(registry, id).is_some()
     }
 
-    /// `file:line` (1-based) of a span in an entry's file.
-    pub fn at(&self, entry: &Entry, span_start: usize) -> String {
+    /// The place of a span in an entry's file: the file as the project names it (one shared
+    /// string however often a trace names the file) and the 1-based line.
+    pub fn place(&self, entry: &Entry, span_start: usize) -> Place {
         let f = self.project.file(entry.file);
-        format!("{}:{}", f.path, f.index.line_of(span_start) + 1)
-    }
-
-    /// [`World::at`], shared: the same place is one string however often a trace names it.
-    pub fn place(&self, entry: &Entry, span_start: usize) -> Arc<str> {
+        let line = u32::try_from(f.index.line_of(span_start) + 1).unwrap_or(u32::MAX);
         let mut places = self.places.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        places.entry((entry.file, span_start)).or_insert_with(|| self.at(entry, span_start).into()).clone()
+        let file = places.entry(entry.file).or_insert_with(|| Arc::from(f.path.as_str())).clone();
+        Place::new(file, line)
     }
 
     /// The creatures in force that carry `tag`, sorted by ID.

@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde_json::Value as Json;
 
 use crate::game::World;
+use crate::place::Place;
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Node {
@@ -20,8 +21,8 @@ pub struct Node {
     pub id: String,
     /// `event`, or the bearer's registry noun (`item`, `quest`, …).
     pub kind: String,
-    /// `file:line` of the bearer's first trigger.
-    pub at: Option<String>,
+    /// Where the bearer's first trigger is written.
+    pub at: Option<Place>,
 }
 
 impl Node {
@@ -93,7 +94,8 @@ pub struct JsonNode<'a> {
     #[schemars(schema_with = "node_kind_schema")]
     pub kind: &'a str,
     /// `FILE:LINE` of the entry's first trigger; `null` for events.
-    pub at: Option<&'a str>,
+    #[schemars(with = "Option<String>")]
+    pub at: Option<&'a Place>,
     /// On a cycle.
     pub cycle: bool,
 }
@@ -145,7 +147,7 @@ impl Graph {
                 let key = if index.contains_key(&id) { format!("{}:{id}", reg.key()) } else { id.clone() };
                 let n = g.nodes.len();
                 index.insert(key.clone(), n);
-                g.nodes.push(Node { id: key, kind: reg.noun().into(), at: Some(w.at(entry, triggers[0].span.start)) });
+                g.nodes.push(Node { id: key, kind: reg.noun().into(), at: Some(w.place(entry, triggers[0].span.start)) });
                 for t in triggers {
                     let Some(on) = &t.on else { continue };
                     edges.insert(Edge { from: index[&event_id(on.value)], to: n, kind: EdgeKind::Listens });
@@ -192,7 +194,7 @@ impl Graph {
     /// The graph as `rustkeep graph --format json` prints it.
     pub fn report(&self) -> GraphReport<'_> {
         GraphReport {
-            nodes: self.nodes.iter().enumerate().map(|(i, n)| JsonNode { id: &n.id, kind: &n.kind, at: n.at.as_deref(), cycle: self.in_cycle[i] }).collect(),
+            nodes: self.nodes.iter().enumerate().map(|(i, n)| JsonNode { id: &n.id, kind: &n.kind, at: n.at.as_ref(), cycle: self.in_cycle[i] }).collect(),
             edges: self
                 .edges
                 .iter()

@@ -4,7 +4,7 @@
 //! It reads resolved data and must never validate it (its callers refuse invalid data through
 //! `rustkeep-check` first), never draw randomness from anything but its seeded generator (same
 //! seed and data, same run on every platform), and speaks in types: traces carry
-//! [`effect::Effect`]s and event kinds, never English for a reader to parse.
+//! [`effect::Effect`]s, event kinds and [`place::Place`]s, never English for a reader to parse.
 
 #![forbid(unsafe_code)]
 
@@ -29,6 +29,7 @@ pub mod item;
 pub mod loot;
 pub mod map;
 pub mod payload;
+pub mod place;
 pub mod rng;
 pub mod save;
 pub mod scenario;

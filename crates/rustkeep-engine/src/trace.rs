@@ -2,8 +2,6 @@
 //! it (fired or not, and why not), and the renderers for JSON (keys stable, docs/cli.md) and for
 //! humans (an indented tree: an event raised while handling another sits below it).
 
-use std::sync::Arc;
-
 use rustkeep_data::vocab::EventKind;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -12,6 +10,7 @@ use serde_json::{Map, Value as Json};
 use crate::actor::CreatureRef;
 use crate::effect::Outcome;
 use crate::payload::Payload;
+use crate::place::Place;
 
 /// The trace being recorded in the running step.
 #[derive(Clone, Debug, Default)]
@@ -54,7 +53,7 @@ pub struct TraceTrigger {
     pub owner: String,
     /// `file:line` of the trigger.
     #[schemars(with = "String")]
-    pub at: Arc<str>,
+    pub at: Place,
     /// Whether its actions ran.
     pub fired: bool,
     /// Why it did not fire (a `when` field that did not match, a condition, the chance).

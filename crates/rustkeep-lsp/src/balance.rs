@@ -42,7 +42,7 @@ use rustkeep_data::project::Project;
 use rustkeep_data::resolve::EntryRef;
 use rustkeep_data::source::FileId;
 use rustkeep_data::text::thousands;
-use rustkeep_data::vocab::Registry;
+use rustkeep_data::vocab::{IdText, Registry};
 use rustkeep_engine::arena::{self, Report};
 use rustkeep_engine::game::World;
 use rustkeep_engine::loot::{one_in_text, KeptStats};
@@ -487,7 +487,7 @@ fn items_text(n: f64) -> String {
 
 /// Option IDs as a lens names them: without their mod where that stays unambiguous.
 fn short_names(ids: &[String]) -> Vec<String> {
-    let local = |id: &str| id.split_once(':').map_or(id.to_string(), |(_, l)| l.to_string());
+    let local = |id: &str| IdText::of(id).name().to_string();
     ids.iter().map(|id| if ids.iter().filter(|o| local(o) == local(id)).count() == 1 { local(id) } else { id.clone() }).collect()
 }
 

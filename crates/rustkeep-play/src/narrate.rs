@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use rustkeep_data::vocab::{damage, field, outcome, ActionKind, EventKind, Registry};
+use rustkeep_data::vocab::{damage, field, outcome, ActionKind, EventKind, IdText, Registry};
 use rustkeep_engine::effect::{enemies_stay, Effect, Outcome};
 use rustkeep_engine::game::{CreatureRef, World};
 use rustkeep_engine::payload::Payload;
@@ -22,7 +22,7 @@ pub struct Names<'a> {
 /// their ID in words: `core:rat_den` is "Rat Den".
 pub fn entry_name(w: &World, registry: Registry, id: &str) -> String {
     if registry.field(field::NAME).is_none() {
-        let local = id.rsplit_once(':').map_or(id, |(_, l)| l);
+        let local = IdText::of(id).name();
         return local.split('_').filter(|p| !p.is_empty()).map(capitalized).collect::<Vec<_>>().join(" ");
     }
     w.entry(registry, id).and_then(|e| e.str(field::NAME)).map(str::to_string).unwrap_or_else(|| id.to_string())

@@ -15,7 +15,7 @@ use rustkeep_data::lower::FileFacts;
 use rustkeep_data::project::Project;
 use rustkeep_data::resolve::{entry, resolve_balance};
 use rustkeep_data::source::FileId;
-use rustkeep_data::vocab::Registry;
+use rustkeep_data::vocab::{IdText, Registry};
 
 use super::index::{bump_under, Few, Index, Sym};
 use super::slots::Slot;
@@ -167,15 +167,15 @@ impl Incremental {
         let tables = &self.db.resolved.defs[Registry::LootTables.index()];
         for s in &w.used_crossed {
             let bare = self.ix.names.name(*s);
-            if !bare.contains(':') {
-                for id in tables.keys().filter(|id| id.split_once(':').is_some_and(|(_, n)| n == bare)) {
+            if IdText::of(bare).is_bare() {
+                for id in tables.keys().filter(|id| IdText::of(id).qualified_name() == Some(bare)) {
                     if let Some(t) = self.ix.sym(id) {
                         todo.insert((Registry::LootTables, t));
                     }
                 }
             }
         }
-        let bare_uses = |id: &str| id.split_once(':').and_then(|(_, n)| self.ix.sym(n)).map_or(0, |b| self.ix.syms[b as usize].used);
+        let bare_uses = |id: &str| IdText::of(id).qualified_name().and_then(|n| self.ix.sym(n)).map_or(0, |b| self.ix.syms[b as usize].used);
         for (reg, s) in todo {
             let name = self.ix.names.name(s);
             let Some(def) = self.db.resolved.defs[reg.index()].get(name) else { continue };
@@ -210,7 +210,7 @@ impl Incremental {
                 // A name without its namespace is checked again whenever the registry's IDs
                 // change, and so is a reference whose suggestion is a slip of the hand: whether
                 // that fix is safe depends on which other IDs are as close.
-                if new != cur || !name.contains(':') || is_slip(&self.ix, name, new) {
+                if new != cur || IdText::of(name).is_bare() || is_slip(&self.ix, name, new) {
                     self.sugg.refs.insert((reg, word), new);
                     w.ref_syms.insert(word);
                 }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use rustkeep_data::hash::FxHashMap;
 use rustkeep_data::resolve::{Def, EntryRef};
 use rustkeep_data::suggest::{Closeness, Matcher};
-use rustkeep_data::vocab::{namespace_of, Registry};
+use rustkeep_data::vocab::{namespace_of, IdText, Registry};
 
 use super::index::{Index, Sym};
 use crate::rules::references;
@@ -99,7 +99,7 @@ pub(super) fn unknown_reference(ix: &Index, sorted: Option<&BTreeSet<Arc<str>>>,
     let from = format!("{ns}:");
     let same: Box<dyn Iterator<Item = &str>> = match sorted {
         // Without a colon the namespace is empty, and the IDs that share it are not one range.
-        Some(sorted) if word.contains(':') => {
+        Some(sorted) if !IdText::of(word).is_bare() => {
             Box::new(sorted.range::<str, _>((Bound::Included(from.as_str()), Bound::Unbounded)).take_while(|k| k.starts_with(&from)).map(|k| &**k))
         }
         _ => Box::new(defs.keys().map(String::as_str).filter(|k| namespace_of(k) == ns)),

@@ -14,7 +14,7 @@ use rustkeep_data::hash::FxHashSet;
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::model::Reference;
 use rustkeep_data::project::Project;
-use rustkeep_data::vocab::{RefKind, Registry};
+use rustkeep_data::vocab::{IdText, RefKind, Registry};
 
 /// Whether a rule may claim an absence: while some text could not be read, the place or table
 /// that would answer may sit in it, so an absence is claimed only over data that was read whole
@@ -135,7 +135,7 @@ pub fn unnamed(
     let defs = &db.resolved.defs[registry.index()];
     // A name written without its namespace (`creature = "rat"`, an `invalid-id`) means the entry
     // of that name: one mistake, one diagnostic.
-    let bare: FxHashSet<&str> = named.iter().copied().filter(|id| !id.contains(':')).collect();
+    let bare: FxHashSet<&str> = named.iter().copied().filter(|id| IdText::of(id).is_bare()).collect();
     // An old ID of `[renamed]` names the ID it was renamed to.
     let renamed: FxHashSet<&str> = named.iter().filter_map(|id| db.resolved.renamed.get(*id)).map(|r| r.to.as_str()).collect();
     // Every mod is asked, whatever it holds of its own; only a content pack (`library = true`)
@@ -144,7 +144,7 @@ pub fn unnamed(
     let mut ids: Vec<&String> = defs
         .keys()
         .filter(|id| !super::in_pack(&packs, id))
-        .filter(|id| !named.contains(id.as_str()) && !renamed.contains(id.as_str()) && !id.split_once(':').is_some_and(|(_, name)| bare.contains(name)))
+        .filter(|id| !named.contains(id.as_str()) && !renamed.contains(id.as_str()) && !IdText::of(id).qualified_name().is_some_and(|name| bare.contains(name)))
         .collect();
     ids.sort();
     for id in ids {

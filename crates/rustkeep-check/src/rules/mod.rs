@@ -11,7 +11,7 @@ use rustkeep_data::model::{Action, Condition, Entry, Trigger, Value};
 use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest::Rivals;
-use rustkeep_data::vocab::{EventKind, Registry, TargetPresence};
+use rustkeep_data::vocab::{EventKind, IdText, Registry, TargetPresence};
 
 pub mod absent;
 pub mod active;
@@ -77,7 +77,7 @@ pub fn content_packs(project: &Project) -> rustkeep_data::hash::FxHashSet<&str> 
 
 /// Whether `id` belongs to one of `packs` (its namespace is the pack's mod ID).
 pub fn in_pack(packs: &rustkeep_data::hash::FxHashSet<&str>, id: &str) -> bool {
-    !packs.is_empty() && id.split_once(':').is_some_and(|(ns, _)| packs.contains(ns))
+    !packs.is_empty() && IdText::of(id).namespace().is_some_and(|ns| packs.contains(ns))
 }
 
 /// A piece of the cross-file work: a rule over the whole load set, or the per-reference rules of a

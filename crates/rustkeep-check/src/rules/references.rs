@@ -8,7 +8,7 @@ use rustkeep_data::model::Reference;
 use rustkeep_data::resolve::Resolved;
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest::{self as did_you_mean, Closeness, Matcher};
-use rustkeep_data::vocab::{namespace_of, RefKind, Registry};
+use rustkeep_data::vocab::{namespace_of, IdText, RefKind, Registry};
 
 /// The problem with one reference, if any. `suggest` gives the did-you-mean for an ID that no
 /// registry has (see [`suggestion`]); it is not called otherwise.
@@ -30,7 +30,7 @@ pub fn check<'a, 'b>(
     if resolved.get(registry, &r.id).is_some() {
         return None;
     }
-    if !r.id.contains(':') {
+    if IdText::of(&r.id).is_bare() {
         // A name without its namespace: the ID of that name is meant (`suggest` finds it).
         let ids = resolved.defs[registry.index()].keys().map(String::as_str);
         return Some(did_you_mean::namespace_missing(loc, &r.id, &format!("{} ID", describe(r.kind)), suggest(registry), ids));
@@ -82,7 +82,7 @@ pub fn note_misfiled(d: Option<Diagnostic>, db: &Database, r: &Reference) -> Opt
 /// How good a did-you-mean `candidate` is for the unknown `id` (smaller is better): a typo is
 /// most likely inside the name, not the namespace, so IDs of the same namespace come first.
 pub fn closeness(m: &Matcher, id: &str, candidate: &str) -> Option<(bool, Closeness)> {
-    if !id.contains(':') {
+    if IdText::of(id).is_bare() {
         // A name without its namespace is compared with the candidates' names.
         return did_you_mean::name_closeness(m, id, candidate).map(|c| (false, c));
     }

@@ -14,7 +14,7 @@ use rustkeep_data::resolve::Def;
 use rustkeep_data::scenario::{registries_for, Actor, ExpectKind, Scenario, StepAct};
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest;
-use rustkeep_data::vocab::{field, Registry};
+use rustkeep_data::vocab::{field, IdText, Registry};
 
 pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     if project.scenarios.is_empty() {
@@ -58,7 +58,7 @@ pub fn check(file: FileId, refs: &[rustkeep_data::model::Reference], sc: &Scenar
             continue;
         }
         let nouns = regs.iter().map(|r| r.noun()).collect::<Vec<_>>().join(" or ");
-        if !r.id.contains(':') {
+        if IdText::of(&r.id).is_bare() {
             let ids = regs.iter().flat_map(|reg| db.resolved.defs[reg.index()].iter().filter(|(_, d)| visible(d)).map(|(id, _)| id.as_str()));
             let ids: Vec<&str> = ids.collect();
             let meant = suggest::closest_id(&r.id, ids.iter().copied());

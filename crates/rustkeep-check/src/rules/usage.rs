@@ -7,7 +7,7 @@ use rustkeep_data::model::{Entry, Reference};
 use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest;
-use rustkeep_data::vocab::{RefKind, Registry};
+use rustkeep_data::vocab::{IdText, RefKind, Registry};
 
 use rustkeep_data::db::Database;
 
@@ -40,10 +40,10 @@ pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
 
     // A table named without its namespace (`loot = "moth_loot"`, an `invalid-id`) is the one
     // meant, not an unused one: one mistake, one diagnostic.
-    let bare: Vec<&str> = used_tables.iter().copied().filter(|id| !id.contains(':')).collect();
+    let bare: Vec<&str> = used_tables.iter().copied().filter(|id| IdText::of(id).is_bare()).collect();
     if !bare.is_empty() {
         for id in resolved.defs[Registry::LootTables.index()].keys() {
-            if id.split_once(':').is_some_and(|(_, name)| bare.contains(&name)) {
+            if IdText::of(id).qualified_name().is_some_and(|name| bare.contains(&name)) {
                 used_tables.insert(id.as_str());
             }
         }

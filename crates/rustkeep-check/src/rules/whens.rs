@@ -11,7 +11,7 @@ use rustkeep_data::hash::FxHashSet;
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
-use rustkeep_data::vocab::{field, EventKind, Registry, WhenField};
+use rustkeep_data::vocab::{field, EventKind, IdText, Registry, WhenField};
 
 /// The rule, for the batch check and the language server.
 pub const RULE: super::Whole = super::Whole { name: "when-never-matches", run, view: |ff| super::view_hash(|h| view(ff).hash(h)) };
@@ -35,14 +35,14 @@ struct Named<'a> {
 
 impl<'a> Named<'a> {
     fn add(&mut self, id: &'a str) {
-        if id.contains(':') {
+        if !IdText::of(id).is_bare() {
             self.ids.insert(id);
         } else {
             self.bare.insert(id);
         }
     }
     fn has(&self, id: &str) -> bool {
-        self.ids.contains(id) || id.split_once(':').is_some_and(|(_, name)| self.bare.contains(name))
+        self.ids.contains(id) || IdText::of(id).qualified_name().is_some_and(|name| self.bare.contains(name))
     }
 }
 

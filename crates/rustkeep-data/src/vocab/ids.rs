@@ -49,7 +49,7 @@ pub fn is_valid_id(s: &str) -> bool {
 }
 
 /// A byte of `[a-z0-9_]`: what a namespace holds after its first letter and a segment holds.
-fn is_name_byte(c: u8) -> bool {
+pub(super) fn is_name_byte(c: u8) -> bool {
     c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_'
 }
 
@@ -57,12 +57,4 @@ fn is_name_byte(c: u8) -> bool {
 pub fn is_valid_namespace(s: &str) -> bool {
     let mut b = s.bytes();
     matches!(b.next(), Some(c) if c.is_ascii_lowercase()) && b.all(is_name_byte)
-}
-
-pub fn namespace_of(id: &str) -> &str {
-    // A byte scan: this runs for every entry and reference of a pack.
-    match id.bytes().position(|b| b == b':') {
-        Some(i) => &id[..i],
-        None => "",
-    }
 }

@@ -3,13 +3,13 @@
 //! quests, and [`Game::trigger_fires`] answers whether a trigger fires.
 
 use std::fmt::{self, Write as _};
-use std::sync::Arc;
 
 use rustkeep_data::model::{Condition, Entry, Trigger};
 use rustkeep_data::vocab::{payload, EventKind, Registry, EVENT_CAP};
 
 use super::{describe_condition, CreatureRef, Event, Game, World};
 use crate::payload::{Payload, Value};
+use crate::place::Place;
 use crate::trace::{TraceEvent, TraceTrigger};
 
 impl Game {
@@ -186,7 +186,7 @@ impl Game {
     /// The trace record of one trigger's verdict (empty when no trace is recorded).
     fn trace_trigger(&self, w: &World, entry: &Entry, owner: &str, t: &Trigger, verdict: &Result<(), NotFired<'_>>) -> TraceTrigger {
         if !self.tracing {
-            return TraceTrigger { owner: String::new(), at: Arc::from(""), fired: verdict.is_ok(), reason: None, progress: None, actions: Vec::new() };
+            return TraceTrigger { owner: String::new(), at: Place::default(), fired: verdict.is_ok(), reason: None, progress: None, actions: Vec::new() };
         }
         TraceTrigger {
             owner: owner.to_string(),

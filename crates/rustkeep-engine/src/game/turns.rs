@@ -92,7 +92,7 @@ impl Game {
                     who: me,
                     rule: i + 1,
                     creature: e.key().map(|k| k.value.clone()).unwrap_or_else(|| "?".into()),
-                    at: w.at(e, rule.span.start),
+                    at: w.place(e, rule.span.start),
                 });
                 return Outcome::with_actions(followed, actions);
             }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use rustkeep_data::db::TableKind;
 use rustkeep_data::source::FileId;
 use rustkeep_data::text::Span;
-use rustkeep_data::vocab::{self, FieldDef, FieldType, RefKind, Registry, WhenValue};
+use rustkeep_data::vocab::{self, FieldDef, FieldType, IdText, RefKind, Registry, WhenValue};
 
 use crate::context::{self, Context, Pos, Scope};
 use crate::lsp::*;
@@ -310,12 +310,12 @@ fn select<'a>(sorted: &'a BTreeSet<Arc<str>>, typed: &str, own_mod: Option<&str>
         v
     } else {
         let mut v = from(typed);
-        if !typed.contains(':') {
+        if IdText::of(typed).is_bare() {
             // The name after the namespace: one range per namespace, found by skipping from one
             // namespace to the next (`ns;` sorts right after every `ns:…`).
             let mut next = sorted.iter().next();
             while let Some(id) = next {
-                let ns = id.split(':').next().unwrap_or(id);
+                let ns = IdText::of(id).namespace().unwrap_or(id);
                 v.extend(from(&format!("{ns}:{typed}")));
                 next = sorted.range::<str, _>((Bound::Included(format!("{ns};").as_str()), Bound::Unbounded)).next();
             }

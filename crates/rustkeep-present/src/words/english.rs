@@ -1,7 +1,7 @@
 //! Names and numbers in English: an entry's name or its ID in words, articles, plurals, lists,
 //! counts, turns and percentages, attributes and their values as a player reads them.
 
-use rustkeep_data::vocab::{attr, Registry, RESISTANCES};
+use rustkeep_data::vocab::{attr, IdText, Registry, RESISTANCES};
 
 use rustkeep_engine::game::{shown, World};
 
@@ -16,7 +16,7 @@ pub fn entry_name(w: &World, registry: Registry, id: &str) -> String {
 
 /// An ID in words: the part after the namespace, each `_`- or `/`-separated word capitalised.
 pub fn id_in_words(id: &str) -> String {
-    let local = id.split_once(':').map_or(id, |(_, l)| l);
+    let local = IdText::of(id).name();
     let words: Vec<String> = local.split(['_', '/']).filter(|p| !p.is_empty()).map(capitalized).collect();
     if words.is_empty() {
         if id.is_empty() {
