@@ -90,7 +90,7 @@ pub fn replay_recording(bytes: &[u8]) {
         if let Ok(s) = replay::play_back(world(), &rec, "fuzzed", force, &mut Vec::new()) {
             // The work of a replay grows with its inputs and no faster (docs/engine.md,
             // "Bounded work"): the events it handled, per input.
-            let per_input = s.g.events_handled / rec.inputs.len().max(1) as u64;
+            let per_input = s.g.events_handled() / rec.inputs.len().max(1) as u64;
             assert!(per_input <= replay::MAX_EVENTS_PER_INPUT, "{per_input} events per input");
             exercise(s);
         }

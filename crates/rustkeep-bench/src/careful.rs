@@ -35,7 +35,7 @@ pub fn careful_run(w: World, seed: u64) -> CarefulRun {
     let mut outcome = "limit";
     for _ in 0..COMMANDS {
         depth = depth.max(current_depth(&s));
-        if s.g.over {
+        if s.g.is_over() {
             break;
         }
         let Some(command) = next_command(&s) else {
@@ -51,19 +51,19 @@ pub fn careful_run(w: World, seed: u64) -> CarefulRun {
             }
         }
     }
-    if s.g.over {
+    if s.g.is_over() {
         outcome = match s.ending() {
             Ending::Won => "won",
             Ending::Died(_) => "died",
             Ending::Stopped(_) | Ending::Playing => "limit",
         };
     }
-    CarefulRun { seed, depth, turns: s.g.step, outcome }
+    CarefulRun { seed, depth, turns: s.g.step(), outcome }
 }
 
 /// The depth of the floor the player is on (0 before the dungeon).
 fn current_depth(s: &Session) -> i64 {
-    let Some(d) = s.g.dungeon.as_ref() else { return 0 };
+    let Some(d) = s.g.dungeon() else { return 0 };
     d.floors.get(d.floor).and_then(|f| s.w.entry(Registry::Floors, f)).and_then(|e| e.int(field::DEPTH)).unwrap_or(0)
 }
 
@@ -74,8 +74,8 @@ fn better_gear(s: &Session) -> Option<String> {
         let e = s.w.entry(Registry::Items, item)?;
         Some((e.str(field::SLOT)?.to_string(), e.int(field::PRICE).unwrap_or(0)))
     };
-    let worn: Vec<(String, i64)> = s.g.player.inventory.iter().filter(|i| i.equipped).filter_map(|i| slot_and_price(&i.item)).collect();
-    s.g.player.inventory.iter().filter(|i| !i.equipped && i.affixes.is_empty()).find_map(|i| {
+    let worn: Vec<(String, i64)> = s.g.player().inventory.iter().filter(|i| i.equipped).filter_map(|i| slot_and_price(&i.item)).collect();
+    s.g.player().inventory.iter().filter(|i| !i.equipped && i.affixes.is_empty()).find_map(|i| {
         let (slot, price) = slot_and_price(&i.item)?;
         let now = worn.iter().filter(|(s, _)| *s == slot).map(|(_, p)| *p).max();
         (now.is_none_or(|p| price > p)).then(|| i.item.clone())
@@ -87,18 +87,18 @@ fn next_command(s: &Session) -> Option<Command> {
     if s.shop().is_some() {
         return Some(Command::Leave);
     }
-    let health = s.g.player.health;
+    let health = s.g.player().health;
     let max = s.g.max_health(&s.w, CreatureRef::Player);
     if let Some(better) = better_gear(s) {
         return Some(Command::Equip(better));
     }
     if s.g.fighting_enemies() > 0 {
-        if health * 3 < max && s.g.player.inventory.iter().any(|i| i.item == POTION) {
+        if health * 3 < max && s.g.player().inventory.iter().any(|i| i.item == POTION) {
             return Some(Command::Use(POTION.into()));
         }
         let map = s.g.map()?;
         let foes: Vec<(usize, Pos)> =
-            s.g.enemies.iter().filter(|e| e.body.health > 0 && !e.resident).filter_map(|e| Some((e.index, *map.enemies().get(&e.index)?))).collect();
+            s.g.enemies().iter().filter(|e| e.body.health > 0 && !e.resident).filter_map(|e| Some((e.index, *map.enemies().get(&e.index)?))).collect();
         if let Some((i, _)) = foes.iter().find(|(i, _)| s.g.in_reach(CreatureRef::Player, CreatureRef::Enemy(*i))) {
             return Some(Command::Attack(*i));
         }

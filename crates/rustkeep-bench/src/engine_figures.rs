@@ -236,7 +236,7 @@ pub fn enemy_turn_figure(runs: usize) -> Vec<ExtraFigure> {
     for r in 0..(runs.max(1) * 40) {
         let mut g = Game::new(r as u64, Vec::new(), &Default::default());
         g.setup(&world, &[]);
-        g.tracing = false;
+        g.set_tracing(false);
         g.run_step(&world, Act::StartRun(Some(BENCH_FLOOR)), rustkeep_engine::game::CreatureRef::Player, None);
         // The arrival room stays empty (a safe arrival); `enter` lays the room out again with
         // its residents, as the testing command does.
@@ -244,7 +244,7 @@ pub fn enemy_turn_figure(runs: usize) -> Vec<ExtraFigure> {
         enemies = g.living_enemies();
         // Several rounds, so that the walkers spread out along their paths.
         for _ in 0..5 {
-            let step = g.step;
+            let step = g.step();
             g.run_step(&world, Act::Wait, rustkeep_engine::game::CreatureRef::Player, None);
             let start = Instant::now();
             let turns = g.enemy_turns(&world, step);
@@ -365,14 +365,14 @@ fn pursuit_figure(runs: usize) -> Vec<ExtraFigure> {
     for r in 0..runs.max(1) * 20 {
         let mut g = Game::new(r as u64, Vec::new(), &Default::default());
         g.setup(&world, &[]);
-        g.tracing = false;
+        g.set_tracing(false);
         g.run_step(&world, Act::StartRun(Some(BENCH_FLOOR)), player, None);
         g.run_step(&world, Act::Enter(BENCH_ROOM), player, None);
         pursuers = g.fighting_enemies();
         size = g.map().map_or((0, 0), |m| (m.width(), m.height()));
         // The player waits while the pursuers cross the floor towards it.
         for _ in 0..10 {
-            let step = g.step;
+            let step = g.step();
             g.run_step(&world, Act::Wait, player, None);
             let start = Instant::now();
             std::hint::black_box(g.enemy_turns(&world, step));

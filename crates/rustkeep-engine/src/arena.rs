@@ -68,9 +68,9 @@ pub struct Fight {
 /// Fights run `run` of a batch seeded with `seed`.
 pub fn fight(w: &World, lineup: &Lineup, seed: u64, run: u64, max_rounds: u32) -> Fight {
     let mut g = Game::new(0, lineup.options.clone(), &lineup.attributes);
-    g.rng = Rng::for_run(seed, run);
-    g.tracing = false;
-    g.player.inventory.extend(lineup.items.iter().cloned());
+    g.use_rng(Rng::for_run(seed, run));
+    g.set_tracing(false);
+    g.carry(lineup.items.iter().cloned());
     for (c, n) in &lineup.enemies {
         g.add_enemies(w, c, *n);
     }
@@ -83,8 +83,8 @@ pub fn fight(w: &World, lineup: &Lineup, seed: u64, run: u64, max_rounds: u32) -
     let mut rounds = 0;
     while rounds < max_rounds {
         rounds += 1;
-        let target = g.enemies.iter().find(|e| e.body.health > 0).map(|e| CreatureRef::Enemy(e.index));
-        let step = g.step;
+        let target = g.enemies().iter().find(|e| e.body.health > 0).map(|e| CreatureRef::Enemy(e.index));
+        let step = g.step();
         g.run_step(w, Act::Attack, CreatureRef::Player, target);
         if let Some(o) = decided(&g) {
             outcome = o;
@@ -97,17 +97,17 @@ pub fn fight(w: &World, lineup: &Lineup, seed: u64, run: u64, max_rounds: u32) -
         }
     }
     let mut loot = BTreeMap::new();
-    for i in &g.floor_loot {
+    for i in g.floor_loot() {
         *loot.entry(i.item.clone()).or_insert(0) += u64::from(i.count);
     }
-    Fight { outcome, rounds, health_left: g.player.health, loot }
+    Fight { outcome, rounds, health_left: g.player().health, loot }
 }
 
 fn decided(g: &Game) -> Option<Outcome> {
-    if g.player.health <= 0 {
+    if g.player().health <= 0 {
         Some(Outcome::Loss)
     } else if g.living_enemies() == 0 {
-        Some(if g.escapes > 0 { Outcome::Escaped } else { Outcome::Win })
+        Some(if g.escapes() > 0 { Outcome::Escaped } else { Outcome::Win })
     } else {
         None
     }

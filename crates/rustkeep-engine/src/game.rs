@@ -7,7 +7,7 @@
 //! every method, so that a save holds only state.
 //!
 //! The parts, each an `impl Game` block of its own:
-//! - `state`: creatures, items, quests and events as data; finding a creature.
+//! - `state`: creatures, items, quests and events as data; reading the state; finding a creature.
 //! - `attributes`: attributes read through modifiers (never cached), tags, conditions.
 //! - `actions`: the nine data actions (damage, heal, give_item, …).
 //! - `acts`: what a scenario step or a console command does (attack, pickup, talk, enter, use,
@@ -18,6 +18,12 @@
 //! - `events`: the event queue, worked off FIFO under the cap, and which triggers fire.
 //! - `steps`: one step = one turn, character creation, the final state.
 //! - `turns`: rounds — after the player's turn every living enemy takes its own, by its `ai`.
+//! - `arrange`: what arranges a game outside its steps (a starting kit, a run's switches,
+//!   `play`'s testing commands).
+//!
+//! The fields are private: other crates read the state through methods named for what they give
+//! and change it only through the engine's operations, so that its invariants hold (the dead
+//! leave `enemies`, an over run says why, the generator advances only within a step).
 
 use std::collections::HashMap;
 use std::collections::{BTreeMap, VecDeque};
@@ -40,6 +46,7 @@ use crate::trace::Trace;
 
 mod actions;
 mod acts;
+mod arrange;
 mod attributes;
 mod dungeon;
 mod events;
@@ -215,81 +222,81 @@ mod rng_hex {
 /// The whole state of a run.
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Game {
-    pub player: Creature,
-    pub enemies: Vec<Enemy>,
+    pub(crate) player: Creature,
+    pub(crate) enemies: Vec<Enemy>,
     /// The N the next enemy gets.
-    pub next_enemy: usize,
-    pub quests: Vec<QuestProgress>,
+    pub(crate) next_enemy: usize,
+    pub(crate) quests: Vec<QuestProgress>,
     /// Empty between steps (saves are taken between steps), hence not saved.
     #[serde(skip)]
-    pub events: VecDeque<Event>,
+    events: VecDeque<Event>,
     /// The random generator's state, as hexadecimal digits.
     #[serde(with = "rng_hex")]
     #[schemars(with = "String")]
-    pub rng: Rng,
-    pub floor: Option<String>,
-    pub room: Option<String>,
-    pub floor_loot: Vec<ItemInstance>,
+    rng: Rng,
+    pub(crate) floor: Option<String>,
+    pub(crate) room: Option<String>,
+    pub(crate) floor_loot: Vec<ItemInstance>,
     /// The loot tables of room piles (`l`) not yet rolled; they are rolled on pickup.
     #[serde(default)]
-    pub piles: Vec<String>,
-    pub combat: bool,
+    pub(crate) piles: Vec<String>,
+    combat: bool,
     /// The number of the next step.
-    pub step: usize,
+    step: usize,
     /// Whether the player has died (the run is over).
     #[serde(default)]
-    pub over: bool,
+    over: bool,
     #[serde(skip)]
-    pub trace: Trace,
+    trace: Trace,
     /// Engine warnings of the run so far.
     #[serde(skip)]
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
     /// The dungeon of a played run: its floors, the floor the player is on and its map. `None`
     /// in dry runs (`simulate`, the arena) and in saves of version 1.
     #[serde(default)]
-    pub dungeon: Option<Dungeon>,
+    pub(crate) dungeon: Option<Dungeon>,
     /// Each shop's stock, rolled the first time the shop opens and kept for the run.
     #[serde(default)]
-    pub shops: BTreeMap<String, Vec<ItemInstance>>,
+    pub(crate) shops: BTreeMap<String, Vec<ItemInstance>>,
     /// The shop the last `open_shop` opened, until the player leaves it (`play`'s trade screen).
     #[serde(default)]
-    pub open_shop: Option<String>,
+    pub(crate) open_shop: Option<String>,
     /// Whether the player took the stairs of the deepest floor: the run is won (and over).
     #[serde(default)]
-    pub won: bool,
+    won: bool,
     /// Why the run stopped at a limit that keeps its work bounded (and is over): too many
     /// enemies, too many events (docs/engine.md, "Bounded work").
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stopped: Option<String>,
+    stopped: Option<String>,
     /// The seed the game was started with (shown by `play`, so that a run can be reproduced).
     #[serde(default)]
-    pub seed: u64,
+    seed: u64,
     /// How many enemies died in the run.
     #[serde(default)]
-    pub kills: u64,
+    kills: u64,
     /// How many enemies escaped by their own `flee`.
     #[serde(default, skip_serializing_if = "is_zero")]
-    pub escapes: u64,
+    escapes: u64,
     /// The testing commands of `rustkeep play` the run used (`spawn`, `give`, …), each once, in
     /// the order first used. The engine never reads it; it is kept with the state so that a run
     /// that bent the rules still says so after a save and a load.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub testing: Vec<String>,
+    testing: Vec<String>,
     /// Whether the player regains health out of combat (`[balance] regen_every`): on in played
     /// games, in a scenario only with `regen = true`, so that scenarios without it run as before.
     #[serde(default, skip_serializing_if = "is_false")]
-    pub regen: bool,
+    regen: bool,
     /// The player's turns out of combat since it last regained health (with `regen`).
     #[serde(default, skip_serializing_if = "is_zero")]
-    pub rested: u64,
+    rested: u64,
     /// How many events the game has handled since it was made or loaded (for the bound on a
     /// scenario run's work).
     #[serde(skip)]
-    pub events_handled: u64,
+    events_handled: u64,
     /// Whether steps record their causal trace. The arena turns it off: nobody reads the traces
     /// of ten thousand fights, and building them is most of a fight's cost.
     #[serde(skip, default = "tracing_on")]
-    pub tracing: bool,
+    tracing: bool,
     /// During character creation: items given to the player are equipped into empty slots.
     #[serde(skip)]
     creating: bool,

@@ -158,9 +158,9 @@ impl Scenario {
     pub fn start(&self, w: &World) -> (Game, StepTrace) {
         let id = |s: &String| w.db.resolved.canonical(s).to_string();
         let mut g = Game::new(self.seed, self.options.iter().map(id).collect(), &self.attributes);
-        g.regen = self.regen;
+        g.set_regen(self.regen);
         // The starting kit is placed, not picked up: no events.
-        g.player.inventory.extend(self.items.iter().map(|i| ItemInstance { item: id(&i.item), affixes: i.affixes.iter().map(id).collect(), ..i.clone() }));
+        g.carry(self.items.iter().map(|i| ItemInstance { item: id(&i.item), affixes: i.affixes.iter().map(id).collect(), ..i.clone() }));
         for (c, n) in &self.enemies {
             if !g.room_for_enemies(*n) {
                 break;
@@ -316,23 +316,23 @@ pub fn run(w: &World, sc: &Scenario) -> Report {
         // The bounds of a run (docs/engine.md, "Bounded work"): the checker refuses a scenario of
         // more steps, and a run that handled this many events stops.
         if i >= MAX_STEPS {
-            g.stop(format!("the run stops before step {}: a scenario runs at most {} steps", g.step, thousands(MAX_STEPS as u64)));
-        } else if g.events_handled >= MAX_RUN_EVENTS {
+            g.stop(format!("the run stops before step {}: a scenario runs at most {} steps", g.step(), thousands(MAX_STEPS as u64)));
+        } else if g.events_handled() >= MAX_RUN_EVENTS {
             g.stop(format!(
                 "the run stops before step {}: it handled {} events, and a run handles at most {}",
-                g.step,
-                thousands(g.events_handled),
+                g.step(),
+                thousands(g.events_handled()),
                 thousands(MAX_RUN_EVENTS)
             ));
         }
-        if g.over {
-            g.warnings.push(format!("the run ended before step {}; {} step(s) not run", g.step, sc.steps.len() - i));
+        if g.is_over() {
+            g.warn(format!("the run ended before step {}; {} step(s) not run", g.step(), sc.steps.len() - i));
             break;
         }
         let trace = run_step(&mut g, w, s);
         let (number, by_player) = (trace.step, s.source == CreatureRef::Player);
         all.push(trace);
-        if sc.enemies_act && by_player && !g.over {
+        if sc.enemies_act && by_player && !g.is_over() {
             all.extend(g.enemy_turns(w, number));
         }
         check_after(&g, &all, Some(i), &mut checked);
@@ -341,7 +341,7 @@ pub fn run(w: &World, sc: &Scenario) -> Report {
     let expectations = checked.into_iter().flatten().collect();
     let steps = all.split_off(1);
     let setup = all.pop().expect("the setup is the first trace");
-    Report { seed: sc.seed, setup, steps, final_state: g.final_json(w), warnings: g.warnings.clone(), expectations }
+    Report { seed: sc.seed, setup, steps, final_state: g.final_json(w), warnings: g.warnings().to_vec(), expectations }
 }
 
 /// Reads, loads and runs a scenario file; paths in the trace are shown relative to `cwd`. `open`

@@ -8,7 +8,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{world_of, world_with};
+use common::{edited, world_of, world_with};
 use rustkeep_data::grid::Pos;
 use rustkeep_data::model::{ActionData, Sp};
 use rustkeep_data::vocab::{EventKind, Registry};
@@ -47,9 +47,8 @@ fn one_short(w: &World, quest: &str, creature: &str, player: &[(&str, f64)]) -> 
     let mut g = Game::new(1, Vec::new(), &attributes(player));
     g.add_enemies(w, creature, 1);
     g.setup(w, &[quest.to_string()]);
-    assert_eq!(g.quests.len(), 1, "{quest} is started");
-    g.quests[0].count = w.quest_count(quest) - 1;
-    g
+    assert_eq!(g.quests().len(), 1, "{quest} is started");
+    edited(&g, w, |json| json["quests"][0]["count"] = (w.quest_count(quest) - 1).into())
 }
 
 /// Whether `quest` counts the death of `creature` at the player's hand: the creatures its
@@ -60,7 +59,7 @@ fn counts_the_death_of(w: &World, quest: &str, creature: &str) -> bool {
     let t = g.run_step(w, Act::Attack, CreatureRef::Player, Some(CreatureRef::Enemy(0)));
     assert_eq!(deaths(&t.events, CreatureRef::Enemy(0)).count(), 1, "{creature} dies of one blow");
     let counted = on_death(&t, CreatureRef::Enemy(0), quest).iter().any(|tt| tt.fired);
-    assert!(!counted || g.quests[0].done, "{quest} against {creature}: a count completes the quest one short");
+    assert!(!counted || g.quests()[0].done, "{quest} against {creature}: a count completes the quest one short");
     counted
 }
 
@@ -78,9 +77,9 @@ fn the_heros_death_advances_no_quest_of_the_core_or_the_examples() {
             assert_eq!(!accepted.is_empty(), listens_to_deaths, "{mods:?}: {quest} accepts the deaths of {accepted:?}");
             for creature in &accepted {
                 let mut g = one_short(&w, &quest, creature, &[("max_health", 1.0)]);
-                let before = g.quests[0].clone();
+                let before = g.quests()[0].clone();
                 let mut traces = Vec::new();
-                while !g.over && traces.len() < 50 {
+                while !g.is_over() && traces.len() < 50 {
                     traces.push(g.run_step(&w, Act::Attack, CreatureRef::Enemy(0), Some(CreatureRef::Player)));
                 }
                 let last = traces.last().expect("a step ran");
@@ -89,8 +88,8 @@ fn the_heros_death_advances_no_quest_of_the_core_or_the_examples() {
                 assert_eq!(verdicts.len(), 1, "{quest} is offered the player's death");
                 assert!(!verdicts[0].fired, "{quest} counted the player's death by {creature}");
                 assert_eq!(verdicts[0].reason.as_deref(), Some("the player's own death counts for no quest"));
-                assert_eq!(g.quests[0], before, "{quest}'s count did not move when {creature} killed the player");
-                assert!(g.player.inventory.is_empty(), "{quest} paid {:?} to the dead", g.player.inventory);
+                assert_eq!(g.quests()[0], before, "{quest}'s count did not move when {creature} killed the player");
+                assert!(g.player().inventory.is_empty(), "{quest} paid {:?} to the dead", g.player().inventory);
                 let completed = traces.iter().flat_map(|t| &t.events).any(|e| e.event == EventKind::QuestCompleted);
                 assert!(!completed, "{quest} completed on the player's death by {creature}");
                 tried += 1;
@@ -111,20 +110,20 @@ fn effects_of(events: &[TraceEvent], owner: &str) -> Vec<String> {
 fn a_status_put_by_the_blow_that_killed_is_not_applied_but_the_trigger_fired() {
     let w = world_with(&[("marks.toml", MARKS)]);
     let mut g = hero();
-    g.player.inventory.push(ItemInstance { item: "t:marking_blade".into(), count: 1, affixes: Vec::new(), equipped: true });
+    g.carry([ItemInstance { item: "t:marking_blade".into(), count: 1, affixes: Vec::new(), equipped: true }]);
     g.add_enemies(&w, "t:dummy", 1);
     g.add_enemies(&w, "t:post", 1);
     g.setup(&w, &[]);
     // The blow that kills: the trigger fires, its status finds its target dead.
     g.apply(&w, Act::Attack, CreatureRef::Player, Some(CreatureRef::Enemy(0)));
     g.work_off(&w);
-    let fired: Vec<&TraceTrigger> = g.trace.events.iter().flat_map(|e| &e.triggers).filter(|t| t.owner == "t:marking_blade").collect();
+    let fired: Vec<&TraceTrigger> = g.trace().events.iter().flat_map(|e| &e.triggers).filter(|t| t.owner == "t:marking_blade").collect();
     assert_eq!(fired.len(), 1);
     assert!(fired[0].fired, "the trigger counts as fired");
     assert_eq!(fired[0].actions[0].target, Some(Some(CreatureRef::Enemy(0))), "aimed at the dead dummy");
     assert_eq!(fired[0].actions[0].effect.to_string(), "no target: dead");
-    assert_eq!(g.enemies[0].body.health, 0);
-    assert!(g.enemies[0].body.statuses.is_empty(), "no status on the dead: {:?}", g.enemies[0].body.statuses);
+    assert_eq!(g.enemies()[0].body.health, 0);
+    assert!(g.enemies()[0].body.statuses.is_empty(), "no status on the dead: {:?}", g.enemies()[0].body.statuses);
     // A blow that does not kill marks as before.
     let t = g.run_step(&w, Act::Attack, CreatureRef::Player, Some(CreatureRef::Enemy(1)));
     assert_eq!(effects_of(&t.events, "t:marking_blade"), ["enemy:1: t:marked for 3 turns"]);
@@ -136,13 +135,13 @@ fn a_creatures_own_death_triggers_still_run_but_never_reach_itself() {
     let mut g = hero_against(&w, "t:martyr");
     g.apply(&w, Act::Attack, CreatureRef::Player, Some(CreatureRef::Enemy(0)));
     g.work_off(&w);
-    let effects = effects_of(&g.trace.events, "t:martyr");
+    let effects = effects_of(&g.trace().events, "t:martyr");
     assert_eq!(effects.len(), 3, "its creature_died trigger fired: {effects:?}");
     assert_eq!(effects[0], "player took 2 physical damage (98 left)", "its killer is alive and hurt");
     assert_eq!(effects[1], "no target: dead", "nothing is given to the dead");
     assert_eq!(effects[2], "spawned t:dummy as enemy:1; combat started", "a spawn is aimed at nobody");
-    assert!(g.enemies[0].body.inventory.is_empty());
-    assert_eq!(g.player.health, 98);
+    assert!(g.enemies()[0].body.inventory.is_empty());
+    assert_eq!(g.player().health, 98);
 }
 
 const SPLITTERS: &str = include_str!("data/deaths/splitters.toml");
@@ -164,7 +163,8 @@ fn on_the_map(w: &World, enemies: &[(&str, Pos)]) -> Game {
             map.homes.insert(i, map.room_at(*at).expect("in a room"));
         }
     }
-    g.dungeon = Some(Dungeon { floors: Vec::new(), floor: 0, room: Some(0), map });
+    let dungeon = Dungeon { floors: vec!["t:rooms".into()], floor: 0, room: Some(0), map };
+    let mut g = edited(&g, w, |json| json["dungeon"] = serde_json::to_value(&dungeon).expect("a dungeon is JSON"));
     g.setup(w, &[]);
     g
 }

@@ -56,12 +56,12 @@ fn data_naming_old_ids_runs_as_the_new_ones() {
     let (mut g, _) = sc.start(&w);
     // Old Mags' `on_talk` still writes the old IDs of the quest, the cheese and the shop.
     run_step(&mut g, &w, &sc.steps[0]);
-    let items: Vec<&str> = g.player.inventory.iter().map(|i| i.item.as_str()).collect();
+    let items: Vec<&str> = g.player().inventory.iter().map(|i| i.item.as_str()).collect();
     assert!(items.contains(&"rat_catcher:cheese"), "{items:?}");
     assert!(!items.contains(&"rat_catcher:cheese_wedge"), "{items:?}");
-    let quests: Vec<&str> = g.quests.iter().map(|q| q.quest.as_str()).collect();
+    let quests: Vec<&str> = g.quests().iter().map(|q| q.quest.as_str()).collect();
     assert!(quests.contains(&"rat_catcher:rat_tails") && !quests.contains(&"rat_catcher:tails_for_coin"), "{quests:?}");
-    assert_eq!(g.open_shop.as_deref(), Some("rat_catcher:stall"));
+    assert_eq!(g.opened_shop(), Some("rat_catcher:stall"));
 }
 
 #[test]
@@ -73,37 +73,38 @@ fn a_save_of_the_old_release_loads_with_the_new_ids() {
     for step in &sc.steps[..3] {
         run_step(&mut g, &old, step);
     }
-    assert!(g.player.inventory.iter().any(|i| i.item == "rat_catcher:cheese_wedge"));
-    let sewer_rats = g.enemies.iter().filter(|e| e.body.creature.as_deref() == Some("rat_catcher:sewer_rat")).count();
+    assert!(g.player().inventory.iter().any(|i| i.item == "rat_catcher:cheese_wedge"));
+    let sewer_rats = g.enemies().iter().filter(|e| e.body.creature.as_deref() == Some("rat_catcher:sewer_rat")).count();
     assert!(sewer_rats > 0, "the nest spawned sewer rats");
+    assert_eq!(g.opened_shop(), Some("rat_catcher:traps_and_tonics"));
+    let mut save: serde_json::Value = serde_json::from_str(&save::to_json(&g)).unwrap();
+    let push = |list: &mut serde_json::Value, entry: serde_json::Value| match list.as_array_mut() {
+        Some(a) => a.push(entry),
+        None => *list = serde_json::json!([entry]),
+    };
     // The player bears ratsbane.
-    g.player.statuses.push(rustkeep_engine::game::StatusInstance { status: "rat_catcher:ratsbane".into(), turns: 3 });
-    assert_eq!(g.open_shop.as_deref(), Some("rat_catcher:traps_and_tonics"));
+    push(&mut save["game"]["player"]["statuses"], serde_json::json!({ "status": "rat_catcher:ratsbane", "turns": 3 }));
     // The stall's stock as the player saw it (a shop's stock is rolled when it first opens).
-    g.shops.entry("rat_catcher:traps_and_tonics".into()).or_default().push(rustkeep_engine::item::ItemInstance {
-        item: "rat_catcher:cheese_wedge".into(),
-        count: 2,
-        affixes: Vec::new(),
-        equipped: false,
-    });
-    let json = save::to_json(&g);
+    let cheese = serde_json::json!({ "item": "rat_catcher:cheese_wedge", "count": 2, "affixes": [], "equipped": false });
+    push(&mut save["game"]["shops"]["rat_catcher:traps_and_tonics"], cheese);
+    let json = save.to_string();
 
     let new = renamed_release();
     let (loaded, warnings) = save::from_json(&json, &new).unwrap();
-    let items: Vec<&str> = loaded.player.inventory.iter().map(|i| i.item.as_str()).collect();
+    let items: Vec<&str> = loaded.player().inventory.iter().map(|i| i.item.as_str()).collect();
     assert!(items.contains(&"rat_catcher:cheese") && !items.contains(&"rat_catcher:cheese_wedge"), "{items:?}");
-    let wedges = |g: &rustkeep_engine::game::Game, id: &str| g.player.inventory.iter().filter(|i| i.item == id).map(|i| i.count).sum::<u32>();
+    let wedges = |g: &rustkeep_engine::game::Game, id: &str| g.player().inventory.iter().filter(|i| i.item == id).map(|i| i.count).sum::<u32>();
     assert_eq!(wedges(&loaded, "rat_catcher:cheese"), wedges(&g, "rat_catcher:cheese_wedge"), "the same count under the new ID");
-    let q = loaded.quests.iter().find(|q| q.quest == "rat_catcher:rat_tails").expect("the quest under its new ID");
-    let before = g.quests.iter().find(|q| q.quest == "rat_catcher:tails_for_coin").unwrap();
+    let q = loaded.quests().iter().find(|q| q.quest == "rat_catcher:rat_tails").expect("the quest under its new ID");
+    let before = g.quests().iter().find(|q| q.quest == "rat_catcher:tails_for_coin").unwrap();
     assert_eq!((q.count, q.done), (before.count, before.done), "its progress is kept");
-    assert!(!loaded.shops.contains_key("rat_catcher:traps_and_tonics"));
-    let stock = &loaded.shops["rat_catcher:stall"];
+    assert!(!loaded.shops().contains_key("rat_catcher:traps_and_tonics"));
+    let stock = &loaded.shops()["rat_catcher:stall"];
     assert!(stock.iter().any(|i| i.item == "rat_catcher:cheese" && i.count == 2), "{stock:?}");
-    assert_eq!(loaded.open_shop.as_deref(), Some("rat_catcher:stall"));
-    let drain_rats = loaded.enemies.iter().filter(|e| e.body.creature.as_deref() == Some("rat_catcher:drain_rat")).count();
+    assert_eq!(loaded.opened_shop(), Some("rat_catcher:stall"));
+    let drain_rats = loaded.enemies().iter().filter(|e| e.body.creature.as_deref() == Some("rat_catcher:drain_rat")).count();
     assert_eq!(drain_rats, sewer_rats, "every enemy kept, under its creature's new ID");
-    assert_eq!(loaded.player.statuses, [rustkeep_engine::game::StatusInstance { status: "rat_catcher:plague_mark".into(), turns: 3 }]);
+    assert_eq!(loaded.player().statuses, [rustkeep_engine::game::StatusInstance { status: "rat_catcher:plague_mark".into(), turns: 3 }]);
     for said in [
         "item rat_catcher:cheese_wedge (player) was renamed to rat_catcher:cheese",
         "quest rat_catcher:tails_for_coin was renamed to rat_catcher:rat_tails",
@@ -115,7 +116,7 @@ fn a_save_of_the_old_release_loads_with_the_new_ids() {
         assert!(warnings.iter().any(|w| w.starts_with(said)), "{said}: {warnings:#?}");
     }
     // A resident follows too: Old Mags in her stall (laid out with its residents by `enter`).
-    let npcs = |g: &rustkeep_engine::game::Game| -> Vec<String> { g.dungeon.iter().flat_map(|d| d.map.npcs.iter().map(|n| n.npc.clone())).collect() };
+    let npcs = |g: &rustkeep_engine::game::Game| -> Vec<String> { g.dungeon().iter().flat_map(|d| d.map.npcs.iter().map(|n| n.npc.clone())).collect() };
     // A run on the sewers floor, on the first seed whose floor holds her stall.
     let at_the_stall = (1..50)
         .find_map(|seed| {

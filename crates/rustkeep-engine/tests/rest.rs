@@ -15,8 +15,8 @@ use rustkeep_engine::scenario::{run, Scenario};
 fn wounded(w: &World, regen: bool) -> Game {
     let mut g = Game::new(1, Vec::new(), &BTreeMap::from([("max_health".to_string(), 30.0)]));
     g.setup(w, &[]);
-    g.player.health = 10;
-    g.regen = regen;
+    assert!(g.set_health(CreatureRef::Player, 10));
+    g.set_regen(regen);
     g
 }
 
@@ -32,13 +32,13 @@ fn out_of_combat_the_player_regains_one_health_every_regen_every_turns() {
     assert_eq!(w.db.resolved.balance.regen_every, 10, "the core's setting");
     let mut g = wounded(&w, true);
     wait(&mut g, &w, 9);
-    assert_eq!(g.player.health, 10);
+    assert_eq!(g.player().health, 10);
     wait(&mut g, &w, 1);
-    assert_eq!(g.player.health, 11);
+    assert_eq!(g.player().health, 11);
     wait(&mut g, &w, 190);
-    assert_eq!(g.player.health, 30, "19 more, up to the maximum");
+    assert_eq!(g.player().health, 30, "19 more, up to the maximum");
     wait(&mut g, &w, 50);
-    assert_eq!(g.player.health, 30, "never above it");
+    assert_eq!(g.player().health, 30, "never above it");
 }
 
 #[test]
@@ -46,12 +46,12 @@ fn without_regen_or_with_regen_every_zero_nothing_changes() {
     let w = core_world();
     let mut g = wounded(&w, false);
     wait(&mut g, &w, 100);
-    assert_eq!(g.player.health, 10);
+    assert_eq!(g.player().health, 10);
     let w = world_with(&[("balance.toml", "[balance]\nregen_every = 0\n")]);
     assert_eq!(w.db.resolved.balance.regen_every, 0);
     let mut g = wounded(&w, true);
     wait(&mut g, &w, 100);
-    assert_eq!(g.player.health, 10);
+    assert_eq!(g.player().health, 10);
 }
 
 #[test]
@@ -61,11 +61,11 @@ fn a_fight_stops_regeneration_and_starts_the_count_again() {
     wait(&mut g, &w, 9);
     g.add_enemies(&w, "core:rat", 1);
     // The rat is not fought back: the player waits while the fight runs.
-    let health = g.player.health;
+    let health = g.player().health;
     wait(&mut g, &w, 20);
-    assert!(g.combat);
-    assert!(g.player.health <= health, "no health regained in a fight");
-    assert_eq!(g.rested, 0, "the count starts again");
+    assert!(g.in_combat());
+    assert!(g.player().health <= health, "no health regained in a fight");
+    assert_eq!(g.rested(), 0, "the count starts again");
 }
 
 #[test]

@@ -37,13 +37,13 @@ fn traced_fight(w: &World, seed: u64) -> String {
     }
     let mut out = g.setup(w, &[]).json().to_string();
     for _ in 0..30 {
-        if g.over || g.living_enemies() == 0 {
+        if g.is_over() || g.living_enemies() == 0 {
             break;
         }
-        let target = g.enemies.iter().find(|e| e.body.health > 0).map(|e| CreatureRef::Enemy(e.index));
-        let step = g.step;
+        let target = g.enemies().iter().find(|e| e.body.health > 0).map(|e| CreatureRef::Enemy(e.index));
+        let step = g.step();
         out.push_str(&g.run_step(w, Act::Attack, CreatureRef::Player, target).json().to_string());
-        let before = g.enemies.iter().filter(|e| e.body.health > 0).count();
+        let before = g.enemies().iter().filter(|e| e.body.health > 0).count();
         let turns = g.enemy_turns(w, step);
         // Every speed 1: one turn per living enemy, in ref order, as before speed existed.
         assert!(turns.len() <= before, "seed {seed}: {} turns for {before} enemies", turns.len());
@@ -52,7 +52,7 @@ fn traced_fight(w: &World, seed: u64) -> String {
         }
     }
     out.push_str(&g.final_json(w).to_string());
-    out.push_str(&g.rng.to_hex());
+    out.push_str(&g.rng().to_hex());
     out
 }
 
@@ -79,14 +79,14 @@ fn a_fight_without_chances_never_touches_the_generator() {
     let mut g = Game::new(5, Vec::new(), &BTreeMap::from([("damage".to_string(), 3.0), ("max_health".to_string(), 50.0)]));
     g.add_enemies(&w, "t:plain", 2);
     g.setup(&w, &[]);
-    let start = g.rng.to_hex();
+    let start = g.rng().to_hex();
     for _ in 0..20 {
-        let step = g.step;
+        let step = g.step();
         g.run_step(&w, Act::Attack, CreatureRef::Player, Some(CreatureRef::Enemy(0)));
         g.enemy_turns(&w, step);
     }
-    assert_eq!(g.enemies[0].body.health, 1000 - 60, "every attack hit");
-    assert_eq!(g.rng.to_hex(), start, "a certain outcome draws nothing");
+    assert_eq!(g.enemies()[0].body.health, 1000 - 60, "every attack hit");
+    assert_eq!(g.rng().to_hex(), start, "a certain outcome draws nothing");
 }
 
 #[test]
@@ -159,7 +159,7 @@ fn turns_per_round(w: &World, creature: &str, player_speed: Option<f64>, rounds:
     g.setup(w, &[]);
     (0..rounds)
         .map(|_| {
-            let step = g.step;
+            let step = g.step();
             g.run_step(w, Act::Wait, CreatureRef::Player, None);
             g.enemy_turns(w, step).len()
         })
@@ -190,7 +190,7 @@ fn several_enemies_take_their_turns_in_ref_order_while_any_has_one_left() {
     g.setup(&w, &[]);
     let mut order = Vec::new();
     for _ in 0..2 {
-        let step = g.step;
+        let step = g.step();
         g.run_step(&w, Act::Wait, CreatureRef::Player, None);
         order.push(g.enemy_turns(&w, step).iter().map(|t| t.source.clone().unwrap()).collect::<Vec<_>>());
     }
@@ -202,20 +202,20 @@ fn several_enemies_take_their_turns_in_ref_order_while_any_has_one_left() {
 fn the_players_flight_leaves_the_enemies_where_they_are_until_attacked() {
     let w = world();
     let mut g = Game::new(1, Vec::new(), &BTreeMap::from([("max_health".to_string(), 1000.0)]));
-    g.player.inventory.push(rustkeep_engine::game::ItemInstance { item: "core:scroll_of_escape".into(), count: 1, affixes: Vec::new(), equipped: false });
+    g.carry([rustkeep_engine::game::ItemInstance { item: "core:scroll_of_escape".into(), count: 1, affixes: Vec::new(), equipped: false }]);
     g.add_enemies(&w, "t:plain", 2);
     g.setup(&w, &[]);
-    let step = g.step;
+    let step = g.step();
     g.run_step(&w, Act::Use("core:scroll_of_escape"), CreatureRef::Player, None);
-    assert!(!g.combat, "the flight ends the combat");
+    assert!(!g.in_combat(), "the flight ends the combat");
     assert_eq!(g.living_enemies(), 2, "the enemies are not removed");
     assert!(g.enemy_turns(&w, step).is_empty(), "left alone, they take no turns");
     let t = g.run_step(&w, Act::Wait, CreatureRef::Player, None);
     assert_eq!(t.events.iter().map(|e| e.event.name()).collect::<Vec<_>>(), ["turn_started"], "no combat starts again by itself");
     // Attacking one wakes them all: the combat starts again and both act.
-    let step = g.step;
+    let step = g.step();
     let t = g.run_step(&w, Act::Attack, CreatureRef::Player, Some(CreatureRef::Enemy(1)));
     assert!(t.events.iter().any(|e| e.event == rustkeep_data::vocab::EventKind::CombatStarted), "{:?}", t.events);
-    assert!(g.combat);
+    assert!(g.in_combat());
     assert_eq!(g.enemy_turns(&w, step).len(), 2);
 }

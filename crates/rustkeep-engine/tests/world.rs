@@ -141,14 +141,14 @@ fn a_floors_shuffle_visits_every_prefab_once() {
             let mut g = Game::new(seed, Vec::new(), &BTreeMap::new());
             g.setup(&w, &[]);
             g.run_step(&w, Act::StartRun(Some(&floor)), CreatureRef::Player, None);
-            let d = g.dungeon.as_ref().expect("a dungeon");
+            let d = g.dungeon().expect("a dungeon");
             let mut got = d.rooms();
             orders.insert(got.clone());
             got.sort();
             let mut want = listed.clone();
             want.sort();
             assert_eq!(got, want, "{floor}, seed {seed}: every prefab once");
-            assert_eq!(g.room.as_deref(), Some(d.rooms()[0].as_str()), "the first room of the order is entered");
+            assert_eq!(g.room(), Some(d.rooms()[0].as_str()), "the first room of the order is entered");
             assert_eq!(d.room, Some(0), "the player starts in it");
         }
     }
@@ -166,7 +166,7 @@ fn enter(w: &World, floor: &str, seed: u64) -> (Vec<String>, Game) {
     let mut g = Game::new(seed, Vec::new(), &BTreeMap::new());
     g.setup(w, &[]);
     let mut shuffled = listed(w, floor, field::PREFABS);
-    floor::shuffle(&mut shuffled, &mut g.rng.clone());
+    floor::shuffle(&mut shuffled, &mut g.rng().clone());
     g.run_step(w, Act::StartRun(Some(floor)), CreatureRef::Player, None);
     (shuffled, g)
 }
@@ -180,7 +180,7 @@ fn a_floors_first_room_is_one_of_its_first_rooms() {
         let mut firsts = std::collections::BTreeSet::new();
         for seed in 0..200 {
             let (shuffled, g) = enter(&w, &floor, seed);
-            let d = g.dungeon.as_ref().expect("a dungeon");
+            let d = g.dungeon().expect("a dungeon");
             let rooms = d.rooms();
             assert_eq!(d.room, Some(0), "{floor}, seed {seed}: the player starts in the first room");
             assert!(first_rooms.contains(&rooms[0]), "{floor}, seed {seed}: the first room {} is not one of {first_rooms:?}", rooms[0]);
@@ -200,7 +200,7 @@ fn a_floors_first_room_is_one_of_its_first_rooms() {
     // The boss's throne of floor 2 never greets a new arrival.
     for seed in 0..200 {
         let (_, g) = enter(&w, "core:floor_2", seed);
-        assert_ne!(g.room.as_deref(), Some("core:rat_kings_throne"), "seed {seed}");
+        assert_ne!(g.room(), Some("core:rat_kings_throne"), "seed {seed}");
         assert!(listed(&w, "core:floor_2", field::PREFABS).contains(&"core:rat_kings_throne".to_string()));
     }
 }
@@ -214,13 +214,13 @@ fn without_first_rooms_the_shuffle_alone_orders_the_rooms() {
     for seed in 0..200 {
         for floor in ["t:as_listed", "t:none_listed"] {
             let (shuffled, g) = enter(&w, floor, seed);
-            let d = g.dungeon.as_ref().expect("a dungeon");
+            let d = g.dungeon().expect("a dungeon");
             assert_eq!(d.rooms(), shuffled, "{floor}, seed {seed}: the rooms in the order of the shuffle");
             throne_first += usize::from(d.rooms()[0] == "core:rat_kings_throne");
         }
         // One first room: always first, and the same map as the other floor's but for the order.
         let (shuffled, g) = enter(&w, "t:throne_first", seed);
-        let rooms = g.dungeon.as_ref().expect("a dungeon").rooms();
+        let rooms = g.dungeon().expect("a dungeon").rooms();
         assert_eq!(rooms[0], "core:rat_kings_throne", "seed {seed}");
         let mut rest = shuffled.clone();
         rest.retain(|p| p != "core:rat_kings_throne");
@@ -290,10 +290,10 @@ fn random_run(w: &World, seed: u64, turns: usize) -> Game {
     g.run_step(w, Act::StartRun(None), CreatureRef::Player, None);
     let mut choice = Rng::seeded(seed ^ 0xABCD);
     for _ in 0..turns {
-        if g.over {
+        if g.is_over() {
             break;
         }
-        let step = g.step;
+        let step = g.step();
         let dir = Dir::ALL[choice.below(8) as usize];
         let act = if choice.below(5) == 0 { Act::Wait } else { Act::Move(dir) };
         if matches!(act, Act::Move(d) if g.move_target(d).is_none()) {
@@ -324,7 +324,7 @@ fn a_played_run_saves_and_loads_without_rolling_again() {
     let (loaded, warnings) = save::from_json(&text, &w).expect("loads");
     assert!(warnings.is_empty(), "{warnings:?}");
     assert_eq!(save::to_json(&loaded), text, "the map, rooms, piles and generator survive");
-    assert!(loaded.dungeon.is_some());
+    assert!(loaded.dungeon().is_some());
 }
 
 /// A game of the core after some random steps, and its save marked as of `version`.
@@ -343,8 +343,8 @@ fn a_save_of_version_1_loads_into_no_room() {
         v["game"].as_object_mut().unwrap().remove(k);
     }
     let (loaded, _) = save::from_json(&v.to_string(), &w).expect("a version 1 save loads");
-    assert!(loaded.dungeon.is_none() && loaded.map().is_none());
-    assert_eq!(loaded.player.health, g.player.health);
+    assert!(loaded.dungeon().is_none() && loaded.map().is_none());
+    assert_eq!(loaded.player().health, g.player().health);
 }
 
 #[test]
@@ -371,7 +371,7 @@ fn a_save_of_version_2_loads_its_room_as_a_one_room_floor() {
     v["game"]["enemies"] = serde_json::json!([{ "index": 0, "body": { "creature": "core:rat", "health": 3 } }]);
     let (loaded, warnings) = save::from_json(&v.to_string(), &w).expect("a version 2 save loads");
     assert!(warnings.is_empty(), "{warnings:?}");
-    let d = loaded.dungeon.as_ref().expect("a dungeon");
+    let d = loaded.dungeon().expect("a dungeon");
     let m = &d.map;
     assert_eq!(d.rooms(), ["core:rat_den"], "the room it stood in, alone");
     assert_eq!(d.room, Some(0));
@@ -389,7 +389,7 @@ fn a_save_of_version_2_loads_its_room_as_a_one_room_floor() {
             g.run_step(&w, Act::Move(d), CreatureRef::Player, None);
         }
     }
-    assert_eq!(g.dungeon.as_ref().unwrap().floor, 1, "{:?}", g.map().map(|m| m.player));
+    assert_eq!(g.dungeon().unwrap().floor, 1, "{:?}", g.map().map(|m| m.player));
     // Saved again, it is a save of this version.
     let again: serde_json::Value = serde_json::from_str(&save::to_json(&g)).unwrap();
     assert_eq!(again["version"], save::VERSION);
@@ -402,29 +402,33 @@ fn shops_roll_their_stock_once_and_price_as_documented() {
     let w = world_with(&[("shop.toml", SHOP)]);
     let mut g = Game::new(1, Vec::new(), &BTreeMap::new());
     g.setup(&w, &[]);
-    g.player.inventory.push(ItemInstance { item: "core:gold".into(), count: 40, affixes: Vec::new(), equipped: false });
-    g.player.inventory.push(ItemInstance { item: "t:lamp".into(), count: 1, affixes: vec!["t:gilded".into()], equipped: false });
+    g.carry([
+        ItemInstance { item: "core:gold".into(), count: 40, affixes: Vec::new(), equipped: false },
+        ItemInstance { item: "t:lamp".into(), count: 1, affixes: vec!["t:gilded".into()], equipped: false },
+    ]);
     assert_eq!(g.open_stock(&w, "t:stall").to_vec(), vec![ItemInstance { item: "t:lamp".into(), count: 2, affixes: Vec::new(), equipped: false }]);
     // round(10 × 1.25) = 13 (half away from zero: 12.5 → 13); a gilded lamp sells for floor(10 × 1.5 ÷ 2) = 7.
     let lamp = ItemInstance { item: "t:lamp".into(), count: 1, affixes: Vec::new(), equipped: false };
     assert_eq!(buy_price(&w, "t:stall", &lamp), 13);
-    assert_eq!(sell_price(&w, &g.player.inventory[1]), 7);
+    assert_eq!(sell_price(&w, &g.player().inventory[1]), 7);
     let t = g.trade(&w, "t:stall", Trade::Buy(0));
     assert_eq!(t.events.iter().map(|e| e.event.name()).collect::<Vec<_>>(), ["item_picked_up"], "buying raises item_picked_up");
     assert_eq!(g.gold(), 27);
-    assert_eq!(g.shops["t:stall"][0].count, 1, "one of the two was sold");
-    let sold = g.player.inventory.iter().position(|i| i.affixes == ["t:gilded"]).unwrap();
+    assert_eq!(g.shops()["t:stall"][0].count, 1, "one of the two was sold");
+    let sold = g.player().inventory.iter().position(|i| i.affixes == ["t:gilded"]).unwrap();
     let t = g.trade(&w, "t:stall", Trade::Sell(sold));
     assert!(t.events.is_empty(), "selling raises no event");
     assert_eq!(g.gold(), 34);
-    assert!(g.shops["t:stall"].iter().any(|i| i.affixes == ["t:gilded"]), "the sold lamp joins the stock");
+    assert!(g.shops()["t:stall"].iter().any(|i| i.affixes == ["t:gilded"]), "the sold lamp joins the stock");
     // The stock is kept: opening again rolls nothing.
-    let before = g.rng.clone();
+    let before = g.rng().clone();
     g.open_stock(&w, "t:stall");
-    assert_eq!(g.rng, before);
+    assert_eq!(g.rng(), &before);
     // Too little gold: nothing happens.
-    g.player.inventory.retain(|i| i.item != "core:gold");
-    let t = g.trade(&w, "t:stall", Trade::Buy(0));
+    let mut poor = Game::new(1, Vec::new(), &BTreeMap::new());
+    poor.setup(&w, &[]);
+    poor.open_stock(&w, "t:stall");
+    let t = poor.trade(&w, "t:stall", Trade::Buy(0));
     assert!(matches!(t.effects[0].effect, rustkeep_engine::effect::Effect::CannotAfford { .. }), "{:?}", t.effects[0]);
     assert!(t.effects[0].effect.to_string().starts_with("cannot buy"));
 }
@@ -434,27 +438,27 @@ fn character_creation_equips_the_starting_kit_into_empty_slots() {
     let w = core_world();
     let mut g = Game::new(1, vec!["core:warrior".into()], &BTreeMap::new());
     g.create_character(&w, &[]);
-    let equipped: Vec<&str> = g.player.inventory.iter().filter(|i| i.equipped).map(|i| i.item.as_str()).collect();
+    let equipped: Vec<&str> = g.player().inventory.iter().filter(|i| i.equipped).map(|i| i.item.as_str()).collect();
     assert_eq!(equipped, ["core:iron_sword", "core:leather_armor"]);
-    assert!(g.player.inventory.iter().any(|i| i.item == "core:health_potion" && !i.equipped));
-    assert_eq!(g.player.health, g.max_health(&w, CreatureRef::Player), "full health with the kit on");
+    assert!(g.player().inventory.iter().any(|i| i.item == "core:health_potion" && !i.equipped));
+    assert_eq!(g.player().health, g.max_health(&w, CreatureRef::Player), "full health with the kit on");
     // A scenario's player keeps its flags: plain setup equips nothing.
     let mut g = Game::new(1, vec!["core:warrior".into()], &BTreeMap::new());
     g.setup(&w, &[]);
-    assert!(g.player.inventory.iter().all(|i| !i.equipped));
+    assert!(g.player().inventory.iter().all(|i| !i.equipped));
 }
 
 #[test]
 fn the_sheet_shows_values_against_the_enemies_present() {
     let w = core_world();
     let mut g = Game::new(1, Vec::new(), &BTreeMap::new());
-    g.player.inventory.push(ItemInstance { item: "core:iron_sword".into(), count: 1, affixes: Vec::new(), equipped: true });
+    g.carry([ItemInstance { item: "core:iron_sword".into(), count: 1, affixes: Vec::new(), equipped: true }]);
     g.setup(&w, &[]);
     let plain = g.sheet(&w).into_iter().find(|l| l.attribute == "damage").unwrap();
     assert!(plain.against.is_empty());
     // The silver mace's +5 against the undead shows beside the plain value.
     let silver = "core:silver_mace".to_string();
-    g.player.inventory.push(ItemInstance { item: silver.clone(), count: 1, affixes: Vec::new(), equipped: false });
+    g.carry([ItemInstance { item: silver.clone(), count: 1, affixes: Vec::new(), equipped: false }]);
     g.run_step(&w, Act::Equip(&silver), CreatureRef::Player, None);
     g.add_enemies(&w, "core:skeleton", 1);
     g.add_enemies(&w, "core:rat", 1);
@@ -508,8 +512,8 @@ fn random_walks_keep_the_rules_of_the_floor_map() {
         let mut entered: BTreeSet<(String, String)> = BTreeSet::new();
         let mut resting: HashMap<usize, Pos> = HashMap::new();
         for _ in 0..300 {
-            let floor = g.floor.clone().unwrap_or_default();
-            let d = g.dungeon.as_ref().expect("a dungeon");
+            let floor = g.floor().unwrap_or_default().to_string();
+            let d = g.dungeon().expect("a dungeon");
             let m = &d.map;
             floors_seen.insert(floor.clone());
             // Everyone on a walkable tile, no two on one.
@@ -521,7 +525,7 @@ fn random_walks_keep_the_rules_of_the_floor_map() {
                 assert!(m.homes.get(i).is_some_and(|r| *r < m.rooms.len()), "seed {seed}: enemy:{i} belongs to no room");
             }
             // Residents stay where they were while they rest.
-            for e in &g.enemies {
+            for e in g.enemies() {
                 let at = m.enemies().get(&e.index).copied();
                 match (e.resident, at) {
                     (true, Some(p)) => {
@@ -544,23 +548,23 @@ fn random_walks_keep_the_rules_of_the_floor_map() {
             if let Some(r) = d.room {
                 assert!(m.rooms[r].entered, "seed {seed}: the player stands in a room never entered");
             }
-            if g.over {
+            if g.is_over() {
                 break;
             }
-            let step = g.step;
+            let step = g.step();
             // Half the moves head for the stairs, so that walks reach deeper floors.
             let dir = match choice.below(2) {
-                0 => toward_stairs(&g.dungeon.as_ref().expect("a dungeon").map).unwrap_or(Dir::N),
+                0 => toward_stairs(&g.dungeon().expect("a dungeon").map).unwrap_or(Dir::N),
                 _ => Dir::ALL[choice.below(8) as usize],
             };
             if g.move_target(dir).is_none() {
                 steps.clear();
                 continue;
             }
-            let floor_before = g.dungeon.as_ref().map(|d| d.floor);
+            let floor_before = g.dungeon().map(|d| d.floor);
             steps = vec![g.run_step(&w, Act::Move(dir), CreatureRef::Player, None)];
             steps.extend(g.enemy_turns(&w, step));
-            if g.dungeon.as_ref().map(|d| d.floor) != floor_before {
+            if g.dungeon().map(|d| d.floor) != floor_before {
                 resting.clear();
             }
         }
@@ -575,12 +579,14 @@ fn a_stackable_item_taken_off_stacks_again() {
     let items = "[[items]]\nid = \"t:charm\"\nname = \"Charm\"\nstackable = true\nslot = \"amulet\"\n\n[[items]]\nid = \"t:pendant\"\nname = \"Pendant\"\nslot = \"amulet\"\n";
     let w = world_with(&[("items.toml", items)]);
     let mut g = Game::new(1, Vec::new(), &BTreeMap::new());
-    g.player.inventory.push(ItemInstance { item: "t:charm".into(), count: 3, affixes: Vec::new(), equipped: false });
-    g.player.inventory.push(ItemInstance { item: "t:pendant".into(), count: 1, affixes: Vec::new(), equipped: false });
+    g.carry([
+        ItemInstance { item: "t:charm".into(), count: 3, affixes: Vec::new(), equipped: false },
+        ItemInstance { item: "t:pendant".into(), count: 1, affixes: Vec::new(), equipped: false },
+    ]);
     g.setup(&w, &[]);
     let charm = "t:charm".to_string();
     g.run_step(&w, Act::Equip(&charm), CreatureRef::Player, None);
-    let held = |g: &Game| g.player.inventory.iter().map(|i| (i.item.clone(), i.count, i.equipped)).collect::<Vec<_>>();
+    let held = |g: &Game| g.player().inventory.iter().map(|i| (i.item.clone(), i.count, i.equipped)).collect::<Vec<_>>();
     assert_eq!(held(&g), [("t:charm".into(), 2, false), ("t:pendant".into(), 1, false), ("t:charm".into(), 1, true)]);
     let pendant = "t:pendant".to_string();
     g.run_step(&w, Act::Equip(&pendant), CreatureRef::Player, None);

@@ -150,7 +150,7 @@ fn played(w: World, recording: Option<&std::path::Path>) -> Session {
         let cmd = Command::parse(line).expect("a command").expect("not empty");
         let _ = s.execute(&cmd);
     }
-    assert!(s.g.shops.contains_key("core:general_store"), "the elder's shop opened: {:?}", s.log);
+    assert!(s.g.shops().contains_key("core:general_store"), "the elder's shop opened: {:?}", s.log);
     s
 }
 
@@ -259,7 +259,7 @@ fn mutated_recordings_replay_or_are_refused_with_a_reason() {
             match replay::play_back(world(), &rec, "fuzzed", force, &mut Vec::new()) {
                 Ok(s) => {
                     replayed += 1;
-                    let per_input = s.g.events_handled / rec.inputs.len().max(1) as u64;
+                    let per_input = s.g.events_handled() / rec.inputs.len().max(1) as u64;
                     assert!(per_input <= replay::MAX_EVENTS_PER_INPUT, "{per_input} events per input");
                     exercise(s);
                 }
@@ -300,9 +300,9 @@ fn a_recording_of_spawns_and_waits_is_bounded_per_input() {
     assert!(replay::play_back(world(), &rec, "spawns", false, &mut Vec::new()).is_err_and(|e| e.contains("at most 1,000 enemies live at once")));
     let mut warnings = Vec::new();
     let s = replay::play_back(world(), &rec, "spawns", true, &mut warnings).expect("it plays with --force");
-    assert!(s.g.enemies.len() <= rustkeep_data::vocab::MAX_LIVING_ENEMIES && s.g.enemies.len() > 900, "{}", s.g.enemies.len());
+    assert!(s.g.enemies().len() <= rustkeep_data::vocab::MAX_LIVING_ENEMIES && s.g.enemies().len() > 900, "{}", s.g.enemies().len());
     assert!(!warnings.is_empty() && warnings.iter().all(|w| w.contains("(skipped: --force)")), "{warnings:?}");
-    let per_input = s.g.events_handled / (spawns + waits) as u64;
+    let per_input = s.g.events_handled() / (spawns + waits) as u64;
     assert!(per_input <= replay::MAX_EVENTS_PER_INPUT, "{per_input} events per input");
     // A round of a thousand enemies costs a thousand turns, not a thousand times a thousand.
     assert!(per_input < 10 * rustkeep_data::vocab::MAX_LIVING_ENEMIES as u64, "{per_input} events per input");

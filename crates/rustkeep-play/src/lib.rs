@@ -162,8 +162,8 @@ fn start_recording(s: &Session, path: &Path, floor: Option<String>) -> Result<re
         format: record::FORMAT.into(),
         version: record::VERSION,
         rules: Some(rustkeep_engine::RULES),
-        seed: s.g.seed,
-        options: s.g.player.options.clone(),
+        seed: s.g.seed(),
+        options: s.g.player().options.clone(),
         floor,
         mods: record::stamps(&s.w.project),
     };
@@ -225,16 +225,16 @@ pub(crate) fn summary(s: &Session) -> String {
         session::Ending::Died(cause) => format!("died ({cause})"),
         session::Ending::Playing => "in progress".to_string(),
     };
-    let floors = g.dungeon.as_ref().map(|d| format!("{} of {}", d.floor + 1, d.floors.len())).unwrap_or_else(|| "-".into());
-    let done: Vec<&str> = g.quests.iter().filter(|q| q.done).map(|q| q.quest.as_str()).collect();
+    let floors = g.dungeon().map(|d| format!("{} of {}", d.floor + 1, d.floors.len())).unwrap_or_else(|| "-".into());
+    let done: Vec<&str> = g.quests().iter().filter(|q| q.done).map(|q| q.quest.as_str()).collect();
     let mut text = format!(
         "run {how}: {}, {} turns, floor {floors}, {} kills, {} quest(s) done{}, seed {}\n",
         s.character_label(),
-        g.step,
-        g.kills,
+        g.step(),
+        g.kills(),
         done.len(),
         if done.is_empty() { String::new() } else { format!(" ({})", done.join(", ")) },
-        g.seed
+        g.seed()
     );
     if let Some(t) = s.testing_used() {
         text.push_str(&t);

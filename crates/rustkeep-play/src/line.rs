@@ -138,7 +138,7 @@ impl Console {
             let _ = editor.load_history(h);
         }
         loop {
-            let enemies = self.s.g.enemies.iter().filter(|e| e.body.health > 0).map(|e| format!("enemy:{}", e.index)).collect();
+            let enemies = self.s.g.enemies().iter().filter(|e| e.body.health > 0).map(|e| format!("enemy:{}", e.index)).collect();
             editor.set_helper(Some(PlayHelper { ids: ids.clone(), enemies }));
             match editor.readline("> ") {
                 Ok(line) => {

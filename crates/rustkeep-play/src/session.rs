@@ -138,7 +138,7 @@ impl Session {
         }
         let mut g = Game::new(seed, options, &Default::default());
         // A played game regenerates out of combat (`[balance] regen_every`).
-        g.regen = true;
+        g.set_regen(true);
         let setup = g.create_character(&w, &[]);
         let start = g.run_step(&w, Act::StartRun(floor), CreatureRef::Player, None);
         let mut s = Session::around(w, g);
@@ -156,10 +156,10 @@ impl Session {
     /// A game read from a save ([`save::from_json`]), ready to play on.
     pub fn loaded(w: World, mut g: Game) -> Session {
         // A played game regenerates, a loaded one too (a save of a scenario's state included).
-        g.regen = true;
+        g.set_regen(true);
         let mut s = Session::around(w, g);
-        keep_known_testing(&mut s.g);
-        s.warnings_seen = s.g.warnings.len();
+        s.g.keep_testing(crate::command::TESTING_WORDS);
+        s.warnings_seen = s.g.warnings().len();
         s.learn_enemies();
         s.tell_loaded();
         s
@@ -167,13 +167,13 @@ impl Session {
 
     /// Starts the story of a loaded game in the message log: where the run stands.
     fn tell_loaded(&mut self) {
-        let at = match self.g.floor.as_deref() {
+        let at = match self.g.floor() {
             Some(f) => format!(" on {}", entry_name(&self.w, Registry::Floors, f)),
             None => String::new(),
         };
-        let text = format!("You go on with the run of seed {} at turn {}{at}.", self.g.seed, self.g.step);
+        let text = format!("You go on with the run of seed {} at turn {}{at}.", self.g.seed(), self.g.step());
         self.messages = vec![text.clone()];
-        self.push_log_line(LogLine::new(self.g.step, text));
+        self.push_log_line(LogLine::new(self.g.step(), text));
     }
 
     fn around(w: World, g: Game) -> Session {
@@ -195,7 +195,7 @@ impl Session {
     }
 
     fn learn_enemies(&mut self) {
-        for e in &self.g.enemies {
+        for e in self.g.enemies() {
             if let Some(c) = &e.body.creature {
                 self.enemy_kinds.entry(e.index).or_insert_with(|| c.clone());
             }
@@ -204,9 +204,9 @@ impl Session {
 
     /// Engine warnings raised since the last call.
     pub fn new_warnings(&mut self) -> Vec<String> {
-        let from = self.warnings_seen.min(self.g.warnings.len());
-        self.warnings_seen = self.g.warnings.len();
-        self.g.warnings[from..].to_vec()
+        let from = self.warnings_seen.min(self.g.warnings().len());
+        self.warnings_seen = self.g.warnings().len();
+        self.g.warnings()[from..].to_vec()
     }
 
     /// The name of an enemy (`Rat`), else its ref.
@@ -219,15 +219,15 @@ impl Session {
 
     /// The shop whose trade screen is open.
     pub fn shop(&self) -> Option<&str> {
-        self.g.open_shop.as_deref()
+        self.g.opened_shop()
     }
 
     /// Runs one command. An error changes nothing and takes no turn.
     pub fn execute(&mut self, cmd: &Command) -> Result<Reply, String> {
         // A roll previews a table and may still be asked for after the run ended.
-        if self.g.over && cmd.changes_the_game() && !matches!(cmd, Command::Roll(_)) {
-            return Err(match &self.g.stopped {
-                _ if self.g.won => "the run is won; load a save or quit".into(),
+        if self.g.is_over() && cmd.changes_the_game() && !matches!(cmd, Command::Roll(_)) {
+            return Err(match self.g.stopped() {
+                _ if self.g.won() => "the run is won; load a save or quit".into(),
                 Some(why) => format!("{why}; load a save or quit"),
                 None => "the player is dead; load a save or quit".into(),
             });
@@ -239,9 +239,9 @@ impl Session {
             Command::Rest => self.rest()?,
             c if c.takes_a_turn() => {
                 let act = self.act_of(c)?;
-                let step = self.g.step;
+                let step = self.g.step();
                 let mut steps = vec![self.g.run_step(&self.w, act.act(), CreatureRef::Player, act.target)];
-                if !self.g.over {
+                if !self.g.is_over() {
                     steps.extend(self.g.enemy_turns(&self.w, step));
                 }
                 self.mark_testing(c);
@@ -255,7 +255,7 @@ impl Session {
                     _ => Trade::Sell(self.inventory_index(p, true)?),
                 };
                 if let Trade::Buy(i) = t {
-                    let price = buy_price(&self.w, &shop, &self.g.shops[&shop][i]);
+                    let price = buy_price(&self.w, &shop, &self.g.shops()[&shop][i]);
                     if self.g.gold() < price {
                         return Err(format!("it costs {price} gold; you have {}", self.g.gold()));
                     }
@@ -265,7 +265,7 @@ impl Session {
                 Reply::Trade
             }
             Command::Leave => {
-                let shop = self.g.open_shop.take().ok_or("no shop is open")?;
+                let shop = self.g.leave_shop().ok_or("no shop is open")?;
                 self.messages = vec![format!("You leave {}.", entry_name(&self.w, Registry::Shops, &shop))];
                 self.push_log();
                 Reply::Trade
@@ -299,9 +299,9 @@ impl Session {
                 }
                 let (g, warnings) = save::read(p, &self.w)?;
                 self.g = g;
-                self.g.regen = true;
-                keep_known_testing(&mut self.g);
-                self.warnings_seen = self.g.warnings.len();
+                self.g.set_regen(true);
+                self.g.keep_testing(crate::command::TESTING_WORDS);
+                self.warnings_seen = self.g.warnings().len();
                 self.enemy_kinds.clear();
                 self.learn_enemies();
                 self.last = std::sync::Arc::new([]);
@@ -332,15 +332,15 @@ impl Session {
     /// its summary says so, also after a save and a load.
     fn mark_testing(&mut self, cmd: &Command) {
         let word = cmd.word();
-        if cmd.is_testing() && !self.g.testing.contains(&word) {
-            self.g.testing.push(word);
+        if cmd.is_testing() {
+            self.g.note_testing(&word);
         }
     }
 
     /// The testing commands the run used, as its summary tells them; `None` for a run that kept
     /// the rules.
     pub fn testing_used(&self) -> Option<String> {
-        (!self.g.testing.is_empty()).then(|| format!("testing commands used: {}", self.g.testing.join(", ")))
+        (!self.g.testing().is_empty()).then(|| format!("testing commands used: {}", self.g.testing().join(", ")))
     }
 
     /// [`Session::finish`] of a command that keeps the rules.
@@ -354,11 +354,11 @@ impl Session {
     /// not make happen; the enemies' turns after it are played by the rules and told as usual.
     fn finish(&mut self, steps: Vec<StepTrace>, test: bool) {
         self.walk_end = None;
-        if let Some(shop) = self.g.open_shop.clone() {
+        if let Some(shop) = self.g.opened_shop().map(str::to_string) {
             self.g.open_stock(&self.w, &shop);
         }
         self.learn_enemies();
-        if self.g.over && !self.g.won && self.g.stopped.is_none() && self.death.is_none() {
+        if self.g.is_over() && !self.g.won() && self.g.stopped().is_none() && self.death.is_none() {
             self.death = Some(self.cause_of_death(&steps));
         }
         let steps = self.in_sight(steps);
@@ -370,7 +370,7 @@ impl Session {
         let mut said_all: Vec<LogLine> = Vec::new();
         for (i, st) in steps.iter().enumerate() {
             let said = sentences(&names, std::slice::from_ref(st));
-            let turn = self.g.step.saturating_sub(last_step - st.step);
+            let turn = self.g.step().saturating_sub(last_step - st.step);
             if test && i == 0 {
                 let mut own: Vec<String> = said.into_iter().map(|m| format!("(test) {m}")).collect();
                 if own.is_empty() {
@@ -382,7 +382,7 @@ impl Session {
             }
         }
         if test && steps.is_empty() {
-            said_all.push(LogLine::new(self.g.step, format!("(test) {}", self.running)));
+            said_all.push(LogLine::new(self.g.step(), format!("(test) {}", self.running)));
         }
         let end = match self.ending() {
             Ending::Won => Some("You won the run!".to_string()),
@@ -390,19 +390,19 @@ impl Session {
             Ending::Died(cause) => Some(format!("You died: {cause}. The run is over.")),
             Ending::Playing => None,
         };
-        said_all.extend(end.map(|end| LogLine::new(self.g.step, end)));
+        said_all.extend(end.map(|end| LogLine::new(self.g.step(), end)));
         // Repeats combined already in the command's own story, so that the line console and the
         // screen say the same.
         let mut told = VecDeque::new();
         for line in said_all {
             push_line(&mut told, line);
         }
-        let warnings = self.g.warnings[self.warnings_seen.min(self.g.warnings.len())..].to_vec();
+        let warnings = self.g.warnings()[self.warnings_seen.min(self.g.warnings().len())..].to_vec();
         let number = self.history.get(self.history.len().wrapping_sub(1)).map_or(1, |t| t.number + 1);
         // Kept as copies: a copy's lists hold only their elements, while the engine's, grown
         // event by event, hold up to twice the room (twice the history's memory).
         let steps: std::sync::Arc<[StepTrace]> = steps.iter().cloned().collect();
-        self.history.push(Turn { number, step: self.g.step, command: std::mem::take(&mut self.running), steps: steps.clone(), warnings });
+        self.history.push(Turn { number, step: self.g.step(), command: std::mem::take(&mut self.running), steps: steps.clone(), warnings });
         self.last = steps;
         self.messages = told.iter().map(LogLine::shown).collect();
         for line in told {
@@ -429,7 +429,7 @@ impl Session {
     /// Files the last command's messages under the game's step (a command that took no turn).
     fn push_log(&mut self) {
         for m in self.messages.clone() {
-            self.push_log_line(LogLine::new(self.g.step, m));
+            self.push_log_line(LogLine::new(self.g.step(), m));
         }
     }
 
@@ -446,7 +446,7 @@ impl Session {
     pub fn foes_in_sight(&self) -> usize {
         let Some(m) = self.g.map() else { return self.g.fighting_enemies() };
         let sight = m.sight();
-        self.g.enemies.iter().filter(|e| e.body.health > 0 && !e.resident && m.enemies().get(&e.index).is_some_and(|p| sight.contains(*p))).count()
+        self.g.enemies().iter().filter(|e| e.body.health > 0 && !e.resident && m.enemies().get(&e.index).is_some_and(|p| sight.contains(*p))).count()
     }
 
     /// The act of a command that takes a turn, checked first so that a mistake costs no turn.
@@ -471,14 +471,14 @@ impl Session {
                     Some(m) => m.piles.iter().any(|p| p.pos == m.player) || m.loot.iter().any(|l| l.pos == m.player),
                     None => false,
                 };
-                if !here && self.g.floor_loot.is_empty() && self.g.piles.is_empty() {
+                if !here && self.g.floor_loot().is_empty() && self.g.piles().is_empty() {
                     return Err("there is nothing here to pick up".into());
                 }
                 plain(ActKind::Pickup)
             }
             Command::Use(i) => {
                 need(w, &[Registry::Items], i)?;
-                if !self.g.player.inventory.iter().any(|x| &x.item == i) {
+                if !self.g.player().inventory.iter().any(|x| &x.item == i) {
                     return Err(format!("you carry no {}", entry_name(w, Registry::Items, i)));
                 }
                 // Using an item spends it; one without `use` actions would vanish for nothing.
@@ -496,7 +496,7 @@ impl Session {
                 if w.entry(Registry::Items, i).and_then(|e| e.str(field::SLOT)).is_none() {
                     return Err(format!("{} cannot be equipped", entry_name(w, Registry::Items, i)));
                 }
-                if !self.g.player.inventory.iter().any(|x| &x.item == i && !x.equipped) {
+                if !self.g.player().inventory.iter().any(|x| &x.item == i && !x.equipped) {
                     return Err(format!("you carry no unequipped {}", entry_name(w, Registry::Items, i)));
                 }
                 plain(ActKind::Equip(i.clone()))
@@ -524,7 +524,7 @@ impl Session {
             Command::Spawn(id, n) => {
                 need(w, &[Registry::Creatures], id)?;
                 // The engine would stop the run at the limit; a tester's spawn is refused instead.
-                let living = self.g.enemies.len();
+                let living = self.g.enemies().len();
                 if living + *n as usize > MAX_LIVING_ENEMIES {
                     let (most, room) = (thousands(MAX_LIVING_ENEMIES as u64), MAX_LIVING_ENEMIES - living.min(MAX_LIVING_ENEMIES));
                     return Err(format!("at most {most} enemies live at once, and {living} do: spawn at most {room}"));
@@ -555,7 +555,7 @@ impl Session {
     /// The inventory entry a pick names (numbers as listed, from 1). For selling, an ID picks an
     /// unequipped entry first.
     fn inventory_index(&self, p: &Pick, selling: bool) -> Result<usize, String> {
-        let inv = &self.g.player.inventory;
+        let inv = &self.g.player().inventory;
         match p {
             Pick::Number(n) if (1..=inv.len()).contains(n) => Ok(n - 1),
             Pick::Number(n) => Err(format!("there is no inventory entry {n} (you carry {} entries)", inv.len())),
@@ -569,7 +569,7 @@ impl Session {
     }
 
     fn stock_index(&self, shop: &str, p: &Pick) -> Result<usize, String> {
-        let stock = self.g.shops.get(shop).map(Vec::as_slice).unwrap_or_default();
+        let stock = self.g.shops().get(shop).map(Vec::as_slice).unwrap_or_default();
         match p {
             Pick::Number(n) if (1..=stock.len()).contains(n) => Ok(n - 1),
             Pick::Number(n) => Err(format!("there is no stock entry {n} ({} has {} entries)", entry_name(&self.w, Registry::Shops, shop), stock.len())),
@@ -602,7 +602,7 @@ impl Session {
         let sight = self.g.map().map(|m| (m, m.sight()));
         let seen = |i: usize| sight.as_ref().is_none_or(|(m, s)| m.enemies().get(&i).is_some_and(|p| s.contains(*p)));
         self.g
-            .enemies
+            .enemies()
             .iter()
             .filter(|e| e.body.health > 0 && seen(e.index))
             .map(|e| (e.index, self.enemy_look(e.index).glyph, self.enemy_name(e.index)))
@@ -659,19 +659,6 @@ pub fn unknown(w: &World, regs: &[Registry], id: &str) -> String {
     let pool: Vec<String> = regs.iter().flat_map(|r| w.ids(*r)).collect();
     let sug = closest(id, pool.iter().map(String::as_str)).map(|s| format!("; did you mean `{s}`?")).unwrap_or_default();
     format!("`{id}` is not {}{sug}", regs.iter().map(|r| format!("a known {}", r.noun())).collect::<Vec<_>>().join(" or "))
-}
-
-/// Keeps of a loaded save's testing commands the words this game knows, each once: the summary
-/// echoes them, and a save is a stranger's file.
-fn keep_known_testing(g: &mut Game) {
-    let mut seen = Vec::new();
-    g.testing.retain(|t| {
-        let keep = crate::command::TESTING_WORDS.contains(&t.as_str()) && !seen.contains(t);
-        if keep {
-            seen.push(t.clone());
-        }
-        keep
-    });
 }
 
 fn need(w: &World, regs: &[Registry], id: &str) -> Result<(), String> {

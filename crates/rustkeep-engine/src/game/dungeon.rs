@@ -79,7 +79,7 @@ impl Game {
         self.dungeon.as_ref().map(|d| &d.map)
     }
 
-    fn map_mut(&mut self) -> Option<&mut Map> {
+    pub(super) fn map_mut(&mut self) -> Option<&mut Map> {
         self.dungeon.as_mut().map(|d| &mut d.map)
     }
 

@@ -7,10 +7,12 @@ use rustkeep_data::vocab::EventKind;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Game, World};
+use super::{Dungeon, Game, World};
 use crate::actor::CreatureRef;
 use crate::item::ItemInstance;
 use crate::payload::Payload;
+use crate::rng::Rng;
+use crate::trace::Trace;
 use rustkeep_data::vocab::attr;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -78,6 +80,143 @@ pub struct Event {
 /// and a modder who writes 0.3 resistance means 3.5 → 4).
 pub fn round_half_away(v: f64) -> f64 {
     ((v * 1e9).round() / 1e9).round()
+}
+
+/// Reading the state: what the fields of a [`Game`] hold, by reference or by copy. The state
+/// changes only through the engine's operations ([`Game::apply`], the steps and the few
+/// operations of a run's setup and of `play`'s testing commands).
+impl Game {
+    pub fn player(&self) -> &Creature {
+        &self.player
+    }
+
+    /// The enemies in ref order, the dead among them until the end of the step that killed them.
+    pub fn enemies(&self) -> &[Enemy] {
+        &self.enemies
+    }
+
+    /// The N the next enemy gets.
+    pub fn next_enemy(&self) -> usize {
+        self.next_enemy
+    }
+
+    pub fn quests(&self) -> &[QuestProgress] {
+        &self.quests
+    }
+
+    /// The random generator, to read its state (the engine alone draws from it).
+    pub fn rng(&self) -> &Rng {
+        &self.rng
+    }
+
+    /// The floor entry the player is on.
+    pub fn floor(&self) -> Option<&str> {
+        self.floor.as_deref()
+    }
+
+    /// The prefab of the room the player is in.
+    pub fn room(&self) -> Option<&str> {
+        self.room.as_deref()
+    }
+
+    /// The items on the floor (without a map: the room's).
+    pub fn floor_loot(&self) -> &[ItemInstance] {
+        &self.floor_loot
+    }
+
+    /// The loot tables of room piles not yet rolled.
+    pub fn piles(&self) -> &[String] {
+        &self.piles
+    }
+
+    pub fn in_combat(&self) -> bool {
+        self.combat
+    }
+
+    /// The number of the next step.
+    pub fn step(&self) -> usize {
+        self.step
+    }
+
+    /// Whether the run is over: the player died, won, or the run stopped at a limit.
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// The causal trace of the step being run (or the last one run).
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    /// Engine warnings of the run so far.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The dungeon of a played run; `None` in dry runs.
+    pub fn dungeon(&self) -> Option<&Dungeon> {
+        self.dungeon.as_ref()
+    }
+
+    /// Each opened shop's stock, by shop.
+    pub fn shops(&self) -> &BTreeMap<String, Vec<ItemInstance>> {
+        &self.shops
+    }
+
+    /// The shop the last `open_shop` opened, until the player leaves it.
+    pub fn opened_shop(&self) -> Option<&str> {
+        self.open_shop.as_deref()
+    }
+
+    /// Whether the player took the stairs of the deepest floor.
+    pub fn won(&self) -> bool {
+        self.won
+    }
+
+    /// Why the run stopped at a limit that keeps its work bounded.
+    pub fn stopped(&self) -> Option<&str> {
+        self.stopped.as_deref()
+    }
+
+    /// The seed the game was started with.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// How many enemies died in the run.
+    pub fn kills(&self) -> u64 {
+        self.kills
+    }
+
+    /// How many enemies escaped by their own `flee`.
+    pub fn escapes(&self) -> u64 {
+        self.escapes
+    }
+
+    /// The testing commands of `rustkeep play` the run used, in the order first used.
+    pub fn testing(&self) -> &[String] {
+        &self.testing
+    }
+
+    /// Whether the player regains health out of combat.
+    pub fn regen(&self) -> bool {
+        self.regen
+    }
+
+    /// The player's turns out of combat since it last regained health.
+    pub fn rested(&self) -> u64 {
+        self.rested
+    }
+
+    /// How many events the game has handled since it was made or loaded.
+    pub fn events_handled(&self) -> u64 {
+        self.events_handled
+    }
+
+    /// Whether steps record their causal trace.
+    pub fn tracing(&self) -> bool {
+        self.tracing
+    }
 }
 
 impl Game {

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 use rustkeep_data::db::Database;
 use rustkeep_data::project::{load, Overlay, Project};
-use rustkeep_engine::game::World;
+use rustkeep_engine::game::{Game, World};
+use rustkeep_engine::save;
 use rustkeep_testutil::repo_root;
 
 /// The manifest of the test mod `t`.
@@ -16,6 +17,14 @@ pub const MANIFEST: &str = "[mod]\nid = \"t\"\nname = \"T\"\nversion = \"0.1.0\"
 pub fn world(project: Project) -> World {
     let db = Database::load(&project);
     World::new(project, db)
+}
+
+/// `g` saved, the JSON of its state changed by `edit`, and loaded again: a state no step reaches
+/// (a test's arrangement) comes in through the door every state comes in by, a save.
+pub fn edited(g: &Game, w: &World, edit: impl FnOnce(&mut serde_json::Value)) -> Game {
+    let mut json: serde_json::Value = serde_json::from_str(&save::to_json(g)).expect("a save is JSON");
+    edit(&mut json["game"]);
+    save::from_json(&json.to_string(), w).expect("the edited save loads").0
 }
 
 /// The bundled core alone.

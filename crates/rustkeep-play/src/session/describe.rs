@@ -77,7 +77,7 @@ impl Session {
         }
         let mut out = Vec::new();
         if m.player == p {
-            out.push(format!("You ({} of {} health).", self.g.player.health, self.g.max_health(&self.w, CreatureRef::Player)));
+            out.push(format!("You ({} of {} health).", self.g.player().health, self.g.max_health(&self.w, CreatureRef::Player)));
         }
         if let Some(i) = m.enemy_at(p) {
             out.extend(self.describe_enemy(i));
@@ -112,7 +112,7 @@ impl Session {
             creature.as_deref().map(|c| format!(", {c}")).unwrap_or_default(),
             c.health,
             self.g.max_health(&self.w, r),
-            if self.g.enemies.iter().any(|e| e.index == i && e.resident) { ", waiting in its room" } else { "" }
+            if self.g.enemies().iter().any(|e| e.index == i && e.resident) { ", waiting in its room" } else { "" }
         )];
         if !c.statuses.is_empty() {
             let st: Vec<String> =
@@ -153,7 +153,7 @@ impl Session {
             .iter()
             .map(|(attribute, doc)| {
                 let value = self.g.attribute(&self.w, me, attribute, None);
-                let base = self.g.player.base.get(*attribute).copied().unwrap_or_else(|| neutral_base(attribute));
+                let base = self.g.player().base.get(*attribute).copied().unwrap_or_else(|| neutral_base(attribute));
                 let mut parts = vec![format!("base {}", shown(base))];
                 for e in &bearers {
                     let name = e.key().map_or_else(|| "?".to_string(), |k| entry_name(&self.w, e.registry, &k.value));
@@ -180,7 +180,7 @@ impl Session {
     pub fn quest_rows(&self) -> Vec<QuestRow> {
         let mut rows: Vec<QuestRow> = self
             .g
-            .quests
+            .quests()
             .iter()
             .map(|q| QuestRow {
                 id: q.quest.clone(),

@@ -49,10 +49,10 @@ impl Session {
         };
         let _ = writeln!(out, "Character: {}", self.character_label());
         let _ = writeln!(out, "Outcome:   {how}");
-        let _ = writeln!(out, "Turns:     {}", g.step);
+        let _ = writeln!(out, "Turns:     {}", g.step());
         let _ = writeln!(out, "Where:     {}", self.whereabouts());
-        let _ = writeln!(out, "Kills:     {}", g.kills);
-        let _ = writeln!(out, "Seed:      {}", g.seed);
+        let _ = writeln!(out, "Kills:     {}", g.kills());
+        let _ = writeln!(out, "Seed:      {}", g.seed());
         if let Some(t) = self.testing_used() {
             let _ = writeln!(out, "Testing:   {t}");
         }
@@ -61,18 +61,18 @@ impl Session {
             let _ = writeln!(out, "  {line}");
         }
         out.push_str("\nAttributes\n");
-        let _ = writeln!(out, "  health {} of {}", g.player.health, g.max_health(w, CreatureRef::Player));
+        let _ = writeln!(out, "  health {} of {}", g.player().health, g.max_health(w, CreatureRef::Player));
         for row in self.sheet_rows() {
             let _ = writeln!(out, "  {} {}: {}", row.attribute, shown(row.value), row.parts.join(", "));
         }
-        if !g.player.statuses.is_empty() {
+        if !g.player().statuses.is_empty() {
             out.push_str("\nStatuses\n");
-            for st in &g.player.statuses {
+            for st in &g.player().statuses {
                 let _ = writeln!(out, "  {} ({})", entry_name(w, Registry::Statuses, &st.status), crate::narrate::turns(st.turns));
             }
         }
         out.push_str("\nEquipment\n");
-        let equipped: Vec<_> = g.player.inventory.iter().filter(|i| i.equipped).collect();
+        let equipped: Vec<_> = g.player().inventory.iter().filter(|i| i.equipped).collect();
         if equipped.is_empty() {
             out.push_str("  nothing\n");
         }
@@ -80,10 +80,10 @@ impl Session {
             let _ = writeln!(out, "  {}: {}", self.slot_of(&i.item).unwrap_or("-"), self.item_label(i));
         }
         out.push_str("\nInventory\n");
-        if g.player.inventory.is_empty() {
+        if g.player().inventory.is_empty() {
             out.push_str("  nothing\n");
         }
-        for (n, i) in g.player.inventory.iter().enumerate() {
+        for (n, i) in g.player().inventory.iter().enumerate() {
             let worn = if i.equipped { " (equipped)" } else { "" };
             let _ = writeln!(out, "  {:>2}. {}{worn}", n + 1, self.item_label(i));
         }
@@ -113,8 +113,8 @@ impl Session {
     /// The floor with its depth and the room, in words.
     fn whereabouts(&self) -> String {
         let g = &self.g;
-        let Some(d) = g.dungeon.as_ref() else {
-            return g.room.as_deref().map_or_else(|| "-".to_string(), |r| entry_name(&self.w, Registry::Prefabs, r));
+        let Some(d) = g.dungeon() else {
+            return g.room().map_or_else(|| "-".to_string(), |r| entry_name(&self.w, Registry::Prefabs, r));
         };
         format!("{}, floor {} of {}", self.floor_label().unwrap_or_else(|| "-".into()), d.floor + 1, d.floors.len())
     }
@@ -122,13 +122,13 @@ impl Session {
     /// Writes the dump once the run is over (won, lost or stopped), once per run: the path
     /// written, `None` while the run goes on or when it was written already.
     pub fn write_dump(&mut self, to: &DumpTo) -> Option<Result<PathBuf, String>> {
-        if !self.g.over || self.dumped.is_some() {
+        if !self.g.is_over() || self.dumped.is_some() {
             return None;
         }
         let text = self.dump();
         let written = match to {
             DumpTo::File(p) => std::fs::write(p, text).map(|()| p.clone()).map_err(|e| format!("cannot write the character dump {}: {e}", p.display())),
-            DumpTo::Folder(dir) => write_new_in(dir, &format!("seed-{}-turn-{}", self.g.seed, self.g.step), &text),
+            DumpTo::Folder(dir) => write_new_in(dir, &format!("seed-{}-turn-{}", self.g.seed(), self.g.step()), &text),
         };
         Some(written.inspect(|path| self.dumped = Some(path.clone())))
     }

@@ -110,7 +110,7 @@ impl Session {
     fn enemies_in_sight(&self) -> BTreeSet<usize> {
         let Some(m) = self.g.map() else { return BTreeSet::new() };
         let sight = m.sight();
-        self.g.enemies.iter().filter(|e| e.body.health > 0 && m.enemies().get(&e.index).is_some_and(|p| sight.contains(*p))).map(|e| e.index).collect()
+        self.g.enemies().iter().filter(|e| e.body.health > 0 && m.enemies().get(&e.index).is_some_and(|p| sight.contains(*p))).map(|e| e.index).collect()
     }
 
     /// Walks while `next` gives a step, stopping as the module says. Returns the steps' traces
@@ -129,13 +129,13 @@ impl Session {
 
     /// Whether the player's health is below half its maximum.
     fn below_half_health(&self) -> bool {
-        self.g.player.health * 2 < self.g.max_health(&self.w, CreatureRef::Player)
+        self.g.player().health * 2 < self.g.max_health(&self.w, CreatureRef::Player)
     }
 
     /// Plays the player's acts that `next` chooses, at most `limit`, each followed by the
     /// enemies' turns, stopping as the module says. Returns the steps' traces and why it stopped.
     fn play_turns(&mut self, limit: usize, next: impl Fn(&Self) -> Result<Act<'static>, Stop>) -> (Vec<rustkeep_engine::trace::StepTrace>, Stop) {
-        let floor = self.g.dungeon.as_ref().map(|d| d.floor);
+        let floor = self.g.dungeon().map(|d| d.floor);
         let mut known = self.enemies_in_sight();
         let mut steps = Vec::new();
         for _ in 0..limit {
@@ -143,16 +143,16 @@ impl Session {
                 Ok(act) => act,
                 Err(stop) => return (steps, stop),
             };
-            let health = self.g.player.health;
-            let step = self.g.step;
+            let health = self.g.player().health;
+            let step = self.g.step();
             steps.push(self.g.run_step(&self.w, act, CreatureRef::Player, None));
-            if !self.g.over {
+            if !self.g.is_over() {
                 steps.extend(self.g.enemy_turns(&self.w, step));
             }
-            if self.g.over || self.g.dungeon.as_ref().map(|d| d.floor) != floor || self.g.open_shop.is_some() {
+            if self.g.is_over() || self.g.dungeon().map(|d| d.floor) != floor || self.g.opened_shop().is_some() {
                 return (steps, Stop::Other);
             }
-            if self.g.player.health < health {
+            if self.g.player().health < health {
                 return (steps, Stop::Hurt);
             }
             let now = self.enemies_in_sight();
@@ -213,13 +213,13 @@ impl Session {
             return Err("not with an enemy in sight".into());
         }
         let max = self.g.max_health(&self.w, CreatureRef::Player);
-        if self.g.player.health >= max {
+        if self.g.player().health >= max {
             return Err("you are at full health".into());
         }
         if self.w.db.resolved.balance.regen_every == 0 {
             return Err("resting heals nothing here: the mods set `[balance] regen_every = 0`".into());
         }
-        let (steps, stop) = self.play_turns(REST_LIMIT, |s| if s.g.player.health >= max { Err(Stop::Arrived) } else { Ok(Act::Wait) });
+        let (steps, stop) = self.play_turns(REST_LIMIT, |s| if s.g.player().health >= max { Err(Stop::Arrived) } else { Ok(Act::Wait) });
         self.finish_turns(steps);
         self.tell_stop_or(stop, "You rest until your health is full.", &format!("You rest for {REST_LIMIT} turns."));
         Ok(Reply::Turns)
@@ -232,7 +232,7 @@ impl Session {
 
     /// Tells why a walk or a rest stopped: `arrived` at its goal, `limit` after its most turns.
     fn tell_stop_or(&mut self, stop: Stop, arrived: &str, limit: &str) {
-        if self.g.over {
+        if self.g.is_over() {
             return;
         }
         let text = match stop {
@@ -245,7 +245,7 @@ impl Session {
         };
         self.messages.push(text.to_string());
         self.walk_end = Some(text.to_string());
-        self.push_log_line(super::LogLine::new(self.g.step, text.to_string()));
+        self.push_log_line(super::LogLine::new(self.g.step(), text.to_string()));
     }
 }
 

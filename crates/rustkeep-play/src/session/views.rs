@@ -28,7 +28,7 @@ impl Session {
     /// The character: each option's name with its ID ("Warrior (core:warrior)"), or "no character
     /// options" — the same words on the death screen, in the exit summary and in the dump.
     pub fn character_label(&self) -> String {
-        let options: Vec<String> = self.g.player.options.iter().map(|o| format!("{} ({o})", entry_name(&self.w, Registry::CharacterOptions, o))).collect();
+        let options: Vec<String> = self.g.player().options.iter().map(|o| format!("{} ({o})", entry_name(&self.w, Registry::CharacterOptions, o))).collect();
         if options.is_empty() {
             "no character options".to_string()
         } else {
@@ -38,11 +38,11 @@ impl Session {
 
     /// How the run stands: won, stopped at a limit, lost (with the cause of death) or going on.
     pub fn ending(&self) -> Ending<'_> {
-        if self.g.won {
+        if self.g.won() {
             Ending::Won
-        } else if let Some(why) = &self.g.stopped {
+        } else if let Some(why) = self.g.stopped() {
             Ending::Stopped(why)
-        } else if self.g.over {
+        } else if self.g.is_over() {
             Ending::Died(self.death.as_deref().unwrap_or("killed"))
         } else {
             Ending::Playing
@@ -52,7 +52,7 @@ impl Session {
     /// The floor the player is on, with its depth: `The Cellars (depth 1)`; `None` outside a
     /// dungeon.
     pub fn floor_label(&self) -> Option<String> {
-        let d = self.g.dungeon.as_ref()?;
+        let d = self.g.dungeon()?;
         let floor = d.floors.get(d.floor)?;
         let name = entry_name(&self.w, Registry::Floors, floor);
         Some(match self.w.entry(Registry::Floors, floor).and_then(|e| e.int(rustkeep_data::vocab::field::DEPTH)) {
@@ -96,37 +96,37 @@ impl Session {
     pub fn status(&self) -> String {
         let g = &self.g;
         let w = &self.w;
-        let mut s = format!("health {} / {}\n", g.player.health, g.max_health(w, CreatureRef::Player));
+        let mut s = format!("health {} / {}\n", g.player().health, g.max_health(w, CreatureRef::Player));
         for line in self.sheet() {
             if line.value != 0.0 || !line.against.is_empty() {
                 s.push_str(&format!("  {line}\n"));
             }
         }
-        for st in &g.player.statuses {
+        for st in &g.player().statuses {
             s.push_str(&format!("  status {} ({})\n", st.status, crate::narrate::turns(st.turns)));
         }
         s.push_str(&format!(
             "floor {}, room {}, combat {}, turn {}, seed {}\n",
-            g.floor.as_deref().unwrap_or("-"),
-            g.room.as_deref().unwrap_or("-"),
-            if g.combat { "running" } else { "no" },
-            g.step,
-            g.seed
+            g.floor().unwrap_or("-"),
+            g.room().unwrap_or("-"),
+            if g.in_combat() { "running" } else { "no" },
+            g.step(),
+            g.seed()
         ));
         if let Some(p) = g.position(CreatureRef::Player) {
             s.push_str(&format!("you stand at {p}\n"));
         }
         // Only the enemies in sight: the residents of rooms not seen yet stay unknown.
         let seen: Vec<usize> = self.living().into_iter().map(|(i, _, _)| i).collect();
-        for e in g.enemies.iter().filter(|e| e.body.health > 0 && seen.contains(&e.index)) {
+        for e in g.enemies().iter().filter(|e| e.body.health > 0 && seen.contains(&e.index)) {
             let r = CreatureRef::Enemy(e.index);
             let at = g.position(r).map(|p| format!(" at {p}")).unwrap_or_default();
             s.push_str(&format!("  {r} {} health {} / {}{at}\n", e.body.creature.as_deref().unwrap_or("?"), e.body.health, g.max_health(w, r)));
         }
-        if !g.floor_loot.is_empty() || !g.piles.is_empty() {
-            s.push_str(&format!("on the floor: {}; {} unopened pile(s)\n", describe_items(&g.floor_loot), g.piles.len()));
+        if !g.floor_loot().is_empty() || !g.piles().is_empty() {
+            s.push_str(&format!("on the floor: {}; {} unopened pile(s)\n", describe_items(g.floor_loot()), g.piles().len()));
         }
-        if let Some(shop) = g.open_shop.as_deref() {
+        if let Some(shop) = g.opened_shop() {
             s.push_str(&format!("shop open: {shop}\n"));
         }
         s
@@ -134,11 +134,11 @@ impl Session {
 
     /// The `inventory` view: every entry, numbered as `drop` and `sell` take them.
     pub fn inventory_text(&self) -> String {
-        if self.g.player.inventory.is_empty() {
+        if self.g.player().inventory.is_empty() {
             return "you carry nothing".into();
         }
         self.g
-            .player
+            .player()
             .inventory
             .iter()
             .enumerate()
@@ -158,11 +158,11 @@ impl Session {
 
     /// The `quests` view: every quest started, with its count and whether it is done.
     pub fn quests_text(&self) -> String {
-        if self.g.quests.is_empty() {
+        if self.g.quests().is_empty() {
             return "no quests started".into();
         }
         self.g
-            .quests
+            .quests()
             .iter()
             .map(|q| format!("{} {}/{}{}", q.quest, q.count, self.w.quest_count(&q.quest), if q.done { " done" } else { "" }))
             .collect::<Vec<_>>()
@@ -173,7 +173,7 @@ impl Session {
     pub fn shop_text(&self) -> Option<String> {
         let shop = self.shop()?;
         let mut s = format!("{} (you have {} gold)\nfor sale:\n", entry_name(&self.w, Registry::Shops, shop), self.g.gold());
-        let stock = self.g.shops.get(shop).map(Vec::as_slice).unwrap_or_default();
+        let stock = self.g.shops().get(shop).map(Vec::as_slice).unwrap_or_default();
         if stock.is_empty() {
             s.push_str("  nothing\n");
         }
@@ -181,7 +181,7 @@ impl Session {
             s.push_str(&format!("  {:>2}. {} — {} gold\n", n + 1, self.item_label(i), buy_price(&self.w, shop, i)));
         }
         s.push_str("you can sell:\n");
-        for (n, i) in self.g.player.inventory.iter().enumerate().filter(|(_, i)| i.item != CURRENCY) {
+        for (n, i) in self.g.player().inventory.iter().enumerate().filter(|(_, i)| i.item != CURRENCY) {
             s.push_str(&format!("  {:>2}. {} — {} gold\n", n + 1, self.item_label(i), sell_price(&self.w, i)));
         }
         s.push_str("(buy N, sell N, leave)");
@@ -320,13 +320,8 @@ impl Session {
                 None => format!("killed by {damage}"),
             },
         };
-        let place = self
-            .g
-            .dungeon
-            .as_ref()
-            .and_then(|d| d.floors.get(d.floor))
-            .map(|f| format!(" in {}", entry_name(&self.w, Registry::Floors, f)))
-            .unwrap_or_default();
+        let place =
+            self.g.dungeon().and_then(|d| d.floors.get(d.floor)).map(|f| format!(" in {}", entry_name(&self.w, Registry::Floors, f))).unwrap_or_default();
         // Turns as the title and the log count them: step N of the trace is turn N + 1.
         format!("{by} on turn {}{place}", st.step + 1)
     }

@@ -229,7 +229,7 @@ impl App {
 
     /// A message of the app (shown with the game's messages until the next turn).
     pub fn note(&mut self, text: String) {
-        let step = self.session().map_or(0, |s| s.g.step);
+        let step = self.session().map_or(0, |s| s.g.step());
         if step != self.notes_step {
             self.notes.clear();
             self.notes_step = step;
@@ -360,7 +360,7 @@ impl App {
     }
 
     fn game_key(&mut self, k: KeyEvent) -> Flow {
-        let over = self.session().is_some_and(|s| s.g.over);
+        let over = self.session().is_some_and(|s| s.g.is_over());
         if k.modifiers.contains(KeyModifiers::CONTROL) {
             // Ctrl-P: the message history, as in NetHack and DCSS.
             if matches!(k.code, KeyCode::Char('p') | KeyCode::Char('P')) {
@@ -426,7 +426,7 @@ impl App {
 
     fn inventory_key(&mut self, k: KeyEvent, cursor: usize) {
         let Some(s) = self.session() else { return };
-        let inv = &s.g.player.inventory;
+        let inv = &s.g.player().inventory;
         let n = inv.len();
         let cursor = cursor.min(n.saturating_sub(1));
         let selected = inv.get(cursor).map(|i| (i.item.clone(), i.equipped));
@@ -456,7 +456,7 @@ impl App {
         }
         // Keep the cursor on the list as it shrinks.
         if let (Overlay::Inventory { cursor }, Some(s)) = (&self.overlay, self.session()) {
-            let n = s.g.player.inventory.len();
+            let n = s.g.player().inventory.len();
             if *cursor >= n && n > 0 {
                 self.overlay = Overlay::Inventory { cursor: n - 1 };
             }
@@ -465,7 +465,7 @@ impl App {
 
     /// The inventory entries a shop would buy (all but gold), as inventory indexes.
     pub fn sellable(s: &Session) -> Vec<usize> {
-        s.g.player.inventory.iter().enumerate().filter(|(_, i)| i.item != CURRENCY).map(|(n, _)| n).collect()
+        s.g.player().inventory.iter().enumerate().filter(|(_, i)| i.item != CURRENCY).map(|(n, _)| n).collect()
     }
 
     fn shop_key(&mut self, k: KeyEvent, side: Side, cursor: usize) {
@@ -474,7 +474,7 @@ impl App {
             self.overlay = Overlay::None;
             return;
         };
-        let stock_len = s.g.shops.get(shop).map_or(0, Vec::len);
+        let stock_len = s.g.shops().get(shop).map_or(0, Vec::len);
         let sellable = App::sellable(s);
         let n = if side == Side::Buy { stock_len } else { sellable.len() };
         match keys::SHOP.action(k.code) {
@@ -494,7 +494,7 @@ impl App {
                 self.run(cmd);
                 if let (Overlay::Shop { side, cursor }, Some(s)) = (&self.overlay, self.session()) {
                     let n = match side {
-                        Side::Buy => s.shop().and_then(|sh| s.g.shops.get(sh)).map_or(0, Vec::len),
+                        Side::Buy => s.shop().and_then(|sh| s.g.shops().get(sh)).map_or(0, Vec::len),
                         Side::Sell => App::sellable(s).len(),
                     };
                     if *cursor >= n {
@@ -599,8 +599,8 @@ impl App {
     pub fn log_lines(&self) -> Vec<LogLine> {
         let Some(s) = self.session() else { return Vec::new() };
         let mut out = s.log.clone();
-        for n in self.notes.iter().filter(|_| self.notes_step == s.g.step) {
-            push_line(&mut out, LogLine::new(s.g.step, n.clone()));
+        for n in self.notes.iter().filter(|_| self.notes_step == s.g.step()) {
+            push_line(&mut out, LogLine::new(s.g.step(), n.clone()));
         }
         out.into()
     }

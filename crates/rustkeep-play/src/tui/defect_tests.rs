@@ -9,7 +9,7 @@ use super::app::{App, Overlay};
 use super::testing::{command_line, press, recorded_warrior, screen, screen_buffer, session, wait_among_three_liches, walk_next_to, warrior, warrior_in};
 
 fn carried(app: &App, item: &str) -> u64 {
-    session(app).g.player.inventory.iter().filter(|i| i.item == item).map(|i| u64::from(i.count)).sum()
+    session(app).g.player().inventory.iter().filter(|i| i.item == item).map(|i| u64::from(i.count)).sum()
 }
 
 /// A warrior (seed 11) in the elder's hall, a floor of its own: no enemies, the elder and her shop.
@@ -46,7 +46,7 @@ fn using_an_item_is_told_before_what_it_does() {
     let mut app = in_the_hall();
     command_line(&mut app, "spawn core:wolf");
     for _ in 0..30 {
-        if session(&app).g.player.health < 25 {
+        if session(&app).g.player().health < 25 {
             break;
         }
         press(&mut app, KeyCode::Char('.'));
@@ -125,7 +125,7 @@ fn trophies_sell_for_something_and_stock_lines_are_merged() {
     let mut app = in_the_hall();
     walk_next_to(&mut app, "core:elder");
     command_line(&mut app, "talk core:elder");
-    let stock = &session(&app).g.shops["core:general_store"];
+    let stock = &session(&app).g.shops()["core:general_store"];
     for (i, a) in stock.iter().enumerate() {
         assert!(stock[i + 1..].iter().all(|b| (&b.item, &b.affixes) != (&a.item, &a.affixes)), "{} twice in {stock:?}", a.item);
     }
@@ -134,9 +134,9 @@ fn trophies_sell_for_something_and_stock_lines_are_merged() {
 #[test]
 fn picking_up_nothing_takes_no_turn_and_a_typo_gets_a_suggestion() {
     let mut app = in_the_hall();
-    let turn = session(&app).g.step;
+    let turn = session(&app).g.step();
     press(&mut app, KeyCode::Char('g'));
-    assert_eq!(session(&app).g.step, turn, "no turn spent");
+    assert_eq!(session(&app).g.step(), turn, "no turn spent");
     assert!(app.notes.iter().any(|n| n.contains("nothing here to pick up")), "{:?}", app.notes);
     command_line(&mut app, "spwan core:rat");
     assert!(app.notes.iter().any(|n| n.contains("did you mean `spawn`")), "{:?}", app.notes);
@@ -146,7 +146,7 @@ fn picking_up_nothing_takes_no_turn_and_a_typo_gets_a_suggestion() {
 fn engine_warnings_go_to_the_trace_not_the_players_messages() {
     let mut app = warrior_in("core:library");
     wait_among_three_liches(&mut app, 300);
-    assert!(session(&app).g.over);
+    assert!(session(&app).g.is_over());
     assert!(app.log_lines().iter().all(|l| !l.text.starts_with("warning:")), "{:?}", app.log_lines());
     assert!(app.warnings.iter().any(|w| w.contains("the player died")), "{:?}", app.warnings);
     press(&mut app, KeyCode::Char('t'));
@@ -222,7 +222,7 @@ fn the_title_keeps_a_long_seed_whole_at_80_columns() {
         let text = screen(&mut app, w, h);
         let title = text.lines().next().expect("a title").trim_end().to_string();
         assert!(title.chars().count() <= w as usize, "{w}: {title}");
-        assert!(title.contains(&format!("turn {} · seed {} · 1 mod", session(&app).g.step, u64::MAX)), "{w}: {title}");
+        assert!(title.contains(&format!("turn {} · seed {} · 1 mod", session(&app).g.step(), u64::MAX)), "{w}: {title}");
         assert!(title.contains('…'), "{w}: the place was cut: {title}");
     }
 }
@@ -231,11 +231,11 @@ fn the_title_keeps_a_long_seed_whole_at_80_columns() {
 fn talk_reaches_only_an_npc_next_to_the_player() {
     let mut app = in_the_hall();
     // The elder stands across the hall: refused, no turn, no shop.
-    let turn = session(&app).g.step;
+    let turn = session(&app).g.step();
     command_line(&mut app, "talk core:elder");
-    assert_eq!(session(&app).g.step, turn, "a refused talk takes no turn");
+    assert_eq!(session(&app).g.step(), turn, "a refused talk takes no turn");
     let g = &session(&app).g;
-    assert!(g.open_shop.is_none() && g.quests.iter().all(|q| q.quest != "core:rattenplage"), "nothing of her on_talk ran");
+    assert!(g.opened_shop().is_none() && g.quests().iter().all(|q| q.quest != "core:rattenplage"), "nothing of her on_talk ran");
     let refusal = "Elder Hannelore is not next to you: walk up to them (moving into an NPC talks to them)";
     assert!(app.notes.iter().any(|n| n == refusal), "{:?}", app.notes);
     for (w, h) in [(80, 24), (120, 40)] {
@@ -245,12 +245,12 @@ fn talk_reaches_only_an_npc_next_to_the_player() {
     // An NPC of another floor is out of reach too (the smith stands deeper down).
     command_line(&mut app, "talk core:blacksmith");
     assert!(app.notes.iter().any(|n| n.starts_with("Brakka the Smith is not next to you")), "{:?}", app.notes);
-    assert_eq!(session(&app).g.step, turn);
+    assert_eq!(session(&app).g.step(), turn);
     // Next to her, `talk` is the bump without a direction: her on_talk runs and her shop opens.
     walk_next_to(&mut app, "core:elder");
-    let turn = session(&app).g.step;
+    let turn = session(&app).g.step();
     command_line(&mut app, "talk core:elder");
-    assert_eq!(session(&app).g.step, turn + 1, "talking takes a turn");
+    assert_eq!(session(&app).g.step(), turn + 1, "talking takes a turn");
     assert!(matches!(app.overlay, Overlay::Shop { .. }), "{:?}", app.overlay);
     assert!(said(&app).contains(&"You talk to Elder Hannelore.".to_string()), "{:?}", said(&app));
 }
@@ -310,7 +310,7 @@ fn a_save_names_only_testing_commands_the_game_knows() {
 fn the_end_of_a_tested_run_says_which_testing_commands_it_used() {
     let mut app = in_the_hall();
     wait_among_three_liches(&mut app, 300);
-    assert!(session(&app).g.over);
+    assert!(session(&app).g.is_over());
     for (w, h) in [(80, 24), (120, 40)] {
         let text = screen(&mut app, w, h);
         assert!(text.contains("testing commands used: enter, spawn"), "{w} × {h}:\n{text}");
@@ -371,7 +371,7 @@ fn misses_are_told_and_bookkeeping_is_not() {
     command_line(&mut app, "enter core:library");
     command_line(&mut app, "spawn core:rat 3");
     for _ in 0..40 {
-        if session(&app).g.over {
+        if session(&app).g.is_over() {
             break;
         }
         press(&mut app, KeyCode::Char('.'));
@@ -402,7 +402,7 @@ fn a_death_writes_the_dump_and_the_summary_names_it() {
     let mut app = warrior_in("core:library");
     app.dump = Some(crate::session::DumpTo::File(file.clone()));
     wait_among_three_liches(&mut app, 300);
-    assert!(session(&app).g.over);
+    assert!(session(&app).g.is_over());
     let dump = std::fs::read_to_string(&file).expect("the dump was written");
     assert!(dump.contains("Seed:      11") && dump.contains("Outcome:   died: "), "{dump}");
     let written = format!("Character dump written to {}.", file.display());
@@ -425,23 +425,24 @@ fn resting_heals_out_of_combat_and_says_why_it_stopped() {
     let every = session(&app).w.db.resolved.balance.regen_every as usize;
     assert_eq!(every, 10);
     // Five health short: fifty turns, less those rested already since the last health regained.
-    app.session_mut().expect("a game").g.player.health -= 5;
-    let (step, rested) = (session(&app).g.step, session(&app).g.rested as usize);
+    let health = session(&app).g.player().health;
+    assert!(app.session_mut().expect("a game").g.set_health(CreatureRef::Player, health - 5));
+    let (step, rested) = (session(&app).g.step(), session(&app).g.rested() as usize);
     press(&mut app, KeyCode::Char('Z'));
-    assert_eq!(session(&app).g.step - step, 5 * every - rested);
-    assert_eq!(session(&app).g.player.health, 30);
+    assert_eq!(session(&app).g.step() - step, 5 * every - rested);
+    assert_eq!(session(&app).g.player().health, 30);
     assert_eq!(said(&app).last().map(String::as_str), Some("You rest until your health is full."));
     // Twenty-five short: the rest ends after 200 turns, 20 health regained.
-    app.session_mut().expect("a game").g.player.health = 5;
-    let step = session(&app).g.step;
+    assert!(app.session_mut().expect("a game").g.set_health(CreatureRef::Player, 5));
+    let step = session(&app).g.step();
     press(&mut app, KeyCode::Char('Z'));
-    assert_eq!((session(&app).g.step - step, session(&app).g.player.health), (200, 25));
+    assert_eq!((session(&app).g.step() - step, session(&app).g.player().health), (200, 25));
     assert_eq!(said(&app).last().map(String::as_str), Some("You rest for 200 turns."));
     // Not with an enemy in sight.
     command_line(&mut app, "spawn core:rat");
-    let step = session(&app).g.step;
+    let step = session(&app).g.step();
     press(&mut app, KeyCode::Char('Z'));
-    assert_eq!(session(&app).g.step, step);
+    assert_eq!(session(&app).g.step(), step);
     assert!(app.log_lines().last().is_some_and(|l| l.text.contains("enemy in sight")), "{:?}", app.log_lines().last());
 }
 
@@ -452,7 +453,7 @@ fn a_recorded_run_that_is_over_offers_no_load() {
     let (mut app, _rec, _dir) = recorded_warrior(11);
     command_line(&mut app, "enter core:library");
     wait_among_three_liches(&mut app, 300);
-    assert!(session(&app).g.over);
+    assert!(session(&app).g.is_over());
     for (w, h) in [(80, 24), (120, 40)] {
         let text = screen(&mut app, w, h);
         assert!(text.contains("┌ The run is over") && !text.contains("L load"), "{text}");
@@ -475,7 +476,7 @@ fn a_loaded_game_starts_its_log_with_where_the_run_stands() {
     press(&mut app, KeyCode::Char('.'));
     command_line(&mut app, &format!("save {}", save.display()));
     press(&mut app, KeyCode::Esc); // closes the "saved to" output
-    let step = session(&app).g.step;
+    let step = session(&app).g.step();
     let (loaded, _) = crate::session::Session::from_save(super::testing::world(), &save).expect("the save loads");
     let first = loaded.log.front().expect("a first line").text.clone();
     assert_eq!(first, format!("You go on with the run of seed 11 at turn {step} on The Cellars."));
@@ -492,10 +493,10 @@ fn the_death_is_on_the_turn_the_title_shows() {
     let mut app = warrior_in("core:library");
     wait_among_three_liches(&mut app, 300);
     let s = session(&app);
-    assert!(s.g.over);
-    let turn = format!("on turn {} in", s.g.step);
+    assert!(s.g.is_over());
+    let turn = format!("on turn {} in", s.g.step());
     assert!(s.death.as_deref().is_some_and(|d| d.contains(&turn)), "{:?} against {turn}", s.death);
-    assert!(screen(&mut app, 120, 40).contains(&format!("· turn {} ·", session(&app).g.step)));
+    assert!(screen(&mut app, 120, 40).contains(&format!("· turn {} ·", session(&app).g.step())));
 }
 
 /// Below half health, auto-explore and travel stop before a room the player has not entered yet
@@ -506,19 +507,19 @@ fn below_half_health_a_walk_stops_before_a_room_not_entered_yet() {
     let entered = |app: &App| session(app).g.map().map_or(0, |m| m.rooms.iter().filter(|r| r.entered).count());
     for seed in 1..=12 {
         let mut app = warrior(seed);
-        app.session_mut().expect("a game").g.player.health = 5;
-        let (step, rooms) = (session(&app).g.step, entered(&app));
+        assert!(app.session_mut().expect("a game").g.set_health(CreatureRef::Player, 5));
+        let (step, rooms) = (session(&app).g.step(), entered(&app));
         press(&mut app, KeyCode::Char('o'));
         assert_eq!(said(&app).last().map(String::as_str), Some(STOPPED), "seed {seed}");
-        assert!(session(&app).g.step > step, "seed {seed}: it walked up to the room");
+        assert!(session(&app).g.step() > step, "seed {seed}: it walked up to the room");
         assert_eq!(entered(&app), rooms, "seed {seed}: no new room entered");
         // Again: not a step further.
-        let step = session(&app).g.step;
+        let step = session(&app).g.step();
         press(&mut app, KeyCode::Char('o'));
-        assert_eq!(session(&app).g.step, step, "seed {seed}");
+        assert_eq!(session(&app).g.step(), step, "seed {seed}");
         if seed == 1 {
             // Rested to full health, the walk goes in.
-            while session(&app).g.player.health < 30 {
+            while session(&app).g.player().health < 30 {
                 press(&mut app, KeyCode::Char('Z'));
             }
             press(&mut app, KeyCode::Char('o'));
@@ -560,7 +561,7 @@ fn npcs_and_piles_stay_on_the_map_out_of_sight() {
 fn statuses_say_what_they_do() {
     // The shrine blesses whoever enters it.
     let mut app = warrior_in("core:shrine");
-    assert!(session(&app).g.player.statuses.iter().any(|s| s.status == "core:blessed"));
+    assert!(session(&app).g.player().statuses.iter().any(|s| s.status == "core:blessed"));
     let text = screen(&mut app, 120, 40);
     let blessed = rustkeep_present::words::status(&session(&app).w, "core:blessed", rustkeep_present::words::Bearer::Player);
     assert!(text.contains("Blessed ("), "{text}");
@@ -574,7 +575,7 @@ fn statuses_say_what_they_do() {
 fn a_popup_dims_the_screen_behind_it() {
     let mut app = warrior_in("core:library");
     wait_among_three_liches(&mut app, 300);
-    assert!(session(&app).g.over);
+    assert!(session(&app).g.is_over());
     for (w, h) in [(80u16, 24u16), (120, 40)] {
         let buf = screen_buffer(&mut app, w, h);
         let dim = |x: u16, y: u16| buf[(x, y)].modifier.contains(ratatui::style::Modifier::DIM);
@@ -593,7 +594,7 @@ fn a_popup_dims_the_screen_behind_it() {
 fn a_long_inventory_scrolls_and_keeps_the_details_in_view() {
     let mut app = warrior(11);
     command_line(&mut app, "give core:spear 14");
-    let n = session(&app).g.player.inventory.len();
+    let n = session(&app).g.player().inventory.len();
     assert!(n >= 16, "{n} entries");
     press(&mut app, KeyCode::Char('i'));
     press(&mut app, KeyCode::Up);

@@ -120,7 +120,7 @@ fn title_line(s: &Session, width: u16) -> Line<'static> {
     let g = &s.g;
     let mut place: Vec<String> = Vec::new();
     let mut room_short = None;
-    if let Some(d) = &g.dungeon {
+    if let Some(d) = g.dungeon() {
         place.push(s.floor_label().unwrap_or_default());
         match d.room.and_then(|r| d.map.rooms.get(r).map(|room| (r, room))) {
             Some((r, room)) => {
@@ -130,10 +130,10 @@ fn title_line(s: &Session, width: u16) -> Line<'static> {
             }
             None => place.push("a corridor".into()),
         }
-    } else if let Some(r) = &g.room {
+    } else if let Some(r) = &g.room() {
         place.push(entry_name(&s.w, Registry::Prefabs, r));
     }
-    let tail = vec![format!("turn {}", g.step), format!("seed {}", g.seed)];
+    let tail = vec![format!("turn {}", g.step()), format!("seed {}", g.seed())];
     let mods: Vec<&str> = s.w.project.mods.iter().map(|m| m.id.as_str()).collect();
     let recording = if s.recorder.is_some() { " · recording" } else { "" };
     let head = " rustkeep ";
@@ -219,7 +219,7 @@ fn draw_game(f: &mut Frame, app: &App, s: &Session, paint: &Paint) {
             f.render_widget(Paragraph::new(Span::styled(text, bold())), keys);
             None
         }
-        _ if s.g.over => Some(over_keys(s)),
+        _ if s.g.is_over() => Some(over_keys(s)),
         _ if area.width >= 120 => {
             Some(" hjkl move · . wait · o explore · > stairs · g get · x look · i items · C sheet · Q quests · m log · t T trace · ? help")
         }
@@ -327,7 +327,7 @@ fn draw_log(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint) {
     let inner = block.inner(area);
     f.render_widget(block, area);
     let lines = app.log_lines();
-    let now = s.g.step;
+    let now = s.g.step();
     // Newest at the bottom; wrapped lines count as the rows they take.
     let width = inner.width.max(1) as usize;
     let mut rows = 0usize;
@@ -391,15 +391,15 @@ fn draw_panel(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
     f.render_widget(block, area);
     let width = inner.width as usize;
     let mut lines: Vec<Line> = Vec::new();
-    let options: Vec<String> = g.player.options.iter().map(|o| entry_name(w, Registry::CharacterOptions, o)).collect();
+    let options: Vec<String> = g.player().options.iter().map(|o| entry_name(w, Registry::CharacterOptions, o)).collect();
     if !options.is_empty() {
         lines.push(Line::from(Span::styled(options.join(" · "), bold())));
     }
     let max = g.max_health(w, CreatureRef::Player);
-    let numbers = format!(" {}/{max}", g.player.health);
+    let numbers = format!(" {}/{max}", g.player().health);
     let bar_w = width.saturating_sub(3 + numbers.len()).max(1);
-    lines.push(Line::from(vec![Span::raw("HP "), Span::styled(bar(g.player.health, max, bar_w), paint.health(g.player.health, max)), Span::raw(numbers)]));
-    lines.push(Line::from(format!("gold {} · kills {}", g.gold(), g.kills)));
+    lines.push(Line::from(vec![Span::raw("HP "), Span::styled(bar(g.player().health, max, bar_w), paint.health(g.player().health, max)), Span::raw(numbers)]));
+    lines.push(Line::from(format!("gold {} · kills {}", g.gold(), g.kills())));
     let living = s.living();
     if !living.is_empty() {
         lines.push(Line::from(Span::styled("Enemies", bold())));
@@ -419,9 +419,9 @@ fn draw_panel(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
             ]));
         }
     }
-    if !g.player.statuses.is_empty() {
+    if !g.player().statuses.is_empty() {
         lines.push(Line::from(Span::styled("Statuses", bold())));
-        for st in &g.player.statuses {
+        for st in &g.player().statuses {
             lines.push(Line::from(format!("{} ({})", entry_name(w, Registry::Statuses, &st.status), crate::narrate::turns(st.turns))));
             // What it does (its modifiers and triggers; how long it lasts is the line above).
             let does = rustkeep_present::words::status(w, &st.status, rustkeep_present::words::Bearer::Player);
@@ -443,7 +443,7 @@ fn draw_panel(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
         lines.push(Line::from(text));
     }
     let equipped: Vec<String> = g
-        .player
+        .player()
         .inventory
         .iter()
         .filter(|i| i.equipped)
@@ -456,9 +456,9 @@ fn draw_panel(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
         lines.push(Line::from(Span::styled("Equipped", bold())));
         lines.extend(equipped.into_iter().map(Line::from));
     }
-    if !g.quests.is_empty() {
+    if !g.quests().is_empty() {
         lines.push(Line::from(Span::styled("Quests", bold())));
-        for q in &g.quests {
+        for q in g.quests() {
             let name = entry_name(w, Registry::Quests, &q.quest);
             let style = if q.done { paint.fg(Color::Green) } else { Style::default() };
             let mark = if q.done { "✓ " } else { "" };
@@ -471,7 +471,7 @@ fn draw_panel(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
 fn draw_overlay(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint) {
     match &app.overlay {
         Overlay::None | Overlay::CommandLine { .. } => {
-            if s.g.over {
+            if s.g.is_over() {
                 draw_summary(f, s, area, paint);
             }
         }
@@ -479,7 +479,7 @@ fn draw_overlay(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint
         Overlay::Look { at } => screens::draw_look(f, s, area, *at),
         Overlay::History { .. } => screens::draw_history(f, app, s, area, paint),
         Overlay::Inventory { cursor } => {
-            let inv = &s.g.player.inventory;
+            let inv = &s.g.player().inventory;
             let details: Vec<String> = inv.get(*cursor).map(|i| s.describe_item(i)).unwrap_or_default();
             // The selected item's details always show: the list scrolls in the rows left over
             // (at least three), keeping the cursor in view.
@@ -552,11 +552,11 @@ fn draw_shop(f: &mut Frame, app: &App, s: &Session, area: Rect, side: Side, curs
     // The last word of the trade, inside the trade screen: an error (too little gold) or what
     // was bought or sold.
     // The selected item described under the lists, as the inventory does.
-    let stock = s.g.shops.get(shop).map(Vec::as_slice).unwrap_or_default();
+    let stock = s.g.shops().get(shop).map(Vec::as_slice).unwrap_or_default();
     let sellable = App::sellable(s);
     let chosen = match side {
         Side::Buy => stock.get(cursor),
-        Side::Sell => sellable.get(cursor).and_then(|i| s.g.player.inventory.get(*i)),
+        Side::Sell => sellable.get(cursor).and_then(|i| s.g.player().inventory.get(*i)),
     };
     let about: Vec<String> = chosen.map(|i| s.describe_item(i)).unwrap_or_default();
     let about_h = (about.len() as u16).min(inner.height.saturating_sub(4) / 2);
@@ -583,7 +583,7 @@ fn draw_shop(f: &mut Frame, app: &App, s: &Session, area: Rect, side: Side, curs
         lines.push(Line::from("nothing to sell"));
     }
     for (n, idx) in sellable.iter().enumerate() {
-        let i = &s.g.player.inventory[*idx];
+        let i = &s.g.player().inventory[*idx];
         let eq = if i.equipped { " (equipped)" } else { "" };
         lines.push(Line::from(Span::styled(format!("{}{eq} — {} gold", s.item_label(i), sell_price(&s.w, i)), selected(side == Side::Sell, n))));
     }
@@ -601,24 +601,24 @@ fn over_keys(s: &Session) -> &'static str {
 
 fn draw_summary(f: &mut Frame, s: &Session, area: Rect, paint: &Paint) {
     let g = &s.g;
-    let (title, style) = if g.won { ("Victory!", paint.fg(Color::Green)) } else { ("You died", paint.fg(Color::Red)) };
-    let floors = g.dungeon.as_ref().map(|d| format!("{} of {}", d.floor + 1, d.floors.len())).unwrap_or_else(|| "-".into());
-    let done: Vec<String> = g.quests.iter().filter(|q| q.done).map(|q| entry_name(&s.w, Registry::Quests, &q.quest)).collect();
-    let gold = g.player.inventory.iter().filter(|i| i.item == CURRENCY).map(|i| u64::from(i.count)).sum::<u64>();
+    let (title, style) = if g.won() { ("Victory!", paint.fg(Color::Green)) } else { ("You died", paint.fg(Color::Red)) };
+    let floors = g.dungeon().map(|d| format!("{} of {}", d.floor + 1, d.floors.len())).unwrap_or_else(|| "-".into());
+    let done: Vec<String> = g.quests().iter().filter(|q| q.done).map(|q| entry_name(&s.w, Registry::Quests, &q.quest)).collect();
+    let gold = g.player().inventory.iter().filter(|i| i.item == CURRENCY).map(|i| u64::from(i.count)).sum::<u64>();
     let mut lines = vec![
         Line::from(Span::styled(title, bold().patch(style))),
         Line::from(""),
-        Line::from(match (&s.death, g.won) {
+        Line::from(match (&s.death, g.won()) {
             (Some(d), false) => format!("{}{}.", d[..1].to_uppercase(), &d[1..]),
             _ => String::new(),
         }),
         Line::from(format!("character   {}", s.character_label())),
-        Line::from(format!("turns       {}", g.step)),
+        Line::from(format!("turns       {}", g.step())),
         Line::from(format!("floor       {floors}")),
-        Line::from(format!("kills       {}", g.kills)),
+        Line::from(format!("kills       {}", g.kills())),
         Line::from(format!("quests done {}{}", done.len(), if done.is_empty() { String::new() } else { format!(": {}", done.join(", ")) })),
         Line::from(format!("gold        {gold}")),
-        Line::from(format!("seed        {}", g.seed)),
+        Line::from(format!("seed        {}", g.seed())),
     ];
     // A run that bent the rules is no proof of what the rules allow: the screen says so.
     let tested = s.testing_used();

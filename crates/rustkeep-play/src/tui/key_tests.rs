@@ -14,20 +14,20 @@ use super::testing::{command_line, dir_to, in_room, key_of, player, press, press
 
 /// How many of `item` the player carries.
 fn carried(app: &App, item: &str) -> u64 {
-    session(app).g.player.inventory.iter().filter(|i| i.item == item).map(|i| u64::from(i.count)).sum()
+    session(app).g.player().inventory.iter().filter(|i| i.item == item).map(|i| u64::from(i.count)).sum()
 }
 
 fn health(app: &App) -> i64 {
-    session(app).g.player.health
+    session(app).g.player().health
 }
 
 fn step(app: &App) -> usize {
-    session(app).g.step
+    session(app).g.step()
 }
 
 /// The floor and room index of the dungeon, and the prefab of the room the player stands in.
 fn whereabouts(app: &App) -> (usize, Option<usize>, Option<String>) {
-    let d = session(app).g.dungeon.as_ref().expect("a dungeon");
+    let d = session(app).g.dungeon().expect("a dungeon");
     (d.floor, d.room, d.room.and_then(|r| d.map.rooms[r].prefab.clone()))
 }
 
@@ -42,7 +42,7 @@ fn in_the_library() -> App {
 /// Kills every living enemy next to the player by moving into it; returns the presses.
 fn fight_neighbours(app: &mut App) -> usize {
     let mut presses = 0;
-    while presses < 200 && !session(app).g.over {
+    while presses < 200 && !session(app).g.is_over() {
         let me = player(app);
         let m = session(app).g.map().expect("a map");
         let Some((_, at)) = m.enemies().iter().find(|(_, p)| (p.x - me.x).abs() <= 1 && (p.y - me.y).abs() <= 1) else { break };
@@ -101,7 +101,7 @@ fn walking_moves_the_player_one_tile_a_turn_and_walls_cost_nothing() {
 #[test]
 fn moving_into_an_enemy_attacks_it_until_it_dies() {
     let mut app = in_the_library();
-    let kills = session(&app).g.kills;
+    let kills = session(&app).g.kills();
     command_line(&mut app, "spawn core:rat");
     let s = session(&app);
     // The rat spawned last (the room's own creatures came first).
@@ -118,7 +118,7 @@ fn moving_into_an_enemy_attacks_it_until_it_dies() {
     fight_neighbours(&mut app);
     let g = &session(&app).g;
     assert!(!g.alive(CreatureRef::Enemy(rat)) && !g.map().expect("a map").enemies().contains_key(&rat));
-    assert!(g.kills > kills, "{} kills", g.kills);
+    assert!(g.kills() > kills, "{} kills", g.kills());
 }
 
 #[test]
@@ -126,20 +126,20 @@ fn pick_up_drop_and_use_a_potion_from_the_inventory() {
     let mut app = in_the_elders_hall();
     // Stepping onto a loot pile opens it: the one at (1, 3).
     let piles = session(&app).g.map().expect("a map").piles.len();
-    let carried_before: u32 = session(&app).g.player.inventory.iter().map(|i| i.count).sum();
+    let carried_before: u32 = session(&app).g.player().inventory.iter().map(|i| i.count).sum();
     press(&mut app, KeyCode::Char('y'));
     press(&mut app, KeyCode::Char('h'));
     assert_eq!(in_room(&app), Pos::new(2, 3));
     press(&mut app, KeyCode::Char('h'));
     assert_eq!(in_room(&app), Pos::new(1, 3));
     assert_eq!(session(&app).g.map().expect("a map").piles.len(), piles - 1, "the pile at (1, 5) is opened");
-    let carried_after: u32 = session(&app).g.player.inventory.iter().map(|i| i.count).sum();
+    let carried_after: u32 = session(&app).g.player().inventory.iter().map(|i| i.count).sum();
     assert!(carried_after >= carried_before, "what the pile held is carried");
 
     // Drop a potion from the inventory (`i`, cursor, `d`) and pick it up again with `g`.
     let potions = carried(&app, "core:health_potion");
     assert!(potions >= 1, "the warrior starts with potions");
-    let index = session(&app).g.player.inventory.iter().position(|i| i.item == "core:health_potion").expect("a potion");
+    let index = session(&app).g.player().inventory.iter().position(|i| i.item == "core:health_potion").expect("a potion");
     press(&mut app, KeyCode::Char('i'));
     for _ in 0..index {
         press(&mut app, KeyCode::Down);
@@ -167,7 +167,7 @@ fn pick_up_drop_and_use_a_potion_from_the_inventory() {
     let hurt = health(&app);
     let max = session(&app).g.max_health(&session(&app).w, CreatureRef::Player);
     assert!(hurt > 0 && hurt < max, "hurt: {hurt} of {max}");
-    let index = session(&app).g.player.inventory.iter().position(|i| i.item == "core:health_potion").expect("a potion");
+    let index = session(&app).g.player().inventory.iter().position(|i| i.item == "core:health_potion").expect("a potion");
     let turn = step(&app);
     press(&mut app, KeyCode::Char('i'));
     for _ in 0..index {
@@ -193,7 +193,7 @@ fn moving_into_an_npc_talks_and_its_shop_buys_and_sells() {
     press(&mut app, KeyCode::Char('k'));
     assert_eq!(in_room(&app), Pos::new(4, 2), "talking does not move");
     let s = session(&app);
-    let quests: Vec<&str> = s.g.quests.iter().map(|q| q.quest.as_str()).collect();
+    let quests: Vec<&str> = s.g.quests().iter().map(|q| q.quest.as_str()).collect();
     assert!(quests.contains(&"core:rattenplage") && quests.contains(&"core:into_the_depths"), "{quests:?}");
     assert_eq!(carried(&app, "core:health_potion"), potions + 1, "the elder gives a potion");
     assert_eq!(s.shop(), Some("core:general_store"));
@@ -201,7 +201,7 @@ fn moving_into_an_npc_talks_and_its_shop_buys_and_sells() {
 
     // Buy the first stock entry: its price is paid, one of it is carried, no turn passes.
     let s = session(&app);
-    let first = s.g.shops["core:general_store"][0].clone();
+    let first = s.g.shops()["core:general_store"][0].clone();
     let price = buy_price(&s.w, "core:general_store", &first);
     let had = carried(&app, &first.item);
     let turn = step(&app);
@@ -215,14 +215,14 @@ fn moving_into_an_npc_talks_and_its_shop_buys_and_sells() {
     assert_eq!(app.overlay, Overlay::Shop { side: Side::Sell, cursor: 0 });
     let s = session(&app);
     let index = App::sellable(s)[0];
-    let sold = s.g.player.inventory[index].clone();
+    let sold = s.g.player().inventory[index].clone();
     let earned = sell_price(&s.w, &sold);
     let had = carried(&app, &sold.item);
     let gold = carried(&app, CURRENCY);
     press(&mut app, KeyCode::Char('s'));
     assert_eq!(carried(&app, CURRENCY), gold + earned);
     assert_eq!(carried(&app, &sold.item), had - 1);
-    assert!(session(&app).g.shops["core:general_store"].iter().any(|i| i.item == sold.item), "the shop stocks what it bought");
+    assert!(session(&app).g.shops()["core:general_store"].iter().any(|i| i.item == sold.item), "the shop stocks what it bought");
 
     // Esc leaves the shop.
     press(&mut app, KeyCode::Esc);
@@ -245,8 +245,8 @@ fn the_stairs_lead_to_the_next_floor_once_seen() {
     press(&mut app, KeyCode::Char('>'));
     let (floor2, room2, prefab2) = whereabouts(&app);
     assert_eq!((floor2, room2), (floor + 1, Some(0)), "the first room of the next floor");
-    assert_eq!(session(&app).g.floor.as_deref(), Some("core:floor_2"));
-    assert_eq!(session(&app).g.room, prefab2);
+    assert_eq!(session(&app).g.floor(), Some("core:floor_2"));
+    assert_eq!(session(&app).g.room(), prefab2.as_deref());
     // Stepping onto the stairs by hand does the same.
     command_line(&mut app, "enter core:elders_hall");
     press(&mut app, KeyCode::Char('j'));
@@ -263,7 +263,7 @@ fn save_with_s_and_load_with_l() {
     press(&mut app, KeyCode::Char('k'));
     let snapshot = |app: &App| {
         let g = &session(app).g;
-        (player(app), g.player.health, g.step, g.kills, g.player.inventory.clone(), g.map().expect("a map").enemies().clone())
+        (player(app), g.player().health, g.step(), g.kills(), g.player().inventory.clone(), g.map().expect("a map").enemies().clone())
     };
     let saved = snapshot(&app);
 

@@ -154,7 +154,7 @@ pub fn watch(w: World, o: &WatchOptions) -> Result<u8, String> {
         if let Some(e) = &r.failed {
             text.push_str(&format!("error: {e}\n"));
         }
-        text.push_str(&format!("replayed {} of {} inputs of {} (seed {})\n", r.next, r.inputs.len(), r.shown, s.g.seed));
+        text.push_str(&format!("replayed {} of {} inputs of {} (seed {})\n", r.next, r.inputs.len(), r.shown, s.g.seed()));
         if let Some(p) = &save {
             if let Err(e) = save::write(p, &s.g) {
                 text.push_str(&format!("error: {e}\n"));

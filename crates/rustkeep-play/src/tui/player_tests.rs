@@ -35,24 +35,24 @@ fn explore_to_floor_two(app: &mut App) -> Option<Vec<KeyCode>> {
     let mut pressed = Vec::new();
     for _ in 0..400 {
         let s = session(app);
-        if s.g.over {
+        if s.g.is_over() {
             return None;
         }
-        if s.g.dungeon.as_ref().is_some_and(|d| d.floor > 0) {
+        if s.g.dungeon().is_some_and(|d| d.floor > 0) {
             return Some(pressed);
         }
-        let before = s.g.step;
+        let before = s.g.step();
         let key = match fight_key(app) {
             Some(k) if s.foes_in_sight() > 0 => k,
             _ => KeyCode::Char('o'),
         };
         press(app, key);
-        if session(app).g.step != before {
+        if session(app).g.step() != before {
             pressed.push(key);
         } else if key == KeyCode::Char('o') {
             // Nothing left to explore: travel to the stairs.
             press(app, KeyCode::Char('>'));
-            if session(app).g.step == before {
+            if session(app).g.step() == before {
                 return None;
             }
             pressed.push(KeyCode::Char('>'));
@@ -96,7 +96,7 @@ fn auto_explore_and_travel_reach_the_next_floor_and_the_recording_replays_on_scr
     let (mut app, rec_path, _dir) = recorded_warrior(7);
     let keys = explore_to_floor_two(&mut app).expect("seed 7 reaches floor 2");
     let walks = keys.iter().filter(|k| matches!(k, KeyCode::Char('o') | KeyCode::Char('>'))).count();
-    assert!(walks >= 3 && session(&app).g.step > 100, "{walks} walks, {} steps", session(&app).g.step);
+    assert!(walks >= 3 && session(&app).g.step() > 100, "{walks} walks, {} steps", session(&app).g.step());
     assert!(keys.contains(&KeyCode::Char('>')), "the stairs were travelled to");
     let played = serde_json::to_string(&session(&app).g.final_json(&session(&app).w)).unwrap();
     app.close();
@@ -137,13 +137,13 @@ fn the_replay_on_screen_pauses_steps_changes_speed_and_refuses_game_keys() {
     press(&mut w, KeyCode::Char(' '));
     assert!(w.replay.as_ref().unwrap().paused);
     // A game key does not play: the replay plays the recording's inputs only.
-    let step = session(&w).g.step;
+    let step = session(&w).g.step();
     press(&mut w, KeyCode::Char('o'));
-    assert_eq!(session(&w).g.step, step);
+    assert_eq!(session(&w).g.step(), step);
     assert!(w.notes.iter().any(|n| n.contains("this is a replay")), "{:?}", w.notes);
     press(&mut w, KeyCode::Char('.'));
     assert_eq!(w.replay.as_ref().unwrap().next, 1);
-    assert!(session(&w).g.step > step);
+    assert!(session(&w).g.step() > step);
     let text = screen(&mut w, 80, 24);
     assert!(text.contains(&format!("replay 1/{} · paused at 10/s", rec.inputs.len())), "{text}");
     // The views stay open to inspect it: the trace of every turn.
@@ -154,16 +154,16 @@ fn the_replay_on_screen_pauses_steps_changes_speed_and_refuses_game_keys() {
 #[test]
 fn auto_explore_walks_until_an_enemy_shows_and_refuses_while_one_is_in_sight() {
     let mut app = warrior(2);
-    let (seen, step) = (remembered(&app), session(&app).g.step);
+    let (seen, step) = (remembered(&app), session(&app).g.step());
     press(&mut app, KeyCode::Char('o'));
     let s = session(&app);
-    assert!(s.g.step > step, "o walked");
+    assert!(s.g.step() > step, "o walked");
     assert!(remembered(&app) > seen, "and saw more of the floor");
     assert!(s.messages.last().is_some_and(|m| m.starts_with("You stop")), "{:?}", s.messages);
     if s.foes_in_sight() > 0 {
-        let step = s.g.step;
+        let step = s.g.step();
         press(&mut app, KeyCode::Char('o'));
-        assert_eq!(session(&app).g.step, step, "no walk with an enemy in sight");
+        assert_eq!(session(&app).g.step(), step, "no walk with an enemy in sight");
         assert!(app.notes.iter().any(|n| n.contains("not with an enemy in sight")), "{:?}", app.notes);
     }
 }
@@ -340,7 +340,7 @@ fn the_death_screen_says_what_killed_the_player() {
     command_line(&mut app, "enter core:library");
     wait_among_three_liches(&mut app, 200);
     let s = session(&app);
-    assert!(s.g.over && !s.g.won, "the warrior fell");
+    assert!(s.g.is_over() && !s.g.won(), "the warrior fell");
     let death = s.death.clone().expect("a cause of death");
     assert!(death.starts_with("killed by Morvath the Undying (") && death.contains("damage) on turn"), "{death}");
     let text = screen(&mut app, 80, 24);
@@ -372,8 +372,8 @@ fn the_start_screen_takes_one_class_and_one_background() {
     }
     press(&mut app, KeyCode::Enter);
     let s = session(&app);
-    assert_eq!(s.g.player.options.len(), 2, "{:?}", s.g.player.options);
-    let groups: Vec<Option<String>> = s.g.player.options.iter().map(|o| rustkeep_engine::game::option_group(&s.w, o)).collect();
+    assert_eq!(s.g.player().options.len(), 2, "{:?}", s.g.player().options);
+    let groups: Vec<Option<String>> = s.g.player().options.iter().map(|o| rustkeep_engine::game::option_group(&s.w, o)).collect();
     assert!(groups.contains(&Some("class".into())) && groups.contains(&Some("background".into())), "{groups:?}");
 }
 
@@ -383,12 +383,12 @@ fn the_start_screen_takes_one_class_and_one_background() {
 fn quitting_a_watched_replay_that_ended_in_death_asks_in_plain_sight() {
     let (mut app, rec_path, _dir) = recorded_warrior(11);
     super::testing::wait_among_three_liches(&mut app, 300);
-    assert!(session(&app).g.over);
+    assert!(session(&app).g.is_over());
     app.close();
     let rec = crate::record::read(&rec_path).unwrap();
     let mut w = App::watching(world(), &rec, "run.jsonl", false, 1000, false).unwrap();
     while w.replay_step() {}
-    assert!(session(&w).g.over);
+    assert!(session(&w).g.is_over());
     for (width, height) in [(80, 24), (120, 40)] {
         let before = screen(&mut w, width, height);
         assert!(before.contains("┌ The run is over"), "{before}");

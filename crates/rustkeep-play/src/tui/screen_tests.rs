@@ -54,7 +54,7 @@ fn start_screen() {
 #[test]
 fn map_with_enemies_piles_and_an_npc() {
     let mut app = library();
-    let d = session(&app).g.dungeon.as_ref().expect("a dungeon");
+    let d = session(&app).g.dungeon().expect("a dungeon");
     assert_eq!(d.room.and_then(|r| d.map.rooms[r].prefab.as_deref()), Some("core:library"));
     let m = &d.map;
     assert!(m.enemies().len() >= 3 && !m.piles.is_empty() && !m.npcs.is_empty(), "{m:?}");
@@ -132,7 +132,7 @@ fn death_summary() {
     let mut app = library();
     wait_among_three_liches(&mut app, 300);
     let g = &session(&app).g;
-    assert!(g.over && !g.won && g.player.health == 0, "the liches killed the player");
+    assert!(g.is_over() && !g.won() && g.player().health == 0, "the liches killed the player");
     snapshot("death", &mut app);
 }
 
@@ -145,22 +145,19 @@ fn victory_summary() {
     let mut app = App::playing(s, false);
     {
         let g = &mut app.session_mut().expect("playing").g;
-        g.enemies.clear();
-        g.combat = false;
-        let d = g.dungeon.as_mut().expect("a dungeon");
-        d.map.retain_enemies(|_, _| false);
-        let m = &mut d.map;
+        g.remove_enemies();
+        let m = g.map().expect("a map");
         let stairs = (0..m.height()).flat_map(|y| (0..m.width()).map(move |x| rustkeep_data::grid::Pos::new(x, y))).find(|p| m.is_stairs(*p)).expect("stairs");
-        m.player = rustkeep_data::grid::Dir::ALL.iter().map(|d| stairs.step(*d)).find(|p| !m.is_wall(*p)).expect("a way to the stairs");
-        m.look();
+        let beside = rustkeep_data::grid::Dir::ALL.iter().map(|d| stairs.step(*d)).find(|p| !m.is_wall(*p)).expect("a way to the stairs");
+        assert!(g.place_player(beside), "the player stands beside the stairs");
     }
     for _ in 0..10 {
-        if session(&app).g.over {
+        if session(&app).g.is_over() {
             break;
         }
         press(&mut app, KeyCode::Char('>'));
     }
-    assert!(session(&app).g.won, "{:?}", session(&app).messages);
+    assert!(session(&app).g.won(), "{:?}", session(&app).messages);
     snapshot("victory", &mut app);
 }
 
@@ -177,7 +174,8 @@ fn the_map_draws_glyphs_in_their_colours() {
     command_line(&mut app, "spawn core:giant_rat");
     // A potion lying on a free floor tile of the room (where a creature would drop its loot).
     {
-        let m = &mut app.session_mut().expect("playing").g.dungeon.as_mut().expect("a dungeon").map;
+        let g = &mut app.session_mut().expect("playing").g;
+        let m = g.map().expect("a map");
         let free = (0..m.height())
             .flat_map(|y| (0..m.width()).map(move |x| rustkeep_data::grid::Pos::new(x, y)))
             .find(|p| {
@@ -190,7 +188,7 @@ fn the_map_draws_glyphs_in_their_colours() {
             })
             .expect("a free tile");
         let item = rustkeep_engine::item::ItemInstance { item: "core:health_potion".into(), count: 1, affixes: Vec::new(), equipped: false };
-        m.loot.push(rustkeep_engine::map::Dropped { pos: free, item });
+        assert!(g.drop_on_map(free, item), "the potion lies on the floor");
     }
     app.colour = true;
     let mut t = Terminal::new(TestBackend::new(120, 40)).expect("a test terminal");

@@ -64,16 +64,16 @@ fn view_lines(app: &App, s: &Session, view: View, paint: &Paint) -> (&'static st
         View::Sheet => {
             let g = &s.g;
             let options: Vec<String> =
-                g.player.options.iter().map(|o| crate::narrate::entry_name(&s.w, rustkeep_data::vocab::Registry::CharacterOptions, o)).collect();
+                g.player().options.iter().map(|o| crate::narrate::entry_name(&s.w, rustkeep_data::vocab::Registry::CharacterOptions, o)).collect();
             let mut lines = vec![
                 Line::from(Span::styled(if options.is_empty() { "No character options".to_string() } else { options.join(" · ") }, bold())),
                 Line::from(format!(
                     "health {} of {} · gold {} · kills {} · turn {}",
-                    g.player.health,
+                    g.player().health,
                     g.max_health(&s.w, rustkeep_engine::game::CreatureRef::Player),
                     g.gold(),
-                    g.kills,
-                    g.step
+                    g.kills(),
+                    g.step()
                 )),
                 Line::from(""),
             ];

@@ -72,7 +72,7 @@ pub fn recorded_warrior(seed: u64) -> (App, PathBuf, TempDir) {
 pub fn wait_among_three_liches(app: &mut App, turns: usize) {
     command_line(app, "spawn core:lich 3");
     for _ in 0..turns {
-        if session(app).g.over {
+        if session(app).g.is_over() {
             break;
         }
         press(app, KeyCode::Char('.'));
@@ -100,7 +100,7 @@ pub fn key_of(d: Dir) -> KeyCode {
 /// Where the player stands in the room it is in, counted from the room's first tile (the
 /// positions a prefab's grid gives).
 pub fn in_room(app: &App) -> Pos {
-    let d = session(app).g.dungeon.as_ref().expect("a dungeon");
+    let d = session(app).g.dungeon().expect("a dungeon");
     let o = d.room.and_then(|r| d.map.rooms.get(r)).expect("in a room").origin;
     Pos::new(d.map.player.x - o.x, d.map.player.y - o.y)
 }
@@ -131,9 +131,9 @@ pub fn walk_next_to(app: &mut App, npc: &str) {
             }
             first_step(m, beside, |p| m.is_stairs(p)).unwrap_or_else(|| panic!("no way the player knows leads to {npc}"))
         };
-        let step = session(app).g.step;
+        let step = session(app).g.step();
         press(app, key_of(dir));
-        assert!(session(app).g.step > step, "the move {} towards {npc} was played: {:?}", dir.name(), app.notes);
+        assert!(session(app).g.step() > step, "the move {} towards {npc} was played: {:?}", dir.name(), app.notes);
     }
     panic!("{npc} is not reached in {WALK_LIMIT} moves");
 }
