@@ -72,6 +72,20 @@ fn edit_and_compare(project: &mut Project, inc: &mut Incremental, fid: FileId, t
     fresh
 }
 
+/// Each edit of `steps` in turn, `(file, text, want)`: the incremental analysis equals a fresh
+/// check ([`edit_and_compare`]), and `measure` of the fresh diagnostics is `want`.
+fn each_edit_measures<T: PartialEq + std::fmt::Debug>(
+    project: &mut Project,
+    inc: &mut Incremental,
+    steps: Vec<(FileId, String, T)>,
+    measure: impl Fn(&[Diagnostic]) -> T,
+) {
+    for (fid, text, want) in steps {
+        let fresh = edit_and_compare(project, inc, fid, &text);
+        assert_eq!(measure(&fresh.diagnostics), want, "{text}\n{:#?}", show(project, &fresh.diagnostics));
+    }
+}
+
 fn folders_below(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir).map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect()).unwrap_or_default();
     out.sort();
@@ -224,10 +238,7 @@ fn an_affix_reached_through_a_nested_affix_table_is_followed_link_by_link() {
         (loot_id, loot.to_string(), false),
         (items_id, items.replace("triggers = [", "# triggers = ["), false),
     ];
-    for (fid, text, cut) in cuts {
-        let fresh = edit_and_compare(&mut project, &mut inc, fid, &text);
-        assert_eq!(never_active(&fresh.diagnostics), cut, "{text}\n{:#?}", show(&project, &fresh.diagnostics));
-    }
+    each_edit_measures(&mut project, &mut inc, cuts, never_active);
 }
 
 /// `ai-rule-unreachable` and `condition-never-holds` need one entry only: each edit that makes
@@ -249,20 +260,16 @@ fn the_traps_of_one_entry_come_and_go_with_each_edit() {
     let mut inc = Incremental::new(&project, lower_all(&project, 1));
     let count = |diags: &[Diagnostic], code: &str| diags.iter().filter(|d| d.code.name() == code).count();
     // Each text, with how many rules are unreachable and how many checks never hold with another.
-    let steps: Vec<(String, usize, usize)> = vec![
-        (creature(&[fallback, flee]), 1, 0),
-        (creature(&[fallback, flee, &touching]), 2, 0),
-        (creature(&[flee, &touching, fallback]), 0, 0),
-        (creature(&[flee, &disjoint, fallback]), 0, 1),
-        (creature(&[fallback, &disjoint]), 1, 1),
-        (creature(&[&touching, fallback]), 0, 0),
-        (creature(&[flee, fallback]), 0, 0),
+    let steps = vec![
+        (fid, creature(&[fallback, flee]), (1, 0)),
+        (fid, creature(&[fallback, flee, &touching]), (2, 0)),
+        (fid, creature(&[flee, &touching, fallback]), (0, 0)),
+        (fid, creature(&[flee, &disjoint, fallback]), (0, 1)),
+        (fid, creature(&[fallback, &disjoint]), (1, 1)),
+        (fid, creature(&[&touching, fallback]), (0, 0)),
+        (fid, creature(&[flee, fallback]), (0, 0)),
     ];
-    for (text, unreachable, never) in steps {
-        let fresh = edit_and_compare(&mut project, &mut inc, fid, &text);
-        assert_eq!(count(&fresh.diagnostics, "ai-rule-unreachable"), unreachable, "{text}\n{:#?}", show(&project, &fresh.diagnostics));
-        assert_eq!(count(&fresh.diagnostics, "condition-never-holds"), never, "{text}\n{:#?}", show(&project, &fresh.diagnostics));
-    }
+    each_edit_measures(&mut project, &mut inc, steps, |d| (count(d, "ai-rule-unreachable"), count(d, "condition-never-holds")));
 }
 
 /// Sets each text in turn (one file per step), compares the incremental analysis with a fresh
@@ -393,10 +400,8 @@ fn the_absences_come_and_go_with_each_edit() {
         (format!("{}{}\n[[floors\n", floor("", ""), option(&[])), [0, 0, 0, 0]),
         (all, [0, 0, 0, 0]),
     ];
-    for (text, want) in steps {
-        let fresh = edit_and_compare(&mut project, &mut inc, fid, &text);
-        assert_eq!(found(&fresh.diagnostics), want, "{text}\n{:#?}", show(&project, &fresh.diagnostics));
-    }
+    let steps = steps.into_iter().map(|(text, want)| (fid, text, want.to_vec())).collect();
+    each_edit_measures(&mut project, &mut inc, steps, found);
 }
 
 /// `renamed-reference` follows the entries the renames lead to: a reference written with an old
