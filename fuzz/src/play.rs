@@ -16,8 +16,8 @@ use rustkeep_play::{record, replay};
 /// The world `rustkeep play` opens without `--mods`: the bundled core, validated.
 pub fn world() -> World {
     let project = Project::with_bundled_core();
-    let db = rustkeep_check::analyze(&project).into_valid(&project).expect("the bundled core is valid");
-    World::new(project, db)
+    let valid = rustkeep_check::validate(&project).expect("the bundled core is valid");
+    World::new(project, valid)
 }
 
 /// One world for the checks that only read it (a session owns its own).

@@ -123,8 +123,8 @@ pub fn careful_runs(seeds: u64) -> Vec<CarefulRun> {
         .into_par_iter()
         .map(|seed| {
             let project = rustkeep_data::project::Project::with_bundled_core();
-            let db = rustkeep_data::db::Database::load(&project);
-            careful_run(World::new(project, db), seed)
+            let valid = rustkeep_check::validate(&project).expect("the bundled core is valid");
+            careful_run(World::new(project, valid), seed)
         })
         .collect()
 }

@@ -113,8 +113,8 @@ pub fn turn_at_cap(runs: usize) -> Vec<ExtraFigure> {
     let creatures = format!("# rustkeep: allow(self-feeding-trigger)\n[[creatures]]\nid = \"bench:bramble\"\nname = \"Bramble\"\nattributes = {{ max_health = 100000, damage = 1 }}\n{triggers}\n");
     let mut project = Project::with_bundled_core();
     project.add_memory_mod("bench", &[("mod.toml", "[mod]\nid = \"bench\"\nname = \"Bench\"\nversion = \"1.0.0\"\n"), ("creatures.toml", &creatures)]);
-    let world = match rustkeep_check::analyze(&project).into_valid(&project) {
-        Ok(db) => World::new(project, db),
+    let world = match rustkeep_check::validate(&project) {
+        Ok(valid) => World::new(project, valid),
         Err(e) => {
             return vec![ExtraFigure {
                 figure: "engine: a turn at the cap".into(),
@@ -152,8 +152,8 @@ pub fn turn_at_cap(runs: usize) -> Vec<ExtraFigure> {
 pub fn arena_figures(runs: usize) -> Vec<ExtraFigure> {
     use rustkeep_engine::arena::{self, Lineup};
     let project = Project::with_bundled_core();
-    let db = rustkeep_data::db::Database::load(&project);
-    let world = World::new(project, db);
+    let valid = rustkeep_check::validate(&project).expect("the bundled core is valid");
+    let world = World::new(project, valid);
     let lineup = Lineup { options: vec!["core:warrior".into()], enemies: vec![("core:rat".into(), 3)], new_character: true, ..Lineup::default() };
     let fights = 100_000u64;
     let rate = |threads: usize| -> f64 {
@@ -208,8 +208,8 @@ fn one_room_world(w: i32, h: i32, tile: impl Fn(i32, i32) -> char) -> World {
     );
     let mut project = Project::with_bundled_core();
     project.add_memory_mod("bench", &[("mod.toml", "[mod]\nid = \"bench\"\nname = \"Bench\"\nversion = \"1.0.0\"\n"), ("hall.toml", &data)]);
-    let db = rustkeep_data::db::Database::load(&project);
-    World::new(project, db)
+    let valid = rustkeep_check::validate(&project).unwrap_or_else(|refusal| panic!("the bench's room: {refusal}"));
+    World::new(project, valid)
 }
 
 /// One enemy's turn in a 30 × 30 room with 20 enemies far from the player, behind walls with

@@ -1,9 +1,9 @@
 //! Validation of a loaded project: every diagnostic of docs/diagnostics.md.
 //!
 //! It is the one validation layer: the engine, the game and the commands that run data refuse
-//! invalid input through it, and validate nothing themselves. It must never play or roll
-//! anything (it does not depend on the engine), and a fix it marks safe must never change what
-//! the data means.
+//! invalid input through it, and validate nothing themselves; a world that runs takes a
+//! [`ValidDatabase`], which only this crate makes. It must never play or roll anything (it does
+//! not depend on the engine), and a fix it marks safe must never change what the data means.
 //!
 //! [`analyze`] is the one driver shared by the CLI and the language server: it lowers every file
 //! (in parallel, or reusing cached per-file facts), resolves the registries, runs the cross-file
@@ -52,11 +52,11 @@ impl Analysis {
     ///
     /// Errors in scenario files do not count here: the game does not run them (`rustkeep
     /// simulate` refuses a broken scenario itself, with [`Analysis::scenario_errors`]).
-    pub fn into_valid(self, project: &Project) -> Result<Database, String> {
+    pub fn into_valid(self, project: &Project) -> Result<ValidDatabase, String> {
         let data_error = |d: &&Diagnostic| d.severity == Severity::Error && project.file(d.loc.file).kind != FileKind::Scenario;
         let errors = self.diagnostics.iter().filter(data_error).count();
         if errors == 0 {
-            return Ok(self.db);
+            return Ok(ValidDatabase { db: self.db });
         }
         let mut msg = format!("the mods have {errors} validation {}; run `rustkeep check` for details", if errors == 1 { "error" } else { "errors" });
         for d in self.diagnostics.iter().filter(data_error).take(5) {
@@ -64,6 +64,32 @@ impl Analysis {
         }
         Err(msg)
     }
+}
+
+/// A data model the validator found no errors in (warnings and scenario files aside, as
+/// [`Analysis::into_valid`] counts them). Only this crate makes one, through
+/// [`Analysis::into_valid`] or [`validate`], so an entry point that takes it (the engine's
+/// `World::new`) runs validated data by its type: there is no other way to hold one.
+#[derive(Clone, Debug)]
+pub struct ValidDatabase {
+    db: Database,
+}
+
+impl ValidDatabase {
+    /// The validated model, to read.
+    pub fn db(&self) -> &Database {
+        &self.db
+    }
+
+    /// The validated model itself, for its new owner (what changes it then is the owner's).
+    pub fn into_database(self) -> Database {
+        self.db
+    }
+}
+
+/// Checks a project and keeps its model if the data has no errors ([`Analysis::into_valid`]).
+pub fn validate(project: &Project) -> Result<ValidDatabase, String> {
+    analyze(project).into_valid(project)
 }
 
 impl Analysis {
@@ -133,7 +159,7 @@ pub fn analyze_with(project: &Project, facts: Vec<Option<Arc<FileFacts>>>) -> An
     for f in db.facts.iter().flatten() {
         diags.extend(f.diagnostics.iter().cloned());
     }
-    diags.extend(db.resolved.diagnostics.iter().cloned());
+    rules::resolution::run(project, &db, &mut diags);
     let mut rule_diags = Vec::new();
     rules::run_all(project, &db, &mut rule_diags);
     // The parts of a file that could not be read show only their syntax errors (see `lower_file`).

@@ -183,7 +183,8 @@ fn load(path: &Path) -> Result<Side, String> {
     let analysis = rustkeep_check::analyze(&project);
     let errors = analysis.errors();
     let root = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    Ok(Side { world: World::new(project, analysis.db), diagnostics: analysis.diagnostics, errors, root })
+    // Either version may have errors: diff compares what each says, next to their diagnostics.
+    Ok(Side { world: World::best_effort(project, analysis.db), diagnostics: analysis.diagnostics, errors, root })
 }
 
 pub fn run(args: Args) -> Result<u8, String> {

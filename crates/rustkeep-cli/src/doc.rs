@@ -50,7 +50,8 @@ pub fn run(args: Args) -> Result<u8, String> {
     let project = discover(&args.path, &cwd, WhenNothing::CoreAlone)?;
     let analysis = rustkeep_check::analyze(&project);
     let errors = analysis.errors();
-    let world = World::new(project, analysis.db);
+    // The site documents data with errors too, next to the check's diagnostics.
+    let world = World::best_effort(project, analysis.db);
     let diagnostics = analysis.diagnostics;
     let opts = rustkeep_doc::Options { out: args.out.clone(), source_url: args.source_url, arena_runs: args.arena, arena_seed: args.seed, luck: args.luck };
     let built = rustkeep_doc::build(&world, &diagnostics, &opts)?;

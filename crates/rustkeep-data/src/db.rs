@@ -2,11 +2,12 @@
 //! force after load order and overrides ([`Resolved`]), and the facts derived from them that both
 //! the validator and the engine read (the kind of every loot table).
 //!
-//! [`Database`] is computed next to resolve and validates nothing beyond what lowering and
-//! resolving report on the way. The validator (`rustkeep-check`) wraps it with its diagnostics;
-//! the engine (`rustkeep-engine`) runs on it. Both are siblings above this crate, so whoever
-//! hands data to the engine decides whether data with errors is refused (the command line does,
-//! see docs/engine.md).
+//! [`Database`] is computed next to resolve and validates nothing beyond what lowering reports on
+//! the way; what resolve finds between two places it keeps as plain data
+//! ([`crate::resolve::Finding`]) for the validator to report. The validator (`rustkeep-check`)
+//! wraps it with its diagnostics, and hands it on as its validated model when it has no errors;
+//! the engine (`rustkeep-engine`) runs on that, or shows a model with errors through its
+//! best-effort door (see docs/engine.md).
 
 use std::collections::VecDeque;
 use std::sync::Arc;

@@ -1,7 +1,8 @@
 //! Vocabulary, data model and loading for rustkeep mods.
 //!
 //! It must never run a rule that spans files or judge what data means beyond its grammar and
-//! schema (that is `rustkeep-check`), never play anything (`rustkeep-engine`), and never panic or
+//! schema (that is `rustkeep-check`; what resolving meets between two places it notes as
+//! [`resolve::Finding`]s for the validator to report), never play anything (`rustkeep-engine`), and never panic or
 //! hang on any input: every malformed file, value or manifest becomes diagnostics.
 //!
 //! - [`vocab`]: the engine vocabulary and registry schemas, as data (the single source of truth).
@@ -14,7 +15,8 @@
 //!   data, the `toml` crate's reader for the rest).
 //! - [`lower`]: one data file → typed [`model`] entries plus structural diagnostics; one
 //!   scenario file → its [`scenario`] model, with the same diagnostics.
-//! - [`resolve`]: load order and the resolved registries (overrides, namespaces, duplicates).
+//! - [`resolve`]: load order and the resolved registries (overrides, namespaces, duplicates), and
+//!   what is wrong between two places, as findings.
 //! - [`db`]: the model of a loaded project (facts, resolved registries, loot-table kinds), which
 //!   the validator and the engine both read; [`graph`]: the one cycle finder.
 //! - [`diag`]: diagnostics as values; [`suggest`]: "did you mean".

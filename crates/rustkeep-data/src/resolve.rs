@@ -1,21 +1,27 @@
 //! Load order and the resolved registries (docs/data-language.md): one map per registry from
 //! ID to its winning entry, recording where it was first defined and every override after it.
+//!
+//! What is wrong between two places (two mods, two manifests, two entries, an entry and its
+//! mod) is recorded as [`Finding`]s on the way and reported by the validator; this module raises
+//! no diagnostic.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
+mod findings;
 mod renames;
 mod requirements;
 
+pub use findings::{DependencyValue, Finding};
 pub use renames::{renames, Rename};
 
-use crate::diag::{Applicability, Code, Diagnostic, Loc};
+use crate::diag::Applicability;
 use crate::hash::FxHashMap;
 use crate::lower::FileFacts;
 use crate::manifest::DependencyKind;
-use crate::model::{Entry, Sp};
+use crate::model::Entry;
 use crate::project::Project;
 use crate::source::FileId;
 use crate::suggest;
@@ -89,7 +95,8 @@ pub struct Resolved {
     /// Per registry (by [`Registry::index`]): ID → definition.
     pub defs: Vec<FxHashMap<String, Def>>,
     pub balance: Balance,
-    pub diagnostics: Vec<Diagnostic>,
+    /// What resolving found wrong between two places, for the validator to report.
+    pub findings: Vec<Finding>,
     /// `[renamed]`: old ID → where its chain of renames ends ([`renames`]).
     pub renamed: FxHashMap<String, Rename>,
 }
@@ -127,19 +134,14 @@ impl Resolved {
 }
 
 /// Computes the load order: the core first, then topologically by `depends` and `load_after`,
-/// ties broken by mod id. Reports unknown dependencies and cycles.
-pub fn load_order(project: &Project, diags: &mut Vec<Diagnostic>) -> Vec<usize> {
+/// ties broken by mod id. Notes mods that share an id, unknown dependencies, unmet requirements
+/// and cycles.
+pub fn load_order(project: &Project, findings: &mut Vec<Finding>) -> Vec<usize> {
     let mods = &project.mods;
     let mut by_id: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, m) in mods.iter().enumerate() {
         if let Some(&first) = by_id.get(m.id.as_str()) {
-            if let (Some(f), Some(id)) = (m.manifest_file, &m.manifest.id) {
-                let mut d = Diagnostic::new(Code::InvalidManifest, Loc { file: f, span: id.span.clone() }, format!("two mods share the id `{}`", m.id));
-                if let (Some(ff), Some(fid)) = (mods[first].manifest_file, &mods[first].manifest.id) {
-                    d = d.with_related(Loc { file: ff, span: fid.span.clone() }, "the other mod with this id");
-                }
-                diags.push(d);
-            }
+            findings.push(Finding::SharedModId { mod_idx: i, first });
             continue;
         }
         by_id.insert(m.id.as_str(), i);
@@ -154,40 +156,28 @@ pub fn load_order(project: &Project, diags: &mut Vec<Diagnostic>) -> Vec<usize> 
         if let Some(c) = core {
             preds[i].push((c, None));
         }
-        let depends =
-            m.manifest.depends.iter().filter(|d| d.kind != DependencyKind::Incompatible).map(|d| (d.kind == DependencyKind::Required, &d.id, Some(d)));
-        for (hard, dep, entry) in depends.chain(m.manifest.load_after.iter().map(|l| (false, l, None))) {
+        let depends = m
+            .manifest
+            .depends
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.kind != DependencyKind::Incompatible)
+            .map(|(k, d)| (Some(k).filter(|_| d.kind == DependencyKind::Required), &d.id));
+        for (required, dep) in depends.chain(m.manifest.load_after.iter().map(|l| (None, l))) {
             if dep.value == CORE_NAMESPACE {
                 continue;
             }
             match by_id.get(dep.value.as_str()) {
                 Some(&j) => preds[i].push((j, m.manifest_file.map(|f| (f, dep.clone())))),
-                None if hard => {
-                    let Some(f) = m.manifest_file else { continue };
-                    let known: Vec<&str> = by_id.keys().copied().collect();
-                    let mut msg = format!("`{}` depends on `{}`, which is not among the loaded mods", m.id, dep.value);
-                    let sug = suggest::closest(&dep.value, known.iter().copied());
-                    if let Some(s) = sug {
-                        msg.push_str(&format!("; did you mean `{s}`?"));
+                None => {
+                    if let (Some(k), Some(_)) = (required, m.manifest_file) {
+                        findings.push(Finding::UnknownDependency { mod_idx: i, dep: k });
                     }
-                    let mut d = Diagnostic::new(Code::UnknownDependency, Loc { file: f, span: dep.span.clone() }, msg);
-                    if let (Some(s), Some(entry)) = (sug, entry) {
-                        // A bare ID is replaced whole (the string); in `"sewers >= 1.2"` only the
-                        // ID is, where the string holds it verbatim.
-                        let safety = suggest::judge(&dep.value, s, known.iter().copied());
-                        if entry.is_bare() {
-                            d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s), safety);
-                        } else if entry.exact {
-                            d = d.with_fix(format!("replace with `{s}`"), s, safety);
-                        }
-                    }
-                    diags.push(d);
                 }
-                None => {}
             }
         }
     }
-    requirements::check(mods, &by_id, diags);
+    requirements::check(mods, &by_id, findings);
     let live: Vec<usize> = by_id.values().copied().collect();
     let mut indeg: HashMap<usize, usize> = live.iter().map(|&i| (i, 0)).collect();
     let mut succs: HashMap<usize, Vec<usize>> = HashMap::new();
@@ -219,7 +209,7 @@ pub fn load_order(project: &Project, diags: &mut Vec<Diagnostic>) -> Vec<usize> 
     if order.len() < live.len() {
         let mut rest: Vec<usize> = live.iter().copied().filter(|i| !order.contains(i)).collect();
         rest.sort_by_key(|&i| mods[i].id.clone());
-        report_cycles(mods, &preds, &rest, diags);
+        cycles(&preds, &rest, findings);
         // Keep checking: the mods on a cycle load after the others, by id.
         order.extend(rest);
     }
@@ -227,9 +217,9 @@ pub fn load_order(project: &Project, diags: &mut Vec<Diagnostic>) -> Vec<usize> 
 }
 
 /// A mod that must load before another: its index, and the `depends` value naming it (if any).
-type Pred = (usize, Option<(FileId, Sp<String>)>);
+type Pred = (usize, Option<DependencyValue>);
 
-fn report_cycles(mods: &[crate::project::ModInfo], preds: &[Vec<Pred>], rest: &[usize], diags: &mut Vec<Diagnostic>) {
+fn cycles(preds: &[Vec<Pred>], rest: &[usize], findings: &mut Vec<Finding>) {
     // The dependency graph among the blocked mods (`rest` is sorted by id, so positions in it
     // order like ids). Each mod's dependencies are listed in id order, so the path reported for a
     // cycle is the same on every run.
@@ -252,20 +242,13 @@ fn report_cycles(mods: &[crate::project::ModInfo], preds: &[Vec<Pred>], rest: &[
         // One cycle per component, through its first member in id order (where it is reported).
         let path = crate::graph::cycle_path(&adj, &comp, comp[0]);
         let cycle: Vec<usize> = path[..path.len() - 1].iter().map(|&k| rest[k]).collect();
-        let names: Vec<&str> = cycle.iter().map(|&i| mods[i].id.as_str()).chain([mods[cycle[0]].id.as_str()]).collect();
         let value_of = |k: usize| {
             let from = cycle[k];
             let to = cycle[(k + 1) % cycle.len()];
             preds[from].iter().find(|(j, _)| *j == to).and_then(|(_, v)| v.clone())
         };
-        let Some((file, v)) = value_of(0) else { continue };
-        let mut d = Diagnostic::new(Code::DependencyCycle, Loc { file, span: v.span }, format!("mods depend on each other in a cycle: {}", names.join(" → ")));
-        for k in 1..cycle.len() {
-            if let Some((f, v)) = value_of(k) {
-                d = d.with_related(Loc { file: f, span: v.span }, format!("`{}` depends on `{}` here", mods[cycle[k]].id, v.value));
-            }
-        }
-        diags.push(d);
+        let members = (0..cycle.len()).map(|k| (cycle[k], value_of(k))).collect();
+        findings.push(Finding::DependencyCycle { members });
     }
 }
 
@@ -292,10 +275,10 @@ pub fn declared_after(project: &Project, later: usize, earlier: usize) -> bool {
     false
 }
 
-/// Builds the registries in load order, reporting namespace, duplicate and override problems.
+/// Builds the registries in load order, noting namespace, duplicate and override problems.
 pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
-    let mut diags = Vec::new();
-    let order = load_order(project, &mut diags);
+    let mut findings = Vec::new();
+    let order = load_order(project, &mut findings);
     // Entries bucketed by registry, each bucket in load order. Registries resolve independently
     // (an override names an ID of its own registry), so the buckets run in parallel.
     let mut buckets: Vec<Vec<(usize, EntryRef)>> = vec![Vec::new(); Registry::ALL.len()];
@@ -307,38 +290,38 @@ pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
             }
         }
     }
-    let (balance, balance_diags) = resolve_balance(project, &order, facts);
-    diags.extend(balance_diags);
+    let (balance, balance_findings) = resolve_balance(project, &order, facts);
+    findings.extend(balance_findings);
     // The largest buckets go first, so that the cores finish together.
     let mut by_size: Vec<usize> = (0..buckets.len()).collect();
     by_size.sort_by_key(|&i| std::cmp::Reverse(buckets[i].len()));
-    let resolved: Vec<(FxHashMap<String, Def>, Vec<Diagnostic>)> = by_size
+    let resolved: Vec<(FxHashMap<String, Def>, Vec<Finding>)> = by_size
         .par_iter()
         .map(|&i| {
             let bucket = &buckets[i];
             let mut map: FxHashMap<String, Def> = FxHashMap::with_capacity_and_hasher(bucket.len(), Default::default());
             let mut out = Vec::new();
             for &(mi, r) in bucket {
-                resolve_entry(project, mi, entry(facts, r), r, &mut map, &mut out, facts);
+                resolve_entry(project, mi, entry(facts, r), r, &mut map, &mut out);
             }
             (map, out)
         })
         .collect();
     let mut defs: Vec<FxHashMap<String, Def>> = (0..buckets.len()).map(|_| FxHashMap::default()).collect();
-    let mut found: Vec<Vec<Diagnostic>> = vec![Vec::new(); buckets.len()];
-    for (&i, (map, d)) in by_size.iter().zip(resolved) {
+    let mut found: Vec<Vec<Finding>> = vec![Vec::new(); buckets.len()];
+    for (&i, (map, f)) in by_size.iter().zip(resolved) {
         defs[i] = map;
-        found[i] = d;
+        found[i] = f;
     }
-    diags.extend(found.into_iter().flatten());
-    let renamed = renames(project, &order, &mut diags);
-    Resolved { order, defs, balance, diagnostics: diags, renamed }
+    findings.extend(found.into_iter().flatten());
+    let renamed = renames(project, &order, &mut findings);
+    Resolved { order, defs, balance, findings, renamed }
 }
 
-/// The `[balance]` settings in force (the last mod in load order wins each key), and an
-/// `override-conflict` for every key a mod sets again after another mod set it.
-pub fn resolve_balance(project: &Project, order: &[usize], facts: &FactsTable) -> (Balance, Vec<Diagnostic>) {
-    let mut diags = Vec::new();
+/// The `[balance]` settings in force (the last mod in load order wins each key), and a
+/// [`Finding::BalanceConflict`] for every key a mod sets again after another mod set it.
+pub fn resolve_balance(project: &Project, order: &[usize], facts: &FactsTable) -> (Balance, Vec<Finding>) {
+    let mut findings = Vec::new();
     let mut balance = Balance::default();
     let mut balance_set: HashMap<&str, (FileId, std::ops::Range<usize>, usize)> = HashMap::new();
     for &mi in order {
@@ -349,21 +332,21 @@ pub fn resolve_balance(project: &Project, order: &[usize], facts: &FactsTable) -
                 balance.set(b.key, b.value);
                 if !m.is_core {
                     if let Some((pf, ps, pm)) = balance_set.get(b.key).filter(|(_, _, pm)| !declared_after(project, mi, *pm)) {
-                        let msg = format!(
-                            "`[balance] {}` is also set by `{}`, and neither mod names the other in `depends` or `load_after`; `{}` loads later and wins",
-                            b.key, project.mods[*pm].id, m.id
-                        );
-                        diags.push(
-                            Diagnostic::new(Code::OverrideConflict, Loc { file: fid, span: b.key_span.clone() }, msg)
-                                .with_related(Loc { file: *pf, span: ps.clone() }, "the earlier setting, which loses"),
-                        );
+                        findings.push(Finding::BalanceConflict {
+                            key: b.key,
+                            mod_idx: mi,
+                            file: fid,
+                            span: b.key_span.clone(),
+                            earlier_mod: *pm,
+                            earlier: (*pf, ps.clone()),
+                        });
                     }
                     balance_set.insert(b.key, (fid, b.key_span.clone(), mi));
                 }
             }
         }
     }
-    (balance, diags)
+    (balance, findings)
 }
 
 /// The IDs of one registry resolved so far, as [`resolve_entry`] sees them: the whole registry
@@ -394,41 +377,13 @@ impl DefMap for FxHashMap<String, Def> {
     }
 }
 
-/// `override-missing-target` for an `overrides` value, with the did-you-mean, if any.
-/// `suggestion` comes with its [`suggest::judge`]ment among the IDs defined before the entry.
-pub fn override_missing_target(noun: &str, ov: &Sp<String>, file: FileId, suggestion: Option<(&str, Applicability)>) -> Diagnostic {
-    let mut msg = format!("`overrides` names `{}`, but no {noun} with that ID exists at this point of the load order", ov.value);
-    if let Some((s, _)) = suggestion {
-        msg.push_str(&format!("; did you mean `{s}`?"));
-    }
-    let mut d = Diagnostic::new(Code::OverrideMissingTarget, Loc { file, span: ov.span.clone() }, msg);
-    if let Some((s, safety)) = suggestion {
-        d = d.with_fix(format!("replace with `{s}`"), crate::diag::toml_string(s), safety);
-    }
-    d
-}
-
 /// Resolves one entry of mod `mi` against the entries of its registry resolved before it (in
-/// load order), reporting its problems.
-pub fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut impl DefMap, diags: &mut Vec<Diagnostic>, facts: &FactsTable) {
+/// load order), noting its problems.
+pub fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut impl DefMap, findings: &mut Vec<Finding>) {
     let m = &project.mods[mi];
-    let loc = |span: &std::ops::Range<usize>| Loc { file: r.file, span: span.clone() };
-    let noun = e.registry.noun();
     if let Some(ov) = &e.overrides {
-        if let Some(id) = &e.id {
-            if id.value != ov.value {
-                diags.push(
-                    Diagnostic::new(
-                        Code::OverrideIdMismatch,
-                        loc(&id.span),
-                        format!("`id` is `{}` but `overrides` is `{}`: an override keeps the ID it replaces", id.value, ov.value),
-                    )
-                    .with_related(loc(&ov.span), "the ID being overridden")
-                    // The entry already stands for the ID it overrides: writing that ID changes nothing
-                    // but the mistake.
-                    .with_fix(format!("use `{}`", ov.value), crate::diag::toml_string(&ov.value), crate::diag::Applicability::Safe),
-                );
-            }
+        if e.id.as_ref().is_some_and(|id| id.value != ov.value) {
+            findings.push(Finding::OverrideIdMismatch { entry: r });
         }
         match map.get_mut(&ov.value) {
             Some(def) => {
@@ -436,62 +391,32 @@ pub fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: 
                 // the other in `depends` or `load_after` (directly or through other mods) layers
                 // its change on top on purpose.
                 if let Some(&(prev, prev_mod)) = def.overrides.last().filter(|(_, pm)| *pm != mi && !declared_after(project, mi, *pm)) {
-                    let prev_e = entry(facts, prev);
-                    let prev_span = prev_e.overrides.as_ref().map(|o| o.span.clone()).unwrap_or(prev_e.span.clone());
-                    let msg = format!(
-                        "`{}` is overridden by both `{}` and `{}`, and neither names the other in `depends` or `load_after`; `{}` loads later and wins, the other override has no effect. If that is intended, add `load_after = [\"{}\"]` to `{}`'s mod.toml",
-                        ov.value, project.mods[prev_mod].id, m.id, m.id, project.mods[prev_mod].id, m.id
-                    );
-                    diags.push(
-                        Diagnostic::new(Code::OverrideConflict, loc(&ov.span), msg)
-                            .with_related(Loc { file: prev.file, span: prev_span }, format!("the override in `{}`, which loses", project.mods[prev_mod].id)),
-                    );
+                    findings.push(Finding::OverrideConflict { entry: r, mod_idx: mi, prev, prev_mod });
                 }
                 def.current = r;
                 def.mod_idx = mi;
                 def.overrides.push((r, mi));
             }
-            None => diags.push(override_missing_target(noun, ov, r.file, map.closest(&ov.value))),
+            None => {
+                let suggestion = map.closest(&ov.value).map(|(s, safety)| (s.to_string(), safety));
+                findings.push(Finding::OverrideMissingTarget { entry: r, suggestion });
+            }
         }
         return;
     }
     let Some(id) = &e.id else { return };
     let ns = namespace_of(&id.value);
     if ns != m.id && !(m.is_core && ns == CORE_NAMESPACE) {
-        let msg = format!(
-            "`{}` is outside this mod's namespace `{}`: a mod defines new IDs only as `{}:…`, or replaces a foreign entry with `overrides`",
-            id.value, m.id, m.id
-        );
-        let mut d = Diagnostic::new(Code::NamespaceMismatch, loc(&id.span), msg);
-        if let Some(existing) = map.get(&id.value) {
-            let ee = entry(facts, existing.current);
-            d = d.with_related(
-                Loc { file: existing.current.file, span: ee.key().map(|k| k.span.clone()).unwrap_or(ee.span.clone()) },
-                "the existing entry: add `overrides` to replace it",
-            );
-        } else {
+        let existing = map.get(&id.value).map(|d| d.current);
+        if existing.is_none() {
             map.insert(&id.value, Def { current: r, mod_idx: mi, defined: Some(r), overrides: Vec::new() });
         }
-        diags.push(d);
+        findings.push(Finding::NamespaceMismatch { entry: r, mod_idx: mi, existing });
         return;
     }
     match map.get(&id.value) {
-        Some(existing) => {
-            let first = existing.defined.unwrap_or(existing.current);
-            let fe = entry(facts, first);
-            let fspan = fe.key().map(|k| k.span.clone()).unwrap_or(fe.span.clone());
-            diags.push(
-                Diagnostic::new(
-                    Code::DuplicateId,
-                    loc(&id.span),
-                    format!("the {noun} `{}` is already defined; to replace it, add `overrides = \"{}\"`", id.value, id.value),
-                )
-                .with_related(Loc { file: first.file, span: fspan }, "first defined here"),
-            );
-        }
-        None => {
-            map.insert(&id.value, Def { current: r, mod_idx: mi, defined: Some(r), overrides: Vec::new() });
-        }
+        Some(existing) => findings.push(Finding::DuplicateId { entry: r, first: existing.defined.unwrap_or(existing.current) }),
+        None => map.insert(&id.value, Def { current: r, mod_idx: mi, defined: Some(r), overrides: Vec::new() }),
     }
 }
 
@@ -509,9 +434,16 @@ mod tests {
     }
 
     fn cycles(p: &Project) -> Vec<String> {
-        let mut diags = Vec::new();
-        load_order(p, &mut diags);
-        diags.into_iter().filter(|d| d.code == Code::DependencyCycle).map(|d| d.message).collect()
+        let mut findings = Vec::new();
+        load_order(p, &mut findings);
+        let name = |i: usize| p.mods[i].id.as_str();
+        findings
+            .into_iter()
+            .filter_map(|f| match f {
+                Finding::DependencyCycle { members } => Some(members.iter().map(|(i, _)| name(*i)).chain([name(members[0].0)]).collect::<Vec<_>>().join(" → ")),
+                _ => None,
+            })
+            .collect()
     }
 
     #[test]
@@ -520,8 +452,8 @@ mod tests {
         let p = project(&[("a", "\"b\""), ("b", "\"c\""), ("c", "\"a\""), ("d", "\"a\""), ("x", "\"y\""), ("y", "\"x\"")]);
         let mut got = cycles(&p);
         got.sort();
-        assert_eq!(got, ["mods depend on each other in a cycle: a → b → c → a", "mods depend on each other in a cycle: x → y → x"]);
+        assert_eq!(got, ["a → b → c → a", "x → y → x"]);
         // A mod that depends on itself.
-        assert_eq!(cycles(&project(&[("s", "\"s\"")])), ["mods depend on each other in a cycle: s → s"]);
+        assert_eq!(cycles(&project(&[("s", "\"s\"")])), ["s → s"]);
     }
 }

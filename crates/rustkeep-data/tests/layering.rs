@@ -1,16 +1,19 @@
 //! The crate layering, as `cargo metadata` reports it (docs/ARCHITECTURE.md, "Crate map"):
 //!
 //! ```text
-//! rustkeep-data → { rustkeep-check, rustkeep-engine, rustkeep-fmt } → rustkeep-lsp → rustkeep-cli
-//! { rustkeep-check, rustkeep-engine } → rustkeep-ide → { rustkeep-lsp, rustkeep-cli }
-//! rustkeep-data → rustkeep-engine → rustkeep-present → rustkeep-play → rustkeep-cli
-//! rustkeep-data → rustkeep-engine → rustkeep-present → rustkeep-doc → rustkeep-cli
+//! rustkeep-data → { rustkeep-check, rustkeep-fmt } → rustkeep-lsp → rustkeep-cli
+//! rustkeep-data → rustkeep-check → rustkeep-engine → rustkeep-ide → { rustkeep-lsp, rustkeep-cli }
+//! rustkeep-data → rustkeep-check → rustkeep-engine → rustkeep-present → rustkeep-play → rustkeep-cli
+//! rustkeep-data → rustkeep-check → rustkeep-engine → rustkeep-present → rustkeep-doc → rustkeep-cli
 //! ```
 //!
-//! The validator and the engine are siblings: neither may depend on the other, not even for its
-//! tests. The game (`rustkeep-play`) plays data through the engine and never validates it: the
-//! validator is only a dependency of its tests (which validate the bundled core before playing
-//! it, as the command line does), and only the command line and the benchmark may use the game.
+//! The engine depends on the validator for its types only — the validated model `World::new`
+//! takes, which only the validator makes, and the wording of `loot-table-cycle` — and the
+//! validator never depends on the engine, not even for its tests. The game (`rustkeep-play`)
+//! plays data through the engine and never validates it: the validator is only a direct
+//! dependency of its tests (which validate the bundled core before playing it, as the command
+//! line does), so the game's own code cannot name it, and only the command line and the
+//! benchmark may use the game.
 //! A crate may depend (normal, dev or build) only on the workspace crates below it; a test that
 //! needs two siblings lives in a crate above both. The benchmark crate sits on top
 //! and may use every other. A workspace crate missing from the table is a tool on top of
@@ -31,17 +34,20 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("rustkeep-testutil", &[]),
     ("rustkeep-data", &[]),
     ("rustkeep-check", &["rustkeep-data"]),
-    ("rustkeep-engine", &["rustkeep-data"]),
+    // The validator for its types: `World::new` takes only a model the validator made.
+    ("rustkeep-engine", &["rustkeep-data", "rustkeep-check"]),
     ("rustkeep-fmt", &["rustkeep-data"]),
-    // Presentation (words, SVG, DOT) of what the engine reads and makes; it shows, never validates.
-    ("rustkeep-present", &["rustkeep-data", "rustkeep-engine"]),
+    // Presentation (words, SVG, DOT) of what the engine reads and makes; it shows, never validates
+    // (the validator builds into it through the engine, and into its tests directly).
+    ("rustkeep-present", &["rustkeep-data", "rustkeep-check", "rustkeep-engine"]),
     // The pipelines the front ends share, above the validator and the engine.
     ("rustkeep-ide", &["rustkeep-data", "rustkeep-check", "rustkeep-engine"]),
-    // The validator for its tests only (`the_game_never_validates`).
+    // The validator through the engine, and directly for its tests only
+    // (`the_game_and_the_site_never_validate`).
     ("rustkeep-play", &["rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-present"]),
     // The site of `rustkeep doc` documents data the command line has validated; like the game,
     // it never validates.
-    ("rustkeep-doc", &["rustkeep-data", "rustkeep-engine", "rustkeep-present"]),
+    ("rustkeep-doc", &["rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-present"]),
     ("rustkeep-lsp", &["rustkeep-data", "rustkeep-check", "rustkeep-engine", "rustkeep-fmt", "rustkeep-ide"]),
     // The command line, the last of the product's crates, uses the others.
     ("rustkeep-cli", PRODUCT_CRATES.split_last().expect("the product has crates").1),
@@ -169,26 +175,38 @@ fn the_layering_table_names_real_crates_and_has_no_cycle() {
             assert!(pos(d) < pos(krate), "`{krate}` may depend on `{d}`, which is not below it");
         }
     }
-    // The validator and the engine are siblings.
+    // The validator sits below the engine, never above it.
     let allowed: BTreeMap<&str, &[&str]> = ALLOWED.iter().copied().collect();
-    assert!(!allowed["rustkeep-engine"].contains(&"rustkeep-check") && !allowed["rustkeep-check"].contains(&"rustkeep-engine"));
+    assert!(!allowed["rustkeep-check"].contains(&"rustkeep-engine"));
     // The game sits on the engine, and nothing below the command line may start it.
     let users: Vec<&str> = ALLOWED.iter().filter(|(_, deps)| deps.contains(&"rustkeep-play")).map(|(k, _)| *k).collect();
     assert_eq!(users, ["rustkeep-cli", "rustkeep-bench"], "only the command line and the benchmark may use the game");
 }
 
-/// The game plays the data it is given and never validates it: the validator may build into its
-/// tests (which validate the bundled core first, as the command line does before a game), never
-/// into the game itself, directly or through another crate.
+/// The game and the site show and play the data they are given and never validate it: the
+/// validator builds into them through the engine (for its types), but neither names it as a
+/// dependency of its own code, so neither can call it; the game's tests may (they validate the
+/// bundled core first, as the command line does before a game).
 #[test]
-fn the_game_never_validates() {
+fn the_game_and_the_site_never_validate() {
     let graph = workspace_graph();
-    let mut linked = BTreeSet::new();
-    let mut stack: Vec<&str> = graph["rustkeep-play"].iter().filter(|e| e.linked).map(|e| e.to.as_str()).collect();
-    while let Some(k) = stack.pop() {
-        if linked.insert(k.to_string()) {
-            stack.extend(graph.get(k).into_iter().flatten().filter(|e| e.linked).map(|e| e.to.as_str()));
-        }
+    for krate in ["rustkeep-play", "rustkeep-doc", "rustkeep-present"] {
+        let direct: Vec<&str> = graph[krate].iter().filter(|e| e.linked).map(|e| e.to.as_str()).collect();
+        assert!(!direct.contains(&"rustkeep-check"), "`{krate}` names the validator as a dependency of its own code: {direct:?}");
     }
-    assert!(!linked.contains("rustkeep-check"), "`rustkeep-play` links the validator: {linked:?}");
+}
+
+/// Data with errors reaches the engine only through `World::best_effort`, and only where data is
+/// shown rather than run: the documentation site, `rustkeep diff` and the editor's balance lenses
+/// (docs/ARCHITECTURE.md, invariant "The engine runs what it is given"). Every other world of
+/// the product is made from a model the validator made (`World::new`). Tests may use either.
+#[test]
+fn only_the_viewers_take_data_with_errors() {
+    const VIEWERS: &[&str] = &["crates/rustkeep-cli/src/diff.rs", "crates/rustkeep-cli/src/doc.rs", "crates/rustkeep-lsp/src/balance.rs"];
+    let callers: Vec<String> = rustkeep_testutil::product_code()
+        .into_iter()
+        .filter(|(rel, code)| !rel.starts_with("crates/rustkeep-engine/") && !rel.ends_with("/tests.rs") && code.contains("World::best_effort("))
+        .map(|(rel, _)| rel)
+        .collect();
+    assert_eq!(callers, VIEWERS, "the product's calls of `World::best_effort`");
 }

@@ -110,6 +110,28 @@ fn ids_are_taken_apart_only_by_the_id_module() {
     assert!(stale.is_empty(), "NON_ID_SPLITS names files that split at no `:` any more: {stale:?}");
 }
 
+/// The data crate never runs a rule that spans files (docs/ARCHITECTURE.md, invariant "Layers"):
+/// resolve notes what it finds between two places as plain data (`resolve::Finding`), and the
+/// validator (`rustkeep-check`'s `rules/resolution.rs`) raises the diagnostics. So no source of
+/// resolve names a code or makes a diagnostic.
+#[test]
+fn resolve_raises_no_diagnostic() {
+    let src = root().join("crates/rustkeep-data/src");
+    let mut files = vec![src.join("resolve.rs")];
+    files.extend(files_below(&src.join("resolve"), "rs"));
+    let mut found = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("readable source");
+        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim_start().starts_with("//")) {
+            if let Some(what) = ["Code::", "Diagnostic"].into_iter().find(|w| line.contains(w)) {
+                found.push(format!("{}:{}: `{what}`", shown(f), i + 1));
+            }
+        }
+    }
+    assert!(files.len() >= 3, "found resolve's sources: {files:?}");
+    assert!(found.is_empty(), "resolve raises diagnostics (record a `Finding`; the validator words it):\n{}", found.join("\n"));
+}
+
 #[test]
 fn sources_point_at_the_projects_docs_not_at_documents_users_do_not_get() {
     let mut found = Vec::new();

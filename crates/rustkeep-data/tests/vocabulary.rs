@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use rustkeep_data::vocab::{ID_PATTERN, NAMESPACE_GRAMMAR, SEGMENT_CHARS};
-use rustkeep_testutil::files_below;
+use rustkeep_testutil::{files_below, product_code};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -138,29 +138,6 @@ fn match_arm_literals(line: &str) -> Vec<&str> {
         }
     }
     Vec::new()
-}
-
-/// The product sources, each as its path relative to the repository root and its code: the text
-/// before its unit tests (a trailing `#[cfg(test)]`), which may spell names to test the readers.
-/// The test helpers of rustkeep-testutil are no product.
-fn product_code() -> Vec<(String, String)> {
-    let mut files = Vec::new();
-    for krate in std::fs::read_dir(root().join("crates")).expect("crates/").flatten() {
-        if krate.file_name() != "rustkeep-testutil" {
-            files.extend(files_below(&krate.path().join("src"), "rs"));
-        }
-    }
-    assert!(files.len() > 20, "found the product sources");
-    files.sort();
-    let root = root().canonicalize().expect("the root exists");
-    files
-        .into_iter()
-        .map(|f| {
-            let text = std::fs::read_to_string(&f).expect("readable source");
-            let rel = f.canonicalize().expect("exists").strip_prefix(&root).expect("inside").to_string_lossy().replace('\\', "/");
-            (rel, text.split("#[cfg(test)]").next().unwrap_or("").to_string())
-        })
-        .collect()
 }
 
 /// Files whose `match` arms may spell names of the vocabulary, and why.

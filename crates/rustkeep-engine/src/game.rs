@@ -29,6 +29,7 @@ use std::collections::HashMap;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use rustkeep_check::ValidDatabase;
 use rustkeep_data::db::Database;
 use rustkeep_data::grid::Dir;
 use rustkeep_data::model::{ActionData, Entry};
@@ -85,11 +86,21 @@ pub struct World {
 }
 
 impl World {
-    /// The world of a project's model. The engine runs what it is given and validates nothing:
-    /// callers refuse data with validation errors first (the command line does, through the
-    /// validator's analysis), because broken data would run only half.
-    /// References to old IDs of `[renamed]` run as the IDs they stand for.
-    pub fn new(project: Project, mut db: Database) -> World {
+    /// The world of a project's validated model: what scenarios, the arena, the game and every
+    /// run take. The engine runs what it is given and validates nothing; the type says that the
+    /// validator found no errors (`rustkeep_check::validate`, `Analysis::into_valid`), because
+    /// broken data would run only half. References to old IDs of `[renamed]` run as the IDs they
+    /// stand for.
+    pub fn new(project: Project, valid: ValidDatabase) -> World {
+        World::best_effort(project, valid.into_database())
+    }
+
+    /// The world of a model that may have errors, for what shows data rather than runs it: the
+    /// documentation site (`rustkeep doc`), `rustkeep diff` and the editor's balance lenses, which
+    /// show the data as it is while the validator's diagnostics say what is wrong with it. The
+    /// engine still never panics or hangs on such data: what it cannot evaluate (a loot table on a
+    /// nesting cycle, a broken reference) it refuses, and what is missing counts as absent.
+    pub fn best_effort(project: Project, mut db: Database) -> World {
         db.follow_renames();
         let loot = LootDb::new(&db);
         World { project, db, loot, places: Mutex::default(), tagged: OnceLock::new() }

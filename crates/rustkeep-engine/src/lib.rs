@@ -1,8 +1,10 @@
 //! The rustkeep engine: seeded randomness, loot tables (exact analysis and sampled rolls),
 //! and the game state that dry-runs triggers, the event queue and quests.
 //!
-//! It reads resolved data and must never validate it (its callers refuse invalid data through
-//! `rustkeep-check` first), never draw randomness from anything but its seeded generator (same
+//! It reads resolved data and must never validate it: a world that runs takes the validator's
+//! `rustkeep_check::ValidDatabase`, which only `rustkeep-check` makes, and a world that only shows
+//! data with errors is made with `World::best_effort`, where what cannot be evaluated is refused
+//! as a typed value. It calls no rule of the validator. It must never draw randomness from anything but its seeded generator (same
 //! seed and data, same run on every platform), and speaks in types: traces carry
 //! [`effect::Effect`]s, event kinds and [`place::Place`]s, never English for a reader to parse.
 

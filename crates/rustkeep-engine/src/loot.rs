@@ -55,8 +55,9 @@ pub struct ItemDrop {
 pub enum LootError {
     /// No loot table has this ID.
     UnknownTable { id: String, suggestion: Option<String> },
-    /// `table` lies on a nesting cycle or nests one (`loot-table-cycle`); `cycle` is the cycle as a
-    /// path, its first table repeated at the end.
+    /// `table` lies on a nesting cycle or nests one (`loot-table-cycle`, an error of the validator:
+    /// only data that has it gets here); `cycle` is the cycle as a path, its first table repeated
+    /// at the end.
     Cycle { table: String, cycle: Arc<[String]> },
     /// `table` reaches `culprit` (possibly itself), whose data cannot be evaluated.
     Invalid { table: String, culprit: String, reason: String },
@@ -76,14 +77,8 @@ impl fmt::Display for LootError {
                 }
                 Ok(())
             }
-            LootError::Cycle { table, cycle } => {
-                let path = cycle.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(" → ");
-                if cycle.iter().any(|t| t == table) {
-                    write!(f, "loot-table-cycle: loot tables nest into a cycle: {path} — evaluating `{table}` would never end")
-                } else {
-                    write!(f, "loot-table-cycle: `{table}` nests the cycle {path} — evaluating it would never end")
-                }
-            }
+            // The validator's error, worded where the validator words it.
+            LootError::Cycle { table, cycle } => f.write_str(&rustkeep_check::rules::loot::cycle_refusal(table, cycle)),
             LootError::Invalid { table, culprit, reason } => {
                 if table == culprit {
                     write!(f, "`{table}` cannot be evaluated: {reason}")

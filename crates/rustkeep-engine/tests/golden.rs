@@ -8,7 +8,6 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use rustkeep_data::db::Database;
 use rustkeep_data::project::Project;
 use rustkeep_engine::game::World;
 use rustkeep_engine::scenario::{run_file, Report};
@@ -44,8 +43,8 @@ fn scenario_path(name: &str) -> PathBuf {
 /// The engine validates nothing: the scenarios play on the bundled core and the checked examples
 /// (`rustkeep simulate` refuses data with errors before it gets this far).
 fn open(project: Project) -> Result<World, String> {
-    let db = Database::load(&project);
-    Ok(World::new(project, db))
+    let valid = rustkeep_check::validate(&project)?;
+    Ok(World::new(project, valid))
 }
 
 /// Runs the scenario `name`: its report, and its trace as JSON.

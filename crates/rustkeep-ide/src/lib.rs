@@ -18,6 +18,6 @@ pub mod scenario;
 /// The world of a loaded project, or the refusal when the validator finds errors (their count
 /// and the first of them).
 pub fn valid_world(project: Project) -> Result<World, String> {
-    let db = rustkeep_check::analyze(&project).into_valid(&project)?;
-    Ok(World::new(project, db))
+    let valid = rustkeep_check::validate(&project)?;
+    Ok(World::new(project, valid))
 }

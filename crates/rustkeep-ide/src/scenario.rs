@@ -33,10 +33,10 @@ pub fn open(path: &Path, mods: &[PathBuf], cwd: &Path, overlay: &Overlay, cancel
     }
     let Some(facts) = analysis.db.facts.get(file.0 as usize).cloned().flatten() else { return Some(not_read()) };
     let model = facts.scenario.clone().map(|b| *b).unwrap_or_default();
-    let db = match analysis.into_valid(&project) {
-        Ok(db) => db,
+    let valid = match analysis.into_valid(&project) {
+        Ok(valid) => valid,
         Err(refusal) => return Some(Err(refusal)),
     };
     let sc = Scenario::from_model(&model, &project.file(file).index);
-    Some(Ok((World::new(project, db), sc)))
+    Some(Ok((World::new(project, valid), sc)))
 }

@@ -437,8 +437,9 @@ impl Worker {
             kept.retain(|fid, _| facts[fid.0 as usize].is_some());
         }
         self.lowered = kept;
+        // The figures follow the user's typing, errors and all.
         let db = Database::new(&project, facts);
-        Some(World::new(project, db))
+        Some(World::best_effort(project, db))
     }
 }
 

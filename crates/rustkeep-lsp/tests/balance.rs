@@ -94,8 +94,8 @@ fn the_figures_are_the_arenas_and_the_loot_analysiss_of_the_whole_workspace() {
     let wanted = bring_up_to_date(&state, &mut worker);
 
     // The whole workspace, lowered in full, as `rustkeep arena --matrix --runs 1000` sees it.
-    let analysis = rustkeep_check::analyze(&state.project);
-    let world = World::new(state.project.clone(), analysis.db);
+    let valid = rustkeep_check::validate(&state.project).expect("the examples are valid");
+    let world = World::new(state.project.clone(), valid);
     let creatures: Vec<String> =
         wanted.keys().filter(|(_, o)| !o.is_empty()).map(|(c, _)| c.clone()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
     assert_eq!(
@@ -189,7 +189,7 @@ fn an_edit_computes_again_only_the_figures_it_changes() {
     assert_eq!(counts(&store).0, cells + changed.len() as u64);
     let analysis = rustkeep_check::analyze(&state.project);
     assert!(analysis.diagnostics.iter().all(|d| d.severity != rustkeep_data::diag::Severity::Error), "{:?}", analysis.diagnostics);
-    let world = World::new(state.project.clone(), analysis.db);
+    let world = World::new(state.project.clone(), analysis.into_valid(&state.project).expect("no errors"));
     let queen = "rat_catcher:warren_queen".to_string();
     let matrix = arena::matrix_of(&world, vec![queen.clone()], balance::FIGHTS, balance::SEED, balance::ROUNDS);
     let warrior = matrix.options.iter().position(|o| o == "core:warrior").unwrap();

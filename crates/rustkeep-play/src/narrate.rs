@@ -370,8 +370,8 @@ mod tests {
 
     fn world() -> World {
         let project = rustkeep_data::project::Project::with_bundled_core();
-        let db = rustkeep_data::db::Database::load(&project);
-        World::new(project, db)
+        let valid = rustkeep_check::validate(&project).expect("the bundled core is valid");
+        World::new(project, valid)
     }
 
     #[test]

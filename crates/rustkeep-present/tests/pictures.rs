@@ -1,7 +1,6 @@
 //! The pictures: the arena's heat map as SVG and the trigger graph as DOT, from the engine's
 //! results on the bundled core and a test mod whose bramble feeds itself.
 
-use rustkeep_data::db::Database;
 use rustkeep_data::project::{load, Overlay, Project};
 use rustkeep_engine::arena;
 use rustkeep_engine::game::World;
@@ -10,8 +9,8 @@ use rustkeep_present::{graph, heat_map};
 use rustkeep_testutil::repo_root;
 
 fn world(project: Project) -> World {
-    let db = Database::load(&project);
-    World::new(project, db)
+    let valid = rustkeep_check::validate(&project).unwrap_or_else(|refusal| panic!("{refusal}"));
+    World::new(project, valid)
 }
 
 #[test]

@@ -49,7 +49,7 @@ pub use shared::{shared_folder, SHARED_DIR_VAR};
 pub use shell::{shell_line, ShellLine};
 pub use taplo::Taplo;
 pub use temp::TempDir;
-pub use workspace::{cargo_metadata, PRODUCT_CRATES};
+pub use workspace::{cargo_metadata, product_code, PRODUCT_CRATES};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -5,7 +5,8 @@
 //! is taken out of the indexes and the new one put in ([`index`]), which tells which IDs an edit
 //! touched. Then only these run again:
 //! - **resolve**, per touched ID: its entries in load order, with `rustkeep_data::resolve`'s own
-//!   [`resolve_entry`] (duplicates, namespaces, overrides), giving the ID's definition in force;
+//!   [`resolve_entry`] (duplicates, namespaces, overrides), giving the ID's definition in force
+//!   and its findings, worded by the batch check's own [`resolution::diagnostic`];
 //! - **loot tables** ([`tables`]): the kinds of the tables whose shape changed and of the tables
 //!   that take their kind from them, the nesting cycles reachable from changed edges, the entry
 //!   checks of the tables that nest a table whose kind changed;
@@ -46,10 +47,11 @@ use rustkeep_data::hash::{FxHashMap, FxHashSet};
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::manifest::Level;
 use rustkeep_data::project::Project;
-use rustkeep_data::resolve::{entry, load_order, override_missing_target, resolve_entry, Def, DefMap, EntryRef, Resolved};
+use rustkeep_data::resolve::{entry, load_order, resolve_entry, Def, DefMap, EntryRef, Resolved};
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::Registry;
 
+use crate::rules::resolution;
 use index::{Index, Sym};
 use slots::{Slot, Slots};
 use suggest::{Missing, Suggestions};
@@ -198,9 +200,10 @@ impl Incremental {
     pub fn new(project: &Project, mut facts: Vec<Option<Arc<FileFacts>>>) -> Incremental {
         let n = project.files.len();
         facts.resize(n, None);
-        let mut order_diags = Vec::new();
-        let order = load_order(project, &mut order_diags);
-        let renamed = rustkeep_data::resolve::renames(project, &order, &mut order_diags);
+        let mut order_findings = Vec::new();
+        let order = load_order(project, &mut order_findings);
+        let renamed = rustkeep_data::resolve::renames(project, &order, &mut order_findings);
+        let order_diags: Vec<Diagnostic> = order_findings.iter().filter_map(|f| resolution::diagnostic(project, &facts, f)).collect();
         let mut rank = vec![None; n];
         let mut file_mod = vec![None; n];
         let mut ranked = Vec::new();
@@ -267,7 +270,7 @@ impl Incremental {
     }
 
     /// The data model: facts, the registries in force and the loot-table kinds. (Its
-    /// `resolved.diagnostics` is empty: resolve problems are among [`Incremental::diagnostics`].)
+    /// `resolved.findings` is empty: resolve problems are among [`Incremental::diagnostics`].)
     pub fn db(&self) -> &Database {
         &self.db
     }
@@ -518,9 +521,9 @@ impl Incremental {
         let mut out = Vec::with_capacity(entries.len());
         for &r in entries.as_slice() {
             let Some(mi) = self.file_mod[r.file.0 as usize] else { continue };
-            let mut diags = Vec::new();
-            resolve_entry(project, mi, entry(&self.db.facts, r), r, &mut map, &mut diags, &self.db.facts);
-            out.push((r, diags));
+            let mut findings = Vec::new();
+            resolve_entry(project, mi, entry(&self.db.facts, r), r, &mut map, &mut findings);
+            out.push((r, findings.iter().filter_map(|f| resolution::diagnostic(project, &self.db.facts, f)).collect()));
         }
         (out, map.def)
     }
@@ -565,7 +568,7 @@ impl Incremental {
                         let earlier = defs.iter().filter(|(_, d)| d.defined.is_some_and(|at| self.ix.pos(at) < pos)).map(|(k, _)| k.as_str());
                         (s, rustkeep_data::suggest::judge(&word, s, earlier))
                     });
-                    let d = override_missing_target(m.registry.noun(), ov, r.file, judged);
+                    let d = resolution::override_missing_target(m.registry.noun(), ov, r.file, judged);
                     self.slots.replace(r.file, Slot::Resolve, r.index, d);
                 }
             }

@@ -452,7 +452,8 @@ impl Incremental {
 
     /// `[balance]` settings: few, so all of them again.
     pub(super) fn balance(&mut self, project: &Project) {
-        let (balance, diags) = resolve_balance(project, &self.db.resolved.order, &self.db.facts);
+        let (balance, findings) = resolve_balance(project, &self.db.resolved.order, &self.db.facts);
+        let diags = findings.iter().filter_map(|f| crate::rules::resolution::diagnostic(project, &self.db.facts, f)).collect();
         self.loot_changes.balance = balance.luck_factor.to_bits() != self.db.resolved.balance.luck_factor.to_bits();
         self.db.resolved.balance = balance;
         self.slots.set_all(Slot::Balance, &mut self.balance_files, diags);

@@ -95,6 +95,27 @@ pub fn nesting_edges(e: &Entry) -> impl Iterator<Item = &Sp<String>> {
     })
 }
 
+/// What a nesting cycle is called in every message about it.
+const NEST_INTO_A_CYCLE: &str = "loot tables nest into a cycle";
+
+/// Loot table IDs as a path: `` `a` → `b` ``.
+fn path<'a>(ids: impl Iterator<Item = &'a str>) -> String {
+    ids.map(|id| format!("`{id}`")).collect::<Vec<_>>().join(" → ")
+}
+
+/// The refusal to evaluate `table` because of a nesting cycle (`loot-table-cycle`), as the engine
+/// gives it for data that has this error (`rustkeep loot`, the editor's hover): `cycle` is the
+/// cycle as a path, its first table repeated at the end; `table` is on it or nests it.
+pub fn cycle_refusal(table: &str, cycle: &[String]) -> String {
+    let code = Code::LootTableCycle.name();
+    let shown = path(cycle.iter().map(String::as_str));
+    if cycle.iter().any(|t| t == table) {
+        format!("{code}: {NEST_INTO_A_CYCLE}: {shown} — evaluating `{table}` would never end")
+    } else {
+        format!("{code}: `{table}` nests the cycle {shown} — evaluating it would never end")
+    }
+}
+
 /// One member of a nesting cycle: its ID, and its first edge into the cycle (the ID it nests,
 /// the file and span of the entry that nests it).
 pub type CycleMember<'a> = (&'a str, Option<(&'a str, FileId, &'a Span)>);
@@ -105,11 +126,10 @@ pub type CycleMember<'a> = (&'a str, Option<(&'a str, FileId, &'a Span)>);
 pub fn cycle_diagnostic(members: &[CycleMember<'_>]) -> Option<Diagnostic> {
     let (first, edge) = members.first()?;
     let (_, file, span) = (*edge)?;
-    let names: Vec<String> = members.iter().map(|(id, _)| format!("`{id}`")).collect();
     let msg = if members.len() == 1 {
         format!("the loot table `{first}` nests itself: evaluating it would never end")
     } else {
-        format!("loot tables nest into a cycle: {} — evaluating any of them would never end", names.join(" → "))
+        format!("{NEST_INTO_A_CYCLE}: {} — evaluating any of them would never end", path(members.iter().map(|(id, _)| *id)))
     };
     let mut d = Diagnostic::new(Code::LootTableCycle, Loc { file, span: span.clone() }, msg);
     for (id, edge) in &members[1..] {

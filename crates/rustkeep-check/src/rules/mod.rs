@@ -1,5 +1,6 @@
 //! The cross-file rules, one module per family. Structural rules run while files are lowered
-//! (`rustkeep_data::lower`) and while registries are resolved (`rustkeep_data::resolve`).
+//! (`rustkeep_data::lower`); what resolving the registries finds between two places
+//! (`rustkeep_data::resolve`'s findings) is worded by [`resolution`].
 
 use std::sync::OnceLock;
 
@@ -25,6 +26,7 @@ pub mod overrides;
 pub mod prefabs;
 pub mod references;
 pub mod renames;
+pub mod resolution;
 pub mod scenario;
 pub mod shops;
 pub mod statuses;

@@ -1,12 +1,14 @@
 //! `[renamed]` of the manifests: which old IDs lead to which IDs in force. References from any mod
 //! to an old ID resolve to the end of its chain of renames ([`super::Resolved::get`]); a chain that
-//! comes back to where it started is `rename-cycle`. What the renames say about the registries
-//! (an old ID still defined, a new one that is not) is the validator's to check.
+//! comes back to where it started is noted (`rename-cycle`, reported by the validator). What the
+//! renames say about the registries (an old ID still defined, a new one that is not) is the
+//! validator's to check.
 
 use std::collections::BTreeMap;
 
-use crate::diag::{Code, Diagnostic, Loc};
+use super::Finding;
 use crate::hash::FxHashMap;
+use crate::model::Sp;
 use crate::project::Project;
 use crate::source::FileId;
 use crate::text::Span;
@@ -28,16 +30,15 @@ pub struct Rename {
 
 /// The renames of every loaded mod in `order`, each old ID mapped to the end of its chain.
 /// Old IDs whose chain runs into a cycle are left out (their references are unknown); each
-/// cycle is reported once, at its first old ID in ID order.
-pub fn renames(project: &Project, order: &[usize], diags: &mut Vec<Diagnostic>) -> FxHashMap<String, Rename> {
+/// cycle is noted once, from its first old ID in ID order.
+pub fn renames(project: &Project, order: &[usize], findings: &mut Vec<Finding>) -> FxHashMap<String, Rename> {
     let mut next: BTreeMap<&str, Rename> = BTreeMap::new();
     for &mi in order {
         let m = &project.mods[mi];
         let Some(file) = m.manifest_file else { continue };
         for (old, new) in &m.manifest.renamed {
             if old.value == new.value {
-                let msg = format!("`{}` is renamed to itself: remove the line", old.value);
-                diags.push(Diagnostic::new(Code::RenameCycle, Loc { file, span: old.span.clone() }, msg));
+                findings.push(Finding::SelfRename { file, old: Sp { span: old.span.clone(), value: old.value.clone() } });
                 continue;
             }
             next.entry(old.value.as_str()).or_insert(Rename {
@@ -78,16 +79,8 @@ pub fn renames(project: &Project, order: &[usize], diags: &mut Vec<Diagnostic>) 
                 reported.push(first);
                 // Start the loop at its first member, in ID order.
                 let start = members.iter().position(|m| *m == first).expect("first is a member");
-                let ring: Vec<&str> = members[start..].iter().chain(&members[..start]).copied().collect();
-                let shown: Vec<String> = ring.iter().chain([&ring[0]]).map(|s| format!("`{s}`")).collect();
-                let head = &next[ring[0]];
-                let msg = format!("`[renamed]` lines lead back to where they start: {}; no ID is in force at the end", shown.join(" → "));
-                let mut d = Diagnostic::new(Code::RenameCycle, Loc { file: head.file, span: head.old_span.clone() }, msg);
-                for m in &ring[1..] {
-                    let step = &next[*m];
-                    d = d.with_related(Loc { file: step.file, span: step.old_span.clone() }, format!("`{m}` is renamed to `{}` here", step.next));
-                }
-                diags.push(d);
+                let ring = members[start..].iter().chain(&members[..start]).map(|m| (m.to_string(), next[*m].clone())).collect();
+                findings.push(Finding::RenameCycle { ring });
             }
         }
     }

@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 
-use rustkeep_data::db::Database;
 use rustkeep_data::project::{load, Overlay, Project};
 use rustkeep_engine::game::{Game, World};
 use rustkeep_engine::save;
@@ -13,10 +12,10 @@ use rustkeep_testutil::repo_root;
 /// The manifest of the test mod `t`.
 pub const MANIFEST: &str = "[mod]\nid = \"t\"\nname = \"T\"\nversion = \"0.1.0\"\n";
 
-/// The world of `project`.
+/// The world of `project`, whose data the validator must find no errors in.
 pub fn world(project: Project) -> World {
-    let db = Database::load(&project);
-    World::new(project, db)
+    let valid = rustkeep_check::validate(&project).unwrap_or_else(|refusal| panic!("{refusal}"));
+    World::new(project, valid)
 }
 
 /// `g` saved, the JSON of its state changed by `edit`, and loaded again: a state no step reaches

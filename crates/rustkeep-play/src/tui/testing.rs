@@ -18,8 +18,8 @@ use crate::session::{first_step, Session, WALK_LIMIT};
 /// The bundled core, validated, as `rustkeep play` opens it when no mod is found.
 pub fn world() -> World {
     let project = Project::with_bundled_core();
-    let db = rustkeep_check::analyze(&project).into_valid(&project).expect("the bundled core is valid");
-    World::new(project, db)
+    let valid = rustkeep_check::validate(&project).expect("the bundled core is valid");
+    World::new(project, valid)
 }
 
 /// A new game of the warrior on `seed`, past the start screen.

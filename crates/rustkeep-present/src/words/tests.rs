@@ -1,6 +1,5 @@
 //! The words of the core's entries, and of every event, check and action.
 
-use rustkeep_data::db::Database;
 use rustkeep_data::model::{Action, ActionData, Condition, ConditionData, Sp, Trigger, When, Who};
 use rustkeep_data::project::Project;
 use rustkeep_data::vocab::{attr, outcome, ActionKind, CheckKind, EventKind, Registry, TargetPresence, WhenField, WhenValue};
@@ -16,8 +15,8 @@ fn core() -> &'static World {
     static CORE: OnceLock<World> = OnceLock::new();
     CORE.get_or_init(|| {
         let project = Project::with_bundled_core();
-        let db = Database::load(&project);
-        World::new(project, db)
+        let valid = rustkeep_check::validate(&project).expect("the bundled core is valid");
+        World::new(project, valid)
     })
 }
 
