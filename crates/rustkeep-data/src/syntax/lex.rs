@@ -185,23 +185,40 @@ fn digits(b: &[u8], i: &mut usize) -> bool {
 pub fn basic_string(text: &str, pos: usize) -> Option<(Cow<'_, str>, usize)> {
     let b = text.as_bytes();
     let start = pos + 1;
-    let mut at = plain_run_end(b, start, b"\"\\")?;
-    let mut value = Cow::Borrowed(&text[start..at]);
-    while b[at] == b'\\' {
-        let out = value.to_mut();
-        at = escape(text, at, out)?;
+    let stop = |c: u8| c == b'"' || c == b'\\';
+    let mut at = plain_run_end(b, start, stop)?;
+    match b[at] {
+        b'"' => return Some((Cow::Borrowed(&text[start..at]), at + 1)),
+        b'\\' => {}
+        _ => return None,
+    }
+    // Escapes: the value is built.
+    let mut out = String::from(&text[start..at]);
+    loop {
+        match b[at] {
+            b'"' => return Some((Cow::Owned(out), at + 1)),
+            b'\\' => at = escape(text, at, &mut out)?,
+            _ => return None,
+        }
         let run = at;
-        at = plain_run_end(b, run, b"\"\\")?;
+        at = plain_run_end(b, run, stop)?;
         out.push_str(&text[run..at]);
     }
-    (b[at] == b'"').then_some((value, at + 1))
 }
 
 /// Where the run of plain characters of a one-line string that starts at `at` ends: at the first
-/// of the `stops` (its closing quote, and a backslash in a basic string) or control character;
-/// `None` when the text ends first.
-fn plain_run_end(b: &[u8], at: usize, stops: &[u8]) -> Option<usize> {
-    b.get(at..)?.iter().position(|&c| stops.contains(&c) || is_control(c)).map(|n| at + n)
+/// byte that `stop`s it (its closing quote, and a backslash in a basic string) or control
+/// character; `None` when the text ends first. Inlined with its `stop` for each kind of string:
+/// every string of a pack is read through it.
+#[inline(always)]
+fn plain_run_end(b: &[u8], mut at: usize, stop: impl Fn(u8) -> bool) -> Option<usize> {
+    loop {
+        let c = *b.get(at)?;
+        if stop(c) || is_control(c) {
+            return Some(at);
+        }
+        at += 1;
+    }
 }
 
 /// One escape, from its backslash at `pos`, onto `out`: where it ends.
@@ -234,7 +251,7 @@ fn escape(text: &str, pos: usize, out: &mut String) -> Option<usize> {
 pub fn literal_string(text: &str, pos: usize) -> Option<(Cow<'_, str>, usize)> {
     let b = text.as_bytes();
     let start = pos + 1;
-    let end = plain_run_end(b, start, b"'")?;
+    let end = plain_run_end(b, start, |c| c == b'\'')?;
     (b[end] == b'\'').then(|| (Cow::Borrowed(&text[start..end]), end + 1))
 }
 
