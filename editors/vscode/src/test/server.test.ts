@@ -452,7 +452,7 @@ test("rustkeep.showBalance is contributed, in the palette of TOML editors, and r
   assert.equal(palette?.when, "editorLangId == toml");
   // The server does not announce the command (vscode-languageclient would register it too).
   const source = fs.readFileSync(path.join(root, "src", "extension.ts"), "utf8");
-  assert.ok(source.includes("registerCommand(SHOW_BALANCE,"), "extension.ts registers it");
+  assert.ok(source.includes("registerCommand(server.SHOW_BALANCE,"), "extension.ts registers it");
 });
 
 test("the extension creates its trace channel once, not per start of the server", () => {
