@@ -205,10 +205,10 @@ fn a_reference_to_an_id_under_a_misspelt_registry_names_the_header() {
     }
 }
 
-/// `trigger-never-active` of an affix is found backward in the incremental analysis (from the
-/// affix to the tables that name it, the tables that nest those, and the item entries that name
-/// any of them in `affixes =`), forward in a fresh check: each link of the chain cut and restored
-/// in turn gives both the same diagnostics, and the affix is reported exactly while a link is cut.
+/// `trigger-never-active` of an affix follows a chain across files (the item entry that names an
+/// affix table in `affixes =`, the tables nested in it, the table that names the affix): each link
+/// of the chain cut and restored in turn gives the incremental analysis the diagnostics of a fresh
+/// check, and the affix is reported exactly while a link is cut.
 #[test]
 fn an_affix_reached_through_a_nested_affix_table_is_followed_link_by_link() {
     let items = "[[items]]\nid = \"m:blade\"\nname = \"Blade\"\nslot = \"weapon\"\n\n[[affixes]]\nid = \"m:burning\"\nname = \"burning\"\n\

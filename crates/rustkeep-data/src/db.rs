@@ -9,7 +9,6 @@
 //! the engine (`rustkeep-engine`) runs on that, or shows a model with errors through its
 //! best-effort door (see docs/engine.md).
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -178,64 +177,136 @@ impl Database {
 /// Infers the kind of every loot table in force: from its own entries (its direct kind), else from
 /// the tables it nests: a table without a direct kind takes the kind of the nearest tables with one
 /// (fewest nesting steps), and when those disagree, the kind of the first of its `table =` entries
-/// that leads to them. A worklist over reverse nesting edges settles every table in linear time,
-/// however long the chains (a 10,000-table chain is a test).
-///
-/// The rule depends on nothing but the tables themselves (not on the order in which they are
-/// visited), so that the language server, which settles only the tables an edit can reach, and a
-/// fresh check agree.
+/// that leads to them ([`settle_kinds`], over every table).
 pub fn infer_kinds(facts: &[Option<Arc<FileFacts>>], resolved: &Resolved) -> FxHashMap<String, TableKind> {
     let Some(defs) = resolved.defs.get(Registry::LootTables.index()) else { return FxHashMap::default() };
-    // Nesting distance to a table with a direct kind (0 for those), found breadth-first.
-    let mut dist: FxHashMap<&str, u32> = FxHashMap::with_capacity_and_hasher(defs.len(), Default::default());
-    let mut kinds: FxHashMap<String, TableKind> = FxHashMap::with_capacity_and_hasher(defs.len(), Default::default());
-    // Nested table → the tables without a kind of their own that nest it.
-    let mut parents: FxHashMap<&str, Vec<&str>> = FxHashMap::default();
-    let mut queue: VecDeque<&str> = VecDeque::new();
-    // Each table's own kind, read on all cores (reading 30,000 entries is most of the work).
     let tables: Vec<(&String, &crate::resolve::Def)> = defs.iter().collect();
-    let direct: Vec<_> = tables.par_iter().map(|(_, def)| direct_kind(crate::resolve::entry(facts, def.current))).collect();
-    for (&(id, def), direct) in tables.iter().zip(direct) {
-        match direct {
-            Some(k) => {
-                kinds.insert(id.clone(), k);
-                dist.insert(id.as_str(), 0);
-                queue.push_back(id.as_str());
+    let index: FxHashMap<&str, usize> = tables.iter().enumerate().map(|(i, (id, _))| (id.as_str(), i)).collect();
+    // Each table's own kind and the tables it nests, read on all cores (reading 30,000 entries is
+    // most of the work).
+    let read: Vec<(Option<TableKind>, Vec<usize>)> = tables
+        .par_iter()
+        .map(|(_, def)| {
+            let e = crate::resolve::entry(facts, def.current);
+            let nested = e.loot_entries().iter().filter_map(|le| if let LootKind::Table(t) = &le.kind { index.get(t.value.as_str()).copied() } else { None });
+            (direct_kind(e), nested.collect())
+        })
+        .collect();
+    let mut parents: Vec<Vec<usize>> = vec![Vec::new(); tables.len()];
+    for (i, (direct, nested)) in read.iter().enumerate() {
+        if direct.is_none() {
+            for &c in nested {
+                parents[c].push(i);
             }
-            None => {
-                let e = crate::resolve::entry(facts, def.current);
-                for le in e.loot_entries() {
-                    if let LootKind::Table(t) = &le.kind {
-                        parents.entry(t.value.as_str()).or_default().push(id.as_str());
-                    }
+        }
+    }
+    let all = AllTables { read, parents };
+    settle_kinds(&all, 0..tables.len()).into_iter().map(|(i, _, k)| (tables[i].0.clone(), k)).collect()
+}
+
+/// The loot tables in force as [`infer_kinds`] reads them, by their place in a list.
+struct AllTables {
+    read: Vec<(Option<TableKind>, Vec<usize>)>,
+    parents: Vec<Vec<usize>>,
+}
+
+impl Nesting for AllTables {
+    type Table = usize;
+    fn direct(&self, t: usize) -> Option<TableKind> {
+        self.read[t].0
+    }
+    fn nested(&self, t: usize) -> impl Iterator<Item = usize> + '_ {
+        self.read[t].1.iter().copied()
+    }
+    fn kindless_parents(&self, t: usize) -> impl Iterator<Item = usize> + '_ {
+        self.parents[t].iter().copied()
+    }
+    fn in_region(&self, _: usize) -> bool {
+        true
+    }
+    fn settled(&self, _: usize) -> Option<(u32, TableKind)> {
+        None
+    }
+}
+
+/// The nesting of loot tables as [`settle_kinds`] reads it: each table's direct kind, the tables
+/// it nests, and which tables are being settled (the others keep what they were settled as).
+pub trait Nesting {
+    type Table: Copy + Eq + std::hash::Hash + Ord;
+    /// The kind its own entries give it.
+    fn direct(&self, t: Self::Table) -> Option<TableKind>;
+    /// The tables its `table =` entries name, in entry order.
+    fn nested(&self, t: Self::Table) -> impl Iterator<Item = Self::Table> + '_;
+    /// The tables without a kind of their own that nest it.
+    fn kindless_parents(&self, t: Self::Table) -> impl Iterator<Item = Self::Table> + '_;
+    /// Whether the table is among those being settled.
+    fn in_region(&self, t: Self::Table) -> bool;
+    /// For a table outside the region: its nesting steps to a table with a kind of its own, and
+    /// its kind (`None`: no kind).
+    fn settled(&self, t: Self::Table) -> Option<(u32, TableKind)>;
+}
+
+/// The rule of [`infer_kinds`] over the tables of `region`, which must hold every table without a
+/// kind of its own that nests one of them: each table of the region that has a kind, with its
+/// nesting steps to a table with a kind of its own. The batch check settles every table; the
+/// language server only the tables an edit can reach, the others keeping their steps and kinds.
+/// The rule depends on nothing but the tables themselves, not on the order they are visited in.
+/// Tables are taken nearest first from one list per number of steps, so every table of a step is
+/// settled before any of the next, and chains of any length settle in linear time (a
+/// 10,000-table chain is a test).
+pub fn settle_kinds<G: Nesting>(g: &G, region: impl Iterator<Item = G::Table>) -> Vec<(G::Table, u32, TableKind)> {
+    let mut steps: FxHashMap<G::Table, u32> = FxHashMap::default();
+    let mut by_steps: Vec<Vec<G::Table>> = Vec::new();
+    let put = |by_steps: &mut Vec<Vec<G::Table>>, d: u32, t: G::Table| {
+        let d = d as usize;
+        if by_steps.len() <= d {
+            by_steps.resize_with(d + 1, Vec::new);
+        }
+        by_steps[d].push(t);
+    };
+    for t in region {
+        let d = match g.direct(t) {
+            Some(_) => Some(0),
+            None => g.nested(t).filter(|c| !g.in_region(*c)).filter_map(|c| g.settled(c)).map(|(d, _)| d + 1).min(),
+        };
+        if let Some(d) = d {
+            steps.insert(t, d);
+            put(&mut by_steps, d, t);
+        }
+    }
+    let mut kinds: FxHashMap<G::Table, (u32, TableKind)> = FxHashMap::default();
+    let mut out = Vec::new();
+    let mut d = 0;
+    while d < by_steps.len() {
+        let here = std::mem::take(&mut by_steps[d]);
+        let d32 = d as u32;
+        for t in here {
+            // A table listed again nearer was settled there.
+            if steps.get(&t) != Some(&d32) || kinds.contains_key(&t) {
+                continue;
+            }
+            // Its kind is that of its first `table =` entry one step nearer.
+            let kind = match d32 {
+                0 => g.direct(t),
+                _ => g.nested(t).find_map(|c| {
+                    let settled = if g.in_region(c) { kinds.get(&c).copied() } else { g.settled(c) };
+                    settled.filter(|(cd, _)| *cd + 1 == d32).map(|(_, k)| k)
+                }),
+            };
+            if let Some(k) = kind {
+                kinds.insert(t, (d32, k));
+                out.push((t, d32, k));
+            }
+            for p in g.kindless_parents(t) {
+                if g.in_region(p) && steps.get(&p).is_none_or(|&pd| d32 + 1 < pd) {
+                    steps.insert(p, d32 + 1);
+                    put(&mut by_steps, d32 + 1, p);
                 }
             }
         }
+        d += 1;
     }
-    // Breadth-first, so a table is settled only after every table nearer than it.
-    let mut settled: Vec<&str> = Vec::new();
-    while let Some(child) = queue.pop_front() {
-        let d = dist[child];
-        for parent in parents.get(child).map(Vec::as_slice).unwrap_or(&[]) {
-            if !dist.contains_key(*parent) {
-                dist.insert(parent, d + 1);
-                settled.push(parent);
-                queue.push_back(parent);
-            }
-        }
-    }
-    for parent in settled {
-        let d = dist[parent];
-        let e = crate::resolve::entry(facts, defs[parent].current);
-        let kind = e.loot_entries().iter().find_map(|le| match &le.kind {
-            LootKind::Table(t) if dist.get(t.value.as_str()) == Some(&(d - 1)) => kinds.get(t.value.as_str()).copied(),
-            _ => None,
-        });
-        if let Some(k) = kind {
-            kinds.insert(parent.to_string(), k);
-        }
-    }
-    kinds
+    out
 }
 
 #[cfg(test)]

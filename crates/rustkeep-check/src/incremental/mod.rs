@@ -16,14 +16,9 @@
 //!   the presence of the ID it leads to);
 //! - **overrides** (`override-drops-field`), per touched ID: each override against the entry it
 //!   replaced;
-//! - **floors** (`floor-without-exit`, `first-room-not-in-prefabs`): all of them, when a changed
-//!   file has a floor or a prefab;
-//! - **the whole-set rules** of [`crate::rules::WHOLE`] (`npc-never-placed`, …): each one again,
-//!   over everything, when what it reads of a changed file ([`crate::rules::Whole::view`]) differs;
-//! - **affixes** (`trigger-never-active`): when what the rule reads of a changed file with an
-//!   item, an affix or a loot table changed, every affix with triggers again, searched backward
-//!   from the affix over indexes kept between updates (`rules::AffixReach`), so the cost is what
-//!   those few affixes' tables reach, not the workspace's tables.
+//! - **the whole-set rules** of [`crate::rules::WHOLE`] (`floor-without-exit`,
+//!   `trigger-never-active`, `npc-never-placed`, …): each one again, over everything, when what it reads of a changed file
+//!   ([`crate::rules::Whole::view`]) differs.
 //!
 //! Every diagnostic sits in a slot of its file ([`slots`]); a file whose slots changed is finished
 //! again (lint levels, allow comments, order) with the code of the batch check, so its list equals
@@ -119,18 +114,8 @@ struct Work {
     missing_new: FxHashSet<EntryRef>,
     /// References naming these are checked again.
     ref_syms: FxHashSet<Sym>,
-    /// A changed file has (or had) a floor or a prefab: the floors are checked again.
-    world: bool,
     /// The [`crate::rules::WHOLE`] rules to run again (by index; empty: none).
     whole: Vec<bool>,
-    /// A changed file has (or had) an item, an affix or a loot table: the affixes are checked
-    /// again.
-    affixes: bool,
-}
-
-/// Whether a file has an entry of one of `registries`: what a whole-set rule reads.
-fn has_any(facts: &FileFacts, registries: &[Registry]) -> bool {
-    facts.entries.iter().any(|e| registries.contains(&e.registry))
 }
 
 /// The one ID a chain of entries is resolved under, as [`resolve_entry`] sees its registry.
@@ -171,14 +156,8 @@ pub struct Incremental {
     loading: Vec<Vec<Diagnostic>>,
     order_diags: Vec<Vec<Diagnostic>>,
     balance_files: Vec<FileId>,
-    /// Files with a `floor-without-exit` or `first-room-not-in-prefabs` diagnostic.
-    world_files: Vec<FileId>,
     /// Files with findings of each [`crate::rules::WHOLE`] rule.
     whole_files: Vec<Vec<FileId>>,
-    /// Files with a `trigger-never-active` diagnostic of an affix.
-    affix_files: Vec<FileId>,
-    /// What `trigger-never-active` reads of the tables and affixes in force, indexed backward.
-    affix_reach: rules::AffixReach,
     /// Scenario files with a diagnostic of their checks against the mods.
     scenario_files: Vec<FileId>,
     levels: HashMap<Code, Level>,
@@ -240,10 +219,7 @@ impl Incremental {
             loading: by_file(project.diagnostics.clone()),
             order_diags: by_file(order_diags),
             balance_files: Vec::new(),
-            world_files: Vec::new(),
             whole_files: vec![Vec::new(); crate::rules::WHOLE.len()],
-            affix_files: Vec::new(),
-            affix_reach: rules::AffixReach::default(),
             scenario_files: Vec::new(),
             levels: crate::lint_levels(project),
             ids: (0..Registry::ALL.len()).map(|_| std::sync::OnceLock::new()).collect(),
@@ -355,24 +331,10 @@ impl Incremental {
                     w.ref_syms.insert(s);
                 }
             }
-            let touched = |registries: &[Registry]| [&old, &new].into_iter().flatten().any(|ff| has_any(ff, registries));
-            w.world |= touched(&[Registry::Floors, Registry::Prefabs]);
-            // The absence rules read a little of every file: they run again when that little
-            // changed (a keystroke elsewhere in the file leaves it as it was, and their
-            // diagnostics in the file, which sit where the view says, are kept).
-            let affixes_same = match (&old, &new) {
-                (Some(o), Some(n)) => crate::rules::active::view(o) == crate::rules::active::view(n),
-                _ => false,
-            };
-            w.affixes |= !affixes_same && touched(&[Registry::Items, Registry::Affixes, Registry::LootTables]);
             // The absence rules wait for data that reads whole (`rules::npcs`, `rules::active`): a
             // file that gains or loses unreadable text can turn them on or off anywhere.
             let unreadable = [&old, &new].into_iter().flatten().any(|ff| !ff.unreadable.is_empty());
-            w.affixes |= unreadable;
             let mut keep: Vec<Slot> = Vec::new();
-            if affixes_same {
-                keep.push(Slot::Affixes);
-            }
             w.whole.resize(crate::rules::WHOLE.len(), bulk);
             // The first analysis runs every rule once: no view to compare.
             for (i, rule) in crate::rules::WHOLE.iter().enumerate().filter(|_| !bulk) {
@@ -415,16 +377,10 @@ impl Incremental {
         if w.balance {
             self.balance(project);
         }
-        if w.world {
-            self.world(project);
-        }
         for i in 0..w.whole.len() {
             if w.whole[i] {
                 self.whole(project, i);
             }
-        }
-        if w.affixes {
-            self.affixes();
         }
         // Scenarios are few and read IDs of every registry: all of them again, after any change.
         if !project.scenarios.is_empty() {
@@ -494,14 +450,6 @@ impl Incremental {
                     }
                 }
                 (None, None) => {}
-            }
-            if reg == Registry::Affixes {
-                let triggered = defs.get(&*name).is_some_and(|d| crate::rules::active::has_triggers(entry(&self.db.facts, d.current)));
-                if triggered {
-                    self.affix_reach.triggered.insert(s);
-                } else {
-                    self.affix_reach.triggered.remove(&s);
-                }
             }
             if matches!(reg, Registry::Quests | Registry::LootTables) {
                 w.unused.insert((reg, s));

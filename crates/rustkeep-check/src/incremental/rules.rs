@@ -1,28 +1,26 @@
 //! The cross-file rules of an update, after resolve: loot tables (shapes, kinds, cycles, entry
 //! checks), usage (`quest-never-started`, `unused-loot-table`), references (`unknown-reference`,
-//! kinds, `unknown-tag`, with their did-you-means), overrides that drop fields, the floors' rooms
-//! (`floor-without-exit`, `first-room-not-in-prefabs`), NPCs no prefab places, affixes whose
-//! triggers never run, and `[balance]`; each runs only where the update's [`Work`] says something
-//! it depends on changed.
+//! kinds, `unknown-tag`, with their did-you-means), overrides that drop fields, and `[balance]`;
+//! each runs only where the update's [`Work`] says something it depends on changed.
 
 use std::collections::BTreeSet;
 
 use rayon::prelude::*;
 use rustkeep_data::db::TableKind;
 use rustkeep_data::diag::Diagnostic;
-use rustkeep_data::hash::{FxHashMap, FxHashSet};
+use rustkeep_data::hash::FxHashSet;
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::project::Project;
 use rustkeep_data::resolve::{entry, resolve_balance};
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::{IdText, Registry};
 
-use super::index::{bump_under, Few, Index, Sym};
+use super::index::Sym;
 use super::slots::Slot;
 use super::suggest;
-use super::tables::{KindChange, Shape, TableInfo, Tables};
+use super::tables::Shape;
 use super::{Incremental, Work};
-use crate::rules::{absent, active, loot, overrides, references, scenario, usage, world};
+use crate::rules::{loot, overrides, references, scenario, usage};
 
 /// A reference (by index) and its diagnostics under the three rules about it.
 type RefDiagnostics = (usize, [Option<Diagnostic>; 3]);
@@ -32,78 +30,42 @@ impl Incremental {
     pub(super) fn loot_tables(&mut self, w: &mut Work) {
         let mut kind_roots: FxHashSet<Sym> = FxHashSet::default();
         let mut cycle_nodes: FxHashSet<Sym> = FxHashSet::default();
-        let mut changes: Vec<KindChange> = Vec::new();
         let mut touched: Vec<Sym> = w.tables.iter().copied().collect();
         touched.sort_unstable();
         for &s in &touched {
             let current = self.db.resolved.defs[Registry::LootTables.index()].get(self.ix.names.name(s)).map(|d| d.current);
             let shape = current.map(|r| Shape::of(&mut self.ix, entry(&self.db.facts, r)));
-            match (self.tables.info.get_mut(&s), shape) {
-                (Some(info), Some(shape)) => {
-                    if info.shape.seeds != shape.seeds || info.shape.affixes != shape.affixes {
-                        self.affix_reach.table(s, &info.shape, false);
-                        self.affix_reach.table(s, &shape, true);
-                    }
-                    if info.shape.direct != shape.direct || info.shape.nested != shape.nested {
-                        kind_roots.insert(s);
-                    }
-                    if info.shape.content != shape.content || info.shape.edges != shape.edges {
-                        self.loot_changes.tables.insert(self.ix.names.shared(s).clone());
-                    }
-                    if info.shape.edges != shape.edges {
-                        cycle_nodes.insert(s);
-                    }
-                    info.shape = shape;
-                }
-                (None, Some(shape)) => {
-                    self.affix_reach.table(s, &shape, true);
-                    self.loot_changes.tables.insert(self.ix.names.shared(s).clone());
-                    self.tables.info.insert(s, TableInfo { shape, dist: u32::MAX, kind: None });
-                    kind_roots.insert(s);
-                    cycle_nodes.insert(s);
-                    cycle_nodes.extend(self.ix.mentioned_by(s));
-                }
-                (Some(_), None) => {
-                    self.loot_changes.tables.insert(self.ix.names.shared(s).clone());
-                    if let Some(old) = self.tables.info.remove(&s) {
-                        self.affix_reach.table(s, &old.shape, false);
-                        if old.kind.is_some() {
-                            changes.push((s, old.kind, None));
-                        }
-                    }
-                    kind_roots.insert(s);
-                    cycle_nodes.insert(s);
-                    cycle_nodes.extend(self.ix.mentioned_by(s));
-                }
-                (None, None) => {}
+            let old = self.tables.shapes.get(&s);
+            if old.map(|o| (o.content, &o.edges)) != shape.as_ref().map(|n| (n.content, &n.edges)) {
+                self.loot_changes.tables.insert(self.ix.names.shared(s).clone());
             }
+            if old.map(|o| (o.direct, &o.nested)) != shape.as_ref().map(|n| (n.direct, &n.nested)) {
+                kind_roots.insert(s);
+            }
+            if old.map(|o| &o.edges) != shape.as_ref().map(|n| &n.edges) {
+                cycle_nodes.insert(s);
+                // A table that came or went changes the edges of the tables that name it.
+                if old.is_none() || shape.is_none() {
+                    cycle_nodes.extend(self.ix.mentioned_by(s));
+                }
+            }
+            match shape {
+                Some(shape) => self.tables.shapes.insert(s, shape),
+                None => self.tables.shapes.remove(&s),
+            };
         }
-        changes.extend(self.tables.settle_kinds(&self.ix, &kind_roots));
-        for &(s, _, kind) in &changes {
+        let changes = self.tables.settle_kinds(&mut self.db, &self.ix, &kind_roots);
+        for &s in &changes {
             self.loot_changes.tables.insert(self.ix.names.shared(s).clone());
-            let name = self.ix.names.name(s);
-            match kind {
-                Some(k) => {
-                    self.db.table_kinds.insert(name.to_string(), k);
-                }
-                None => {
-                    self.db.table_kinds.remove(name);
-                }
-            }
             w.ref_syms.insert(s);
         }
 
-        let names = &self.ix.names;
-        let (removed, added) = self.tables.update_cycles(&cycle_nodes, &|s| names.name(s).to_string());
+        let (removed, added) = self.tables.update_cycles(&self.db, &self.ix, &cycle_nodes);
         for at in removed {
             self.slots.set(at.file, Slot::Cycle, at.index, Vec::new());
         }
         let mut rebuild: BTreeSet<u32> = added.into_iter().collect();
-        for s in &touched {
-            if let Some(c) = self.tables.cycle_of.get(s) {
-                rebuild.insert(*c);
-            }
-        }
+        rebuild.extend(touched.iter().filter_map(|s| self.tables.cycle_of.get(s)));
         for c in rebuild {
             self.cycle_diagnostic(c);
         }
@@ -111,7 +73,7 @@ impl Incremental {
         // Registered entries of the touched tables, of tables whose kind changed, and of the
         // tables that nest those.
         let mut recheck: BTreeSet<Sym> = touched.into_iter().collect();
-        for &(s, _, _) in &changes {
+        for &s in &changes {
             recheck.insert(s);
             recheck.extend(self.ix.mentioned_by(s));
         }
@@ -130,22 +92,10 @@ impl Incremental {
     /// Builds the diagnostic of one cycle where it belongs now.
     fn cycle_diagnostic(&mut self, c: u32) {
         let Some(cycle) = self.tables.cycles.get(&c) else { return };
-        let defs = &self.db.resolved.defs[Registry::LootTables.index()];
-        let members: FxHashSet<Sym> = cycle.members.iter().copied().collect();
-        let mut list = Vec::with_capacity(cycle.members.len());
-        for &m in &cycle.members {
-            let name = self.ix.names.name(m);
-            let Some(def) = defs.get(name) else { return };
-            let e = entry(&self.db.facts, def.current);
-            let edge = loot::nesting_edges(e)
-                .find(|t| self.ix.sym(&t.value).is_some_and(|ts| members.contains(&ts)))
-                .map(|t| (t.value.as_str(), def.current.file, &t.span));
-            list.push((name, edge));
-        }
-        let at = defs.get(self.ix.names.name(cycle.members[0])).map(|d| d.current);
-        let d = loot::cycle_diagnostic(&list);
-        let old = cycle.at;
-        if let Some(old) = old.filter(|o| Some(*o) != at) {
+        let members: Vec<&str> = cycle.members.iter().map(|m| self.ix.names.name(*m)).collect();
+        let at = members.first().and_then(|first| self.db.resolved.get(Registry::LootTables, first)).map(|d| d.current);
+        let d = loot::cycle_report(&self.db, &members);
+        if let Some(old) = cycle.at.filter(|o| Some(*o) != at) {
             self.slots.set(old.file, Slot::Cycle, old.index, Vec::new());
         }
         if let Some(at) = at {
@@ -175,16 +125,18 @@ impl Incremental {
                 }
             }
         }
-        let bare_uses = |id: &str| IdText::of(id).qualified_name().and_then(|n| self.ix.sym(n)).map_or(0, |b| self.ix.syms[b as usize].used);
+        let ix = &self.ix;
+        let started = |n: &str| ix.sym(n).is_some_and(|s| ix.syms[s as usize].started > 0);
+        let used = |n: &str| ix.sym(n).is_some_and(|s| ix.syms[s as usize].used > 0);
         for (reg, s) in todo {
             let name = self.ix.names.name(s);
             let Some(def) = self.db.resolved.defs[reg.index()].get(name) else { continue };
-            let info = &self.ix.syms[s as usize];
-            let unused = match reg {
-                Registry::Quests => info.started == 0,
-                _ => info.used == 0 && bare_uses(name) == 0,
+            let named: &dyn Fn(&str) -> bool = if reg == Registry::Quests { &started } else { &used };
+            let d = if usage::unused(reg, name, named) {
+                usage::unused_entry(&packs, reg, name, def.current.file, entry(&self.db.facts, def.current))
+            } else {
+                None
             };
-            let d = if unused { usage::unused_entry(&packs, reg, name, def.current.file, entry(&self.db.facts, def.current)) } else { None };
             self.slots.set(def.current.file, Slot::Unused, def.current.index, d.into_iter().collect());
         }
     }
@@ -387,14 +339,6 @@ impl Incremental {
         }
     }
 
-    /// `floor-without-exit` and `first-room-not-in-prefabs`: floors are few, so all of them again
-    /// when a file with a floor or a prefab changed.
-    pub(super) fn world(&mut self, project: &Project) {
-        let mut diags = Vec::new();
-        world::run(project, &self.db, &mut diags);
-        self.slots.set_all(Slot::World, &mut self.world_files, diags);
-    }
-
     /// `override-drops-field` of the IDs resolved again: an override's diagnostic depends only on
     /// the entries of its own ID, so each of their slots is written again.
     pub(super) fn overrides(&mut self, chains: &[(Registry, Sym)]) {
@@ -419,30 +363,6 @@ impl Incremental {
         self.slots.set_all(Slot::Whole(i as u8), &mut self.whole_files[i], diags);
     }
 
-    /// `trigger-never-active` of affixes: all of them again when what the rule reads of a file
-    /// with an item, an affix or a loot table changed (the item half is per file and part of the
-    /// file's own facts). The batch check walks forward from every item entry with `affixes =`;
-    /// here the search goes backward from each affix with triggers (few) over indexes kept between
-    /// updates ([`AffixReach`]), so a rerun costs what those affixes' tables reach, not what the
-    /// workspace holds.
-    pub(super) fn affixes(&mut self) {
-        let mut diags = Vec::new();
-        if absent::reads_whole(&self.db) {
-            let mut unreached: Vec<&str> = self
-                .affix_reach
-                .triggered
-                .iter()
-                .filter(|&&a| !self.affix_reach.reached(a, &self.tables, &self.ix, &|item| active::slotted(&self.db, item)))
-                .map(|&a| self.ix.names.name(a))
-                .collect();
-            unreached.sort_unstable();
-            for id in unreached {
-                active::never_active(&self.db, id, &mut diags);
-            }
-        }
-        self.slots.set_all(Slot::Affixes, &mut self.affix_files, diags);
-    }
-
     /// The scenario files' checks against the mods they load.
     pub(super) fn scenarios(&mut self, project: &Project) {
         let mut diags = Vec::new();
@@ -464,51 +384,4 @@ impl Incremental {
 /// safe, and whether it is depends on the other candidates.
 fn is_slip(ix: &super::index::Index, word: &str, suggestion: Option<super::index::Sym>) -> bool {
     suggestion.is_some_and(|s| rustkeep_data::suggest::slip(word, ix.names.name(s)).is_some())
-}
-
-/// What `trigger-never-active` reads of the loot tables in force, indexed backward: the affixes
-/// with triggers, the tables naming each affix in `affix =`, and the items each affix table is
-/// named with in `affixes =`.
-#[derive(Debug, Default)]
-pub(super) struct AffixReach {
-    /// The affixes in force with triggers.
-    pub triggered: FxHashSet<Sym>,
-    /// Affix → the tables in force whose `affix =` entries name it, with how many entries.
-    affix_in: FxHashMap<Sym, Few<(Sym, u32)>>,
-    /// Affix table → the items that item entries of the tables in force name it with in
-    /// `affixes =`, with how many entries.
-    seeds: FxHashMap<Sym, Few<(Sym, u32)>>,
-}
-
-impl AffixReach {
-    /// Adds (`add`) or takes out what the table in force `s` of shape `shape` contributes.
-    pub fn table(&mut self, s: Sym, shape: &Shape, add: bool) {
-        for &(table, item) in shape.seeds.iter() {
-            bump_under(&mut self.seeds, table, item, add);
-        }
-        for &a in shape.affixes.iter() {
-            bump_under(&mut self.affix_in, a, s, add);
-        }
-    }
-
-    /// Whether some item entry with a slotted item names (in `affixes =`) a table that reaches
-    /// `affix` through `table =` nesting: the batch rule's forward search, run backward from the
-    /// affix over the tables in force.
-    pub fn reached(&self, affix: Sym, tables: &Tables, ix: &Index, slotted: &dyn Fn(&str) -> bool) -> bool {
-        let mut seen: FxHashSet<Sym> = FxHashSet::default();
-        let mut stack: Vec<Sym> = self.affix_in.get(&affix).map(Few::as_slice).unwrap_or(&[]).iter().map(|(t, _)| *t).collect();
-        seen.extend(stack.iter().copied());
-        while let Some(t) = stack.pop() {
-            if self.seeds.get(&t).is_some_and(|items| items.as_slice().iter().any(|&(item, _)| slotted(ix.names.name(item)))) {
-                return true;
-            }
-            for p in ix.mentioned_by(t) {
-                if !seen.contains(&p) && tables.info.get(&p).is_some_and(|i| i.shape.nested.contains(&t)) {
-                    seen.insert(p);
-                    stack.push(p);
-                }
-            }
-        }
-        false
-    }
 }

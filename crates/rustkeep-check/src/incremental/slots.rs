@@ -32,11 +32,6 @@ pub(super) enum Slot {
     Tag,
     /// `override-drops-field` (by entry).
     Drops,
-    /// `trigger-never-active` of the affixes reported in the file (index 0).
-    Affixes,
-    /// `floor-without-exit` and `first-room-not-in-prefabs` of the floors reported in the file
-    /// (index 0).
-    World,
     /// The findings in the file of the [`crate::rules::WHOLE`] rule of this index (index 0).
     Whole(u8),
     /// The checks of a scenario file against the mods it loads (index 0).

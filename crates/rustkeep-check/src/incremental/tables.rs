@@ -1,26 +1,20 @@
 //! Loot tables between updates: the shape of every table in force (its direct kind, the tables it
-//! nests, the tables it evaluates), the kinds inferred through nesting, and the nesting cycles.
-//! An update settles again only the tables whose shape changed and the tables without a kind of
-//! their own that nest them (kinds), and only the part of the nesting graph reachable from the
-//! tables whose edges changed (cycles).
+//! nests, the tables it evaluates, what one evaluation reads), their kinds and the nesting cycles.
+//! The kinds and the cycles are found by the batch check's own functions
+//! (`rustkeep_data::db::settle_kinds`, [`crate::rules::loot::cycles_from`]); what is kept here is
+//! where to ask them again: the kinds of the tables whose direct kind or nesting changed and of the
+//! tables without a kind of their own above them, the cycles from the tables whose edges changed.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
-use rustkeep_data::db::{direct_kind, TableKind};
-use rustkeep_data::graph::{is_cycle, strongly_connected_components};
 use std::hash::{Hash, Hasher};
 
+use rustkeep_data::db::{direct_kind, settle_kinds, Database, Nesting, TableKind};
 use rustkeep_data::hash::{FxHashMap, FxHashSet, FxHasher};
 use rustkeep_data::model::{Entry, LootKind};
 use rustkeep_data::resolve::EntryRef;
 use rustkeep_data::vocab::field;
 
 use super::index::{Index, Sym};
-use crate::rules::loot::nesting_edges;
-
-/// No nesting path to a table with a kind of its own.
-const FAR: u32 = u32::MAX;
+use crate::rules::loot::{cycles_from, nesting_edges};
 
 /// What the kinds and cycles of one table in force depend on.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,11 +28,6 @@ pub(super) struct Shape {
     /// entries without their places in the text (so that typing elsewhere in the file does not
     /// count as a change).
     pub content: u64,
-    /// Its item entries with `affixes =`, as (affix table, item), in entry order: where
-    /// `trigger-never-active` starts its search (see [`crate::rules::active::seed_pairs`]).
-    pub seeds: Box<[(Sym, Sym)]>,
-    /// The affixes its `affix =` entries name, in entry order.
-    pub affixes: Box<[Sym]>,
 }
 
 impl Shape {
@@ -52,9 +41,7 @@ impl Shape {
             })
             .collect();
         let edges = nesting_edges(e).map(|t| ix.intern(&t.value)).collect();
-        let seeds = crate::rules::active::seed_pairs(e).map(|(t, item)| (ix.intern(t), ix.intern(item))).collect();
-        let affixes = crate::rules::active::affix_entries(e).map(|a| ix.intern(a)).collect();
-        Shape { direct: direct_kind(e), nested, edges, content: content(e), seeds, affixes }
+        Shape { direct: direct_kind(e), nested, edges, content: content(e) }
     }
 }
 
@@ -74,14 +61,6 @@ fn content(e: &Entry) -> u64 {
     h.finish()
 }
 
-#[derive(Clone, Debug)]
-pub(super) struct TableInfo {
-    pub shape: Shape,
-    /// Nesting steps to the nearest table with a kind of its own ([`FAR`]: none).
-    pub dist: u32,
-    pub kind: Option<TableKind>,
-}
-
 /// One nesting cycle.
 #[derive(Clone, Debug)]
 pub(super) struct Cycle {
@@ -93,143 +72,61 @@ pub(super) struct Cycle {
 
 #[derive(Debug, Default)]
 pub(super) struct Tables {
-    pub info: FxHashMap<Sym, TableInfo>,
+    pub shapes: FxHashMap<Sym, Shape>,
+    /// The tables with a kind: their nesting steps to a table with a kind of its own, and the kind.
+    kinds: FxHashMap<Sym, (u32, TableKind)>,
     pub cycle_of: FxHashMap<Sym, u32>,
     pub cycles: FxHashMap<u32, Cycle>,
     next_cycle: u32,
 }
 
-/// A table whose kind changed: (table, kind before, kind now).
-pub(super) type KindChange = (Sym, Option<TableKind>, Option<TableKind>);
-
 impl Tables {
-    /// The tables whose kind may depend on `x`: those in force without a kind of their own that
-    /// nest it.
-    fn kindless_parents<'a>(&'a self, ix: &'a Index, x: Sym) -> impl Iterator<Item = Sym> + 'a {
-        ix.mentioned_by(x).filter(move |p| self.info.get(p).is_some_and(|i| i.shape.direct.is_none() && i.shape.nested.contains(&x)))
-    }
-
-    /// Settles the kinds of the tables that `roots` (tables whose shape or presence changed) can
-    /// influence, with the rule of `rustkeep_data::db::infer_kinds`. Returns the kinds that
-    /// changed, besides those of `gone` (tables no longer in force, with their last kind).
-    pub fn settle_kinds(&mut self, ix: &Index, roots: &FxHashSet<Sym>) -> Vec<KindChange> {
+    /// Settles again the kinds of the `roots` (tables whose direct kind or nesting changed, or that
+    /// came or went) and of the tables without a kind of their own that nest them, and puts them in
+    /// `db`; returns the tables whose kind changed.
+    pub fn settle_kinds(&mut self, db: &mut Database, ix: &Index, roots: &FxHashSet<Sym>) -> Vec<Sym> {
         let mut region: FxHashSet<Sym> = roots.clone();
         let mut stack: Vec<Sym> = roots.iter().copied().collect();
         while let Some(x) = stack.pop() {
-            let parents: Vec<Sym> = self.kindless_parents(ix, x).filter(|p| !region.contains(p)).collect();
-            for p in parents {
-                if region.insert(p) {
-                    stack.push(p);
-                }
+            let parents: Vec<Sym> = (Graph { tables: self, ix, region: &region }).kindless_parents(x).collect();
+            stack.extend(parents.into_iter().filter(|p| region.insert(*p)));
+        }
+        let before: Vec<(Sym, Option<TableKind>)> = region.iter().map(|s| (*s, self.kinds.remove(s).map(|(_, k)| k))).collect();
+        let settled = settle_kinds(&Graph { tables: self, ix, region: &region }, region.iter().copied());
+        self.kinds.extend(settled.into_iter().map(|(t, d, k)| (t, (d, k))));
+        let mut changed = Vec::new();
+        for (s, old) in before {
+            let new = self.kinds.get(&s).map(|(_, k)| *k);
+            if new != old {
+                let name = ix.names.name(s);
+                match new {
+                    Some(k) => db.table_kinds.insert(name.to_string(), k),
+                    None => db.table_kinds.remove(name),
+                };
+                changed.push(s);
             }
         }
-        let before: Vec<(Sym, Option<TableKind>)> = region.iter().filter_map(|s| self.info.get(s).map(|i| (*s, i.kind))).collect();
-        for s in &region {
-            if let Some(i) = self.info.get_mut(s) {
-                i.dist = FAR;
-                i.kind = None;
-            }
-        }
-        // Distances: from tables with a kind of their own, and from settled tables outside the
-        // region, shortest first.
-        let mut heap = BinaryHeap::new();
-        for s in &region {
-            let Some(i) = self.info.get(s) else { continue };
-            let d = if i.shape.direct.is_some() {
-                0
-            } else {
-                i.shape
-                    .nested
-                    .iter()
-                    .filter(|c| !region.contains(c))
-                    .filter_map(|c| self.info.get(c))
-                    .map(|c| c.dist)
-                    .filter(|d| *d != FAR)
-                    .min()
-                    .map_or(FAR, |d| d + 1)
-            };
-            if d != FAR {
-                if let Some(i) = self.info.get_mut(s) {
-                    i.dist = d;
-                }
-                heap.push(Reverse((d, *s)));
-            }
-        }
-        while let Some(Reverse((d, x))) = heap.pop() {
-            if self.info.get(&x).map(|i| i.dist) != Some(d) {
-                continue;
-            }
-            let parents: Vec<Sym> = self.kindless_parents(ix, x).filter(|p| region.contains(p)).collect();
-            for p in parents {
-                if let Some(pi) = self.info.get_mut(&p) {
-                    if d + 1 < pi.dist {
-                        pi.dist = d + 1;
-                        heap.push(Reverse((d + 1, p)));
-                    }
-                }
-            }
-        }
-        // Kinds, nearest first: from the first `table =` entry one step nearer.
-        let mut order: Vec<(u32, Sym)> = region.iter().filter_map(|s| self.info.get(s).filter(|i| i.dist != FAR).map(|i| (i.dist, *s))).collect();
-        order.sort_unstable();
-        for (d, s) in order {
-            let kind = {
-                let i = &self.info[&s];
-                if d == 0 {
-                    i.shape.direct
-                } else {
-                    i.shape.nested.iter().find_map(|c| self.info.get(c).filter(|ci| ci.dist == d - 1).and_then(|ci| ci.kind))
-                }
-            };
-            if let Some(i) = self.info.get_mut(&s) {
-                i.kind = kind;
-            }
-        }
-        before.into_iter().filter_map(|(s, old)| self.info.get(&s).map(|i| i.kind).filter(|k| *k != old).map(|k| (s, old, k))).collect()
+        changed
     }
 
-    /// Finds the nesting cycles again where the edges of `changed` tables (or their presence)
-    /// changed. Returns the cycles that were removed (their diagnostic's place) and the new ones.
-    pub fn update_cycles(&mut self, changed: &FxHashSet<Sym>, name: &dyn Fn(Sym) -> String) -> (Vec<EntryRef>, Vec<u32>) {
+    /// Finds the nesting cycles again from the `changed` tables (whose edges or presence changed)
+    /// and from the members of the cycles they were on. Returns the places of the cycles that were
+    /// removed and the new cycles.
+    pub fn update_cycles(&mut self, db: &Database, ix: &Index, changed: &FxHashSet<Sym>) -> (Vec<EntryRef>, Vec<u32>) {
         let mut dissolved: FxHashSet<u32> = changed.iter().filter_map(|s| self.cycle_of.get(s).copied()).collect();
         let mut start: Vec<Sym> = changed.iter().copied().collect();
         for c in &dissolved {
             start.extend(self.cycles[c].members.iter().copied());
         }
-        // Every table reachable from the starts: a cycle through a changed edge lies in there.
-        let mut local: FxHashMap<Sym, usize> = FxHashMap::default();
-        let mut nodes: Vec<Sym> = Vec::new();
-        let mut stack: Vec<Sym> = start.into_iter().filter(|s| self.info.contains_key(s)).collect();
-        while let Some(s) = stack.pop() {
-            if local.contains_key(&s) {
-                continue;
-            }
-            local.insert(s, nodes.len());
-            nodes.push(s);
-            for t in &self.info[&s].shape.edges {
-                if self.info.contains_key(t) && !local.contains_key(t) {
-                    stack.push(*t);
-                }
-            }
-        }
-        let adj: Vec<Vec<usize>> = nodes.iter().map(|s| self.info[s].shape.edges.iter().filter_map(|t| local.get(t).copied()).collect()).collect();
         let mut found: Vec<Vec<Sym>> = Vec::new();
-        for comp in strongly_connected_components(&adj) {
-            if !is_cycle(&adj, &comp) {
-                continue;
-            }
-            let mut members: Vec<(String, Sym)> = comp.iter().map(|&v| (name(nodes[v]), nodes[v])).collect();
-            members.sort();
-            let members: Vec<Sym> = members.into_iter().map(|(_, s)| s).collect();
-            let same = self.cycle_of.get(&members[0]).filter(|c| !dissolved.contains(c)).is_some_and(|c| self.cycles[c].members == members);
+        for cycle in cycles_from(db, start.iter().map(|s| ix.names.name(*s))) {
+            let members: Vec<Sym> = cycle.into_iter().filter_map(|id| ix.sym(id)).collect();
+            let Some(first) = members.first() else { continue };
+            let same = self.cycle_of.get(first).filter(|c| !dissolved.contains(c)).is_some_and(|c| self.cycles[c].members == members);
             if same {
                 continue;
             }
-            for m in &members {
-                if let Some(c) = self.cycle_of.get(m) {
-                    dissolved.insert(*c);
-                }
-            }
+            dissolved.extend(members.iter().filter_map(|m| self.cycle_of.get(m)));
             found.push(members);
         }
         let mut removed = Vec::new();
@@ -254,5 +151,32 @@ impl Tables {
             added.push(c);
         }
         (removed, added)
+    }
+}
+
+/// The tables in force as [`settle_kinds`] reads them, with the region being settled.
+struct Graph<'a> {
+    tables: &'a Tables,
+    ix: &'a Index,
+    region: &'a FxHashSet<Sym>,
+}
+
+impl Nesting for Graph<'_> {
+    type Table = Sym;
+    fn direct(&self, t: Sym) -> Option<TableKind> {
+        self.tables.shapes.get(&t).and_then(|s| s.direct)
+    }
+    fn nested(&self, t: Sym) -> impl Iterator<Item = Sym> + '_ {
+        self.tables.shapes.get(&t).into_iter().flat_map(|s| s.nested.iter().copied())
+    }
+    fn kindless_parents(&self, t: Sym) -> impl Iterator<Item = Sym> + '_ {
+        let shapes = &self.tables.shapes;
+        self.ix.mentioned_by(t).filter(move |p| shapes.get(p).is_some_and(|s| s.direct.is_none() && s.nested.contains(&t)))
+    }
+    fn in_region(&self, t: Sym) -> bool {
+        self.region.contains(&t)
+    }
+    fn settled(&self, t: Sym) -> Option<(u32, TableKind)> {
+        self.tables.kinds.get(&t).copied()
     }
 }

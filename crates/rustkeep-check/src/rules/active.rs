@@ -3,9 +3,11 @@
 //! that no loot table can put on an item with a slot.
 //!
 //! The item half needs nothing but the entry (it runs per file, in `rules::local`); the affix half
-//! follows the item entries' `affixes =` into the affix tables they name (across files): forward
-//! here, in load order and stopping once every affix with triggers is reached, and backward from
-//! each such affix in the incremental analysis (`incremental::rules::AffixReach`).
+//! follows the item entries' `affixes =` into the affix tables they name (across files), in load
+//! order, stopping once every affix with triggers is reached. It is a [`super::Whole`] rule: the
+//! language server runs it again only when what it reads of a changed file ([`view`]) differs.
+
+use std::hash::Hash;
 
 use rustkeep_data::db::Database;
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
@@ -15,7 +17,6 @@ use rustkeep_data::model::{Entry, LootKind};
 use rustkeep_data::project::Project;
 use rustkeep_data::resolve::EntryRef;
 use rustkeep_data::source::FileId;
-use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{field, Registry};
 
 /// The `triggers` field of an entry, when it holds at least one trigger.
@@ -35,6 +36,9 @@ pub fn run_entry(file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
     );
     out.push(Diagnostic::new(Code::TriggerNeverActive, Loc { file, span: t.key_span.clone() }, msg));
 }
+
+/// The cross-file half, for the batch check and the language server.
+pub const RULE: super::Whole = super::Whole { name: "trigger-never-active", run, view: |ff| super::view_hash(|h| view(ff).hash(h)) };
 
 /// The cross-file half: every affix in force with triggers that no loot table in force puts on an
 /// item with a slot (through an item entry's `affixes =`, and the affix tables nested in it).
@@ -126,28 +130,22 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// Whether an affix entry has triggers (what the cross-file half asks of each affix).
-pub fn has_triggers(e: &Entry) -> bool {
-    triggers_field(e).is_some()
-}
-
 /// Whether the item `id` in force has a slot.
-pub fn slotted(db: &Database, id: &str) -> bool {
+fn slotted(db: &Database, id: &str) -> bool {
     db.resolved.get(Registry::Items, id).is_some_and(|d| db.entry(d.current).field(field::SLOT).is_some())
 }
 
 /// The (affix table, item) pairs of a loot table's item entries with `affixes =`: where the rule's
 /// search starts, once the item is known to have a slot.
-pub fn seed_pairs(e: &Entry) -> impl Iterator<Item = (&str, &str)> {
+fn seed_pairs(e: &Entry) -> impl Iterator<Item = (&str, &str)> {
     e.loot_entries().iter().filter_map(|le| match (&le.kind, &le.affixes) {
         (LootKind::Item(item), Some(t)) => Some((t.value.as_str(), item.value.as_str())),
         _ => None,
     })
 }
 
-/// The diagnostic of an affix in force whose triggers never run (the incremental analysis finds
-/// these affixes its own way, and reports them with this).
-pub fn never_active(db: &Database, id: &str, out: &mut Vec<Diagnostic>) {
+/// The diagnostic of an affix in force whose triggers never run.
+fn never_active(db: &Database, id: &str, out: &mut Vec<Diagnostic>) {
     let Some(def) = db.resolved.get(Registry::Affixes, id) else { return };
     let Some(t) = triggers_field(db.entry(def.current)) else { return };
     let msg = format!(
@@ -156,29 +154,20 @@ pub fn never_active(db: &Database, id: &str, out: &mut Vec<Diagnostic>) {
     out.push(Diagnostic::new(Code::TriggerNeverActive, Loc { file: def.current.file, span: t.key_span.clone() }, msg));
 }
 
-/// The affixes a loot table's `affix =` entries name.
-pub fn affix_entries(e: &Entry) -> impl Iterator<Item = &str> {
-    e.loot_entries().iter().filter_map(|le| match &le.kind {
-        LootKind::Affix(a) => Some(a.value.as_str()),
-        _ => None,
-    })
-}
+/// One entry as the cross-file half reads it: registry, `id`, `overrides`, whether an affix has
+/// triggers or an item a slot, and a loot table's entries (kind, ID, `affixes`).
+type View<'a> = (Registry, Option<&'a str>, Option<&'a str>, bool, Vec<(u8, &'a str, Option<&'a str>)>);
 
-/// One entry as the cross-file half reads it: registry, `id`, `overrides`, the span of an affix's
-/// triggers (or `0..0` for an item's slot), and a loot table's entries (kind, ID, `affixes`).
-pub type View<'a> = (Registry, Option<&'a str>, Option<&'a str>, Option<Span>, Vec<(u8, &'a str, Option<&'a str>)>);
-
-/// What the cross-file half reads of one file: its affixes (with the span of their triggers, if
-/// any), whether its items have a slot, and what its loot tables' entries name. The language
-/// server runs the rule again only when this differs between two versions of a file.
-pub fn view(ff: &FileFacts) -> Vec<View<'_>> {
+/// What the cross-file half reads of one file: its affixes (whether they have triggers), whether
+/// its items have a slot, and what its loot tables' entries name.
+fn view(ff: &FileFacts) -> Vec<View<'_>> {
     ff.entries
         .iter()
         .filter(|e| matches!(e.registry, Registry::Items | Registry::Affixes | Registry::LootTables))
         .map(|e| {
             let (mark, parts) = match e.registry {
-                Registry::Affixes => (triggers_field(e).map(|t| t.key_span.clone()), Vec::new()),
-                Registry::Items => (e.field(field::SLOT).map(|_| 0..0), Vec::new()),
+                Registry::Affixes => (triggers_field(e).is_some(), Vec::new()),
+                Registry::Items => (e.field(field::SLOT).is_some(), Vec::new()),
                 _ => {
                     let parts = e
                         .loot_entries()
@@ -193,7 +182,7 @@ pub fn view(ff: &FileFacts) -> Vec<View<'_>> {
                             }
                         })
                         .collect();
-                    (None, parts)
+                    (false, parts)
                 }
             };
             (e.registry, e.id.as_ref().map(|i| i.value.as_str()), e.overrides.as_ref().map(|o| o.value.as_str()), mark, parts)

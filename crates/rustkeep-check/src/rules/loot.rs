@@ -2,12 +2,12 @@
 //! (`reference-kind-mismatch`), and nesting cycles (`loot-table-cycle`).
 
 use rustkeep_data::hash::FxHashMap;
-use std::collections::BTreeMap;
 
 use rustkeep_data::db::{direct_kind, Database, TableKind};
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
 use rustkeep_data::model::{Entry, LootKind, Reference, Sp};
 use rustkeep_data::project::Project;
+use rustkeep_data::resolve::{Def, EntryRef};
 use rustkeep_data::source::FileId;
 use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{RefKind, Registry};
@@ -118,12 +118,12 @@ pub fn cycle_refusal(table: &str, cycle: &[String]) -> String {
 
 /// One member of a nesting cycle: its ID, and its first edge into the cycle (the ID it nests,
 /// the file and span of the entry that nests it).
-pub type CycleMember<'a> = (&'a str, Option<(&'a str, FileId, &'a Span)>);
+type CycleMember<'a> = (&'a str, Option<(&'a str, FileId, &'a Span)>);
 
 /// The `loot-table-cycle` of one cycle, given its members sorted by ID: on the first member's
 /// edge, with related spans on the edges of the others. `None` if the first has no edge into the
 /// cycle (then it is no cycle).
-pub fn cycle_diagnostic(members: &[CycleMember<'_>]) -> Option<Diagnostic> {
+fn cycle_diagnostic(members: &[CycleMember<'_>]) -> Option<Diagnostic> {
     let (first, edge) = members.first()?;
     let (_, file, span) = (*edge)?;
     let msg = if members.len() == 1 {
@@ -141,30 +141,62 @@ pub fn cycle_diagnostic(members: &[CycleMember<'_>]) -> Option<Diagnostic> {
 }
 
 /// Reports every nesting cycle once, on the first table in ID order (its `table = …` entry), with
-/// related spans on the entries of the others. (See [`rustkeep_data::graph::cyclic_components`].)
+/// related spans on the entries of the others.
 fn cycles(db: &Database, out: &mut Vec<Diagnostic>) {
     let defs = &db.resolved.defs[Registry::LootTables.index()];
-    // Components are found in map order; each cycle is then ordered by ID to find its first member.
-    let ids: Vec<&String> = defs.keys().collect();
-    let index_of: FxHashMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
-    // Edges with the span of the entry that makes them (`values` goes in the order of `keys`).
-    let edges: Vec<Vec<(usize, FileId, &Sp<String>)>> = defs
-        .values()
-        .map(|def| {
-            let e = db.entry(def.current);
-            nesting_edges(e).filter_map(|t| index_of.get(t.value.as_str()).map(|&j| (j, def.current.file, t))).collect()
-        })
-        .collect();
+    for cycle in cycles_from(db, defs.keys().map(String::as_str)) {
+        out.extend(cycle_report(db, &cycle));
+    }
+}
 
-    let adj: Vec<Vec<usize>> = edges.iter().map(|es| es.iter().map(|(j, _, _)| *j).collect()).collect();
-    let mut sccs = rustkeep_data::graph::cyclic_components(&adj);
-    for comp in &mut sccs {
-        comp.sort_by(|a, b| ids[*a].cmp(ids[*b]));
+/// The nesting cycles among the tables in force that `starts` reach (every cycle, when `starts`
+/// are all the tables; the language server passes the tables whose edges changed), each one's
+/// members sorted by ID. (See [`rustkeep_data::graph::cyclic_components`].)
+pub fn cycles_from<'a>(db: &'a Database, starts: impl Iterator<Item = &'a str>) -> Vec<Vec<&'a str>> {
+    let defs = &db.resolved.defs[Registry::LootTables.index()];
+    // The tables reached, numbered as they are found, with their entries in force.
+    let mut index_of: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut reached: Vec<(&str, EntryRef)> = Vec::new();
+    fn reach<'a>(
+        defs: &'a FxHashMap<String, Def>,
+        id: &str,
+        index_of: &mut FxHashMap<&'a str, usize>,
+        reached: &mut Vec<(&'a str, EntryRef)>,
+    ) -> Option<usize> {
+        if let Some(&i) = index_of.get(id) {
+            return Some(i);
+        }
+        let (key, def) = defs.get_key_value(id)?;
+        index_of.insert(key.as_str(), reached.len());
+        reached.push((key.as_str(), def.current));
+        Some(reached.len() - 1)
     }
-    for comp in sccs {
-        let members: BTreeMap<usize, ()> = comp.iter().map(|&i| (i, ())).collect();
-        let edge_into = |v: usize| edges[v].iter().find(|(j, _, _)| members.contains_key(j)).map(|(j, f, s)| (ids[*j].as_str(), *f, &s.span));
-        let list: Vec<CycleMember<'_>> = comp.iter().map(|&v| (ids[v].as_str(), edge_into(v))).collect();
-        out.extend(cycle_diagnostic(&list));
+    for id in starts {
+        reach(defs, id, &mut index_of, &mut reached);
     }
+    // Each table's edges, which may reach more tables.
+    let mut adj: Vec<Vec<usize>> = Vec::new();
+    while let Some(&(_, at)) = reached.get(adj.len()) {
+        let next = nesting_edges(db.entry(at)).filter_map(|t| reach(defs, &t.value, &mut index_of, &mut reached)).collect();
+        adj.push(next);
+    }
+    let mut found: Vec<Vec<&str>> = rustkeep_data::graph::cyclic_components(&adj).into_iter().map(|c| c.into_iter().map(|v| reached[v].0).collect()).collect();
+    for cycle in &mut found {
+        cycle.sort_unstable();
+    }
+    found
+}
+
+/// The `loot-table-cycle` of one cycle (its members sorted by ID): on the first member's edge into
+/// the cycle, with related spans on the edges of the others.
+pub fn cycle_report(db: &Database, members: &[&str]) -> Option<Diagnostic> {
+    let defs = &db.resolved.defs[Registry::LootTables.index()];
+    let on_cycle: rustkeep_data::hash::FxHashSet<&str> = members.iter().copied().collect();
+    let mut list: Vec<CycleMember<'_>> = Vec::with_capacity(members.len());
+    for &m in members {
+        let def = defs.get(m)?;
+        let edge = nesting_edges(db.entry(def.current)).find(|t| on_cycle.contains(t.value.as_str())).map(|t| (t.value.as_str(), def.current.file, &t.span));
+        list.push((m, edge));
+    }
+    cycle_diagnostic(&list)
 }

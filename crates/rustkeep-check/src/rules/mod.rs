@@ -40,7 +40,7 @@ type Rule = fn(&Project, &Database, &mut Vec<Diagnostic>);
 
 /// The rules over the whole load set, longest first, so that the cores share them evenly with the
 /// per-file part ([`file_rules`]); every rule only reads. The [`WHOLE`] rules run beside them.
-const RULES: [Rule; 7] = [loot::run_cycles, usage::run, loot::run_tables, overrides::run, active::run, world::run, scenario::run];
+const RULES: [Rule; 5] = [loot::run_cycles, usage::run, loot::run_tables, overrides::run, scenario::run];
 
 /// A rule over the whole load set that reads little of each file: the batch check runs it once,
 /// the language server ([`crate::incremental`]) again only when what it reads of a changed file
@@ -60,7 +60,8 @@ pub struct Whole {
 }
 
 /// The [`Whole`] rules, in the order a fresh check gathers their findings.
-pub const WHOLE: &[Whole] = &[npcs::RULE, obtainable::RULE, whens::RULE, prefabs::RULE, creatures::RULE, shops::RULE, statuses::RULE, renames::RULE];
+pub const WHOLE: &[Whole] =
+    &[world::RULE, active::RULE, npcs::RULE, obtainable::RULE, whens::RULE, prefabs::RULE, creatures::RULE, shops::RULE, statuses::RULE, renames::RULE];
 
 /// The hash of a rule's view of a file ([`Whole::view`]): what `write` feeds it.
 pub fn view_hash(write: impl FnOnce(&mut std::collections::hash_map::DefaultHasher)) -> u64 {

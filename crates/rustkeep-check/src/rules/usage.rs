@@ -38,16 +38,6 @@ pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
         used_tables.extend(ff.mentions.iter().map(|m| to(m)));
     }
 
-    // A table named without its namespace (`loot = "moth_loot"`, an `invalid-id`) is the one
-    // meant, not an unused one: one mistake, one diagnostic.
-    let bare: Vec<&str> = used_tables.iter().copied().filter(|id| IdText::of(id).is_bare()).collect();
-    if !bare.is_empty() {
-        for id in resolved.defs[Registry::LootTables.index()].keys() {
-            if IdText::of(id).qualified_name().is_some_and(|name| bare.contains(&name)) {
-                used_tables.insert(id.as_str());
-            }
-        }
-    }
     let mut report_entries = |registry: Registry, unused: &dyn Fn(&str) -> bool| {
         let mut ids: Vec<&String> = resolved.defs[registry.index()].keys().filter(|id| unused(id)).collect();
         ids.sort();
@@ -56,8 +46,8 @@ pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
             out.extend(unused_entry(&packs, registry, id, def.current.file, db.entry(def.current)));
         }
     };
-    report_entries(Registry::Quests, &|id| !started.contains(id));
-    report_entries(Registry::LootTables, &|id| !used_tables.contains(id));
+    report_entries(Registry::Quests, &|id| unused(Registry::Quests, id, &|n| started.contains(n)));
+    report_entries(Registry::LootTables, &|id| unused(Registry::LootTables, id, &|n| used_tables.contains(n)));
 
     for (i, ff) in db.facts.iter().enumerate() {
         let Some(ff) = ff else { continue };
@@ -67,6 +57,18 @@ pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
             }
             out.push(unknown_tag(FileId(i as u32), r, suggest::closest(&r.id, carried.iter().copied()), carried.iter().copied()));
         }
+    }
+}
+
+/// Whether nothing starts the quest or uses the loot table `id`, given which names are started
+/// or used (`named`, with old IDs of `[renamed]` counted for the IDs they lead to). A table named
+/// without its namespace (`loot = "moth_loot"`, an `invalid-id`) is the one meant, not an unused
+/// one: one mistake, one diagnostic.
+pub fn unused(registry: Registry, id: &str, named: &dyn Fn(&str) -> bool) -> bool {
+    match registry {
+        Registry::Quests => !named(id),
+        Registry::LootTables => !named(id) && !IdText::of(id).qualified_name().is_some_and(named),
+        _ => false,
     }
 }
 

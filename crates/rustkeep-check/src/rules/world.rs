@@ -1,13 +1,19 @@
 //! Rules about the dungeon that floors and prefabs make: `prefab-npc-mismatch` and
 //! `unreachable-prefab-tile` need nothing but the prefab (they run per file, in `rules::local`);
 //! `floor-without-exit` follows a floor's `prefabs` to their grids, and
-//! `first-room-not-in-prefabs` a floor's `first_rooms` to the prefabs they name (across files).
+//! `first-room-not-in-prefabs` a floor's `first_rooms` to the prefabs they name (across files):
+//! one [`super::Whole`] rule, run again by the language server when what it reads of a changed
+//! file ([`view`]) differs.
+
+use std::hash::Hash;
 
 use rustkeep_data::db::Database;
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
+use rustkeep_data::lower::FileFacts;
 use rustkeep_data::model::{Entry, Grid, Value};
 use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
+use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{field, glyph, Registry};
 
 /// What a glyph is, in messages.
@@ -86,6 +92,9 @@ fn has_border_door(grid: &Grid) -> bool {
     grid.positions_of(glyph::DOOR as u8).iter().any(|p| p.x == 0 || p.y == 0 || p.y == grid.height() - 1 || p.x == last_col(p.y))
 }
 
+/// The cross-file rules, for the batch check and the language server.
+pub const RULE: super::Whole = super::Whole { name: "floor-without-exit", run, view: |ff| super::view_hash(|h| view(ff).hash(h)) };
+
 /// `floor-without-exit`: every floor's `prefabs` entry whose prefab (the entry in force) has no
 /// door on its border; `first-room-not-in-prefabs`: every entry of a floor's `first_rooms` that
 /// names a prefab the floor's `prefabs` do not list.
@@ -145,4 +154,32 @@ fn first_rooms(db: &Database, file: FileId, floor: &Entry, out: &mut Vec<Diagnos
         }
         out.push(d);
     }
+}
+
+/// One entry as the cross-file rules read it: registry, `id`, `overrides`; a floor's `prefabs`
+/// (whether it has the field) and `first_rooms`; a prefab's doors (on the border, inside) and the
+/// place of its grid, which the diagnostic of a floor in another file points at.
+type View<'a> = (Registry, Option<&'a str>, Option<&'a str>, Option<Vec<&'a str>>, Vec<&'a str>, Option<(bool, bool)>, Option<Span>);
+
+/// What the cross-file rules read of one file: its floors and prefabs.
+fn view(ff: &FileFacts) -> Vec<View<'_>> {
+    ff.entries
+        .iter()
+        .filter(|e| matches!(e.registry, Registry::Floors | Registry::Prefabs))
+        .map(|e| {
+            let (id, overrides) = (e.id.as_ref().map(|i| i.value.as_str()), e.overrides.as_ref().map(|o| o.value.as_str()));
+            if e.registry == Registry::Floors {
+                let prefabs = e.field(field::PREFABS).map(|_| names(e, field::PREFABS));
+                (e.registry, id, overrides, prefabs, names(e, field::FIRST_ROOMS), None, None)
+            } else {
+                let doors = e.grid().map(|g| (has_border_door(g), !g.positions_of(glyph::DOOR as u8).is_empty()));
+                (e.registry, id, overrides, None, Vec::new(), doors, e.field(field::GRID).map(|g| g.span.clone()))
+            }
+        })
+        .collect()
+}
+
+/// The IDs a list field of an entry names.
+fn names<'a>(e: &'a Entry, f: &str) -> Vec<&'a str> {
+    e.ref_list(f).iter().map(|r| r.value.as_str()).collect()
 }
