@@ -156,7 +156,7 @@ pub struct Incremental {
     loading: Vec<Vec<Diagnostic>>,
     order_diags: Vec<Vec<Diagnostic>>,
     balance_files: Vec<FileId>,
-    /// Files with findings of each [`crate::rules::WHOLE`] rule.
+    /// Files with findings of each [`crate::rules::WHOLE`] rule, or places their findings point at.
     whole_files: Vec<Vec<FileId>>,
     /// Scenario files with a diagnostic of their checks against the mods.
     scenario_files: Vec<FileId>,
@@ -338,8 +338,8 @@ impl Incremental {
             w.whole.resize(crate::rules::WHOLE.len(), bulk);
             // The first analysis runs every rule once: no view to compare.
             for (i, rule) in crate::rules::WHOLE.iter().enumerate().filter(|_| !bulk) {
-                // A view leaves out places: a file holding findings runs the rule again, as
-                // they may have moved.
+                // A view leaves out places: a file holding findings, or places they point at,
+                // runs the rule again, as they may have moved.
                 let same = !unreadable && !self.whole_files[i].contains(&fid) && old.as_deref().map(rule.view) == new.as_deref().map(rule.view);
                 if same {
                     keep.push(Slot::Whole(i as u8));

@@ -89,20 +89,24 @@ impl Slots {
     }
 
     /// Replaces slot `slot` (index 0) of every file with `diags`, grouped by file, for the rule
-    /// families that run again as a whole: the files in `holding` (those that had some) are
-    /// cleared first, and `holding` becomes the files that have some now.
+    /// families that run again as a whole: the files in `holding` are cleared first, and `holding`
+    /// becomes the files that hold some now or that a related place of one points into (places
+    /// in them may move while what the rule reads there stays).
     pub fn set_all(&mut self, slot: Slot, holding: &mut Vec<FileId>, diags: Vec<Diagnostic>) {
         for f in std::mem::take(holding) {
             self.set(f, slot, 0, Vec::new());
         }
         let mut by_file: FxHashMap<FileId, Vec<Diagnostic>> = FxHashMap::default();
         for d in diags {
+            holding.extend(d.related.iter().map(|r| r.loc.file));
             by_file.entry(d.loc.file).or_default().push(d);
         }
         for (f, list) in by_file {
             holding.push(f);
             self.set(f, slot, 0, list);
         }
+        holding.sort_unstable();
+        holding.dedup();
     }
 
     /// Replaces the diagnostic of one code in a slot (the others stay).

@@ -54,8 +54,8 @@ pub struct Whole {
     /// What the rule reads of one file, as a hash: the same for two versions of a file exactly
     /// when the rule would find the same there and elsewhere — the same findings, maybe in other
     /// places of that file. So places are left out: the language server runs the rule again for
-    /// a changed file that holds findings of it (they may have moved), and for a file with
-    /// unreadable parts (the rules wait for data that reads whole).
+    /// a changed file that holds findings of it or places they point at (they may have moved),
+    /// and for a file with unreadable parts (the rules wait for data that reads whole).
     pub view: fn(&FileFacts) -> u64,
 }
 

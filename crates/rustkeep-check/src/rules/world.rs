@@ -13,7 +13,6 @@ use rustkeep_data::lower::FileFacts;
 use rustkeep_data::model::{Entry, Grid, Value};
 use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
-use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{field, glyph, Registry};
 
 /// What a glyph is, in messages.
@@ -157,9 +156,8 @@ fn first_rooms(db: &Database, file: FileId, floor: &Entry, out: &mut Vec<Diagnos
 }
 
 /// One entry as the cross-file rules read it: registry, `id`, `overrides`; a floor's `prefabs`
-/// (whether it has the field) and `first_rooms`; a prefab's doors (on the border, inside) and the
-/// place of its grid, which the diagnostic of a floor in another file points at.
-type View<'a> = (Registry, Option<&'a str>, Option<&'a str>, Option<Vec<&'a str>>, Vec<&'a str>, Option<(bool, bool)>, Option<Span>);
+/// (whether it has the field) and `first_rooms`; a prefab's doors (on the border, inside).
+type View<'a> = (Registry, Option<&'a str>, Option<&'a str>, Option<Vec<&'a str>>, Vec<&'a str>, Option<(bool, bool)>);
 
 /// What the cross-file rules read of one file: its floors and prefabs.
 fn view(ff: &FileFacts) -> Vec<View<'_>> {
@@ -170,10 +168,10 @@ fn view(ff: &FileFacts) -> Vec<View<'_>> {
             let (id, overrides) = (e.id.as_ref().map(|i| i.value.as_str()), e.overrides.as_ref().map(|o| o.value.as_str()));
             if e.registry == Registry::Floors {
                 let prefabs = e.field(field::PREFABS).map(|_| names(e, field::PREFABS));
-                (e.registry, id, overrides, prefabs, names(e, field::FIRST_ROOMS), None, None)
+                (e.registry, id, overrides, prefabs, names(e, field::FIRST_ROOMS), None)
             } else {
                 let doors = e.grid().map(|g| (has_border_door(g), !g.positions_of(glyph::DOOR as u8).is_empty()));
-                (e.registry, id, overrides, None, Vec::new(), doors, e.field(field::GRID).map(|g| g.span.clone()))
+                (e.registry, id, overrides, None, Vec::new(), doors)
             }
         })
         .collect()
