@@ -1,39 +1,25 @@
-//! Did-you-mean between updates. A suggestion is the best candidate by a fixed order (see
-//! `rustkeep_data::suggest::closest`), so it can be kept and revised as candidates come and go:
-//! a new candidate replaces it if it is better, and only losing the suggestion itself means
-//! looking through every candidate again.
+//! Did-you-mean between updates. A suggestion is the best candidate by a fixed order
+//! (`rustkeep_data::suggest::closest`, which finds it first), so it can be kept and revised as
+//! candidates come and go: a new candidate replaces it if it is better, and only losing the
+//! suggestion itself means looking through every candidate again.
 //!
 //! Three kinds are kept: per registry and unknown ID (`unknown-reference`, same namespace first),
 //! per tag nothing carries (`unknown-tag`), and per `overrides` without a target
 //! (`override-missing-target`, among the IDs defined before it in load order).
 
 use std::collections::BTreeSet;
-use std::ops::Bound;
 use std::sync::Arc;
 
 use rustkeep_data::hash::FxHashMap;
 use rustkeep_data::resolve::{Def, EntryRef};
 use rustkeep_data::suggest::{Closeness, Matcher};
-use rustkeep_data::vocab::{namespace_of, IdText, Registry};
+use rustkeep_data::vocab::Registry;
 
 use super::index::{Index, Sym};
 use crate::rules::references;
 
 /// How a candidate ranks for a word; smaller is better, ties go to the candidate's name.
 pub(super) type Rank = (bool, Closeness);
-
-/// The best candidate among `candidates` for `word` by `rank`, as the candidate's name.
-pub(super) fn best<'a>(candidates: impl Iterator<Item = &'a str>, rank: impl Fn(&str) -> Option<Rank>) -> Option<&'a str> {
-    let mut best: Option<(Rank, &'a str)> = None;
-    for c in candidates {
-        if let Some(r) = rank(c) {
-            if best.is_none_or(|b| (r, c) < b) {
-                best = Some((r, c));
-            }
-        }
-    }
-    best.map(|(_, c)| c)
-}
 
 /// Revises a kept suggestion after the candidates changed: `Err(())` when it must be looked for
 /// again among all candidates (the suggestion itself left), else the (possibly new) suggestion.
@@ -86,28 +72,17 @@ pub(super) struct Suggestions {
 /// The suggestion for an `overrides` at `at` among the IDs of a registry defined before it.
 pub(super) fn missing_target(ix: &Index, defs: &FxHashMap<String, Def>, at: EntryRef, word: &str) -> Option<Sym> {
     let pos = ix.pos(at);
-    let rank = plain_rank(word);
     let earlier = defs.iter().filter(|(_, d)| d.defined.is_some_and(|r| ix.pos(r) < pos)).map(|(k, _)| k.as_str());
-    best(earlier, rank).and_then(|s| ix.sym(s))
+    rustkeep_data::suggest::closest(word, earlier).and_then(|s| ix.sym(s))
 }
 
 /// The suggestion for an ID that no registry has, among the IDs of a registry (`defs`; `sorted`,
-/// its IDs sorted, if built): the IDs of its namespace first (a range of the sorted IDs, else a
-/// pass over all), all of them only when none of those is close enough.
+/// its IDs sorted, if built): the batch check's [`references::suggestion`].
 pub(super) fn unknown_reference(ix: &Index, sorted: Option<&BTreeSet<Arc<str>>>, defs: &FxHashMap<String, Def>, word: &str) -> Option<Sym> {
-    let ns = namespace_of(word);
-    let from = format!("{ns}:");
-    let same: Box<dyn Iterator<Item = &str>> = match sorted {
-        // Without a colon the namespace is empty, and the IDs that share it are not one range.
-        Some(sorted) if !IdText::of(word).is_bare() => {
-            Box::new(sorted.range::<str, _>((Bound::Included(from.as_str()), Bound::Unbounded)).take_while(|k| k.starts_with(&from)).map(|k| &**k))
-        }
-        _ => Box::new(defs.keys().map(String::as_str).filter(|k| namespace_of(k) == ns)),
-    };
-    references::best_of(word, same).or_else(|| references::best_of(word, defs.keys().map(String::as_str))).and_then(|s| ix.sym(s))
+    references::suggestion(defs, sorted, word).and_then(|s| ix.sym(s))
 }
 
 /// The suggestion for a tag nothing carries, among the carried tags.
 pub(super) fn unknown_tag(ix: &Index, word: &str) -> Option<Sym> {
-    best(ix.carried.iter().map(|s| ix.names.name(*s)), plain_rank(word)).and_then(|s| ix.sym(s))
+    rustkeep_data::suggest::closest(word, ix.carried.iter().map(|s| ix.names.name(*s))).and_then(|s| ix.sym(s))
 }

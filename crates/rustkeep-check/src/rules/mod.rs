@@ -142,7 +142,7 @@ fn file_rules(project: &Project, db: &Database, file: FileId, rivals: &[OnceLock
                 resolved,
                 file,
                 r,
-                |registry| references::suggestion(resolved, registry, &r.id),
+                |registry| references::suggestion(&resolved.defs[registry.index()], None, &r.id),
                 |registry| rivals[registry.index()].get_or_init(|| Rivals::new(resolved.defs[registry.index()].keys().map(String::as_str))),
             );
             out.extend(references::note_misfiled(d, db, r));

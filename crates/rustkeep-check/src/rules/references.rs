@@ -2,10 +2,15 @@
 //! old ID of `[renamed]`) for every ID-valued field.
 //! Loot-table kinds (item vs affix tables) are checked in [`super::loot`].
 
+use std::collections::BTreeSet;
+use std::ops::Bound;
+use std::sync::Arc;
+
 use rustkeep_data::db::Database;
 use rustkeep_data::diag::{toml_string, Applicability, Code, Diagnostic, Loc};
+use rustkeep_data::hash::FxHashMap;
 use rustkeep_data::model::Reference;
-use rustkeep_data::resolve::Resolved;
+use rustkeep_data::resolve::{Def, Resolved};
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest::{self as did_you_mean, Closeness, Matcher};
 use rustkeep_data::vocab::{namespace_of, IdText, RefKind, Registry};
@@ -89,14 +94,21 @@ pub fn closeness(m: &Matcher, id: &str, candidate: &str) -> Option<(bool, Closen
     m.closeness(candidate).map(|c| (namespace_of(candidate) != namespace_of(id), c))
 }
 
-/// The did-you-mean for an ID that no registry has: the closest ID of `registry` (see
-/// [`closeness`]), ties broken by ID. IDs of the same namespace are looked through first, and
-/// the others only when none of those is close enough, which keeps it cheap in packs with many
-/// mods.
-pub fn suggestion<'a>(resolved: &'a Resolved, registry: Registry, id: &str) -> Option<&'a str> {
-    let keys = &resolved.defs[registry.index()];
+/// The did-you-mean for an ID that no registry has, among the IDs of a registry (`defs`): the
+/// IDs of its namespace first, all of them only when none of those is close enough. With the
+/// registry's IDs sorted (`sorted`, which the language server keeps), the namespace is a range of
+/// them; else a pass over all.
+pub fn suggestion<'a>(defs: &'a FxHashMap<String, Def>, sorted: Option<&'a BTreeSet<Arc<str>>>, id: &str) -> Option<&'a str> {
     let ns = namespace_of(id);
-    best_of(id, keys.keys().map(String::as_str).filter(|k| namespace_of(k) == ns)).or_else(|| best_of(id, keys.keys().map(String::as_str)))
+    let from = format!("{ns}:");
+    let same: Box<dyn Iterator<Item = &str>> = match sorted {
+        // Without a colon the namespace is empty, and the IDs that share it are not one range.
+        Some(sorted) if !IdText::of(id).is_bare() => {
+            Box::new(sorted.range::<str, _>((Bound::Included(from.as_str()), Bound::Unbounded)).take_while(|k| k.starts_with(&from)).map(|k| &**k))
+        }
+        _ => Box::new(defs.keys().map(String::as_str).filter(|k| namespace_of(k) == ns)),
+    };
+    best_of(id, same).or_else(|| best_of(id, defs.keys().map(String::as_str)))
 }
 
 /// The best did-you-mean for `id` among `candidates` by [`closeness`], ties broken by ID.
