@@ -118,6 +118,9 @@ struct Work {
     whole: Vec<bool>,
 }
 
+/// One ID resolved: each of its entries with its diagnostics, and its definition in force.
+type Resolution = (Vec<(EntryRef, Vec<Diagnostic>)>, Option<Def>);
+
 /// The one ID a chain of entries is resolved under, as [`resolve_entry`] sees its registry.
 struct OneDef<'a> {
     key: &'a str,
@@ -395,10 +398,19 @@ impl Incremental {
     fn resolve(&mut self, project: &Project, w: &mut Work) {
         let mut chains: Vec<(Registry, Sym)> = w.chains.drain().collect();
         chains.sort_unstable();
-        // Each ID resolves on its own: a first analysis spreads them over the cores.
-        let this = &*self;
-        let one = |&(reg, s): &(Registry, Sym)| this.resolve_chain(project, reg, s);
-        let results: Vec<_> = if chains.len() > 4096 { chains.par_iter().map(one).collect() } else { chains.iter().map(one).collect() };
+        // Each ID resolves on its own: a first analysis spreads them over the cores, a part at a
+        // time, so that the results waiting to be taken in stay few.
+        for part in chains.chunks(16_384) {
+            let this = &*self;
+            let one = |&(reg, s): &(Registry, Sym)| this.resolve_chain(project, reg, s);
+            let results: Vec<_> = if part.len() > 4096 { part.par_iter().map(one).collect() } else { part.iter().map(one).collect() };
+            self.take_resolved(part, results, w);
+        }
+        self.overrides(&chains);
+    }
+
+    /// Takes in the entries' diagnostics and the definitions in force of resolved IDs.
+    fn take_resolved(&mut self, chains: &[(Registry, Sym)], results: Vec<Resolution>, w: &mut Work) {
         for (&(reg, s), (per_entry, new)) in chains.iter().zip(results) {
             let name = self.ix.names.shared(s).clone();
             for (r, diags) in per_entry {
@@ -458,12 +470,11 @@ impl Incremental {
                 w.tables.insert(s);
             }
         }
-        self.overrides(&chains);
     }
 
     /// Resolves the entries of one ID in load order: each entry's diagnostics, and the ID's
     /// definition in force (the one-ID view of `rustkeep_data::resolve::resolve`).
-    fn resolve_chain(&self, project: &Project, reg: Registry, s: Sym) -> (Vec<(EntryRef, Vec<Diagnostic>)>, Option<Def>) {
+    fn resolve_chain(&self, project: &Project, reg: Registry, s: Sym) -> Resolution {
         let Some(entries) = self.ix.chains.get(&(reg, s)) else { return (Vec::new(), None) };
         let mut map = OneDef { key: self.ix.names.name(s), def: None };
         let mut out = Vec::with_capacity(entries.len());
