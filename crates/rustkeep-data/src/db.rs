@@ -232,7 +232,7 @@ impl Nesting for AllTables {
 /// The nesting of loot tables as [`settle_kinds`] reads it: each table's direct kind, the tables
 /// it nests, and which tables are being settled (the others keep what they were settled as).
 pub trait Nesting {
-    type Table: Copy + Eq + std::hash::Hash + Ord;
+    type Table: Copy + Eq + std::hash::Hash;
     /// The kind its own entries give it.
     fn direct(&self, t: Self::Table) -> Option<TableKind>;
     /// The tables its `table =` entries name, in entry order.
@@ -242,7 +242,7 @@ pub trait Nesting {
     /// Whether the table is among those being settled.
     fn in_region(&self, t: Self::Table) -> bool;
     /// For a table outside the region: its nesting steps to a table with a kind of its own, and
-    /// its kind (`None`: no kind).
+    /// its kind (`None`: it has none).
     fn settled(&self, t: Self::Table) -> Option<(u32, TableKind)>;
 }
 
@@ -282,7 +282,7 @@ pub fn settle_kinds<G: Nesting>(g: &G, region: impl Iterator<Item = G::Table>) -
         let d32 = d as u32;
         for t in here {
             // A table listed again nearer was settled there.
-            if steps.get(&t) != Some(&d32) || kinds.contains_key(&t) {
+            if steps.get(&t) != Some(&d32) {
                 continue;
             }
             // Its kind is that of its first `table =` entry one step nearer.

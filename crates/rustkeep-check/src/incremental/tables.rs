@@ -81,6 +81,11 @@ pub(super) struct Tables {
 }
 
 impl Tables {
+    /// The tables in force without a kind of their own that nest `t`.
+    fn kindless_parents<'a>(&'a self, ix: &'a Index, t: Sym) -> impl Iterator<Item = Sym> + 'a {
+        ix.mentioned_by(t).filter(move |p| self.shapes.get(p).is_some_and(|s| s.direct.is_none() && s.nested.contains(&t)))
+    }
+
     /// Settles again the kinds of the `roots` (tables whose direct kind or nesting changed, or that
     /// came or went) and of the tables without a kind of their own that nest them, and puts them in
     /// `db`; returns the tables whose kind changed.
@@ -88,8 +93,7 @@ impl Tables {
         let mut region: FxHashSet<Sym> = roots.clone();
         let mut stack: Vec<Sym> = roots.iter().copied().collect();
         while let Some(x) = stack.pop() {
-            let parents: Vec<Sym> = (Graph { tables: self, ix, region: &region }).kindless_parents(x).collect();
-            stack.extend(parents.into_iter().filter(|p| region.insert(*p)));
+            stack.extend(self.kindless_parents(ix, x).filter(|p| region.insert(*p)));
         }
         let before: Vec<(Sym, Option<TableKind>)> = region.iter().map(|s| (*s, self.kinds.remove(s).map(|(_, k)| k))).collect();
         let settled = settle_kinds(&Graph { tables: self, ix, region: &region }, region.iter().copied());
@@ -170,8 +174,7 @@ impl Nesting for Graph<'_> {
         self.tables.shapes.get(&t).into_iter().flat_map(|s| s.nested.iter().copied())
     }
     fn kindless_parents(&self, t: Sym) -> impl Iterator<Item = Sym> + '_ {
-        let shapes = &self.tables.shapes;
-        self.ix.mentioned_by(t).filter(move |p| shapes.get(p).is_some_and(|s| s.direct.is_none() && s.nested.contains(&t)))
+        self.tables.kindless_parents(self.ix, t)
     }
     fn in_region(&self, t: Sym) -> bool {
         self.region.contains(&t)
