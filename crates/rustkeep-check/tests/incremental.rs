@@ -106,6 +106,35 @@ fn built_at_once_it_reports_what_a_fresh_check_reports_on_every_fixture() {
     }
 }
 
+/// A whole-set rule's diagnostic can point into a file other than its own: `renamed-id-exists`
+/// sits on the manifest's `[renamed]` line and points at the entry that still defines the old ID,
+/// `floor-without-exit` sits on the floor and points at the prefab's grid. Text added above that
+/// entry moves it without changing what the rule reads there; the diagnostic follows it (the
+/// incremental analysis agrees with a fresh check, related places included).
+#[test]
+fn a_related_place_in_another_file_follows_its_entry() {
+    let manifest = "[mod]\nid = \"m\"\nversion = \"1.0.0\"\n\n[renamed]\n\"m:cheese\" = \"m:wedge\"\n";
+    let wedge = "[[items]]\nid = \"m:wedge\"\nname = \"Wedge\"\n";
+    let both = format!("{wedge}\n[[items]]\nid = \"m:cheese\"\nname = \"Cheese\"\n");
+    let steps = vec![
+        ("items.toml", both.clone(), 1),
+        ("items.toml", format!("# the shop's wares\n\n{both}"), 1),
+        ("items.toml", format!("# the shop's wares, and more\n\n\n{both}"), 1),
+        ("items.toml", wedge.to_string(), 0),
+    ];
+    step_through(&[("m/mod.toml", manifest), ("m/items.toml", wedge)], "renamed-id-exists", &steps);
+
+    let floors = "[[floors]]\nid = \"m:den\"\nname = \"Den\"\ndepth = 1\nprefabs = [\"m:closet\"]\n";
+    let closet = |door: char| format!("[[prefabs]]\nid = \"m:closet\"\ngrid = \"\"\"\n#{door}#\n#@#\n###\n\"\"\"\n");
+    let steps = vec![
+        ("rooms.toml", closet('#'), 1),
+        ("rooms.toml", format!("# a room with no way out\n{}", closet('#')), 1),
+        ("rooms.toml", format!("# a room with no way out\n\n\n{}", closet('#')), 1),
+        ("rooms.toml", closet('+'), 0),
+    ];
+    step_through(&[("m/mod.toml", manifest), ("m/items.toml", wedge), ("m/floors.toml", floors), ("m/rooms.toml", &closet('+'))], "floor-without-exit", &steps);
+}
+
 /// The generated workspace as an in-memory project.
 fn project_of(files: &[(String, String)]) -> Project {
     let mut p = Project::with_bundled_core();
@@ -430,33 +459,4 @@ fn references_to_renamed_ids_follow_the_ids_they_lead_to() {
         ("loot.toml", loot.to_string(), 0),
     ];
     step_through(&files, "renamed-reference", &steps);
-}
-
-/// A whole-set rule's diagnostic can point into a file other than its own: `renamed-id-exists`
-/// sits on the manifest's `[renamed]` line and points at the entry that still defines the old ID,
-/// `floor-without-exit` sits on the floor and points at the prefab's grid. Text added above that
-/// entry moves it without changing what the rule reads there; the diagnostic follows it (the
-/// incremental analysis agrees with a fresh check, related places included).
-#[test]
-fn a_related_place_in_another_file_follows_its_entry() {
-    let manifest = "[mod]\nid = \"m\"\nversion = \"1.0.0\"\n\n[renamed]\n\"m:cheese\" = \"m:wedge\"\n";
-    let wedge = "[[items]]\nid = \"m:wedge\"\nname = \"Wedge\"\n";
-    let both = format!("{wedge}\n[[items]]\nid = \"m:cheese\"\nname = \"Cheese\"\n");
-    let steps = vec![
-        ("items.toml", both.clone(), 1),
-        ("items.toml", format!("# the shop's wares\n\n{both}"), 1),
-        ("items.toml", format!("# the shop's wares, and more\n\n\n{both}"), 1),
-        ("items.toml", wedge.to_string(), 0),
-    ];
-    step_through(&[("m/mod.toml", manifest), ("m/items.toml", wedge)], "renamed-id-exists", &steps);
-
-    let floors = "[[floors]]\nid = \"m:den\"\nname = \"Den\"\ndepth = 1\nprefabs = [\"m:closet\"]\n";
-    let closet = |door: char| format!("[[prefabs]]\nid = \"m:closet\"\ngrid = \"\"\"\n#{door}#\n#@#\n###\n\"\"\"\n");
-    let steps = vec![
-        ("rooms.toml", closet('#'), 1),
-        ("rooms.toml", format!("# a room with no way out\n{}", closet('#')), 1),
-        ("rooms.toml", format!("# a room with no way out\n\n\n{}", closet('#')), 1),
-        ("rooms.toml", closet('+'), 0),
-    ];
-    step_through(&[("m/mod.toml", manifest), ("m/items.toml", wedge), ("m/floors.toml", floors), ("m/rooms.toml", &closet('+'))], "floor-without-exit", &steps);
 }
