@@ -172,8 +172,6 @@ pub struct LootDb {
     /// Affix IDs by affix number, the same way.
     affixes: Vec<Arc<str>>,
     luck_factor: f64,
-    /// What [`LootDb::refresh`] needs, for a database made by [`LootDb::reaching`].
-    reach: Option<Box<compile::Reach>>,
     /// The generation of the [`KeptStats`] numbering it was compiled with, if any.
     generation: Option<u64>,
 }

@@ -65,19 +65,6 @@ pub struct Timings {
     pub changed_files: usize,
 }
 
-/// What an update changed that exact loot chances depend on (see [`Incremental::loot_changes`]).
-#[derive(Clone, Debug, Default)]
-pub struct LootChanges {
-    /// Everything (the first analysis).
-    pub all: bool,
-    /// Loot tables that appeared, disappeared, or whose kind, `rolls` or entries changed.
-    pub tables: FxHashSet<Arc<str>>,
-    /// Items and affixes that appeared or disappeared.
-    pub named: FxHashSet<Arc<str>>,
-    /// The `[balance]` luck factor changed.
-    pub balance: bool,
-}
-
 /// The IDs of one registry whose definition appeared, disappeared, or moved in load order.
 #[derive(Debug, Default)]
 struct KeyChanges {
@@ -174,7 +161,6 @@ pub struct Incremental {
     /// Files whose finished list changed since [`Incremental::take_changed`].
     changed: Vec<FileId>,
     timings: Timings,
-    loot_changes: LootChanges,
 }
 
 impl Incremental {
@@ -230,14 +216,12 @@ impl Incremental {
             tags: BTreeSet::new(),
             changed: Vec::new(),
             timings: Timings::default(),
-            loot_changes: LootChanges::default(),
         };
         // Files in load order first: each resolve chain is then built by appending.
         let mut changes: Vec<(FileId, Option<Arc<FileFacts>>)> = ranked.iter().map(|f| (*f, facts[f.0 as usize].take())).collect();
         changes.extend(facts.into_iter().enumerate().filter(|(_, f)| f.is_some()).map(|(i, f)| (FileId(i as u32), f)));
         inc.apply(project, changes, true);
         inc.changed = (0..n).map(|i| FileId(i as u32)).collect();
-        inc.loot_changes.all = true;
         inc
     }
 
@@ -307,18 +291,10 @@ impl Incremental {
         self.timings
     }
 
-    /// What the last update changed that exact loot chances depend on: a loot report computed
-    /// before it is still right if its table reaches none of these tables, names none of these
-    /// items or affixes, and the luck factor stayed.
-    pub fn loot_changes(&self) -> &LootChanges {
-        &self.loot_changes
-    }
-
     fn apply(&mut self, project: &Project, changes: Vec<(FileId, Option<Arc<FileFacts>>)>, bulk: bool) {
         let start = Instant::now();
         let n = self.db.facts.len();
         let mut w = Work { changed: vec![false; n], keys: (0..Registry::ALL.len()).map(|_| KeyChanges::default()).collect(), ..Work::default() };
-        self.loot_changes = LootChanges::default();
         for (fid, new) in changes {
             let f = fid.0 as usize;
             if f >= n {
@@ -364,11 +340,6 @@ impl Incremental {
             }
         }
         self.resolve(project, &mut w);
-        for &(reg, s) in &w.present {
-            if matches!(reg, Registry::Items | Registry::Affixes) {
-                self.loot_changes.named.insert(self.ix.names.shared(s).clone());
-            }
-        }
         if bulk {
             self.ix.syms.shrink_to_fit();
         }

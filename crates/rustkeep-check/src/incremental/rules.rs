@@ -36,9 +36,6 @@ impl Incremental {
             let current = self.db.resolved.defs[Registry::LootTables.index()].get(self.ix.names.name(s)).map(|d| d.current);
             let shape = current.map(|r| Shape::of(&mut self.ix, entry(&self.db.facts, r)));
             let old = self.tables.shapes.get(&s);
-            if old.map(|o| (o.content, &o.edges)) != shape.as_ref().map(|n| (n.content, &n.edges)) {
-                self.loot_changes.tables.insert(self.ix.names.shared(s).clone());
-            }
             if old.map(|o| (o.direct, &o.nested)) != shape.as_ref().map(|n| (n.direct, &n.nested)) {
                 kind_roots.insert(s);
             }
@@ -55,10 +52,7 @@ impl Incremental {
             };
         }
         let changes = self.tables.settle_kinds(&mut self.db, &self.ix, &kind_roots);
-        for &s in &changes {
-            self.loot_changes.tables.insert(self.ix.names.shared(s).clone());
-            w.ref_syms.insert(s);
-        }
+        w.ref_syms.extend(changes.iter().copied());
 
         let (removed, added) = self.tables.update_cycles(&self.db, &self.ix, &cycle_nodes);
         for at in removed {
@@ -374,7 +368,6 @@ impl Incremental {
     pub(super) fn balance(&mut self, project: &Project) {
         let (balance, findings) = resolve_balance(project, &self.db.resolved.order, &self.db.facts);
         let diags = findings.iter().filter_map(|f| crate::rules::resolution::diagnostic(project, &self.db.facts, f)).collect();
-        self.loot_changes.balance = balance.luck_factor.to_bits() != self.db.resolved.balance.luck_factor.to_bits();
         self.db.resolved.balance = balance;
         self.slots.set_all(Slot::Balance, &mut self.balance_files, diags);
     }

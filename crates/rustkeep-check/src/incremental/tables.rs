@@ -1,17 +1,14 @@
 //! Loot tables between updates: the shape of every table in force (its direct kind, the tables it
-//! nests, the tables it evaluates, what one evaluation reads), their kinds and the nesting cycles.
+//! nests, the tables it evaluates), their kinds and the nesting cycles.
 //! The kinds and the cycles are found by the batch check's own functions
 //! (`rustkeep_data::db::settle_kinds`, [`crate::rules::loot::cycles_from`]); what is kept here is
 //! where to ask them again: the kinds of the tables whose direct kind or nesting changed and of the
 //! tables without a kind of their own above them, the cycles from the tables whose edges changed.
 
-use std::hash::{Hash, Hasher};
-
 use rustkeep_data::db::{direct_kind, settle_kinds, Database, Nesting, TableKind};
-use rustkeep_data::hash::{FxHashMap, FxHashSet, FxHasher};
+use rustkeep_data::hash::{FxHashMap, FxHashSet};
 use rustkeep_data::model::{Entry, LootKind};
 use rustkeep_data::resolve::EntryRef;
-use rustkeep_data::vocab::field;
 
 use super::index::{Index, Sym};
 use crate::rules::loot::{cycles_from, nesting_edges};
@@ -24,10 +21,6 @@ pub(super) struct Shape {
     pub nested: Box<[Sym]>,
     /// Every table it evaluates (see [`nesting_edges`]), in entry order.
     pub edges: Box<[Sym]>,
-    /// A hash of what one evaluation of it depends on besides other tables: `rolls` and its
-    /// entries without their places in the text (so that typing elsewhere in the file does not
-    /// count as a change).
-    pub content: u64,
 }
 
 impl Shape {
@@ -41,24 +34,8 @@ impl Shape {
             })
             .collect();
         let edges = nesting_edges(e).map(|t| ix.intern(&t.value)).collect();
-        Shape { direct: direct_kind(e), nested, edges, content: content(e) }
+        Shape { direct: direct_kind(e), nested, edges }
     }
-}
-
-/// See [`Shape::content`].
-fn content(e: &Entry) -> u64 {
-    let mut h = FxHasher::default();
-    e.range(field::ROLLS).map(|r| (r.min, r.max)).hash(&mut h);
-    for le in e.loot_entries() {
-        match &le.kind {
-            LootKind::Item(s) => (0u8, s.value.as_str()).hash(&mut h),
-            LootKind::Table(s) => (1u8, s.value.as_str()).hash(&mut h),
-            LootKind::Affix(s) => (2u8, s.value.as_str()).hash(&mut h),
-            LootKind::Nothing => 3u8.hash(&mut h),
-        }
-        (le.weight, le.guaranteed, le.count.min, le.count.max, le.affixes.as_ref().map(|a| a.value.as_str())).hash(&mut h);
-    }
-    h.finish()
 }
 
 /// One nesting cycle.

@@ -27,58 +27,12 @@ struct Source<'a> {
     kind: Option<TableKind>,
 }
 
-/// What a database made by [`LootDb::reaching`] keeps so that [`LootDb::refresh`] can compile
-/// again only what changed: each table's first problem, the tables it nests, and the names its
-/// entries give (items, affixes and tables, found or not), as a range of `ends`.
+/// What one compilation of [`LootDb::reaching`] gathers for the refusals: each table's first
+/// problem and the tables it nests.
 #[derive(Debug, Default)]
-pub(super) struct Reach {
-    /// The table it was compiled for (a name, found or not).
-    root: String,
+struct Reach {
     problems: Vec<Option<String>>,
     edges: Vec<Vec<usize>>,
-    refs: Vec<(u32, u32)>,
-    names: String,
-    ends: Vec<u32>,
-}
-
-impl Reach {
-    fn push_name(&mut self, name: &str) {
-        self.names.push_str(name);
-        self.ends.push(self.names.len() as u32);
-    }
-
-    /// Records what table `t` compiled to: its first problem, the tables it nests, and the names
-    /// its entries `les` give.
-    fn set_table(&mut self, t: usize, problem: Option<String>, edges: Vec<usize>, les: &[LootEntry]) {
-        self.problems[t] = problem;
-        self.edges[t] = edges;
-        let from = self.ends.len() as u32;
-        for le in les {
-            match &le.kind {
-                LootKind::Item(s) | LootKind::Affix(s) | LootKind::Table(s) => self.push_name(&s.value),
-                LootKind::Nothing => {}
-            }
-            if let Some(a) = &le.affixes {
-                self.push_name(&a.value);
-            }
-        }
-        self.refs[t] = (from, self.ends.len() as u32);
-    }
-
-    /// Room for one more table.
-    fn push_table(&mut self) {
-        self.problems.push(None);
-        self.edges.push(Vec::new());
-        self.refs.push((0, 0));
-    }
-
-    fn refs(&self, t: usize) -> impl Iterator<Item = &str> {
-        let (from, to) = self.refs[t];
-        (from..to).map(move |i| {
-            let start = if i == 0 { 0 } else { self.ends[i as usize - 1] as usize };
-            &self.names[start..self.ends[i as usize] as usize]
-        })
-    }
 }
 
 /// The maps of the whole database's compilation.
@@ -101,7 +55,7 @@ impl Names for Maps<'_, '_> {
     }
 }
 
-/// The names of a compilation with a kept numbering ([`LootDb::reaching`], [`LootDb::refresh`]):
+/// The names of a compilation with a kept numbering ([`LootDb::reaching`]):
 /// tables by the database's index, items and affixes by the definitions in force.
 struct KeptNames<'a, 'm> {
     index: &'m HashMap<String, u32>,
@@ -167,7 +121,7 @@ impl LootDb {
         }
         refuse(&mut tables, &problems, &edges);
         let index = index.into_iter().map(|(id, i)| (id.to_string(), i)).collect();
-        LootDb { tables, index, items, affixes, luck_factor: data.resolved.balance.luck_factor, reach: None, generation: None }
+        LootDb { tables, index, items, affixes, luck_factor: data.resolved.balance.luck_factor, generation: None }
     }
 
     /// Compiles `root` and the tables it reaches (those it nests, directly or through
@@ -175,8 +129,7 @@ impl LootDb {
     /// without compiling the rest of a large workspace. Items and affixes are numbered with
     /// `kept`'s numbering, so that [`LootDb::analyze_kept`] can reuse statistics of earlier
     /// analyses (so its rolls list affixes by number, not in ID order); tables are numbered in
-    /// the order they are reached. [`LootDb::depends_on`] lists what the result depends on, and
-    /// [`LootDb::refresh`] brings it up to date after a change.
+    /// the order they are reached.
     pub fn reaching(data: &Database, root: &str, kept: &mut KeptStats) -> LootDb {
         kept.trim();
         let mut db = LootDb {
@@ -185,60 +138,10 @@ impl LootDb {
             items: Vec::new(),
             affixes: Vec::new(),
             luck_factor: data.resolved.balance.luck_factor,
-            reach: Some(Box::new(Reach { root: root.to_string(), ..Reach::default() })),
             generation: Some(kept.generation),
         };
-        db.compile_reached(data, vec![root.to_string()], &mut kept.numbering);
+        db.compile_reached(data, root, &mut kept.numbering);
         db
-    }
-
-    /// Brings a database made by [`LootDb::reaching`] up to date with `data`, compiling again
-    /// only the tables that are, or whose entries name, a name for which `changed` holds — and
-    /// the tables they newly reach. `changed` must hold for every loot table that appeared,
-    /// disappeared, or whose kind, `rolls` or entries changed since the database was compiled,
-    /// and for every item and affix that appeared or disappeared. Returns `false`, changing
-    /// nothing, where it cannot (a database of [`LootDb::new`], a numbering `kept` started over,
-    /// much compiled again already): compile with [`LootDb::reaching`] then. The result analyses
-    /// the same as a fresh [`LootDb::reaching`] (tables may be numbered differently).
-    pub fn refresh(&mut self, data: &Database, kept: &mut KeptStats, changed: impl Fn(&str) -> bool) -> bool {
-        let Some(reach) = &self.reach else { return false };
-        // Names of tables compiled again pile up in `reach.names`; past a bound, start over.
-        let piled_up = reach.ends.len() > 4 * (reach.refs.iter().map(|&(a, b)| (b - a) as usize).sum::<usize>() + 256);
-        if piled_up || kept.trim() || self.generation != Some(kept.generation) || self.luck_factor.to_bits() != data.resolved.balance.luck_factor.to_bits() {
-            return false;
-        }
-        let dirty: Vec<usize> = (0..self.tables.len()).filter(|&t| changed(&self.tables[t].id) || reach.refs(t).any(&changed)).collect();
-        // A root that was no table (or is gone) may have become one.
-        let root = (!self.index.contains_key(&reach.root) && changed(&reach.root)).then(|| reach.root.clone());
-        if dirty.is_empty() && root.is_none() {
-            return true;
-        }
-        // Tables that are gone leave the index first, so that no table compiled below finds
-        // them; the kinds of those that stay are updated before any table reads them.
-        let mut again: Vec<String> = root.into_iter().collect();
-        for t in dirty {
-            let id = self.tables[t].id.clone();
-            if data.resolved.get(Registry::LootTables, &id).is_none() {
-                self.index.remove(&id);
-                self.tables[t] = Table::empty(id);
-                self.reach.as_mut().expect("checked above").set_table(t, None, Vec::new(), &[]);
-            } else {
-                self.tables[t].kind = data.table_kinds.get(&id).copied();
-                again.push(id);
-            }
-        }
-        self.compile_reached(data, again, &mut kept.numbering);
-        true
-    }
-
-    /// Every name this database depends on ([`LootDb::reaching`]): the table it was compiled
-    /// for, the tables compiled and the names their entries give (items, affixes and tables,
-    /// found or not).
-    pub fn depends_on(&self) -> impl Iterator<Item = &str> {
-        let reach = self.reach.as_deref();
-        let tables =
-            self.tables.iter().enumerate().flat_map(move |(t, tab)| std::iter::once(tab.id.as_str()).chain(reach.into_iter().flat_map(move |r| r.refs(t))));
-        reach.map(|r| r.root.as_str()).into_iter().chain(tables)
     }
 
     /// A number for table `id`, compiled later; its kind is known at once.
@@ -248,20 +151,16 @@ impl LootDb {
         let mut table = Table::empty(id.to_string());
         table.kind = data.table_kinds.get(id).copied();
         self.tables.push(table);
-        reach.push_table();
+        reach.problems.push(None);
+        reach.edges.push(Vec::new());
         t
     }
 
-    /// Compiles (again) the tables `ids` and every table they reach that is not compiled yet,
-    /// then the refusals of all.
-    fn compile_reached(&mut self, data: &Database, ids: Vec<String>, numbering: &mut Numbering) {
+    /// Compiles `root` and every table it reaches, then the refusals of all.
+    fn compile_reached(&mut self, data: &Database, root: &str, numbering: &mut Numbering) {
         let table_defs = data.resolved.defs.get(Registry::LootTables.index());
-        let mut reach = self.reach.take().unwrap_or_default();
-        let mut stack: Vec<(String, Option<usize>)> = ids.into_iter().map(|id| (id, None)).collect();
-        // Numbers of the tables of `ids` already compiled: compiled again in place.
-        for (id, slot) in &mut stack {
-            *slot = self.index.get(id.as_str()).map(|&t| t as usize);
-        }
+        let mut reach = Reach::default();
+        let mut stack: Vec<(String, Option<usize>)> = vec![(root.to_string(), None)];
         while let Some((id, slot)) = stack.pop() {
             if slot.is_none() && self.index.contains_key(&id) {
                 continue;
@@ -289,12 +188,12 @@ impl LootDb {
             let src = Source { id: &id, entry, loot, kind: self.tables[t].kind };
             let (table, problem, out) = compile_one(&src, &mut KeptNames { index: &self.index, tables: &self.tables, data, numbering });
             self.tables[t] = table;
-            reach.set_table(t, problem, out, loot);
+            reach.problems[t] = problem;
+            reach.edges[t] = out;
         }
         refuse(&mut self.tables, &reach.problems, &reach.edges);
         self.items = numbering.items.names.clone();
         self.affixes = numbering.affixes.names.clone();
-        self.reach = Some(reach);
     }
 }
 

@@ -90,10 +90,9 @@ impl State {
         }
     }
 
-    /// Marks stale the loot reports the last analysis may have changed.
+    /// Forgets the loot reports made before the last analysis.
     fn forget_stale_loot(&mut self) {
-        let changes = self.analysis.loot_changes();
-        self.loot.get_mut().unwrap_or_else(|e| e.into_inner()).forget(changes);
+        self.loot.get_mut().unwrap_or_else(|e| e.into_inner()).forget();
     }
 
     /// The diagnostics to publish since the last call, for in-process drivers: `(uri,
