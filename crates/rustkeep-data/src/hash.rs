@@ -2,7 +2,59 @@
 //! the modder's own files, so hash flooding is not a concern and SipHash's cost is. Re-exported
 //! here so that every crate names the maps the same way.
 
+use std::sync::Arc;
+
 pub use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet, FxHasher};
+
+/// Names numbered in the order they were first seen; a number never changes while the interner
+/// lives, and each name is held once.
+#[derive(Debug, Default)]
+pub struct Interner {
+    numbers: FxHashMap<Arc<str>, u32>,
+    names: Vec<Arc<str>>,
+}
+
+impl Interner {
+    /// The number of `name`, given now if it has none.
+    pub fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&n) = self.numbers.get(name) {
+            return n;
+        }
+        let shared: Arc<str> = Arc::from(name);
+        let n = self.names.len() as u32;
+        self.names.push(shared.clone());
+        self.numbers.insert(shared, n);
+        n
+    }
+
+    /// The number of `name`, if it has one.
+    pub fn get(&self, name: &str) -> Option<u32> {
+        self.numbers.get(name).copied()
+    }
+
+    /// The name of a number given by [`Interner::intern`].
+    pub fn name(&self, n: u32) -> &str {
+        &self.names[n as usize]
+    }
+
+    /// The name of a number, shared.
+    pub fn shared(&self, n: u32) -> &Arc<str> {
+        &self.names[n as usize]
+    }
+
+    /// Every name, by number.
+    pub fn names(&self) -> &[Arc<str>] {
+        &self.names
+    }
+
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
 
 #[cfg(test)]
 mod tests {

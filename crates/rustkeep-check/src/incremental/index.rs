@@ -4,112 +4,25 @@
 //! taken out and put back as a whole when the file changes; what that touches is noted in the
 //! [`Work`](super::Work) of the update.
 
-use std::sync::Arc;
-
-use rustkeep_data::hash::{FxHashMap, FxHashSet};
+use rustkeep_data::hash::{FxHashMap, FxHashSet, Interner};
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::model::{Entry, Sp};
 use rustkeep_data::resolve::{EntryRef, Resolved};
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::Registry;
+use smallvec::SmallVec;
 
 use super::Work;
 use crate::rules::{loot::nesting_edges, usage::uses_table};
 
-/// An interned ID, tag or other name.
+/// An interned ID, tag or other name (names are never forgotten while the analysis lives; a
+/// reload starts a new one).
 pub(super) type Sym = u32;
-
-/// Every name seen, once; names are never forgotten while the analysis lives (a reload starts a
-/// new one).
-#[derive(Debug, Default)]
-pub(super) struct Interner {
-    map: FxHashMap<Arc<str>, Sym>,
-    names: Vec<Arc<str>>,
-}
-
-impl Interner {
-    pub fn intern(&mut self, s: &str) -> Sym {
-        if let Some(&i) = self.map.get(s) {
-            return i;
-        }
-        let name: Arc<str> = Arc::from(s);
-        let i = self.names.len() as Sym;
-        self.names.push(name.clone());
-        self.map.insert(name, i);
-        i
-    }
-    pub fn get(&self, s: &str) -> Option<Sym> {
-        self.map.get(s).copied()
-    }
-    pub fn name(&self, i: Sym) -> &str {
-        &self.names[i as usize]
-    }
-    pub fn shared(&self, i: Sym) -> &Arc<str> {
-        &self.names[i as usize]
-    }
-    pub fn len(&self) -> usize {
-        self.names.len()
-    }
-}
 
 /// A short list kept without a heap allocation while it holds at most one item: most IDs have
 /// one definition, are named from one file and nested by one table, and a workspace has a
 /// hundred thousand of them.
-#[derive(Clone, Debug, Default)]
-pub(super) enum Few<T> {
-    #[default]
-    Zero,
-    One(T),
-    Many(Vec<T>),
-}
-
-impl<T: Copy> Few<T> {
-    pub fn as_slice(&self) -> &[T] {
-        match self {
-            Few::Zero => &[],
-            Few::One(x) => std::slice::from_ref(x),
-            Few::Many(v) => v,
-        }
-    }
-    pub fn as_mut_slice(&mut self) -> &mut [T] {
-        match self {
-            Few::Zero => &mut [],
-            Few::One(x) => std::slice::from_mut(x),
-            Few::Many(v) => v,
-        }
-    }
-    pub fn len(&self) -> usize {
-        self.as_slice().len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    pub fn insert(&mut self, i: usize, x: T) {
-        match self {
-            Few::Zero => *self = Few::One(x),
-            Few::One(y) => {
-                let mut v = vec![*y];
-                v.insert(i.min(1), x);
-                *self = Few::Many(v);
-            }
-            Few::Many(v) => v.insert(i.min(v.len()), x),
-        }
-    }
-    pub fn remove(&mut self, i: usize) {
-        match self {
-            Few::One(_) if i == 0 => *self = Few::Zero,
-            Few::Many(v) if i < v.len() => {
-                v.remove(i);
-                match v.len() {
-                    0 => *self = Few::Zero,
-                    1 => *self = Few::One(v[0]),
-                    _ => {}
-                }
-            }
-            _ => {}
-        }
-    }
-}
+pub(super) type Few<T> = SmallVec<[T; 1]>;
 
 /// Adds or takes one from the count of `key` in a list of counted keys.
 fn bump<K: Copy + PartialEq>(list: &mut Few<(K, u32)>, key: K, add: bool) {
@@ -121,7 +34,7 @@ fn bump<K: Copy + PartialEq>(list: &mut Few<(K, u32)>, key: K, add: bool) {
                 list.remove(i);
             }
         }
-        None if add => list.insert(list.len(), (key, 1)),
+        None if add => list.push((key, 1)),
         None => {}
     }
 }

@@ -69,10 +69,10 @@ impl Names for KeptNames<'_, '_> {
         self.index.get(id).map(|&j| (j, self.tables[j as usize].kind))
     }
     fn item(&mut self, id: &str) -> Option<u32> {
-        self.data.resolved.get(Registry::Items, id).is_some().then(|| self.numbering.items.number(id))
+        self.data.resolved.get(Registry::Items, id).is_some().then(|| self.numbering.items.intern(id))
     }
     fn affix(&mut self, id: &str) -> Option<u32> {
-        self.data.resolved.get(Registry::Affixes, id).is_some().then(|| self.numbering.affixes.number(id))
+        self.data.resolved.get(Registry::Affixes, id).is_some().then(|| self.numbering.affixes.intern(id))
     }
 }
 
@@ -192,8 +192,8 @@ impl LootDb {
             reach.edges[t] = out;
         }
         refuse(&mut self.tables, &reach.problems, &reach.edges);
-        self.items = numbering.items.names.clone();
-        self.affixes = numbering.affixes.names.clone();
+        self.items = numbering.items.names().to_vec();
+        self.affixes = numbering.affixes.names().to_vec();
     }
 }
 

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use rustkeep_data::db::TableKind;
-use rustkeep_data::hash::FxHashMap as HashMap;
+use rustkeep_data::hash::{FxHashMap as HashMap, Interner};
 use rustkeep_data::model::Range;
 
 use super::{sort_affixes, sort_drops, AffixStat, DropStat, LootDb, LootError, LootReport, Outcome, TableRef};
@@ -87,31 +87,11 @@ impl Scratch {
 /// The statistics of each table of one analysis, by table number.
 type Memo = Vec<Option<Arc<Stats>>>;
 
-/// Names numbered in the order they were first seen; numbers never change.
-#[derive(Debug, Default)]
-pub(super) struct Names {
-    pub(super) names: Vec<Arc<str>>,
-    numbers: HashMap<Arc<str>, u32>,
-}
-
-impl Names {
-    pub(super) fn number(&mut self, name: &str) -> u32 {
-        if let Some(&n) = self.numbers.get(name) {
-            return n;
-        }
-        let n = self.names.len() as u32;
-        let name: Arc<str> = Arc::from(name);
-        self.names.push(name.clone());
-        self.numbers.insert(name, n);
-        n
-    }
-}
-
 /// Item and affix numbers kept from one compilation to the next ([`LootDb::reaching`]).
 #[derive(Debug, Default)]
 pub(super) struct Numbering {
-    pub(super) items: Names,
-    pub(super) affixes: Names,
+    pub(super) items: Interner,
+    pub(super) affixes: Interner,
 }
 
 /// Per-table statistics kept from one exact analysis to the next, for a caller that analyses
@@ -145,7 +125,7 @@ impl KeptStats {
     /// Drops everything when too much is kept (see [`KEPT_MAX`]), and says whether it did: the
     /// numbering starts over then, and databases compiled before no longer match it.
     pub(super) fn trim(&mut self) -> bool {
-        let over = self.size > KEPT_MAX || self.numbering.items.names.len() + self.numbering.affixes.names.len() > KEPT_MAX;
+        let over = self.size > KEPT_MAX || self.numbering.items.len() + self.numbering.affixes.len() > KEPT_MAX;
         if over {
             *self = KeptStats { drops_only: self.drops_only, generation: self.generation + 1, ..KeptStats::default() };
         }
