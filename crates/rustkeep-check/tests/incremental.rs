@@ -460,3 +460,52 @@ fn references_to_renamed_ids_follow_the_ids_they_lead_to() {
     ];
     step_through(&files, "renamed-reference", &steps);
 }
+
+/// The per-ID rules (`rules::PER_ID`) follow what they read in other files: a quest's
+/// `start_quest` taken away and given back, a table's only use (written without its namespace,
+/// then gone), the kind of a table that a table in another file nests, the fields an override
+/// leaves out; the incremental analysis agrees with a fresh check at every step, with no wiring
+/// of its own for any of them.
+#[test]
+fn the_per_id_findings_follow_what_they_read_elsewhere() {
+    let defs = "[[quests]]\nid = \"m:hunt\"\nname = \"Hunt\"\non = \"creature_died\"\n\n\
+                [[items]]\nid = \"m:gem\"\nname = \"Gem\"\nprice = 5\n\n\
+                [[loot_tables]]\nid = \"m:gems\"\nentries = [ { item = \"m:gem\", weight = 1 } ]\n\n\
+                [[loot_tables]]\nid = \"m:drops\"\nentries = [ { table = \"m:top\", weight = 1 } ]\n";
+    let uses = |start: bool, loot: &str| {
+        let actions = if start { "{ action = \"start_quest\", quest = \"m:hunt\" }" } else { "" };
+        format!(
+            "[[character_options]]\nid = \"m:hunter\"\nname = \"Hunter\"\non_create = [ {actions} ]\n\n\
+             [[creatures]]\nid = \"m:rat\"\nname = \"Rat\"\n{loot}\n\n\
+             [[floors]]\nid = \"m:den\"\nname = \"Den\"\ndepth = 1\ncreatures = [\"m:rat\"]\n\n\
+             [[loot_tables]]\nid = \"m:top\"\nentries = [ {{ table = \"m:gems\", weight = 1 }}, {{ item = \"m:gem\", weight = 1 }} ]\n"
+        )
+    };
+    let all = uses(true, "loot = \"m:drops\"");
+    let mut project = project_of(&[("m/defs.toml".into(), defs.into()), ("m/uses.toml".into(), all.clone())]);
+    let file = |project: &Project, name: &str| project.files.iter().find(|f| f.path.ends_with(name) && !f.bundled).map(|f| f.id).expect(name);
+    let (defs_id, uses_id) = (file(&project, "defs.toml"), file(&project, "uses.toml"));
+    let mut inc = Incremental::new(&project, lower_all(&project, 1));
+    const CODES: [&str; 4] = ["quest-never-started", "unused-loot-table", "reference-kind-mismatch", "override-drops-field"];
+    let found = |diags: &[Diagnostic]| -> Vec<usize> { CODES.iter().map(|c| diags.iter().filter(|d| d.code.name() == *c).count()).collect() };
+    let affix_gems = defs.replace("entries = [ { item = \"m:gem\", weight = 1 } ]", "entries = [ { affix = \"core:flaming\", weight = 1 } ]");
+    let override_gem = format!("{all}\n[[items]]\noverrides = \"m:gem\"\nname = \"Cut gem\"\n");
+    let steps: Vec<(FileId, String, Vec<usize>)> = vec![
+        (uses_id, all.clone(), vec![0, 0, 0, 0]),
+        (uses_id, uses(false, "loot = \"m:drops\""), vec![1, 0, 0, 0]),
+        (uses_id, all.clone(), vec![0, 0, 0, 0]),
+        // Named without its namespace, the table is the one meant (its mistake is `invalid-id`).
+        (uses_id, uses(true, "loot = \"drops\""), vec![0, 0, 0, 0]),
+        (uses_id, uses(true, ""), vec![0, 1, 0, 0]),
+        (uses_id, all.clone(), vec![0, 0, 0, 0]),
+        // `m:gems` becomes an affix table: `m:top`, in the other file, nests a table of the other
+        // kind.
+        (defs_id, affix_gems, vec![0, 0, 1, 0]),
+        (defs_id, defs.to_string(), vec![0, 0, 0, 0]),
+        // An override in the other file that leaves out `price`.
+        (uses_id, override_gem.clone(), vec![0, 0, 0, 1]),
+        (uses_id, override_gem.replace("name = \"Cut gem\"", "name = \"Cut gem\"\nprice = 6"), vec![0, 0, 0, 0]),
+        (uses_id, all, vec![0, 0, 0, 0]),
+    ];
+    each_edit_measures(&mut project, &mut inc, steps, found);
+}

@@ -206,3 +206,13 @@ impl Index {
         }
     }
 }
+
+/// The counts the [`crate::rules::PerId`] rules read, kept up to date file by file.
+impl crate::rules::Counts for Index {
+    fn started(&self, id: &str) -> bool {
+        self.sym(id).is_some_and(|s| self.syms[s as usize].started > 0)
+    }
+    fn used(&self, id: &str) -> bool {
+        self.sym(id).is_some_and(|s| self.syms[s as usize].used > 0)
+    }
+}

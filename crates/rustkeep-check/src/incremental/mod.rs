@@ -94,10 +94,12 @@ struct Work {
     keys: Vec<KeyChanges>,
     /// IDs that appeared in or left a registry.
     present: Vec<(Registry, Sym)>,
+    /// The IDs resolved again.
+    resolved: Vec<(Registry, Sym)>,
     /// Loot tables whose entries were resolved again.
     tables: FxHashSet<Sym>,
-    /// Quests and loot tables whose `unused` diagnostic is due again.
-    unused: FxHashSet<(Registry, Sym)>,
+    /// Loot tables whose kind changed.
+    kinds: Vec<Sym>,
     missing_new: FxHashSet<EntryRef>,
     /// References naming these are checked again.
     ref_syms: FxHashSet<Sym>,
@@ -346,7 +348,7 @@ impl Incremental {
         self.missing_targets(&w);
         let resolved = Instant::now();
         self.loot_tables(&mut w);
-        self.usage(project, &w);
+        self.per_id(project, &w);
         self.references(&mut w);
         if w.balance {
             self.balance(project);
@@ -377,7 +379,7 @@ impl Incremental {
             let results: Vec<_> = if part.len() > 4096 { part.par_iter().map(one).collect() } else { part.iter().map(one).collect() };
             self.take_resolved(part, results, w);
         }
-        self.overrides(&chains);
+        w.resolved = chains;
     }
 
     /// Takes in the entries' diagnostics and the definitions in force of resolved IDs.
@@ -392,12 +394,6 @@ impl Incremental {
                     self.sugg.missing.remove(&r);
                 }
                 self.slots.set(r.file, Slot::Resolve, r.index, diags);
-                if matches!(reg, Registry::Quests | Registry::LootTables) {
-                    self.slots.set(r.file, Slot::Unused, r.index, Vec::new());
-                }
-                if reg == Registry::LootTables {
-                    self.slots.set(r.file, Slot::LootEntries, r.index, Vec::new());
-                }
             }
             let defs = &mut self.db.resolved.defs[reg.index()];
             let keys = &mut w.keys[reg.index()];
@@ -433,9 +429,6 @@ impl Incremental {
                     }
                 }
                 (None, None) => {}
-            }
-            if matches!(reg, Registry::Quests | Registry::LootTables) {
-                w.unused.insert((reg, s));
             }
             if reg == Registry::LootTables {
                 w.tables.insert(s);

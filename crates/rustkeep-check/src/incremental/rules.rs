@@ -20,7 +20,7 @@ use super::slots::Slot;
 use super::suggest;
 use super::tables::Shape;
 use super::{Incremental, Work};
-use crate::rules::{loot, overrides, references, scenario, usage};
+use crate::rules::{loot, references, scenario, usage, IdContext, Reads, PER_ID};
 
 /// A reference (by index) and its diagnostics under the three rules about it.
 type RefDiagnostics = (usize, [Option<Diagnostic>; 3]);
@@ -64,23 +64,7 @@ impl Incremental {
             self.cycle_diagnostic(c);
         }
 
-        // Registered entries of the touched tables, of tables whose kind changed, and of the
-        // tables that nest those.
-        let mut recheck: BTreeSet<Sym> = touched.into_iter().collect();
-        for &s in &changes {
-            recheck.insert(s);
-            recheck.extend(self.ix.mentioned_by(s));
-        }
-        let kinds = &self.db.table_kinds;
-        let kind_of = |id: &str| kinds.get(id).copied();
-        for s in recheck {
-            let Some(def) = self.db.resolved.defs[Registry::LootTables.index()].get(self.ix.names.name(s)) else { continue };
-            for r in def.defined.into_iter().chain(def.overrides.iter().map(|o| o.0)) {
-                let mut out = Vec::new();
-                loot::check_entries(&kind_of, r.file, entry(&self.db.facts, r), &mut out);
-                self.slots.set(r.file, Slot::LootEntries, r.index, out);
-            }
-        }
+        w.kinds = changes;
     }
 
     /// Builds the diagnostic of one cycle where it belongs now.
@@ -100,38 +84,46 @@ impl Incremental {
         }
     }
 
-    /// `quest-never-started` and `unused-loot-table` where a definition or a count changed.
-    pub(super) fn usage(&mut self, project: &Project, w: &Work) {
-        let packs = crate::rules::content_packs(project);
-        let mut todo: BTreeSet<(Registry, Sym)> = w.unused.iter().copied().collect();
-        todo.extend(w.started_crossed.iter().map(|s| (Registry::Quests, *s)));
-        todo.extend(w.used_crossed.iter().map(|s| (Registry::LootTables, *s)));
-        // A table named without its namespace (`loot = "moth_loot"`) counts as a use of every
-        // table of that name (the batch rule's reading): when such a name crosses, so do they.
+    /// The [`PER_ID`] rules, for the IDs resolved again and the IDs whose reads changed; each
+    /// rule's slots on every entry of such an ID are written again.
+    pub(super) fn per_id(&mut self, project: &Project, w: &Work) {
+        let cx = IdContext { db: &self.db, packs: crate::rules::content_packs(project), counts: &self.ix };
         let tables = &self.db.resolved.defs[Registry::LootTables.index()];
-        for s in &w.used_crossed {
-            let bare = self.ix.names.name(*s);
-            if IdText::of(bare).is_bare() {
-                for id in tables.keys().filter(|id| IdText::of(id).qualified_name() == Some(bare)) {
-                    if let Some(t) = self.ix.sym(id) {
-                        todo.insert((Registry::LootTables, t));
+        for (i, rule) in PER_ID.iter().enumerate() {
+            let mut due: Vec<(Registry, Sym)> = w.resolved.iter().filter(|(reg, _)| rule.registries.contains(reg)).copied().collect();
+            let crossed = match rule.reads {
+                Reads::Own => Vec::new(),
+                Reads::Started => w.started_crossed.iter().copied().collect(),
+                Reads::Used => {
+                    // A table named without its namespace (`loot = "moth_loot"`) counts as a use
+                    // of every table of that name: when such a name crosses, so do they.
+                    let mut v: Vec<Sym> = w.used_crossed.iter().copied().collect();
+                    for s in &w.used_crossed {
+                        let bare = self.ix.names.name(*s);
+                        if IdText::of(bare).is_bare() {
+                            v.extend(tables.keys().filter(|id| IdText::of(id).qualified_name() == Some(bare)).filter_map(|id| self.ix.sym(id)));
+                        }
                     }
+                    v
+                }
+                Reads::NestedKinds => w.kinds.iter().flat_map(|&s| std::iter::once(s).chain(self.ix.mentioned_by(s))).collect(),
+            };
+            if !crossed.is_empty() {
+                for &reg in rule.registries {
+                    due.extend(crossed.iter().map(|s| (reg, *s)));
+                }
+                due.sort_unstable();
+                due.dedup();
+            }
+            for (reg, s) in due {
+                let Some(entries) = self.ix.chains.get(&(reg, s)) else { continue };
+                let name = self.ix.names.name(s);
+                let found = cx.db.resolved.defs[reg.index()].get(name).map(|def| (rule.run)(&cx, reg, name, def)).unwrap_or_default();
+                for &r in entries.as_slice() {
+                    let list = found.iter().filter(|(at, _)| *at == r).map(|(_, d)| d.clone()).collect();
+                    self.slots.set(r.file, Slot::PerId(i as u8), r.index, list);
                 }
             }
-        }
-        let ix = &self.ix;
-        let started = |n: &str| ix.sym(n).is_some_and(|s| ix.syms[s as usize].started > 0);
-        let used = |n: &str| ix.sym(n).is_some_and(|s| ix.syms[s as usize].used > 0);
-        for (reg, s) in todo {
-            let name = self.ix.names.name(s);
-            let Some(def) = self.db.resolved.defs[reg.index()].get(name) else { continue };
-            let named: &dyn Fn(&str) -> bool = if reg == Registry::Quests { &started } else { &used };
-            let d = if usage::unused(reg, name, named) {
-                usage::unused_entry(&packs, reg, name, def.current.file, entry(&self.db.facts, def.current))
-            } else {
-                None
-            };
-            self.slots.set(def.current.file, Slot::Unused, def.current.index, d.into_iter().collect());
         }
     }
 
@@ -329,23 +321,6 @@ impl Incremental {
             }
             for i in later {
                 self.check_ref(*fid, i);
-            }
-        }
-    }
-
-    /// `override-drops-field` of the IDs resolved again: an override's diagnostic depends only on
-    /// the entries of its own ID, so each of their slots is written again.
-    pub(super) fn overrides(&mut self, chains: &[(Registry, Sym)]) {
-        for &(reg, s) in chains {
-            let Some(entries) = self.ix.chains.get(&(reg, s)) else { continue };
-            let facts = &self.db.facts;
-            let found = match self.db.resolved.defs[reg.index()].get(self.ix.names.name(s)) {
-                Some(def) => overrides::of_def(facts, def),
-                None => Vec::new(),
-            };
-            for &r in entries.as_slice() {
-                let list: Vec<Diagnostic> = found.iter().filter(|(at, _)| *at == r).map(|(_, d)| d.clone()).collect();
-                self.slots.set(r.file, Slot::Drops, r.index, list);
             }
         }
     }

@@ -20,18 +20,14 @@ pub(super) enum Slot {
     Resolve,
     /// A reference that needs a table of the other kind (by reference).
     LootUse,
-    /// The entries of a registered loot table (by entry).
-    LootEntries,
     /// A nesting cycle, on its first table's entry in force (by entry).
     Cycle,
     /// `unknown-reference`, or an ID of the wrong registry (by reference).
     Reference,
-    /// `quest-never-started` or `unused-loot-table` (by entry).
-    Unused,
     /// `unknown-tag` (by reference).
     Tag,
-    /// `override-drops-field` (by entry).
-    Drops,
+    /// The findings of the [`crate::rules::PER_ID`] rule of this index (by entry).
+    PerId(u8),
     /// The findings in the file of the [`crate::rules::WHOLE`] rule of this index (index 0).
     Whole(u8),
     /// The checks of a scenario file against the mods it loads (index 0).

@@ -12,19 +12,24 @@ use rustkeep_data::source::FileId;
 use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{RefKind, Registry};
 
-/// What the entries of loot tables hold. The uses of tables elsewhere are checked file by file
-/// ([`check_use`]) and the cycles are [`run_cycles`]: they run side by side.
-pub fn run_tables(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
-    let kinds = &db.table_kinds;
-    let kind_of = |id: &str| kinds.get(id).copied();
-    // Entries inside tables: one kind per table; nested tables of the same kind.
-    // Every loot table that was registered: the one in force and the ones it replaced.
-    let defs = &db.resolved.defs[Registry::LootTables.index()];
-    let registered = defs.values().flat_map(|d| d.defined.into_iter().chain(d.overrides.iter().map(|o| o.0)));
-    for r in registered {
-        check_entries(&kind_of, r.file, db.entry(r), out);
-    }
-}
+/// What the entries of every registered loot table of an ID hold (the one in force and the ones
+/// it replaced), judged per table. The uses of tables elsewhere are checked file by file
+/// ([`check_use`]) and the cycles are [`run_cycles`].
+pub const ENTRIES: super::PerId = super::PerId {
+    name: "reference-kind-mismatch",
+    registries: &[Registry::LootTables],
+    reads: super::Reads::NestedKinds,
+    run: |cx, _registry, _id, def| {
+        let kind_of = |id: &str| cx.db.table_kinds.get(id).copied();
+        let mut found = Vec::new();
+        for r in def.defined.into_iter().chain(def.overrides.iter().map(|o| o.0)) {
+            let mut out = Vec::new();
+            check_entries(&kind_of, r.file, cx.db.entry(r), &mut out);
+            found.extend(out.into_iter().map(|d| (r, d)));
+        }
+        found
+    },
+};
 
 /// The nesting cycles (`loot-table-cycle`).
 pub fn run_cycles(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {

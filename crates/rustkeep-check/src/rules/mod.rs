@@ -10,6 +10,7 @@ use rustkeep_data::diag::Diagnostic;
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::model::{Action, Condition, Entry, Trigger, Value};
 use rustkeep_data::project::Project;
+use rustkeep_data::resolve::{Def, EntryRef};
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest::Rivals;
 use rustkeep_data::vocab::{EventKind, IdText, Registry, TargetPresence};
@@ -39,8 +40,75 @@ pub mod world;
 type Rule = fn(&Project, &Database, &mut Vec<Diagnostic>);
 
 /// The rules over the whole load set, longest first, so that the cores share them evenly with the
-/// per-file part ([`file_rules`]); every rule only reads. The [`WHOLE`] rules run beside them.
-const RULES: [Rule; 5] = [loot::run_cycles, usage::run, loot::run_tables, overrides::run, scenario::run];
+/// per-file part ([`file_rules`]); every rule only reads. The [`PER_ID`] and [`WHOLE`] rules run
+/// beside them.
+const RULES: [Rule; 3] = [loot::run_cycles, usage::run_tags, scenario::run];
+
+/// A rule that judges one ID at a time, from the entries of that ID and what [`PerId::reads`]
+/// names: the batch check runs it for every ID of its registries, the language server
+/// ([`crate::incremental`]) for the IDs whose entries changed and those whose reads did. Such a
+/// rule is one constant of this type, named in [`PER_ID`]; nothing else is wired for it.
+pub struct PerId {
+    /// The rule's code, for the language server's bookkeeping and its tests.
+    pub name: &'static str,
+    /// The registries whose IDs it judges.
+    pub registries: &'static [Registry],
+    pub reads: Reads,
+    pub run: IdRule,
+}
+
+/// The findings of a [`PerId`] rule about one ID (with its definition in force), each with the
+/// entry it is on.
+pub type IdRule = fn(&IdContext, Registry, &str, &Def) -> Vec<(EntryRef, Diagnostic)>;
+
+/// What a [`PerId`] rule reads besides the entries of the ID it judges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reads {
+    /// Nothing else.
+    Own,
+    /// Whether a `start_quest` names the ID ([`Counts::started`]).
+    Started,
+    /// Whether something uses the ID, or its name without the namespace, as a loot table
+    /// ([`Counts::used`]).
+    Used,
+    /// The kinds of the loot tables its entries nest or that its overrides' `id` names
+    /// (`Database::table_kinds`).
+    NestedKinds,
+}
+
+/// Which names are started as quests and used as loot tables, with old IDs of `[renamed]` counted
+/// for the IDs they lead to: sets built once by the batch check ([`usage::Named`]), counts kept by
+/// the language server.
+pub trait Counts: Sync {
+    fn started(&self, id: &str) -> bool;
+    fn used(&self, id: &str) -> bool;
+}
+
+/// What a [`PerId`] rule is given.
+pub struct IdContext<'a> {
+    pub db: &'a Database,
+    /// See [`content_packs`].
+    pub packs: rustkeep_data::hash::FxHashSet<&'a str>,
+    pub counts: &'a dyn Counts,
+}
+
+/// The [`PerId`] rules.
+pub const PER_ID: &[PerId] = &[usage::QUESTS, usage::TABLES, loot::ENTRIES, overrides::RULE];
+
+/// A [`PerId`] rule over every ID of its registries; `named` is built by the first rule that reads it.
+fn run_per_id<'a>(project: &'a Project, db: &'a Database, rule: &PerId, named: &OnceLock<usage::Named<'a>>, out: &mut Vec<Diagnostic>) {
+    let none = usage::Named::default();
+    let counts: &dyn Counts = match rule.reads {
+        Reads::Started | Reads::Used => named.get_or_init(|| usage::Named::of(db)),
+        Reads::Own | Reads::NestedKinds => &none,
+    };
+    let cx = IdContext { db, packs: content_packs(project), counts };
+    for &registry in rule.registries {
+        for (id, def) in &db.resolved.defs[registry.index()] {
+            out.extend((rule.run)(&cx, registry, id, def).into_iter().map(|(_, d)| d));
+        }
+    }
+}
 
 /// A rule over the whole load set that reads little of each file: the batch check runs it once,
 /// the language server ([`crate::incremental`]) again only when what it reads of a changed file
@@ -83,10 +151,11 @@ pub fn in_pack(packs: &rustkeep_data::hash::FxHashSet<&str>, id: &str) -> bool {
     !packs.is_empty() && IdText::of(id).namespace().is_some_and(|ns| packs.contains(ns))
 }
 
-/// A piece of the cross-file work: a rule over the whole load set, or the per-reference rules of a
-/// run of files.
+/// A piece of the cross-file work: a rule over the whole load set, a [`PerId`] rule over every ID,
+/// or the per-reference rules of a run of files.
 enum Job {
     Whole(Rule),
+    PerId(&'static PerId),
     Files(std::ops::Range<usize>),
 }
 
@@ -96,7 +165,9 @@ enum Job {
 /// diagnostics are sorted when they are finished).
 pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
     let threads = rayon::current_num_threads();
-    let mut jobs: Vec<Job> = RULES.iter().copied().chain(WHOLE.iter().map(|w| w.run)).map(Job::Whole).collect();
+    let mut jobs: Vec<Job> = RULES.iter().copied().map(Job::Whole).collect();
+    jobs.extend(PER_ID.iter().map(Job::PerId));
+    jobs.extend(WHOLE.iter().map(|w| Job::Whole(w.run)));
     let refs: usize = a.facts.iter().flatten().map(|f| f.refs.len()).sum();
     let per_job = (refs / (threads * 16)).max(1024);
     let (mut start, mut run) = (0, 0);
@@ -110,12 +181,14 @@ pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
     jobs.push(Job::Files(start..a.facts.len()));
     // The IDs of a registry indexed for judging fixes, built by the first reference that needs it.
     let rivals: Vec<OnceLock<Rivals>> = Registry::ALL.iter().map(|_| OnceLock::new()).collect();
+    let named = OnceLock::new();
     let found: Vec<Vec<Diagnostic>> = jobs
         .par_iter()
         .map(|job| {
             let mut o = Vec::new();
             match job {
                 Job::Whole(rule) => rule(project, a, &mut o),
+                Job::PerId(rule) => run_per_id(project, a, rule, &named, &mut o),
                 Job::Files(range) => {
                     for i in range.clone() {
                         file_rules(project, a, FileId(i as u32), &rivals, &mut o);

@@ -1,21 +1,19 @@
 //! `override-drops-field`: an override replaces the whole entry it names, so a field that the
 //! replaced entry sets and the override leaves out is gone, not inherited.
 
-use rustkeep_data::db::Database;
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
-use rustkeep_data::project::Project;
 use rustkeep_data::resolve::{entry, Def, EntryRef, FactsTable};
 use rustkeep_data::suggest;
 use rustkeep_data::text::Span;
 use rustkeep_data::vocab::{FieldDef, Registry};
 
-pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
-    for registry in Registry::ALL {
-        for def in db.resolved.defs[registry.index()].values() {
-            out.extend(of_def(&db.facts, def).into_iter().map(|(_, d)| d));
-        }
-    }
-}
+/// `override-drops-field`, judged per ID: every override compared with the entry it replaced.
+pub const RULE: super::PerId = super::PerId {
+    name: "override-drops-field",
+    registries: &Registry::ALL,
+    reads: super::Reads::Own,
+    run: |cx, _registry, _id, def| of_def(&cx.db.facts, def),
+};
 
 /// The diagnostics of one ID's overrides, each with the override it is about: every override is
 /// compared with the entry it replaced (the definition, or the override before it).

@@ -10,45 +10,63 @@ use rustkeep_data::suggest;
 use rustkeep_data::vocab::{IdText, RefKind, Registry};
 
 use rustkeep_data::db::Database;
+use rustkeep_data::resolve::{Def, EntryRef};
 
 /// Whether a reference counts as a use of a loot table (for `unused-loot-table`).
 pub fn uses_table(r: &Reference) -> bool {
     matches!(r.kind, RefKind::ItemTable | RefKind::AffixTable | RefKind::NestedTable)
 }
 
-pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
-    let packs = super::content_packs(project);
-    let resolved = &db.resolved;
-    // A use of an old ID of `[renamed]` counts for the ID it was renamed to.
-    let to = |id| resolved.canonical(id);
-    let mut started: FxHashSet<&str> = FxHashSet::default();
-    for ff in db.facts.iter().flatten() {
-        started.extend(ff.started_quests.iter().map(|q| to(q)));
-    }
-    let mut carried: FxHashSet<&str> = FxHashSet::default();
-    let mut used_tables: FxHashSet<&str> = FxHashSet::default();
-    for ff in db.facts.iter().flatten() {
-        carried.extend(ff.tag_defs.iter().map(|t| t.value.as_str()));
-        for r in &ff.refs {
-            if uses_table(r) {
-                used_tables.insert(to(&r.id));
-            }
-        }
-        // What a part that could not be read names may well be a use.
-        used_tables.extend(ff.mentions.iter().map(|m| to(m)));
-    }
+/// `quest-never-started`, judged per quest.
+pub const QUESTS: super::PerId = super::PerId { name: "quest-never-started", registries: &[Registry::Quests], reads: super::Reads::Started, run: unused_id };
 
-    let mut report_entries = |registry: Registry, unused: &dyn Fn(&str) -> bool| {
-        let mut ids: Vec<&String> = resolved.defs[registry.index()].keys().filter(|id| unused(id)).collect();
-        ids.sort();
-        for id in ids {
-            let def = &resolved.defs[registry.index()][id];
-            out.extend(unused_entry(&packs, registry, id, def.current.file, db.entry(def.current)));
-        }
-    };
-    report_entries(Registry::Quests, &|id| unused(Registry::Quests, id, &|n| started.contains(n)));
-    report_entries(Registry::LootTables, &|id| unused(Registry::LootTables, id, &|n| used_tables.contains(n)));
+/// `unused-loot-table`, judged per loot table.
+pub const TABLES: super::PerId = super::PerId { name: "unused-loot-table", registries: &[Registry::LootTables], reads: super::Reads::Used, run: unused_id };
 
+/// The names started as quests and used as loot tables, gathered from every file (the batch
+/// check's [`super::Counts`]).
+#[derive(Debug, Default)]
+pub struct Named<'a> {
+    started: FxHashSet<&'a str>,
+    used: FxHashSet<&'a str>,
+}
+
+impl<'a> Named<'a> {
+    pub fn of(db: &'a Database) -> Named<'a> {
+        // A use of an old ID of `[renamed]` counts for the ID it was renamed to.
+        let to = |id| db.resolved.canonical(id);
+        let mut named = Named::default();
+        for ff in db.facts.iter().flatten() {
+            named.started.extend(ff.started_quests.iter().map(|q| to(q)));
+            named.used.extend(ff.refs.iter().filter(|r| uses_table(r)).map(|r| to(&r.id)));
+            // What a part that could not be read names may well be a use.
+            named.used.extend(ff.mentions.iter().map(|m| to(m)));
+        }
+        named
+    }
+}
+
+impl super::Counts for Named<'_> {
+    fn started(&self, id: &str) -> bool {
+        self.started.contains(id)
+    }
+    fn used(&self, id: &str) -> bool {
+        self.used.contains(id)
+    }
+}
+
+/// [`QUESTS`] and [`TABLES`]: the entry in force of a quest nothing starts or a table nothing uses.
+fn unused_id(cx: &super::IdContext, registry: Registry, id: &str, def: &Def) -> Vec<(EntryRef, Diagnostic)> {
+    let named = |n: &str| if registry == Registry::Quests { cx.counts.started(n) } else { cx.counts.used(n) };
+    if !unused(registry, id, &named) {
+        return Vec::new();
+    }
+    unused_entry(&cx.packs, registry, id, def.current.file, cx.db.entry(def.current)).map(|d| (def.current, d)).into_iter().collect()
+}
+
+/// `unknown-tag` for every `has_tag` reference to a tag nothing carries.
+pub fn run_tags(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+    let carried: FxHashSet<&str> = db.facts.iter().flatten().flat_map(|ff| ff.tag_defs.iter().map(|t| t.value.as_str())).collect();
     for (i, ff) in db.facts.iter().enumerate() {
         let Some(ff) = ff else { continue };
         for r in &ff.refs {
