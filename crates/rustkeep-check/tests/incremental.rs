@@ -509,3 +509,21 @@ fn the_per_id_findings_follow_what_they_read_elsewhere() {
     ];
     each_edit_measures(&mut project, &mut inc, steps, found);
 }
+
+/// The per-reference rules read a scenario file's references as a fresh check does: whether its
+/// IDs exist is its own rule's (against the mods it loads), but the loot table an `[[expect]]`
+/// analyses must be an item table like any other use of a table. An affix table there, an item
+/// table, the affix table again: the incremental analysis agrees with a fresh check each time.
+#[test]
+fn a_scenario_file_s_table_is_judged_as_in_a_fresh_check() {
+    let dir = rustkeep_testutil::TempDir::new("incremental-scenario");
+    let text = |table: &str| format!("[[expect]]\nloot = \"{table}\"\nitem = \"core:boss_blade\"\nchance = {{ at_least = 0.0 }}\n");
+    let path = dir.write("s.toml", text("core:weapon_affixes").as_bytes());
+    let mut project = rustkeep_data::project::load_scenario(&path, &[], &dir.0, &Overlay::new());
+    let fid = project.scenarios.first().expect("the scenario is loaded").file;
+    let mut inc = Incremental::new(&project, lower_all(&project, 1));
+    let mismatches = |diags: &[Diagnostic]| diags.iter().filter(|d| d.code.name() == "reference-kind-mismatch").count();
+    assert_eq!(mismatches(&inc.all_diagnostics(&project)), 1, "{:#?}", show(&project, &inc.all_diagnostics(&project)));
+    let steps = vec![(fid, text("core:floor_3_table"), 0), (fid, text("core:weapon_affixes"), 1)];
+    each_edit_measures(&mut project, &mut inc, steps, mismatches);
+}

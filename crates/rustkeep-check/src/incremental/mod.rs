@@ -269,7 +269,7 @@ impl Incremental {
     }
 
     /// The IDs in force in a registry, indexed for judging fixes.
-    fn rivals(&self, registry: Registry) -> &rustkeep_data::suggest::Rivals {
+    pub(super) fn rivals(&self, registry: Registry) -> &rustkeep_data::suggest::Rivals {
         self.rivals[registry.index()].get_or_init(|| rustkeep_data::suggest::Rivals::new(self.db.resolved.defs[registry.index()].keys().map(String::as_str)))
     }
 

@@ -4,15 +4,16 @@
 //! each runs only where the update's [`Work`] says something it depends on changed.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
-use rustkeep_data::db::TableKind;
 use rustkeep_data::diag::Diagnostic;
 use rustkeep_data::hash::FxHashSet;
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::project::Project;
 use rustkeep_data::resolve::{entry, resolve_balance};
 use rustkeep_data::source::FileId;
+use rustkeep_data::suggest::Rivals;
 use rustkeep_data::vocab::{IdText, Registry};
 
 use super::index::Sym;
@@ -20,10 +21,10 @@ use super::slots::Slot;
 use super::suggest;
 use super::tables::Shape;
 use super::{Incremental, Work};
-use crate::rules::{loot, references, scenario, usage, IdContext, Reads, PER_ID};
+use crate::rules::{loot, scenario, IdContext, Known, Reads, RefContext, PER_ID, PER_REF};
 
-/// A reference (by index) and its diagnostics under the three rules about it.
-type RefDiagnostics = (usize, [Option<Diagnostic>; 3]);
+/// A reference (by index) and its diagnostics under the [`PER_REF`] rules.
+type RefDiagnostics = (usize, Vec<Option<Diagnostic>>);
 
 impl Incremental {
     /// Shapes, kinds, cycles and entry checks of the loot tables the update touched.
@@ -213,47 +214,17 @@ impl Incremental {
         }
     }
 
-    /// The diagnostics of one reference under the three rules about it (table kind, registry,
-    /// tag), or `Err(())` when a did-you-mean it needs is not known yet.
-    fn ref_diagnostics(&self, fid: FileId, ff: &FileFacts, i: usize) -> Result<[Option<Diagnostic>; 3], ()> {
-        let Some(r) = ff.refs.get(i) else { return Ok([None, None, None]) };
-        // A scenario sees only the mods it loads: its own rule checks its IDs.
-        if ff.scenario.is_some() {
-            return Ok([None, None, None]);
-        }
-        let s = self.ix.ref_syms[fid.0 as usize][i];
-        let kinds = &self.db.table_kinds;
-        let kind_of = |id: &str| -> Option<TableKind> { kinds.get(id).copied() };
-        let used = loot::check_use(&kind_of, fid, r);
-        let names = &self.ix.names;
-        let cache = &self.sugg.refs;
-        let mut missing = false;
-        let reference = references::check(
-            &self.db.resolved,
-            fid,
-            r,
-            |reg| match cache.get(&(reg, s)) {
-                Some(sug) => sug.map(|x| names.name(x)),
-                None => {
-                    missing = true;
-                    None
-                }
-            },
-            |reg| self.rivals(reg),
-        );
-        let tag = if r.kind == rustkeep_data::vocab::RefKind::Tag && self.ix.syms[s as usize].carried == 0 {
-            match self.sugg.tags.get(&s) {
-                Some(sug) => Some(usage::unknown_tag(fid, r, sug.map(|x| self.ix.names.name(x)), self.tags.iter().map(|t| &**t))),
-                None => return Err(()),
-            }
-        } else {
-            None
-        };
-        if missing {
+    /// The diagnostics of one reference under the [`PER_REF`] rules, or `Err(())` when a
+    /// did-you-mean it needs is not known yet.
+    fn ref_diagnostics(&self, fid: FileId, ff: &FileFacts, i: usize) -> Result<Vec<Option<Diagnostic>>, ()> {
+        let Some(r) = ff.refs.get(i) else { return Ok(Vec::new()) };
+        let known = Kept { inc: self, missing: AtomicBool::new(false) };
+        let cx = RefContext { db: &self.db, known: &known, scenario: ff.scenario.is_some() };
+        let found = PER_REF.iter().map(|rule| (rule.run)(&cx, fid, r)).collect();
+        if known.missing.load(Ordering::Relaxed) {
             return Err(());
         }
-        let reference = references::note_misfiled(reference, &self.db, r);
-        Ok([used, reference, tag])
+        Ok(found)
     }
 
     /// Finds the did-you-means one reference needs.
@@ -273,11 +244,10 @@ impl Incremental {
         }
     }
 
-    fn set_ref(&mut self, fid: FileId, i: usize, [used, reference, tag]: [Option<Diagnostic>; 3]) {
-        let i = i as u32;
-        self.slots.set(fid, Slot::LootUse, i, used.into_iter().collect());
-        self.slots.set(fid, Slot::Reference, i, reference.into_iter().collect());
-        self.slots.set(fid, Slot::Tag, i, tag.into_iter().collect());
+    fn set_ref(&mut self, fid: FileId, i: usize, found: Vec<Option<Diagnostic>>) {
+        for (rule, d) in found.into_iter().enumerate() {
+            self.slots.set(fid, Slot::PerRef(rule as u8), i as u32, d.into_iter().collect());
+        }
     }
 
     /// Checks one reference again.
@@ -352,4 +322,44 @@ impl Incremental {
 /// safe, and whether it is depends on the other candidates.
 fn is_slip(ix: &super::index::Index, word: &str, suggestion: Option<super::index::Sym>) -> bool {
     suggestion.is_some_and(|s| rustkeep_data::suggest::slip(word, ix.names.name(s)).is_some())
+}
+
+/// What the [`PER_REF`] rules ask beyond the registries, from what the analysis keeps; a
+/// did-you-mean not kept yet is noted as missing (the reference is then checked again once it is
+/// found, see [`Incremental::check_ref`]).
+struct Kept<'a> {
+    inc: &'a Incremental,
+    missing: AtomicBool,
+}
+
+impl Known for Kept<'_> {
+    fn suggestion(&self, registry: Registry, id: &str) -> Option<&str> {
+        let ix = &self.inc.ix;
+        match ix.sym(id).and_then(|s| self.inc.sugg.refs.get(&(registry, s))) {
+            Some(sug) => sug.map(|x| ix.names.name(x)),
+            None => {
+                self.missing.store(true, Ordering::Relaxed);
+                None
+            }
+        }
+    }
+    fn rivals(&self, registry: Registry) -> &Rivals {
+        self.inc.rivals(registry)
+    }
+    fn carried(&self, tag: &str) -> bool {
+        self.inc.carriers(tag) > 0
+    }
+    fn tag_suggestion(&self, tag: &str) -> Option<&str> {
+        let ix = &self.inc.ix;
+        match ix.sym(tag).and_then(|s| self.inc.sugg.tags.get(&s)) {
+            Some(sug) => sug.map(|x| ix.names.name(x)),
+            None => {
+                self.missing.store(true, Ordering::Relaxed);
+                None
+            }
+        }
+    }
+    fn carried_tags(&self) -> Vec<&str> {
+        self.inc.tags.iter().map(|t| &**t).collect()
+    }
 }

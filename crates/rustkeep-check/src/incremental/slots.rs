@@ -18,14 +18,10 @@ pub(super) enum Slot {
     Balance,
     /// Resolving an entry: namespaces, duplicates, overrides (by entry).
     Resolve,
-    /// A reference that needs a table of the other kind (by reference).
-    LootUse,
+    /// The finding of the [`crate::rules::PER_REF`] rule of this index (by reference).
+    PerRef(u8),
     /// A nesting cycle, on its first table's entry in force (by entry).
     Cycle,
-    /// `unknown-reference`, or an ID of the wrong registry (by reference).
-    Reference,
-    /// `unknown-tag` (by reference).
-    Tag,
     /// The findings of the [`crate::rules::PER_ID`] rule of this index (by entry).
     PerId(u8),
     /// The findings in the file of the [`crate::rules::WHOLE`] rule of this index (index 0).

@@ -31,6 +31,11 @@ pub const ENTRIES: super::PerId = super::PerId {
     },
 };
 
+/// `reference-kind-mismatch` of a reference that needs a table of one kind and names one of the
+/// other, judged per reference ([`check_use`]).
+pub const USE: super::PerRef =
+    super::PerRef { name: "reference-kind-mismatch", run: |cx, file, r| check_use(&|id: &str| cx.db.table_kinds.get(id).copied(), file, r) };
+
 /// The nesting cycles (`loot-table-cycle`).
 pub fn run_cycles(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     cycles(db, out);

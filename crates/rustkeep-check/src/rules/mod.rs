@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use rustkeep_data::db::Database;
 use rustkeep_data::diag::Diagnostic;
 use rustkeep_data::lower::FileFacts;
-use rustkeep_data::model::{Action, Condition, Entry, Trigger, Value};
+use rustkeep_data::model::{Action, Condition, Entry, Reference, Trigger, Value};
 use rustkeep_data::project::Project;
 use rustkeep_data::resolve::{Def, EntryRef};
 use rustkeep_data::source::FileId;
@@ -41,8 +41,8 @@ type Rule = fn(&Project, &Database, &mut Vec<Diagnostic>);
 
 /// The rules over the whole load set, longest first, so that the cores share them evenly with the
 /// per-file part ([`file_rules`]); every rule only reads. The [`PER_ID`] and [`WHOLE`] rules run
-/// beside them.
-const RULES: [Rule; 3] = [loot::run_cycles, usage::run_tags, scenario::run];
+/// beside them, the [`PER_REF`] rules in the per-file part.
+const RULES: [Rule; 2] = [loot::run_cycles, scenario::run];
 
 /// A rule that judges one ID at a time, from the entries of that ID and what [`PerId::reads`]
 /// names: the batch check runs it for every ID of its registries, the language server
@@ -151,8 +151,82 @@ pub fn in_pack(packs: &rustkeep_data::hash::FxHashSet<&str>, id: &str) -> bool {
     !packs.is_empty() && IdText::of(id).namespace().is_some_and(|ns| packs.contains(ns))
 }
 
+/// A rule that judges one reference at a time, from what is known of the name it gives (the
+/// registries in force, the loot tables' kinds, [`Known`]): the batch check runs it on every
+/// reference, the language server on the references of a changed file and on those naming a name
+/// whose presence, kind or did-you-mean changed. Such a rule is one constant of this type, named in
+/// [`PER_REF`]; nothing else is wired for it.
+pub struct PerRef {
+    /// The rule's code, for the language server's bookkeeping and its tests.
+    pub name: &'static str,
+    pub run: RefRule,
+}
+
+/// The finding of a [`PerRef`] rule about one reference of a file.
+pub type RefRule = fn(&RefContext, FileId, &Reference) -> Option<Diagnostic>;
+
+/// What a [`PerRef`] rule is given.
+pub struct RefContext<'a> {
+    pub db: &'a Database,
+    pub known: &'a dyn Known,
+    /// The reference is in a scenario file, which sees only the mods it loads (its own rule,
+    /// [`scenario`], checks that its IDs exist there).
+    pub scenario: bool,
+}
+
+/// What the per-reference rules ask beyond the registries: did-you-means and the tags entries
+/// carry. The batch check finds them as they are asked for ([`Found`]); the language server keeps
+/// them and revises them as IDs and tags come and go.
+pub trait Known: Sync {
+    /// The did-you-mean for `id`, which no registry has, among the IDs of `registry`
+    /// ([`references::suggestion`]).
+    fn suggestion(&self, registry: Registry, id: &str) -> Option<&str>;
+    /// The IDs of `registry` indexed for judging a did-you-mean's fix.
+    fn rivals(&self, registry: Registry) -> &Rivals;
+    /// Whether some entry carries `tag`.
+    fn carried(&self, tag: &str) -> bool;
+    /// The did-you-mean for a tag nothing carries, among the carried tags.
+    fn tag_suggestion(&self, tag: &str) -> Option<&str>;
+    /// The carried tags (for judging a tag's fix).
+    fn carried_tags(&self) -> Vec<&str>;
+}
+
+/// The [`PerRef`] rules.
+pub const PER_REF: &[PerRef] = &[loot::USE, references::RULE, usage::TAG];
+
+/// [`Known`] for one batch check: each did-you-mean found when asked, the rest built once.
+struct Found<'a> {
+    db: &'a Database,
+    rivals: Vec<OnceLock<Rivals>>,
+    carried: OnceLock<rustkeep_data::hash::FxHashSet<&'a str>>,
+}
+
+impl<'a> Found<'a> {
+    fn carried_set(&self) -> &rustkeep_data::hash::FxHashSet<&'a str> {
+        self.carried.get_or_init(|| self.db.facts.iter().flatten().flat_map(|ff| ff.tag_defs.iter().map(|t| t.value.as_str())).collect())
+    }
+}
+
+impl Known for Found<'_> {
+    fn suggestion(&self, registry: Registry, id: &str) -> Option<&str> {
+        references::suggestion(&self.db.resolved.defs[registry.index()], None, id)
+    }
+    fn rivals(&self, registry: Registry) -> &Rivals {
+        self.rivals[registry.index()].get_or_init(|| Rivals::new(self.db.resolved.defs[registry.index()].keys().map(String::as_str)))
+    }
+    fn carried(&self, tag: &str) -> bool {
+        self.carried_set().contains(tag)
+    }
+    fn tag_suggestion(&self, tag: &str) -> Option<&str> {
+        rustkeep_data::suggest::closest(tag, self.carried_set().iter().copied())
+    }
+    fn carried_tags(&self) -> Vec<&str> {
+        self.carried_set().iter().copied().collect()
+    }
+}
+
 /// A piece of the cross-file work: a rule over the whole load set, a [`PerId`] rule over every ID,
-/// or the per-reference rules of a run of files.
+/// or the [`PerRef`] rules of a run of files.
 enum Job {
     Whole(Rule),
     PerId(&'static PerId),
@@ -179,8 +253,7 @@ pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
         }
     }
     jobs.push(Job::Files(start..a.facts.len()));
-    // The IDs of a registry indexed for judging fixes, built by the first reference that needs it.
-    let rivals: Vec<OnceLock<Rivals>> = Registry::ALL.iter().map(|_| OnceLock::new()).collect();
+    let found = Found { db: a, rivals: Registry::ALL.iter().map(|_| OnceLock::new()).collect(), carried: OnceLock::new() };
     let named = OnceLock::new();
     let found: Vec<Vec<Diagnostic>> = jobs
         .par_iter()
@@ -191,7 +264,7 @@ pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
                 Job::PerId(rule) => run_per_id(project, a, rule, &named, &mut o),
                 Job::Files(range) => {
                     for i in range.clone() {
-                        file_rules(project, a, FileId(i as u32), &rivals, &mut o);
+                        file_rules(project, a, FileId(i as u32), &found, &mut o);
                     }
                 }
             }
@@ -201,26 +274,13 @@ pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
     out.extend(found.into_iter().flatten());
 }
 
-/// The rules of each reference of one file: the IDs it names exist in the right registry
-/// (`references`), and the loot tables it names are of the kind it needs (`loot`).
-fn file_rules(project: &Project, db: &Database, file: FileId, rivals: &[OnceLock<Rivals>], out: &mut Vec<Diagnostic>) {
+/// The [`PerRef`] rules on each reference of one file.
+fn file_rules(project: &Project, db: &Database, file: FileId, known: &dyn Known, out: &mut Vec<Diagnostic>) {
     let Some(ff) = db.facts.get(file.0 as usize).and_then(|f| f.as_ref()) else { return };
-    let resolved = &db.resolved;
-    let kind_of = |id: &str| db.table_kinds.get(id).copied();
-    // A scenario sees only the mods it loads: `rules::scenario` checks its IDs.
     let scenario = ff.scenario.is_some() && project.files.get(file.0 as usize).is_some_and(|f| f.kind == rustkeep_data::source::FileKind::Scenario);
+    let cx = RefContext { db, known, scenario };
     for r in &ff.refs {
-        if !scenario {
-            let d = references::check(
-                resolved,
-                file,
-                r,
-                |registry| references::suggestion(&resolved.defs[registry.index()], None, &r.id),
-                |registry| rivals[registry.index()].get_or_init(|| Rivals::new(resolved.defs[registry.index()].keys().map(String::as_str))),
-            );
-            out.extend(references::note_misfiled(d, db, r));
-        }
-        out.extend(loot::check_use(&kind_of, file, r));
+        out.extend(PER_REF.iter().filter_map(|rule| (rule.run)(&cx, file, r)));
     }
 }
 

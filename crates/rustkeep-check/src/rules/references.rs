@@ -15,6 +15,19 @@ use rustkeep_data::source::FileId;
 use rustkeep_data::suggest::{self as did_you_mean, Closeness, Matcher};
 use rustkeep_data::vocab::{namespace_of, IdText, RefKind, Registry};
 
+/// `unknown-reference`, `reference-kind-mismatch` (wrong registry) and `renamed-reference`, judged
+/// per reference ([`check`], with [`note_misfiled`]). A scenario's references are its own rule's.
+pub const RULE: super::PerRef = super::PerRef {
+    name: "unknown-reference",
+    run: |cx, file, r| {
+        if cx.scenario {
+            return None;
+        }
+        let d = check(&cx.db.resolved, file, r, |registry| cx.known.suggestion(registry, &r.id), |registry| cx.known.rivals(registry));
+        note_misfiled(d, cx.db, r)
+    },
+};
+
 /// The problem with one reference, if any. `suggest` gives the did-you-mean for an ID that no
 /// registry has (see [`suggestion`]); it is not called otherwise.
 ///

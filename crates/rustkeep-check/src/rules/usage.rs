@@ -4,7 +4,6 @@ use rustkeep_data::hash::FxHashSet;
 
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
 use rustkeep_data::model::{Entry, Reference};
-use rustkeep_data::project::Project;
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest;
 use rustkeep_data::vocab::{IdText, RefKind, Registry};
@@ -64,19 +63,16 @@ fn unused_id(cx: &super::IdContext, registry: Registry, id: &str, def: &Def) -> 
     unused_entry(&cx.packs, registry, id, def.current.file, cx.db.entry(def.current)).map(|d| (def.current, d)).into_iter().collect()
 }
 
-/// `unknown-tag` for every `has_tag` reference to a tag nothing carries.
-pub fn run_tags(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
-    let carried: FxHashSet<&str> = db.facts.iter().flatten().flat_map(|ff| ff.tag_defs.iter().map(|t| t.value.as_str())).collect();
-    for (i, ff) in db.facts.iter().enumerate() {
-        let Some(ff) = ff else { continue };
-        for r in &ff.refs {
-            if r.kind != RefKind::Tag || carried.contains(r.id.as_str()) {
-                continue;
-            }
-            out.push(unknown_tag(FileId(i as u32), r, suggest::closest(&r.id, carried.iter().copied()), carried.iter().copied()));
+/// `unknown-tag`, judged per `has_tag` reference: a tag nothing carries.
+pub const TAG: super::PerRef = super::PerRef {
+    name: "unknown-tag",
+    run: |cx, file, r| {
+        if r.kind != RefKind::Tag || cx.known.carried(&r.id) {
+            return None;
         }
-    }
-}
+        Some(unknown_tag(file, r, cx.known.tag_suggestion(&r.id), cx.known.carried_tags()))
+    },
+};
 
 /// Whether nothing starts the quest or uses the loot table `id`, given which names are started
 /// or used (`named`, with old IDs of `[renamed]` counted for the IDs they lead to). A table named
