@@ -51,11 +51,18 @@ pub fn first_difference(input: &str, input_comments: &[Range<usize>], output: &s
 /// Test hook for the tests of how a refusal reaches the user (`crates/rustkeep-cli/tests/fmt_cli.rs`):
 /// with `RUSTKEEP_TEST_FMT_LOSE_COMMENT` set, `output` without its first comment, the way a bug of
 /// the printer would lose it, so that [`first_difference`] and every report of its refusal run for
-/// real; `None` otherwise. Nothing else reads the variable.
+/// real; `None` otherwise. Nothing else reads the variable, and only builds with the `test-hooks`
+/// feature (the command line's tests) read it at all.
+#[cfg(feature = "test-hooks")]
 pub fn lose_comment_hook(output: &str) -> Option<String> {
     std::env::var_os("RUSTKEEP_TEST_FMT_LOSE_COMMENT")?;
     let (at, c) = comments(output).next()?;
     Some(format!("{}{}", &output[..at], &output[at + c.len()..]))
+}
+
+#[cfg(not(feature = "test-hooks"))]
+pub fn lose_comment_hook(_output: &str) -> Option<String> {
+    None
 }
 
 #[cfg(test)]

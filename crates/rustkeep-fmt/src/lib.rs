@@ -32,7 +32,7 @@
 //! check is the scan that makes the tree: the one reader hands the same tokens to the data files'
 //! tree builder ([`cst::parse_and_read`]), whose success says that the `toml` reader accepts the
 //! text; only where it gives up does [`validate`] decide, or the `toml` reader itself. The crate
-//! does no I/O (one test hook reads an environment variable: [`comments::lose_comment_hook`]).
+//! does no I/O (one test hook, in builds with the `test-hooks` feature only, reads an environment variable: [`comments::lose_comment_hook`]).
 
 #![forbid(unsafe_code)]
 
