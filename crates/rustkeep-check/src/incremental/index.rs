@@ -13,7 +13,8 @@ use rustkeep_data::vocab::Registry;
 use smallvec::SmallVec;
 
 use super::Work;
-use crate::rules::{loot::nesting_edges, usage::uses_table};
+use crate::rules::loot::nesting_edges;
+use crate::rules::usage::{counted, Count};
 
 /// An interned ID, tag or other name (names are never forgotten while the analysis lives; a
 /// reload starts a new one).
@@ -128,11 +129,9 @@ impl Index {
         self.mentions.get(&target).map(Few::as_slice).unwrap_or(&[]).iter().map(|(p, _)| *p)
     }
 
-    /// Adds (`add`) or takes out what one file contributes, noting in `w` what that touches.
-    /// A use of an old ID of `[renamed]` counts for the ID it was renamed to
-    /// ([`Resolved::canonical`]), as in the batch check.
+    /// Adds (`add`) or takes out what one file contributes, noting in `w` what that touches; the
+    /// starts and uses are the batch check's ([`counted`]).
     pub fn file(&mut self, fid: FileId, ff: &FileFacts, add: bool, resolved: &Resolved, w: &mut Work) {
-        let to = |id: &str| -> String { resolved.canonical(id).to_string() };
         let f = fid.0 as usize;
         if let Some(_rank) = self.rank.get(f).copied().flatten() {
             for (idx, e) in ff.entries.iter().enumerate() {
@@ -177,16 +176,16 @@ impl Index {
             self.ref_syms[f] = syms;
         }
         let syms = if add { self.ref_syms[f].clone() } else { std::mem::take(&mut self.ref_syms[f]) };
-        for (r, &s) in ff.refs.iter().zip(&syms) {
+        for &s in &syms {
             bump(&mut self.syms[s as usize].referrers, fid, add);
-            if uses_table(r) {
-                let s = if resolved.renamed.is_empty() { s } else { self.intern(&to(&r.id)) };
-                count(&mut self.syms[s as usize].used, add, s, &mut w.used_crossed);
-            }
         }
-        for m in &ff.mentions {
-            let s = self.intern(&to(m));
-            count(&mut self.syms[s as usize].used, add, s, &mut w.used_crossed);
+        for (what, id) in counted(resolved, ff) {
+            let s = self.intern(id);
+            let info = &mut self.syms[s as usize];
+            match what {
+                Count::Started => count(&mut info.started, add, s, &mut w.started_crossed),
+                Count::Used => count(&mut info.used, add, s, &mut w.used_crossed),
+            }
         }
         for t in &ff.tag_defs {
             let s = self.intern(&t.value);
@@ -196,10 +195,6 @@ impl Index {
             } else {
                 self.carried.remove(&s);
             }
-        }
-        for q in &ff.started_quests {
-            let s = self.intern(&to(q));
-            count(&mut self.syms[s as usize].started, add, s, &mut w.started_crossed);
         }
         if !ff.balance.is_empty() {
             w.balance = true;

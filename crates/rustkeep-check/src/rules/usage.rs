@@ -9,7 +9,8 @@ use rustkeep_data::suggest;
 use rustkeep_data::vocab::{IdText, RefKind, Registry};
 
 use rustkeep_data::db::Database;
-use rustkeep_data::resolve::{Def, EntryRef};
+use rustkeep_data::lower::FileFacts;
+use rustkeep_data::resolve::{Def, EntryRef, Resolved};
 
 /// Whether a reference counts as a use of a loot table (for `unused-loot-table`).
 pub fn uses_table(r: &Reference) -> bool {
@@ -32,17 +33,37 @@ pub struct Named<'a> {
 
 impl<'a> Named<'a> {
     pub fn of(db: &'a Database) -> Named<'a> {
-        // A use of an old ID of `[renamed]` counts for the ID it was renamed to.
-        let to = |id| db.resolved.canonical(id);
         let mut named = Named::default();
         for ff in db.facts.iter().flatten() {
-            named.started.extend(ff.started_quests.iter().map(|q| to(q)));
-            named.used.extend(ff.refs.iter().filter(|r| uses_table(r)).map(|r| to(&r.id)));
-            // What a part that could not be read names may well be a use.
-            named.used.extend(ff.mentions.iter().map(|m| to(m)));
+            for (count, id) in counted(&db.resolved, ff) {
+                match count {
+                    Count::Started => named.started.insert(id),
+                    Count::Used => named.used.insert(id),
+                };
+            }
         }
         named
     }
+}
+
+/// What a name given in a file counts as, for [`QUESTS`] and [`TABLES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    /// A `start_quest` names the quest.
+    Started,
+    /// A reference uses the loot table, or a part that could not be read names it (which may well
+    /// be a use).
+    Used,
+}
+
+/// Every start of a quest and use of a loot table in one file, each counted for the ID an old ID
+/// of `[renamed]` leads to: what the batch check gathers ([`Named`]) and the language server
+/// counts per name.
+pub fn counted<'a>(resolved: &'a Resolved, ff: &'a FileFacts) -> impl Iterator<Item = (Count, &'a str)> {
+    let started = ff.started_quests.iter().map(|q| (Count::Started, resolved.canonical(q)));
+    let used = ff.refs.iter().filter(|r| uses_table(r)).map(|r| (Count::Used, resolved.canonical(&r.id)));
+    let mentioned = ff.mentions.iter().map(|m| (Count::Used, resolved.canonical(m)));
+    started.chain(used).chain(mentioned)
 }
 
 impl super::Counts for Named<'_> {
