@@ -13,7 +13,7 @@ use rustkeep_data::vocab::Registry;
 use smallvec::SmallVec;
 
 use super::Work;
-use crate::rules::loot::nesting_edges;
+use crate::rules::loot::kinds_read;
 use crate::rules::usage::{counted, Count};
 
 /// An interned ID, tag or other name (names are never forgotten while the analysis lives; a
@@ -74,9 +74,9 @@ pub(super) struct Index {
     pub syms: Vec<SymInfo>,
     /// The entries resolved under each ID of each registry, in load order.
     pub chains: FxHashMap<(Registry, Sym), Few<EntryRef>>,
-    /// Table → the loot tables (by the ID their entries are resolved under) whose entries nest it
-    /// or name it as `affixes`, with how many such entries; an override whose `id` differs from
-    /// what it overrides also counts as naming its `id` (its kind is checked against that ID).
+    /// Table → the loot tables (by the ID their entries are resolved under) whose entry checks read
+    /// its kind (`rules::loot::kinds_read`: the tables they nest or name as `affixes`, an
+    /// override's own `id`), with how many such entries.
     pub mentions: FxHashMap<Sym, Few<(Sym, u32)>>,
     /// Per file, the interned ID of each reference (parallel to `FileFacts::refs`).
     pub ref_syms: Vec<Vec<Sym>>,
@@ -155,15 +155,9 @@ impl Index {
                 }
                 w.chains.insert((e.registry, s));
                 if e.registry == Registry::LootTables {
-                    for t in nesting_edges(e) {
+                    for t in kinds_read(e) {
                         let ts = self.intern(&t.value);
                         self.mention(ts, s, add);
-                    }
-                    if let (Some(id), Some(ov)) = (&e.id, &e.overrides) {
-                        if id.value != ov.value {
-                            let is = self.intern(&id.value);
-                            self.mention(is, s, add);
-                        }
                     }
                 }
             }

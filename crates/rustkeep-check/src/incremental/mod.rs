@@ -8,17 +8,14 @@
 //!   [`resolve_entry`] (duplicates, namespaces, overrides), giving the ID's definition in force
 //!   and its findings, worded by the batch check's own [`resolution::diagnostic`];
 //! - **loot tables** ([`tables`]): the kinds of the tables whose shape changed and of the tables
-//!   that take their kind from them, the nesting cycles reachable from changed edges, the entry
-//!   checks of the tables that nest a table whose kind changed;
-//! - **usage**: quests and tables whose definition or start/use count changed;
-//! - **references**: every reference of a changed file, and elsewhere only the references naming an
-//!   ID whose presence, kind or did-you-mean ([`suggest`]) changed (for an old ID of `[renamed]`,
-//!   the presence of the ID it leads to);
-//! - **overrides** (`override-drops-field`), per touched ID: each override against the entry it
-//!   replaced;
-//! - **the whole-set rules** of [`crate::rules::WHOLE`] (`floor-without-exit`,
-//!   `trigger-never-active`, `npc-never-placed`, …): each one again, over everything, when what it reads of a changed file
-//!   ([`crate::rules::Whole::view`]) differs.
+//!   that take their kind from them, the nesting cycles reachable from changed edges;
+//! - **the per-ID rules** of [`crate::rules::PER_ID`], for the touched IDs and the IDs whose reads
+//!   ([`crate::rules::Reads`]) changed;
+//! - **the per-reference rules** of [`crate::rules::PER_REF`], on every reference of a changed
+//!   file, and elsewhere only on the references naming an ID whose presence, kind or did-you-mean
+//!   ([`suggest`]) changed (for an old ID of `[renamed]`, the presence of the ID it leads to);
+//! - **the whole-set rules** of [`crate::rules::WHOLE`]: each one again, over everything, when
+//!   what it reads of a changed file ([`crate::rules::Whole::view`]) differs.
 //!
 //! Every diagnostic sits in a slot of its file ([`slots`]); a file whose slots changed is finished
 //! again (lint levels, allow comments, order) with the code of the batch check, so its list equals
@@ -96,8 +93,6 @@ struct Work {
     present: Vec<(Registry, Sym)>,
     /// The IDs resolved again.
     resolved: Vec<(Registry, Sym)>,
-    /// Loot tables whose entries were resolved again.
-    tables: FxHashSet<Sym>,
     /// Loot tables whose kind changed.
     kinds: Vec<Sym>,
     missing_new: FxHashSet<EntryRef>,
@@ -429,9 +424,6 @@ impl Incremental {
                     }
                 }
                 (None, None) => {}
-            }
-            if reg == Registry::LootTables {
-                w.tables.insert(s);
             }
         }
     }

@@ -27,12 +27,11 @@ use crate::rules::{loot, scenario, IdContext, Known, Reads, RefContext, PER_ID, 
 type RefDiagnostics = (usize, Vec<Option<Diagnostic>>);
 
 impl Incremental {
-    /// Shapes, kinds, cycles and entry checks of the loot tables the update touched.
+    /// Shapes, kinds and cycles of the loot tables the update touched.
     pub(super) fn loot_tables(&mut self, w: &mut Work) {
         let mut kind_roots: FxHashSet<Sym> = FxHashSet::default();
         let mut cycle_nodes: FxHashSet<Sym> = FxHashSet::default();
-        let mut touched: Vec<Sym> = w.tables.iter().copied().collect();
-        touched.sort_unstable();
+        let touched: Vec<Sym> = w.resolved.iter().filter(|(reg, _)| *reg == Registry::LootTables).map(|(_, s)| *s).collect();
         for &s in &touched {
             let current = self.db.resolved.defs[Registry::LootTables.index()].get(self.ix.names.name(s)).map(|d| d.current);
             let shape = current.map(|r| Shape::of(&mut self.ix, entry(&self.db.facts, r)));

@@ -105,6 +105,17 @@ pub fn nesting_edges(e: &Entry) -> impl Iterator<Item = &Sp<String>> {
     })
 }
 
+/// The tables whose kinds the entry checks of a registered table `e` ([`ENTRIES`]) read besides
+/// its own ID's: the tables it evaluates and, for an override whose `id` differs from the ID it
+/// overrides, that `id` (its kind is the override's own).
+pub fn kinds_read(e: &Entry) -> impl Iterator<Item = &Sp<String>> {
+    let own = match (&e.id, &e.overrides) {
+        (Some(id), Some(ov)) if id.value != ov.value => Some(id),
+        _ => None,
+    };
+    nesting_edges(e).chain(own)
+}
+
 /// What a nesting cycle is called in every message about it.
 const NEST_INTO_A_CYCLE: &str = "loot tables nest into a cycle";
 
