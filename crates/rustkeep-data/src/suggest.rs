@@ -119,6 +119,33 @@ where
     best.map(|(_, c)| c)
 }
 
+/// A did-you-mean kept while its candidates come and go, revised instead of looked for again:
+/// `current`, the best candidate by `rank` (smaller is better; `None`: not a candidate; ties go
+/// to the candidate whose name sorts first, as in [`closest`]), stays unless an `added` one ranks
+/// better. `None` when `current` itself was `removed`: then only a look through every candidate
+/// can tell. `name` gives a candidate's name.
+pub fn revise<'n, T: Copy + PartialEq, R: Ord>(
+    current: Option<T>,
+    added: &[T],
+    removed: &[T],
+    name: impl Fn(T) -> &'n str,
+    rank: impl Fn(&str) -> Option<R>,
+) -> Option<Option<T>> {
+    if current.is_some_and(|c| removed.contains(&c)) {
+        return None;
+    }
+    let mut best = current.and_then(|c| rank(name(c)).map(|r| (r, name(c), c)));
+    for &a in added {
+        let n = name(a);
+        if let Some(r) = rank(n) {
+            if best.as_ref().is_none_or(|(br, bn, _)| (&r, n) < (br, *bn)) {
+                best = Some((r, n, a));
+            }
+        }
+    }
+    Some(best.map(|(_, _, c)| c))
+}
+
 /// For an ID: a word without a namespace means the ID of that name (`moth_loot` →
 /// `lantern_guild:moth_loot`; the first by ID when several mods have one), or the ID whose name is
 /// closest to it (ties to the first by ID); a word with a namespace, the [`closest`] ID.
@@ -536,6 +563,35 @@ mod tests {
             words.extend(next);
         }
         words
+    }
+
+    /// A did-you-mean revised through candidates coming and going is the one [`closest`] finds
+    /// among the candidates of the moment, whenever revising can tell (for every word of a small
+    /// alphabet, over a sequence of additions and removals).
+    #[test]
+    fn a_revised_suggestion_is_the_closest_one() {
+        let words = words_over(&['a', 'b', 'B']);
+        let pool: Vec<&str> = words.iter().map(String::as_str).filter(|w| !w.is_empty()).collect();
+        for word in words.iter().filter(|w| w.len() >= 2).step_by(3) {
+            let m = Matcher::new(word);
+            let rank = |c: &str| m.closeness(c);
+            let mut present: Vec<&str> = Vec::new();
+            let mut kept = closest(word, present.iter().copied());
+            for step in 0..pool.len() {
+                // Add one candidate, and every third step take out an earlier one.
+                let added = vec![pool[(step * 7) % pool.len()]];
+                let removed: Vec<&str> = if step % 3 == 2 { vec![present[(step * 5) % present.len()]] } else { Vec::new() };
+                present.retain(|c| !removed.contains(c));
+                for a in &added {
+                    if !present.contains(a) {
+                        present.push(a);
+                    }
+                }
+                let fresh = closest(word, present.iter().copied());
+                kept = revise(kept, &added, &removed, |c| c, rank).unwrap_or(fresh);
+                assert_eq!(kept, fresh, "{word:?} among {present:?}");
+            }
+        }
     }
 
     /// The index judges as the scan does, for every word and suggestion over small alphabets

@@ -468,7 +468,7 @@ impl Incremental {
                     .copied()
                     .filter(|s| defs.get(self.ix.names.name(*s)).and_then(|d| d.defined).is_some_and(|d| self.ix.pos(d) < pos))
                     .collect();
-                suggest::revise(m.suggestion, &gained, &lost, &self.ix, &suggest::plain_rank(&word))
+                suggest::revise(m.suggestion, &gained, &lost, &self.ix, suggest::plain_rank(&word))
                     .unwrap_or_else(|()| suggest::missing_target(&self.ix, defs, r, &word))
             };
             let slip = sug.is_some_and(|s| rustkeep_data::suggest::slip(&word, self.ix.names.name(s)).is_some());

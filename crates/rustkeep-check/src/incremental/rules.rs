@@ -143,7 +143,7 @@ impl Incremental {
                 }
                 let name = self.ix.names.name(word);
                 let defs = &self.db.resolved.defs[reg.index()];
-                let new = suggest::revise(cur, &changes.added, &changes.removed, &self.ix, &suggest::reference_rank(name))
+                let new = suggest::revise(cur, &changes.added, &changes.removed, &self.ix, suggest::reference_rank(name))
                     .unwrap_or_else(|()| suggest::unknown_reference(&self.ix, self.ids[reg.index()].get(), defs, name));
                 // A name without its namespace is checked again whenever the registry's IDs
                 // change, and so is a reference whose suggestion is a slip of the hand: whether
@@ -175,8 +175,7 @@ impl Incremental {
                     continue;
                 }
                 let name = self.ix.names.name(word);
-                let new =
-                    suggest::revise(cur, &added, &removed, &self.ix, &suggest::plain_rank(name)).unwrap_or_else(|()| suggest::unknown_tag(&self.ix, name));
+                let new = suggest::revise(cur, &added, &removed, &self.ix, suggest::plain_rank(name)).unwrap_or_else(|()| suggest::unknown_tag(&self.ix, name));
                 if new != cur || is_slip(&self.ix, name, new) {
                     self.sugg.tags.insert(word, new);
                     w.ref_syms.insert(word);

@@ -1,7 +1,8 @@
 //! Did-you-mean between updates. A suggestion is the best candidate by a fixed order
 //! (`rustkeep_data::suggest::closest`, which finds it first), so it can be kept and revised as
-//! candidates come and go: a new candidate replaces it if it is better, and only losing the
-//! suggestion itself means looking through every candidate again.
+//! candidates come and go (`rustkeep_data::suggest::revise`, beside it): a new candidate replaces
+//! it if it is better, and only losing the suggestion itself means looking through every
+//! candidate again.
 //!
 //! Three kinds are kept: per registry and unknown ID (`unknown-reference`, same namespace first),
 //! per tag nothing carries (`unknown-tag`), and per `overrides` without a target
@@ -18,38 +19,23 @@ use rustkeep_data::vocab::Registry;
 use super::index::{Index, Sym};
 use crate::rules::references;
 
-/// How a candidate ranks for a word; smaller is better, ties go to the candidate's name.
-pub(super) type Rank = (bool, Closeness);
-
-/// Revises a kept suggestion after the candidates changed: `Err(())` when it must be looked for
-/// again among all candidates (the suggestion itself left), else the (possibly new) suggestion.
-pub(super) fn revise(current: Option<Sym>, added: &[Sym], removed: &[Sym], ix: &Index, rank: &dyn Fn(&str) -> Option<Rank>) -> Result<Option<Sym>, ()> {
-    if current.is_some_and(|c| removed.contains(&c)) {
-        return Err(());
-    }
-    let mut best = current.and_then(|c| rank(ix.names.name(c)).map(|r| (r, ix.names.name(c).to_string(), c)));
-    for &a in added {
-        let n = ix.names.name(a);
-        if let Some(r) = rank(n) {
-            if best.as_ref().is_none_or(|(br, bn, _)| (r, n) < (*br, bn.as_str())) {
-                best = Some((r, n.to_string(), a));
-            }
-        }
-    }
-    Ok(best.map(|(_, _, s)| s))
+/// Revises a kept suggestion after the candidates changed ([`rustkeep_data::suggest::revise`]
+/// over interned names): `Err(())` when it must be looked for again among all candidates.
+pub(super) fn revise<R: Ord>(current: Option<Sym>, added: &[Sym], removed: &[Sym], ix: &Index, rank: impl Fn(&str) -> Option<R>) -> Result<Option<Sym>, ()> {
+    rustkeep_data::suggest::revise(current, added, removed, |s| ix.names.name(s), rank).ok_or(())
 }
 
 /// The rank of a candidate for an unknown reference (see `references::closeness`).
-pub(super) fn reference_rank(word: &str) -> impl Fn(&str) -> Option<Rank> {
+pub(super) fn reference_rank(word: &str) -> impl Fn(&str) -> Option<(bool, Closeness)> {
     let m = Matcher::new(word);
     let word = word.to_string();
     move |c| references::closeness(&m, &word, c)
 }
 
 /// The rank of a candidate in the plain did-you-mean.
-pub(super) fn plain_rank(word: &str) -> impl Fn(&str) -> Option<Rank> {
+pub(super) fn plain_rank(word: &str) -> impl Fn(&str) -> Option<Closeness> {
     let m = Matcher::new(word);
-    move |c| m.closeness(c).map(|k| (false, k))
+    move |c| m.closeness(c)
 }
 
 /// An `overrides` whose target did not exist at its point of the load order.
