@@ -294,7 +294,7 @@ impl LootDb {
     /// Looks a table up and checks that it can be evaluated.
     pub fn table(&self, id: &str) -> Result<TableRef, LootError> {
         let Some(&i) = self.index.get(id) else {
-            // From the tables in the index: a table gone since (`LootDb::refresh`) is no longer in it.
+            // Among the tables compiled (a database of one table's reach holds those only).
             let suggestion = rustkeep_data::suggest::closest_id(id, self.index.keys().map(String::as_str)).map(String::from);
             return Err(LootError::UnknownTable { id: id.to_string(), suggestion });
         };

@@ -264,7 +264,7 @@ pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
                 Job::PerId(rule) => run_per_id(project, a, rule, &named, &mut o),
                 Job::Files(range) => {
                     for i in range.clone() {
-                        file_rules(project, a, FileId(i as u32), &found, &mut o);
+                        file_rules(a, FileId(i as u32), &found, &mut o);
                     }
                 }
             }
@@ -275,10 +275,10 @@ pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
 }
 
 /// The [`PerRef`] rules on each reference of one file.
-fn file_rules(project: &Project, db: &Database, file: FileId, known: &dyn Known, out: &mut Vec<Diagnostic>) {
+fn file_rules(db: &Database, file: FileId, known: &dyn Known, out: &mut Vec<Diagnostic>) {
     let Some(ff) = db.facts.get(file.0 as usize).and_then(|f| f.as_ref()) else { return };
-    let scenario = ff.scenario.is_some() && project.files.get(file.0 as usize).is_some_and(|f| f.kind == rustkeep_data::source::FileKind::Scenario);
-    let cx = RefContext { db, known, scenario };
+    // Only a scenario file is lowered with a scenario.
+    let cx = RefContext { db, known, scenario: ff.scenario.is_some() };
     for r in &ff.refs {
         out.extend(PER_REF.iter().filter_map(|rule| (rule.run)(&cx, file, r)));
     }
