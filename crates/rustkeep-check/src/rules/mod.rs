@@ -49,7 +49,7 @@ const RULES: [Rule; 2] = [loot::run_cycles, scenario::run];
 /// ([`crate::incremental`]) for the IDs whose entries changed and those whose reads did. Such a
 /// rule is one constant of this type, named in [`PER_ID`]; nothing else is wired for it.
 pub struct PerId {
-    /// The rule's code, for the language server's bookkeeping and its tests.
+    /// The code it reports (the first, for a rule that reports several), which names it.
     pub name: &'static str,
     /// The registries whose IDs it judges.
     pub registries: &'static [Registry],
@@ -116,7 +116,7 @@ fn run_per_id<'a>(project: &'a Project, db: &'a Database, rule: &PerId, named: &
 /// files whose view did not change. Such a rule is one module with one constant of this type,
 /// named in [`WHOLE`]; nothing else is wired for it.
 pub struct Whole {
-    /// The rule's code, for the language server's bookkeeping and its tests.
+    /// The code it reports (the first, for a rule that reports several), which names it.
     pub name: &'static str,
     pub run: Rule,
     /// What the rule reads of one file, as a hash: the same for two versions of a file exactly
@@ -157,7 +157,7 @@ pub fn in_pack(packs: &rustkeep_data::hash::FxHashSet<&str>, id: &str) -> bool {
 /// whose presence, kind or did-you-mean changed. Such a rule is one constant of this type, named in
 /// [`PER_REF`]; nothing else is wired for it.
 pub struct PerRef {
-    /// The rule's code, for the language server's bookkeeping and its tests.
+    /// The code it reports (the first, for a rule that reports several), which names it.
     pub name: &'static str,
     pub run: RefRule,
 }
@@ -366,6 +366,28 @@ pub fn visit_entry<'e>(e: &'e Entry, mut f: impl FnMut(Place, Option<&'e Trigger
                     f(Place::NoTarget(field.def.name), None, &[], actions);
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rustkeep_data::diag::Code;
+
+    /// Every declared cross-file rule is named by a code it can report, and no two rules of a kind
+    /// share one.
+    #[test]
+    fn every_declared_rule_is_named_by_a_code() {
+        let kinds: [Vec<&str>; 3] =
+            [super::WHOLE.iter().map(|r| r.name).collect(), super::PER_ID.iter().map(|r| r.name).collect(), super::PER_REF.iter().map(|r| r.name).collect()];
+        for names in kinds {
+            for n in &names {
+                assert!(Code::from_name(n).is_some(), "`{n}` is no diagnostic code");
+            }
+            let mut unique = names.clone();
+            unique.sort_unstable();
+            unique.dedup();
+            assert_eq!(unique.len(), names.len(), "{names:?}");
         }
     }
 }
