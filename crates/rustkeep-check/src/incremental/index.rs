@@ -54,10 +54,9 @@ pub(super) fn bump_under<K: Copy + PartialEq>(map: &mut FxHashMap<Sym, Few<(K, u
 pub(super) struct SymInfo {
     /// Files whose references name it, with how many references each.
     pub referrers: Few<(FileId, u32)>,
-    /// `start_quest` actions naming it.
-    pub started: u32,
-    /// References that use it as a loot table.
-    pub used: u32,
+    /// How many times files count it as a start of a quest and as a use of a loot table (by
+    /// `rules::usage::Count`).
+    pub counted: [u32; 2],
     /// `tags = […]` values carrying it.
     pub carried: u32,
 }
@@ -175,11 +174,7 @@ impl Index {
         }
         for (what, id) in counted(resolved, ff) {
             let s = self.intern(id);
-            let info = &mut self.syms[s as usize];
-            match what {
-                Count::Started => count(&mut info.started, add, s, &mut w.started_crossed),
-                Count::Used => count(&mut info.used, add, s, &mut w.used_crossed),
-            }
+            count(&mut self.syms[s as usize].counted[what as usize], add, s, &mut w.crossed[what as usize]);
         }
         for t in &ff.tag_defs {
             let s = self.intern(&t.value);
@@ -198,10 +193,7 @@ impl Index {
 
 /// The counts the [`crate::rules::PerId`] rules read, kept up to date file by file.
 impl crate::rules::Counts for Index {
-    fn started(&self, id: &str) -> bool {
-        self.sym(id).is_some_and(|s| self.syms[s as usize].started > 0)
-    }
-    fn used(&self, id: &str) -> bool {
-        self.sym(id).is_some_and(|s| self.syms[s as usize].used > 0)
+    fn named(&self, count: Count, id: &str) -> bool {
+        self.sym(id).is_some_and(|s| self.syms[s as usize].counted[count as usize] > 0)
     }
 }

@@ -85,9 +85,9 @@ struct Work {
     changed: Vec<bool>,
     chains: FxHashSet<(Registry, Sym)>,
     balance: bool,
-    used_crossed: FxHashSet<Sym>,
     tags_crossed: FxHashSet<Sym>,
-    started_crossed: FxHashSet<Sym>,
+    /// Names whose count of starts or uses (by `rules::usage::Count`) crossed zero.
+    crossed: [FxHashSet<Sym>; 2],
     keys: Vec<KeyChanges>,
     /// IDs that appeared in or left a registry.
     present: Vec<(Registry, Sym)>,
@@ -469,7 +469,7 @@ impl Incremental {
                     .filter(|s| defs.get(self.ix.names.name(*s)).and_then(|d| d.defined).is_some_and(|d| self.ix.pos(d) < pos))
                     .collect();
                 suggest::revise(m.suggestion, &gained, &lost, &self.ix, suggest::plain_rank(&word))
-                    .unwrap_or_else(|()| suggest::missing_target(&self.ix, defs, r, &word))
+                    .unwrap_or_else(|| suggest::missing_target(&self.ix, defs, r, &word))
             };
             let slip = sug.is_some_and(|s| rustkeep_data::suggest::slip(&word, self.ix.names.name(s)).is_some());
             if fresh || sug != m.suggestion || slip {

@@ -21,6 +21,7 @@ use super::slots::Slot;
 use super::suggest;
 use super::tables::Shape;
 use super::{Incremental, Work};
+use crate::rules::usage::Count;
 use crate::rules::{loot, scenario, IdContext, Known, Reads, RefContext, PER_ID, PER_REF};
 
 /// A reference (by index) and its diagnostics under the [`PER_REF`] rules.
@@ -93,12 +94,12 @@ impl Incremental {
             let mut due: Vec<(Registry, Sym)> = w.resolved.iter().filter(|(reg, _)| rule.registries.contains(reg)).copied().collect();
             let crossed = match rule.reads {
                 Reads::Own => Vec::new(),
-                Reads::Started => w.started_crossed.iter().copied().collect(),
-                Reads::Used => {
+                Reads::Count(count) => {
+                    let crossed = &w.crossed[count as usize];
                     // A table named without its namespace (`loot = "moth_loot"`) counts as a use
                     // of every table of that name: when such a name crosses, so do they.
-                    let mut v: Vec<Sym> = w.used_crossed.iter().copied().collect();
-                    for s in &w.used_crossed {
+                    let mut v: Vec<Sym> = crossed.iter().copied().collect();
+                    for s in crossed.iter().filter(|_| count == Count::Used) {
                         let bare = self.ix.names.name(*s);
                         if IdText::of(bare).is_bare() {
                             v.extend(tables.keys().filter(|id| IdText::of(id).qualified_name() == Some(bare)).filter_map(|id| self.ix.sym(id)));
@@ -144,7 +145,7 @@ impl Incremental {
                 let name = self.ix.names.name(word);
                 let defs = &self.db.resolved.defs[reg.index()];
                 let new = suggest::revise(cur, &changes.added, &changes.removed, &self.ix, suggest::reference_rank(name))
-                    .unwrap_or_else(|()| suggest::unknown_reference(&self.ix, self.ids[reg.index()].get(), defs, name));
+                    .unwrap_or_else(|| suggest::unknown_reference(&self.ix, self.ids[reg.index()].get(), defs, name));
                 // A name without its namespace is checked again whenever the registry's IDs
                 // change, and so is a reference whose suggestion is a slip of the hand: whether
                 // that fix is safe depends on which other IDs are as close.
@@ -175,7 +176,7 @@ impl Incremental {
                     continue;
                 }
                 let name = self.ix.names.name(word);
-                let new = suggest::revise(cur, &added, &removed, &self.ix, suggest::plain_rank(name)).unwrap_or_else(|()| suggest::unknown_tag(&self.ix, name));
+                let new = suggest::revise(cur, &added, &removed, &self.ix, suggest::plain_rank(name)).unwrap_or_else(|| suggest::unknown_tag(&self.ix, name));
                 if new != cur || is_slip(&self.ix, name, new) {
                     self.sugg.tags.insert(word, new);
                     w.ref_syms.insert(word);

@@ -20,9 +20,9 @@ use super::index::{Index, Sym};
 use crate::rules::references;
 
 /// Revises a kept suggestion after the candidates changed ([`rustkeep_data::suggest::revise`]
-/// over interned names): `Err(())` when it must be looked for again among all candidates.
-pub(super) fn revise<R: Ord>(current: Option<Sym>, added: &[Sym], removed: &[Sym], ix: &Index, rank: impl Fn(&str) -> Option<R>) -> Result<Option<Sym>, ()> {
-    rustkeep_data::suggest::revise(current, added, removed, |s| ix.names.name(s), rank).ok_or(())
+/// over interned names): `None` when it must be looked for again among all candidates.
+pub(super) fn revise<R: Ord>(current: Option<Sym>, added: &[Sym], removed: &[Sym], ix: &Index, rank: impl Fn(&str) -> Option<R>) -> Option<Option<Sym>> {
+    rustkeep_data::suggest::revise(current, added, removed, |s| ix.names.name(s), rank)
 }
 
 /// The rank of a candidate for an unknown reference (see `references::closeness`).

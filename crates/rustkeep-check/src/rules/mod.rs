@@ -66,22 +66,19 @@ pub type IdRule = fn(&IdContext, Registry, &str, &Def) -> Vec<(EntryRef, Diagnos
 pub enum Reads {
     /// Nothing else.
     Own,
-    /// Whether a `start_quest` names the ID ([`Counts::started`]).
-    Started,
-    /// Whether something uses the ID, or its name without the namespace, as a loot table
-    /// ([`Counts::used`]).
-    Used,
+    /// Whether some file counts the ID — or, for a use of a loot table, its name without the
+    /// namespace — as a start or a use ([`Counts::named`]).
+    Count(usage::Count),
     /// The kinds of the loot tables its entries nest or that its overrides' `id` names
     /// (`Database::table_kinds`).
     NestedKinds,
 }
 
-/// Which names are started as quests and used as loot tables, with old IDs of `[renamed]` counted
-/// for the IDs they lead to: sets built once by the batch check ([`usage::Named`]), counts kept by
-/// the language server.
+/// Which names some file counts as a start of a quest or a use of a loot table
+/// ([`usage::counted`]): sets built once by the batch check ([`usage::Named`]), counts kept by the
+/// language server.
 pub trait Counts: Sync {
-    fn started(&self, id: &str) -> bool;
-    fn used(&self, id: &str) -> bool;
+    fn named(&self, count: usage::Count, id: &str) -> bool;
 }
 
 /// What a [`PerId`] rule is given.
@@ -99,7 +96,7 @@ pub const PER_ID: &[PerId] = &[usage::QUESTS, usage::TABLES, loot::ENTRIES, over
 fn run_per_id<'a>(project: &'a Project, db: &'a Database, rule: &PerId, named: &OnceLock<usage::Named<'a>>, out: &mut Vec<Diagnostic>) {
     let none = usage::Named::default();
     let counts: &dyn Counts = match rule.reads {
-        Reads::Started | Reads::Used => named.get_or_init(|| usage::Named::of(db)),
+        Reads::Count(_) => named.get_or_init(|| usage::Named::of(db)),
         Reads::Own | Reads::NestedKinds => &none,
     };
     let cx = IdContext { db, packs: content_packs(project), counts };
@@ -253,7 +250,7 @@ pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
         }
     }
     jobs.push(Job::Files(start..a.facts.len()));
-    let found = Found { db: a, rivals: Registry::ALL.iter().map(|_| OnceLock::new()).collect(), carried: OnceLock::new() };
+    let known = Found { db: a, rivals: Registry::ALL.iter().map(|_| OnceLock::new()).collect(), carried: OnceLock::new() };
     let named = OnceLock::new();
     let found: Vec<Vec<Diagnostic>> = jobs
         .par_iter()
@@ -264,7 +261,7 @@ pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
                 Job::PerId(rule) => run_per_id(project, a, rule, &named, &mut o),
                 Job::Files(range) => {
                     for i in range.clone() {
-                        file_rules(a, FileId(i as u32), &found, &mut o);
+                        file_rules(a, FileId(i as u32), &known, &mut o);
                     }
                 }
             }

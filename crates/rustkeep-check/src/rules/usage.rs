@@ -18,17 +18,19 @@ pub fn uses_table(r: &Reference) -> bool {
 }
 
 /// `quest-never-started`, judged per quest.
-pub const QUESTS: super::PerId = super::PerId { name: "quest-never-started", registries: &[Registry::Quests], reads: super::Reads::Started, run: unused_id };
+pub const QUESTS: super::PerId =
+    super::PerId { name: "quest-never-started", registries: &[Registry::Quests], reads: super::Reads::Count(Count::Started), run: unused_id };
 
 /// `unused-loot-table`, judged per loot table.
-pub const TABLES: super::PerId = super::PerId { name: "unused-loot-table", registries: &[Registry::LootTables], reads: super::Reads::Used, run: unused_id };
+pub const TABLES: super::PerId =
+    super::PerId { name: "unused-loot-table", registries: &[Registry::LootTables], reads: super::Reads::Count(Count::Used), run: unused_id };
 
 /// The names started as quests and used as loot tables, gathered from every file (the batch
 /// check's [`super::Counts`]).
 #[derive(Debug, Default)]
 pub struct Named<'a> {
-    started: FxHashSet<&'a str>,
-    used: FxHashSet<&'a str>,
+    /// By [`Count`].
+    sets: [FxHashSet<&'a str>; 2],
 }
 
 impl<'a> Named<'a> {
@@ -36,10 +38,7 @@ impl<'a> Named<'a> {
         let mut named = Named::default();
         for ff in db.facts.iter().flatten() {
             for (count, id) in counted(&db.resolved, ff) {
-                match count {
-                    Count::Started => named.started.insert(id),
-                    Count::Used => named.used.insert(id),
-                };
+                named.sets[count as usize].insert(id);
             }
         }
         named
@@ -50,10 +49,10 @@ impl<'a> Named<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Count {
     /// A `start_quest` names the quest.
-    Started,
+    Started = 0,
     /// A reference uses the loot table, or a part that could not be read names it (which may well
     /// be a use).
-    Used,
+    Used = 1,
 }
 
 /// Every start of a quest and use of a loot table in one file, each counted for the ID an old ID
@@ -67,18 +66,23 @@ pub fn counted<'a>(resolved: &'a Resolved, ff: &'a FileFacts) -> impl Iterator<I
 }
 
 impl super::Counts for Named<'_> {
-    fn started(&self, id: &str) -> bool {
-        self.started.contains(id)
-    }
-    fn used(&self, id: &str) -> bool {
-        self.used.contains(id)
+    fn named(&self, count: Count, id: &str) -> bool {
+        self.sets[count as usize].contains(id)
     }
 }
 
-/// [`QUESTS`] and [`TABLES`]: the entry in force of a quest nothing starts or a table nothing uses.
+/// [`QUESTS`] and [`TABLES`]: the entry in force of a quest nothing starts or a table nothing
+/// uses. A table named without its namespace (`loot = "moth_loot"`, an `invalid-id`) is the one
+/// meant, not an unused one: one mistake, one diagnostic.
 fn unused_id(cx: &super::IdContext, registry: Registry, id: &str, def: &Def) -> Vec<(EntryRef, Diagnostic)> {
-    let named = |n: &str| if registry == Registry::Quests { cx.counts.started(n) } else { cx.counts.used(n) };
-    if !unused(registry, id, &named) {
+    let unused = match registry {
+        Registry::Quests => !cx.counts.named(Count::Started, id),
+        _ => {
+            let used = |n: &str| cx.counts.named(Count::Used, n);
+            !used(id) && !IdText::of(id).qualified_name().is_some_and(used)
+        }
+    };
+    if !unused {
         return Vec::new();
     }
     unused_entry(&cx.packs, registry, id, def.current.file, cx.db.entry(def.current)).map(|d| (def.current, d)).into_iter().collect()
@@ -95,22 +99,10 @@ pub const TAG: super::PerRef = super::PerRef {
     },
 };
 
-/// Whether nothing starts the quest or uses the loot table `id`, given which names are started
-/// or used (`named`, with old IDs of `[renamed]` counted for the IDs they lead to). A table named
-/// without its namespace (`loot = "moth_loot"`, an `invalid-id`) is the one meant, not an unused
-/// one: one mistake, one diagnostic.
-pub fn unused(registry: Registry, id: &str, named: &dyn Fn(&str) -> bool) -> bool {
-    match registry {
-        Registry::Quests => !named(id),
-        Registry::LootTables => !named(id) && !IdText::of(id).qualified_name().is_some_and(named),
-        _ => false,
-    }
-}
-
 /// `quest-never-started` (quests) or `unused-loot-table` (loot tables) for the entry in force of
 /// an ID nothing starts or references; `None` for the other registries and for the entries of
 /// content packs (`packs`, see [`super::content_packs`]).
-pub fn unused_entry(packs: &FxHashSet<&str>, registry: Registry, id: &str, file: FileId, e: &Entry) -> Option<Diagnostic> {
+fn unused_entry(packs: &FxHashSet<&str>, registry: Registry, id: &str, file: FileId, e: &Entry) -> Option<Diagnostic> {
     if super::in_pack(packs, id) {
         return None;
     }
