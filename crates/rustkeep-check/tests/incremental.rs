@@ -304,12 +304,17 @@ fn the_traps_of_one_entry_come_and_go_with_each_edit() {
 /// Sets each text in turn (one file per step), compares the incremental analysis with a fresh
 /// check after each, and checks how many `code` diagnostics the step leaves.
 fn step_through(files: &[(&str, &str)], code: &str, steps: &[(&str, String, usize)]) {
+    step_through_from(files, code, steps, 0);
+}
+
+/// [`step_through`] from files with `before` diagnostics of `code`.
+fn step_through_from(files: &[(&str, &str)], code: &str, steps: &[(&str, String, usize)], before: usize) {
     let mut project = project_of(&files.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect::<Vec<_>>());
     let file = |project: &Project, name: &str| project.files.iter().find(|f| f.path.ends_with(name) && !f.bundled).map(|f| f.id).expect(name);
     let mut inc = Incremental::new(&project, lower_all(&project, 1));
     let count = |diags: &[Diagnostic]| diags.iter().filter(|d| d.code.name() == code).count();
-    assert_eq!(count(&analyze(&project).diagnostics), 0, "{:#?}", show(&project, &analyze(&project).diagnostics));
-    assert_eq!(count(&inc.all_diagnostics(&project)), 0);
+    assert_eq!(count(&analyze(&project).diagnostics), before, "{:#?}", show(&project, &analyze(&project).diagnostics));
+    assert_eq!(count(&inc.all_diagnostics(&project)), before);
     for (name, text, want) in steps {
         let fid = file(&project, name);
         let fresh = edit_and_compare(&mut project, &mut inc, fid, text);
@@ -526,4 +531,31 @@ fn a_scenario_file_s_table_is_judged_as_in_a_fresh_check() {
     assert_eq!(mismatches(&inc.all_diagnostics(&project)), 1, "{:#?}", show(&project, &inc.all_diagnostics(&project)));
     let steps = vec![(fid, text("core:floor_3_table"), 0), (fid, text("core:weapon_affixes"), 1)];
     each_edit_measures(&mut project, &mut inc, steps, mismatches);
+}
+
+/// The did-you-mean of an `overrides` without a target follows the IDs defined before it in load
+/// order, as a fresh check finds it: a closer ID added takes its place, and gives it back when it
+/// goes; an ID defined after the override (later in the same mod) is never offered; the target
+/// defined at last ends the finding.
+#[test]
+fn an_override_s_did_you_mean_follows_the_ids_defined_before_it() {
+    let items = "[[items]]\nid = \"m:blaze\"\nname = \"Blaze\"\n";
+    let over = "[[items]]\noverrides = \"m:blades\"\nname = \"Blades\"\n";
+    let later = "[[items]]\nid = \"n:stone\"\nname = \"Stone\"\n";
+    let files = [("m/items.toml", items), ("n/over.toml", over), ("n/zz.toml", later)];
+    let closer = format!("{items}\n[[items]]\nid = \"m:blade\"\nname = \"Blade\"\n");
+    let steps = vec![
+        ("zz.toml", format!("{later}\n[[items]]\nid = \"n:blades\"\nname = \"Blades\"\n"), 1),
+        ("items.toml", closer.clone(), 1),
+        ("items.toml", items.to_string(), 1),
+        ("items.toml", closer.replace("\"m:blade\"", "\"m:blad\""), 1),
+        ("zz.toml", later.to_string(), 1),
+        ("items.toml", closer.replace("\"m:blade\"", "\"m:blades\""), 0),
+        ("items.toml", items.to_string(), 1),
+    ];
+    let project = project_of(&files.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect::<Vec<_>>());
+    let fresh = analyze(&project);
+    let first = fresh.diagnostics.iter().find(|d| d.code.name() == "override-missing-target").expect("the override misses its target");
+    assert!(first.message.contains("did you mean `m:blaze`?"), "{}", first.message);
+    step_through_from(&files, "override-missing-target", &steps, 1);
 }

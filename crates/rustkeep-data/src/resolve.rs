@@ -21,7 +21,7 @@ use crate::diag::Applicability;
 use crate::hash::FxHashMap;
 use crate::lower::FileFacts;
 use crate::manifest::DependencyKind;
-use crate::model::Entry;
+use crate::model::{Entry, Sp};
 use crate::project::Project;
 use crate::source::FileId;
 use crate::suggest;
@@ -302,7 +302,18 @@ pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
             let mut map: FxHashMap<String, Def> = FxHashMap::with_capacity_and_hasher(bucket.len(), Default::default());
             let mut out = Vec::new();
             for &(mi, r) in bucket {
-                resolve_entry(project, mi, entry(facts, r), r, &mut map, &mut out);
+                let e = entry(facts, r);
+                let Some(key) = resolved_under(e) else { continue };
+                let found = out.len();
+                if let Some(def) = resolve_entry(project, mi, e, r, map.get_mut(&key.value), &mut out) {
+                    map.insert(key.value.clone(), def);
+                }
+                // The IDs resolved so far are those defined before the entry in load order.
+                for f in &mut out[found..] {
+                    if let Finding::OverrideMissingTarget { suggestion, .. } = f {
+                        *suggestion = missing_target_suggestion(&key.value, map.keys().map(String::as_str)).map(|(s, a)| (s.to_string(), a));
+                    }
+                }
             }
             (map, out)
         })
@@ -349,43 +360,35 @@ pub fn resolve_balance(project: &Project, order: &[usize], facts: &FactsTable) -
     (balance, findings)
 }
 
-/// The IDs of one registry resolved so far, as [`resolve_entry`] sees them: the whole registry
-/// when resolving in one pass, or the entries of one ID when the language server resolves again
-/// only the IDs an edit touched.
-pub trait DefMap {
-    fn get(&self, id: &str) -> Option<&Def>;
-    fn get_mut(&mut self, id: &str) -> Option<&mut Def>;
-    fn insert(&mut self, id: &str, def: Def);
-    /// The resolved ID closest to `word` (the did-you-mean of `override-missing-target`), with
-    /// whether replacing `word` by it is safe among the IDs resolved so far.
-    fn closest(&self, word: &str) -> Option<(&str, Applicability)>;
+/// The ID an entry is resolved under: the one it overrides, else its own.
+pub fn resolved_under(e: &Entry) -> Option<&Sp<String>> {
+    e.overrides.as_ref().or(e.id.as_ref())
 }
 
-impl DefMap for FxHashMap<String, Def> {
-    fn get(&self, id: &str) -> Option<&Def> {
-        HashMap::get(self, id)
-    }
-    fn get_mut(&mut self, id: &str) -> Option<&mut Def> {
-        HashMap::get_mut(self, id)
-    }
-    fn insert(&mut self, id: &str, def: Def) {
-        HashMap::insert(self, id.to_string(), def);
-    }
-    fn closest(&self, word: &str) -> Option<(&str, Applicability)> {
-        let s = suggest::closest(word, self.keys().map(String::as_str))?;
-        Some((s, suggest::judge(word, s, self.keys().map(String::as_str))))
-    }
+/// The did-you-mean of an `overrides` naming `word`, no ID of its registry at that point of the
+/// load order: the closest of the IDs defined before it (`earlier`), with whether replacing `word`
+/// by it is safe among them.
+pub fn missing_target_suggestion<'a, I>(word: &str, earlier: I) -> Option<(&'a str, Applicability)>
+where
+    I: Iterator<Item = &'a str> + Clone,
+{
+    let s = suggest::closest(word, earlier.clone())?;
+    Some((s, suggest::judge(word, s, earlier)))
 }
 
-/// Resolves one entry of mod `mi` against the entries of its registry resolved before it (in
-/// load order), noting its problems.
-pub fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: &mut impl DefMap, findings: &mut Vec<Finding>) {
+/// Resolves one entry of mod `mi`, given the definition in force of the ID it is resolved under
+/// ([`resolved_under`]) from the entries before it in load order, noting its problems; returns the
+/// definition it makes when the ID had none. The batch resolves a registry in one pass, the
+/// language server the entries of one ID again: both call this for every entry. The did-you-mean
+/// of `override-missing-target` needs the whole registry: the caller fills it in
+/// ([`missing_target_suggestion`]).
+pub fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, def: Option<&mut Def>, findings: &mut Vec<Finding>) -> Option<Def> {
     let m = &project.mods[mi];
     if let Some(ov) = &e.overrides {
         if e.id.as_ref().is_some_and(|id| id.value != ov.value) {
             findings.push(Finding::OverrideIdMismatch { entry: r });
         }
-        match map.get_mut(&ov.value) {
+        match def {
             Some(def) => {
                 // Two overrides are a conflict only when nothing orders the mods: a mod that names
                 // the other in `depends` or `load_after` (directly or through other mods) layers
@@ -397,26 +400,24 @@ pub fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, map: 
                 def.mod_idx = mi;
                 def.overrides.push((r, mi));
             }
-            None => {
-                let suggestion = map.closest(&ov.value).map(|(s, safety)| (s.to_string(), safety));
-                findings.push(Finding::OverrideMissingTarget { entry: r, suggestion });
-            }
+            None => findings.push(Finding::OverrideMissingTarget { entry: r, suggestion: None }),
         }
-        return;
+        return None;
     }
-    let Some(id) = &e.id else { return };
+    let id = e.id.as_ref()?;
+    let new = || Def { current: r, mod_idx: mi, defined: Some(r), overrides: Vec::new() };
     let ns = namespace_of(&id.value);
     if ns != m.id && !(m.is_core && ns == CORE_NAMESPACE) {
-        let existing = map.get(&id.value).map(|d| d.current);
-        if existing.is_none() {
-            map.insert(&id.value, Def { current: r, mod_idx: mi, defined: Some(r), overrides: Vec::new() });
-        }
+        let existing = def.map(|d| d.current);
         findings.push(Finding::NamespaceMismatch { entry: r, mod_idx: mi, existing });
-        return;
+        return existing.is_none().then(new);
     }
-    match map.get(&id.value) {
-        Some(existing) => findings.push(Finding::DuplicateId { entry: r, first: existing.defined.unwrap_or(existing.current) }),
-        None => map.insert(&id.value, Def { current: r, mod_idx: mi, defined: Some(r), overrides: Vec::new() }),
+    match def {
+        Some(existing) => {
+            findings.push(Finding::DuplicateId { entry: r, first: existing.defined.unwrap_or(existing.current) });
+            None
+        }
+        None => Some(new()),
     }
 }
 

@@ -6,8 +6,7 @@
 
 use rustkeep_data::hash::{FxHashMap, FxHashSet, Interner};
 use rustkeep_data::lower::FileFacts;
-use rustkeep_data::model::{Entry, Sp};
-use rustkeep_data::resolve::{EntryRef, Resolved};
+use rustkeep_data::resolve::{resolved_under, EntryRef, Resolved};
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::Registry;
 use smallvec::SmallVec;
@@ -56,14 +55,9 @@ pub(super) struct SymInfo {
     pub referrers: Few<(FileId, u32)>,
     /// How many times files count it as a start of a quest and as a use of a loot table (by
     /// `rules::usage::Count`).
-    pub counted: [u32; 2],
+    pub counted: [u32; Count::KINDS],
     /// `tags = […]` values carrying it.
     pub carried: u32,
-}
-
-/// The ID an entry is resolved under: the one it overrides, else its own.
-pub(super) fn resolve_key(e: &Entry) -> Option<&Sp<String>> {
-    e.overrides.as_ref().or(e.id.as_ref())
 }
 
 #[derive(Debug, Default)]
@@ -134,7 +128,7 @@ impl Index {
         let f = fid.0 as usize;
         if let Some(_rank) = self.rank.get(f).copied().flatten() {
             for (idx, e) in ff.entries.iter().enumerate() {
-                let Some(k) = resolve_key(e) else { continue };
+                let Some(k) = resolved_under(e) else { continue };
                 let s = self.intern(&k.value);
                 let r = EntryRef { file: fid, index: idx as u32 };
                 let pos = self.pos(r);

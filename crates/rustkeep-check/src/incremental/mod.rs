@@ -39,7 +39,7 @@ use rustkeep_data::hash::{FxHashMap, FxHashSet};
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::manifest::Level;
 use rustkeep_data::project::Project;
-use rustkeep_data::resolve::{entry, load_order, resolve_entry, Def, DefMap, EntryRef, Resolved};
+use rustkeep_data::resolve::{entry, load_order, missing_target_suggestion, resolve_entry, Def, EntryRef, Resolved};
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::Registry;
 
@@ -87,7 +87,7 @@ struct Work {
     balance: bool,
     tags_crossed: FxHashSet<Sym>,
     /// Names whose count of starts or uses (by `rules::usage::Count`) crossed zero.
-    crossed: [FxHashSet<Sym>; 2],
+    crossed: [FxHashSet<Sym>; crate::rules::usage::Count::KINDS],
     keys: Vec<KeyChanges>,
     /// IDs that appeared in or left a registry.
     present: Vec<(Registry, Sym)>,
@@ -104,30 +104,6 @@ struct Work {
 
 /// One ID resolved: each of its entries with its diagnostics, and its definition in force.
 type Resolution = (Vec<(EntryRef, Vec<Diagnostic>)>, Option<Def>);
-
-/// The one ID a chain of entries is resolved under, as [`resolve_entry`] sees its registry.
-struct OneDef<'a> {
-    key: &'a str,
-    def: Option<Def>,
-}
-
-impl DefMap for OneDef<'_> {
-    fn get(&self, id: &str) -> Option<&Def> {
-        (id == self.key).then_some(self.def.as_ref()).flatten()
-    }
-    fn get_mut(&mut self, id: &str) -> Option<&mut Def> {
-        (id == self.key).then_some(self.def.as_mut()).flatten()
-    }
-    fn insert(&mut self, id: &str, def: Def) {
-        if id == self.key {
-            self.def = Some(def);
-        }
-    }
-    fn closest(&self, _word: &str) -> Option<(&str, rustkeep_data::diag::Applicability)> {
-        // Needs the whole registry: found afterwards (see `Incremental::missing_targets`).
-        None
-    }
-}
 
 /// The analysis of a project, kept up to date file by file (see the module docs).
 #[derive(Debug)]
@@ -432,19 +408,21 @@ impl Incremental {
     /// definition in force (the one-ID view of `rustkeep_data::resolve::resolve`).
     fn resolve_chain(&self, project: &Project, reg: Registry, s: Sym) -> Resolution {
         let Some(entries) = self.ix.chains.get(&(reg, s)) else { return (Vec::new(), None) };
-        let mut map = OneDef { key: self.ix.names.name(s), def: None };
+        let mut def = None;
         let mut out = Vec::with_capacity(entries.len());
         for &r in entries.as_slice() {
             let Some(mi) = self.file_mod[r.file.0 as usize] else { continue };
             let mut findings = Vec::new();
-            resolve_entry(project, mi, entry(&self.db.facts, r), r, &mut map, &mut findings);
+            if let Some(new) = resolve_entry(project, mi, entry(&self.db.facts, r), r, def.as_mut(), &mut findings) {
+                def = Some(new);
+            }
             out.push((r, findings.iter().filter_map(|f| resolution::diagnostic(project, &self.db.facts, f)).collect()));
         }
-        (out, map.def)
+        (out, def)
     }
 
     /// The did-you-mean of every `overrides` without a target that is new or whose registry's IDs
-    /// changed.
+    /// changed: a kept one is revised, and searched for again when it changed or may be a slip.
     fn missing_targets(&mut self, w: &Work) {
         let refs: Vec<EntryRef> = self.sugg.missing.keys().copied().collect();
         for r in refs {
@@ -454,38 +432,28 @@ impl Incremental {
             if !fresh && changes.is_empty() {
                 continue;
             }
-            let word = self.ix.names.name(m.word).to_string();
+            let word = self.ix.names.name(m.word);
             let defs = &self.db.resolved.defs[m.registry.index()];
             let pos = self.ix.pos(r);
-            let sug = if fresh {
-                suggest::missing_target(&self.ix, defs, r, &word)
-            } else {
+            let before = |d: &Def| d.defined.is_some_and(|at| self.ix.pos(at) < pos);
+            if !fresh {
                 let lost: Vec<Sym> = changes.removed.iter().chain(&changes.moved).copied().collect();
-                let gained: Vec<Sym> = changes
-                    .added
-                    .iter()
-                    .chain(&changes.moved)
-                    .copied()
-                    .filter(|s| defs.get(self.ix.names.name(*s)).and_then(|d| d.defined).is_some_and(|d| self.ix.pos(d) < pos))
-                    .collect();
-                suggest::revise(m.suggestion, &gained, &lost, &self.ix, suggest::plain_rank(&word))
-                    .unwrap_or_else(|| suggest::missing_target(&self.ix, defs, r, &word))
-            };
-            let slip = sug.is_some_and(|s| rustkeep_data::suggest::slip(&word, self.ix.names.name(s)).is_some());
-            if fresh || sug != m.suggestion || slip {
-                if let Some(mm) = self.sugg.missing.get_mut(&r) {
-                    mm.suggestion = sug;
+                let gained: Vec<Sym> =
+                    changes.added.iter().chain(&changes.moved).copied().filter(|s| defs.get(self.ix.names.name(*s)).is_some_and(before)).collect();
+                let revised = suggest::revise(m.suggestion, &gained, &lost, &self.ix, suggest::plain_rank(word));
+                if revised.is_some_and(|sug| sug == m.suggestion && !rules::is_slip(&self.ix, word, sug)) {
+                    continue;
                 }
-                let e = entry(&self.db.facts, r);
-                if let Some(ov) = &e.overrides {
-                    let judged = sug.map(|s| {
-                        let s = self.ix.names.name(s);
-                        let earlier = defs.iter().filter(|(_, d)| d.defined.is_some_and(|at| self.ix.pos(at) < pos)).map(|(k, _)| k.as_str());
-                        (s, rustkeep_data::suggest::judge(&word, s, earlier))
-                    });
-                    let d = resolution::override_missing_target(m.registry.noun(), ov, r.file, judged);
-                    self.slots.replace(r.file, Slot::Resolve, r.index, d);
-                }
+            }
+            let found = missing_target_suggestion(word, defs.iter().filter(|(_, d)| before(d)).map(|(k, _)| k.as_str()));
+            let e = entry(&self.db.facts, r);
+            let d = e.overrides.as_ref().map(|ov| resolution::override_missing_target(m.registry.noun(), ov, r.file, found));
+            let sug = found.and_then(|(s, _)| self.ix.sym(s));
+            if let Some(mm) = self.sugg.missing.get_mut(&r) {
+                mm.suggestion = sug;
+            }
+            if let Some(d) = d {
+                self.slots.replace(r.file, Slot::Resolve, r.index, d);
             }
         }
     }

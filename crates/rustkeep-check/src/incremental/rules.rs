@@ -319,7 +319,7 @@ impl Incremental {
 
 /// Whether `suggestion` differs from `word` by a slip of the hand alone, so that its fix may be
 /// safe, and whether it is depends on the other candidates.
-fn is_slip(ix: &super::index::Index, word: &str, suggestion: Option<super::index::Sym>) -> bool {
+pub(super) fn is_slip(ix: &super::index::Index, word: &str, suggestion: Option<super::index::Sym>) -> bool {
     suggestion.is_some_and(|s| rustkeep_data::suggest::slip(word, ix.names.name(s)).is_some())
 }
 

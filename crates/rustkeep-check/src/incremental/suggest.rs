@@ -55,13 +55,6 @@ pub(super) struct Suggestions {
     pub missing: FxHashMap<EntryRef, Missing>,
 }
 
-/// The suggestion for an `overrides` at `at` among the IDs of a registry defined before it.
-pub(super) fn missing_target(ix: &Index, defs: &FxHashMap<String, Def>, at: EntryRef, word: &str) -> Option<Sym> {
-    let pos = ix.pos(at);
-    let earlier = defs.iter().filter(|(_, d)| d.defined.is_some_and(|r| ix.pos(r) < pos)).map(|(k, _)| k.as_str());
-    rustkeep_data::suggest::closest(word, earlier).and_then(|s| ix.sym(s))
-}
-
 /// The suggestion for an ID that no registry has, among the IDs of a registry (`defs`; `sorted`,
 /// its IDs sorted, if built): the batch check's [`references::suggestion`].
 pub(super) fn unknown_reference(ix: &Index, sorted: Option<&BTreeSet<Arc<str>>>, defs: &FxHashMap<String, Def>, word: &str) -> Option<Sym> {

@@ -30,7 +30,7 @@ pub const TABLES: super::PerId =
 #[derive(Debug, Default)]
 pub struct Named<'a> {
     /// By [`Count`].
-    sets: [FxHashSet<&'a str>; 2],
+    sets: [FxHashSet<&'a str>; Count::KINDS],
 }
 
 impl<'a> Named<'a> {
@@ -54,6 +54,13 @@ pub enum Count {
     /// be a use).
     Used = 1,
 }
+
+impl Count {
+    /// How many kinds of count there are: the size of what is kept per kind.
+    pub const KINDS: usize = 2;
+}
+// The kinds are numbered from 0, the last one below KINDS.
+const _: () = assert!(Count::Used as usize + 1 == Count::KINDS);
 
 /// Every start of a quest and use of a loot table in one file, each counted for the ID an old ID
 /// of `[renamed]` leads to: what the batch check gathers ([`Named`]) and the language server
