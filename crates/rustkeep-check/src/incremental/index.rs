@@ -73,8 +73,6 @@ pub(super) struct Index {
     pub mentions: FxHashMap<Sym, Few<(Sym, u32)>>,
     /// Per file, the interned ID of each reference (parallel to `FileFacts::refs`).
     pub ref_syms: Vec<Vec<Sym>>,
-    /// Tags carried by at least one entry.
-    pub carried: FxHashSet<Sym>,
     /// Load-order position of each data file that is resolved (mods outside the load order are
     /// not; see `rustkeep_data::resolve`).
     pub rank: Vec<Option<u32>>,
@@ -173,11 +171,6 @@ impl Index {
         for t in &ff.tag_defs {
             let s = self.intern(&t.value);
             count(&mut self.syms[s as usize].carried, add, s, &mut w.tags_crossed);
-            if self.syms[s as usize].carried > 0 {
-                self.carried.insert(s);
-            } else {
-                self.carried.remove(&s);
-            }
         }
         if !ff.balance.is_empty() {
             w.balance = true;

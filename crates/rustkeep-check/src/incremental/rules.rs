@@ -176,7 +176,8 @@ impl Incremental {
                     continue;
                 }
                 let name = self.ix.names.name(word);
-                let new = suggest::revise(cur, &added, &removed, &self.ix, suggest::plain_rank(name)).unwrap_or_else(|| suggest::unknown_tag(&self.ix, name));
+                let new = suggest::revise(cur, &added, &removed, &self.ix, suggest::plain_rank(name))
+                    .unwrap_or_else(|| suggest::unknown_tag(&self.ix, &self.tags, name));
                 if new != cur || is_slip(&self.ix, name, new) {
                     self.sugg.tags.insert(word, new);
                     w.ref_syms.insert(word);
@@ -238,7 +239,7 @@ impl Incremental {
             }
         }
         if r.kind == rustkeep_data::vocab::RefKind::Tag && !self.sugg.tags.contains_key(&s) {
-            let sug = suggest::unknown_tag(&self.ix, &r.id);
+            let sug = suggest::unknown_tag(&self.ix, &self.tags, &r.id);
             self.sugg.tags.insert(s, sug);
         }
     }

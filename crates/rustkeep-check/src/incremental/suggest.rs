@@ -62,6 +62,6 @@ pub(super) fn unknown_reference(ix: &Index, sorted: Option<&BTreeSet<Arc<str>>>,
 }
 
 /// The suggestion for a tag nothing carries, among the carried tags.
-pub(super) fn unknown_tag(ix: &Index, word: &str) -> Option<Sym> {
-    rustkeep_data::suggest::closest(word, ix.carried.iter().map(|s| ix.names.name(*s))).and_then(|s| ix.sym(s))
+pub(super) fn unknown_tag(ix: &Index, carried: &BTreeSet<Arc<str>>, word: &str) -> Option<Sym> {
+    rustkeep_data::suggest::closest(word, carried.iter().map(|t| &**t)).and_then(|s| ix.sym(s))
 }
