@@ -467,17 +467,12 @@ impl Incremental {
             }
             f.dirty = false;
             let facts = self.db.facts[i].as_deref();
-            let unreadable: &[rustkeep_data::text::Span] = facts.map_or(&[], |x| &x.unreadable);
             let mut diags: Vec<Diagnostic> = self.loading[i].clone();
             diags.extend(facts.into_iter().flat_map(|x| x.diagnostics.iter().cloned()));
             diags.extend(self.order_diags[i].iter().cloned());
             for ((slot, _), list) in &f.slots {
-                if slot.is_rule() && !unreadable.is_empty() {
-                    // The parts of the file that could not be read show only their syntax errors.
-                    diags.extend(list.iter().filter(|d| !rustkeep_data::lower::within(unreadable, &d.loc.span)).cloned());
-                } else {
-                    diags.extend(list.iter().cloned());
-                }
+                // The parts of the file that could not be read show only their syntax errors.
+                diags.extend(list.iter().filter(|d| !slot.is_rule() || !crate::unreadable_at(&self.db.facts, d)).cloned());
             }
             let list = crate::finish_file(project, &self.levels, FileId(i as u32), facts, diags);
             if *f.finished != list {
