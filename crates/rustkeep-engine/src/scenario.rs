@@ -4,14 +4,10 @@
 //! panic), and run into a trace.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 use rustkeep_data::grid::Dir;
-use rustkeep_data::lower::lower_scenario;
 use rustkeep_data::model::ActionData;
-use rustkeep_data::project::{load, Overlay, Project};
 use rustkeep_data::scenario::{self as model, StepAct};
-use rustkeep_data::source::FileId;
 use rustkeep_data::text::{thousands, LineIndex};
 use rustkeep_data::vocab::{EventKind, MAX_RUN_EVENTS, MAX_STEPS};
 use schemars::JsonSchema;
@@ -72,25 +68,7 @@ pub struct Scenario {
     pub expect_lines: Vec<usize>,
 }
 
-/// `line N: message [code]`, one line per diagnostic.
-fn located(text: &str, diags: &[&rustkeep_data::diag::Diagnostic]) -> String {
-    let index = LineIndex::new(text);
-    diags.iter().map(|d| format!("line {}: {} [{}]", index.line_of(d.loc.span.start) + 1, d.message, d.code.name())).collect::<Vec<_>>().join("\n")
-}
-
 impl Scenario {
-    /// Reads a scenario's text with the validator's lowering (one grammar for data files and
-    /// scenarios); its errors, located by line, when it has any.
-    pub fn parse(text: &str) -> Result<Scenario, String> {
-        let facts = lower_scenario(FileId(0), text, None);
-        let errors: Vec<&rustkeep_data::diag::Diagnostic> = facts.diagnostics.iter().filter(|d| d.severity == rustkeep_data::diag::Severity::Error).collect();
-        if !errors.is_empty() {
-            return Err(format!("the scenario is not valid:\n{}", located(text, &errors)));
-        }
-        let m = facts.scenario.map(|b| *b).unwrap_or_default();
-        Ok(Scenario::from_model(&m, &LineIndex::new(text)))
-    }
-
     /// The engine's form of a scenario model without errors; `index` is the line index of the
     /// file it was read from (for the lines of its expectations).
     pub fn from_model(m: &model::Scenario, index: &LineIndex) -> Scenario {
@@ -140,16 +118,6 @@ impl Scenario {
             steps,
             expects: m.expects.clone(),
             expect_lines: m.expects.iter().map(|e| index.line_of(e.span.start) + 1).collect(),
-        }
-    }
-
-    /// Loads the bundled core and the scenario's mods (relative to `base`, the scenario's folder).
-    pub fn load_project(&self, base: &Path, cwd: &Path) -> Project {
-        if self.mods.is_empty() {
-            Project::with_bundled_core()
-        } else {
-            let paths: Vec<PathBuf> = self.mods.iter().map(|m| base.join(m)).collect();
-            load(&paths, cwd, &Overlay::new())
         }
     }
 
@@ -342,18 +310,4 @@ pub fn run(w: &World, sc: &Scenario) -> Report {
     let steps = all.split_off(1);
     let setup = all.pop().expect("the setup is the first trace");
     Report { seed: sc.seed, setup, steps, final_state: g.final_json(w), warnings: g.warnings().to_vec(), expectations }
-}
-
-/// Reads, loads and runs a scenario file; paths in the trace are shown relative to `cwd`. `open`
-/// turns the loaded project into the world to play on: that is where the caller refuses data
-/// with validation errors (the engine itself validates nothing; `rustkeep simulate` analyses the
-/// scenario with the mods it loads first).
-pub fn run_file(path: &Path, cwd: &Path, open: impl FnOnce(Project) -> Result<World, String>) -> Result<Report, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let sc = Scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let base = if base.as_os_str().is_empty() { PathBuf::from(".") } else { base };
-    let base = if base.is_absolute() { base } else { cwd.join(base) };
-    let w = open(sc.load_project(&base, cwd))?;
-    Ok(run(&w, &sc))
 }

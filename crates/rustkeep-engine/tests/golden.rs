@@ -5,12 +5,15 @@
 //! orphans (then review the diff). Each scenario also has assertions on the semantics it exists
 //! for, so a snapshot is never the only check (`every_scenario_has_its_own_assertions`).
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use common::run_file;
 use rustkeep_data::project::Project;
 use rustkeep_engine::game::World;
-use rustkeep_engine::scenario::{run_file, Report};
+use rustkeep_engine::scenario::Report;
 use rustkeep_testutil::{ensure_folder_contents, repo_path, repo_root};
 use serde_json::Value;
 

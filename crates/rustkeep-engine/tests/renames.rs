@@ -46,7 +46,7 @@ fn renamed_release() -> World {
 }
 
 fn scenario() -> Scenario {
-    Scenario::parse(&std::fs::read_to_string(repo_root().join("examples/scenarios/rat_catcher.toml")).unwrap()).unwrap()
+    common::scenario(&std::fs::read_to_string(repo_root().join("examples/scenarios/rat_catcher.toml")).unwrap()).unwrap()
 }
 
 #[test]
@@ -120,7 +120,7 @@ fn a_save_of_the_old_release_loads_with_the_new_ids() {
     // A run on the sewers floor, on the first seed whose floor holds her stall.
     let at_the_stall = (1..50)
         .find_map(|seed| {
-            let run = Scenario::parse(&format!("seed = {seed}\n\n[[steps]]\nstart = \"rat_catcher:the_sewers\"\n")).unwrap();
+            let run = common::scenario(&format!("seed = {seed}\n\n[[steps]]\nstart = \"rat_catcher:the_sewers\"\n")).unwrap();
             let (mut g, _) = run.start(&old);
             run_step(&mut g, &old, &run.steps[0]);
             npcs(&g).contains(&"rat_catcher:old_mags".to_string()).then_some(g)

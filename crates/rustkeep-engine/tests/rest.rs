@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use common::{core_world, world_with};
 use rustkeep_engine::game::{Act, CreatureRef, Game, World};
-use rustkeep_engine::scenario::{run, Scenario};
+use rustkeep_engine::scenario::run;
 
 /// A player of 30 health at 10, the game set up.
 fn wounded(w: &World, regen: bool) -> Game {
@@ -76,7 +76,7 @@ fn a_scenario_regenerates_only_with_regen_true() {
         format!("seed = 1\n{regen}\n[player]\nattributes = {{ max_health = 30 }}\n\n[[steps]]\naction = {{ action = \"damage\", amount = 20, damage_type = \"physical\", target = \"self\" }}\n\n{waits}")
     };
     let health = |regen: &str| {
-        let sc = Scenario::parse(&text(regen)).expect("a scenario");
+        let sc = common::scenario(&text(regen)).expect("a scenario");
         let report = run(&w, &sc);
         report.final_state["player"]["health"].as_i64().expect("health")
     };

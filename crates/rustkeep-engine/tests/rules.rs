@@ -8,11 +8,10 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::world_with;
+use common::{run_file, world_with};
 use rustkeep_engine::arena::{self, Lineup, Outcome};
 use rustkeep_engine::game::{Act, CreatureRef, Game, World};
 use rustkeep_engine::rng::Rng;
-use rustkeep_engine::scenario::run_file;
 use rustkeep_testutil::{repo_path, repo_root};
 
 const FIGHTERS: &str = include_str!("data/rules/fighters.toml");

@@ -12,7 +12,7 @@ use rustkeep_testutil::{repo_root, TempDir};
 /// The example scenario of the rat-catcher mod.
 fn rat_catcher_scenario() -> Scenario {
     let text = std::fs::read_to_string(repo_root().join("examples/scenarios/rat_catcher.toml")).unwrap();
-    Scenario::parse(&text).unwrap()
+    common::scenario(&text).unwrap()
 }
 
 #[test]
@@ -151,8 +151,9 @@ fn graph_of_the_core_has_the_quest_chains() {
     assert_eq!(j["nodes"].as_array().unwrap().iter().filter(|n| n["kind"] == "event").count(), 12);
 }
 
-/// What the engine refuses when it reads a scenario: its shape. Its IDs are the analysis's to
-/// check (`rustkeep-check`, tests/scenario_refs.rs).
+/// What the lowering refuses in a scenario before it reaches the engine: its shape, each mistake
+/// with a clear message. Its IDs are the analysis's to check (`rustkeep-check`,
+/// tests/scenario_refs.rs).
 #[test]
 fn bad_scenarios_are_clear_errors() {
     for (text, says) in [
@@ -160,10 +161,10 @@ fn bad_scenarios_are_clear_errors() {
         ("[[steps]]\nattack = \"goblin\"\n", "not `player` or `enemy:N`"),
         ("[[steps]]\nevent = \"room_entred\"\n", "did you mean `room_entered`"),
         ("[[steps]]\nevent = \"room_entered\"\npayload = { floor = \"core:floor_1\" }\n", "does not carry `floor`"),
-        ("[[steps]]\naction = { action = \"damage\", amount = 0, damage_type = \"fire\", target = \"self\" }\n", "malformed"),
+        ("[[steps]]\naction = { action = \"damage\", amount = 0, damage_type = \"fire\", target = \"self\" }\n", "must be an integer ≥ 1, not 0"),
         ("sede = 1\n", "sede"),
     ] {
-        let e = Scenario::parse(text).err().unwrap_or_else(|| panic!("refused: {text}"));
+        let e = common::scenario(text).err().unwrap_or_else(|| panic!("refused: {text}"));
         assert!(e.contains(says), "{text}: {e}");
     }
 }

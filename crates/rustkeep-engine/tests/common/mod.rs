@@ -2,11 +2,16 @@
 //! examples, the bundled core, and small mods written for one test.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use rustkeep_data::diag::Severity;
+use rustkeep_data::lower::lower_scenario;
 use rustkeep_data::project::{load, Overlay, Project};
+use rustkeep_data::source::FileId;
+use rustkeep_data::text::LineIndex;
 use rustkeep_engine::game::{Game, World};
 use rustkeep_engine::save;
+use rustkeep_engine::scenario::{run, Report, Scenario};
 use rustkeep_testutil::repo_root;
 
 /// The manifest of the test mod `t`.
@@ -48,4 +53,30 @@ pub fn world_of(paths: &[&str]) -> World {
     let root = repo_root();
     let paths: Vec<PathBuf> = paths.iter().map(|p| root.join(p)).collect();
     world(load(&paths, root, &Overlay::new()))
+}
+
+/// A scenario's text read with the validator's lowering, or the messages of its errors, one per
+/// line (the front ends refuse such a scenario before it reaches the engine).
+pub fn scenario(text: &str) -> Result<Scenario, String> {
+    let facts = lower_scenario(FileId(0), text, None);
+    let errors: Vec<&str> = facts.diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| d.message.as_str()).collect();
+    if !errors.is_empty() {
+        return Err(format!("the scenario is not valid:\n{}", errors.join("\n")));
+    }
+    Ok(Scenario::from_model(&facts.scenario.map(|b| *b).unwrap_or_default(), &LineIndex::new(text)))
+}
+
+/// Reads and runs a scenario file on the bundled core and the mods it names (relative to its
+/// folder; paths in the trace relative to `cwd`); `open` makes the world of the loaded project.
+pub fn run_file(path: &Path, cwd: &Path, open: impl FnOnce(Project) -> Result<World, String>) -> Result<Report, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let sc = scenario(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let project = if sc.mods.is_empty() {
+        Project::with_bundled_core()
+    } else {
+        let base = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let base = if base.is_absolute() { base.to_path_buf() } else { cwd.join(base) };
+        load(&sc.mods.iter().map(|m| base.join(m)).collect::<Vec<_>>(), cwd, &Overlay::new())
+    };
+    Ok(run(&open(project)?, &sc))
 }
