@@ -59,7 +59,7 @@ pub fn render(project: &Project, diags: &[Diagnostic], hidden: Option<usize>, ou
         notes.push(format!("see `rustkeep explain {}`", d.code.name()));
         let cs = CsDiagnostic::new(sev).with_code(d.code.name()).with_message(d.message.clone()).with_labels(labels).with_notes(notes);
         if let Err(e) = term::emit_to_write_style(out, &config, &files, &cs) {
-            writeln!(out, "{}: {} [{}]: {e}", project.file(d.loc.file).path, d.message, d.code.name())?;
+            writeln!(out, "{}: {e}", rustkeep_check::located(project, d))?;
         }
     }
     let s = Summary::of(project, diags);
