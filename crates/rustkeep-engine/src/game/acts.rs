@@ -233,6 +233,5 @@ pub fn hit_chance(accuracy: f64, evasion: f64, hit_per_point: f64, min_hit: f64)
 /// A chance as traces show it: at most four decimals, without trailing zeros (`0.85`, not
 /// `0.8500000000000001`).
 pub fn shown_chance(p: f64) -> String {
-    let r = (p * 10_000.0).round() / 10_000.0;
-    format!("{r}")
+    rustkeep_data::number::trimmed(p, 4)
 }

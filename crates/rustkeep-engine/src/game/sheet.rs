@@ -20,12 +20,7 @@ pub struct SheetLine {
 
 /// A number as the sheet shows it: whole numbers without decimals, others with at most two.
 pub fn shown(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
-    } else {
-        let s = format!("{v:.2}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    }
+    rustkeep_data::number::trimmed(v, 2)
 }
 
 impl fmt::Display for SheetLine {
