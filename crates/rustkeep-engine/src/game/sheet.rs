@@ -72,4 +72,13 @@ mod tests {
         let l = SheetLine { attribute: "crit_chance", value: 0.1, against: Vec::new() };
         assert_eq!(l.to_string(), "crit_chance 0.1");
     }
+
+    /// The sheet and the trace write numbers as every output does (`rustkeep_data::number`):
+    /// rounded in decimal, a tie away from zero, where rounding the double went to the even digit
+    /// or below.
+    #[test]
+    fn numbers_round_in_decimal_as_every_output_does() {
+        assert_eq!((shown(0.125), shown(2.675), shown(-0.0), shown(7.0)), ("0.13".into(), "2.68".into(), "0".into(), "7".into()));
+        assert_eq!((crate::game::acts::shown_chance(0.12345), crate::game::acts::shown_chance(0.85)), ("0.1235".into(), "0.85".into()));
+    }
 }
