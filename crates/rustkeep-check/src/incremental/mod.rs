@@ -89,8 +89,6 @@ struct Work {
     /// Names whose count of starts or uses (by `rules::usage::Count`) crossed zero.
     crossed: [FxHashSet<Sym>; crate::rules::usage::Count::KINDS],
     keys: Vec<KeyChanges>,
-    /// IDs that appeared in or left a registry.
-    present: Vec<(Registry, Sym)>,
     /// The IDs resolved again.
     resolved: Vec<(Registry, Sym)>,
     /// Loot tables whose kind changed.
@@ -380,7 +378,6 @@ impl Incremental {
                 (None, Some(def)) => {
                     defs.insert(name.to_string(), def);
                     keys.added.push(s);
-                    w.present.push((reg, s));
                     if let Some(ids) = self.ids[reg.index()].get_mut() {
                         ids.insert(name.clone());
                     }
@@ -391,7 +388,6 @@ impl Incremental {
                 (Some(_), None) => {
                     defs.remove(&*name);
                     keys.removed.push(s);
-                    w.present.push((reg, s));
                     if let Some(ids) = self.ids[reg.index()].get_mut() {
                         ids.remove(&name);
                     }

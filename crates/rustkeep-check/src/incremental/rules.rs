@@ -184,13 +184,13 @@ impl Incremental {
                 }
             }
         }
-        for &(_, s) in &w.present {
-            w.ref_syms.insert(s);
-        }
+        // The IDs that appeared in or left a registry.
+        let present: FxHashSet<Sym> = w.keys.iter().flat_map(|k| k.added.iter().chain(&k.removed)).copied().collect();
+        w.ref_syms.extend(&present);
         // A reference to an old ID of `[renamed]` stands or falls with the ID it was renamed to.
         for (old, r) in &self.db.resolved.renamed {
             if let (Some(to), Some(o)) = (self.ix.sym(&r.to), self.ix.sym(old)) {
-                if w.present.iter().any(|&(_, s)| s == to) {
+                if present.contains(&to) {
                     w.ref_syms.insert(o);
                 }
             }
