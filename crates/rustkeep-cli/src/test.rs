@@ -117,11 +117,6 @@ fn counts(ran: &[Ran]) -> (usize, usize) {
     (all.len() - failed, failed)
 }
 
-fn failure(c: &Checked) -> String {
-    let at = c.after_step.map(|s| format!(" after step {s}")).unwrap_or_default();
-    format!("expect {}{at}: expected {}, got {}", c.what, c.expected, c.got)
-}
-
 /// The human report: each failure at its line, fragile arena bounds, refused scenarios, the sum.
 pub fn human(ran: &[Ran]) -> String {
     let mut out = String::new();
@@ -132,13 +127,10 @@ pub fn human(ran: &[Ran]) -> String {
         for c in &r.results {
             let line = c.line;
             if !c.passed {
-                out.push_str(&format!("{}:{line}: {}\n", r.file, failure(c)));
+                out.push_str(&format!("{}:{line}: {}\n", r.file, c.failure()));
             }
             if c.fragile {
-                out.push_str(&format!(
-                    "{}:{line}: fragile: {} is {}, and the bound {} lies inside its 95 % interval; more runs make it firm\n",
-                    r.file, c.what, c.got, c.expected
-                ));
+                out.push_str(&format!("{}:{line}: {}\n", r.file, c.fragility()));
             }
         }
     }
@@ -211,12 +203,7 @@ pub fn junit(ran: &[Ran]) -> String {
                 outcomes: if c.passed {
                     Vec::new()
                 } else {
-                    vec![Outcome {
-                        error: false,
-                        message: format!("expected {}, got {}", c.expected, c.got),
-                        kind: None,
-                        text: format!("{}:{}: {}", r.file, c.line, failure(c)),
-                    }]
+                    vec![Outcome { error: false, message: c.outcome(), kind: None, text: format!("{}:{}: {}", r.file, c.line, c.failure()) }]
                 },
             }));
             Suite {
@@ -244,13 +231,9 @@ pub fn github(ran: &[Ran]) -> String {
         for c in &r.results {
             let line = c.line;
             if !c.passed {
-                out.push_str(&format!("::error file={},line={line},title=rustkeep test::{}\n", prop(&r.file), esc(&failure(c))));
+                out.push_str(&format!("::error file={},line={line},title=rustkeep test::{}\n", prop(&r.file), esc(&c.failure())));
             } else if c.fragile {
-                out.push_str(&format!(
-                    "::warning file={},line={line},title=rustkeep test::{}\n",
-                    prop(&r.file),
-                    esc(&format!("fragile: {} is {}; the bound {} lies inside its 95 % interval", c.what, c.got, c.expected))
-                ));
+                out.push_str(&format!("::warning file={},line={line},title=rustkeep test::{}\n", prop(&r.file), esc(&c.fragility())));
             }
         }
     }

@@ -234,14 +234,13 @@ impl Report {
             out.push_str(&format!("warning: {w}\n"));
         }
         for c in &self.expectations {
-            let at = c.after_step.map(|s| format!(" (after step {s})")).unwrap_or_default();
             if c.passed {
-                out.push_str(&format!("expect {}{at}: {} — passed\n", c.what, c.expected));
+                out.push_str(&format!("expect {}: {} — passed\n", c.subject(), c.expected));
             } else {
-                out.push_str(&format!("expect {}{at}: FAILED: expected {}, got {}\n", c.what, c.expected, c.got));
+                out.push_str(&format!("expect {}: FAILED: {}\n", c.subject(), c.outcome()));
             }
             if c.fragile {
-                out.push_str("  fragile: a bound lies inside the 95 % interval; more runs make it firm\n");
+                out.push_str(&format!("  {}\n", c.fragility()));
             }
         }
         out

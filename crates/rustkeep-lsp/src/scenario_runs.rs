@@ -93,8 +93,7 @@ pub fn run(input: &RunInput, cancelled: &dyn Fn() -> bool) -> Option<Outcome> {
 
 /// `expected done, got started (quest core:rattenplage)`, `… (… after step 0)`.
 pub fn failure_message(c: &Checked) -> String {
-    let at = c.after_step.map(|s| format!(" after step {s}")).unwrap_or_default();
-    format!("expected {}, got {} ({}{at})", c.expected, c.got, c.what)
+    format!("{} ({})", c.outcome(), c.subject())
 }
 
 /// The range of an `[[expect]]` table's first line in `text`.

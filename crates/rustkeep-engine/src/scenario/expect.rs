@@ -43,6 +43,32 @@ pub struct Checked {
     pub fragile: bool,
 }
 
+impl Checked {
+    /// What it checks, and when, if not after the last step: `quest core:rattenplage`,
+    /// `creature_died handled after step 3`.
+    pub fn subject(&self) -> String {
+        match self.after_step {
+            Some(step) => format!("{} after step {step}", self.what),
+            None => self.what.clone(),
+        }
+    }
+
+    /// What it wanted and what it got: `expected done, got started`.
+    pub fn outcome(&self) -> String {
+        format!("expected {}, got {}", self.expected, self.got)
+    }
+
+    /// A failure in one line: `expect quest core:rattenplage: expected done, got started`.
+    pub fn failure(&self) -> String {
+        format!("expect {}: {}", self.subject(), self.outcome())
+    }
+
+    /// The note of a [`Checked::fragile`] outcome: what it got is too close to a bound to tell.
+    pub fn fragility(&self) -> String {
+        format!("fragile: {} is {}, and the bound {} lies inside its 95 % interval; more runs make it firm", self.what, self.got, self.expected)
+    }
+}
+
 /// What happened so far: the traces of the setup and the steps run.
 struct SoFar<'a> {
     traces: &'a [StepTrace],
