@@ -49,6 +49,7 @@ const OWNERS: &[Owner] = &[
     Owner { package: "rustkeep-cli", test: Target::Test("schema"), files: "schemas/*.schema.json" },
     Owner { package: "rustkeep-cli", test: Target::Test("editor_schemas"), files: "editors/vscode/schemas/, tomlValidation in editors/vscode/package.json" },
     Owner { package: "rustkeep-engine", test: Target::Test("golden"), files: "crates/rustkeep-engine/tests/golden/" },
+    Owner { package: "rustkeep-cli", test: Target::Test("engine_cli"), files: "crates/rustkeep-cli/tests/simulate/" },
     Owner { package: "rustkeep-cli", test: Target::Test("check_cli"), files: "crates/rustkeep-cli/tests/snapshots/" },
     Owner { package: "rustkeep-cli", test: Target::Test("ci_formats"), files: "crates/rustkeep-cli/tests/snapshots/broken_*" },
     Owner { package: "rustkeep-cli", test: Target::Test("base_game"), files: "crates/rustkeep-cli/tests/snapshots/show_*" },

@@ -68,7 +68,7 @@ pub fn run(args: Args) -> Result<u8, String> {
     let text = if args.matrix {
         let m = arena::matrix(&w, args.runs, seed, args.rounds);
         match args.format {
-            ArenaFormat::Human => m.human(),
+            ArenaFormat::Human => rustkeep_present::report::matrix(&m),
             ArenaFormat::Json => pretty(&ArenaJson::Matrix(m.output())),
             ArenaFormat::Svg => rustkeep_present::heat_map::svg(&m),
         }
@@ -91,7 +91,7 @@ pub fn run(args: Args) -> Result<u8, String> {
             ArenaFormat::Human => {
                 let vs: Vec<String> = lineup.enemies.iter().map(|(c, n)| if *n == 1 { c.clone() } else { format!("{n} × {c}") }).collect();
                 let who = if lineup.options.is_empty() { "the player".to_string() } else { lineup.options.join(" + ") };
-                r.human(&format!("{who} against {}", vs.join(", ")))
+                rustkeep_present::report::fights(&r, &format!("{who} against {}", vs.join(", ")))
             }
             ArenaFormat::Json => pretty(&ArenaJson::Fights(r.output())),
             ArenaFormat::Svg => unreachable!("refused above"),

@@ -51,7 +51,7 @@ pub fn run(args: Args) -> Result<u8, String> {
     let report = scenario::run(&w, &sc);
     let text = match args.format {
         TraceFormat::Json => report.json_text(),
-        TraceFormat::Human => report.human(),
+        TraceFormat::Human => rustkeep_present::report::run(&report),
     };
     crate::out::print(&text, args.format == TraceFormat::Json)?;
     // A failed expectation fails the run (it is marked in the trace's end).

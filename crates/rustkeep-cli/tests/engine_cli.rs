@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use rustkeep_testutil::{repo_root, tools, TempDir};
+use rustkeep_testutil::{ensure_folder_contents, repo_root, tools, TempDir};
 
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_rustkeep"));
@@ -60,6 +60,28 @@ fn simulate_json_matches_the_engine_golden_traces() {
         let golden = std::fs::read_to_string(goldens.join(format!("{name}.json"))).expect("golden");
         assert!(out == golden, "{scenario}: the CLI output differs from the engine's golden trace {name}.json");
     }
+}
+
+/// What `rustkeep simulate` prints without `--format` (the presentation crate's `report::run`) for
+/// every scenario with a golden trace in the engine: the committed `NAME.txt` of
+/// `tests/simulate/`, byte for byte (`cargo xtask update` rewrites them).
+#[test]
+fn simulate_human_matches_its_golden_trace() {
+    let mut traces = Vec::new();
+    for dir in ["crates/rustkeep-engine/tests/scenarios", "examples/scenarios"] {
+        let mut found: Vec<_> = std::fs::read_dir(repo_root().join(dir)).expect("the scenario folder").flatten().map(|e| e.path()).collect();
+        found.retain(|p| p.extension().is_some_and(|x| x == "toml"));
+        for path in found {
+            let name = path.file_stem().and_then(|s| s.to_str()).expect("a UTF-8 name").to_string();
+            let rel = format!("{dir}/{name}.toml");
+            let (code, out, err) = run(&["simulate", &rel]);
+            assert_eq!(code, 0, "{rel}: {err}");
+            traces.push((format!("{name}.txt"), out));
+        }
+    }
+    assert!(traces.len() >= 3, "{traces:?}");
+    let source = "the scenario of the same name in crates/rustkeep-engine/tests/scenarios/ or examples/scenarios/";
+    ensure_folder_contents(&repo_root().join("crates/rustkeep-cli/tests/simulate"), ".txt", &traces, source);
 }
 
 #[test]

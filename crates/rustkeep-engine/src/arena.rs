@@ -13,7 +13,6 @@
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
-use rustkeep_data::number::percent;
 use rustkeep_data::vocab::Registry;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -249,42 +248,6 @@ impl Report {
     pub fn json(&self) -> Json {
         serde_json::to_value(self.output()).unwrap_or_default()
     }
-
-    /// The short table for people.
-    pub fn human(&self, title: &str) -> String {
-        let (lo, hi) = self.win_rate_ci95();
-        let pct = percent;
-        let mut out = format!("{title}\n{} fights, seed {}, at most {} rounds each\n\n", self.runs, self.seed, self.max_rounds);
-        out.push_str(&format!("  win rate      {} (95 % interval {} – {})\n", pct(self.win_rate()), pct(lo), pct(hi)));
-        out.push_str(&format!(
-            "  wins          {}\n  escapes       {}\n  losses        {}\n  draws         {}\n",
-            self.wins, self.escapes, self.losses, self.draws
-        ));
-        let p = |q: f64| percentile(&self.rounds, q).map_or("-".to_string(), |v| v.to_string());
-        out.push_str(&format!(
-            "  rounds        mean {:.2}, median {}, 90 % within {}, at most {}\n",
-            self.mean_rounds(),
-            p(0.5),
-            p(0.9),
-            self.rounds.last().map_or("-".to_string(), |v| v.to_string())
-        ));
-        match mean(self.health_left.iter().map(|h| *h as f64)) {
-            Some(m) => out.push_str(&format!(
-                "  health left   mean {m:.1} after a win; 10 % of wins end at {} or less\n",
-                percentile(&self.health_left, 0.1).unwrap_or(0)
-            )),
-            None => out.push_str("  health left   - (no wins)\n"),
-        }
-        if self.loot.is_empty() {
-            out.push_str("  loot          none\n");
-        } else {
-            out.push_str("  loot per fight\n");
-            for (item, n) in &self.loot {
-                out.push_str(&format!("    {item:<32} {:.2}\n", *n as f64 / self.runs.max(1) as f64));
-            }
-        }
-        out
-    }
 }
 
 /// Every character option against one of every creature.
@@ -358,31 +321,6 @@ impl Matrix {
 
     pub fn json(&self) -> Json {
         serde_json::to_value(self.output()).unwrap_or_default()
-    }
-
-    /// A table: a row per creature, a column per option, each cell `win rate / mean rounds`.
-    pub fn human(&self) -> String {
-        // As wide as the widest option and the widest cell (`100.00 % / 12.3`).
-        let widest_cell = self.cells.iter().flatten().map(|(wr, mr)| format!("{} / {mr:4.1}", percent(*wr)).chars().count()).max().unwrap_or(0);
-        let width = self.options.iter().map(|o| o.len()).max().unwrap_or(0).max(12).max(widest_cell);
-        let first = self.creatures.iter().map(|c| c.len()).max().unwrap_or(0).max(8);
-        let mut out = format!(
-            "Every option against one of every creature: {} fights per cell, seed {}, at most {} rounds\nEach cell: win rate of the option / mean rounds\n\n",
-            self.runs, self.seed, self.max_rounds
-        );
-        out.push_str(&format!("{:<first$}", "creature"));
-        for o in &self.options {
-            out.push_str(&format!("  {o:>width$}"));
-        }
-        out.push('\n');
-        for (ci, c) in self.creatures.iter().enumerate() {
-            out.push_str(&format!("{c:<first$}"));
-            for (wr, mr) in &self.cells[ci] {
-                out.push_str(&format!("  {:>width$}", format!("{} / {mr:4.1}", percent(*wr))));
-            }
-            out.push('\n');
-        }
-        out
     }
 }
 

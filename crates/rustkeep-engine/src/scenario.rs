@@ -12,7 +12,7 @@ use rustkeep_data::text::{thousands, LineIndex};
 use rustkeep_data::vocab::{EventKind, MAX_RUN_EVENTS, MAX_STEPS};
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{json, Map, Value as Json};
+use serde_json::{Map, Value as Json};
 
 use crate::game::{Act, CreatureRef, Event, Game, ItemInstance, World};
 use crate::payload::Payload;
@@ -203,47 +203,6 @@ impl Report {
         let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
         s.push('\n');
         s
-    }
-
-    pub fn human(&self) -> String {
-        let mut out = format!("seed {}\n", self.seed);
-        out.push_str(&self.setup.human("setup"));
-        for s in &self.steps {
-            let title = match &s.source {
-                Some(who) => format!("step {} ({who}'s turn)", s.step),
-                None => format!("step {}", s.step),
-            };
-            out.push_str(&s.human(&title));
-        }
-        out.push_str("final\n");
-        let p = &self.final_state["player"];
-        out.push_str(&format!("  player health {} / {}\n", p["health"], p["max_health"]));
-        for i in p["inventory"].as_array().into_iter().flatten() {
-            out.push_str(&format!("  inventory {}\n", i));
-        }
-        for q in p["quests"].as_array().into_iter().flatten() {
-            out.push_str(&format!("  quest {} {}{}\n", q["quest"].as_str().unwrap_or(""), q["count"], if q["done"] == json!(true) { " done" } else { "" }));
-        }
-        for e in self.final_state["enemies"].as_array().into_iter().flatten() {
-            out.push_str(&format!("  {} {} health {}\n", e["ref"].as_str().unwrap_or(""), e["creature"].as_str().unwrap_or(""), e["health"]));
-        }
-        for i in self.final_state["floor_loot"].as_array().into_iter().flatten() {
-            out.push_str(&format!("  on the floor {}\n", i));
-        }
-        for w in &self.warnings {
-            out.push_str(&format!("warning: {w}\n"));
-        }
-        for c in &self.expectations {
-            if c.passed {
-                out.push_str(&format!("expect {}: {} — passed\n", c.subject(), c.expected));
-            } else {
-                out.push_str(&format!("expect {}: FAILED: {}\n", c.subject(), c.outcome()));
-            }
-            if c.fragile {
-                out.push_str(&format!("  {}\n", c.fragility()));
-            }
-        }
-        out
     }
 
     /// How many expectations failed.

@@ -122,57 +122,6 @@ impl StepTrace {
     pub fn json(&self) -> Json {
         serde_json::to_value(self).unwrap_or_default()
     }
-
-    /// The indented causal trace.
-    pub fn human(&self, title: &str) -> String {
-        let mut out = format!("{title}: {}\n", self.act);
-        for e in &self.effects {
-            effect_lines(e, 1, &mut out);
-        }
-        for (i, e) in self.events.iter().enumerate() {
-            if e.cause.is_none() {
-                self.event_tree(i, 1, &mut out);
-            }
-        }
-        out
-    }
-
-    fn event_tree(&self, i: usize, depth: usize, out: &mut String) {
-        let e = &self.events[i];
-        let pad = "  ".repeat(depth);
-        out.push_str(&format!("{pad}#{i} {}\n", e.headline()));
-        for t in &e.triggers {
-            let mark = if t.fired { "fired" } else { "skipped" };
-            let mut line = format!("{pad}  {mark} {} ({})", t.owner, t.at);
-            if let Some(p) = &t.progress {
-                line.push_str(&format!(" progress {p}"));
-            }
-            if let Some(r) = &t.reason {
-                line.push_str(&format!(": {r}"));
-            }
-            out.push_str(&line);
-            out.push('\n');
-            for a in &t.actions {
-                effect_lines(a, depth + 2, out);
-            }
-        }
-        for (j, c) in self.events.iter().enumerate() {
-            if c.cause == Some(i) {
-                self.event_tree(j, depth + 1, out);
-            }
-        }
-    }
-}
-
-fn effect_lines(e: &Outcome, depth: usize, out: &mut String) {
-    let pad = "  ".repeat(depth);
-    match e.action {
-        Some(a) => out.push_str(&format!("{pad}{}: {}\n", a.name(), e.effect)),
-        None => out.push_str(&format!("{pad}{}\n", e.effect)),
-    }
-    for s in e.actions.iter().flatten() {
-        effect_lines(s, depth + 1, out);
-    }
 }
 
 fn event_name<S: serde::Serializer>(kind: &EventKind, s: S) -> Result<S::Ok, S::Error> {

@@ -77,12 +77,6 @@ fn every_scenario_has_a_current_golden_trace() {
     ensure_golden_traces(".json", Report::json_text);
 }
 
-/// The human trace (`rustkeep simulate` without `--format`) of every scenario, beside its JSON.
-#[test]
-fn every_scenario_matches_its_human_golden_trace() {
-    ensure_golden_traces(".txt", Report::human);
-}
-
 /// A golden trace alone only says that nothing changed; each scenario also needs a test here
 /// that asserts what it exists to show.
 #[test]

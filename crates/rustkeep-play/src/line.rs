@@ -69,7 +69,7 @@ impl Console {
         let mut s = String::new();
         if self.trace {
             for st in self.s.last.iter() {
-                s.push_str(&st.human(&crate::session::step_title(st)));
+                s.push_str(&rustkeep_present::report::trace(st, &crate::session::step_title(st)));
             }
             // Why a walk or a rest ended, which no trace tells.
             if let Some(end) = &self.s.walk_end {

@@ -7,9 +7,12 @@
 //! - [`words`]: entries, triggers, conditions, actions, quests and `ai` rules in plain English.
 //! - [`heat_map`]: the arena's matrix (every character option against every creature) as SVG.
 //! - [`graph`]: the trigger graph as Graphviz DOT.
+//! - [`report`]: a scenario's run, a step's causal trace, a batch of fights and the arena's
+//!   matrix as text.
 
 #![forbid(unsafe_code)]
 
 pub mod graph;
 pub mod heat_map;
+pub mod report;
 pub mod words;

@@ -130,7 +130,7 @@ impl Turn {
     pub fn lines(&self) -> Vec<String> {
         let mut out: Vec<String> = self.warnings.iter().map(|w| format!("warning: {w}")).collect();
         for st in self.steps.iter() {
-            out.extend(st.human(&step_title(st)).lines().map(str::to_string));
+            out.extend(rustkeep_present::report::trace(st, &step_title(st)).lines().map(str::to_string));
         }
         out
     }

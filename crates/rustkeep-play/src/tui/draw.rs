@@ -355,7 +355,7 @@ fn draw_log(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint) {
 fn draw_trace(f: &mut Frame, app: &App, s: &Session, area: Rect, paint: &Paint) {
     let mut lines: Vec<Line> = app.warnings.iter().map(|w| Line::from(Span::styled(format!("warning: {w}"), paint.fg(Color::Red)))).collect();
     for st in s.last.iter() {
-        for line in st.human(&crate::session::step_title(st)).lines() {
+        for line in rustkeep_present::report::trace(st, &crate::session::step_title(st)).lines() {
             let line = s.with_enemy_names(line);
             let style = screens::trace_style(&line, app.watch.as_deref(), None, paint);
             lines.push(Line::from(Span::styled(line, style)));
