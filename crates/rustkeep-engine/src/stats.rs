@@ -46,10 +46,10 @@ pub fn mean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
     (n > 0).then(|| sum / n as f64)
 }
 
-/// Rounds to `places` decimals (half away from zero), for printing.
-pub fn round_to(v: f64, places: i32) -> f64 {
-    let f = 10f64.powi(places);
-    (v * f).round() / f
+/// Rounds to `places` decimals as every output writes numbers (`rustkeep_data::number`: in
+/// decimal, a tie away from zero), for the reports' JSON, so that it agrees with their text.
+pub fn round_to(v: f64, places: usize) -> f64 {
+    rustkeep_data::number::fixed(v, places).parse().unwrap_or(v)
 }
 
 #[cfg(test)]
@@ -61,6 +61,8 @@ mod tests {
         // 9312 of 10 000: the interval printed in the arena's example report.
         let (lo, hi) = wilson(9312, 10_000, Z_95);
         assert_eq!((round_to(lo, 4), round_to(hi, 4)), (0.9261, 0.936));
+        // The written number rounds, not the double below it (2.675 is 2.67499… in binary).
+        assert_eq!((round_to(2.675, 2), round_to(3.125, 2), round_to(-0.5, 0)), (2.68, 3.13, -1.0));
         // 50 of 100: centred on one half, ±0.0963.
         let (lo, hi) = wilson(50, 100, Z_95);
         assert!((lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4, "{lo} {hi}");

@@ -551,17 +551,17 @@ pub fn creature_markdown(store: &Store, creature: &str, full: bool) -> String {
                 let mark = if *fresh == Freshness::Current { "" } else { " ⟳" };
                 if full {
                     s.push_str(&format!(
-                        "| `{o}` | {}{mark} | {}–{} | {} | {} | {} | {:.1} |\n",
+                        "| `{o}` | {}{mark} | {}–{} | {} | {} | {} | {} |\n",
                         percent(c.win_rate()),
                         percent(lo),
                         percent(hi),
                         c.losses,
                         c.draws,
                         c.escapes,
-                        c.mean_rounds
+                        fixed(c.mean_rounds, 1)
                     ));
                 } else {
-                    s.push_str(&format!("| `{o}` | {}{mark} | {}–{} | {:.1} |\n", percent(c.win_rate()), percent(lo), percent(hi), c.mean_rounds));
+                    s.push_str(&format!("| `{o}` | {}{mark} | {}–{} | {} |\n", percent(c.win_rate()), percent(lo), percent(hi), fixed(c.mean_rounds, 1)));
                 }
             }
             None if full => s.push_str(&format!("| `{o}` | … | | | | | |\n")),

@@ -2,7 +2,7 @@
 //! causal trace (also the trace pane of `rustkeep play`), a batch of fights and the arena's matrix
 //! (`rustkeep arena`). The engine gives them as types; their JSON is the engine's own.
 
-use rustkeep_data::number::percent;
+use rustkeep_data::number::{fixed, percent};
 use rustkeep_engine::arena::{self, Matrix};
 use rustkeep_engine::effect::Outcome;
 use rustkeep_engine::scenario::Report;
@@ -112,16 +112,18 @@ pub fn fights(r: &arena::Report, title: &str) -> String {
     out.push_str(&format!("  wins          {}\n  escapes       {}\n  losses        {}\n  draws         {}\n", r.wins, r.escapes, r.losses, r.draws));
     let p = |q: f64| percentile(&r.rounds, q).map_or("-".to_string(), |v| v.to_string());
     out.push_str(&format!(
-        "  rounds        mean {:.2}, median {}, 90 % within {}, at most {}\n",
-        r.mean_rounds(),
+        "  rounds        mean {}, median {}, 90 % within {}, at most {}\n",
+        fixed(r.mean_rounds(), 2),
         p(0.5),
         p(0.9),
         r.rounds.last().map_or("-".to_string(), |v| v.to_string())
     ));
     match mean(r.health_left.iter().map(|h| *h as f64)) {
-        Some(m) => {
-            out.push_str(&format!("  health left   mean {m:.1} after a win; 10 % of wins end at {} or less\n", percentile(&r.health_left, 0.1).unwrap_or(0)))
-        }
+        Some(m) => out.push_str(&format!(
+            "  health left   mean {} after a win; 10 % of wins end at {} or less\n",
+            fixed(m, 1),
+            percentile(&r.health_left, 0.1).unwrap_or(0)
+        )),
         None => out.push_str("  health left   - (no wins)\n"),
     }
     if r.loot.is_empty() {
@@ -129,7 +131,7 @@ pub fn fights(r: &arena::Report, title: &str) -> String {
     } else {
         out.push_str("  loot per fight\n");
         for (item, n) in &r.loot {
-            out.push_str(&format!("    {item:<32} {:.2}\n", *n as f64 / r.runs.max(1) as f64));
+            out.push_str(&format!("    {item:<32} {}\n", fixed(*n as f64 / r.runs.max(1) as f64, 2)));
         }
     }
     out
@@ -139,7 +141,7 @@ pub fn fights(r: &arena::Report, title: &str) -> String {
 /// `win rate / mean rounds`.
 pub fn matrix(m: &Matrix) -> String {
     // As wide as the widest option and the widest cell (`100.00 % / 12.3`).
-    let widest_cell = m.cells.iter().flatten().map(|(wr, mr)| format!("{} / {mr:4.1}", percent(*wr)).chars().count()).max().unwrap_or(0);
+    let widest_cell = m.cells.iter().flatten().map(|(wr, mr)| format!("{} / {:>4}", percent(*wr), fixed(*mr, 1)).chars().count()).max().unwrap_or(0);
     let width = m.options.iter().map(|o| o.len()).max().unwrap_or(0).max(12).max(widest_cell);
     let first = m.creatures.iter().map(|c| c.len()).max().unwrap_or(0).max(8);
     let mut out = format!(
@@ -154,7 +156,7 @@ pub fn matrix(m: &Matrix) -> String {
     for (ci, c) in m.creatures.iter().enumerate() {
         out.push_str(&format!("{c:<first$}"));
         for (wr, mr) in &m.cells[ci] {
-            out.push_str(&format!("  {:>width$}", format!("{} / {mr:4.1}", percent(*wr))));
+            out.push_str(&format!("  {:>width$}", format!("{} / {:>4}", percent(*wr), fixed(*mr, 1))));
         }
         out.push('\n');
     }

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use rustkeep_data::number::percent;
+use rustkeep_data::number::{fixed, percent};
 use rustkeep_data::vocab::Registry;
 use rustkeep_engine::graph::EdgeKind;
 
@@ -420,8 +420,8 @@ fn arena(site: &Site, module: usize, root: &str) -> String {
             // Red (the option loses) through yellow to green (it wins), light enough for dark text.
             let hue = (wr * 120.0).round();
             out.push_str(&format!(
-                "<td class=\"cell\" style=\"background: hsl({hue} 70% 78%)\" data-win-rate=\"{wr}\" title=\"{:.1} rounds on average\">{}</td>",
-                rounds,
+                "<td class=\"cell\" style=\"background: hsl({hue} 70% 78%)\" data-win-rate=\"{wr}\" title=\"{} rounds on average\">{}</td>",
+                fixed(*rounds, 1),
                 percent(*wr)
             ));
         }
