@@ -372,8 +372,7 @@ pub fn missing_target_suggestion<'a, I>(word: &str, earlier: I) -> Option<(&'a s
 where
     I: Iterator<Item = &'a str> + Clone,
 {
-    let s = suggest::closest(word, earlier.clone())?;
-    Some((s, suggest::judge(word, s, earlier)))
+    suggest::closest_with_judgement(word, earlier)
 }
 
 /// Resolves one entry of mod `mi`, given the definition in force of the ID it is resolved under

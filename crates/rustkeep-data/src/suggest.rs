@@ -469,16 +469,26 @@ pub fn judge_with_fields<'a, 'b>(
     }
 }
 
-/// [`closest`] together with its [`judge`]ment over the same candidates. For the names of a
-/// closed vocabulary a word too far from every name by spelling may still name one plainly: as
-/// one part of it (`health` → `max_health`) or as its abbreviation (`dmg` → `damage`), when only
-/// one name fits.
+/// [`closest`] together with its [`judge`]ment over the same candidates.
+pub fn closest_with_judgement<'a, I>(word: &str, candidates: I) -> Option<(&'a str, Applicability)>
+where
+    I: IntoIterator<Item = &'a str> + Clone,
+{
+    let s = closest(word, candidates.clone())?;
+    Some((s, judge(word, s, candidates)))
+}
+
+/// [`closest_with_judgement`], for the names of a closed vocabulary: a word too far from every
+/// name by spelling may still name one plainly, as one part of it (`health` → `max_health`) or as
+/// its abbreviation (`dmg` → `damage`), when only one name fits.
 pub fn closest_judged<'a, I>(word: &str, candidates: I) -> Option<(&'a str, Applicability)>
 where
     I: IntoIterator<Item = &'a str> + Clone,
 {
-    let s = closest(word, candidates.clone()).or_else(|| part_or_abbreviation(word, candidates.clone()))?;
-    Some((s, judge(word, s, candidates)))
+    closest_with_judgement(word, candidates.clone()).or_else(|| {
+        let s = part_or_abbreviation(word, candidates.clone())?;
+        Some((s, judge(word, s, candidates)))
+    })
 }
 
 /// The one candidate that has `word` as one of its `_`-separated parts, else the one whose letters
