@@ -341,6 +341,9 @@ fn an_item_nothing_gives_is_reported_as_its_sources_come_and_go() {
         // override's business).
         ("over.toml", over.replace("give_item", "take_item"), 0),
         ("npcs.toml", npcs.replace("give_item", "take_item"), 1),
+        // While some text cannot be read, in any file, no absence is claimed.
+        ("over.toml", format!("{}\n[[npcs]\nid = \"m:y\"\n", over.replace("give_item", "take_item")), 0),
+        ("over.toml", over.replace("give_item", "take_item"), 1),
         // Lines above the finding move it; lines above nothing of the rule move nothing.
         ("items.toml", format!("# Two lines move the finding.\n\n{items}"), 1),
         ("loot.toml", format!("\n\n{loot}"), 1),
@@ -558,4 +561,46 @@ fn an_override_s_did_you_mean_follows_the_ids_defined_before_it() {
     let first = fresh.diagnostics.iter().find(|d| d.code.name() == "override-missing-target").expect("the override misses its target");
     assert!(first.message.contains("did you mean `m:blaze`?"), "{}", first.message);
     step_through_from(&files, "override-missing-target", &steps, 1);
+}
+
+/// A scenario's checks against the data it runs on (a rule of `rules::WHOLE`, run again only when
+/// what it reads of a file changes) follow edits of that data, as a fresh check finds them: a rat
+/// that can spawn rats makes `enemy:1` possible, a rat renamed away leaves `creature = "core:rat"`
+/// unknown, and two options put into one group conflict. An edit the checks do not read (a name)
+/// keeps them; an edit of the scenario itself runs them again.
+#[test]
+fn a_scenario_s_checks_follow_the_data_it_reads() {
+    let dir = rustkeep_testutil::TempDir::new("incremental-scenario-data");
+    let scenario =
+        "[player]\noptions = [\"core:warrior\", \"core:grave_digger\"]\n\n[[enemies]]\ncreature = \"core:rat\"\ncount = 1\n\n[[steps]]\nattack = \"enemy:1\"\n";
+    let path = dir.write("s.toml", scenario.as_bytes());
+    let mut project = rustkeep_data::project::load_scenario(&path, &[], &dir.0, &Overlay::new());
+    let sfid = project.scenarios.first().expect("the scenario is loaded").file;
+    let core = |name: &str| project.files.iter().find(|f| f.path.ends_with(name)).map(|f| (f.id, f.text.to_string())).expect("a core file");
+    let (creatures, creatures_text) = core("creatures.toml");
+    let (options, options_text) = core("character_options.toml");
+    let rat = "id = \"core:rat\"\nname = \"Rat\"\n";
+    assert!(creatures_text.contains(rat) && options_text.contains("group = \"background\""));
+    let mut inc = Incremental::new(&project, lower_all(&project, 1));
+    let found = |diags: &[Diagnostic]| {
+        let of = |code: &str| diags.iter().filter(|d| d.loc.file == sfid && d.code.name() == code).count();
+        (of("unknown-reference"), of("option-group-conflict"))
+    };
+    assert_eq!(found(&inc.all_diagnostics(&project)), (1, 0), "{:#?}", show(&project, &inc.all_diagnostics(&project)));
+    let spawning = creatures_text.replacen(rat, &format!("{rat}ai = [ {{ actions = [ {{ action = \"spawn\", creature = \"core:rat\" }} ] }} ]\n"), 1);
+    let renamed = creatures_text.replacen(rat, "id = \"core:rat_x\"\nname = \"Rat\"\n", 1);
+    let one_group = options_text.replacen("group = \"background\"", "group = \"class\"", 1);
+    let steps = vec![
+        (creatures, creatures_text.replacen(rat, "id = \"core:rat\"\nname = \"Brown rat\"\n", 1), (1, 0)),
+        (creatures, spawning, (0, 0)),
+        (creatures, creatures_text.clone(), (1, 0)),
+        (creatures, renamed, (2, 0)),
+        (creatures, creatures_text, (1, 0)),
+        (options, one_group, (1, 1)),
+        (options, options_text, (1, 0)),
+        // The scenario itself: without a finding to run for, its own change runs the checks.
+        (sfid, scenario.replace("enemy:1", "enemy:0"), (0, 0)),
+        (sfid, scenario.to_string(), (1, 0)),
+    ];
+    each_edit_measures(&mut project, &mut inc, steps, found);
 }

@@ -78,7 +78,12 @@ pub(super) struct Index {
     pub rank: Vec<Option<u32>>,
 }
 
-/// Adds `delta` (±1) to a count, noting when it crosses zero.
+/// Load-order position of an entry, by the load-order position of each file ([`Index::rank`]).
+fn position(rank: &[Option<u32>], r: EntryRef) -> (u32, u32) {
+    (rank.get(r.file.0 as usize).copied().flatten().unwrap_or(u32::MAX), r.index)
+}
+
+/// Adds one to a count or takes one from it (`add`), noting when it crosses zero.
 fn count(c: &mut u32, add: bool, s: Sym, crossed: &mut FxHashSet<Sym>) {
     if add {
         *c += 1;
@@ -108,7 +113,7 @@ impl Index {
 
     /// Load-order position of an entry.
     pub fn pos(&self, r: EntryRef) -> (u32, u32) {
-        (self.rank.get(r.file.0 as usize).copied().flatten().unwrap_or(u32::MAX), r.index)
+        position(&self.rank, r)
     }
 
     fn mention(&mut self, target: Sym, by: Sym, add: bool) {
@@ -124,16 +129,14 @@ impl Index {
     /// starts and uses are the batch check's ([`counted`]).
     pub fn file(&mut self, fid: FileId, ff: &FileFacts, add: bool, resolved: &Resolved, w: &mut Work) {
         let f = fid.0 as usize;
-        if let Some(_rank) = self.rank.get(f).copied().flatten() {
+        if self.rank.get(f).copied().flatten().is_some() {
             for (idx, e) in ff.entries.iter().enumerate() {
                 let Some(k) = resolved_under(e) else { continue };
                 let s = self.intern(&k.value);
                 let r = EntryRef { file: fid, index: idx as u32 };
                 let pos = self.pos(r);
-                let rank = &self.rank;
-                let at = |x: &EntryRef| (rank.get(x.file.0 as usize).copied().flatten().unwrap_or(u32::MAX), x.index);
                 let chain = self.chains.entry((e.registry, s)).or_default();
-                let i = chain.as_slice().partition_point(|x| at(x) < pos);
+                let i = chain.as_slice().partition_point(|x| position(&self.rank, *x) < pos);
                 if add {
                     chain.insert(i, r);
                 } else {

@@ -96,7 +96,9 @@ struct Work {
     missing_new: FxHashSet<EntryRef>,
     /// References naming these are checked again.
     ref_syms: FxHashSet<Sym>,
-    /// The [`crate::rules::WHOLE`] rules to run again (by index; empty: none).
+    /// Whether the data went from read whole to not, or back ([`crate::rules::PerId::absence`]).
+    reads_whole_changed: bool,
+    /// Whether each [`crate::rules::WHOLE`] rule runs again (by index).
     whole: Vec<bool>,
 }
 
@@ -113,14 +115,14 @@ pub struct Incremental {
     sugg: Suggestions,
     /// The mod of every data file that is resolved.
     file_mod: Vec<Option<usize>>,
+    /// How many files have text that could not be read ([`crate::rules::absent::reads_whole`]).
+    unreadable_files: usize,
     /// Diagnostics of loading (per file): the project's, and the load order's.
     loading: Vec<Vec<Diagnostic>>,
     order_diags: Vec<Vec<Diagnostic>>,
     balance_files: Vec<FileId>,
     /// Files with findings of each [`crate::rules::WHOLE`] rule, or places their findings point at.
     whole_files: Vec<Vec<FileId>>,
-    /// Scenario files with a diagnostic of their checks against the mods.
-    scenario_files: Vec<FileId>,
     levels: HashMap<Code, Level>,
     /// Per registry, the IDs in force, sorted: built on first use (completion), then kept.
     ids: Vec<std::sync::OnceLock<BTreeSet<Arc<str>>>>,
@@ -178,9 +180,9 @@ impl Incremental {
             file_mod,
             loading: by_file(project.diagnostics.clone()),
             order_diags: by_file(order_diags),
+            unreadable_files: 0,
             balance_files: Vec::new(),
             whole_files: vec![Vec::new(); crate::rules::WHOLE.len()],
-            scenario_files: Vec::new(),
             levels: crate::lint_levels(project),
             ids: (0..Registry::ALL.len()).map(|_| std::sync::OnceLock::new()).collect(),
             rivals: (0..Registry::ALL.len()).map(|_| std::sync::OnceLock::new()).collect(),
@@ -264,8 +266,15 @@ impl Incremental {
 
     fn apply(&mut self, project: &Project, changes: Vec<(FileId, Option<Arc<FileFacts>>)>, bulk: bool) {
         let start = Instant::now();
+        let read_whole = self.unreadable_files == 0;
         let n = self.db.facts.len();
-        let mut w = Work { changed: vec![false; n], keys: (0..Registry::ALL.len()).map(|_| KeyChanges::default()).collect(), ..Work::default() };
+        let mut w = Work {
+            changed: vec![false; n],
+            keys: (0..Registry::ALL.len()).map(|_| KeyChanges::default()).collect(),
+            // The first analysis runs every rule once: no view to compare.
+            whole: vec![bulk; crate::rules::WHOLE.len()],
+            ..Work::default()
+        };
         for (fid, new) in changes {
             let f = fid.0 as usize;
             if f >= n {
@@ -283,10 +292,10 @@ impl Incremental {
             }
             // The absence rules wait for data that reads whole (`rules::npcs`, `rules::active`): a
             // file that gains or loses unreadable text can turn them on or off anywhere.
-            let unreadable = [&old, &new].into_iter().flatten().any(|ff| !ff.unreadable.is_empty());
+            let [had, has] = [&old, &new].map(|ff| ff.as_ref().is_some_and(|ff| !ff.unreadable.is_empty()));
+            let unreadable = had || has;
+            self.unreadable_files = self.unreadable_files + usize::from(has) - usize::from(had);
             let mut keep: Vec<Slot> = Vec::new();
-            w.whole.resize(crate::rules::WHOLE.len(), bulk);
-            // The first analysis runs every rule once: no view to compare.
             for (i, rule) in crate::rules::WHOLE.iter().enumerate().filter(|_| !bulk) {
                 // A view leaves out places: a file holding findings, or places they point at,
                 // runs the rule again, as they may have moved.
@@ -310,6 +319,7 @@ impl Incremental {
                 w.files.push(fid);
             }
         }
+        w.reads_whole_changed = read_whole != (self.unreadable_files == 0);
         self.resolve(project, &mut w);
         if bulk {
             self.ix.syms.shrink_to_fit();
@@ -326,10 +336,6 @@ impl Incremental {
             if w.whole[i] {
                 self.whole(project, i);
             }
-        }
-        // Scenarios are few and read IDs of every registry: all of them again, after any change.
-        if !project.scenarios.is_empty() {
-            self.scenarios(project);
         }
         let ruled = Instant::now();
         let changed_files = self.finish(project);
@@ -366,7 +372,7 @@ impl Incremental {
             }
             let defs = &mut self.db.resolved.defs[reg.index()];
             let keys = &mut w.keys[reg.index()];
-            match (defs.get_mut(&*name), new) {
+            let came = match (defs.get_mut(&*name), new) {
                 (Some(old), Some(def)) => {
                     if old.defined != def.defined {
                         keys.moved.push(s);
@@ -374,28 +380,34 @@ impl Incremental {
                     if *old != def {
                         *old = def;
                     }
+                    continue;
                 }
                 (None, Some(def)) => {
                     defs.insert(name.to_string(), def);
                     keys.added.push(s);
-                    if let Some(ids) = self.ids[reg.index()].get_mut() {
-                        ids.insert(name.clone());
-                    }
-                    if let Some(rivals) = self.rivals[reg.index()].get_mut() {
-                        rivals.add(&name);
-                    }
+                    true
                 }
                 (Some(_), None) => {
                     defs.remove(&*name);
                     keys.removed.push(s);
-                    if let Some(ids) = self.ids[reg.index()].get_mut() {
-                        ids.remove(&name);
-                    }
-                    if let Some(rivals) = self.rivals[reg.index()].get_mut() {
-                        rivals.remove(&name);
-                    }
+                    false
                 }
-                (None, None) => {}
+                (None, None) => continue,
+            };
+            // The registry's IDs as completion and the safety of fixes read them, if built.
+            if let Some(ids) = self.ids[reg.index()].get_mut() {
+                if came {
+                    ids.insert(name.clone())
+                } else {
+                    ids.remove(&name)
+                };
+            }
+            if let Some(rivals) = self.rivals[reg.index()].get_mut() {
+                if came {
+                    rivals.add(&name)
+                } else {
+                    rivals.remove(&name)
+                }
             }
         }
     }

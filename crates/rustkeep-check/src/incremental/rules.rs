@@ -21,8 +21,7 @@ use super::slots::Slot;
 use super::suggest;
 use super::tables::Shape;
 use super::{Incremental, Work};
-use crate::rules::usage::Count;
-use crate::rules::{loot, scenario, IdContext, Known, Reads, RefContext, PER_ID, PER_REF};
+use crate::rules::{loot, IdContext, Known, Reads, RefContext, PER_ID, PER_REF};
 
 /// A reference (by index) and its diagnostics under the [`PER_REF`] rules.
 type RefDiagnostics = (usize, Vec<Option<Diagnostic>>);
@@ -88,21 +87,25 @@ impl Incremental {
     /// The [`PER_ID`] rules, for the IDs resolved again and the IDs whose reads changed; each
     /// rule's slots on every entry of such an ID are written again.
     pub(super) fn per_id(&mut self, project: &Project, w: &Work) {
-        let cx = IdContext { db: &self.db, packs: crate::rules::content_packs(project), counts: &self.ix };
-        let tables = &self.db.resolved.defs[Registry::LootTables.index()];
+        let cx = IdContext { db: &self.db, packs: crate::rules::content_packs(project), counts: &self.ix, reads_whole: self.unreadable_files == 0 };
+        let defs = &self.db.resolved.defs;
         for (i, rule) in PER_ID.iter().enumerate() {
-            let mut due: Vec<(Registry, Sym)> = w.resolved.iter().filter(|(reg, _)| rule.registries.contains(reg)).copied().collect();
+            let mut due: Vec<(Registry, Sym)> = if rule.absence && w.reads_whole_changed {
+                rule.registries.iter().flat_map(|&reg| defs[reg.index()].keys().filter_map(|id| self.ix.sym(id)).map(move |s| (reg, s))).collect()
+            } else {
+                w.resolved.iter().filter(|(reg, _)| rule.registries.contains(reg)).copied().collect()
+            };
             let crossed = match rule.reads {
                 Reads::Own => Vec::new(),
                 Reads::Count(count) => {
                     let crossed = &w.crossed[count as usize];
-                    // A table named without its namespace (`loot = "moth_loot"`) counts as a use
-                    // of every table of that name: when such a name crosses, so do they.
+                    // A name written without its namespace (`loot = "moth_loot"`) counts for
+                    // every ID of that name: when such a name crosses, so do they.
                     let mut v: Vec<Sym> = crossed.iter().copied().collect();
-                    for s in crossed.iter().filter(|_| count == Count::Used) {
-                        let bare = self.ix.names.name(*s);
-                        if IdText::of(bare).is_bare() {
-                            v.extend(tables.keys().filter(|id| IdText::of(id).qualified_name() == Some(bare)).filter_map(|id| self.ix.sym(id)));
+                    for bare in crossed.iter().map(|s| self.ix.names.name(*s)).filter(|n| IdText::of(n).is_bare()) {
+                        for reg in rule.registries {
+                            let same = defs[reg.index()].keys().filter(|id| IdText::of(id).qualified_name() == Some(bare));
+                            v.extend(same.filter_map(|id| self.ix.sym(id)));
                         }
                     }
                     v
@@ -300,13 +303,6 @@ impl Incremental {
         let mut diags = Vec::new();
         (crate::rules::WHOLE[i].run)(project, &self.db, &mut diags);
         self.slots.set_all(Slot::Whole(i as u8), &mut self.whole_files[i], diags);
-    }
-
-    /// The scenario files' checks against the mods they load.
-    pub(super) fn scenarios(&mut self, project: &Project) {
-        let mut diags = Vec::new();
-        scenario::run(project, &self.db, &mut diags);
-        self.slots.set_all(Slot::Scenario, &mut self.scenario_files, diags);
     }
 
     /// `[balance]` settings: few, so all of them again.

@@ -26,8 +26,6 @@ pub(super) enum Slot {
     PerId(u8),
     /// The findings in the file of the [`crate::rules::WHOLE`] rule of this index (index 0).
     Whole(u8),
-    /// The checks of a scenario file against the mods it loads (index 0).
-    Scenario,
 }
 
 impl Slot {

@@ -19,6 +19,7 @@ pub const ENTRIES: super::PerId = super::PerId {
     name: "reference-kind-mismatch",
     registries: &[Registry::LootTables],
     reads: super::Reads::NestedKinds,
+    absence: false,
     run: |cx, _registry, _id, def| {
         let kind_of = |id: &str| cx.db.table_kinds.get(id).copied();
         let mut found = Vec::new();

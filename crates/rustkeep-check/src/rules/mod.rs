@@ -39,11 +39,6 @@ pub mod world;
 /// One cross-file rule: it reads the resolved data and adds what it finds.
 type Rule = fn(&Project, &Database, &mut Vec<Diagnostic>);
 
-/// The rules over the whole load set, longest first, so that the cores share them evenly with the
-/// per-file part ([`file_rules`]); every rule only reads. The [`PER_ID`] and [`WHOLE`] rules run
-/// beside them, the [`PER_REF`] rules in the per-file part.
-const RULES: [Rule; 2] = [loot::run_cycles, scenario::run];
-
 /// A rule that judges one ID at a time, from the entries of that ID and what [`PerId::reads`]
 /// names: the batch check runs it for every ID of its registries, the language server
 /// ([`crate::incremental`]) for the IDs whose entries changed and those whose reads did. Such a
@@ -54,6 +49,10 @@ pub struct PerId {
     /// The registries whose IDs it judges.
     pub registries: &'static [Registry],
     pub reads: Reads,
+    /// It claims an absence, which holds only over data that was read whole
+    /// ([`absent::reads_whole`]): it reads [`IdContext::reads_whole`], and the language server
+    /// judges every ID of its registries again when that changes.
+    pub absence: bool,
     pub run: IdRule,
 }
 
@@ -66,15 +65,15 @@ pub type IdRule = fn(&IdContext, Registry, &str, &Def) -> Vec<(EntryRef, Diagnos
 pub enum Reads {
     /// Nothing else.
     Own,
-    /// Whether some file counts the ID — or, for a use of a loot table, its name without the
-    /// namespace — as a start or a use ([`Counts::named`]).
+    /// Whether some file counts the ID — or, for a use of a loot table or a gift of an item, its
+    /// name without the namespace — as a start, a use or a gift ([`Counts::named`]).
     Count(usage::Count),
     /// The kinds of the loot tables its entries nest or that its overrides' `id` names
     /// (`Database::table_kinds`).
     NestedKinds,
 }
 
-/// Which names some file counts as a start of a quest or a use of a loot table
+/// Which names some file counts as a start of a quest, a use of a loot table or a gift of an item
 /// ([`usage::counted`]): sets built once by the batch check ([`usage::Named`]), counts kept by the
 /// language server.
 pub trait Counts: Sync {
@@ -87,10 +86,12 @@ pub struct IdContext<'a> {
     /// See [`content_packs`].
     pub packs: rustkeep_data::hash::FxHashSet<&'a str>,
     pub counts: &'a dyn Counts,
+    /// No text of any file is unreadable ([`absent::reads_whole`]).
+    pub reads_whole: bool,
 }
 
 /// The [`PerId`] rules.
-pub const PER_ID: &[PerId] = &[usage::QUESTS, usage::TABLES, loot::ENTRIES, overrides::RULE];
+pub const PER_ID: &[PerId] = &[usage::QUESTS, usage::TABLES, obtainable::RULE, loot::ENTRIES, overrides::RULE];
 
 /// A [`PerId`] rule over every ID of its registries; `named` is built by the first rule that reads it.
 fn run_per_id<'a>(project: &'a Project, db: &'a Database, rule: &PerId, named: &OnceLock<usage::Named<'a>>, out: &mut Vec<Diagnostic>) {
@@ -99,7 +100,7 @@ fn run_per_id<'a>(project: &'a Project, db: &'a Database, rule: &PerId, named: &
         Reads::Count(_) => named.get_or_init(|| usage::Named::of(db)),
         Reads::Own | Reads::NestedKinds => &none,
     };
-    let cx = IdContext { db, packs: content_packs(project), counts };
+    let cx = IdContext { db, packs: content_packs(project), counts, reads_whole: absent::reads_whole(db) };
     for &registry in rule.registries {
         for (id, def) in &db.resolved.defs[registry.index()] {
             out.extend((rule.run)(&cx, registry, id, def).into_iter().map(|(_, d)| d));
@@ -126,7 +127,7 @@ pub struct Whole {
 
 /// The [`Whole`] rules, in the order a fresh check gathers their findings.
 pub const WHOLE: &[Whole] =
-    &[world::RULE, active::RULE, npcs::RULE, obtainable::RULE, whens::RULE, prefabs::RULE, creatures::RULE, shops::RULE, statuses::RULE, renames::RULE];
+    &[world::RULE, active::RULE, npcs::RULE, whens::RULE, prefabs::RULE, creatures::RULE, shops::RULE, statuses::RULE, renames::RULE, scenario::RULE];
 
 /// The hash of a rule's view of a file ([`Whole::view`]): what `write` feeds it.
 pub fn view_hash(write: impl FnOnce(&mut std::collections::hash_map::DefaultHasher)) -> u64 {
@@ -236,7 +237,9 @@ enum Job {
 /// diagnostics are sorted when they are finished).
 pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
     let threads = rayon::current_num_threads();
-    let mut jobs: Vec<Job> = RULES.iter().copied().map(Job::Whole).collect();
+    // The search for loot-table cycles is the longest, so it goes first (the language server
+    // follows the cycles table by table, in `incremental::tables`).
+    let mut jobs: Vec<Job> = vec![Job::Whole(loot::run_cycles)];
     jobs.extend(PER_ID.iter().map(Job::PerId));
     jobs.extend(WHOLE.iter().map(|w| Job::Whole(w.run)));
     let refs: usize = a.facts.iter().flatten().map(|f| f.refs.len()).sum();

@@ -12,6 +12,7 @@ pub const RULE: super::PerId = super::PerId {
     name: "override-drops-field",
     registries: &Registry::ALL,
     reads: super::Reads::Own,
+    absence: false,
     run: |cx, _registry, _id, def| of_def(&cx.db.facts, def),
 };
 

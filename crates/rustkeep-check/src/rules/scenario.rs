@@ -5,18 +5,43 @@
 //! each `group` (`option-group-conflict`). Lowering already reported the scenario's own keys,
 //! types and names.
 
+use std::hash::Hash;
+
 use rustkeep_data::db::Database;
 use rustkeep_data::diag::{toml_string, Applicability, Code, Diagnostic, Loc};
 use rustkeep_data::hash::FxHashMap;
 use rustkeep_data::model::{Action, ActionData, Entry, Sp, Value};
 use rustkeep_data::project::Project;
-use rustkeep_data::resolve::Def;
+use rustkeep_data::resolve::{resolved_under, Def};
 use rustkeep_data::scenario::{registries_for, Actor, ExpectKind, Scenario, StepAct};
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest;
 use rustkeep_data::vocab::{field, IdText, Registry};
 
-pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
+/// The rule, for the batch check and the language server. It reads a scenario file whole (any
+/// change of one runs it again), and of a data file the ID each entry is resolved under, a
+/// character option's `group` and whether the entry can spawn an enemy.
+pub const RULE: super::Whole = super::Whole {
+    name: "unknown-reference",
+    run,
+    view: |ff| {
+        super::view_hash(|h| {
+            if let Some(sc) = &ff.scenario {
+                format!("{sc:?}{:?}", ff.refs).hash(h);
+                ff.has_syntax_errors.hash(h);
+                return;
+            }
+            for e in &ff.entries {
+                e.registry.index().hash(h);
+                resolved_under(e).map(|k| k.value.as_str()).hash(h);
+                (e.registry == Registry::CharacterOptions).then(|| e.str(field::GROUP)).hash(h);
+                entry_spawns(e).hash(h);
+            }
+        })
+    },
+};
+
+fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     if project.scenarios.is_empty() {
         return;
     }
@@ -26,6 +51,9 @@ pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
             mod_of.insert(*f, i);
         }
     }
+    // Whether anything but a creature can spawn an enemy reads every entry the scenario sees:
+    // asked once for each set of mods the scenarios load (most load the same).
+    let mut outside: FxHashMap<&[usize], bool> = FxHashMap::default();
     for s in &project.scenarios {
         let Some(Some(facts)) = db.facts.get(s.file.0 as usize) else { continue };
         let Some(sc) = &facts.scenario else { continue };
@@ -36,14 +64,23 @@ pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
             let r = d.defined.unwrap_or(d.current);
             mod_of.get(&r.file).is_some_and(|m| project.mods[*m].is_core || s.mods.contains(m))
         };
-        out.extend(check(s.file, &facts.refs, sc, db, &visible));
+        let spawns = *outside.entry(&s.mods).or_insert_with(|| spawns_outside_creatures(db, &visible));
+        out.extend(check(s.file, &facts.refs, sc, db, &visible, spawns));
     }
 }
 
 /// Checks a scenario against the data it runs on: every ID it names exists in the loaded mods it
 /// can see, and every `enemy:N` it names has appeared by the time its step runs. `visible` says
-/// whether an ID's definition is in a mod the scenario loads (the core and its `mods`).
-pub fn check(file: FileId, refs: &[rustkeep_data::model::Reference], sc: &Scenario, db: &Database, visible: &dyn Fn(&Def) -> bool) -> Vec<Diagnostic> {
+/// whether an ID's definition is in a mod the scenario loads (the core and its `mods`);
+/// `spawns_outside`, whether something visible but a creature can spawn an enemy.
+fn check(
+    file: FileId,
+    refs: &[rustkeep_data::model::Reference],
+    sc: &Scenario,
+    db: &Database,
+    visible: &dyn Fn(&Def) -> bool,
+    spawns_outside: bool,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let known = |r: Registry, id: &str| db.resolved.get(r, id).is_some_and(visible);
     for r in refs {
@@ -84,7 +121,7 @@ pub fn check(file: FileId, refs: &[rustkeep_data::model::Reference], sc: &Scenar
         }
         out.push(d);
     }
-    check_enemies(file, sc, db, visible, &mut out);
+    check_enemies(file, sc, db, visible, spawns_outside, &mut out);
     check_option_groups(file, sc, db, visible, &mut out);
     check_expectations(file, sc, db, visible, &mut out);
     out
@@ -158,10 +195,10 @@ fn article(noun: &str) -> &'static str {
 /// and those a step's own `spawn` action adds are counted; when anything else may add enemies
 /// before a step (entering a room or the dungeon, moving into a room, or a `spawn` in a trigger, `ai` rule or action list of
 /// something that can be in play), references beyond the count are not judged.
-fn check_enemies(file: FileId, sc: &Scenario, db: &Database, visible: &dyn Fn(&Def) -> bool, out: &mut Vec<Diagnostic>) {
+fn check_enemies(file: FileId, sc: &Scenario, db: &Database, visible: &dyn Fn(&Def) -> bool, spawns_outside: bool, out: &mut Vec<Diagnostic>) {
     let mut present: u64 = sc.enemies.iter().map(|e| u64::from(e.count)).sum();
     let mut in_play: Vec<&str> = sc.enemies.iter().map(|e| e.creature.value.as_str()).collect();
-    let mut uncertain = spawns_outside_creatures(db, visible);
+    let mut uncertain = spawns_outside;
     for step in &sc.steps {
         if let StepAct::Action(Action { data: ActionData::Spawn { creature, .. }, .. }) = &step.act {
             in_play.push(&creature.value);

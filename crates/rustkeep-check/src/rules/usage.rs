@@ -1,9 +1,11 @@
-//! Whole-load-set rules: `quest-never-started`, `unknown-tag`, `unused-loot-table`.
+//! What every file counts as a start of a quest, a use of a loot table and a gift of an item
+//! ([`counted`]), and the rules that judge by it: `quest-never-started` and `unused-loot-table`
+//! (`item-never-obtainable` is [`super::obtainable`]); `unknown-tag`, per `has_tag`.
 
 use rustkeep_data::hash::FxHashSet;
 
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
-use rustkeep_data::model::{Entry, Reference};
+use rustkeep_data::model::{Entry, LootKind, Reference};
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest;
 use rustkeep_data::vocab::{IdText, RefKind, Registry};
@@ -17,16 +19,32 @@ pub fn uses_table(r: &Reference) -> bool {
     matches!(r.kind, RefKind::ItemTable | RefKind::AffixTable | RefKind::NestedTable)
 }
 
+/// The items a data file gives: those its loot tables list and those its `give_item` actions
+/// name. Every loot table counts, nested or not, used or not: whatever rolls it (a creature's
+/// `loot`, a floor's or a prefab's piles, a shop's `stock`, another table) hands out its items, a
+/// table nothing rolls is `unused-loot-table`'s finding, and one an override replaced is the
+/// override's business; so does every `give_item`, as `start_quest` counts for
+/// `quest-never-started` (an override that drops the action is `override-drops-field`'s
+/// finding). A scenario gives nothing in a game.
+pub fn given(ff: &FileFacts) -> impl Iterator<Item = &str> {
+    let data = ff.scenario.is_none();
+    let listed = ff.entries.iter().filter(move |e| data && e.registry == Registry::LootTables).flat_map(|e| e.loot_entries()).filter_map(|le| match &le.kind {
+        LootKind::Item(item) => Some(item.value.as_str()),
+        _ => None,
+    });
+    listed.chain(ff.given_items.iter().filter(move |_| data).map(String::as_str))
+}
+
 /// `quest-never-started`, judged per quest.
 pub const QUESTS: super::PerId =
-    super::PerId { name: "quest-never-started", registries: &[Registry::Quests], reads: super::Reads::Count(Count::Started), run: unused_id };
+    super::PerId { name: "quest-never-started", registries: &[Registry::Quests], reads: super::Reads::Count(Count::Started), absence: false, run: unused_id };
 
 /// `unused-loot-table`, judged per loot table.
 pub const TABLES: super::PerId =
-    super::PerId { name: "unused-loot-table", registries: &[Registry::LootTables], reads: super::Reads::Count(Count::Used), run: unused_id };
+    super::PerId { name: "unused-loot-table", registries: &[Registry::LootTables], reads: super::Reads::Count(Count::Used), absence: false, run: unused_id };
 
-/// The names started as quests and used as loot tables, gathered from every file (the batch
-/// check's [`super::Counts`]).
+/// The names started as quests, used as loot tables and given as items, gathered from every file
+/// (the batch check's [`super::Counts`]).
 #[derive(Debug, Default)]
 pub struct Named<'a> {
     /// By [`Count`].
@@ -45,7 +63,8 @@ impl<'a> Named<'a> {
     }
 }
 
-/// What a name given in a file counts as, for [`QUESTS`] and [`TABLES`].
+/// What a name given in a file counts as, for [`QUESTS`], [`TABLES`] and
+/// [`super::obtainable::RULE`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Count {
     /// A `start_quest` names the quest.
@@ -53,23 +72,32 @@ pub enum Count {
     /// A reference uses the loot table, or a part that could not be read names it (which may well
     /// be a use).
     Used = 1,
+    /// A loot table of a data file lists the item, or a `give_item` of one names it
+    /// ([`given`]).
+    Given = 2,
 }
 
 impl Count {
     /// How many kinds of count there are: the size of what is kept per kind.
-    pub const KINDS: usize = 2;
+    pub const KINDS: usize = 3;
 }
 // The kinds are numbered from 0, the last one below KINDS.
-const _: () = assert!(Count::Used as usize + 1 == Count::KINDS);
+const _: () = assert!(Count::Given as usize + 1 == Count::KINDS);
 
-/// Every start of a quest and use of a loot table in one file, each counted for the ID an old ID
-/// of `[renamed]` leads to: what the batch check gathers ([`Named`]) and the language server
-/// counts per name.
+/// Every start of a quest, use of a loot table and item given in one file, each counted for the
+/// ID an old ID of `[renamed]` leads to (an item also for the name written): what the batch check
+/// gathers ([`Named`]) and the language server counts per name.
 pub fn counted<'a>(resolved: &'a Resolved, ff: &'a FileFacts) -> impl Iterator<Item = (Count, &'a str)> {
     let started = ff.started_quests.iter().map(|q| (Count::Started, resolved.canonical(q)));
     let used = ff.refs.iter().filter(|r| uses_table(r)).map(|r| (Count::Used, resolved.canonical(&r.id)));
     let mentioned = ff.mentions.iter().map(|m| (Count::Used, resolved.canonical(m)));
-    started.chain(used).chain(mentioned)
+    // An item is given under the name written too, as the other absence rules count it
+    // (`absent::unnamed`): an old ID still defined is `renamed-id-exists`'s finding alone.
+    let given = given(ff).flat_map(|i| {
+        let to = resolved.canonical(i);
+        [Some((Count::Given, i)), (to != i).then_some((Count::Given, to))].into_iter().flatten()
+    });
+    started.chain(used).chain(mentioned).chain(given)
 }
 
 impl super::Counts for Named<'_> {

@@ -3,6 +3,7 @@
 //! prefab that no floor's `prefabs` names, `npc_talked` with an NPC that no prefab's `npcs`
 //! places, `quest_completed` with a quest that no `start_quest` starts. The trigger never fires.
 
+use std::cell::OnceCell;
 use std::hash::Hash;
 
 use rustkeep_data::db::Database;
@@ -56,27 +57,34 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
         return;
     }
     let resolved = &db.resolved;
-    // Items in force whose entry writes `use`: only those can be used (read from the fields an
-    // entry sets, which an outline keeps).
-    let mut usable: FxHashSet<&str> = FxHashSet::default();
-    for (id, def) in &resolved.defs[Registry::Items.index()] {
-        let Some(ff) = db.facts.get(def.current.file.0 as usize).and_then(|f| f.as_ref()) else { continue };
-        if ff.sets(def.current.index as usize).any(|(d, _)| d.name == field::USE) {
-            usable.insert(id.as_str());
+    // Whether the item in force writes `use`: only such an item can be used (read from the fields
+    // an entry sets, which an outline keeps). Asked of the items the filters name only.
+    let usable = |id: &str| {
+        resolved.get(Registry::Items, id).is_some_and(|def| {
+            db.facts
+                .get(def.current.file.0 as usize)
+                .and_then(|f| f.as_ref())
+                .is_some_and(|ff| ff.sets(def.current.index as usize).any(|(d, _)| d.name == field::USE))
+        })
+    };
+    // What names prefabs, NPCs and quests is gathered once, when a filter first asks.
+    let named_by = |registry: Registry, list: &'static str| {
+        let mut named = Named::default();
+        for def in resolved.defs[registry.index()].values() {
+            db.entry(def.current).ref_list(list).iter().for_each(|r| named.add(&r.value));
         }
-    }
-    let mut rooms = Named::default();
-    for def in resolved.defs[Registry::Floors.index()].values() {
-        db.entry(def.current).ref_list(field::PREFABS).iter().for_each(|r| rooms.add(&r.value));
-    }
-    let mut placed = Named::default();
-    for def in resolved.defs[Registry::Prefabs.index()].values() {
-        db.entry(def.current).ref_list(field::NPCS).iter().for_each(|r| placed.add(&r.value));
-    }
-    let mut started = Named::default();
-    for ff in db.facts.iter().flatten() {
-        ff.started_quests.iter().for_each(|q| started.add(q));
-    }
+        named
+    };
+    let (rooms, placed, started) = (OnceCell::new(), OnceCell::new(), OnceCell::new());
+    let rooms = || rooms.get_or_init(|| named_by(Registry::Floors, field::PREFABS));
+    let placed = || placed.get_or_init(|| named_by(Registry::Prefabs, field::NPCS));
+    let started = || {
+        started.get_or_init(|| {
+            let mut started = Named::default();
+            db.facts.iter().flatten().flat_map(|ff| &ff.started_quests).for_each(|q| started.add(q));
+            started
+        })
+    };
     for (f, ff) in db.facts.iter().enumerate() {
         let Some(ff) = ff else { continue };
         for (on, w) in &ff.whens {
@@ -87,16 +95,16 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             let msg = match registry {
-                Registry::Items if !usable.contains(id) => format!(
+                Registry::Items if !usable(id) => format!(
                     "`{id}` has no `use`, so it can never be used and no `item_used` carries it: this trigger never fires. Give `{id}` a `use` list, or filter on an item that has one"
                 ),
-                Registry::Prefabs if !rooms.has(id) => format!(
+                Registry::Prefabs if !rooms().has(id) => format!(
                     "no floor's `prefabs` names `{id}`, so the dungeon never holds that room and no `room_entered` carries it: this trigger never fires. Name it in the `prefabs` of a floor, or filter on a prefab a floor uses"
                 ),
-                Registry::Npcs if !placed.has(id) => format!(
+                Registry::Npcs if !placed().has(id) => format!(
                     "no prefab's `npcs` places `{id}`, so nobody can talk to it and no `npc_talked` carries it: this trigger never fires. Name it in the `npcs` of a prefab, or filter on an NPC a prefab places"
                 ),
-                Registry::Quests if !started.has(id) => format!(
+                Registry::Quests if !started().has(id) => format!(
                     "no `start_quest` action names `{id}`, so it never completes and no `quest_completed` carries it: this trigger never fires. Start it with a `start_quest` action, or filter on a quest that is started"
                 ),
                 _ => continue,
