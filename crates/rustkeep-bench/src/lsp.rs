@@ -8,6 +8,9 @@
 //! - on the large pack: edits that alternately delete the `id` line of a loot table and put it
 //!   back, each timed from the `didChange` to the `publishDiagnostics` of the file of the next mod
 //!   that nests the table (it gains or loses an `unknown-reference`);
+//! - on the large pack: edits that alternately put a typo into the ID of an item's definition
+//!   (in another file) and take it out, each timed to that file's `publishDiagnostics`: the
+//!   rules that read which IDs a file defines run again;
 //! - completion requests for an ID (`loot = "|`, which lists every item table of the pack) and for
 //!   an event name (`on = "|`);
 //! - on the large pack: hovers on an item ID, and hovers on the table at the top of the pack's
@@ -70,6 +73,7 @@ pub fn lsp_figures(root: &Path, exe: &Path) -> Vec<ExtraFigure> {
                 line: "id = \"m100:table_10\"\n",
                 dependent: large.join("mods/m101/content_01.toml"),
             }),
+            definition: Some((large.join("mods/m120/content_00.toml"), "id = \"m120:item_0\"")),
             hovers: vec![
                 Hover { what: "an item ID", file: large.join("mods/m150/content_00.toml"), anchor: "item = \"m150:item_3\"", after: After::Nothing },
                 Hover {
@@ -126,6 +130,9 @@ struct Plan<'a> {
     /// The file edited by keystrokes and the ID reference whose last character is toggled.
     edit: (PathBuf, &'a str),
     removal: Option<Removal>,
+    /// A file and the definition whose ID's last character is toggled: every rule that reads
+    /// which IDs a file defines runs again.
+    definition: Option<(PathBuf, &'static str)>,
     hovers: Vec<Hover>,
     targets: Targets,
 }
@@ -139,6 +146,7 @@ impl<'a> Plan<'a> {
             ws: ws.to_path_buf(),
             edit: (ws.join(file), reference),
             removal: None,
+            definition: None,
             hovers: Vec::new(),
             targets: Targets { keystroke: SMALL_TARGET_MS, completion: SMALL_TARGET_MS, start: None, memory: false, lenses },
         }
@@ -216,6 +224,7 @@ struct Measured {
     startup: f64,
     diagnostics: Vec<f64>,
     dependent: Vec<f64>,
+    definition: Vec<f64>,
     id_completion: Vec<f64>,
     event_completion: Vec<f64>,
     id_items: usize,
@@ -271,6 +280,9 @@ impl Measured {
         out.push(latency(label, "keystroke → diagnostics", &self.diagnostics, t.keystroke, json!({})));
         if !self.dependent.is_empty() {
             out.push(latency(label, "definition removed → dependent file's diagnostics", &self.dependent, DEPENDENT_MS, json!({})));
+        }
+        if !self.definition.is_empty() {
+            out.push(latency(label, "keystroke in a definition's ID → diagnostics", &self.definition, t.keystroke, json!({})));
         }
         out.push(latency(
             label,
@@ -559,6 +571,21 @@ fn measure(exe: &Path, plan: &Plan, cache: &Path) -> Result<Measured, String> {
             doc.change(&mut c, change)?;
             c.wait("diagnostics of the dependent file", |msg| is_publication_for(msg, &dependent))?;
             m.dependent.push(t.elapsed().as_secs_f64());
+        }
+    }
+
+    if let Some((path, anchor)) = &plan.definition {
+        let def_file = canonical(path)?;
+        let def_text = read(&def_file)?;
+        let at = def_text.find(anchor).ok_or_else(|| format!("`{anchor}` not in {}", def_file.display()))?;
+        let doc = Doc::open(&mut c, &def_file, &def_text)?;
+        // The last character of the ID, before its closing quote.
+        let mut ids = Toggle::typo(doc, &def_text, at + anchor.len() - 2);
+        for _ in 0..SAMPLES {
+            m.definition.push(ids.step(&mut c)?);
+        }
+        if ids.is_back() {
+            ids.step(&mut c)?;
         }
     }
 
