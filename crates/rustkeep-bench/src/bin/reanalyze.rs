@@ -1,9 +1,10 @@
-//! `reanalyze DIR [N] [KEY]`: lowers a workspace once, then
+//! `reanalyze DIR [N] [AT]`: lowers a workspace once, then
 //! - runs the whole cross-file pass N times over the cached files (what the language server did
 //!   after each keystroke before the analysis became incremental), and
 //! - builds the incremental analysis once and applies N edits to the first data file of the
-//!   workspace's middle mod (the last character of the first quoted value of `KEY`, by default
-//!   `loot`: an ID reference; `id` edits a definition), alternately broken and restored,
+//!   workspace's middle mod (the last character of the quoted value that the first `AT` in the
+//!   file opens or runs into: by default `loot = "`, an ID reference; `id = "` edits the first
+//!   definition, `id = "m100:creature` a creature's), alternately broken and restored,
 //!   each re-lowering that file and updating the analysis — what the language server does now.
 //!
 //! Prints medians and the phases of the incremental updates.
@@ -27,7 +28,7 @@ fn main() {
     let _ = rustkeep_data::threads::configure();
     let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
     let n: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(20);
-    let key = format!("{} = \"", std::env::args().nth(3).unwrap_or_else(|| "loot".into()));
+    let anchor = std::env::args().nth(3).unwrap_or_else(|| "loot = \"".into());
     let cwd = std::env::current_dir().expect("cwd");
     let mut project = rustkeep_data::project::load(&[std::path::PathBuf::from(&dir)], &cwd, &Default::default());
     let facts = rustkeep_check::lower_all(&project, rayon::current_num_threads());
@@ -47,8 +48,8 @@ fn main() {
     let Some(&mi) = users.get(users.len() / 2) else { return };
     let fid = project.mods[mi].data_files[0];
     let original = project.file(fid).text.to_string();
-    // The edit: the last character of the first quoted value of the key, else of any value.
-    let at = original.find(&key).map(|i| i + key.len()).or_else(|| original.find(" = \"").map(|i| i + 4));
+    // The edit: the last character of the quoted value at the anchor, else of any value.
+    let at = original.find(&anchor).map(|i| i + anchor.len()).or_else(|| original.find(" = \"").map(|i| i + 4));
     let Some(at) = at else { return };
     let end = at + original[at..].find('"').unwrap_or(0);
     if end == at || project.file(fid).kind != FileKind::Data {

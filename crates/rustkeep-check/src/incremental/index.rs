@@ -1,6 +1,6 @@
 //! What every file contributes to the cross-file rules, indexed by ID: the entries of each ID in
 //! load order (its resolve chain), who names each ID, how many files carry each tag, start each
-//! quest and use each loot table, and which loot tables nest each table. A file's contribution is
+//! quest, use each loot table and give each item, and which loot tables nest each table. A file's contribution is
 //! taken out and put back as a whole when the file changes; what that touches is noted in the
 //! [`Work`](super::Work) of the update.
 
@@ -53,8 +53,8 @@ pub(super) fn bump_under<K: Copy + PartialEq>(map: &mut FxHashMap<Sym, Few<(K, u
 pub(super) struct SymInfo {
     /// Files whose references name it, with how many references each.
     pub referrers: Few<(FileId, u32)>,
-    /// How many times files count it as a start of a quest and as a use of a loot table (by
-    /// `rules::usage::Count`).
+    /// How many times files count it as a start of a quest, a use of a loot table and a gift of an
+    /// item (by `rules::usage::Count`).
     pub counted: [u32; Count::KINDS],
     /// `tags = […]` values carrying it.
     pub carried: u32,
@@ -126,7 +126,7 @@ impl Index {
     }
 
     /// Adds (`add`) or takes out what one file contributes, noting in `w` what that touches; the
-    /// starts and uses are the batch check's ([`counted`]).
+    /// counts are the batch check's ([`counted`]).
     pub fn file(&mut self, fid: FileId, ff: &FileFacts, add: bool, resolved: &Resolved, w: &mut Work) {
         let f = fid.0 as usize;
         if self.rank.get(f).copied().flatten().is_some() {

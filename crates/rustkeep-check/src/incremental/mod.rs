@@ -10,7 +10,8 @@
 //! - **loot tables** ([`tables`]): the kinds of the tables whose shape changed and of the tables
 //!   that take their kind from them, the nesting cycles reachable from changed edges;
 //! - **the per-ID rules** of [`crate::rules::PER_ID`], for the touched IDs and the IDs whose reads
-//!   ([`crate::rules::Reads`]) changed;
+//!   ([`crate::rules::Reads`]) changed, and every ID of a rule that claims an absence when the
+//!   data starts or stops reading whole;
 //! - **the per-reference rules** of [`crate::rules::PER_REF`], on every reference of a changed
 //!   file, and elsewhere only on the references naming an ID whose presence, kind or did-you-mean
 //!   ([`suggest`]) changed (for an old ID of `[renamed]`, the presence of the ID it leads to);

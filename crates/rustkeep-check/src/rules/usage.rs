@@ -27,12 +27,12 @@ pub fn uses_table(r: &Reference) -> bool {
 /// `quest-never-started` (an override that drops the action is `override-drops-field`'s
 /// finding). A scenario gives nothing in a game.
 pub fn given(ff: &FileFacts) -> impl Iterator<Item = &str> {
-    let data = ff.scenario.is_none();
-    let listed = ff.entries.iter().filter(move |e| data && e.registry == Registry::LootTables).flat_map(|e| e.loot_entries()).filter_map(|le| match &le.kind {
+    let (entries, gifts): (&[Entry], &[String]) = if ff.scenario.is_none() { (&ff.entries, &ff.given_items) } else { (&[], &[]) };
+    let listed = entries.iter().filter(|e| e.registry == Registry::LootTables).flat_map(Entry::loot_entries).filter_map(|le| match &le.kind {
         LootKind::Item(item) => Some(item.value.as_str()),
         _ => None,
     });
-    listed.chain(ff.given_items.iter().filter(move |_| data).map(String::as_str))
+    listed.chain(gifts.iter().map(String::as_str))
 }
 
 /// `quest-never-started`, judged per quest.

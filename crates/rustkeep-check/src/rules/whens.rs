@@ -57,10 +57,10 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
         return;
     }
     let resolved = &db.resolved;
-    // Whether the item in force writes `use`: only such an item can be used (read from the fields
-    // an entry sets, which an outline keeps). Asked of the items the filters name only.
+    // Whether the item in force of this ID writes `use`: only such an item can be used (read from
+    // the fields an entry sets, which an outline keeps). Asked of the items the filters name only.
     let usable = |id: &str| {
-        resolved.get(Registry::Items, id).is_some_and(|def| {
+        resolved.defs[Registry::Items.index()].get(id).is_some_and(|def| {
             db.facts
                 .get(def.current.file.0 as usize)
                 .and_then(|f| f.as_ref())
