@@ -107,24 +107,35 @@ fn check(
             out.push(Diagnostic::new(Code::ReferenceKindMismatch, loc, msg));
             continue;
         }
-        let pool: Vec<&str> = regs.iter().flat_map(|reg| db.resolved.defs[reg.index()].iter().filter(|(_, d)| visible(d)).map(|(id, _)| id.as_str())).collect();
-        let sug = suggest::closest(&r.id, pool.iter().copied());
-        let mut msg = format!("no {nouns} named `{}` exists in the mods this scenario loads", r.id);
-        if let Some(s) = sug {
-            msg.push_str(&format!("; did you mean `{s}`?"));
-        } else if !db.resolved.registries_of(&r.id).is_empty() {
-            msg.push_str(": it is defined in a mod the scenario does not load; add that mod to `mods`");
-        }
-        let mut d = Diagnostic::new(Code::UnknownReference, loc, msg);
-        if let Some(s) = sug {
-            d = d.with_fix(format!("replace with `{s}`"), toml_string(s), suggest::judge(&r.id, s, pool.iter().copied()));
-        }
-        out.push(d);
+        let msg = format!("no {nouns} named `{}` exists in the mods this scenario loads", r.id);
+        let elsewhere = !db.resolved.registries_of(&r.id).is_empty();
+        let hint = elsewhere.then_some(": it is defined in a mod the scenario does not load; add that mod to `mods`");
+        out.push(unseen(loc, &r.id, &visible_ids(db, regs, visible), msg, hint));
     }
     check_enemies(file, sc, db, visible, spawns_outside, &mut out);
     check_option_groups(file, sc, db, visible, &mut out);
     check_expectations(file, sc, db, visible, &mut out);
     out
+}
+
+/// The IDs of `registries` that the scenario sees (`visible`).
+fn visible_ids<'a>(db: &'a Database, registries: &[Registry], visible: &dyn Fn(&Def) -> bool) -> Vec<&'a str> {
+    registries.iter().flat_map(|r| db.resolved.defs[r.index()].iter().filter(|(_, d)| visible(d)).map(|(id, _)| id.as_str())).collect()
+}
+
+/// `unknown-reference` for an ID the scenario does not see: `msg` says what is missing, followed
+/// by the did-you-mean among the IDs it sees (`seen`) with its fix, or else by `hint`.
+fn unseen(loc: Loc, id: &str, seen: &[&str], mut msg: String, hint: Option<&str>) -> Diagnostic {
+    let found = suggest::closest_with_judgement(id, seen.iter().copied());
+    match found {
+        Some((s, _)) => msg.push_str(&format!("; did you mean `{s}`?")),
+        None => msg.push_str(hint.unwrap_or_default()),
+    }
+    let d = Diagnostic::new(Code::UnknownReference, loc, msg);
+    match found {
+        Some((s, safety)) => d.with_fix(format!("replace with `{s}`"), toml_string(s), safety),
+        None => d,
+    }
 }
 
 /// What the lowering cannot know of `[[expect]]`: a `fired` owner must be an entry the scenario
@@ -137,18 +148,9 @@ fn check_expectations(file: FileId, sc: &Scenario, db: &Database, visible: &dyn 
                 if Registry::ALL.iter().any(|r| db.resolved.get(*r, &owner.value).is_some_and(visible)) {
                     continue;
                 }
-                let pool: Vec<&str> =
-                    Registry::ALL.iter().flat_map(|r| db.resolved.defs[r.index()].iter().filter(|(_, d)| visible(d)).map(|(id, _)| id.as_str())).collect();
-                let sug = suggest::closest(&owner.value, pool.iter().copied());
-                let mut msg = format!("no entry named `{}` exists in the mods this scenario loads, so no trigger of it can fire", owner.value);
-                if let Some(s) = sug {
-                    msg.push_str(&format!("; did you mean `{s}`?"));
-                }
-                let mut d = Diagnostic::new(Code::UnknownReference, Loc { file, span: owner.span.clone() }, msg);
-                if let Some(s) = sug {
-                    d = d.with_fix(format!("replace with `{s}`"), toml_string(s), suggest::judge(&owner.value, s, pool.iter().copied()));
-                }
-                out.push(d);
+                let msg = format!("no entry named `{}` exists in the mods this scenario loads, so no trigger of it can fire", owner.value);
+                let loc = Loc { file, span: owner.span.clone() };
+                out.push(unseen(loc, &owner.value, &visible_ids(db, &Registry::ALL, visible), msg, None));
             }
             ExpectKind::Arena { .. } if sc.enemies.is_empty() => {
                 let msg = "an `arena` expectation fights the scenario's `[[enemies]]`, and this scenario has none";
