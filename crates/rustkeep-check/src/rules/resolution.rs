@@ -151,15 +151,14 @@ fn unknown_dependency(project: &Project, mod_idx: usize, dep: usize) -> Option<D
     // Every loaded mod's id, once, sorted (the candidates in the order the load order knows them).
     let known: std::collections::BTreeSet<&str> = project.mods.iter().map(|m| m.id.as_str()).collect();
     let mut msg = format!("`{}` depends on `{}`, which is not among the loaded mods", m.id, id.value);
-    let sug = suggest::closest(&id.value, known.iter().copied());
-    if let Some(s) = sug {
+    let found = suggest::closest_with_judgement(&id.value, known.iter().copied());
+    if let Some((s, _)) = found {
         msg.push_str(&format!("; did you mean `{s}`?"));
     }
     let mut d = Diagnostic::new(Code::UnknownDependency, Loc { file, span: id.span.clone() }, msg);
-    if let Some(s) = sug {
+    if let Some((s, safety)) = found {
         // A bare ID is replaced whole (the string); in `"sewers >= 1.2"` only the ID is, where
         // the string holds it verbatim.
-        let safety = suggest::judge(&id.value, s, known.iter().copied());
         if entry.is_bare() {
             d = d.with_fix(format!("replace with `{s}`"), toml_string(s), safety);
         } else if entry.exact {
