@@ -151,8 +151,19 @@ fn project_of(files: &[(String, String)]) -> Project {
 
 #[test]
 fn after_every_random_edit_it_equals_a_fresh_check() {
-    let files = workspace(24);
+    let mut files = workspace(24);
+    // A scenario of the last mod, which sees every mod: its checks read the IDs, groups and spawns
+    // the edits change.
+    let every = |name: &str| (0..24).map(|k| format!("\"w{k:02}:{name}\"")).collect::<Vec<_>>();
+    let items: Vec<String> = every("sword").into_iter().chain(every("potion")).map(|i| format!("{{ item = {i} }}")).collect();
+    let mut scenario = format!("[player]\noptions = [\"core:warrior\"]\nitems = [ {} ]\nquests = [ {} ]\n", items.join(", "), every("hunt").join(", "));
+    for rat in every("rat") {
+        scenario.push_str(&format!("\n[[enemies]]\ncreature = {rat}\ncount = 1\n"));
+    }
+    scenario.push_str("\n[[steps]]\nattack = \"enemy:23\"\n");
+    files.push(("w23/scenarios/hunt.toml".to_string(), scenario));
     let base = project_of(&files);
+    let scenario_file = base.scenarios.first().expect("the scenario is loaded").file;
     let data: Vec<FileId> = base.files.iter().filter(|f| f.kind == FileKind::Data && !f.bundled).map(|f| f.id).collect();
     let originals: BTreeMap<FileId, String> = data.iter().map(|f| (*f, base.file(*f).text.to_string())).collect();
     // The untouched workspace: clean but for what the generator means to leave in.
@@ -163,6 +174,7 @@ fn after_every_random_edit_it_equals_a_fresh_check() {
     let left_in: std::collections::BTreeSet<&str> = fresh.diagnostics.iter().map(|d| d.code.name()).collect();
     assert_eq!(left_in, ["override-drops-field", "quest-never-started"].into_iter().collect(), "{:#?}", show(&base, &fresh.diagnostics));
     let mut with_diagnostics = 0;
+    let mut scenario_steps = 0;
     // The codes of the rules that follow links across files, seen at some step: the edits must
     // make each of them appear, or the comparison would not cover it.
     let mut seen: std::collections::BTreeSet<&'static str> = std::collections::BTreeSet::new();
@@ -187,10 +199,12 @@ fn after_every_random_edit_it_equals_a_fresh_check() {
             let fresh = analyze(&project);
             assert_same(&project, &inc, &fresh, &format!("seed {seed}, step {step}"));
             seen.extend(fresh.diagnostics.iter().map(|d| d.code.name()));
+            scenario_steps += usize::from(fresh.diagnostics.iter().any(|d| d.loc.file == scenario_file));
         }
         with_diagnostics += usize::from(!inc.all_diagnostics(&project).is_empty());
     }
     assert!(with_diagnostics as u64 * 2 >= runs, "the edits should leave diagnostics behind in most runs");
+    assert!(scenario_steps > 0, "no edit gave the scenario a finding");
     for code in [
         "npc-never-placed",
         "trigger-never-active",

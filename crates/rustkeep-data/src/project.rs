@@ -104,7 +104,8 @@ impl Project {
     }
 
     /// Adds an in-memory mod (tests, fuzzing): `files` are `(relative path, text)`; a `mod.toml`
-    /// among them is its manifest.
+    /// among them is its manifest, and a scenario file ([`crate::vocab::is_scenario_path`]) is a
+    /// scenario that loads this mod and every mod added before it.
     pub fn add_memory_mod(&mut self, folder: &str, files: &[(&str, &str)]) {
         let mut sorted: Vec<&(&str, &str)> = files.iter().collect();
         sorted.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
@@ -122,6 +123,9 @@ impl Project {
             if *rel == "mod.toml" {
                 let fid = self.add(path, None, text.as_bytes(), FileKind::Manifest, false);
                 self.read_manifest_into(&mut info, fid);
+            } else if crate::vocab::is_scenario_path(Path::new(rel)) {
+                let file = self.add(path, None, text.as_bytes(), FileKind::Scenario, false);
+                self.scenarios.push(ScenarioInfo { file, mods: (0..=self.mods.len()).collect() });
             } else {
                 let fid = self.add(path, None, text.as_bytes(), FileKind::Data, false);
                 info.data_files.push(fid);
