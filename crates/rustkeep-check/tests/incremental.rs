@@ -2,12 +2,12 @@
 //!
 //! - On every fixture, the examples and the core: built at once, it reports exactly what
 //!   `analyze` reports.
-//! - On a generated workspace of 24 mods (`rustkeep_testutil::modpack`), after every one of a
-//!   seeded sequence of random edits (renamed, deleted and added definitions, references pointed
-//!   elsewhere or at nothing and back, tables nested into cycles or across kinds, tags, quests,
-//!   `[balance]`, broken TOML, allow comments, text spliced anywhere), applied one or several
-//!   files at a time: its diagnostics, its registries in force and its loot-table kinds equal a
-//!   fresh analysis of the same texts.
+//! - On a generated workspace of 24 mods (`rustkeep_testutil::modpack`) with a scenario that
+//!   names IDs of every mod, after every one of a seeded sequence of random edits (renamed,
+//!   deleted and added definitions, references pointed elsewhere or at nothing and back, tables
+//!   nested into cycles or across kinds, tags, quests, `[balance]`, broken TOML, allow comments,
+//!   text spliced anywhere), applied one or several files at a time: its diagnostics, its
+//!   registries in force and its loot-table kinds equal a fresh analysis of the same texts.
 
 mod common;
 
