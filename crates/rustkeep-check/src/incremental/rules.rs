@@ -90,11 +90,11 @@ impl Incremental {
         let cx = IdContext { db: &self.db, packs: crate::rules::content_packs(project), counts: &self.ix, reads_whole: self.unreadable_files == 0 };
         let defs = &self.db.resolved.defs;
         for (i, rule) in PER_ID.iter().enumerate() {
-            let mut due: Vec<(Registry, Sym)> = if rule.absence && w.reads_whole_changed {
-                rule.registries.iter().flat_map(|&reg| defs[reg.index()].keys().filter_map(|id| self.ix.sym(id)).map(move |s| (reg, s))).collect()
-            } else {
-                w.resolved.iter().filter(|(reg, _)| rule.registries.contains(reg)).copied().collect()
-            };
+            let mut due: Vec<(Registry, Sym)> = w.resolved.iter().filter(|(reg, _)| rule.registries.contains(reg)).copied().collect();
+            if rule.absence && w.reads_whole_changed {
+                // Every ID in force, as the data started or stopped reading whole.
+                due.extend(rule.registries.iter().flat_map(|&reg| defs[reg.index()].keys().filter_map(|id| self.ix.sym(id)).map(move |s| (reg, s))));
+            }
             let crossed = match rule.reads {
                 Reads::Own => Vec::new(),
                 Reads::Count(count) => {
@@ -112,13 +112,11 @@ impl Incremental {
                 }
                 Reads::NestedKinds => w.kinds.iter().flat_map(|&s| std::iter::once(s).chain(self.ix.mentioned_by(s))).collect(),
             };
-            if !crossed.is_empty() {
-                for &reg in rule.registries {
-                    due.extend(crossed.iter().map(|s| (reg, *s)));
-                }
-                due.sort_unstable();
-                due.dedup();
+            for &reg in rule.registries {
+                due.extend(crossed.iter().map(|s| (reg, *s)));
             }
+            due.sort_unstable();
+            due.dedup();
             for (reg, s) in due {
                 let Some(entries) = self.ix.chains.get(&(reg, s)) else { continue };
                 let name = self.ix.names.name(s);
