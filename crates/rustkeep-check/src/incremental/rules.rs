@@ -100,7 +100,7 @@ impl Incremental {
                 Reads::Count(count) => {
                     let crossed = &w.crossed[count as usize];
                     // A name written without its namespace (`loot = "moth_loot"`) counts for
-                    // every ID of that name: when such a name crosses, so do they.
+                    // every ID of that name (`Counts::named_or_bare`): when it crosses, so do they.
                     let mut v: Vec<Sym> = crossed.iter().copied().collect();
                     for bare in crossed.iter().map(|s| self.ix.names.name(*s)).filter(|n| IdText::of(n).is_bare()) {
                         for reg in rule.registries {

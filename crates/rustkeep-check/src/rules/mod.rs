@@ -78,6 +78,12 @@ pub enum Reads {
 /// language server.
 pub trait Counts: Sync {
     fn named(&self, count: usage::Count, id: &str) -> bool;
+
+    /// Whether some file counts `id` or its name without the namespace: a name written so (an
+    /// `invalid-id`) means the entry of that name, one mistake, one diagnostic.
+    fn named_or_bare(&self, count: usage::Count, id: &str) -> bool {
+        self.named(count, id) || IdText::of(id).qualified_name().is_some_and(|name| self.named(count, name))
+    }
 }
 
 /// What a [`PerId`] rule is given.

@@ -5,7 +5,7 @@
 //! table lists and no `give_item` names can never be had in a game.
 
 use rustkeep_data::diag::{Code, Diagnostic, Loc};
-use rustkeep_data::vocab::{IdText, Registry};
+use rustkeep_data::vocab::Registry;
 
 use super::usage::Count;
 
@@ -16,10 +16,7 @@ pub const RULE: super::PerId = super::PerId {
     reads: super::Reads::Count(Count::Given),
     absence: true,
     run: |cx, _registry, id, def| {
-        // An item named without its namespace (an `invalid-id`) is the one meant: one mistake,
-        // one diagnostic.
-        let given = |n: &str| cx.counts.named(Count::Given, n);
-        if !cx.reads_whole || given(id) || IdText::of(id).qualified_name().is_some_and(given) || super::in_pack(&cx.packs, id) {
+        if !cx.reads_whole || cx.counts.named_or_bare(Count::Given, id) || super::in_pack(&cx.packs, id) {
             return Vec::new();
         }
         let e = cx.db.entry(def.current);

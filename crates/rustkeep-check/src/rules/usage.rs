@@ -8,7 +8,7 @@ use rustkeep_data::diag::{Code, Diagnostic, Loc};
 use rustkeep_data::model::{Entry, LootKind, Reference};
 use rustkeep_data::source::FileId;
 use rustkeep_data::suggest;
-use rustkeep_data::vocab::{IdText, RefKind, Registry};
+use rustkeep_data::vocab::{RefKind, Registry};
 
 use rustkeep_data::db::Database;
 use rustkeep_data::lower::FileFacts;
@@ -112,10 +112,7 @@ impl super::Counts for Named<'_> {
 fn unused_id(cx: &super::IdContext, registry: Registry, id: &str, def: &Def) -> Vec<(EntryRef, Diagnostic)> {
     let unused = match registry {
         Registry::Quests => !cx.counts.named(Count::Started, id),
-        _ => {
-            let used = |n: &str| cx.counts.named(Count::Used, n);
-            !used(id) && !IdText::of(id).qualified_name().is_some_and(used)
-        }
+        _ => !cx.counts.named_or_bare(Count::Used, id),
     };
     if !unused {
         return Vec::new();
