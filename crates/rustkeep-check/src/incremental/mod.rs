@@ -10,13 +10,15 @@
 //! - **loot tables** ([`tables`]): the kinds of the tables whose shape changed and of the tables
 //!   that take their kind from them, the nesting cycles reachable from changed edges;
 //! - **the per-ID rules** of [`crate::rules::PER_ID`], for the touched IDs and the IDs whose reads
-//!   ([`crate::rules::Reads`]) changed, and every ID of a rule that claims an absence when the
-//!   data starts or stops reading whole;
+//!   ([`crate::rules::Reads`]) changed;
 //! - **the per-reference rules** of [`crate::rules::PER_REF`], on every reference of a changed
 //!   file, and elsewhere only on the references naming an ID whose presence, kind or did-you-mean
 //!   ([`suggest`]) changed (for an old ID of `[renamed]`, the presence of the ID it leads to);
 //! - **the whole-set rules** of [`crate::rules::WHOLE`]: each one again, over everything, when
 //!   what it reads of a changed file ([`crate::rules::Whole::view`]) differs.
+//!
+//! A rule that claims an absence ([`crate::rules::Whole::absence`]) runs as over data read whole;
+//! its findings are kept, and shown while the data reads whole.
 //!
 //! Every diagnostic sits in a slot of its file ([`slots`]); a file whose slots changed is finished
 //! again (lint levels, allow comments, order) with the code of the batch check, so its list equals
@@ -97,8 +99,6 @@ struct Work {
     missing_new: FxHashSet<EntryRef>,
     /// References naming these are checked again.
     ref_syms: FxHashSet<Sym>,
-    /// Whether the data went from read whole to not, or back ([`crate::rules::PerId::absence`]).
-    reads_whole_changed: bool,
     /// Whether each [`crate::rules::WHOLE`] rule runs again (by index).
     whole: Vec<bool>,
 }
@@ -116,7 +116,8 @@ pub struct Incremental {
     sugg: Suggestions,
     /// The mod of every data file that is resolved.
     file_mod: Vec<Option<usize>>,
-    /// How many files have text that could not be read ([`crate::rules::absent::reads_whole`]).
+    /// How many files have text that could not be read ([`crate::rules::absent::reads_whole`]):
+    /// while there are some, the findings of the rules that claim an absence are not shown.
     unreadable_files: usize,
     /// Diagnostics of loading (per file): the project's, and the load order's.
     loading: Vec<Vec<Diagnostic>>,
@@ -291,16 +292,13 @@ impl Incremental {
                     w.ref_syms.insert(s);
                 }
             }
-            // The absence rules wait for data that reads whole (`rules::npcs`, `rules::active`): a
-            // file that gains or loses unreadable text can turn them on or off anywhere.
             let [had, has] = [&old, &new].map(|ff| ff.as_ref().is_some_and(|ff| !ff.unreadable.is_empty()));
-            let unreadable = had || has;
             self.unreadable_files = self.unreadable_files + usize::from(has) - usize::from(had);
             let mut keep: Vec<Slot> = Vec::new();
             for (i, rule) in crate::rules::WHOLE.iter().enumerate().filter(|_| !bulk) {
                 // A view leaves out places: a file holding findings, or places they point at,
                 // runs the rule again, as they may have moved.
-                let same = !unreadable && !self.whole_files[i].contains(&fid) && old.as_deref().map(rule.view) == new.as_deref().map(rule.view);
+                let same = !self.whole_files[i].contains(&fid) && old.as_deref().map(rule.view) == new.as_deref().map(rule.view);
                 if same {
                     keep.push(Slot::Whole(i as u8));
                 } else {
@@ -320,7 +318,10 @@ impl Incremental {
                 w.files.push(fid);
             }
         }
-        w.reads_whole_changed = read_whole != (self.unreadable_files == 0);
+        if read_whole != (self.unreadable_files == 0) {
+            // The findings of the rules that claim an absence are shown or hidden.
+            self.slots.touch(Slot::absence);
+        }
         self.resolve(project, &mut w);
         if bulk {
             self.ix.syms.shrink_to_fit();
@@ -470,6 +471,7 @@ impl Incremental {
     /// Finishes the files whose slots changed; returns how many lists changed.
     fn finish(&mut self, project: &Project) -> usize {
         let mut n = 0;
+        let read_whole = self.unreadable_files == 0;
         for (i, f) in self.slots.files.iter_mut().enumerate() {
             if !f.dirty {
                 continue;
@@ -479,7 +481,7 @@ impl Incremental {
             let mut diags: Vec<Diagnostic> = self.loading[i].clone();
             diags.extend(facts.into_iter().flat_map(|x| x.diagnostics.iter().cloned()));
             diags.extend(self.order_diags[i].iter().cloned());
-            for ((slot, _), list) in &f.slots {
+            for ((slot, _), list) in f.slots.iter().filter(|((slot, _), _)| read_whole || !slot.absence()) {
                 // The parts of the file that could not be read show only their syntax errors.
                 diags.extend(list.iter().filter(|d| !slot.is_rule() || !crate::unreadable_at(&self.db.facts, d)).cloned());
             }

@@ -85,16 +85,13 @@ impl Incremental {
     }
 
     /// The [`PER_ID`] rules, for the IDs resolved again and the IDs whose reads changed; each
-    /// rule's slots on every entry of such an ID are written again.
+    /// rule's slots on every entry of such an ID are written again. A rule that claims an absence
+    /// runs as over data read whole: its findings are shown only then ([`Slot::absence`]).
     pub(super) fn per_id(&mut self, project: &Project, w: &Work) {
-        let cx = IdContext { db: &self.db, packs: crate::rules::content_packs(project), counts: &self.ix, reads_whole: self.unreadable_files == 0 };
+        let cx = IdContext { db: &self.db, packs: crate::rules::content_packs(project), counts: &self.ix };
         let defs = &self.db.resolved.defs;
         for (i, rule) in PER_ID.iter().enumerate() {
             let mut due: Vec<(Registry, Sym)> = w.resolved.iter().filter(|(reg, _)| rule.registries.contains(reg)).copied().collect();
-            if rule.absence && w.reads_whole_changed {
-                // Every ID in force, as the data started or stopped reading whole.
-                due.extend(rule.registries.iter().flat_map(|&reg| defs[reg.index()].keys().filter_map(|id| self.ix.sym(id)).map(move |s| (reg, s))));
-            }
             let crossed = match rule.reads {
                 Reads::Own => Vec::new(),
                 Reads::Count(count) => {

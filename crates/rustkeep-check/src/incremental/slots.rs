@@ -34,6 +34,16 @@ impl Slot {
     pub fn is_rule(self) -> bool {
         !matches!(self, Slot::Balance | Slot::Resolve)
     }
+
+    /// Whether the diagnostics claim an absence, and so are shown only while the data reads whole
+    /// ([`crate::rules::Whole::absence`]).
+    pub fn absence(self) -> bool {
+        match self {
+            Slot::PerId(i) => crate::rules::PER_ID[i as usize].absence,
+            Slot::Whole(i) => crate::rules::WHOLE[i as usize].absence,
+            _ => false,
+        }
+    }
 }
 
 /// One file's slots and its finished list.
@@ -108,6 +118,14 @@ impl Slots {
                 *old = d;
                 f.dirty = true;
             }
+        }
+    }
+
+    /// Marks for finishing every file holding a slot that `which` picks (what such a slot shows
+    /// changed, not what it holds).
+    pub fn touch(&mut self, which: impl Fn(Slot) -> bool) {
+        for f in &mut self.files {
+            f.dirty |= f.slots.keys().any(|(slot, _)| which(*slot));
         }
     }
 

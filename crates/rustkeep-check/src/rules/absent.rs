@@ -16,17 +16,11 @@ use rustkeep_data::model::Reference;
 use rustkeep_data::project::Project;
 use rustkeep_data::vocab::{IdText, RefKind, Registry};
 
-/// Whether a rule may claim an absence: while some text could not be read, the place or table
-/// that would answer may sit in it, so an absence is claimed only over data that was read whole
-/// (one mistake, one diagnostic).
+/// Whether the rules that claim an absence may speak ([`super::Whole::absence`]): while some text
+/// could not be read, the place or table that would answer may sit in it, so an absence is
+/// claimed only over data that was read whole (one mistake, one diagnostic).
 pub fn reads_whole(db: &Database) -> bool {
     !db.facts.iter().flatten().any(|ff| !ff.unreadable.is_empty())
-}
-
-/// Whether a rule may claim that entries of `registry` are never brought into play: the data was
-/// read whole ([`reads_whole`]) and some entry of the registry is in force.
-pub fn any_to_claim(db: &Database, registry: Registry) -> bool {
-    reads_whole(db) && !db.resolved.defs[registry.index()].is_empty()
 }
 
 /// Where the names that bring entries of one registry into play are written.
@@ -57,13 +51,8 @@ impl Sources {
     }
 
     /// Every name the sources write: of the floors in force, and of the actions of every data
-    /// file. `None` while some text could not be read: the source that would answer may sit in
-    /// it, and an absence is claimed only over data that was read whole (one mistake, one
-    /// diagnostic).
-    fn names<'a>(&self, db: &'a Database) -> Option<FxHashSet<&'a str>> {
-        if !reads_whole(db) {
-            return None;
-        }
+    /// file.
+    fn names<'a>(&self, db: &'a Database) -> FxHashSet<&'a str> {
         let mut named: FxHashSet<&str> = FxHashSet::default();
         if !self.floor_fields.is_empty() {
             for def in db.resolved.defs[Registry::Floors.index()].values() {
@@ -78,13 +67,13 @@ impl Sources {
                 named.extend(ff.refs.iter().filter(|r| self.action(r)).map(|r| r.id.as_str()));
             }
         }
-        Some(named)
+        named
     }
 
     /// The rule: warns on every entry in force of the registry that no source names, but those of
     /// content packs ([`unnamed`]).
     pub fn run(&self, project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
-        let Some(named) = self.names(db) else { return };
+        let named = self.names(db);
         unnamed(project, db, self.registry, &named, self.code, self.message, out);
     }
 

@@ -38,7 +38,7 @@ pub fn run_entry(file: FileId, e: &Entry, out: &mut Vec<Diagnostic>) {
 }
 
 /// The cross-file half, for the batch check and the language server.
-pub const RULE: super::Whole = super::Whole { name: "trigger-never-active", run, view: |ff| super::view_hash(|h| view(ff).hash(h)) };
+pub const RULE: super::Whole = super::Whole { name: "trigger-never-active", absence: true, run, view: |ff| super::view_hash(|h| view(ff).hash(h)) };
 
 /// The cross-file half: every affix in force with triggers that no loot table in force puts on an
 /// item with a slot (through an item entry's `affixes =`, and the affix tables nested in it).
@@ -48,9 +48,6 @@ pub const RULE: super::Whole = super::Whole { name: "trigger-never-active", run,
 /// on, so on a clean workspace the scan ends early (in the core, for the core's affixes), and
 /// only a workspace with an affix to report reads every table.
 pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
-    if !super::absent::reads_whole(db) {
-        return;
-    }
     let resolved = &db.resolved;
     let affixes = &resolved.defs[Registry::Affixes.index()];
     let with_triggers: Vec<&str> = affixes.iter().filter(|(_, d)| triggers_field(db.entry(d.current)).is_some()).map(|(id, _)| id.as_str()).collect();

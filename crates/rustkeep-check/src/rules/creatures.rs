@@ -8,7 +8,8 @@ use rustkeep_data::vocab::{field, Registry};
 use super::absent::Sources;
 
 /// The rule, for the batch check and the language server.
-pub const RULE: super::Whole = super::Whole { name: "creature-never-met", run: |project, db, out| SOURCES.run(project, db, out), view: |ff| SOURCES.view(ff) };
+pub const RULE: super::Whole =
+    super::Whole { name: "creature-never-met", absence: true, run: |project, db, out| SOURCES.run(project, db, out), view: |ff| SOURCES.view(ff) };
 
 /// Warns on every creature in force that no floor in force names in `creatures` and no `spawn`
 /// action names, but those of content packs.

@@ -50,8 +50,7 @@ pub struct PerId {
     pub registries: &'static [Registry],
     pub reads: Reads,
     /// It claims an absence, which holds only over data that was read whole
-    /// ([`absent::reads_whole`]): it reads [`IdContext::reads_whole`], and the language server
-    /// judges every ID of its registries again when that changes.
+    /// ([`absent::reads_whole`]): see [`Whole::absence`].
     pub absence: bool,
     pub run: IdRule,
 }
@@ -92,8 +91,6 @@ pub struct IdContext<'a> {
     /// See [`content_packs`].
     pub packs: rustkeep_data::hash::FxHashSet<&'a str>,
     pub counts: &'a dyn Counts,
-    /// No text of any file is unreadable ([`absent::reads_whole`]).
-    pub reads_whole: bool,
 }
 
 /// The [`PerId`] rules.
@@ -106,7 +103,7 @@ fn run_per_id<'a>(project: &'a Project, db: &'a Database, rule: &PerId, named: &
         Reads::Count(_) => named.get_or_init(|| usage::Named::of(db)),
         Reads::Own | Reads::NestedKinds => &none,
     };
-    let cx = IdContext { db, packs: content_packs(project), counts, reads_whole: absent::reads_whole(db) };
+    let cx = IdContext { db, packs: content_packs(project), counts };
     for &registry in rule.registries {
         for (id, def) in &db.resolved.defs[registry.index()] {
             out.extend((rule.run)(&cx, registry, id, def).into_iter().map(|(_, d)| d));
@@ -123,11 +120,15 @@ pub struct Whole {
     /// The code it reports (the first, for a rule that reports several), which names it.
     pub name: &'static str,
     pub run: Rule,
+    /// It claims an absence (an entry nothing names), which holds only over data that was read
+    /// whole ([`absent::reads_whole`]): while some text could not be read, the place that would
+    /// answer may sit in it (one mistake, one diagnostic). The rule itself does not ask: the batch
+    /// check does not run it then, and the language server keeps its findings but shows none.
+    pub absence: bool,
     /// What the rule reads of one file, as a hash: the same for two versions of a file exactly
     /// when the rule would find the same there and elsewhere — the same findings, maybe in other
     /// places of that file. So places are left out: the language server runs the rule again for
-    /// a changed file that holds findings of it or places they point at (they may have moved),
-    /// and for a file with unreadable parts (the rules wait for data that reads whole).
+    /// a changed file that holds findings of it or places they point at (they may have moved).
     pub view: fn(&FileFacts) -> u64,
 }
 
@@ -246,8 +247,10 @@ pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
     // The search for loot-table cycles is the longest, so it goes first (the language server
     // follows the cycles table by table, in `incremental::tables`).
     let mut jobs: Vec<Job> = vec![Job::Whole(loot::run_cycles)];
-    jobs.extend(PER_ID.iter().map(Job::PerId));
-    jobs.extend(WHOLE.iter().map(|w| Job::Whole(w.run)));
+    // The rules that claim an absence wait for data read whole (`Whole::absence`).
+    let whole = absent::reads_whole(a);
+    jobs.extend(PER_ID.iter().filter(|r| whole || !r.absence).map(Job::PerId));
+    jobs.extend(WHOLE.iter().filter(|r| whole || !r.absence).map(|w| Job::Whole(w.run)));
     let refs: usize = a.facts.iter().flatten().map(|f| f.refs.len()).sum();
     let per_job = (refs / (threads * 16)).max(1024);
     let (mut start, mut run) = (0, 0);

@@ -11,11 +11,11 @@ use rustkeep_data::project::Project;
 use rustkeep_data::vocab::{field, Registry};
 
 /// The rule, for the batch check and the language server.
-pub const RULE: super::Whole = super::Whole { name: "npc-never-placed", run, view: |ff| super::view_hash(|h| view(ff).hash(h)) };
+pub const RULE: super::Whole = super::Whole { name: "npc-never-placed", absence: true, run, view: |ff| super::view_hash(|h| view(ff).hash(h)) };
 
 /// Every NPC in force that no prefab in force names in `npcs`, but those of content packs.
 pub fn run(project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
-    if !super::absent::any_to_claim(db, Registry::Npcs) {
+    if db.resolved.defs[Registry::Npcs.index()].is_empty() {
         return;
     }
     let resolved = &db.resolved;

@@ -16,7 +16,7 @@ pub const RULE: super::PerId = super::PerId {
     reads: super::Reads::Count(Count::Given),
     absence: true,
     run: |cx, _registry, id, def| {
-        if !cx.reads_whole || cx.counts.named_or_bare(Count::Given, id) || super::in_pack(&cx.packs, id) {
+        if cx.counts.named_or_bare(Count::Given, id) || super::in_pack(&cx.packs, id) {
             return Vec::new();
         }
         let e = cx.db.entry(def.current);

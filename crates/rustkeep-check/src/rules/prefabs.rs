@@ -9,7 +9,8 @@ use rustkeep_data::vocab::{field, Registry};
 use super::absent::Sources;
 
 /// The rule, for the batch check and the language server.
-pub const RULE: super::Whole = super::Whole { name: "prefab-never-used", run: |project, db, out| SOURCES.run(project, db, out), view: |ff| SOURCES.view(ff) };
+pub const RULE: super::Whole =
+    super::Whole { name: "prefab-never-used", absence: true, run: |project, db, out| SOURCES.run(project, db, out), view: |ff| SOURCES.view(ff) };
 
 /// Warns on every prefab in force that no floor in force names in `prefabs` (or `first_rooms`),
 /// but those of content packs. Only a floor's `prefabs` lays a room out: no action does, and a

@@ -12,6 +12,7 @@ use rustkeep_data::vocab::Registry;
 /// The rule, for the batch check and the language server: it reads which IDs a file defines.
 pub const RULE: super::Whole = super::Whole {
     name: "renamed-id-exists",
+    absence: false,
     run: |_, db, out| {
         let resolved = &db.resolved;
         if resolved.renamed.is_empty() {

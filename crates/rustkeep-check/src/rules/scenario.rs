@@ -23,6 +23,7 @@ use rustkeep_data::vocab::{field, IdText, Registry};
 /// character option's `group` and whether the entry can spawn an enemy.
 pub const RULE: super::Whole = super::Whole {
     name: "unknown-reference",
+    absence: false,
     run,
     view: |ff| {
         super::view_hash(|h| {

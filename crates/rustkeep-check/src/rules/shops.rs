@@ -7,7 +7,8 @@ use rustkeep_data::vocab::{field, Registry};
 use super::absent::Sources;
 
 /// The rule, for the batch check and the language server.
-pub const RULE: super::Whole = super::Whole { name: "shop-never-opened", run: |project, db, out| SOURCES.run(project, db, out), view: |ff| SOURCES.view(ff) };
+pub const RULE: super::Whole =
+    super::Whole { name: "shop-never-opened", absence: true, run: |project, db, out| SOURCES.run(project, db, out), view: |ff| SOURCES.view(ff) };
 
 /// Warns on every shop in force that no `open_shop` action names, but those of content packs.
 const SOURCES: Sources = Sources::actions_only(Registry::Shops, field::SHOP, Code::ShopNeverOpened, |id: &str| {

@@ -8,7 +8,7 @@ use super::absent::Sources;
 
 /// The rule, for the batch check and the language server.
 pub const RULE: super::Whole =
-    super::Whole { name: "status-never-applied", run: |project, db, out| SOURCES.run(project, db, out), view: |ff| SOURCES.view(ff) };
+    super::Whole { name: "status-never-applied", absence: true, run: |project, db, out| SOURCES.run(project, db, out), view: |ff| SOURCES.view(ff) };
 
 /// Warns on every status in force that no `apply_status` action names, but those of content packs.
 const SOURCES: Sources = Sources::actions_only(Registry::Statuses, field::STATUS, Code::StatusNeverApplied, |id: &str| {

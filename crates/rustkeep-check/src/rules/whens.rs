@@ -15,7 +15,7 @@ use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::{field, EventKind, IdText, Registry, WhenField};
 
 /// The rule, for the batch check and the language server.
-pub const RULE: super::Whole = super::Whole { name: "when-never-matches", run, view: |ff| super::view_hash(|h| view(ff).hash(h)) };
+pub const RULE: super::Whole = super::Whole { name: "when-never-matches", absence: true, run, view: |ff| super::view_hash(|h| view(ff).hash(h)) };
 
 /// The `when` filters this rule judges: the event, its filter field, and the registry the value
 /// names.
@@ -50,9 +50,6 @@ impl<'a> Named<'a> {
 /// Every judged `when` value (of every trigger read whole, in every data file) that names an
 /// entry in force its event never carries.
 pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
-    if !super::absent::reads_whole(db) {
-        return;
-    }
     if !db.facts.iter().flatten().any(|ff| ff.whens.iter().any(|(on, w)| judged(*on, w.field).is_some())) {
         return;
     }

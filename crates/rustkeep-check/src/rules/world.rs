@@ -92,7 +92,7 @@ fn has_border_door(grid: &Grid) -> bool {
 }
 
 /// The cross-file rules, for the batch check and the language server.
-pub const RULE: super::Whole = super::Whole { name: "floor-without-exit", run, view: |ff| super::view_hash(|h| view(ff).hash(h)) };
+pub const RULE: super::Whole = super::Whole { name: "floor-without-exit", absence: false, run, view: |ff| super::view_hash(|h| view(ff).hash(h)) };
 
 /// `floor-without-exit`: every floor's `prefabs` entry whose prefab (the entry in force) has no
 /// door on its border; `first-room-not-in-prefabs`: every entry of a floor's `first_rooms` that
