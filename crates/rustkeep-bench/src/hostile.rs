@@ -113,5 +113,20 @@ pub fn cases(exe: &Path, dir: &Path) -> std::io::Result<Vec<Case>> {
         recording(exe, &d, &inputs)?;
         out.push(Case { figure, cwd: d, args: args(&["play", "--replay", "game.jsonl", "--force"]), code: 0, bounded: false });
     }
+
+    // `[renamed]` as one chain of 20,000 steps, each old ID leading to the next, and as one
+    // cycle of 5,000: each old ID's chain is followed to its end once.
+    let steps = |n: usize, last: usize| (0..n).map(|i| format!("\"ch:a{i}\" = \"ch:a{}\"\n", if i + 1 == n { last } else { i + 1 })).collect::<String>();
+    let manifest = "[mod]\nid = \"ch\"\nname = \"Chain\"\nversion = \"1.0.0\"\n\n[renamed]\n";
+    let chain = dir.join("renames-chain");
+    write(&chain.join("mod.toml"), &format!("{manifest}{}", steps(20_000, 20_000)))?;
+    write(
+        &chain.join("data.toml"),
+        "[[items]]\nid = \"ch:a20000\"\nname = \"End\"\nuse = [ { action = \"heal\", amount = 1, target = \"self\" } ]\n\n[[loot_tables]]\nid = \"ch:drops\"\nentries = [ { item = \"ch:a0\", weight = 1 } ]\n",
+    )?;
+    out.push(Case { figure: "hostile: `rustkeep check` of a chain of 20,000 renames", cwd: chain, args: args(&["check", "."]), code: 0, bounded: true });
+    let cycle = dir.join("renames-cycle");
+    write(&cycle.join("mod.toml"), &format!("{manifest}{}", steps(5_000, 0)))?;
+    out.push(Case { figure: "hostile: `rustkeep check` of a cycle of 5,000 renames", cwd: cycle, args: args(&["check", "."]), code: 1, bounded: true });
     Ok(out)
 }

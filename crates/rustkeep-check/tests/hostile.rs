@@ -19,6 +19,46 @@ use rustkeep_data::project::{load, Overlay, Project};
 use rustkeep_data::text::Encoding;
 use rustkeep_testutil::TempDir;
 
+// ----- renames ---------------------------------------------------------------------------------
+
+/// `[renamed]` as `n` lines, `h:a{i}` leading to `h:a{i+1}` and the last one to `h:a{last}`.
+fn renames(n: usize, last: usize) -> String {
+    let mut text = "[mod]\nid = \"h\"\nname = \"Hostile\"\nversion = \"0.1.0\"\nlibrary = true\n\n[renamed]\n".to_string();
+    for i in 0..n {
+        text.push_str(&format!("\"h:a{i}\" = \"h:a{}\"\n", if i + 1 == n { last } else { i + 1 }));
+    }
+    text
+}
+
+#[test]
+fn a_chain_of_50_000_renames_leads_every_old_id_to_its_end() {
+    // Followed step by step from every old ID, such a chain costs its length squared (or cubed):
+    // hours here. Each old ID is walked once.
+    let n = 50_000;
+    let data = format!("[[items]]\nid = \"h:a{n}\"\nname = \"End\"\n\n[[loot_tables]]\nid = \"h:drops\"\nentries = [ {{ item = \"h:a0\", weight = 1 }}, {{ item = \"h:a{}\", weight = 1 }} ]\n", n / 2);
+    let mut p = Project::with_bundled_core();
+    p.add_memory_mod("h", &[("mod.toml", &renames(n, n)), ("data.toml", &data)]);
+    let a = analyze(&p);
+    let renamed = &a.db.resolved.renamed;
+    assert_eq!(renamed.len(), n);
+    for i in [0, 1, n / 2, n - 1] {
+        assert_eq!(renamed[&format!("h:a{i}")].to, format!("h:a{n}"));
+    }
+    // The two old IDs the table names are what the check says of it, and nothing else.
+    assert_eq!(codes(&a), vec![Code::RenamedReference, Code::RenamedReference], "{:?}", a.diagnostics);
+}
+
+#[test]
+fn a_cycle_of_20_000_renames_is_one_diagnostic_and_leads_nowhere() {
+    let n = 20_000;
+    let mut p = Project::with_bundled_core();
+    p.add_memory_mod("h", &[("mod.toml", &renames(n, 0))]);
+    let a = analyze(&p);
+    assert!(a.db.resolved.renamed.is_empty());
+    assert_eq!(codes(&a), vec![Code::RenameCycle]);
+    assert_eq!(a.diagnostics[0].related.len(), n - 1);
+}
+
 // ----- size ----------------------------------------------------------------------------------
 
 #[test]

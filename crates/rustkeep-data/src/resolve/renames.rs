@@ -51,37 +51,36 @@ pub fn renames(project: &Project, order: &[usize], findings: &mut Vec<Finding>) 
             });
         }
     }
-    let mut out = FxHashMap::default();
-    let mut reported: Vec<&str> = Vec::new();
-    for (&old, r) in &next {
-        // Follow the chain; it is at most as long as the table.
-        let mut path = vec![old];
-        let mut at = r.next.as_str();
-        let mut cycle = None;
-        while let Some(step) = next.get(at) {
-            if let Some(k) = path.iter().position(|p| *p == at) {
-                cycle = Some(k);
-                break;
+    // Where each old ID's chain ends: an ID, or a cycle. Each old ID is walked once: a walk
+    // stops at an old ID whose end is known, so long chains cost their length, not its square.
+    let mut ends: FxHashMap<&str, Option<&str>> = FxHashMap::default();
+    for &first in next.keys() {
+        let mut path: Vec<&str> = Vec::new();
+        let mut on_path: FxHashMap<&str, usize> = FxHashMap::default();
+        let mut at = first;
+        let end = loop {
+            if let Some(&end) = ends.get(at) {
+                break end;
             }
-            path.push(at);
-            at = step.next.as_str();
-        }
-        match cycle {
-            None => {
-                out.insert(old.to_string(), Rename { to: at.to_string(), ..r.clone() });
-            }
-            Some(k) => {
+            if let Some(&k) = on_path.get(at) {
+                // A cycle, met for the first time: noted from its first member in ID order.
                 let members = &path[k..];
-                let first = *members.iter().min().expect("a cycle has members");
-                if reported.contains(&first) {
-                    continue;
-                }
-                reported.push(first);
-                // Start the loop at its first member, in ID order.
-                let start = members.iter().position(|m| *m == first).expect("first is a member");
+                let start = members.iter().enumerate().min_by_key(|(_, m)| **m).map_or(0, |(i, _)| i);
                 let ring = members[start..].iter().chain(&members[..start]).map(|m| (m.to_string(), next[*m].clone())).collect();
                 findings.push(Finding::RenameCycle { ring });
+                break None;
             }
+            let Some(step) = next.get(at) else { break Some(at) };
+            on_path.insert(at, path.len());
+            path.push(at);
+            at = step.next.as_str();
+        };
+        ends.extend(path.into_iter().map(|p| (p, end)));
+    }
+    let mut out = FxHashMap::default();
+    for (&old, r) in &next {
+        if let Some(Some(to)) = ends.get(old) {
+            out.insert(old.to_string(), Rename { to: to.to_string(), ..r.clone() });
         }
     }
     out
