@@ -104,7 +104,7 @@ fn official_toml_test_suite() {
     }
     let out = Command::new(env!("CARGO_BIN_EXE_rustkeep")).args(["check", "--format", "json", "m"]).current_dir(&work).output().expect("rustkeep runs");
     assert!(matches!(out.status.code(), Some(0 | 1)), "rustkeep crashed: {}", String::from_utf8_lossy(&out.stderr));
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("§6.1 JSON");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("the JSON of `check --format json`");
     let mut flagged = std::collections::HashSet::new();
     for d in doc["diagnostics"].as_array().expect("diagnostics array") {
         if d["code"] == "toml-syntax" {

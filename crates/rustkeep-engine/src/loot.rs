@@ -243,7 +243,7 @@ pub fn evaluations_for(p_any: f64, c: f64) -> Option<u64> {
     Some(if k.is_finite() { (k as u64).max(1) } else { u64::MAX })
 }
 
-/// `p_extra = clamp(luck × luck_factor, 0, 0.9)` (§4 step 1); NaN counts as 0.
+/// `p_extra = clamp(luck × luck_factor, 0, 0.9)` (docs/loot.md, step 1); NaN counts as 0.
 pub fn p_extra(luck: f64, luck_factor: f64) -> f64 {
     let x = luck * luck_factor;
     if x.is_nan() {

@@ -42,7 +42,7 @@ fn close(got: f64, want: f64) {
     assert!((got - want).abs() < 1e-9, "got {got}, want {want}");
 }
 
-/// Example 1 — the §4 affix table, at luck 0 and with one extra roll at 20 %.
+/// Example 1 of docs/loot.md — the affix table, at luck 0 and with one extra roll at 20 %.
 ///
 /// rolls 0-1, fire 5 / ice 1 / nothing 20 (W = 26). With luck 0: n = 0 or 1, each ½, so
 /// P(fire) = ½ · 5/26 = 5/52 ≈ 0.0961538. With luck 4 (luck_factor 0.05): p_extra = 0.2, so

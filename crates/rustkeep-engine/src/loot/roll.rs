@@ -7,8 +7,8 @@ use super::{ItemDrop, LootDb, LootError, Outcome, RawDrop, Scratch, TableRef, MA
 use crate::rng::Rng;
 
 impl LootDb {
-    /// One evaluation of an item table (§4). Refused or unknown tables give nothing; use
-    /// [`LootDb::try_roll`] to learn why.
+    /// One evaluation of an item table (docs/loot.md, "One evaluation, step by step"). Refused or
+    /// unknown tables give nothing; use [`LootDb::try_roll`] to learn why.
     pub fn roll(&self, table: &str, luck: f64, rng: &mut Rng) -> Vec<ItemDrop> {
         self.try_roll(table, luck, rng).unwrap_or_default()
     }
