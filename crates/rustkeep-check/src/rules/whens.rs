@@ -11,6 +11,7 @@ use rustkeep_data::diag::{Code, Diagnostic, Loc};
 use rustkeep_data::hash::FxHashSet;
 use rustkeep_data::lower::FileFacts;
 use rustkeep_data::project::Project;
+use rustkeep_data::resolve::{Def, Resolved};
 use rustkeep_data::source::FileId;
 use rustkeep_data::vocab::{field, EventKind, IdText, Registry, WhenField};
 
@@ -35,15 +36,18 @@ struct Named<'a> {
 }
 
 impl<'a> Named<'a> {
-    fn add(&mut self, id: &'a str) {
+    /// A name as written, and the ID `[renamed]` leads it to.
+    fn add(&mut self, id: &'a str, resolved: &'a Resolved) {
         if !IdText::of(id).is_bare() {
             self.ids.insert(id);
+            self.ids.insert(resolved.canonical(id));
         } else {
             self.bare.insert(id);
         }
     }
-    fn has(&self, id: &str) -> bool {
-        self.ids.contains(id) || IdText::of(id).qualified_name().is_some_and(|name| self.bare.contains(name))
+    /// Whether `id` (a `when` value) or `to`, the ID in force it stands for, is named.
+    fn has(&self, id: &str, to: &str) -> bool {
+        [id, to].iter().any(|id| self.ids.contains(id) || IdText::of(id).qualified_name().is_some_and(|name| self.bare.contains(name)))
     }
 }
 
@@ -54,21 +58,20 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
         return;
     }
     let resolved = &db.resolved;
-    // Whether the item in force of this ID writes `use`: only such an item can be used (read from
-    // the fields an entry sets, which an outline keeps). Asked of the items the filters name only.
-    let usable = |id: &str| {
-        resolved.defs[Registry::Items.index()].get(id).is_some_and(|def| {
-            db.facts
-                .get(def.current.file.0 as usize)
-                .and_then(|f| f.as_ref())
-                .is_some_and(|ff| ff.sets(def.current.index as usize).any(|(d, _)| d.name == field::USE))
-        })
+    // Whether the item in force writes `use`: only such an item can be used (read from the fields
+    // an entry sets, which an outline keeps). Asked of the items the filters name only.
+    let usable = |def: &Def| {
+        db.facts
+            .get(def.current.file.0 as usize)
+            .and_then(|f| f.as_ref())
+            .is_some_and(|ff| ff.sets(def.current.index as usize).any(|(d, _)| d.name == field::USE))
     };
-    // What names prefabs, NPCs and quests is gathered once, when a filter first asks.
+    // What names prefabs, NPCs and quests is gathered once, when a filter first asks: each name as
+    // written and the ID it stands for (an old ID of `[renamed]` names the ID it leads to).
     let named_by = |registry: Registry, list: &'static str| {
         let mut named = Named::default();
         for def in resolved.defs[registry.index()].values() {
-            db.entry(def.current).ref_list(list).iter().for_each(|r| named.add(&r.value));
+            db.entry(def.current).ref_list(list).iter().for_each(|r| named.add(&r.value, resolved));
         }
         named
     };
@@ -78,7 +81,7 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
     let started = || {
         started.get_or_init(|| {
             let mut started = Named::default();
-            db.facts.iter().flatten().flat_map(|ff| &ff.started_quests).for_each(|q| started.add(q));
+            db.facts.iter().flatten().flat_map(|ff| &ff.started_quests).for_each(|q| started.add(q, resolved));
             started
         })
     };
@@ -88,20 +91,20 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
             let Some(registry) = judged(*on, w.field) else { continue };
             let id = w.value.value.as_str();
             // A value that names nothing is `unknown-reference`'s finding.
-            if resolved.get(registry, id).is_none() {
-                continue;
-            }
+            let Some(def) = resolved.get(registry, id) else { continue };
+            // The ID in force it stands for: itself, or the ID an old ID of `[renamed]` leads to.
+            let to = if resolved.defs[registry.index()].contains_key(id) { id } else { resolved.canonical(id) };
             let msg = match registry {
-                Registry::Items if !usable(id) => format!(
+                Registry::Items if !usable(def) => format!(
                     "`{id}` has no `use`, so it can never be used and no `item_used` carries it: this trigger never fires. Give `{id}` a `use` list, or filter on an item that has one"
                 ),
-                Registry::Prefabs if !rooms().has(id) => format!(
+                Registry::Prefabs if !rooms().has(id, to) => format!(
                     "no floor's `prefabs` names `{id}`, so the dungeon never holds that room and no `room_entered` carries it: this trigger never fires. Name it in the `prefabs` of a floor, or filter on a prefab a floor uses"
                 ),
-                Registry::Npcs if !placed().has(id) => format!(
+                Registry::Npcs if !placed().has(id, to) => format!(
                     "no prefab's `npcs` places `{id}`, so nobody can talk to it and no `npc_talked` carries it: this trigger never fires. Name it in the `npcs` of a prefab, or filter on an NPC a prefab places"
                 ),
-                Registry::Quests if !started().has(id) => format!(
+                Registry::Quests if !started().has(id, to) => format!(
                     "no `start_quest` action names `{id}`, so it never completes and no `quest_completed` carries it: this trigger never fires. Start it with a `start_quest` action, or filter on a quest that is started"
                 ),
                 _ => continue,
