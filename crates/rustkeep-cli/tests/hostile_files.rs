@@ -7,7 +7,7 @@
 
 mod common;
 
-use std::os::unix::fs::symlink;
+use std::os::unix::fs::{symlink, FileTypeExt};
 use std::process::{Command, Output};
 
 use common::run;
@@ -133,6 +133,35 @@ fn fmt_and_fix_never_write_through_a_link() {
     }
     let o = run(&ws, &["fmt", "m/more.toml"]);
     assert!(all_output(&o).contains("symbolic link"), "the refusal says why: {}", all_output(&o));
+}
+
+#[test]
+fn doc_refuses_a_named_pipe_in_its_output_folder_instead_of_waiting_on_it() {
+    // A site built before, with its list of pages, and a pipe where the index goes.
+    let (t, ws, _) = repo("doc-fifo", &[("ws/rustkeep-doc/.rustkeep-doc", "index.html\n")]);
+    let pipe = ws.join("rustkeep-doc/index.html");
+    assert!(Command::new("mkfifo").arg(&pipe).status().expect("mkfifo runs").success());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rustkeep"))
+        .args(["doc", "m"])
+        .current_dir(&ws)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("rustkeep starts");
+    // Opening a pipe to write blocks until something reads it: a command that does would never end.
+    let start = std::time::Instant::now();
+    while child.try_wait().expect("waitable").is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("`rustkeep doc` waits on the named pipe in its output folder");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let o = child.wait_with_output().expect("its output");
+    assert_eq!(o.status.code(), Some(2), "{}", all_output(&o));
+    assert!(all_output(&o).contains("not a regular file"), "the refusal says why: {}", all_output(&o));
+    assert!(std::fs::symlink_metadata(&pipe).expect("still there").file_type().is_fifo(), "the pipe is left as it was");
+    drop(t);
 }
 
 #[test]

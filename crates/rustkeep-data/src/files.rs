@@ -244,7 +244,13 @@ impl OutDir {
         if let Some(dir) = path.parent() {
             fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         }
-        let same = fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64) && fs::read(&path).is_ok_and(|old| old == bytes);
+        let here = fs::symlink_metadata(&path).ok();
+        // The folder's files are the command's own: a named pipe or a device there would block
+        // the write or send it elsewhere (a link is refused by `replace`).
+        if here.as_ref().is_some_and(|m| !m.is_file() && !m.is_dir() && !m.file_type().is_symlink()) {
+            return Err(format!("cannot write {}: it is not a regular file", path.display()));
+        }
+        let same = here.is_some_and(|m| m.is_file() && m.len() == bytes.len() as u64) && fs::read(&path).is_ok_and(|old| old == bytes);
         if same {
             return Ok(false);
         }
