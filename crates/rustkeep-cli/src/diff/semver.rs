@@ -199,14 +199,16 @@ pub fn assess(ow: &World, nw: &World, entries: &EntriesJson) -> Vec<SemverJson> 
         let (old, new) = (version_of(&o.manifest), version_of(&n.manifest));
         let required = old.as_ref().map(|v| required(v, class));
         let ok = match (&required, &new) {
-            (Some(req), Some(new)) => new.cmp_precedence(req) != Ordering::Less,
+            (Some(Some(req)), Some(new)) => new.cmp_precedence(req) != Ordering::Less,
+            // No version after the old one is big enough.
+            (Some(None), _) => false,
             (None, Some(_)) => true,
             (_, None) => class == Class::None,
         };
         out.push(SemverJson {
             mod_id: id.to_string(),
             class,
-            required: required.map(|v| v.to_string()),
+            required: required.flatten().map(|v| v.to_string()),
             old: old.map(|v| v.to_string()),
             new: new.map(|v| v.to_string()),
             ok,
@@ -231,22 +233,23 @@ fn version_of(m: &Manifest) -> Option<Version> {
 
 /// The smallest version after `old` that a change of `class` needs. While the major version is
 /// 0, a breaking change needs a minor release and an addition a patch release. A pre-release is
-/// followed by its release (or anything later), whatever changed.
-pub fn required(old: &Version, class: Class) -> Version {
+/// followed by its release (or anything later), whatever changed. `None` when no such version
+/// exists: the number to raise is the largest there is.
+pub fn required(old: &Version, class: Class) -> Option<Version> {
     let (ma, mi, pa) = (old.major, old.minor, old.patch);
-    let v = |a: u64, b: u64, c: u64| Version::new(a, b, c);
+    let v = |a: u64, b: u64, c: u64| Some(Version::new(a, b, c));
     if class == Class::None {
-        return old.clone();
+        return Some(old.clone());
     }
     if !old.pre.is_empty() {
         return v(ma, mi, pa);
     }
     match (class, ma) {
-        (Class::Breaking, 0) => v(0, mi.saturating_add(1), 0),
-        (Class::Breaking, _) => v(ma.saturating_add(1), 0, 0),
-        (Class::Addition, 0) => v(0, mi, pa.saturating_add(1)),
-        (Class::Addition, _) => v(ma, mi.saturating_add(1), 0),
-        _ => v(ma, mi, pa.saturating_add(1)),
+        (Class::Breaking, 0) => v(0, mi.checked_add(1)?, 0),
+        (Class::Breaking, _) => v(ma.checked_add(1)?, 0, 0),
+        (Class::Addition, 0) => v(0, mi, pa.checked_add(1)?),
+        (Class::Addition, _) => v(ma, mi.checked_add(1)?, 0),
+        _ => v(ma, mi, pa.checked_add(1)?),
     }
 }
 
@@ -415,9 +418,10 @@ fn verdict(s: &SemverJson) -> String {
         Some(v) => format!("the manifest says {v}"),
         None => "the manifest has no version".to_string(),
     };
-    match &s.required {
-        Some(r) => format!("{} — needs {r}, {says}", s.class.as_str()),
-        None => format!("{} — the old manifest has no version, so any is a first release; {says}", s.class.as_str()),
+    match (&s.required, &s.old) {
+        (Some(r), _) => format!("{} — needs {r}, {says}", s.class.as_str()),
+        (None, Some(old)) => format!("{} — needs a version after {old}, and none exists (its number is the largest there is); {says}", s.class.as_str()),
+        (None, None) => format!("{} — the old manifest has no version, so any is a first release; {says}", s.class.as_str()),
     }
 }
 
@@ -517,7 +521,7 @@ mod tests {
     #[test]
     fn the_required_version_follows_the_class() {
         let v = |s: &str| Version::parse(s).unwrap();
-        let r = |old: &str, c: Class| required(&v(old), c).to_string();
+        let r = |old: &str, c: Class| required(&v(old), c).map_or("none".to_string(), |v| v.to_string());
         assert_eq!(r("1.3.0", Class::Breaking), "2.0.0");
         assert_eq!(r("1.3.0", Class::Addition), "1.4.0");
         assert_eq!(r("1.3.0", Class::Change), "1.3.1");
@@ -526,6 +530,10 @@ mod tests {
         assert_eq!(r("0.3.2", Class::Addition), "0.3.3");
         assert_eq!(r("0.3.2", Class::Change), "0.3.3");
         assert_eq!(r("2.0.0-rc.1", Class::Breaking), "2.0.0");
-        assert_eq!(r(&format!("{}.0.0", u64::MAX), Class::Breaking), format!("{}.0.0", u64::MAX), "no overflow");
+        // No version follows the largest number: none is big enough.
+        assert_eq!(r(&format!("{}.0.0", u64::MAX), Class::Breaking), "none");
+        assert_eq!(r(&format!("1.{}.0", u64::MAX), Class::Addition), "none");
+        assert_eq!(r(&format!("1.0.{}", u64::MAX), Class::Change), "none");
+        assert_eq!(r(&format!("1.0.{}", u64::MAX), Class::Breaking), "2.0.0");
     }
 }
