@@ -279,10 +279,15 @@ fn compare(old: &Side, new: &Side, old_name: String, new_name: String, args: &Ar
                 let path = f
                     .disk_path
                     .as_ref()
-                    .and_then(|p| std::fs::canonicalize(p).ok())
+                    // The folder resolved, not the file: a file that is a link names itself.
+                    .and_then(|p| Some(std::fs::canonicalize(p.parent()?).ok()?.join(p.file_name()?)))
                     .and_then(|p| p.strip_prefix(&s.root).ok().map(|r| r.to_string_lossy().replace('\\', "/")))
                     .unwrap_or_else(|| f.path.clone());
-                DiagnosticJson { path, severity: d.severity.as_str().into(), code: d.code.name().into(), message: d.message.clone() }
+                // A message that names its own file (`cannot read …`) names it as `path` does, so
+                // that the same finding on both sides is the same, and a checkout's temporary
+                // folder never shows.
+                let message = if f.path != path { d.message.replace(f.path.as_str(), &path) } else { d.message.clone() };
+                DiagnosticJson { path, severity: d.severity.as_str().into(), code: d.code.name().into(), message }
             })
             .collect()
     };

@@ -238,6 +238,34 @@ fn a_revision_compares_with_the_working_tree() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("is not a revision"), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
+/// A finding that names its own file — a data file linked from outside, not read — on both
+/// sides is neither introduced nor fixed, and a revision's temporary checkout never shows.
+#[cfg(unix)]
+#[test]
+fn the_same_finding_on_both_sides_is_neither_introduced_nor_fixed() {
+    let t = two_versions();
+    t.write("outside/secret.toml", "token = \"do-not-print\"\n");
+    for side in ["old", "new"] {
+        std::os::unix::fs::symlink(t.path("outside/secret.toml"), t.path(&format!("{side}/sec.toml"))).expect("links can be made");
+    }
+    let text = ok(&run(&t.0, &["diff", "old", "new", "--format", "json", "--arena", "0"]));
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let messages = |k: &str| v["diagnostics"][k].as_array().unwrap().iter().map(|d| d["message"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+    assert!(messages("introduced").iter().chain(&messages("fixed")).all(|m| !m.contains("sec.toml")), "{text}");
+
+    if !require("git", tools::runs("git", &["--version"]), "apt-get install git") {
+        return;
+    }
+    let git = |args: &[&str]| rustkeep_testutil::git(&t.0, args);
+    git(&["init", "-q"]);
+    git(&["add", "new"]);
+    git(&["commit", "-q", "-m", "the mod"]);
+    let o = run(&t.path("new"), &["diff", "HEAD", "--arena", "0"]);
+    let out = ok(&o);
+    assert!(out.contains("0 introduced, 0 fixed"), "{out}");
+    assert!(!out.contains("rustkeep-diff-"), "the temporary checkout shows: {out}");
+}
+
 #[test]
 fn show_diff_tells_what_an_override_changes_field_by_field() {
     let t = two_versions();
