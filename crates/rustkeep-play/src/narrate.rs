@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use rustkeep_data::vocab::{damage, field, outcome, ActionKind, EventKind, IdText, Registry};
 use rustkeep_engine::effect::{enemies_stay, Effect, Outcome};
 use rustkeep_engine::game::{CreatureRef, World};
+use rustkeep_engine::item::ItemInstance;
 use rustkeep_engine::payload::Payload;
 use rustkeep_engine::trace::{StepTrace, TraceEvent};
 
@@ -127,6 +128,7 @@ fn effect_sentences(names: &Names<'_>, effect: &Effect, out: &mut Vec<String>) {
         Effect::Hit { damage, .. } => effect_sentences(names, damage, out),
         // What the player did, told before what it caused (a potion's heal, the item received).
         Effect::Used { who: CreatureRef::Player, item } => out.push(format!("You use {}.", names.item(item))),
+        Effect::Talked { who: CreatureRef::Player, npc } => out.push(format!("You talk to {}.", names.name(Registry::Npcs, npc))),
         Effect::Bought { item, price, .. } => out.push(format!("You buy {} for {price} gold.", names.item(item))),
         Effect::Sold { item, price } => out.push(format!("You sell {} for {price} gold.", names.item(item))),
         Effect::Equipped { who: CreatureRef::Player, item, off, .. } => {
@@ -182,6 +184,8 @@ fn action_sentence(names: &Names<'_>, action: ActionKind, effect: &Effect) -> Op
         (ActionKind::Damage | ActionKind::GiveItem, _) => return None,
         // Bookkeeping: the trace tells it.
         (_, Effect::Untraced | Effect::NoEffect(_) | Effect::NothingGiven | Effect::TargetDead | Effect::NoTarget) => return None,
+        // Healing at full health: nothing happened.
+        (_, Effect::Healed { amount: 0, .. }) => return None,
         (_, Effect::Healed { who, amount, now, max }) => format!("{} healed {amount} ({now} / {max})", names.subject(*who)),
         (_, Effect::Lost { who, item, count }) => format!("{} lost {count} × {}", names.subject(*who), names.item(item)),
         (_, Effect::Status { who, status, turns: n, refreshed }) => {
@@ -262,7 +266,7 @@ struct Blow {
 
 /// The sentence of one event, if it tells the player something (an `attack_hit` waits for its
 /// `damage_taken`).
-fn event_sentence(names: &Names<'_>, e: &TraceEvent, hit: &mut Option<Blow>, out: &mut Vec<String>) {
+fn event_sentence(names: &Names<'_>, e: &TraceEvent, hit: &mut Option<Blow>, drops: &[(CreatureRef, &[ItemInstance])], out: &mut Vec<String>) {
     match (e.event, &e.payload) {
         (EventKind::CombatStarted, _) => out.push("A fight begins!".into()),
         (EventKind::CombatEnded, Payload::CombatEnded { outcome }) if *outcome == outcome::VICTORY => out.push("The fight is won.".into()),
@@ -292,6 +296,22 @@ fn event_sentence(names: &Names<'_>, e: &TraceEvent, hit: &mut Option<Blow>, out
         }
         (EventKind::CreatureDied, _) => {
             out.push(if e.source == CreatureRef::Player { "You die.".into() } else { format!("{} dies.", names.subject(e.source)) });
+            // Its loot falls where it stood: told after its death, before what the death causes.
+            if let Some((_, drops)) = drops.iter().find(|(who, _)| *who == e.source) {
+                let what: Vec<String> = drops
+                    .iter()
+                    .map(|d| {
+                        let name = format!("{}{}", names.item(&d.item), names.affixes(&d.affixes));
+                        if d.count == 1 {
+                            name
+                        } else {
+                            format!("{} × {name}", d.count)
+                        }
+                    })
+                    .collect();
+                let verb = if e.source == CreatureRef::Player { "drop" } else { "drops" };
+                out.push(format!("{} {verb} {}.", names.subject(e.source), what.join(", ")));
+            }
         }
         (EventKind::ItemPickedUp, Payload::ItemPickedUp { item, count, affixes }) if e.source == CreatureRef::Player => {
             let what = names.item(item);
@@ -303,10 +323,9 @@ fn event_sentence(names: &Names<'_>, e: &TraceEvent, hit: &mut Option<Blow>, out
             out.push(format!("You reach {}{depth}.", names.name(Registry::Floors, floor)));
         }
         (EventKind::RoomEntered, Payload::RoomEntered { prefab }) => out.push(format!("You enter {}.", names.name(Registry::Prefabs, prefab))),
-        (EventKind::NpcTalked, Payload::NpcTalked { npc }) => out.push(format!("You talk to {}.", names.name(Registry::Npcs, npc))),
         (EventKind::QuestCompleted, Payload::QuestCompleted { quest }) => out.push(format!("Quest completed: {}!", names.name(Registry::Quests, quest))),
-        // A turn starting is no news; using an item is told by the act (before what it does); an
-        // enemy picking something up is not seen; an event a scenario injected carries what it wrote, which tells nothing.
+        // A turn starting is no news; using an item and talking are told by the act (before what
+        // they do); an enemy picking something up is not seen; an event a scenario injected carries what it wrote, which tells nothing.
         (EventKind::TurnStarted, _)
         | (
             EventKind::ItemPickedUp | EventKind::ItemUsed | EventKind::FloorEntered | EventKind::RoomEntered | EventKind::NpcTalked | EventKind::QuestCompleted,
@@ -323,6 +342,7 @@ pub fn sentences(names: &Names<'_>, steps: &[StepTrace]) -> Vec<String> {
         let bought = step.effects.iter().any(|o| matches!(o.effect, Effect::Bought { .. }));
         // The last attack_hit, waiting for its damage_taken.
         let mut hit: Option<Blow> = None;
+        let drops = drops_of(step);
         // In causal order, as the trace shows it: an event, what its triggers did, then the
         // events it caused.
         let mut order = Vec::with_capacity(step.events.len());
@@ -340,7 +360,7 @@ pub fn sentences(names: &Names<'_>, steps: &[StepTrace]) -> Vec<String> {
                 act_sentences(names, step, &mut out);
             }
             if !(bought && e.event == EventKind::ItemPickedUp && e.source == CreatureRef::Player) {
-                event_sentence(names, e, &mut hit, &mut out);
+                event_sentence(names, e, &mut hit, &drops, &mut out);
             }
             for t in e.triggers.iter().filter(|t| t.fired) {
                 for a in &t.actions {
@@ -351,6 +371,27 @@ pub fn sentences(names: &Names<'_>, steps: &[StepTrace]) -> Vec<String> {
         if told_after_all {
             act_sentences(names, step, &mut out);
         }
+    }
+    out
+}
+
+/// What each creature that died in a step dropped (the loot of its death, in the trace).
+fn drops_of(step: &StepTrace) -> Vec<(CreatureRef, &[ItemInstance])> {
+    fn effect<'a>(e: &'a Effect, out: &mut Vec<(CreatureRef, &'a [ItemInstance])>) {
+        match e {
+            Effect::Died { victim, loot: Some((_, drops)), .. } if !drops.is_empty() => out.push((*victim, drops)),
+            Effect::Hit { damage, .. } => effect(damage, out),
+            _ => {}
+        }
+    }
+    fn outcome<'a>(o: &'a Outcome, out: &mut Vec<(CreatureRef, &'a [ItemInstance])>) {
+        effect(&o.effect, out);
+        o.actions.iter().flatten().for_each(|a| outcome(a, out));
+    }
+    let mut out = Vec::new();
+    step.effects.iter().for_each(|o| outcome(o, &mut out));
+    for t in step.events.iter().flat_map(|e| &e.triggers) {
+        t.actions.iter().for_each(|o| outcome(o, &mut out));
     }
     out
 }
@@ -469,6 +510,36 @@ mod tests {
             ],
             before_act,
         };
+        // Talking is told before what the talk does; healing at full health is not told; the
+        // loot of a death after the death.
+        let step = |effects, events| StepTrace { step: 3, source: None, act: String::new(), effects, events, before_act: 0 };
+        let started = Outcome { action: Some(ActionKind::StartQuest), target: None, effect: Effect::QuestStarted("core:rattenplage".into()), actions: None };
+        let full = Outcome {
+            action: Some(ActionKind::Heal),
+            target: None,
+            effect: Effect::Healed { who: CreatureRef::Player, amount: 0, now: 30, max: 30 },
+            actions: None,
+        };
+        let talk = Outcome::with_actions(Effect::Talked { who: CreatureRef::Player, npc: "core:elder".into() }, vec![started, full]);
+        let talked = event(EventKind::NpcTalked, CreatureRef::Player, rat, Payload::NpcTalked { npc: "core:elder".into() });
+        assert_eq!(sentences(&names, &[step(vec![talk], vec![talked])]), ["You talk to Elder Hannelore.", "Started Rattenplage."]);
+        let tails = rustkeep_engine::item::ItemInstance { item: "core:rat_tail".into(), count: 2, affixes: Vec::new(), equipped: false };
+        let died = Effect::Died { victim: rat, amount: 9, damage_type: "physical".into(), loot: Some(("core:rat_loot".into(), vec![tails])) };
+        let blow = Effect::Hit {
+            rejoined: None,
+            attacker: CreatureRef::Player,
+            victim: rat,
+            weapon: Weapon::BareHands,
+            amount: 9,
+            critical: false,
+            damage: Box::new(died),
+        };
+        let events = vec![
+            event(EventKind::AttackHit, CreatureRef::Player, rat, Payload::AttackHit { weapon: None, damage_type: "physical".into(), critical: None }),
+            event(EventKind::DamageTaken, rat, CreatureRef::Player, Payload::DamageTaken { amount: 9, damage_type: "physical".into() }),
+            event(EventKind::CreatureDied, rat, CreatureRef::Player, Payload::None),
+        ];
+        assert_eq!(sentences(&names, &[step(vec![Outcome::act(blow)], events)]), ["You hit the Rat for 9.", "The Rat dies.", "The Rat drops 2 × Rat Tail."]);
         assert_eq!(sentences(&names, &[fight(2)]), ["A fight begins!", "You miss the Rat."]);
         assert_eq!(sentences(&names, &[fight(1)]), ["You miss the Rat.", "A fight begins!"], "a fight the act began");
         assert_eq!(
