@@ -169,6 +169,9 @@ fn play_corrupt_save_changes_nothing() {
     let first = &out[out.find("\nhealth ").expect("first status")..];
     let (before, after) = first.split_once("\nerror: ").expect("error line");
     let after = &after[after.find('\n').expect("line end")..];
+    // The console ends with the run's summary.
+    let (after, summary) = after.split_once("\nrun in progress: ").expect("the summary ends the console");
+    assert!(summary.contains("testing commands used: spawn"), "{summary}");
     assert_eq!(before.trim(), after.trim(), "the failed load left the game as it was");
 }
 

@@ -36,6 +36,8 @@ fn status_around_error(out: &str) -> (&str, &str) {
     let first = &out[out.find("health ").unwrap_or_else(|| panic!("a status in {out}"))..];
     let (before, after) = first.split_once("\nerror: ").unwrap_or_else(|| panic!("an error line in {out}"));
     let after = &after[after.find('\n').map(|n| n + 1).unwrap_or(after.len())..];
+    // The console ends with the run's summary.
+    let after = after.split_once("\nrun in progress: ").map_or(after, |(a, _)| a);
     (before.trim(), after.trim())
 }
 

@@ -43,10 +43,12 @@ impl Console {
                 break;
             }
         }
-        self.close()
+        self.close(out)
     }
 
-    fn close(self) -> Result<u8, String> {
+    /// Ends the console with the run's summary (how it stands, the testing commands it used).
+    fn close(self, out: &mut impl Write) -> Result<u8, String> {
+        out.write_all(crate::summary(&self.s).as_bytes()).map_err(io)?;
         if let Some(r) = self.s.recorder {
             r.finish()?;
         }
@@ -159,6 +161,6 @@ impl Console {
             }
             let _ = editor.save_history(h);
         }
-        self.close()
+        self.close(out)
     }
 }
