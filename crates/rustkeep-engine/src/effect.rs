@@ -121,6 +121,8 @@ pub enum Reason {
     Currency(&'static str),
     /// So many enemies would live at once: a `spawn` of this many was refused and the run stops.
     TooManyEnemies(u32),
+    /// A `spawn` on a map where no tile is free.
+    NoFreeTile,
 }
 
 /// What an act or an action did. `Untraced`: a run without a trace builds no effects.
@@ -328,6 +330,7 @@ impl fmt::Display for Reason {
             Reason::NoInventoryEntry(i) => write!(f, "the player has no inventory entry {i}"),
             Reason::NoStockEntry { shop, index } => write!(f, "{shop} has no stock entry {index}"),
             Reason::Currency(currency) => write!(f, "{currency} is what shops pay with"),
+            Reason::NoFreeTile => f.write_str("no tile is free to spawn on"),
             Reason::TooManyEnemies(n) => write!(f, "{n} more enemies would make more than the {} that live at once", thousands(MAX_LIVING_ENEMIES as u64)),
         }
     }

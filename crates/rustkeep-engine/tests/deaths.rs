@@ -212,6 +212,21 @@ fn a_living_spawner_spawns_next_to_itself_and_the_player_next_to_the_player() {
 }
 
 #[test]
+fn a_spawn_brings_as_many_creatures_as_there_are_free_tiles() {
+    let w = world_with(&[("splitters.toml", SPLITTERS)]);
+    let mut g = on_the_map(&w, &[]);
+    let spawn = ActionData::Spawn { creature: Sp::new(0..0, "t:spawnling".to_string()), count: 100 };
+    g.run_step(&w, Act::Action(&spawn), CreatureRef::Player, None);
+    let came = g.living_enemies();
+    assert!(came > 0 && came < 100, "the two rooms hold fewer than 100: {came}");
+    let tiles: std::collections::BTreeSet<Pos> = (0..came).map(|r| at(&g, r).unwrap_or_else(|| panic!("enemy:{r} stands somewhere"))).collect();
+    assert_eq!(tiles.len(), came, "each on a tile of its own");
+    // The floor is full: the next spawn brings nobody.
+    g.run_step(&w, Act::Action(&spawn), CreatureRef::Player, None);
+    assert_eq!(g.living_enemies(), came);
+}
+
+#[test]
 fn without_a_map_a_split_creature_still_splits() {
     let w = world_with(&[("splitters.toml", SPLITTERS)]);
     let mut g = hero_against(&w, "t:splitter");

@@ -223,8 +223,14 @@ impl Game {
         if !self.room_for_enemies(count) {
             return Effect::NoEffect(Reason::TooManyEnemies(count));
         }
+        // On a map each newcomer stands on a tile of its own: as many come as there are free tiles.
+        let tiles = self.spawn_tiles(spawner, count as usize);
+        let count = tiles.as_ref().map_or(count, |t| t.len() as u32);
+        if count == 0 {
+            return Effect::NoEffect(Reason::NoFreeTile);
+        }
         let refs = self.add_enemies(w, creature, count);
-        self.place_on_map(&refs, spawner);
+        self.place_on_map(&refs, spawner, tiles.unwrap_or_default());
         let combat_started = !self.combat && !refs.is_empty();
         if combat_started {
             self.combat = true;

@@ -118,20 +118,25 @@ impl Game {
         }
     }
 
-    /// Puts new enemies on the free tiles nearest to the tile of `spawner` (the player's when it
-    /// has none, or is the player); the tiles of creatures that died count as free, so a creature
-    /// that splits on `creature_died` splits where it stood. They belong to the spawner's room:
-    /// an enemy's home, else the room the player stands in.
-    pub(super) fn place_on_map(&mut self, refs: &[CreatureRef], spawner: CreatureRef) {
+    /// The free tiles nearest to the tile of `spawner` (the player's when it has none, or is the
+    /// player), at most `count`; the tiles of creatures that died count as free, so a creature
+    /// that splits on `creature_died` splits where it stood. `None` without a map.
+    pub(super) fn spawn_tiles(&self, spawner: CreatureRef, count: usize) -> Option<Vec<Pos>> {
         let from = self.position(spawner);
-        let home = self.home_of(spawner);
         let enemies = &self.enemies;
+        let m = &self.dungeon.as_ref()?.map;
+        let dead = |i: usize| !enemies.binary_search_by_key(&i, |e| e.index).is_ok_and(|at| enemies[at].body.health > 0);
+        Some(m.free_tiles_near(from.unwrap_or(m.player), count, dead))
+    }
+
+    /// Puts new enemies on `tiles` ([`Game::spawn_tiles`]). They belong to the spawner's room: an
+    /// enemy's home, else the room the player stands in.
+    pub(super) fn place_on_map(&mut self, refs: &[CreatureRef], spawner: CreatureRef, tiles: Vec<Pos>) {
+        let home = self.home_of(spawner);
         let Some(d) = self.dungeon.as_mut() else { return };
         let room = home.or(d.room);
         let m = &mut d.map;
-        let dead = |i: usize| !enemies.binary_search_by_key(&i, |e| e.index).is_ok_and(|at| enemies[at].body.health > 0);
-        let free = m.free_tiles_near(from.unwrap_or(m.player), refs.len(), dead);
-        for (r, p) in refs.iter().zip(free) {
+        for (r, p) in refs.iter().zip(tiles) {
             if let CreatureRef::Enemy(i) = r {
                 m.place_enemy(*i, p);
                 if let Some(room) = room {
