@@ -87,3 +87,48 @@ fn one_deleted_bracket_quote_comma_or_equals_gives_at_most_two_diagnostics_in_it
     assert!(worst >= 1, "the mutants gave no diagnostics at all");
     eprintln!("{MUTANTS} mutants, {syntax} with a syntax error, at most {worst} diagnostics, {:?}", started.elapsed());
 }
+
+/// A library whose manifest carries a version, a dependency and `[renamed]`, and a mod that
+/// requires a version of it and still names its old IDs.
+const LIB_MANIFEST: &str = "[mod]\nid = \"lib\"\nname = \"Library\"\nversion = \"1.3.0\"\ndepends = [\"core\"]\nlibrary = true\n\n[renamed]\n\"lib:old_blade\" = \"lib:blade\"\n\"lib:old_loot\" = \"lib:loot\"\n";
+const LIB_DATA: &str = "[[items]]\nid = \"lib:blade\"\nname = \"Blade\"\nslot = \"weapon\"\n\n[[loot_tables]]\nid = \"lib:loot\"\nentries = [ { item = \"lib:blade\", weight = 1 } ]\n";
+const USER_MANIFEST: &str = "[mod]\nid = \"user\"\nname = \"User\"\nversion = \"0.1.0\"\ndepends = [\"core\", \"lib ^1.2\"]\nlibrary = true\n";
+const USER_DATA: &str = "[[creatures]]\nid = \"user:thief\"\nname = \"Thief\"\nglyph = \"t\"\nloot = \"lib:old_loot\"\nattributes = { level = 1, max_health = 5, damage = 1 }\n\n[[npcs]]\nid = \"user:smith\"\nname = \"Smith\"\non_talk = [ { action = \"give_item\", item = \"lib:old_blade\", target = \"self\" } ]\n";
+
+fn versioned(lib_manifest: &str) -> (Project, rustkeep_check::Analysis) {
+    let mut p = Project::with_bundled_core();
+    p.add_memory_mod("lib", &[("mod.toml", lib_manifest), ("data.toml", LIB_DATA)]);
+    p.add_memory_mod("user", &[("mod.toml", USER_MANIFEST), ("data.toml", USER_DATA)]);
+    let a = analyze(&p);
+    (p, a)
+}
+
+/// The same bound for a manifest, every deletion tried: its mod keeps what still reads (its ID,
+/// its version, the renames of the lines that read), and what may be written in the part that
+/// does not read is not claimed missing elsewhere (a version a requirement needs, an old ID a
+/// reference names, a use of a table).
+#[test]
+fn one_deletion_in_a_manifest_gives_at_most_two_diagnostics_in_the_manifest() {
+    let key = |p: &Project, d: &rustkeep_data::diag::Diagnostic| (p.file(d.loc.file).path.clone(), d.loc.span.clone(), d.code);
+    let (p, clean) = versioned(LIB_MANIFEST);
+    let before: std::collections::HashSet<_> = clean.diagnostics.iter().map(|d| key(&p, d)).collect();
+    assert!(clean.diagnostics.iter().all(|d| d.code == Code::RenamedReference), "{:#?}", clean.diagnostics);
+    assert_eq!(before.len(), 2, "the two old IDs are named: {:#?}", clean.diagnostics);
+    let mut failures = Vec::new();
+    let mut syntax = 0;
+    let places = candidates(LIB_MANIFEST);
+    for &at in &places {
+        let mut text = LIB_MANIFEST.to_string();
+        let deleted = text.remove(at);
+        let (p, a) = versioned(&text);
+        let new: Vec<&rustkeep_data::diag::Diagnostic> = a.diagnostics.iter().filter(|d| !before.contains(&key(&p, d))).collect();
+        syntax += usize::from(new.iter().any(|d| d.code == Code::TomlSyntax));
+        if new.len() > 2 || new.iter().any(|d| !p.file(d.loc.file).path.ends_with("lib/mod.toml")) {
+            let line = LIB_MANIFEST[..at].matches('\n').count() + 1;
+            let listed: Vec<String> = new.iter().map(|d| format!("  {}:{:?} {} {}", p.file(d.loc.file).path, d.loc.span, d.code.name(), d.message)).collect();
+            failures.push(format!("`{deleted}` deleted on line {line}:\n{}", listed.join("\n")));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} mutants broke the bound:\n{}", failures.len(), places.len(), failures.join("\n"));
+    assert!(syntax * 4 >= places.len() * 3, "only {syntax} of {} mutants were syntax errors", places.len());
+}

@@ -29,6 +29,11 @@ pub struct Manifest {
     pub library: bool,
     /// `[renamed]`: old ID → new ID, both of this mod, each with the span of its key or value.
     pub renamed: Vec<(Sp<String>, Sp<String>)>,
+    /// Some of its text could not be read (a syntax error): what is missing above may be written
+    /// there, so nothing is claimed from its absence (a version, an `id`).
+    pub unreadable: bool,
+    /// The IDs that text spells (an old ID of `[renamed]` among them, maybe).
+    pub unread_ids: Vec<String>,
 }
 
 impl Manifest {
@@ -226,22 +231,86 @@ pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -
         return (m, out);
     }
     let (root, errors) = parse_toml(text);
-    let scalars = scalar_errors(text, &root);
-    if !errors.is_empty() || !scalars.is_empty() {
-        for e in errors {
-            diag(&mut out, file, Code::TomlSyntax, e.span().unwrap_or(0..0), e.message().trim().to_string());
-        }
+    if errors.is_empty() {
+        // A number that is none (an integer beyond 64 bits) is the one mistake; the rest reads.
+        let scalars = scalar_errors(text, &root);
+        m.unreadable = !scalars.is_empty();
         for (span, msg) in scalars {
             diag(&mut out, file, Code::TomlSyntax, span, msg);
         }
+        manifest_from(&mut out, file, text, root.get_ref(), &mut m);
         return (m, out);
     }
-    let keys_at_top = !root.get_ref().iter().any(|(k, _)| k.get_ref().as_ref() == key::MOD)
-        && root.get_ref().iter().any(|(k, _)| vocab::MOD_KEYS.iter().any(|c| c.name == k.get_ref().as_ref()));
+    m.unreadable = true;
+    // A syntax mistake: one diagnostic at its cause, as in a data file, and the rest of the
+    // manifest still read, so that its mod keeps its ID, version and renames as far as they read.
+    let found: Vec<(Span, String)> = errors.iter().map(|e| (e.span().unwrap_or(0..0), e.message().trim().to_string())).collect();
+    let Some(rec) = crate::tree::recover::recover(text, &found) else {
+        for (span, msg) in found {
+            diag(&mut out, file, Code::TomlSyntax, span, msg);
+        }
+        return (m, out);
+    };
+    for e in &rec.errors {
+        let mut d = Diagnostic::new(Code::TomlSyntax, Loc { file, span: e.span.clone() }, e.message.clone());
+        if let Some((span, message)) = &e.related {
+            d.related.push(crate::diag::Related { message: message.clone(), loc: Loc { file, span: span.clone() } });
+        }
+        out.push(d);
+    }
+    for u in &rec.unreadable {
+        m.unread_ids.extend(u.mentions.iter().chain(u.id.iter().map(|(id, _)| id)).chain(u.inline.iter().map(|(_, id, _)| id)).cloned());
+    }
+    let readable = salvage_lines(text, &rec);
+    let (root, errors) = parse_toml(&readable);
+    if errors.is_empty() {
+        for (span, msg) in scalar_errors(&readable, &root) {
+            diag(&mut out, file, Code::TomlSyntax, span, msg);
+        }
+        manifest_from(&mut out, file, &readable, root.get_ref(), &mut m);
+    }
+    (m, out)
+}
+
+/// The text recovery made readable (the sections that do not read blanked), with the lines of
+/// those sections that read by themselves put back under a header that still reads: a `[mod]`
+/// whose `version` lost its closing quote keeps its `id`, a `[renamed]` with one broken line
+/// keeps the others. Offsets are the text's own.
+fn salvage_lines(text: &str, rec: &crate::tree::recover::Recovery) -> String {
+    let mut out = rec.text.clone();
+    for u in &rec.unreadable {
+        let Some((_, header, true)) = &u.header else { continue };
+        let mut at = text[header.end..].find('\n').map_or(text.len(), |n| header.end + n + 1);
+        let mut restored = out.clone();
+        while at < u.span.end {
+            let end = text[at..u.span.end].find('\n').map_or(u.span.end, |n| at + n);
+            let line = &text[at..end];
+            // A broken header (`renamed]`): the lines below it belong to another table.
+            let t = line.trim();
+            if !t.contains('=') && (t.starts_with('[') || t.ends_with(']')) {
+                break;
+            }
+            if !t.is_empty() && parse_toml(line).1.is_empty() {
+                restored.replace_range(at..end, line);
+            }
+            at = end + 1;
+        }
+        // Lines that read alone may still clash together (a key written twice): then none.
+        if parse_toml(&restored).1.is_empty() {
+            out = restored;
+        }
+    }
+    out
+}
+
+/// The manifest a document that reads says.
+fn manifest_from(out: &mut Vec<Diagnostic>, file: FileId, text: &str, root: &toml::de::DeTable<'_>, m: &mut Manifest) {
+    let keys_at_top =
+        !root.iter().any(|(k, _)| k.get_ref().as_ref() == key::MOD) && root.iter().any(|(k, _)| vocab::MOD_KEYS.iter().any(|c| c.name == k.get_ref().as_ref()));
     if keys_at_top {
         // The `[mod]` header is missing and its keys stand at the top: one mistake, one
         // diagnostic, and the keys are still read so that nothing else follows from it.
-        let first = root.get_ref().iter().map(|(k, _)| k.span().start).min().unwrap_or(0);
+        let first = root.iter().map(|(k, _)| k.span().start).min().unwrap_or(0);
         let line_start = text[..first].rfind('\n').map_or(0, |i| i + 1);
         let d = Diagnostic::new(
             Code::InvalidManifest,
@@ -250,38 +319,37 @@ pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -
         )
         .with_fix_at(line_start..line_start, "insert `[mod]`", "[mod]\n", crate::diag::Applicability::Safe);
         out.push(d);
-        mod_table(&mut out, file, text, root.get_ref(), &mut m);
-        return (m, out);
+        mod_table(out, file, text, root, m);
+        return;
     }
     let mut saw_mod = false;
-    for (name, value) in root.get_ref().iter() {
+    for (name, value) in root.iter() {
         if name.get_ref().as_ref() == key::RENAMED {
             match value.get_ref() {
-                DeValue::Table(t) => renamed_table(&mut out, file, t, &mut m),
-                _ => diag(&mut out, file, Code::WrongType, value.span(), "`renamed` must be a table: `[renamed]` with lines `\"my_mod:old\" = \"my_mod:new\"`"),
+                DeValue::Table(t) => renamed_table(out, file, t, m),
+                _ => diag(out, file, Code::WrongType, value.span(), "`renamed` must be a table: `[renamed]` with lines `\"my_mod:old\" = \"my_mod:new\"`"),
             }
             continue;
         }
         if name.get_ref().as_ref() != key::MOD {
-            unknown_key(&mut out, file, name.get_ref(), name.span(), &vocab::config_key_names(vocab::MANIFEST_TABLES), "`mod.toml`");
+            unknown_key(out, file, name.get_ref(), name.span(), &vocab::config_key_names(vocab::MANIFEST_TABLES), "`mod.toml`");
             continue;
         }
         saw_mod = true;
         let DeValue::Table(t) = value.get_ref() else {
-            diag(&mut out, file, Code::InvalidManifest, value.span(), "`mod` must be a table: `[mod]`");
+            diag(out, file, Code::InvalidManifest, value.span(), "`mod` must be a table: `[mod]`");
             continue;
         };
         m.span = value.span();
-        mod_table(&mut out, file, text, t, &mut m);
-        if !t.iter().any(|(k, _)| k.get_ref().as_ref() == key::ID) {
-            diag(&mut out, file, Code::MissingField, value.span(), "`[mod]` is missing the required field `id` (the mod's namespace)");
+        mod_table(out, file, text, t, m);
+        if !t.iter().any(|(k, _)| k.get_ref().as_ref() == key::ID) && !m.unreadable {
+            diag(out, file, Code::MissingField, value.span(), "`[mod]` is missing the required field `id` (the mod's namespace)");
         }
     }
-    if !saw_mod {
-        diag(&mut out, file, Code::InvalidManifest, 0..0, "`mod.toml` has no `[mod]` table: add `[mod]` with `id`, `name`, `version`");
+    if !saw_mod && !m.unreadable {
+        diag(out, file, Code::InvalidManifest, 0..0, "`mod.toml` has no `[mod]` table: add `[mod]` with `id`, `name`, `version`");
     }
-    renamed_namespaces(&mut out, file, &mut m);
-    (m, out)
+    renamed_namespaces(out, file, m);
 }
 
 /// The keys of `[mod]`.

@@ -15,10 +15,10 @@ mod renames;
 mod requirements;
 
 pub use findings::{DependencyValue, Finding};
-pub use renames::{renames, Rename};
+pub use renames::{renames, unread_ids, Rename};
 
 use crate::diag::Applicability;
-use crate::hash::FxHashMap;
+use crate::hash::{FxHashMap, FxHashSet};
 use crate::lower::FileFacts;
 use crate::manifest::DependencyKind;
 use crate::model::{Entry, Sp};
@@ -99,6 +99,9 @@ pub struct Resolved {
     pub findings: Vec<Finding>,
     /// `[renamed]`: old ID → where its chain of renames ends ([`renames`]).
     pub renamed: FxHashMap<String, Rename>,
+    /// The IDs spelled in the text of manifests that could not be read ([`unread_ids`]): each may
+    /// be an old ID of `[renamed]`, so a reference to one is not called unknown.
+    pub unread: FxHashSet<String>,
 }
 
 /// Per-file facts, indexed by [`FileId`]; `None` for manifests and workspace files.
@@ -326,7 +329,8 @@ pub fn resolve(project: &Project, facts: &FactsTable) -> Resolved {
     }
     findings.extend(found.into_iter().flatten());
     let renamed = renames(project, &order, &mut findings);
-    Resolved { order, defs, balance, findings, renamed }
+    let unread = unread_ids(project, &order);
+    Resolved { order, defs, balance, findings, renamed, unread }
 }
 
 /// The `[balance]` settings in force (the last mod in load order wins each key), and a
@@ -406,7 +410,10 @@ pub fn resolve_entry(project: &Project, mi: usize, e: &Entry, r: EntryRef, def: 
     let id = e.id.as_ref()?;
     let new = || Def { current: r, mod_idx: mi, defined: Some(r), overrides: Vec::new() };
     let ns = namespace_of(&id.value);
-    if ns != m.id && !(m.is_core && ns == CORE_NAMESPACE) {
+    // A mod whose `id` may sit in the text of its manifest that could not be read has no known
+    // namespace to hold its entries to.
+    let unknown = m.manifest.unreadable && m.manifest.id.is_none();
+    if ns != m.id && !(m.is_core && ns == CORE_NAMESPACE) && !unknown {
         let existing = def.map(|d| d.current);
         findings.push(Finding::NamespaceMismatch { entry: r, mod_idx: mi, existing });
         return existing.is_none().then(new);

@@ -116,7 +116,8 @@ pub struct Incremental {
     sugg: Suggestions,
     /// The mod of every data file that is resolved.
     file_mod: Vec<Option<usize>>,
-    /// How many files have text that could not be read ([`crate::rules::absent::reads_whole`]):
+    /// How many files (manifests too) have text that could not be read
+    /// ([`crate::rules::absent::reads_whole`]):
     /// while there are some, the findings of the rules that claim an absence are not shown.
     unreadable_files: usize,
     /// Diagnostics of loading (per file): the project's, and the load order's.
@@ -146,6 +147,7 @@ impl Incremental {
         let mut order_findings = Vec::new();
         let order = load_order(project, &mut order_findings);
         let renamed = rustkeep_data::resolve::renames(project, &order, &mut order_findings);
+        let unread = rustkeep_data::resolve::unread_ids(project, &order);
         let order_diags: Vec<Diagnostic> = order_findings.iter().filter_map(|f| resolution::diagnostic(project, &facts, f)).collect();
         let mut rank = vec![None; n];
         let mut file_mod = vec![None; n];
@@ -171,7 +173,7 @@ impl Incremental {
         let mut inc = Incremental {
             db: Database {
                 facts: vec![None; n],
-                resolved: Resolved { order, defs: vec![FxHashMap::default(); Registry::ALL.len()], renamed, ..Resolved::default() },
+                resolved: Resolved { order, defs: vec![FxHashMap::default(); Registry::ALL.len()], renamed, unread, ..Resolved::default() },
                 table_kinds: FxHashMap::default(),
                 misfiled: FxHashMap::default(),
             },
@@ -182,7 +184,8 @@ impl Incremental {
             file_mod,
             loading: by_file(project.diagnostics.clone()),
             order_diags: by_file(order_diags),
-            unreadable_files: 0,
+            // A manifest is read again with its project, which starts a new analysis.
+            unreadable_files: project.mods.iter().filter(|m| m.manifest.unreadable).count(),
             balance_files: Vec::new(),
             whole_files: vec![Vec::new(); crate::rules::WHOLE.len()],
             levels: crate::lint_levels(project),

@@ -19,8 +19,8 @@ use rustkeep_data::vocab::{IdText, RefKind, Registry};
 /// Whether the rules that claim an absence may speak ([`super::Whole::absence`]): while some text
 /// could not be read, the place or table that would answer may sit in it, so an absence is
 /// claimed only over data that was read whole (one mistake, one diagnostic).
-pub fn reads_whole(db: &Database) -> bool {
-    !db.facts.iter().flatten().any(|ff| !ff.unreadable.is_empty())
+pub fn reads_whole(project: &Project, db: &Database) -> bool {
+    !db.facts.iter().flatten().any(|ff| !ff.unreadable.is_empty()) && !project.mods.iter().any(|m| m.manifest.unreadable)
 }
 
 /// Where the names that bring entries of one registry into play are written.

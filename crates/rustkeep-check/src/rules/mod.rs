@@ -248,7 +248,7 @@ pub fn run_all(project: &Project, a: &Database, out: &mut Vec<Diagnostic>) {
     // follows the cycles table by table, in `incremental::tables`).
     let mut jobs: Vec<Job> = vec![Job::Whole(loot::run_cycles)];
     // The rules that claim an absence wait for data read whole (`Whole::absence`).
-    let whole = absent::reads_whole(a);
+    let whole = absent::reads_whole(project, a);
     jobs.extend(PER_ID.iter().filter(|r| whole || !r.absence).map(Job::PerId));
     jobs.extend(WHOLE.iter().filter(|r| whole || !r.absence).map(|w| Job::Whole(w.run)));
     let refs: usize = a.facts.iter().flatten().map(|f| f.refs.len()).sum();

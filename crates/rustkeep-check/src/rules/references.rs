@@ -45,7 +45,8 @@ pub fn check<'a, 'b>(
     if let Some(rename) = resolved.renamed_in(registry, &r.id) {
         return Some(renamed(loc, &r.id, rename));
     }
-    if resolved.get(registry, &r.id).is_some() {
+    // An ID the text of a manifest that could not be read spells may be an old ID of `[renamed]`.
+    if resolved.get(registry, &r.id).is_some() || resolved.unread.contains(&r.id) {
         return None;
     }
     if IdText::of(&r.id).is_bare() {

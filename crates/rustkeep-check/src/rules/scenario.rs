@@ -95,6 +95,10 @@ fn check(
             }
             continue;
         }
+        // An ID the text of a manifest that could not be read spells may be an old ID of `[renamed]`.
+        if db.resolved.unread.contains(&r.id) {
+            continue;
+        }
         let nouns = regs.iter().map(|r| r.noun()).collect::<Vec<_>>().join(" or ");
         if IdText::of(&r.id).is_bare() {
             let ids = regs.iter().flat_map(|reg| db.resolved.defs[reg.index()].iter().filter(|(_, d)| visible(d)).map(|(id, _)| id.as_str()));

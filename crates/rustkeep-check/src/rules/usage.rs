@@ -114,7 +114,9 @@ fn unused_id(cx: &super::IdContext, registry: Registry, id: &str, def: &Def) -> 
         Registry::Quests => !cx.counts.named(Count::Started, id),
         _ => !cx.counts.named_or_bare(Count::Used, id),
     };
-    if !unused {
+    // An ID the text of a manifest that could not be read spells may be named there through
+    // `[renamed]`: as with a data file's unreadable part, it counts as named.
+    if !unused || cx.db.resolved.unread.contains(id) {
         return Vec::new();
     }
     unused_entry(&cx.packs, registry, id, def.current.file, cx.db.entry(def.current)).map(|d| (def.current, d)).into_iter().collect()

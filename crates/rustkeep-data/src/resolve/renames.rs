@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::Finding;
-use crate::hash::FxHashMap;
+use crate::hash::{FxHashMap, FxHashSet};
 use crate::model::Sp;
 use crate::project::Project;
 use crate::source::FileId;
@@ -84,4 +84,10 @@ pub fn renames(project: &Project, order: &[usize], findings: &mut Vec<Finding>) 
         }
     }
     out
+}
+
+/// The IDs spelled in the text of the loaded mods' manifests that could not be read
+/// ([`crate::manifest::Manifest::unread_ids`]).
+pub fn unread_ids(project: &Project, order: &[usize]) -> FxHashSet<String> {
+    order.iter().filter_map(|&mi| project.mods.get(mi)).flat_map(|m| m.manifest.unread_ids.iter().cloned()).collect()
 }

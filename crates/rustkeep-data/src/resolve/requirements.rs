@@ -20,6 +20,11 @@ pub(super) fn check(mods: &[ModInfo], by_id: &BTreeMap<&str, usize>, findings: &
         for (k, dep) in m.manifest.depends.iter().enumerate() {
             let other = if dep.id.value == CORE_NAMESPACE { mods.iter().position(|x| x.is_core) } else { by_id.get(dep.id.value.as_str()).copied() };
             let Some(j) = other.filter(|&j| j != i) else { continue };
+            // A version that may sit in the text of its manifest that could not be read is not
+            // judged: the syntax error is the one diagnostic.
+            if mods[j].version().is_none() && mods[j].manifest.unreadable && dep.req.is_some() {
+                continue;
+            }
             let parsed = mods[j].version().and_then(|v| semver::Version::parse(v).ok());
             let allowed = dep.allows(parsed.as_ref());
             let unmet = match dep.kind {
