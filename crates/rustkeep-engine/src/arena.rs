@@ -26,6 +26,18 @@ use crate::stats::{mean, percentile, rate, round_to, wilson, Z_95};
 pub const DEFAULT_RUNS: u64 = 10_000;
 /// Rounds after which a fight is a draw when nobody says otherwise.
 pub const DEFAULT_ROUNDS: u32 = 100;
+/// The turns — the player's and every enemy's — a batch of fights may take, so that it ends in
+/// seconds however fast its enemies are (an enemy takes up to 100 turns per turn of the player)
+/// or however long they live: each fight gets its share ([`turns_per_fight`]), and one that has
+/// used it ends as a draw, counted apart ([`Report::limited`]).
+pub const BATCH_TURNS: u64 = 10_000_000;
+
+/// A fight's share of [`BATCH_TURNS`] in a batch of `fights`, but never fewer than three turns a
+/// round (a player and an enemy twice as fast as it, every round): a fight of ordinary speeds
+/// ends by its rounds, as it always did, however many fights the batch holds.
+pub fn turns_per_fight(fights: u64, max_rounds: u32) -> u64 {
+    (BATCH_TURNS / fights.max(1)).max(3 * u64::from(max_rounds))
+}
 
 /// Who fights whom.
 #[derive(Clone, Debug, Default)]
@@ -62,10 +74,13 @@ pub struct Fight {
     pub health_left: i64,
     /// What the dead enemies dropped: item → count.
     pub loot: BTreeMap<String, u64>,
+    /// A draw because the fight used its share of turns ([`BATCH_TURNS`]).
+    pub limited: bool,
 }
 
-/// Fights run `run` of a batch seeded with `seed`.
-pub fn fight(w: &World, lineup: &Lineup, seed: u64, run: u64, max_rounds: u32) -> Fight {
+/// Fights run `run` of a batch seeded with `seed`, for at most `max_rounds` rounds and
+/// `max_turns` turns.
+pub fn fight(w: &World, lineup: &Lineup, seed: u64, run: u64, max_rounds: u32, max_turns: u64) -> Fight {
     let mut g = Game::new(0, lineup.options.clone(), &lineup.attributes);
     g.use_rng(Rng::for_run(seed, run));
     g.set_tracing(false);
@@ -80,7 +95,14 @@ pub fn fight(w: &World, lineup: &Lineup, seed: u64, run: u64, max_rounds: u32) -
     }
     let mut outcome = Outcome::Draw;
     let mut rounds = 0;
+    let mut limited = false;
+    // The turns taken: the player's, and each of every enemy's.
+    let mut turns: u64 = 0;
     while rounds < max_rounds {
+        if turns >= max_turns {
+            limited = true;
+            break;
+        }
         rounds += 1;
         let target = g.enemies().iter().find(|e| e.body.health > 0).map(|e| CreatureRef::Enemy(e.index));
         let step = g.step();
@@ -89,7 +111,7 @@ pub fn fight(w: &World, lineup: &Lineup, seed: u64, run: u64, max_rounds: u32) -
             outcome = o;
             break;
         }
-        g.enemy_turns(w, step);
+        turns += 1 + g.enemy_turns(w, step).len() as u64;
         if let Some(o) = decided(&g) {
             outcome = o;
             break;
@@ -99,7 +121,7 @@ pub fn fight(w: &World, lineup: &Lineup, seed: u64, run: u64, max_rounds: u32) -
     for i in g.floor_loot() {
         *loot.entry(i.item.clone()).or_insert(0) += u64::from(i.count);
     }
-    Fight { outcome, rounds, health_left: g.player().health, loot }
+    Fight { outcome, rounds, health_left: g.player().health, loot, limited }
 }
 
 fn decided(g: &Game) -> Option<Outcome> {
@@ -123,6 +145,8 @@ pub struct Report {
     pub escapes: u64,
     pub losses: u64,
     pub draws: u64,
+    /// Draws because a fight used its share of turns ([`BATCH_TURNS`]).
+    pub limited: u64,
     /// Rounds of every fight, sorted.
     pub rounds: Vec<u32>,
     /// Health left after each win, sorted.
@@ -141,7 +165,7 @@ pub fn run(w: &World, lineup: &Lineup, runs: u64, seed: u64, max_rounds: u32) ->
         .fold(
             || Report::empty(seed, max_rounds),
             |mut r, i| {
-                r.add(&fight(w, lineup, seed, i, max_rounds));
+                r.add(&fight(w, lineup, seed, i, max_rounds, turns_per_fight(runs, max_rounds)));
                 r
             },
         )
@@ -163,7 +187,19 @@ impl Report {
     }
 
     fn empty(seed: u64, max_rounds: u32) -> Report {
-        Report { runs: 0, seed, max_rounds, wins: 0, escapes: 0, losses: 0, draws: 0, rounds: Vec::new(), health_left: Vec::new(), loot: BTreeMap::new() }
+        Report {
+            runs: 0,
+            seed,
+            max_rounds,
+            wins: 0,
+            escapes: 0,
+            losses: 0,
+            draws: 0,
+            limited: 0,
+            rounds: Vec::new(),
+            health_left: Vec::new(),
+            loot: BTreeMap::new(),
+        }
     }
 
     /// Counts one fight in (the lists are sorted by [`Report::sort`] at the end).
@@ -178,6 +214,7 @@ impl Report {
             Outcome::Loss => self.losses += 1,
             Outcome::Draw => self.draws += 1,
         }
+        self.limited += u64::from(f.limited);
         self.rounds.push(f.rounds);
         for (item, n) in &f.loot {
             match self.loot.get_mut(item.as_str()) {
@@ -196,6 +233,7 @@ impl Report {
         self.escapes += other.escapes;
         self.losses += other.losses;
         self.draws += other.draws;
+        self.limited += other.limited;
         self.rounds.extend(other.rounds);
         self.health_left.extend(other.health_left);
         for (item, n) in other.loot {
@@ -232,6 +270,7 @@ impl Report {
             escapes: self.escapes,
             losses: self.losses,
             draws: self.draws,
+            limited: self.limited,
             win_rate: round_to(self.win_rate(), 4),
             win_rate_ci95: [round_to(lo, 4), round_to(hi, 4)],
             rounds: RoundsJson {
@@ -274,7 +313,8 @@ pub fn matrix_of(w: &World, creatures: Vec<String>, runs: u64, seed: u64, max_ro
     let options = w.ids(Registry::CharacterOptions);
     let lineups: Vec<Lineup> = creatures.iter().flat_map(|c| options.iter().map(move |o| Lineup::matrix_cell(o, c))).collect();
     let tasks: Vec<(usize, u64)> = (0..lineups.len()).flat_map(|l| (0..runs).map(move |i| (l, i))).collect();
-    let fights: Vec<Fight> = tasks.par_iter().map(|(l, i)| fight(w, &lineups[*l], seed, *i, max_rounds)).collect();
+    let share = turns_per_fight(tasks.len() as u64, max_rounds);
+    let fights: Vec<Fight> = tasks.par_iter().map(|(l, i)| fight(w, &lineups[*l], seed, *i, max_rounds, share)).collect();
     let mut cells = vec![vec![(0.0, 0.0); options.len()]; creatures.len()];
     for (l, chunk) in fights.chunks(runs.max(1) as usize).enumerate().take(lineups.len()) {
         let r = Report::of(chunk, seed, max_rounds);
@@ -300,7 +340,7 @@ pub fn cell(w: &World, option: &str, creature: &str, runs: u64, seed: u64, max_r
         if i.is_multiple_of(64) && cancelled() {
             return None;
         }
-        r.add(&fight(w, &lineup, seed, i, max_rounds));
+        r.add(&fight(w, &lineup, seed, i, max_rounds, turns_per_fight(runs, max_rounds)));
     }
     r.sort();
     Some(r)
@@ -346,8 +386,11 @@ pub struct FightsJson {
     pub escapes: u64,
     /// Fights the player lost (also when both died).
     pub losses: u64,
-    /// Fights still going at the round limit.
+    /// Fights still going at the round limit, or at their share of the turns a batch may take.
     pub draws: u64,
+    /// Of the draws, those that used their share of the turns a batch may take; absent when none did.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub limited: u64,
     /// `wins / runs` (escapes are no wins), to 4 decimals.
     pub win_rate: f64,
     /// The 95 % Wilson score interval of the win rate, to 4 decimals.
@@ -406,4 +449,8 @@ pub struct CellJson {
     pub win_rate: f64,
     /// To 2 decimals.
     pub mean_rounds: f64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

@@ -68,15 +68,35 @@ fn a_stalemate_ends_in_draws_after_the_last_round() {
 }
 
 #[test]
+fn a_fight_ends_at_its_share_of_the_turns_however_fast_the_enemies() {
+    let w = world();
+    // 101 turns a round (the player's and the wall's hundred): the share is checked before each.
+    let fights: Vec<arena::Fight> = (0..20).map(|i| arena::fight(&w, &lineup(&[], 0.0, "t:quick_wall", 1), 7, i, 100, 500)).collect();
+    assert!(fights.iter().all(|f| f.limited && f.outcome == Outcome::Draw && f.rounds == 5), "{:?}", fights[0]);
+    let r = arena::Report::of(&fights, 7, 100);
+    assert_eq!((r.draws, r.limited), (20, 20));
+    assert_eq!(r.json()["limited"], 20);
+    // The plain wall at that share plays its rounds (two turns each), and JSON leaves the count out.
+    let plain: Vec<arena::Fight> = (0..20).map(|i| arena::fight(&w, &lineup(&[], 0.0, "t:wall", 1), 7, i, 100, 500)).collect();
+    let r = arena::Report::of(&plain, 7, 100);
+    assert_eq!((r.draws, r.limited), (20, 0));
+    assert!(r.rounds.iter().all(|k| *k == 100));
+    assert!(r.json().get("limited").is_none());
+    // A batch's share: 10,000,000 turns over its fights, never fewer than three a round.
+    assert_eq!(arena::turns_per_fight(5_000, 100), 2_000);
+    assert_eq!(arena::turns_per_fight(50_000, 100), 300);
+}
+
+#[test]
 fn one_fight_depends_on_the_seed_and_its_index_alone() {
     let w = world();
     let l = lineup(&["t:gambler"], 1.0, "t:duelist", 1);
     let batch = arena::run(&w, &l, 64, 9, 100);
-    let alone: Vec<Outcome> = (0..64).map(|i| arena::fight(&w, &l, 9, i, 100).outcome).collect();
+    let alone: Vec<Outcome> = (0..64).map(|i| arena::fight(&w, &l, 9, i, 100, arena::BATCH_TURNS).outcome).collect();
     let wins = alone.iter().filter(|o| **o == Outcome::Win).count() as u64;
     assert_eq!(wins, batch.wins);
     assert!(alone.iter().any(|o| *o != alone[0]), "runs with other indices fall differently");
-    assert_eq!(arena::fight(&w, &l, 9, 5, 100), arena::fight(&w, &l, 9, 5, 100), "a run repeats exactly");
+    assert_eq!(arena::fight(&w, &l, 9, 5, 100, arena::BATCH_TURNS), arena::fight(&w, &l, 9, 5, 100, arena::BATCH_TURNS), "a run repeats exactly");
 }
 
 #[test]

@@ -144,7 +144,7 @@ fn a_creature_that_always_flees_escapes_from_every_fight() {
     assert_eq!(j["win_rate"], 0.0, "escapes are no wins");
     let keys: Vec<&String> = j.as_object().unwrap().keys().collect();
     assert_eq!(keys[2..5], ["wins", "escapes", "losses"], "escapes stand beside wins");
-    assert_eq!(arena::fight(&w, &lineup, 3, 0, 100).outcome, Outcome::Escaped);
+    assert_eq!(arena::fight(&w, &lineup, 3, 0, 100, arena::BATCH_TURNS).outcome, Outcome::Escaped);
 }
 
 /// How many turns an enemy of `creature` takes after each of `rounds` player turns.

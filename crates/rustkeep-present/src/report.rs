@@ -110,6 +110,14 @@ pub fn fights(r: &arena::Report, title: &str) -> String {
     let mut out = format!("{title}\n{} fights, seed {}, at most {} rounds each\n\n", r.runs, r.seed, r.max_rounds);
     out.push_str(&format!("  win rate      {} (95 % interval {} – {})\n", percent(r.win_rate()), percent(lo), percent(hi)));
     out.push_str(&format!("  wins          {}\n  escapes       {}\n  losses        {}\n  draws         {}\n", r.wins, r.escapes, r.losses, r.draws));
+    if r.limited > 0 {
+        out.push_str(&format!(
+            "                {} of the draws stopped at {} turns, their share of the {} a batch may take: fewer runs give each fight more\n",
+            r.limited,
+            rustkeep_data::text::thousands(arena::turns_per_fight(r.runs, r.max_rounds)),
+            rustkeep_data::text::thousands(arena::BATCH_TURNS)
+        ));
+    }
     let p = |q: f64| percentile(&r.rounds, q).map_or("-".to_string(), |v| v.to_string());
     out.push_str(&format!(
         "  rounds        mean {}, median {}, 90 % within {}, at most {}\n",
