@@ -277,11 +277,10 @@ pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -
 /// whose `version` lost its closing quote keeps its `id`, a `[renamed]` with one broken line
 /// keeps the others. Offsets are the text's own.
 fn salvage_lines(text: &str, rec: &crate::tree::recover::Recovery) -> String {
-    let mut out = rec.text.clone();
+    let mut restored = rec.text.clone();
     for u in &rec.unreadable {
         let Some((_, header, true)) = &u.header else { continue };
         let mut at = text[header.end..].find('\n').map_or(text.len(), |n| header.end + n + 1);
-        let mut restored = out.clone();
         while at < u.span.end {
             let end = text[at..u.span.end].find('\n').map_or(u.span.end, |n| at + n);
             let line = &text[at..end];
@@ -295,12 +294,13 @@ fn salvage_lines(text: &str, rec: &crate::tree::recover::Recovery) -> String {
             }
             at = end + 1;
         }
-        // Lines that read alone may still clash together (a key written twice): then none.
-        if parse_toml(&restored).1.is_empty() {
-            out = restored;
-        }
     }
-    out
+    // Lines that read alone may still clash together (a key written twice): then none is kept.
+    if parse_toml(&restored).1.is_empty() {
+        restored
+    } else {
+        rec.text.clone()
+    }
 }
 
 /// The manifest a document that reads says.
