@@ -220,14 +220,14 @@ impl Game {
     /// `spawn` by `spawner`: the new enemies stand on the free tiles nearest to it (docs/engine.md,
     /// "The map").
     fn spawn(&mut self, w: &World, creature: &str, count: u32, spawner: CreatureRef) -> Effect {
-        if !self.room_for_enemies(count) {
-            return Effect::NoEffect(Reason::TooManyEnemies(count));
-        }
         // On a map each newcomer stands on a tile of its own: as many come as there are free tiles.
         let tiles = self.spawn_tiles(spawner, count as usize);
         let count = tiles.as_ref().map_or(count, |t| t.len() as u32);
         if count == 0 {
             return Effect::NoEffect(Reason::NoFreeTile);
+        }
+        if !self.room_for_enemies(count) {
+            return Effect::NoEffect(Reason::TooManyEnemies(count));
         }
         let refs = self.add_enemies(w, creature, count);
         self.place_on_map(&refs, spawner, tiles.unwrap_or_default());
