@@ -371,15 +371,11 @@ impl<'t> Lower<'t> {
                 let msg = format!("`{name}` must be an array of tables, as the `{fixed}` headers of this file write it: write `{fixed}`, not `{written}`");
                 let d = self.diag(Code::WrongType, header.clone(), msg);
                 *d = d.clone().with_fix(format!("write `{fixed}`"), fixed.clone(), crate::diag::Applicability::Safe);
-                if let Some((span, message)) = &e.related {
-                    d.related.push(crate::diag::Related { message: message.clone(), loc: Loc { file: loc.file, span: span.clone() } });
-                }
+                d.related.extend(e.related_in(loc.file));
                 continue;
             }
             let d = self.diag(Code::TomlSyntax, e.span.clone(), e.message.clone());
-            if let Some((span, message)) = &e.related {
-                d.related.push(crate::diag::Related { message: message.clone(), loc: Loc { file: loc.file, span: span.clone() } });
-            }
+            d.related.extend(e.related_in(loc.file));
         }
         if read.errors.iter().all(|e| e.meant.is_some()) {
             // Nothing, or only headers read as they were meant.

@@ -253,9 +253,7 @@ pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -
     };
     for e in &rec.errors {
         let mut d = Diagnostic::new(Code::TomlSyntax, Loc { file, span: e.span.clone() }, e.message.clone());
-        if let Some((span, message)) = &e.related {
-            d.related.push(crate::diag::Related { message: message.clone(), loc: Loc { file, span: span.clone() } });
-        }
+        d.related.extend(e.related_in(file));
         out.push(d);
     }
     for u in &rec.unreadable {

@@ -115,8 +115,14 @@ impl Resolved {
     /// The definition in force for `id` in `registry`; an old ID of `[renamed]` gives the
     /// definition of the ID it was renamed to.
     pub fn get(&self, registry: Registry, id: &str) -> Option<&Def> {
+        self.in_force(registry, id).map(|(_, def)| def)
+    }
+    /// The ID in force that `id` names in `registry` (itself, or the ID an old ID of `[renamed]`
+    /// leads to), with its definition.
+    pub fn in_force(&self, registry: Registry, id: &str) -> Option<(&str, &Def)> {
         let defs = self.defs.get(registry.index())?;
-        defs.get(id).or_else(|| if self.renamed.is_empty() { None } else { defs.get(self.renamed.get(id)?.to.as_str()) })
+        let found = defs.get_key_value(id).or_else(|| if self.renamed.is_empty() { None } else { defs.get_key_value(self.renamed.get(id)?.to.as_str()) });
+        found.map(|(id, def)| (id.as_str(), def))
     }
     /// The ID `id` stands for: itself, or for an old ID of `[renamed]` the end of its chain of
     /// renames (an old ID that is still defined is `renamed-id-exists`, an error).

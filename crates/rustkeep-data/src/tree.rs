@@ -226,6 +226,14 @@ pub struct SyntaxError {
     pub meant: Option<(Span, String)>,
 }
 
+impl SyntaxError {
+    /// Where reading gave up, as the related place of the error's diagnostic in `file`.
+    pub fn related_in(&self, file: crate::source::FileId) -> Option<crate::diag::Related> {
+        let (span, message) = self.related.as_ref()?;
+        Some(crate::diag::Related { message: message.clone(), loc: crate::diag::Loc { file, span: span.clone() } })
+    }
+}
+
 /// Reads `text` (after its byte-order mark, if any, was taken off): the fast reader when it
 /// accepts the text, else the `toml` crate's recoverable one; when that finds syntax errors, the
 /// sections that do not read are left out and reported one error each ([`recover`]).

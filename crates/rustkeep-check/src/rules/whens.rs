@@ -90,10 +90,9 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
         for (on, w) in &ff.whens {
             let Some(registry) = judged(*on, w.field) else { continue };
             let id = w.value.value.as_str();
-            // A value that names nothing is `unknown-reference`'s finding.
-            let Some(def) = resolved.get(registry, id) else { continue };
-            // The ID in force it stands for: itself, or the ID an old ID of `[renamed]` leads to.
-            let to = if resolved.defs[registry.index()].contains_key(id) { id } else { resolved.canonical(id) };
+            // A value that names nothing is `unknown-reference`'s finding; `to` is the ID in force
+            // it stands for.
+            let Some((to, def)) = resolved.in_force(registry, id) else { continue };
             let msg = match registry {
                 Registry::Items if !usable(def) => format!(
                     "`{id}` has no `use`, so it can never be used and no `item_used` carries it: this trigger never fires. Give `{id}` a `use` list, or filter on an item that has one"
