@@ -221,3 +221,17 @@ fn the_console_says_why_a_walk_stopped() {
     assert!(out.contains("step 1: player moves"), "the trace is printed: {out}");
     assert!(out.contains("\nYou stop: an enemy comes into view.\n"), "{out}");
 }
+
+/// A move into a wall is a message of the game, not an error: the console prints it as the game
+/// says it, and it costs no turn.
+#[test]
+fn the_console_tells_a_bump_as_a_message() {
+    let script = "s\n".repeat(40) + "quit\n";
+    let (code, out, err) = play(&["--seed", "7", "--option", "core:warrior"], &script);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("error: "), "{out}");
+    let bumps = out.lines().filter(|l| *l == "A wall blocks the way.").count();
+    // The way into the dungeon is the run's first turn; every `s` either moves or bumps.
+    let turns = format!(", {} turns,", 1 + 40 - bumps);
+    assert!(bumps > 0 && out.lines().last().is_some_and(|l| l.contains(&turns)), "{bumps} bumps, and a bump takes no turn:\n{out}");
+}

@@ -106,6 +106,10 @@ impl Console {
         match self.s.execute(&cmd) {
             Ok(Reply::Quit) => return Ok(false),
             Ok(Reply::Text(t)) => self.print(out, &t)?,
+            Ok(Reply::Said) => {
+                let text = self.s.messages.join("\n");
+                self.print(out, &text)?;
+            }
             Ok(Reply::Turns | Reply::Trade) => {
                 let mut text = self.turn_text();
                 if let Command::Leave = cmd {

@@ -94,6 +94,9 @@ fn kind(damage_type: &str) -> String {
     }
 }
 
+/// What a move into a wall says.
+pub const BUMPED: &str = "A wall blocks the way.";
+
 /// The sentences of an act's effect that no event tells: a wall, a pile, a flight, the end of
 /// the run, nothing happening. (Hits, damage, deaths, pickups and rooms are told by their
 /// events.)
@@ -104,7 +107,7 @@ fn effect_sentences(names: &Names<'_>, effect: &Effect, out: &mut Vec<String>) {
             let verb = if *attacker == CreatureRef::Player { "miss" } else { "misses" };
             out.push(format!("{} {verb} {}.", names.subject(*attacker), names.who(*victim)));
         }
-        Effect::Bumped(_) => out.push("A wall blocks the way.".into()),
+        Effect::Bumped(_) => out.push(BUMPED.into()),
         Effect::Pile(drops) if drops.is_empty() => out.push("The loot pile holds nothing and crumbles away.".into()),
         Effect::LeftBehind { then, .. } => {
             out.push("You flee, leaving the enemies behind.".into());

@@ -50,6 +50,9 @@ pub enum Reply {
     Trade,
     /// Text to show; nothing changed.
     Text(String),
+    /// Nothing changed and no turn passed; `Session::messages` says why (a wall in the way). The
+    /// message is the game's: it goes to the message log, combined with its repeats.
+    Said,
     /// The game is to end.
     Quit,
 }
@@ -237,6 +240,12 @@ impl Session {
             Command::Descend => self.descend()?,
             Command::Explore => self.explore()?,
             Command::Rest => self.rest()?,
+            // A bump costs no turn (a typo is not a decision) and changes nothing to record.
+            Command::Move(d) if self.g.map().is_some() && self.g.move_target(*d).is_none() => {
+                self.messages = vec![crate::narrate::BUMPED.into()];
+                self.push_log();
+                return Ok(Reply::Said);
+            }
             c if c.takes_a_turn() => {
                 let act = self.act_of(c)?;
                 let step = self.g.step();
@@ -457,9 +466,6 @@ impl Session {
             Command::Move(d) => {
                 if self.g.map().is_none() {
                     return Err("there is no map here (a save from a dry run): use `enter`, `spawn` and `attack`".into());
-                }
-                if self.g.move_target(*d).is_none() {
-                    return Err("a wall blocks the way".into());
                 }
                 plain(ActKind::Move(*d))
             }

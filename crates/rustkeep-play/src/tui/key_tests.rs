@@ -84,10 +84,12 @@ fn walking_moves_the_player_one_tile_a_turn_and_walls_cost_nothing() {
     let lines = app.log_lines();
     assert_eq!(lines.len(), before, "{lines:?}");
     let bumps = lines.last().expect("a line");
-    assert_eq!((bumps.count, bumps.shown().as_str()), (13, "a wall blocks the way ×13"), "{bumps:?}");
+    assert_eq!((bumps.count, bumps.shown().as_str()), (13, "A wall blocks the way. ×13"), "{bumps:?}");
     // Diagonals and the rest: y (north-west), Up, h, the numpad's 1 (south-west).
     press(&mut app, KeyCode::Char('y'));
     assert_eq!(in_room(&app), Pos::new(6, 3));
+    // The bumps are a message of the game: the turn after them keeps them in the log.
+    assert!(session(&app).log.iter().any(|l| l.shown() == "A wall blocks the way. ×13"), "{:?}", session(&app).log);
     press(&mut app, KeyCode::Up);
     press(&mut app, KeyCode::Char('h'));
     assert_eq!(in_room(&app), Pos::new(5, 2));
