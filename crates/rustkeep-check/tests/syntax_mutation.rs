@@ -132,3 +132,65 @@ fn one_deletion_in_a_manifest_gives_at_most_two_diagnostics_in_the_manifest() {
     assert!(failures.is_empty(), "{} of {} mutants broke the bound:\n{}", failures.len(), places.len(), failures.join("\n"));
     assert!(syntax * 4 >= places.len() * 3, "only {syntax} of {} mutants were syntax errors", places.len());
 }
+
+/// A byte that is not UTF-8 is one mistake: in a comment, a name or a key of any data file of the
+/// set, it is the one diagnostic. Its section is unreadable (nothing is claimed missing that it may
+/// give, place or start), and the IDs it spells still resolve.
+#[test]
+fn a_byte_that_is_not_utf8_gives_one_diagnostic_in_its_file() {
+    let base = clean_project();
+    let facts = lower_all(&base, 1);
+    let mut failures = Vec::new();
+    let files: Vec<FileId> = base.files.iter().filter(|f| f.kind == FileKind::Data).map(|f| f.id).collect();
+    for &fid in &files {
+        let original = base.file(fid).text.to_string();
+        // In a comment, in the first name, and in the first key.
+        let quote = original.find("name = \"").map_or(0, |q| q + 8);
+        let key = original.lines().find(|l| l.contains(" = ")).and_then(|l| original.find(l)).unwrap_or(0);
+        for at in [0, quote, key] {
+            let mut bytes = original.as_bytes().to_vec();
+            bytes.splice(at..at, if at == 0 { b"# caf\xE9\n".to_vec() } else { b"\xE9".to_vec() });
+            let mut project = base.clone();
+            let f = &mut project.files[fid.0 as usize];
+            let (text, bad) = rustkeep_data::source::SourceFile::decode(&bytes);
+            f.index = std::sync::Arc::new(rustkeep_data::text::LineIndex::new(&text));
+            (f.text, f.invalid_utf8_at) = (text, bad);
+            let mut mutant_facts = facts.clone();
+            mutant_facts[fid.0 as usize] = lower_source(project.file(fid));
+            let diags = analyze_with(&project, mutant_facts).diagnostics;
+            if diags.len() != 1 || diags[0].code != Code::TomlSyntax || diags[0].loc.file != fid {
+                let listed: Vec<String> = diags.iter().map(|d| format!("  {}:{:?} {} {}", project.file(d.loc.file).path, d.loc.span, d.code.name(), d.message)).collect();
+                failures.push(format!("a bad byte at {}:{at}:\n{}", project.file(fid).path, listed.join("\n")));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} mutants broke the bound:\n{}", failures.len(), files.len() * 3, failures.join("\n"));
+}
+
+/// A content pack whose own quest and loot table nothing uses: one deletion in its manifest (its
+/// `library = true` may be what no longer reads) gives at most two diagnostics, in the manifest.
+#[test]
+fn one_deletion_in_a_content_packs_manifest_claims_nothing_unused() {
+    const PACK: &str = "[mod]\nid = \"pack\"\nname = \"Pack\"\nversion = \"1.0.0\"\nlibrary = true\n";
+    const PACK_DATA: &str = "[[quests]]\nid = \"pack:hunt\"\nname = \"Hunt\"\non = \"creature_died\"\nactions = [ { action = \"give_item\", item = \"core:gold\", count = 5, target = \"self\" } ]\n\n[[loot_tables]]\nid = \"pack:loot\"\nentries = [ { item = \"core:gold\", count = \"1-2\", weight = 1 } ]\n";
+    let run = |manifest: &str| {
+        let mut p = Project::with_bundled_core();
+        p.add_memory_mod("pack", &[("mod.toml", manifest), ("data.toml", PACK_DATA)]);
+        let a = analyze(&p);
+        (p, a)
+    };
+    let (_, clean) = run(PACK);
+    assert!(clean.diagnostics.is_empty(), "{:#?}", clean.diagnostics);
+    let mut failures = Vec::new();
+    let places = candidates(PACK);
+    for &at in &places {
+        let mut text = PACK.to_string();
+        let deleted = text.remove(at);
+        let (p, a) = run(&text);
+        if a.diagnostics.len() > 2 || a.diagnostics.iter().any(|d| !p.file(d.loc.file).path.ends_with("pack/mod.toml")) {
+            let listed: Vec<String> = a.diagnostics.iter().map(|d| format!("  {}:{:?} {} {}", p.file(d.loc.file).path, d.loc.span, d.code.name(), d.message)).collect();
+            failures.push(format!("`{deleted}` deleted at {at}:\n{}", listed.join("\n")));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} mutants broke the bound:\n{}", failures.len(), places.len(), failures.join("\n"));
+}

@@ -145,16 +145,15 @@ type Present<'a, 'i> = Vec<(&'static FieldDef, Span, &'a DV<'i>)>;
 type Started<'t> = (FileFacts, Option<(Lower<'t>, tree::Read<'t>)>);
 
 /// The start of lowering a data file (`data`) or a scenario file: the text read, its syntax errors
-/// reported and its allow comments taken; `None` beside the facts of a file that is not UTF-8,
-/// which is not read further.
+/// reported and its allow comments taken; `None` beside the facts of a file that is not read
+/// further.
+///
+/// A file that is not UTF-8 is read with each bad byte decoded as U+FFFD, and the section of each
+/// bad byte is unreadable, as a syntax error's is ([`tree::read_not_utf8`]): one `toml-syntax`
+/// error at the byte, the rest of the file read as usual.
 fn start(file: FileId, text: &str, invalid_utf8_at: Option<usize>, data: bool) -> Started<'_> {
     let mut facts = FileFacts::default();
-    if let Some(at) = invalid_utf8_at {
-        facts.has_syntax_errors = true;
-        facts.diagnostics.push(Diagnostic::new(Code::TomlSyntax, Loc { file, span: at..at + 1 }, "invalid UTF-8: TOML files must be UTF-8 encoded"));
-        return (facts, None);
-    }
-    let read = tree::read(text);
+    let read = if invalid_utf8_at.is_some() { tree::read_not_utf8(text) } else { tree::read(text) };
     facts.allows = allow_comments(text);
     let mut lower = Lower::new(file, text);
     facts.unreadable = lower.syntax_errors(&read, data);
@@ -399,29 +398,21 @@ impl<'t> Lower<'t> {
                     self.entries.push(Entry { registry, file: self.file, span: span.clone(), id, overrides: None, fields: Vec::new(), quest_trigger: None });
                 }
             }
-            let (Some((key, header, kept)), Some((id, id_span))) = (&u.header, &u.id) else { continue };
+            let Some((key, header, kept)) = &u.header else { continue };
             let Some(registry) = Registry::from_key(key) else { continue };
-            if !vocab::is_valid_id(id) {
+            let spelt = |s: &Option<(String, Span)>| s.as_ref().filter(|(id, _)| vocab::is_valid_id(id)).map(|(id, span)| Sp { value: id.clone(), span: span.clone() });
+            let (id, overrides) = (spelt(&u.id), spelt(&u.overrides));
+            if id.is_none() && overrides.is_none() {
                 continue;
             }
-            let id = Sp { value: id.clone(), span: id_span.clone() };
             if *kept {
                 if let Some(e) = self.entries.iter_mut().rev().find(|e| e.span.start == header.start) {
-                    if e.id.is_none() {
-                        e.id = Some(id);
-                    }
+                    e.id = e.id.take().or(id);
+                    e.overrides = e.overrides.take().or(overrides);
                     continue;
                 }
             }
-            self.entries.push(Entry {
-                registry,
-                file: self.file,
-                span: header.clone(),
-                id: Some(id),
-                overrides: None,
-                fields: Vec::new(),
-                quest_trigger: None,
-            });
+            self.entries.push(Entry { registry, file: self.file, span: header.clone(), id, overrides, fields: Vec::new(), quest_trigger: None });
         }
     }
 

@@ -226,12 +226,14 @@ fn string_list(out: &mut Vec<Diagnostic>, file: FileId, key: &str, v: &toml::Spa
 pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> (Manifest, Vec<Diagnostic>) {
     let mut out = Vec::new();
     let mut m = Manifest { file: Some(file), span: 0..0, ..Manifest::default() };
-    if let Some(at) = invalid_utf8_at {
-        diag(&mut out, file, Code::TomlSyntax, at..at + 1, "invalid UTF-8: TOML files must be UTF-8 encoded");
-        return (m, out);
-    }
+    // Bytes that are not UTF-8 were decoded as U+FFFD: their sections are unreadable, as a syntax
+    // error's are, and reported at the byte.
+    let not_utf8: Vec<usize> = match invalid_utf8_at {
+        Some(_) => text.match_indices(char::REPLACEMENT_CHARACTER).map(|(at, _)| at).collect(),
+        None => Vec::new(),
+    };
     let (root, errors) = parse_toml(text);
-    if errors.is_empty() {
+    if errors.is_empty() && invalid_utf8_at.is_none() {
         // A number that is none (an integer beyond 64 bits) is the one mistake; the rest reads.
         let scalars = scalar_errors(text, &root);
         m.unreadable = !scalars.is_empty();
@@ -245,7 +247,10 @@ pub fn read_manifest(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -
     // A syntax mistake: one diagnostic at its cause, as in a data file, and the rest of the
     // manifest still read, so that its mod keeps its ID, version and renames as far as they read.
     let found: Vec<(Span, String)> = errors.iter().map(|e| (e.span().unwrap_or(0..0), e.message().trim().to_string())).collect();
-    let Some(rec) = crate::tree::recover::recover(text, &found) else {
+    let Some(rec) = crate::tree::recover::recover(text, &found, &not_utf8) else {
+        if let Some(at) = invalid_utf8_at {
+            diag(&mut out, file, Code::TomlSyntax, at..at + 1, crate::tree::NOT_UTF8);
+        }
         for (span, msg) in found {
             diag(&mut out, file, Code::TomlSyntax, span, msg);
         }
@@ -287,7 +292,8 @@ fn salvage_lines(text: &str, rec: &crate::tree::recover::Recovery) -> String {
             if !t.contains('=') && (t.starts_with('[') || t.ends_with(']')) {
                 break;
             }
-            if !t.is_empty() && parse_toml(line).1.is_empty() {
+            // A line with a byte that was not UTF-8 says a guess.
+            if !t.is_empty() && !line.contains(char::REPLACEMENT_CHARACTER) && parse_toml(line).1.is_empty() {
                 restored.replace_range(at..end, line);
             }
             at = end + 1;

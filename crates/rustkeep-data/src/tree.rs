@@ -248,8 +248,31 @@ pub fn read(text: &str) -> Read<'_> {
     if let Some(meant) = read_as_meant(text) {
         return meant;
     }
+    recovered(text, plain, &[])
+}
+
+/// The message of a byte that is not UTF-8.
+pub const NOT_UTF8: &str = "invalid UTF-8: TOML files must be UTF-8 encoded";
+
+/// Reads a text whose bytes that were not UTF-8 were decoded as U+FFFD: the section of each such
+/// byte is unreadable, reported at the byte, as a syntax error's section is ([`recover`]). A text
+/// recovery cannot read comes back without a root and with the first byte as its one error.
+pub fn read_not_utf8(text: &str) -> Read<'_> {
+    let plain = read_with_toml(text);
+    let bad: Vec<usize> = text.match_indices(char::REPLACEMENT_CHARACTER).map(|(at, _)| at).collect();
+    let read = recovered(text, plain, &bad);
+    if read.unreadable.is_empty() {
+        let span = bad.first().map_or(0..0, |at| *at..at + 1);
+        return Read { root: Table::default(), errors: vec![SyntaxError { span, message: NOT_UTF8.into(), related: None, meant: None }], unreadable: Vec::new() };
+    }
+    read
+}
+
+/// `plain`, the text's reading with its errors, recovered from them ([`recover`]); `plain` itself
+/// when recovery does not work out.
+fn recovered<'t>(text: &'t str, plain: Read<'t>, not_utf8: &[usize]) -> Read<'t> {
     let errors: Vec<(Span, String)> = plain.errors.iter().map(|e| (e.span.clone(), e.message.clone())).collect();
-    let Some(rec) = recover::recover(text, &errors) else { return plain };
+    let Some(rec) = recover::recover(text, &errors, not_utf8) else { return plain };
     drop(plain);
     let again = read_with_toml(&rec.text);
     // The blanked text reads by construction; its scalar errors (an integer beyond 64 bits) are

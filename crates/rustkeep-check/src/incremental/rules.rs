@@ -88,7 +88,7 @@ impl Incremental {
     /// rule's slots on every entry of such an ID are written again. A rule that claims an absence
     /// runs as over data read whole: its findings are shown only then ([`Slot::absence`]).
     pub(super) fn per_id(&mut self, project: &Project, w: &Work) {
-        let cx = IdContext { db: &self.db, packs: crate::rules::content_packs(project), counts: &self.ix };
+        let cx = IdContext { db: &self.db, packs: crate::rules::content_packs(project, &self.db), counts: &self.ix };
         let defs = &self.db.resolved.defs;
         for (i, rule) in PER_ID.iter().enumerate() {
             let mut due: Vec<(Registry, Sym)> = w.resolved.iter().filter(|(reg, _)| rule.registries.contains(reg)).copied().collect();

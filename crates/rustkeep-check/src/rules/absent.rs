@@ -129,7 +129,7 @@ pub fn unnamed(
     let renamed: FxHashSet<&str> = named.iter().filter_map(|id| db.resolved.renamed.get(*id)).map(|r| r.to.as_str()).collect();
     // Every mod is asked, whatever it holds of its own; only a content pack (`library = true`)
     // is not: the mods built on it bring its entries into play.
-    let packs = super::content_packs(project);
+    let packs = super::content_packs(project, db);
     let mut ids: Vec<&String> = defs
         .keys()
         .filter(|id| !super::in_pack(&packs, id))

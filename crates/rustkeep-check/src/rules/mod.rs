@@ -103,7 +103,7 @@ fn run_per_id<'a>(project: &'a Project, db: &'a Database, rule: &PerId, named: &
         Reads::Count(_) => named.get_or_init(|| usage::Named::of(db)),
         Reads::Own | Reads::NestedKinds => &none,
     };
-    let cx = IdContext { db, packs: content_packs(project), counts };
+    let cx = IdContext { db, packs: content_packs(project, db), counts };
     for &registry in rule.registries {
         for (id, def) in &db.resolved.defs[registry.index()] {
             out.extend((rule.run)(&cx, registry, id, def).into_iter().map(|(_, d)| d));
@@ -146,9 +146,18 @@ pub fn view_hash(write: impl FnOnce(&mut std::collections::hash_map::DefaultHash
 
 /// The mods that say they are content packs (`library = true` under `[mod]`): the "never"
 /// warnings (an entry nothing places, gives, applies, starts, opens or uses) are not given for
-/// their own entries, which the mods built on them use.
-pub fn content_packs(project: &Project) -> rustkeep_data::hash::FxHashSet<&str> {
-    project.mods.iter().filter(|m| m.manifest.library).map(|m| m.id.as_str()).collect()
+/// their own entries, which the mods built on them use. A mod whose `mod.toml` does not read whole
+/// may say so where it could not be read, so it counts as one, under its ID and the namespaces its
+/// data files define IDs in (its ID may be what could not be read): its syntax error is the one
+/// diagnostic of that mistake.
+pub fn content_packs<'a>(project: &'a Project, db: &'a Database) -> rustkeep_data::hash::FxHashSet<&'a str> {
+    let mut packs: rustkeep_data::hash::FxHashSet<&str> = project.mods.iter().filter(|m| m.manifest.library).map(|m| m.id.as_str()).collect();
+    for m in project.mods.iter().filter(|m| m.manifest.unreadable) {
+        packs.insert(m.id.as_str());
+        let entries = m.data_files.iter().filter_map(|f| db.facts.get(f.0 as usize)?.as_deref()).flat_map(|ff| &ff.entries);
+        packs.extend(entries.filter_map(|e| IdText::of(&rustkeep_data::resolve::resolved_under(e)?.value).namespace()));
+    }
+    packs
 }
 
 /// Whether `id` belongs to one of `packs` (its namespace is the pack's mod ID).

@@ -32,6 +32,8 @@ pub struct Unreadable {
     pub header: Option<(String, Span, bool)>,
     /// The `id` the section spells, and where.
     pub id: Option<(String, Span)>,
+    /// The `overrides` the section spells, and where.
+    pub overrides: Option<(String, Span)>,
     /// For a registry written inline (`affixes = [ { id = … }, … ]`): the registry key, and
     /// every `id` spelt after it, with where.
     pub inline: Vec<(String, String, Span)>,
@@ -57,13 +59,20 @@ struct Section {
     error: Option<SyntaxError>,
 }
 
-/// Recovers from the `errors` the `toml` reader found in `text`. `None` when the errors are not
-/// in any one section (such as a table defined twice) or still remain after blanking; the caller
-/// then reports them as they are.
-pub fn recover(text: &str, errors: &[(Span, String)]) -> Option<Recovery> {
+/// Recovers from the `errors` the `toml` reader found in `text`, and from the bytes at `not_utf8`
+/// that were not UTF-8 (decoded as U+FFFD: the section of each is unreadable, as what it says
+/// there is a guess). `None` when the errors are not in any one section (such as a table defined
+/// twice) or still remain after blanking; the caller then reports them as they are.
+pub fn recover(text: &str, errors: &[(Span, String)], not_utf8: &[usize]) -> Option<Recovery> {
     let mut sections = sections(text);
     // First, each section alone: a section that does not read by itself is where a mistake is.
     for s in &mut sections {
+        if let Some(&at) = not_utf8.iter().find(|at| s.span.contains(at)) {
+            s.broken = true;
+            s.error = Some(SyntaxError { span: at..at + 1, message: super::NOT_UTF8.into(), related: None, meant: None });
+            s.keep_header = header_reads(text, s);
+            continue;
+        }
         let body = &text[s.span.clone()];
         let (_, errs) = DeTable::parse_recoverable(body);
         if let Some(first) = errs.first() {
@@ -378,7 +387,8 @@ fn unreadable(text: &str, s: &Section) -> Unreadable {
         })
         .flatten();
     let inline = if header.is_none() { inline_ids(text, s.span.clone()) } else { Vec::new() };
-    Unreadable { span: s.span.clone(), header, id: spelt_id(text, s.span.clone()), inline, mentions: mentions(&text[s.span.clone()]) }
+    let (id, overrides) = (spelt(text, s.span.clone(), "id"), spelt(text, s.span.clone(), "overrides"));
+    Unreadable { span: s.span.clone(), header, id, overrides, inline, mentions: mentions(&text[s.span.clone()]) }
 }
 
 /// The `id`s spelt after a `key = [` at column 1, with that key.
@@ -394,7 +404,7 @@ fn inline_ids(text: &str, span: Span) -> Vec<(String, String, Span)> {
             key = Some(&line[..name_len]);
             continue;
         }
-        if let (Some(k), Some((id, span))) = (key, spelt_id(text, start..at)) {
+        if let (Some(k), Some((id, span))) = (key, spelt(text, start..at, "id")) {
             out.push((k.to_string(), id, span));
         }
     }
@@ -410,14 +420,16 @@ fn mentions(text: &str) -> Vec<String> {
     out
 }
 
-/// The first `id = "…"` in `span`, read leniently: the `=` or either quote may be missing.
-fn spelt_id(text: &str, span: Span) -> Option<(String, Span)> {
+/// The first `key = "…"` (`id`, `overrides`) in `span`, read leniently: the `=` or either quote
+/// may be missing.
+fn spelt(text: &str, span: Span, key: &str) -> Option<(String, Span)> {
     let mut at = span.start;
     for line in text[span].split_inclusive('\n') {
         let start = at;
         at += line.len();
-        let trimmed = line.trim_start_matches([' ', '\t', '{', ',']);
-        let Some(rest) = trimmed.strip_prefix("id") else { continue };
+        // A byte that was not UTF-8 (U+FFFD) in front of the key is noise around it.
+        let trimmed = line.trim_start_matches([' ', '\t', '{', ',', char::REPLACEMENT_CHARACTER]);
+        let Some(rest) = trimmed.strip_prefix(key) else { continue };
         if rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
             continue;
         }
@@ -445,7 +457,7 @@ mod tests {
     #[test]
     fn an_unclosed_array_is_reported_once_at_its_opening() {
         let text = "[[creatures]]\nid = \"m:a\"\nai = [\n  { actions = [] },\n\n[[creatures]]\nid = \"m:b\"\nname = \"B\"\n";
-        let r = recover(text, &errors(text)).expect("recovers");
+        let r = recover(text, &errors(text), &[]).expect("recovers");
         assert_eq!(r.errors.len(), 1, "{:?}", r.errors);
         let e = &r.errors[0];
         assert_eq!(&text[e.span.clone()], "[");
@@ -464,7 +476,7 @@ mod tests {
     #[test]
     fn a_mismatched_bracket_names_the_opening_and_the_closer() {
         let text = "[[items]]\nid = \"m:a\"\ntags = [ { a = 1 ]\n";
-        let r = recover(text, &errors(text)).expect("recovers");
+        let r = recover(text, &errors(text), &[]).expect("recovers");
         assert_eq!(r.errors.len(), 1);
         assert_eq!(&text[r.errors[0].span.clone()], "{");
         assert_eq!(&text[r.errors[0].related.clone().unwrap().0], "]");
@@ -482,7 +494,7 @@ mod tests {
     #[test]
     fn a_broken_header_takes_its_section() {
         let text = "[[items]\nid = \"m:a\"\n[items.x]\ny = 1\n[[items]]\nid = \"m:b\"\n";
-        let r = recover(text, &errors(text)).expect("recovers");
+        let r = recover(text, &errors(text), &[]).expect("recovers");
         assert!(r.text.contains("id = \"m:b\""));
         assert!(!r.errors.is_empty() && r.errors.len() <= 2, "{:?}", r.errors);
         assert_eq!(r.unreadable[0].header.as_ref().map(|h| h.2), Some(false));
@@ -507,7 +519,7 @@ mod tests {
     #[test]
     fn an_unclosed_string_ends_at_its_line() {
         let text = "[[items]]\nid = \"m:a\"\nname = \"Sword\nprice = 3\n";
-        let r = recover(text, &errors(text)).expect("recovers");
+        let r = recover(text, &errors(text), &[]).expect("recovers");
         assert_eq!(r.errors.len(), 1);
         assert_eq!(r.errors[0].span, text.find("\"Sword").unwrap()..text.find("\"Sword").unwrap() + 1);
         assert_eq!(r.errors[0].message, "this string opened on line 3 is never closed");
