@@ -486,9 +486,9 @@ mod tests {
     fn ids_are_read_leniently() {
         for line in ["id \"m:a\"", "id = m:a\"", "id = \"m:a", "id = 'm:a'"] {
             let text = format!("[[items]]\n{line}\n");
-            assert_eq!(spelt_id(&text, 0..text.len()).map(|i| i.0), Some("m:a".to_string()), "{line}");
+            assert_eq!(spelt(&text, 0..text.len(), "id").map(|i| i.0), Some("m:a".to_string()), "{line}");
         }
-        assert_eq!(spelt_id("identity = \"x\"\n", 0..15), None);
+        assert_eq!(spelt("identity = \"x\"\n", 0..15, "id"), None);
     }
 
     #[test]
