@@ -1,5 +1,5 @@
 //! `when-never-matches`: a `when` filter names an entry that exists, but the loaded mods never
-//! raise its event with it: `item_used` with an item that has no `use`, `room_entered` with a
+//! raise its event with it: `item_used` with an item without `use` actions, `room_entered` with a
 //! prefab that no floor's `prefabs` names, `npc_talked` with an NPC that no prefab's `npcs`
 //! places, `quest_completed` with a quest that no `start_quest` starts. The trigger never fires.
 
@@ -58,13 +58,14 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
         return;
     }
     let resolved = &db.resolved;
-    // Whether the item in force writes `use`: only such an item can be used (read from the fields
-    // an entry sets, which an outline keeps). Asked of the items the filters name only.
+    // Whether the item in force has `use` actions: only such an item can be used (`use = []` gives
+    // none). An outline that cut the field is taken at its word that it has some. Asked of the
+    // items the filters name only.
     let usable = |def: &Def| {
-        db.facts
-            .get(def.current.file.0 as usize)
-            .and_then(|f| f.as_ref())
-            .is_some_and(|ff| ff.sets(def.current.index as usize).any(|(d, _)| d.name == field::USE))
+        let Some(ff) = db.facts.get(def.current.file.0 as usize).and_then(|f| f.as_deref()) else { return false };
+        let index = def.current.index as usize;
+        let Some(e) = ff.entries.get(index) else { return false };
+        !e.actions(field::USE).is_empty() || (e.field(field::USE).is_none() && ff.sets(index).any(|(d, _)| d.name == field::USE))
     };
     // What names prefabs, NPCs and quests is gathered once, when a filter first asks: each name as
     // written and the ID it stands for (an old ID of `[renamed]` names the ID it leads to).
@@ -95,7 +96,7 @@ pub fn run(_project: &Project, db: &Database, out: &mut Vec<Diagnostic>) {
             let Some((to, def)) = resolved.in_force(registry, id) else { continue };
             let msg = match registry {
                 Registry::Items if !usable(def) => format!(
-                    "`{id}` has no `use`, so it can never be used and no `item_used` carries it: this trigger never fires. Give `{id}` a `use` list, or filter on an item that has one"
+                    "`{id}` has no `use` actions, so it can never be used and no `item_used` carries it: this trigger never fires. Give `{id}` a `use` list with an action, or filter on an item that has one"
                 ),
                 Registry::Prefabs if !rooms().has(id, to) => format!(
                     "no floor's `prefabs` names `{id}`, so the dungeon never holds that room and no `room_entered` carries it: this trigger never fires. Name it in the `prefabs` of a floor, or filter on a prefab a floor uses"
