@@ -182,6 +182,8 @@ pub fn lower_file(file: FileId, text: &str, invalid_utf8_at: Option<usize>) -> F
     facts.tag_defs.shrink_to_fit();
     facts.diagnostics.extend(lower.diags);
     (facts.started_quests, facts.given_items) = gathered::started_and_given(&facts.entries);
+    facts.started_quests.append(&mut lower.broken_started);
+    facts.given_items.append(&mut lower.broken_given);
     facts.whens = gathered::whens(&facts.entries);
     facts.misfiled = lower.misfiled;
     if !mentions.is_empty() {
@@ -286,6 +288,11 @@ struct Lower<'t> {
     refs: Vec<Reference>,
     tag_defs: Vec<Sp<String>>,
     misfiled: Vec<Misfiled>,
+    /// The quests started and the items given by actions and loot entries left out for a mistake
+    /// of their own: reported there, they still count as started and given, so that nothing is
+    /// called never started or never obtainable for it (one mistake, one diagnostic).
+    broken_started: Vec<String>,
+    broken_given: Vec<String>,
     errors: usize,
 }
 
@@ -327,6 +334,8 @@ impl<'t> Lower<'t> {
             refs: Vec::new(),
             tag_defs: Vec::new(),
             misfiled: Vec::new(),
+            broken_started: Vec::new(),
+            broken_given: Vec::new(),
             errors: 0,
         }
     }

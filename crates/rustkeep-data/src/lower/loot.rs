@@ -79,6 +79,11 @@ impl Lower<'_> {
             self.diag(Code::InvalidWeight, span.clone(), "this weighted entry has no `weight`: add `weight = 1` (or more), or `guaranteed = true`");
         }
         if self.errors > before {
+            let items = kind.iter().chain(kinds.iter().map(|k| &k.1)).filter_map(|k| match k {
+                LootKind::Item(item) => Some(item.value.clone()),
+                _ => None,
+            });
+            self.broken_given.extend(items);
             return None;
         }
         Some(LootEntry { span, kind: kind?, weight: if guaranteed { None } else { weight }, guaranteed, count: count.unwrap_or(Range::ONE), affixes })

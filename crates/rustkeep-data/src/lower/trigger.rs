@@ -253,6 +253,11 @@ impl Lower<'_> {
         }
         self.retarget(first_diag, Code::MalformedAction, &span);
         if self.errors > before {
+            match (kind, id) {
+                (ActionKind::GiveItem, Some(item)) => self.broken_given.push(item.value),
+                (ActionKind::StartQuest, Some(quest)) => self.broken_started.push(quest.value),
+                _ => {}
+            }
             return None;
         }
         let data = match kind {
