@@ -58,7 +58,14 @@ impl Lower<'_> {
                         }
                     }
                 }
-                Val::Table(_) => self.registry_as_table(name, key.span(), value.span()),
+                Val::Table(t) => {
+                    // The table is read as the entry the fix makes of it, when it is one (it has
+                    // an `id` or `overrides`): what refers to it, and what it gives, still count.
+                    let meant = self.registry_as_table(name, key.span(), value.span());
+                    if meant && (t.get(field::ID).is_some() || t.get(field::OVERRIDES).is_some()) {
+                        self.entry(registry, t, value.span());
+                    }
+                }
                 _ => self.wrong_type(name, "an array of tables", value),
             }
         }
@@ -84,8 +91,9 @@ impl Lower<'_> {
     /// A registry written as one table instead of an array of tables: a `[items]` header, an
     /// inline `items = { … }`, or a `[[items.triggers]]` header with no `[[items]]` entry before
     /// it (TOML then makes `items` a table of its own). Each gets the fix that keeps what was
-    /// written; the last has none, as the entry's own header is what is missing.
-    fn registry_as_table(&mut self, name: &str, key: Span, value: Span) {
+    /// written; the last has none, as the entry's own header is what is missing. Returns whether the
+    /// table is the one entry the fix makes of it.
+    fn registry_as_table(&mut self, name: &str, key: Span, value: Span) -> bool {
         let text = self.text;
         let before = text[..key.start].trim_end_matches([' ', '\t']);
         let after = text[key.end..].trim_start_matches([' ', '\t']);
@@ -98,19 +106,23 @@ impl Lower<'_> {
             // On the whole header, which the fix replaces (so every output can carry the fix).
             let d = self.diag(Code::WrongType, open..close, msg);
             *d = d.clone().with_fix(format!("write `{fixed}`"), fixed, crate::diag::Applicability::Safe);
+            true
         } else if before.ends_with("[[") && after.starts_with('.') {
             let sub = after[1..].split([']', ' ', '\t']).next().unwrap_or("");
             let msg = format!(
                 "`[[{name}.{sub}]]` adds to the last `[[{name}]]` entry above it, but there is none: write the entry's `[[{name}]]` header first (or fix its spelling)"
             );
             self.diag(Code::WrongType, key, msg);
+            false
         } else if text.get(value.clone()).is_some_and(|v| v.starts_with('{')) {
             let msg = format!("`{name}` must be an array of tables: write `{name} = [{{ … }}]`, not `{name} = {{ … }}`");
             let fixed = format!("[{}]", &text[value.clone()]);
             let d = self.diag(Code::WrongType, value.clone(), msg);
             *d = d.clone().with_fix("put the table in a list", fixed, crate::diag::Applicability::Safe);
+            true
         } else {
             self.diag(Code::WrongType, key, format!("`{name}` must be an array of tables: write `[[{name}]]`, not `[{name}]`"));
+            false
         }
     }
 
