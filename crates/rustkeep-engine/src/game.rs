@@ -321,6 +321,10 @@ pub struct Game {
     /// The entries of the started quests, remembered between events.
     #[serde(skip)]
     quest_entries: Vec<(String, Option<rustkeep_data::resolve::EntryRef>)>,
+    /// While a `creature_died` is handled, the creature that died: whoever answers it with a
+    /// `spawn` (the creature itself, a quest, an item) spawns around the tile where it stood.
+    #[serde(skip)]
+    died: Option<CreatureRef>,
 }
 
 fn tracing_on() -> bool {
@@ -373,6 +377,7 @@ impl Game {
             bearer_cache: Default::default(),
             dead_to_remove: false,
             quest_entries: Vec::new(),
+            died: None,
         }
     }
 

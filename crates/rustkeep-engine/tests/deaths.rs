@@ -152,6 +152,11 @@ const ROOMS: [&str; 5] = ["#############", "#.....#.....#", "#.....+.....#", "#.
 /// A game on the two rooms with `enemies` standing where given, each belonging to the room of its
 /// tile.
 fn on_the_map(w: &World, enemies: &[(&str, Pos)]) -> Game {
+    on_the_map_with_quests(w, enemies, &[])
+}
+
+/// [`on_the_map`], with `quests` started.
+fn on_the_map_with_quests(w: &World, enemies: &[(&str, Pos)], quests: &[String]) -> Game {
     let mut g = hero();
     let mut map = Map::of_rows(ROOMS.iter().map(|r| r.to_string()).collect(), Pos::new(3, 2));
     map.rooms.push(MapRoom { prefab: None, origin: Pos::new(0, 0), width: 7, height: 5, entered: true });
@@ -165,7 +170,7 @@ fn on_the_map(w: &World, enemies: &[(&str, Pos)]) -> Game {
     }
     let dungeon = Dungeon { floors: vec!["t:rooms".into()], floor: 0, room: Some(0), map };
     let mut g = edited(&g, w, |json| json["dungeon"] = serde_json::to_value(&dungeon).expect("a dungeon is JSON"));
-    g.setup(w, &[]);
+    g.setup(w, quests);
     g
 }
 
@@ -193,6 +198,16 @@ fn a_creature_split_on_its_death_stands_where_it_died() {
     g.run_step(&w, Act::Attack, CreatureRef::Player, Some(CreatureRef::Enemy(0)));
     assert_eq!((at(&g, 2), at(&g, 3)), (Some(Pos::new(11, 1)), Some(Pos::new(10, 2))));
     assert_eq!(g.map().unwrap().enemy_at(Pos::new(11, 1)), Some(2), "the tile is the newcomer's once the dead one is removed");
+}
+
+#[test]
+fn a_quests_spawn_in_answer_to_a_death_stands_where_the_dead_one_stood() {
+    let w = world_with(&[("splitters.toml", SPLITTERS)]);
+    let mut g = on_the_map_with_quests(&w, &[("t:plain", Pos::new(11, 1))], &["t:haunting".to_string()]);
+    g.run_step(&w, Act::Attack, CreatureRef::Player, Some(CreatureRef::Enemy(0)));
+    assert_eq!(at(&g, 0), None, "the creature is dead and gone");
+    assert_eq!(at(&g, 1), Some(Pos::new(11, 1)), "the quest's spawn rises where it died, not next to the player");
+    assert_eq!(home(&g, 1), Some(1), "in the dead one's room");
 }
 
 #[test]

@@ -217,9 +217,10 @@ impl Game {
         out
     }
 
-    /// `spawn` by `spawner`: the new enemies stand on the free tiles nearest to it (docs/engine.md,
-    /// "The map").
+    /// `spawn` by `spawner`: the new enemies stand on the free tiles nearest to it, or in answer to
+    /// a `creature_died` nearest to where the dead creature stood (docs/engine.md, "The map").
     fn spawn(&mut self, w: &World, creature: &str, count: u32, spawner: CreatureRef) -> Effect {
+        let spawner = self.died.unwrap_or(spawner);
         // On a map each newcomer stands on a tile of its own: as many come as there are free tiles.
         let tiles = self.spawn_tiles(spawner, count as usize);
         let count = tiles.as_ref().map_or(count, |t| t.len() as u32);

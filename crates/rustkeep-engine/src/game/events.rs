@@ -81,6 +81,7 @@ impl Game {
             });
         }
         let saved = self.trace.current.replace(idx);
+        let died = std::mem::replace(&mut self.died, (ev.kind == EventKind::CreatureDied).then_some(ev.source));
 
         // 1. The source creature's own triggers (it may be dead: its triggers still run).
         // Only bearers with a trigger on this event matter; most events concern none.
@@ -167,6 +168,7 @@ impl Game {
             }
         }
         self.trace.current = saved;
+        self.died = died;
     }
 
     /// The entry of the started quest number `qi`, remembered between events (checked against
