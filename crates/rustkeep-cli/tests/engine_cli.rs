@@ -143,9 +143,12 @@ fn play_save_and_load_continue_identically() {
     let save = dir.join("game.json");
     // The first floor's residents are enemy:0 to enemy:4 (seed 5); the spawned rats come next.
     let tail = "attack enemy:6\nattack enemy:7\npickup\nenter core:library\nquests\ninventory\nstatus\n";
-    // The elder stands two tiles north of the hall's `@`; `talk` reaches only an NPC next to you.
-    let head =
-        format!("enter core:elders_hall\nmove n\nmove n\ntalk core:elder\nequip core:iron_sword\nspawn core:rat 3\nattack enemy:5\nsave {}\n", save.display());
+    // The elder stands two tiles north of the hall's `@`; `talk` reaches only an NPC next to you,
+    // and she opens her shop, which no turn passes in: `leave`.
+    let head = format!(
+        "enter core:elders_hall\nmove n\nmove n\ntalk core:elder\nleave\nequip core:iron_sword\nspawn core:rat 3\nattack enemy:5\nsave {}\n",
+        save.display()
+    );
     let (code, straight, err) = play(&["--seed", "5", "--option", "core:warrior"], &format!("{head}{tail}quit\n"));
     assert_eq!(code, 0, "{err}");
     assert!(straight.contains("fired core:rattenplage"), "{straight}");
@@ -234,4 +237,17 @@ fn the_console_tells_a_bump_as_a_message() {
     // The way into the dungeon is the run's first turn; every `s` either moves or bumps.
     let turns = format!(", {} turns,", 1 + 40 - bumps);
     assert!(bumps > 0 && out.lines().last().is_some_and(|l| l.contains(&turns)), "{bumps} bumps, and a bump takes no turn:\n{out}");
+}
+
+/// The trade is a screen of its own: while it is open no turn passes, so nobody walks away and
+/// trades with a merchant left behind; `leave` closes it.
+#[test]
+fn no_turn_passes_while_a_trade_is_open() {
+    // North twice, then into Elder Hannelore, who opens her shop.
+    let (code, out, err) = play(&["--seed", "7", "--option", "core:warrior"], "trace off\nn\nn\nn\ns\nleave\ns\nquit\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("error: you are trading at Hannelore's Provisions: `leave` first"), "{out}");
+    assert!(out.contains("You leave Hannelore's Provisions."), "{out}");
+    // The way in, two steps, the talk, and the step after `leave`: the refused step took none.
+    assert!(out.lines().last().is_some_and(|l| l.contains(", 5 turns,")), "{out}");
 }

@@ -235,6 +235,11 @@ impl Session {
                 None => "the player is dead; load a save or quit".into(),
             });
         }
+        // The trade is a screen of its own, as in the full-screen game: no turn passes while it is
+        // open, so nobody buys from a merchant left behind.
+        if let Some(shop) = self.shop().filter(|_| cmd.takes_a_turn()) {
+            return Err(format!("you are trading at {}: `leave` first", entry_name(&self.w, Registry::Shops, shop)));
+        }
         self.running = cmd.line();
         let reply = match cmd {
             Command::Descend => self.descend()?,
