@@ -251,3 +251,15 @@ fn no_turn_passes_while_a_trade_is_open() {
     // The way in, two steps, the talk, and the step after `leave`: the refused step took none.
     assert!(out.lines().last().is_some_and(|l| l.contains(", 5 turns,")), "{out}");
 }
+
+/// A start on a floor the run has not reached bends the rules, as `enter` does: the summary says
+/// so. A start on the first floor keeps them.
+#[test]
+fn a_start_on_a_later_floor_is_named_in_the_summary() {
+    let (code, out, err) = play(&["--seed", "7", "--option", "core:warrior", "--floor", "core:floor_3"], "quit\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.trim_end().ends_with("testing commands used: --floor"), "{out}");
+    let (code, out, err) = play(&["--seed", "7", "--option", "core:warrior", "--floor", "core:floor_1"], "quit\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("testing commands used"), "{out}");
+}

@@ -143,7 +143,11 @@ pub const TURN_WORDS: &[&str] = &["move", "wait", "descend", "explore", "rest", 
 /// Words of the testing commands: they do what a player could not (make creatures and items
 /// appear, jump to any room, see a loot table's roll before it happens). The help lists them
 /// apart, the message log marks what they did, and the run's summary names those it used.
-pub const TESTING_WORDS: &[&str] = &["enter", "spawn", "give", "roll"];
+pub const TESTING_WORDS: &[&str] = &["enter", "spawn", "give", "roll", FLOOR_OPTION];
+
+/// How the run's summary names a start on a floor other than the first (`play --floor`): a
+/// testing option, not a command of the console.
+pub const FLOOR_OPTION: &str = "--floor";
 
 /// What the help and the run's summary say of the testing commands.
 pub const TESTING_NOTE: &str = "they bend the rules for testing: what they do is marked (test) in the messages, and the run's summary names those used";

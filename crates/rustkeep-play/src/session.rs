@@ -142,6 +142,10 @@ impl Session {
         let mut g = Game::new(seed, options, &Default::default());
         // A played game regenerates out of combat (`[balance] regen_every`).
         g.set_regen(true);
+        // Starting on a floor the run has not reached bends the rules, as `enter` does.
+        if floor.is_some_and(|f| rustkeep_engine::game::floor_order(&w).first().map(String::as_str) != Some(f)) {
+            g.note_testing(crate::command::FLOOR_OPTION);
+        }
         let setup = g.create_character(&w, &[]);
         let start = g.run_step(&w, Act::StartRun(floor), CreatureRef::Player, None);
         let mut s = Session::around(w, g);
