@@ -197,6 +197,14 @@ impl Command {
             })
         };
         let word = first.to_ascii_lowercase();
+        // A word too many is a mistake, not a detail to drop: `wait 7` waits once, which the
+        // player did not ask for.
+        let syntax = COMMANDS.iter().find(|(n, _, _)| *n == word || (word == "exit" && *n == "quit")).map(|(_, a, _)| *a);
+        let takes = if Dir::from_name(&word).is_some() { Some(0) } else { syntax.map(|a| a.split_whitespace().count()) };
+        if let Some(extra) = takes.and_then(|n| words.get(n + 1)) {
+            let usage = format!("{first} {}", syntax.unwrap_or_default());
+            return Err(format!("`{extra}` is one word too many: usage: {}", usage.trim_end()));
+        }
         if let Some(d) = Dir::from_name(&word) {
             return Ok(Some(Command::Move(d)));
         }
@@ -372,6 +380,11 @@ mod tests {
     #[test]
     fn shortcuts_errors_and_suggestions() {
         assert_eq!(Command::parse("sw").unwrap(), Some(Command::Move(Dir::SW)));
+        // A word too many is refused with the usage; an unknown word is still an unknown command.
+        assert_eq!(Command::parse("wait 7"), Err("`7` is one word too many: usage: wait".to_string()));
+        assert_eq!(Command::parse("spawn core:rat 2 3"), Err("`3` is one word too many: usage: spawn CREATURE [N]".to_string()));
+        assert_eq!(Command::parse("give core:gold 5").unwrap(), Some(Command::Give("core:gold".into(), 5)));
+        assert!(Command::parse("jump over the wall").unwrap_err().starts_with("unknown command `jump`"));
         assert_eq!(Command::parse("  # a comment").unwrap(), None);
         assert_eq!(Command::parse("").unwrap(), None);
         assert_eq!(Command::parse("exit").unwrap(), Some(Command::Quit));
