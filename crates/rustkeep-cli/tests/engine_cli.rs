@@ -263,3 +263,24 @@ fn a_start_on_a_later_floor_is_named_in_the_summary() {
     assert_eq!(code, 0, "{err}");
     assert!(!out.contains("testing commands used"), "{out}");
 }
+
+/// A line of standard input that is not UTF-8 is one mistake: the console says so and plays on to
+/// its summary.
+#[test]
+fn a_line_that_is_not_utf8_is_refused_and_the_game_goes_on() {
+    let empty = TempDir::new("play-cwd");
+    let mut child = bin()
+        .current_dir(&empty)
+        .args(["play", "--seed", "7", "--option", "core:warrior"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn play");
+    child.stdin.take().expect("stdin").write_all(b"trace off\nwa\xffit\nwait\nquit\n").expect("write script");
+    let out = child.wait_with_output().expect("play output");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("error: this line is not UTF-8 text"), "{text}");
+    assert!(text.lines().last().is_some_and(|l| l.contains(", 2 turns,")), "the `wait` after it was played: {text}");
+}

@@ -37,9 +37,15 @@ impl Console {
         if std::io::stdin().is_terminal() {
             return self.interactive(out);
         }
-        for line in std::io::stdin().lock().lines() {
+        for line in std::io::stdin().lock().split(b'\n') {
             let line = line.map_err(|e| format!("cannot read stdin: {e}"))?;
-            if !self.execute(out, &line)? {
+            let line = line.strip_suffix(b"\r").unwrap_or(&line);
+            // A line that is not text is one mistake: said, and the game goes on.
+            let Ok(line) = std::str::from_utf8(line) else {
+                writeln!(out, "error: this line is not UTF-8 text").map_err(io)?;
+                continue;
+            };
+            if !self.execute(out, line)? {
                 break;
             }
         }
