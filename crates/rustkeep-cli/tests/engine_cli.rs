@@ -284,3 +284,14 @@ fn a_line_that_is_not_utf8_is_refused_and_the_game_goes_on() {
     assert!(text.contains("error: this line is not UTF-8 text"), "{text}");
     assert!(text.lines().last().is_some_and(|l| l.contains(", 2 turns,")), "the `wait` after it was played: {text}");
 }
+
+/// `enter FLOOR` in a played run lays that floor out, as the stairs would: the player stands in
+/// its first room, and the run is on that floor.
+#[test]
+fn entering_a_floor_lays_it_out() {
+    let (code, out, err) = play(&["--seed", "7", "--option", "core:warrior"], "trace off\nenter core:floor_3\nstatus\nquit\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("(test) You reach The Bandit Keep (depth 3)."), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("floor core:floor_3, room core:")), "the player stands in a room of the floor: {out}");
+    assert!(out.contains(", floor 3 of 5,"), "{out}");
+}

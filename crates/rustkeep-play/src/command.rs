@@ -66,7 +66,7 @@ pub enum Command {
     Talk(String),
     /// Attack `enemy:N` (in reach).
     Attack(usize),
-    /// Enter a prefab or a floor, as a data action would (for testing).
+    /// Enter a prefab or a floor (for testing).
     Enter(String),
     /// Spawn creatures next to the player (for testing).
     Spawn(String, u32),
@@ -118,7 +118,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("drop", "N|ITEM", "drop one of an inventory entry where you stand"),
     ("talk", "NPC", "talk to an NPC next to you (moving into one talks too)"),
     ("attack", "enemy:N", "attack an enemy in reach"),
-    ("enter", "PREFAB|FLOOR", "enter a prefab (a floor of that one room) or a floor, as a data action would"),
+    ("enter", "PREFAB|FLOOR", "enter a prefab (a floor of that one room) or a floor (laid out as on the way down)"),
     ("spawn", "CREATURE [N]", "spawn N creatures next to you (default 1)"),
     ("give", "ITEM [N]", "give yourself N of an item (default 1)"),
     ("buy", "N|ITEM", "buy one of a stock entry of the open shop (no turn)"),

@@ -148,6 +148,10 @@ impl Game {
             return self.note(|| Effect::EnteredRoom { room: id.to_string(), piles: shown_piles, appeared });
         }
         if let Some(f) = w.entry(Registry::Floors, id) {
+            // A played run has a map: the floor is laid out, as on the way down.
+            if let Some(entered) = self.enter_floor_in_dungeon(w, id) {
+                return entered;
+            }
             let depth = f.int(field::DEPTH);
             self.floor = Some(id.into());
             self.room = None;

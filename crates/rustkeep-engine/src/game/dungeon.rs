@@ -364,6 +364,16 @@ impl Game {
         fighting
     }
 
+    /// `enter FLOOR` in a played run: the floor is left (as by the stairs) for that floor of the
+    /// dungeon, laid out as on the way down; its stairs lead on to the floor after it. `None` for
+    /// a floor that is not one of the dungeon's.
+    pub(super) fn enter_floor_in_dungeon(&mut self, w: &World, id: &str) -> Option<Effect> {
+        let index = self.dungeon.as_ref()?.floors.iter().position(|f| f == id)?;
+        let fled = self.leave_floor();
+        let entered = self.enter_floor(w, index);
+        Some(left_behind(fled, entered))
+    }
+
     /// `enter PREFAB` in a played run: the floor is left (as by the stairs) for a floor of that
     /// one room, laid out like any floor, on the same depth; its stairs lead on as the floor's did.
     pub(super) fn enter_prefab_in_dungeon(&mut self, w: &World, id: &str) -> Effect {
