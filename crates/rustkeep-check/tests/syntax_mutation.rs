@@ -159,7 +159,8 @@ fn a_byte_that_is_not_utf8_gives_one_diagnostic_in_its_file() {
             mutant_facts[fid.0 as usize] = lower_source(project.file(fid));
             let diags = analyze_with(&project, mutant_facts).diagnostics;
             if diags.len() != 1 || diags[0].code != Code::TomlSyntax || diags[0].loc.file != fid {
-                let listed: Vec<String> = diags.iter().map(|d| format!("  {}:{:?} {} {}", project.file(d.loc.file).path, d.loc.span, d.code.name(), d.message)).collect();
+                let listed: Vec<String> =
+                    diags.iter().map(|d| format!("  {}:{:?} {} {}", project.file(d.loc.file).path, d.loc.span, d.code.name(), d.message)).collect();
                 failures.push(format!("a bad byte at {}:{at}:\n{}", project.file(fid).path, listed.join("\n")));
             }
         }
@@ -188,7 +189,8 @@ fn one_deletion_in_a_content_packs_manifest_claims_nothing_unused() {
         let deleted = text.remove(at);
         let (p, a) = run(&text);
         if a.diagnostics.len() > 2 || a.diagnostics.iter().any(|d| !p.file(d.loc.file).path.ends_with("pack/mod.toml")) {
-            let listed: Vec<String> = a.diagnostics.iter().map(|d| format!("  {}:{:?} {} {}", p.file(d.loc.file).path, d.loc.span, d.code.name(), d.message)).collect();
+            let listed: Vec<String> =
+                a.diagnostics.iter().map(|d| format!("  {}:{:?} {} {}", p.file(d.loc.file).path, d.loc.span, d.code.name(), d.message)).collect();
             failures.push(format!("`{deleted}` deleted at {at}:\n{}", listed.join("\n")));
         }
     }

@@ -409,7 +409,8 @@ impl<'t> Lower<'t> {
             }
             let Some((key, header, kept)) = &u.header else { continue };
             let Some(registry) = Registry::from_key(key) else { continue };
-            let spelt = |s: &Option<(String, Span)>| s.as_ref().filter(|(id, _)| vocab::is_valid_id(id)).map(|(id, span)| Sp { value: id.clone(), span: span.clone() });
+            let spelt =
+                |s: &Option<(String, Span)>| s.as_ref().filter(|(id, _)| vocab::is_valid_id(id)).map(|(id, span)| Sp { value: id.clone(), span: span.clone() });
             let (id, overrides) = (spelt(&u.id), spelt(&u.overrides));
             if id.is_none() && overrides.is_none() {
                 continue;

@@ -263,7 +263,11 @@ pub fn read_not_utf8(text: &str) -> Read<'_> {
     let read = recovered(text, plain, &bad);
     if read.unreadable.is_empty() {
         let span = bad.first().map_or(0..0, |at| *at..at + 1);
-        return Read { root: Table::default(), errors: vec![SyntaxError { span, message: NOT_UTF8.into(), related: None, meant: None }], unreadable: Vec::new() };
+        return Read {
+            root: Table::default(),
+            errors: vec![SyntaxError { span, message: NOT_UTF8.into(), related: None, meant: None }],
+            unreadable: Vec::new(),
+        };
     }
     read
 }
