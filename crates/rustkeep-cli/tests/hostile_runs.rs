@@ -142,3 +142,34 @@ fn a_recording_of_spawns_fills_the_floor_and_no_more() {
     assert!((100..1000).contains(&full), "{full}");
     assert_eq!(enemies_after(20), full, "the floor was full after a few spawns");
 }
+
+/// Items are bounded as enemies are: a `give_item` of more than a million is `value-out-of-range`
+/// (a 2-line scenario of a hundred million swords took 5 GB in 20 s), a creature carries at most
+/// 10,000 separate items (a gift past it stops the run, however often a trigger gives), and a
+/// stack's count saturates instead of wrapping past four billion.
+#[test]
+fn items_are_bounded_as_enemies_are() {
+    let t = TempDir::with_files("items", &[
+        ("scenarios/armoury.toml", "[[steps]]\naction = { action = \"give_item\", item = \"core:iron_sword\", count = 100000000, target = \"self\" }\n"),
+        ("m/mod.toml", "[mod]\nid = \"m\"\nname = \"M\"\nversion = \"0.1.0\"\n"),
+        // Every turn, 5,000 more swords: within the limit per action, past what one carries soon.
+        ("m/items.toml", "[[items]]\nid = \"m:horn\"\nname = \"Horn\"\nslot = \"ring\"\ntriggers = [ { on = \"turn_started\", actions = [ { action = \"give_item\", item = \"core:iron_sword\", count = 5000, target = \"self\" } ] } ]\n"),
+    ]);
+    let o = run(&t.0, &["check", "scenarios/armoury.toml"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("`count` is at most 1,000,000, not 100,000,000: the limit keeps every run bounded"), "{}", text(&o));
+
+    let waits: String = (0..50).map(|_| "[[steps]]\nwait = true\n").collect();
+    t.write("scenarios/horn.toml", format!("mods = [\"../m\"]\n[player]\nitems = [ {{ item = \"m:horn\", equipped = true }} ]\n{waits}"));
+    let (v, warnings) = simulated(&t, "scenarios/horn.toml");
+    assert!(warnings.iter().any(|w| w.starts_with("the run stops in step") && w.contains("more than the 10,000 one creature carries")), "{warnings:?}");
+    assert!(v["final"]["player"]["inventory"].as_array().expect("inventory").len() <= 10_000);
+
+    // Gold near the top of a stack: the count stays at its largest, not 0.
+    t.write(
+        "scenarios/gold.toml",
+        "[player]\nitems = [ { item = \"core:gold\", count = 1000000 } ]\n[[steps]]\naction = { action = \"give_item\", item = \"core:gold\", count = 1000000, target = \"self\" }\n[[expect]]\nhas_item = \"core:gold\"\ncount = 2000000\n",
+    );
+    let o = run(&t.0, &["test", "scenarios/gold.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}

@@ -34,6 +34,14 @@ pub const MAX_LIVING_ENEMIES: usize = 1000;
 /// The largest `count` of one `spawn` action.
 pub const MAX_SPAWN_COUNT: i64 = 100;
 
+/// The largest `count` of one `give_item` or `take_item` action and of a scenario's starting
+/// item.
+pub const MAX_ITEM_COUNT: i64 = 1_000_000;
+
+/// At most this many separate items (a stack is one, an item that does not stack one each) a
+/// creature carries: a gift that would pass it is not given and the run stops.
+pub const MAX_CARRIED: usize = 10_000;
+
 /// At most this many steps in a scenario.
 pub const MAX_STEPS: usize = 10_000;
 
@@ -525,7 +533,7 @@ pub const ACTIONS: &[ActionDef] = &[
         name: "damage",
         doc: "Deals damage, reduced by the victim's resistance (and armour, for physical).",
         fields: &[
-            req(field::AMOUNT, FieldType::Int { min: 1, max: i64::MAX }, "Damage before reduction."),
+            req(field::AMOUNT, FieldType::Int { min: 1, max: u32::MAX as i64 }, "Damage before reduction."),
             req(field::DAMAGE_TYPE, FieldType::DamageType, "The damage type."),
             TARGET_FIELD,
         ],
@@ -535,7 +543,7 @@ pub const ACTIONS: &[ActionDef] = &[
         kind: ActionKind::Heal,
         name: "heal",
         doc: "Restores health, up to max_health.",
-        fields: &[req(field::AMOUNT, FieldType::Int { min: 1, max: i64::MAX }, "Health restored."), TARGET_FIELD],
+        fields: &[req(field::AMOUNT, FieldType::Int { min: 1, max: u32::MAX as i64 }, "Health restored."), TARGET_FIELD],
         emits: &[],
     },
     ActionDef {
@@ -544,7 +552,7 @@ pub const ACTIONS: &[ActionDef] = &[
         doc: "Gives item instances to a creature.",
         fields: &[
             req(field::ITEM, FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
-            dflt(field::COUNT, FieldType::Int { min: 1, max: i64::MAX }, "1", "How many."),
+            dflt(field::COUNT, FieldType::Int { min: 1, max: MAX_ITEM_COUNT }, "1", "How many."),
             TARGET_FIELD,
         ],
         emits: &[EventKind::ItemPickedUp],
@@ -555,7 +563,7 @@ pub const ACTIONS: &[ActionDef] = &[
         doc: "Removes items from a creature's inventory.",
         fields: &[
             req(field::ITEM, FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
-            dflt(field::COUNT, FieldType::Int { min: 1, max: i64::MAX }, "1", "How many."),
+            dflt(field::COUNT, FieldType::Int { min: 1, max: MAX_ITEM_COUNT }, "1", "How many."),
             TARGET_FIELD,
         ],
         emits: &[],
@@ -566,7 +574,7 @@ pub const ACTIONS: &[ActionDef] = &[
         doc: "Applies a status for its default `turns` or the given number.",
         fields: &[
             req(field::STATUS, FieldType::Ref(RefKind::Registry(Registry::Statuses)), "The status."),
-            opt(field::TURNS, FieldType::Int { min: 1, max: i64::MAX }, "Overrides the status's duration."),
+            opt(field::TURNS, FieldType::Int { min: 1, max: u32::MAX as i64 }, "Overrides the status's duration."),
             TARGET_FIELD,
         ],
         emits: &[],

@@ -9,7 +9,7 @@ use std::fmt;
 
 use rustkeep_data::grid::Pos;
 use rustkeep_data::text::thousands;
-use rustkeep_data::vocab::{ActionKind, EventKind, MAX_LIVING_ENEMIES};
+use rustkeep_data::vocab::{ActionKind, EventKind, MAX_CARRIED, MAX_LIVING_ENEMIES};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
@@ -123,6 +123,8 @@ pub enum Reason {
     TooManyEnemies(u32),
     /// A `spawn` on a map where no tile is free.
     NoFreeTile,
+    /// So many items would be carried: a gift of this many was refused and the run stops.
+    TooManyItems(u32),
 }
 
 /// What an act or an action did. `Untraced`: a run without a trace builds no effects.
@@ -332,6 +334,7 @@ impl fmt::Display for Reason {
             Reason::Currency(currency) => write!(f, "{currency} is what shops pay with"),
             Reason::NoFreeTile => f.write_str("no tile is free to spawn on"),
             Reason::TooManyEnemies(n) => write!(f, "{n} more enemies would make more than the {} that live at once", thousands(MAX_LIVING_ENEMIES as u64)),
+            Reason::TooManyItems(n) => write!(f, "{n} more items would make more than the {} one creature carries", thousands(MAX_CARRIED as u64)),
         }
     }
 }

@@ -60,6 +60,7 @@ impl Lower<'_> {
             },
             FieldType::Int { min, max } => match int_of(v.get_ref()) {
                 Some(Ok(n)) if n > max && n >= min => {
+                    let (max, n) = (crate::text::thousands(max.unsigned_abs()), crate::text::thousands(n.unsigned_abs()));
                     self.diag(Code::ValueOutOfRange, span, format!("`{name}` is at most {max}, not {n}: the limit keeps every run bounded"));
                     None
                 }

@@ -332,7 +332,7 @@ pub const REGISTRIES: &[RegistryDef] = &[
         key: "statuses",
         noun: "status",
         doc: "Temporary states such as `core:burning`, counting down at their bearer's `turn_started`.",
-        fields: &[ID, OVERRIDES, NAME, opt(field::TURNS, FieldType::Int { min: 1, max: i64::MAX }, "Default duration in turns."), MODIFIERS, TRIGGERS],
+        fields: &[ID, OVERRIDES, NAME, opt(field::TURNS, FieldType::Int { min: 1, max: u32::MAX as i64 }, "Default duration in turns."), MODIFIERS, TRIGGERS],
     },
     RegistryDef {
         registry: Registry::Quests,

@@ -113,7 +113,7 @@ pub const SCENARIO_PLAYER_FIELDS: &[FieldDef] = &[
 /// One item of `[player] items`.
 pub const SCENARIO_ITEM_FIELDS: &[FieldDef] = &[
     req(field::ITEM, FieldType::Ref(RefKind::Registry(Registry::Items)), "The item."),
-    dflt(field::COUNT, FieldType::Int { min: 1, max: i64::MAX }, "1", "How many."),
+    dflt(field::COUNT, FieldType::Int { min: 1, max: super::MAX_ITEM_COUNT }, "1", "How many."),
     opt(field::AFFIXES, FieldType::RefList(RefKind::Registry(Registry::Affixes)), "Affixes of the instance."),
     dflt(field::EQUIPPED, FieldType::Bool, "false", "Whether it starts equipped."),
 ];

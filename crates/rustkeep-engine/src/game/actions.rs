@@ -5,7 +5,7 @@ use crate::effect::{Effect, Outcome, Reason, Rejoined};
 use crate::payload::{damage_type_name, Payload};
 use rustkeep_data::model::{ActionData, Who};
 use rustkeep_data::text::thousands;
-use rustkeep_data::vocab::{attr, damage, field, outcome, resistance_of, EventKind, Registry, MAX_LIVING_ENEMIES};
+use rustkeep_data::vocab::{attr, damage, field, outcome, resistance_of, EventKind, Registry, MAX_CARRIED, MAX_LIVING_ENEMIES};
 
 impl Game {
     pub(super) fn apply_action(&mut self, w: &World, a: &ActionData, me: CreatureRef, other: Option<CreatureRef>) -> Outcome {
@@ -123,9 +123,23 @@ impl Game {
         let equip_slot = if self.creating && t == CreatureRef::Player { entry.and_then(|e| e.str(field::SLOT)) } else { None };
         let equip = equip_slot.is_some_and(|slot| !self.slot_taken(w, t, slot));
         let Some(c) = self.creature_mut(t) else { return Effect::NoEffect(Reason::Gone(t)) };
+        // Every item that does not stack is one more to carry: a gift past the bound would make
+        // a run's memory whatever the data says.
+        let more = if stackable { 1 } else { count as usize };
+        if c.inventory.len().saturating_add(more) > MAX_CARRIED {
+            let carried = c.inventory.len();
+            self.stop(format!(
+                "the run stops in step {}: {} more items would make {} carried by {t}, more than the {} one creature carries",
+                self.step.saturating_sub(1),
+                thousands(more as u64),
+                thousands(carried.saturating_add(more) as u64),
+                thousands(MAX_CARRIED as u64)
+            ));
+            return Effect::NoEffect(Reason::TooManyItems(count));
+        }
         if stackable {
             if let Some(i) = c.inventory.iter_mut().find(|i| i.item == item && i.affixes == affixes && !i.equipped) {
-                i.count += count;
+                i.count = i.count.saturating_add(count);
             } else {
                 c.inventory.push(ItemInstance { item: item.into(), count, affixes: affixes.clone(), equipped: false });
             }

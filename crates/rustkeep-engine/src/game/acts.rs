@@ -213,7 +213,7 @@ impl Game {
             match c.inventory[..i].iter().position(|o| joins && !o.equipped && o.item == inst.item && o.affixes == inst.affixes) {
                 Some(into) => {
                     let n = c.inventory.remove(i).count;
-                    c.inventory[into].count += n;
+                    c.inventory[into].count = c.inventory[into].count.saturating_add(n);
                 }
                 None => i += 1,
             }

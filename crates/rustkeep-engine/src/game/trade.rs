@@ -123,7 +123,7 @@ impl Game {
                 self.bearers_changed(CreatureRef::Player);
                 let stock = self.shops.get_mut(shop).expect("opened above");
                 match stock.iter_mut().find(|s| s.item == one.item && s.affixes == one.affixes) {
-                    Some(s) => s.count += 1,
+                    Some(s) => s.count = s.count.saturating_add(1),
                     None => stock.push(one),
                 }
                 self.add_gold(w, price);
