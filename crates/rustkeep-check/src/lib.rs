@@ -229,8 +229,8 @@ fn finish_file(project: &Project, levels: &HashMap<Code, Level>, file: FileId, f
     // The (comment, code) pairs of allow comments that silenced something.
     let mut used: HashSet<(usize, usize)> = HashSet::new();
     for d in diags {
-        if d.code == Code::TomlSyntax {
-            out.push(d);
+        if !can_allow(facts, d.code) {
+            out.extend(if d.code == Code::TomlSyntax { Some(d) } else { at_level(levels, d) });
             continue;
         }
         if let Some(ff) = facts {
@@ -249,6 +249,14 @@ fn finish_file(project: &Project, levels: &HashMap<Code, Level>, file: FileId, f
     out.sort_by(|a, b| (a.loc.span.start, a.loc.span.end, a.code, &a.message).cmp(&(b.loc.span.start, b.loc.span.end, b.code, &b.message)));
     out.dedup_by(|a, b| a.code == b.code && a.loc == b.loc && a.message == b.message);
     out
+}
+
+/// Whether a `# rustkeep: allow(code)` comment can silence a diagnostic of `code` in a file with
+/// these facts: in a data or scenario file (a manifest's problems take a lint level), every code
+/// but `toml-syntax` (the only sign of what was not checked) and the two about allow comments
+/// themselves.
+pub fn can_allow(facts: Option<&FileFacts>, code: Code) -> bool {
+    facts.is_some() && !matches!(code, Code::TomlSyntax | Code::UnknownLint | Code::UnusedSuppression)
 }
 
 /// The allow comment (its index in `FileFacts::allows`) and the code in it that covers the

@@ -19,6 +19,17 @@ pub enum Encoding {
     Utf8,
 }
 
+impl Encoding {
+    /// How many columns `s` takes in this encoding.
+    pub fn width(self, s: &str) -> usize {
+        match self {
+            Encoding::Utf8 => s.len(),
+            Encoding::Scalar => s.chars().count(),
+            Encoding::Utf16 => s.chars().map(char::len_utf16).sum(),
+        }
+    }
+}
+
 /// A zero-based line and column in some [`Encoding`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct LineCol {
@@ -96,13 +107,7 @@ impl LineIndex {
         // the two (found by the `lsp_edits` fuzz target), and an LF file would give the same.
         let span = self.line_span(text, line);
         let offset = offset.min(span.end);
-        let slice = &text[span.start..offset];
-        let col = match enc {
-            Encoding::Utf8 => slice.len(),
-            Encoding::Scalar => slice.chars().count(),
-            Encoding::Utf16 => slice.chars().map(char::len_utf16).sum(),
-        };
-        LineCol { line: line as u32, col: col as u32 }
+        LineCol { line: line as u32, col: enc.width(&text[span.start..offset]) as u32 }
     }
 
     /// Byte offset of a position; columns past the end of the line clamp to the line end, lines

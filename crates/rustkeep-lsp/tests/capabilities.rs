@@ -348,6 +348,78 @@ fn colours_ids_events_and_vocabulary() {
     assert!(toks.iter().any(|t| t.0 == 5 && t.3 == 3), "the action: {toks:?}");
 }
 
+/// Columns of tokens that share a line are counted on from the token before: on a line of many
+/// tags after text that UTF-16 counts apart from UTF-8 (an umlaut, an emoji), every token sits
+/// where a conversion of its own offset puts it.
+#[test]
+fn tokens_on_one_long_line_sit_where_their_offsets_are() {
+    let tags: Vec<String> = (0..300).map(|i| format!("\"testmod:t{i}\"")).collect();
+    let text = format!("[[items]]\nid = \"testmod:x\"\nname = \"Schlüssel 🗝\"\ntags = [{}] # ä\n", tags.join(", "));
+    for enc in [Encoding::Utf16, Encoding::Utf8] {
+        let mut f = Fixture::new(&[("items.toml", ITEMS)], enc);
+        f.open("items.toml", &text);
+        let t = semantic_tokens::full(&f.state, &f.uri("items.toml")).unwrap();
+        let (mut line, mut col) = (0, 0);
+        let mut starts = Vec::new();
+        for s in &t.data {
+            if s.delta_line > 0 {
+                col = 0;
+            }
+            line += s.delta_line;
+            col += s.delta_start;
+            starts.push((line, col, s.length));
+        }
+        let fid = f.state.file_of(&f.uri("items.toml")).unwrap();
+        let expected: Vec<(u32, u32, u32)> = text
+            .match_indices("testmod:")
+            .map(|(at, _)| {
+                let end = at + text[at..].find('"').unwrap();
+                let (a, b) = (f.state.position(fid, at), f.state.position(fid, end));
+                (a.line, a.character, b.character - a.character)
+            })
+            .collect();
+        assert_eq!(starts, expected, "{enc:?}");
+    }
+}
+
+/// Quick fixes over a range as large as a file of thousands of warnings answer at once: the fixes
+/// of the first thousand diagnostics, not a menu nobody reads built over every one.
+#[test]
+fn quick_fixes_over_a_whole_file_are_bounded() {
+    let items: String = (0..3000).map(|i| format!("[[items]]\nid = \"testmod:i{i}\"\nname = \"I\"\nprice = -1\n\n")).collect();
+    let mut f = fixture();
+    f.open("items.toml", &items);
+    let all = Range { start: Position { line: 0, character: 0 }, end: Position { line: 20_000, character: 0 } };
+    let actions = code_action::code_actions(&f.state, &f.uri("items.toml"), all).unwrap();
+    let fixed: std::collections::BTreeSet<String> = actions
+        .iter()
+        .filter_map(|a| match a {
+            CodeActionResponse::CodeAction(a) => a.diagnostics.as_ref().and_then(|d| d.first()).map(|d| format!("{:?}", d.range)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fixed.len(), 1000, "the first thousand diagnostics of the range");
+}
+
+/// "Silence with an allow comment" is offered only where such a comment works: not for
+/// `toml-syntax`, which always shows.
+#[test]
+fn silencing_is_offered_only_where_an_allow_comment_works() {
+    let mut f = fixture();
+    f.open("items.toml", "[[items]]\nid = \"testmod:x\"\nname = \"X\"\nprice = -1\n\n[[items]\nid = \"testmod:y\"\n");
+    let all = Range { start: Position { line: 0, character: 0 }, end: Position { line: 99, character: 0 } };
+    let titles: Vec<String> = code_action::code_actions(&f.state, &f.uri("items.toml"), all)
+        .unwrap()
+        .into_iter()
+        .filter_map(|a| match a {
+            CodeActionResponse::CodeAction(a) => Some(a.title),
+            _ => None,
+        })
+        .collect();
+    assert!(titles.iter().any(|t| t.starts_with("Silence `wrong-type`")), "{titles:?}");
+    assert!(!titles.iter().any(|t| t.contains("toml-syntax")), "{titles:?}");
+}
+
 // ----- display data ----------------------------------------------------------------------------
 
 #[test]

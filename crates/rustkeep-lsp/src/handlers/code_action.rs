@@ -13,13 +13,30 @@ use rustkeep_data::vocab::{self, FieldDef, FieldType};
 use crate::lsp::*;
 use crate::state::State;
 
+/// At most this many diagnostics of the range get their quick fixes in one answer.
+const MAX_DIAGNOSTICS: usize = 1000;
+
 pub fn code_actions(state: &State, u: &Uri, range: Range) -> Option<Vec<CodeActionResponse>> {
     let fid = state.file_of(u)?;
     let start = state.offset(fid, range.start);
     let end = state.offset(fid, range.end);
     let mut out = Vec::new();
-    for d in state.diagnostics(fid).iter().filter(|d| d.loc.span.start <= end && start <= d.loc.span.end) {
-        out.extend(actions_for(state, fid, u, d).into_iter().map(CodeActionResponse::CodeAction));
+    // The multi-line strings (prefab grids) of the file in the order of the text: found once, not
+    // once per diagnostic.
+    let grids: Vec<(std::ops::Range<usize>, usize)> = state
+        .facts(fid)
+        .into_iter()
+        .flat_map(|ff| &ff.entries)
+        .flat_map(|e| &e.fields)
+        .filter(|f| f.def.ty == FieldType::Grid)
+        .map(|f| (f.span.clone(), f.key_span.start))
+        .collect();
+    // A menu of more than a thousand diagnostics' fixes helps nobody, and building it for a range
+    // over a whole generated file would keep every later request waiting (`rustkeep check --fix`
+    // applies a file's safe fixes).
+    let in_range = state.diagnostics(fid).iter().filter(|d| d.loc.span.start <= end && start <= d.loc.span.end);
+    for d in in_range.take(MAX_DIAGNOSTICS) {
+        out.extend(actions_for(state, fid, u, d, &grids).into_iter().map(CodeActionResponse::CodeAction));
     }
     out.extend(super::override_entry::actions(state, fid, start).into_iter().map(CodeActionResponse::CodeAction));
     Some(out)
@@ -40,7 +57,9 @@ fn action(title: String, d: &crate::lsp::Diagnostic, u: &Uri, edits: Vec<TextEdi
     }
 }
 
-pub fn actions_for(state: &State, fid: FileId, u: &Uri, d: &Diagnostic) -> Vec<CodeAction> {
+/// The quick fixes of one diagnostic; `grids` are the spans of the file's multi-line strings with
+/// the start of their keys.
+fn actions_for(state: &State, fid: FileId, u: &Uri, d: &Diagnostic, grids: &[(std::ops::Range<usize>, usize)]) -> Vec<CodeAction> {
     let ld = state.to_lsp_diagnostic(d);
     let text = state.text(fid);
     let mut out = Vec::new();
@@ -58,16 +77,14 @@ pub fn actions_for(state: &State, fid: FileId, u: &Uri, d: &Diagnostic) -> Vec<C
         }
     }
     // Silence: a comment on the line above the diagnostic (above the field's key when the
-    // diagnostic sits inside a multi-line string such as a prefab grid).
+    // diagnostic sits inside a multi-line string such as a prefab grid), where one can.
+    if !rustkeep_check::can_allow(state.facts(fid), d.code) {
+        return out;
+    }
     let mut anchor = d.loc.span.start;
-    if let Some(ff) = state.facts(fid) {
-        for e in &ff.entries {
-            for f in &e.fields {
-                if f.def.ty == FieldType::Grid && f.span.start <= anchor && anchor <= f.span.end {
-                    anchor = f.key_span.start;
-                }
-            }
-        }
+    let at = grids.partition_point(|(span, _)| span.start <= anchor);
+    if let Some((_, key)) = at.checked_sub(1).and_then(|i| grids.get(i)).filter(|(span, _)| anchor <= span.end) {
+        anchor = *key;
     }
     let f = state.project.file(fid);
     let line = f.index.line_of(anchor);

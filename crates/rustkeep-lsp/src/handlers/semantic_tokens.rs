@@ -49,16 +49,25 @@ pub fn full(state: &State, u: &Uri) -> Option<SemanticTokens> {
     toks.dedup_by(|a, b| a.0 < b.1 && b.0 < a.1);
     let mut data = Vec::with_capacity(toks.len());
     let (mut pl, mut pc) = (0u32, 0u32);
+    // Columns are counted on from the token before on the same line, not from the line's start
+    // for each token: a line of 40,000 tags costs what it holds, not its square.
+    let index = &state.project.file(fid).index;
+    let mut counted: Option<(usize, u32, u32)> = None;
     for (s, e, ty, m) in toks {
-        let a = state.position(fid, s);
-        let b = state.position(fid, e);
-        if a.line != b.line || b.character <= a.character {
+        let line = index.line_of(s) as u32;
+        if index.line_of(e) as u32 != line || e <= s || !text.is_char_boundary(s) || !text.is_char_boundary(e) {
             continue;
         }
-        let delta_start = if a.line == pl { a.character - pc } else { a.character };
-        data.push(SemanticToken { delta_line: a.line - pl, delta_start, length: b.character - a.character, token_type: ty, token_modifiers_bitset: m });
-        pl = a.line;
-        pc = a.character;
+        let col = match counted {
+            Some((at, l, c)) if l == line && at <= s => c + state.encoding.width(&text[at..s]) as u32,
+            _ => state.position(fid, s).character,
+        };
+        let length = state.encoding.width(&text[s..e]) as u32;
+        counted = Some((s, line, col));
+        let delta_start = if line == pl { col - pc } else { col };
+        data.push(SemanticToken { delta_line: line - pl, delta_start, length, token_type: ty, token_modifiers_bitset: m });
+        pl = line;
+        pc = col;
     }
     Some(SemanticTokens { result_id: None, data })
 }
