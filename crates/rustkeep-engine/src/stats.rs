@@ -24,7 +24,11 @@ pub fn wilson(successes: u64, n: u64, z: f64) -> (f64, f64) {
     let denom = 1.0 + z2 / n;
     let centre = (p + z2 / (2.0 * n)) / denom;
     let half = z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At no success (or all) the bound is exactly 0 (or 1); the subtraction leaves a residue of
+    // the order of 1e-19 that a chance written to its significant digits would show.
+    let lo = if successes == 0 { 0.0 } else { (centre - half).max(0.0) };
+    let hi = if successes as f64 == n { 1.0 } else { (centre + half).min(1.0) };
+    (lo, hi)
 }
 
 /// The `q`-th percentile (0 < q ≤ 1) of sorted values by the nearest-rank rule: the smallest value
@@ -63,6 +67,9 @@ mod tests {
         assert_eq!((round_to(lo, 4), round_to(hi, 4)), (0.9261, 0.936));
         // The written number rounds, not the double below it (2.675 is 2.67499… in binary).
         assert_eq!((round_to(2.675, 2), round_to(3.125, 2), round_to(-0.5, 0)), (2.68, 3.13, -1.0));
+        // None and all: the bounds are exactly 0 and 1, not a residue next to them.
+        assert_eq!(wilson(0, 1000, Z_95).0, 0.0);
+        assert_eq!(wilson(1000, 1000, Z_95).1, 1.0);
         // 50 of 100: centred on one half, ±0.0963.
         let (lo, hi) = wilson(50, 100, Z_95);
         assert!((lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4, "{lo} {hi}");
