@@ -232,6 +232,10 @@ fn renames_an_id_everywhere_and_refuses_vocabulary_and_core() {
     assert_eq!(changes[&f.uri("items.toml")].len(), 2);
     assert!(changes.values().flatten().all(|e| e.new_text == "\"testmod:sword\""));
     assert!(rename::rename(&f.state, &p, "Not An Id").is_err());
+    // An entry keeps its mod's namespace: another mod's, or the core's, would leave errors.
+    for foreign in ["other:sword", "core:sword"] {
+        assert!(rename::rename(&f.state, &p, foreign).unwrap_err().contains("outside the namespace"), "{foreign}");
+    }
 
     let p = f.open("items.toml", &ITEMS.replace("item = \"core:gold\"", "item = \"core:go$0ld\""));
     assert!(rename::prepare(&f.state, &p).unwrap_err().contains("core"));

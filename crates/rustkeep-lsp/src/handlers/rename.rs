@@ -61,6 +61,12 @@ pub fn rename(state: &State, p: &TextDocumentPositionParams, new_name: &str) -> 
     if !vocab::is_valid_id(new_name) {
         return Err(format!("`{new_name}` is not a valid {}: `namespace:name`, lower case", if o.sym == Sym::Tag { "tag" } else { "ID" }));
     }
+    // An entry's ID keeps its mod's namespace: a mod defines IDs only in its own (another one's is
+    // `namespace-mismatch`, and `[renamed]` maps IDs of one mod).
+    let ns = vocab::namespace_of(&o.name);
+    if matches!(o.sym, Sym::Id(_)) && vocab::namespace_of(new_name) != ns {
+        return Err(format!("`{new_name}` is outside the namespace of `{}`: an ID of this entry keeps its namespace (`{ns}:…`)", o.name));
+    }
     let resolved = &state.db().resolved;
     // Renaming onto an old ID: fine when it leads to this entry (its line goes), else refused.
     let back = match o.sym {

@@ -75,9 +75,11 @@ pub(super) fn too_large(bytes: usize) -> lsp::Diagnostic {
         severity: Some(lsp::DiagnosticSeverity::Warning),
         source: Some("rustkeep".into()),
         message: lsp::Message::String(format!(
-            "this document is {}, more than the {} the language server analyses: it is not checked as you type (`rustkeep check` checks it)",
+            "this document is {} ({} bytes), more than the {} ({} bytes) the language server analyses: it is not checked as you type (`rustkeep check` checks it)",
             mb(bytes),
-            mb(super::MAX_DOCUMENT_BYTES)
+            rustkeep_data::text::thousands(bytes as u64),
+            mb(super::MAX_DOCUMENT_BYTES),
+            rustkeep_data::text::thousands(super::MAX_DOCUMENT_BYTES as u64)
         )),
         ..lsp::Diagnostic::default()
     }
