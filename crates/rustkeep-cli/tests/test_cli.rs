@@ -162,3 +162,15 @@ fn junit_is_read_by_junitparser_and_json_meets_its_schema() {
         assert!(o.status.success(), "{}{}", stdout(&o), String::from_utf8_lossy(&o.stderr));
     }
 }
+
+/// `outcome` is the last `combat_ended`'s, an injected one's too: it is read from the event's
+/// payload, as a `when` filter reads it.
+#[test]
+fn the_outcome_of_an_injected_combat_ended_counts() {
+    let t = rustkeep_testutil::TempDir::with_files(
+        "outcome",
+        &[("injected.toml", "[[steps]]\nevent = \"combat_ended\"\npayload = { outcome = \"fled\" }\n[[expect]]\noutcome = \"fled\"\n")],
+    );
+    let o = rustkeep(&t.0, &["test", "injected.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}

@@ -13,7 +13,6 @@ use serde::Serialize;
 
 use crate::arena::{self, Lineup, DEFAULT_ROUNDS};
 use crate::game::{CreatureRef, Game, World};
-use crate::payload::Payload;
 use crate::trace::StepTrace;
 
 use super::Scenario;
@@ -87,15 +86,10 @@ impl SoFar<'_> {
         self.events().flat_map(|e| &e.triggers).filter(|t| t.fired && t.owner == owner).count() as u64
     }
 
+    /// The outcome of the last `combat_ended`, as its payload says (an injected one's too).
     fn outcome(&self) -> String {
-        self.events()
-            .filter(|e| e.event == EventKind::CombatEnded)
-            .last()
-            .map(|e| match &e.payload {
-                Payload::CombatEnded { outcome } => outcome.to_string(),
-                _ => "none".into(),
-            })
-            .unwrap_or_else(|| "none".into())
+        let last = self.events().filter(|e| e.event == EventKind::CombatEnded).last();
+        last.and_then(|e| e.payload.str(rustkeep_data::vocab::payload::OUTCOME)).unwrap_or("none").to_string()
     }
 }
 
