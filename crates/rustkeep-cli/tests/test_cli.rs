@@ -174,3 +174,23 @@ fn the_outcome_of_an_injected_combat_ended_counts() {
     let o = rustkeep(&t.0, &["test", "injected.toml"]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 }
+
+/// A quest that a trigger starts while an event is handled counts from the next event on, whoever
+/// started it: a ring's `item_picked_up` trigger that starts a quest on `item_picked_up` does not
+/// count the pickup that started it.
+#[test]
+fn a_quest_started_by_an_items_trigger_counts_from_the_next_event() {
+    let t = rustkeep_testutil::TempDir::with_files("quest-start", &[
+        ("q/mod.toml", "[mod]\nid = \"q\"\nname = \"Q\"\nversion = \"0.1.0\"\nlibrary = true\n"),
+        (
+            "q/data.toml",
+            "[[items]]\nid = \"q:ring\"\nname = \"Ring\"\nslot = \"ring\"\ntriggers = [ { on = \"item_picked_up\", actions = [ { action = \"start_quest\", quest = \"q:gather\" } ] } ]\n\n[[quests]]\nid = \"q:gather\"\nname = \"Gather\"\non = \"item_picked_up\"\ncount = 3\n",
+        ),
+        (
+            "gather.toml",
+            "mods = [\"q\"]\n[player]\nitems = [ { item = \"q:ring\", equipped = true } ]\n[[steps]]\naction = { action = \"give_item\", item = \"core:gold\", target = \"self\" }\n[[steps]]\naction = { action = \"give_item\", item = \"core:gold\", target = \"self\" }\n[[expect]]\nquest = \"q:gather\"\nstate = \"started\"\ncount = 1\n",
+        ),
+    ]);
+    let o = rustkeep(&t.0, &["test", "gather.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}

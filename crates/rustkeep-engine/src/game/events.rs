@@ -83,6 +83,9 @@ impl Game {
         let saved = self.trace.current.replace(idx);
         let died = std::mem::replace(&mut self.died, (ev.kind == EventKind::CreatureDied).then_some(ev.source));
 
+        // The quests started before this event; one that its triggers start counts from the next
+        // event on (quests are asked last, so this is taken first).
+        let started = self.quests.len();
         // 1. The source creature's own triggers (it may be dead: its triggers still run).
         // Only bearers with a trigger on this event matter; most events concern none.
         let mut listening: [Option<&Entry>; 8] = [None; 8];
@@ -110,10 +113,9 @@ impl Game {
         if let Some(entry) = place.and_then(|(reg, id)| w.entry(reg, id.as_deref()?)) {
             self.run_bearer(w, entry, &ev, CreatureRef::Player, ev.target);
         }
-        // 3. Started quests, in start order; a quest started now counts from the next event on.
-        let n = self.quests.len();
+        // 3. Started quests, in start order.
         let other = if ev.source == CreatureRef::Player { ev.target } else { Some(ev.source) };
-        for qi in 0..n {
+        for qi in 0..started {
             if self.quests[qi].done {
                 continue;
             }
