@@ -173,3 +173,23 @@ fn items_are_bounded_as_enemies_are() {
     let o = run(&t.0, &["test", "scenarios/gold.toml"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
+
+/// A limit's message names the value as written: `runs` of five million are five million (they
+/// read one million), and a float that is no number is `nan`, not "a float".
+#[test]
+fn messages_name_the_value_as_written() {
+    let t = TempDir::with_files(
+        "written",
+        &[
+            (
+                "runs.toml",
+                "[[enemies]]\ncreature = \"core:rat\"\n[[expect]]\narena = { option = \"core:warrior\", runs = 5000000 }\nwin_rate = { at_least = 0.5 }\n",
+            ),
+            ("nan.toml", "[player]\nattributes = { damage = nan, accuracy = inf }\n"),
+        ],
+    );
+    let o = run(&t.0, &["check", "runs.toml", "nan.toml"]);
+    let out = text(&o);
+    assert!(out.contains("this arena fights 5,000,000 times against 1 enemy"), "{out}");
+    assert!(out.contains("`damage` must be a number, not `nan`") && out.contains("`accuracy` must be a number, not `inf`"), "{out}");
+}

@@ -427,7 +427,16 @@ impl<'t> Lower<'t> {
     }
 
     fn wrong_type(&mut self, what: &str, expected: &str, v: &DV<'_>) {
-        let got = type_name(v.get_ref());
+        // A float that is no number (`nan`, `inf`) is named as written: "not a float" would read
+        // as a contradiction.
+        let written;
+        let got = match v.get_ref() {
+            Val::Float(f) if !f.is_some_and(f64::is_finite) => {
+                written = format!("`{}`", self.text.get(v.span()).unwrap_or("nan").trim());
+                written.as_str()
+            }
+            other => type_name(other),
+        };
         self.diag(Code::WrongType, v.span(), format!("`{what}` must be {expected}, not {got}"));
     }
 

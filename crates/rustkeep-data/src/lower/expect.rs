@@ -159,7 +159,7 @@ impl Lower<'_> {
                 for (def, _, x) in fields {
                     match self.value(def, x, Ctx::Plain) {
                         Some(Value::Ref(r)) => option = Some(r),
-                        Some(Value::Int(n)) => runs = n.min(1_000_000) as u32,
+                        Some(Value::Int(n)) => runs = n.min(i64::from(u32::MAX)) as u32,
                         _ => return None,
                     }
                 }
