@@ -93,6 +93,13 @@ impl Lower<'_> {
         if !ok {
             return None;
         }
+        // A quest that was never started has counted nothing.
+        if let (Some(QuestState::NotStarted), Some(c)) = (state, &count) {
+            if !c.holds(0.0) {
+                self.diag(Code::MalformedExpectation, c.span.clone(), "a quest that is `not_started` has a count of 0, so this `count` can never hold");
+                return None;
+            }
+        }
         let kind = match kind {
             field::QUEST => ExpectKind::Quest { quest: quest?, state: state.or(if count.is_none() { Some(QuestState::Done) } else { None }), count },
             field::HAS_ITEM => ExpectKind::HasItem { item: quest?, who, count },

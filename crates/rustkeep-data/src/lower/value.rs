@@ -353,8 +353,22 @@ impl Lower<'_> {
         }
     }
     /// A bound: a number, or a table of `at_least` and `below` (at least one, with
-    /// `at_least < below`). `integer`: counts, whole and not negative.
+    /// `at_least < below`). `integer`: counts, whole and not negative. A chance and a win rate are
+    /// shares from 0 to 1: a bound no share meets can never hold.
     fn bound(&mut self, name: &str, integer: bool, v: &DV<'_>) -> Option<Bound> {
+        let b = self.any_bound(name, integer, v)?;
+        if matches!(name, field::CHANCE | field::WIN_RATE) {
+            let never = b.exact.is_some_and(|x| !(0.0..=1.0).contains(&x)) || b.at_least.is_some_and(|a| a > 1.0) || b.below.is_some_and(|c| c <= 0.0);
+            if never {
+                let written = self.text.get(v.span()).unwrap_or_default().to_string();
+                self.diag(Code::MalformedExpectation, v.span(), format!("`{name}` is a share from 0 to 1, so `{name} = {written}` can never hold"));
+                return None;
+            }
+        }
+        Some(b)
+    }
+
+    fn any_bound(&mut self, name: &str, integer: bool, v: &DV<'_>) -> Option<Bound> {
         let span = v.span();
         let number = |l: &mut Self, key: &str, v: &DV<'_>| -> Option<f64> {
             let shown = if key == name { format!("`{name}`") } else { format!("`{name}.{key}`") };
