@@ -13,9 +13,12 @@ use crate::vocab::*;
 
 impl Lower<'_> {
     pub(super) fn expect(&mut self, t: &Table<'_>, span: Span) -> Option<Expect> {
+        let before = self.errors;
         let present = self.known_fields(t, SCENARIO_EXPECT_FIELDS, Code::UnknownField, &"an expectation (`[[expect]]`)");
         let kinds: Vec<(&'static str, Span)> = present.iter().filter(|(d, _, _)| EXPECT_KINDS.contains(&d.name)).map(|(d, k, _)| (d.name, k.clone())).collect();
         let kind = match kinds.as_slice() {
+            // A kind written wrong (`outcom = …`) is its `unknown-field`: one mistake.
+            [] if self.errors > before => return None,
             [] => {
                 let msg = format!("this expectation checks nothing: give it exactly one of {}", suggest::list(EXPECT_KINDS.iter()));
                 self.diag(Code::MalformedExpectation, span, msg);
@@ -135,8 +138,12 @@ impl Lower<'_> {
                 let mut bound = Bound { span: v.span(), exact: None, at_least: None, below: None };
                 let mut who = Actor::Player;
                 for (def, _, x) in fields {
+                    // `who` is read (and judged) once, as the actor it names.
+                    if def.name == field::WHO {
+                        who = self.actor(def.name, x).map_or(Actor::Player, |a| a.value);
+                        continue;
+                    }
                     match (def.name, self.value(def, x, Ctx::Plain)) {
-                        (field::WHO, _) => who = self.actor(def.name, x).map_or(Actor::Player, |a| a.value),
                         (field::AT_LEAST, Some(Value::Float(f))) => bound.at_least = Some(f),
                         (_, Some(Value::Float(f))) => bound.below = Some(f),
                         _ => return None,
