@@ -1,9 +1,9 @@
 //! Scenario files against the data they run on (docs/engine.md, "Scenario files"): every ID a
 //! scenario names must exist in the core or the mods it loads (`unknown-reference`, with "did you
 //! mean"; `reference-kind-mismatch` for an ID of another registry), every `enemy:N` must name
-//! an enemy that has appeared by its step, and the player's `options` name at most one option of
-//! each `group` (`option-group-conflict`). Lowering already reported the scenario's own keys,
-//! types and names.
+//! an enemy that has appeared by its step, the player's `options` name at most one option of
+//! each `group` (`option-group-conflict`), and the starting items marked `equipped` have a slot
+//! each of their own. Lowering already reported the scenario's own keys, types and names.
 
 use std::hash::Hash;
 
@@ -20,7 +20,7 @@ use rustkeep_data::vocab::{field, IdText, Registry};
 
 /// The rule, for the batch check and the language server. It reads a scenario file whole (any
 /// change of one runs it again), and of a data file the ID each entry is resolved under, a
-/// character option's `group` and whether the entry can spawn an enemy.
+/// character option's `group`, an item's `slot` and whether the entry can spawn an enemy.
 pub const RULE: super::Whole = super::Whole {
     name: "unknown-reference",
     absence: false,
@@ -36,6 +36,7 @@ pub const RULE: super::Whole = super::Whole {
                 e.registry.index().hash(h);
                 resolved_under(e).map(|k| k.value.as_str()).hash(h);
                 (e.registry == Registry::CharacterOptions).then(|| e.str(field::GROUP)).hash(h);
+                (e.registry == Registry::Items).then(|| e.str(field::SLOT)).hash(h);
                 entry_spawns(e).hash(h);
             }
         })
@@ -119,8 +120,31 @@ fn check(
     }
     check_enemies(file, sc, db, visible, spawns_outside, &mut out);
     check_option_groups(file, sc, db, visible, &mut out);
+    check_equipped(file, sc, db, visible, &mut out);
     check_expectations(file, sc, db, visible, &mut out);
     out
+}
+
+/// The player's starting items marked `equipped` keep the rules of equipping: an item without a
+/// `slot` cannot be worn, and a slot holds one item (docs/engine.md, "Items").
+fn check_equipped(file: FileId, sc: &Scenario, db: &Database, visible: &dyn Fn(&Def) -> bool, out: &mut Vec<Diagnostic>) {
+    let mut worn: Vec<(&str, &Sp<String>)> = Vec::new();
+    for i in sc.items.iter().filter(|i| i.equipped) {
+        let Some(def) = db.resolved.get(Registry::Items, &i.item.value).filter(|d| visible(d)) else { continue };
+        let loc = Loc { file, span: i.item.span.clone() };
+        let Some(slot) = db.entry(def.current).str(field::SLOT) else {
+            let msg = format!("`{}` has no `slot`, so it cannot be equipped: leave out `equipped = true`", i.item.value);
+            out.push(Diagnostic::new(Code::WrongType, loc, msg));
+            continue;
+        };
+        match worn.iter().find(|(s, _)| *s == slot) {
+            Some((_, first)) => {
+                let msg = format!("`{}` and `{}` are both equipped in the slot `{slot}`, which holds one item", first.value, i.item.value);
+                out.push(Diagnostic::new(Code::WrongType, loc, msg).with_related(Loc { file, span: first.span.clone() }, format!("the item in `{slot}`")));
+            }
+            None => worn.push((slot, &i.item)),
+        }
+    }
 }
 
 /// The IDs of `registries` that the scenario sees (`visible`).
