@@ -121,6 +121,9 @@ fn completes_ids_of_the_right_registry_and_table_kind() {
         &format!("{ITEMS}\n[[loot_tables]]\nid = \"testmod:t\"\nentries = [ {{ item = \"core:gold\", weight = 1, affixes = \"$0\" }} ]\n"),
     ));
     assert!(l.contains(&"core:weapon_affixes".to_string()) && !l.contains(&"testmod:drops".to_string()), "{l:?}");
+    // A table does not nest itself: the table being written is not offered.
+    let l = labels(&complete(&mut f, &format!("{ITEMS}\n[[loot_tables]]\nid = \"testmod:t\"\nentries = [ {{ table = \"testmod:$0\", weight = 1 }} ]\n")));
+    assert!(l.contains(&"testmod:drops".to_string()) && !l.contains(&"testmod:t".to_string()), "{l:?}");
     let items = complete(&mut f, &format!("{ITEMS}\n[[items]]\nid = \"testmod:z\"\nname = \"Z\"\nuse = [ {{ action = \"give_item\", item = \"$0\" }} ]\n"));
     let gold = items.iter().find(|i| i.label == "core:gold").expect("core items are offered");
     assert!(gold.detail.as_deref().unwrap().contains("core"));

@@ -371,9 +371,14 @@ fn ids(state: &State, ctx: &Context, kind: RefKind, typed: &str, own_mod: Option
         RefKind::NestedTable => context::header_string(ctx, vocab::field::ID).and_then(|id| a.table_kinds.get(&id).copied()),
         _ => None,
     };
-    let keep = |id: &str| match table_kind {
-        Some(k) => a.table_kinds.get(id).is_none_or(|tk| *tk == k),
-        None => true,
+    // A loot table does not name itself (that would be a cycle).
+    let own = if reg == Registry::LootTables { context::header_string(ctx, vocab::field::ID) } else { None };
+    let keep = |id: &str| {
+        own.as_deref() != Some(id)
+            && match table_kind {
+                Some(k) => a.table_kinds.get(id).is_none_or(|tk| *tk == k),
+                None => true,
+            }
     };
     let (found, cut) = select(state.analysis().ids(reg), typed, own_mod, &keep);
     let out = found
