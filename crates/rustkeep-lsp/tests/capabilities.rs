@@ -334,12 +334,8 @@ fn shows_loot_shares_as_inlay_hints() {
     assert_eq!(inlay_hint::share(1, 400), "0.25 %");
 }
 
-#[test]
-fn colours_ids_events_and_vocabulary() {
-    let mut f = fixture();
-    f.open("items.toml", ITEMS);
-    let t = semantic_tokens::full(&f.state, &f.uri("items.toml")).unwrap();
-    // Decode to (line, col, len, type).
+/// Semantic tokens decoded from their deltas to (line, column, length, type).
+fn decoded(t: &SemanticTokens) -> Vec<(u32, u32, u32, u32)> {
     let (mut line, mut col) = (0, 0);
     let mut toks = Vec::new();
     for s in &t.data {
@@ -350,6 +346,14 @@ fn colours_ids_events_and_vocabulary() {
         col += s.delta_start;
         toks.push((line, col, s.length, s.token_type));
     }
+    toks
+}
+
+#[test]
+fn colours_ids_events_and_vocabulary() {
+    let mut f = fixture();
+    f.open("items.toml", ITEMS);
+    let toks = decoded(&semantic_tokens::full(&f.state, &f.uri("items.toml")).unwrap());
     assert!(toks.contains(&(1, 6, 13, 0)), "the blade's id: {toks:?}");
     assert!(toks.iter().any(|t| t.0 == 5 && t.3 == 2), "the event on line 6: {toks:?}");
     assert!(toks.iter().any(|t| t.0 == 5 && t.3 == 3), "the action: {toks:?}");
@@ -366,16 +370,7 @@ fn tokens_on_one_long_line_sit_where_their_offsets_are() {
         let mut f = Fixture::new(&[("items.toml", ITEMS)], enc);
         f.open("items.toml", &text);
         let t = semantic_tokens::full(&f.state, &f.uri("items.toml")).unwrap();
-        let (mut line, mut col) = (0, 0);
-        let mut starts = Vec::new();
-        for s in &t.data {
-            if s.delta_line > 0 {
-                col = 0;
-            }
-            line += s.delta_line;
-            col += s.delta_start;
-            starts.push((line, col, s.length));
-        }
+        let starts: Vec<(u32, u32, u32)> = decoded(&t).into_iter().map(|(line, col, len, _)| (line, col, len)).collect();
         let fid = f.state.file_of(&f.uri("items.toml")).unwrap();
         let expected: Vec<(u32, u32, u32)> = text
             .match_indices("testmod:")
