@@ -198,6 +198,15 @@ impl Lower<'_> {
                 }
             },
             FieldType::RefList(kind) => {
+                // One ID where a list of them goes (`creatures = "m:rat"`) means the list of that
+                // one: said once, with the fix that writes the brackets, and read as that list, so
+                // that nothing is claimed missing that it names.
+                if let Val::String(_) = v.get_ref() {
+                    let written = self.text.get(v.span()).unwrap_or_default().to_string();
+                    let d = self.diag(Code::WrongType, v.span(), format!("`{name}` must be a list of IDs: write `[{written}]`, not `{written}`"));
+                    *d = d.clone().with_fix("put the ID in a list", format!("[{written}]"), crate::diag::Applicability::Safe);
+                    return self.reference(kind, name, v).map(|r| Value::RefList(vec![r]));
+                }
                 let items = self.array(name, v)?;
                 let mut out = Vec::with_capacity(items.len());
                 for item in items {
